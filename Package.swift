@@ -1,0 +1,114 @@
+// swift-tools-version: 6.1
+// FollowMe: make a Parrot AR.Drone 2.0 follow a person carrying a GPS.
+//
+// Architecture (functional core, imperative shell):
+//   pure:  Geometry, Telemetry, ARDroneProtocol, FollowCore, Simulation, FollowMeConfig
+//          (no clocks, sockets, files or loggers; time is an argument)
+//   shell: CGPS (libgps), GPSClient, DroneLink (swift-nio UDP), FollowMeService, followme (CLI)
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "FollowMe",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "followme", targets: ["followme"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // MARK: C boundary
+        .systemLibrary(
+            name: "CGPS",
+            pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]
+        ),
+
+        // MARK: Pure core
+        .target(name: "Geometry", swiftSettings: strict),
+        .target(name: "Telemetry", dependencies: ["Geometry"], swiftSettings: strict),
+        .target(name: "ARDroneProtocol", swiftSettings: strict),
+        .target(
+            name: "FollowMeConfig",
+            dependencies: ["Geometry", .product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FollowCore",
+            dependencies: ["Geometry", "Telemetry"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Simulation",
+            dependencies: ["Geometry", "Telemetry"],
+            swiftSettings: strict
+        ),
+
+        // MARK: Shell
+        .target(name: "SystemTime", dependencies: ["Telemetry"], swiftSettings: strict),
+        .target(
+            name: "GPSClient",
+            dependencies: [
+                "CGPS", "Telemetry", "Geometry", "SystemTime",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "DroneLink",
+            dependencies: [
+                "ARDroneProtocol", "Telemetry", "SystemTime",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FollowMeService",
+            dependencies: [
+                "GPSClient", "DroneLink", "FollowCore", "FollowMeConfig", "Simulation", "Telemetry", "Geometry", "SystemTime",
+                "ARDroneProtocol",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "followme",
+            dependencies: [
+                "FollowMeService", "FollowMeConfig", "GPSClient", "DroneLink", "ARDroneProtocol", "Telemetry",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
+        .testTarget(
+            name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol"],
+            resources: [.copy("Fixtures")], swiftSettings: strict
+        ),
+        .testTarget(name: "FollowMeConfigTests", dependencies: ["FollowMeConfig"], swiftSettings: strict),
+        .testTarget(name: "FollowCoreTests", dependencies: ["FollowCore", "Geometry", "Telemetry"], swiftSettings: strict),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geometry"], swiftSettings: strict),
+        .testTarget(
+            name: "GPSClientTests", dependencies: ["GPSClient", "CGPS", "Telemetry"],
+            resources: [.copy("Fixtures")], swiftSettings: strict
+        ),
+        .testTarget(name: "DroneLinkTests", dependencies: ["DroneLink", "ARDroneProtocol"], swiftSettings: strict),
+        .testTarget(name: "CLITests", dependencies: ["FollowMeConfig"], swiftSettings: strict),
+    ]
+)

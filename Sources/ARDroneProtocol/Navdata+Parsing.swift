@@ -1,0 +1,223 @@
+extension Navdata {
+    /// Header: magic, state, sequence, vision flag (4 × uint32).
+    public static let headerByteCount = 16
+    /// Checksum option: tag, size, uint32 sum.
+    public static let checksumOptionByteCount = 8
+    /// Smallest valid packet (a bootstrap packet).
+    public static let minimumByteCount = headerByteCount + checksumOptionByteCount
+    /// `NAVDATA_MAX_SIZE` 4096 (`navdata_common.h`).
+    public static let maximumByteCount = 4096
+
+    /// Decodes one navdata datagram.
+    ///
+    /// Checks, in order: length, magic, the option chain (walked by each option's `size`: below 4
+    /// or past the end is an error; must end in a checksum option of size 8 exactly at the end of
+    /// the packet), the checksum (unsigned 32-bit sum of every byte before the checksum option:
+    /// SDK `ardrone_navdata_compute_cks`), and only then the contents of known options. Never reads
+    /// out of bounds, never loops: each step advances by at least 4 bytes.
+    public init(bytes: [UInt8]) throws(NavdataDecodingError) {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(NavdataDecodingError) in try Navdata(bytes: raw) }
+        }
+        self = try result.get()
+    }
+
+    /// Decodes one navdata datagram. See `init(bytes: [UInt8])`.
+    public init(bytes: UnsafeRawBufferPointer) throws(NavdataDecodingError) {
+        let count = bytes.count
+        guard count >= Self.minimumByteCount else {
+            throw .packetTooShort(byteCount: count, minimumByteCount: Self.minimumByteCount)
+        }
+        guard count <= Self.maximumByteCount else {
+            throw .packetTooLong(byteCount: count, maximumByteCount: Self.maximumByteCount)
+        }
+        var header = LittleEndianReader(bytes)
+        let magicValue = header.uint32()
+        guard let magic = NavdataMagic(rawValue: magicValue) else { throw .badMagic(found: magicValue) }
+        let state = DroneState(rawValue: header.uint32())
+        let sequenceNumber = header.uint32()
+        let visionFlag = header.uint32()
+
+        // Pass 1: structure and checksum, so a corrupted packet is reported as such before any
+        // option content is interpreted.
+        let checksumOffset = try Self.validateOptionChain(bytes)
+        let stored = bytes.loadUnaligned(fromByteOffset: checksumOffset + 4, as: UInt32.self).littleEndian
+        let computed = Self.checksum(of: UnsafeRawBufferPointer(rebasing: bytes[0..<checksumOffset]))
+        guard stored == computed else { throw .checksumMismatch(stored: stored, computed: computed) }
+
+        // Pass 2: decode options (the chain is known to be well formed).
+        var options: [NavdataOption] = []
+        var offset = Self.headerByteCount
+        while offset < checksumOffset {
+            var optionHeader = LittleEndianReader(bytes, offset: offset)
+            let tag = optionHeader.uint16()
+            let size = optionHeader.uint16()
+            let option = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(size))])
+            options.append(try Self.decodeOption(tag: tag, size: size, offset: offset, bytes: option))
+            offset += Int(size)
+        }
+
+        self.init(magic: magic, state: state, sequenceNumber: sequenceNumber,
+                  visionFlag: visionFlag, options: options)
+    }
+
+    /// Unsigned 32-bit wrapping sum of `bytes` (`ardrone_navdata_compute_cks`: `cks += nv[i]`).
+    public static func checksum(of bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var sum: UInt32 = 0
+        for byte in bytes { sum &+= UInt32(byte) }
+        return sum
+    }
+
+    /// Unsigned 32-bit wrapping sum of `bytes`.
+    public static func checksum(of bytes: some Sequence<UInt8>) -> UInt32 {
+        var sum: UInt32 = 0
+        for byte in bytes { sum &+= UInt32(byte) }
+        return sum
+    }
+
+    /// Walks options by their size fields; returns the offset of the checksum option.
+    private static func validateOptionChain(_ bytes: UnsafeRawBufferPointer) throws(NavdataDecodingError) -> Int {
+        let count = bytes.count
+        var offset = headerByteCount
+        while true {
+            let remaining = count - offset
+            guard remaining > 0 else { throw .missingChecksum }
+            guard remaining >= 4 else { throw .truncatedOptionHeader(offset: offset, bytesRemaining: remaining) }
+            var reader = LittleEndianReader(bytes, offset: offset)
+            let tag = reader.uint16()
+            let size = reader.uint16()
+            // Zero size: SDK "One option (%d) is not a valid option because its size is zero".
+            guard size >= 4 else { throw .invalidOptionSize(tag: tag, offset: offset, size: size) }
+            guard Int(size) <= remaining else {
+                throw .optionExceedsPacket(tag: tag, offset: offset, size: size, bytesRemaining: remaining)
+            }
+            if tag == NavdataOptionTag.checksum.rawValue {
+                guard Int(size) == checksumOptionByteCount else {
+                    throw .invalidChecksumOptionSize(offset: offset, size: size)
+                }
+                let after = offset + checksumOptionByteCount
+                guard after == count else { throw .bytesAfterChecksum(offset: after, count: count - after) }
+                return offset
+            }
+            offset += Int(size)
+        }
+    }
+
+    /// Decodes one option; `bytes` spans the whole option including its 4-byte header.
+    private static func decodeOption(
+        tag: UInt16, size: UInt16, offset: Int, bytes: UnsafeRawBufferPointer
+    ) throws(NavdataDecodingError) -> NavdataOption {
+        func requireSize(_ minimum: Int) throws(NavdataDecodingError) {
+            guard bytes.count >= minimum else {
+                throw .optionTooShort(tag: tag, offset: offset, size: size, minimumSize: minimum)
+            }
+        }
+        var reader = LittleEndianReader(bytes, offset: 4)
+        switch NavdataOptionTag(rawValue: tag) {
+        case .demo:
+            try requireSize(NavdataDemo.fixedByteCount)
+            return .demo(NavdataDemo(
+                controlStateWord: reader.uint32(),
+                batteryPercent: reader.uint32(),
+                thetaMillidegrees: reader.float32(),
+                phiMillidegrees: reader.float32(),
+                psiMillidegrees: reader.float32(),
+                altitudeMillimeters: reader.int32(),
+                bodyVelocityMillimetersPerSecond: reader.float32Vector(),
+                trailingBytes: reader.remainingBytes()
+            ))
+        case .time:
+            try requireSize(NavdataTime.minimumByteCount)
+            return .time(NavdataTime(time: NavdataTimestamp(rawValue: reader.uint32()),
+                                     extensionBytes: reader.remainingBytes()))
+        case .magneto:
+            try requireSize(NavdataMagneto.minimumByteCount)
+            return .magneto(NavdataMagneto(
+                rawCounts: NavdataInt16Vector3(x: reader.int16(), y: reader.int16(), z: reader.int16()),
+                rawMilligauss: reader.float32Vector(),
+                rectifiedMilligauss: reader.float32Vector(),
+                offsetMilligauss: reader.float32Vector(),
+                headingUnwrappedDegrees: reader.float32(),
+                headingGyroUnwrappedDegrees: reader.float32(),
+                headingFusionUnwrappedDegrees: reader.float32(),
+                calibrationOKByte: reader.uint8(),
+                magnetoState: reader.uint32(),
+                radius: reader.float32(),
+                errorMean: reader.float32(),
+                errorVariance: reader.float32(),
+                extensionBytes: reader.remainingBytes()
+            ))
+        case .gps where bytes.count == NavdataGPS.byteCount:
+            return .gps(decodeGPS(&reader))
+        default:
+            reader = LittleEndianReader(bytes, offset: 4)
+            return .raw(NavdataRawOption(tag: NavdataOptionTag(rawValue: tag), payload: reader.remainingBytes()))
+        }
+    }
+
+    /// Decodes the 212 payload bytes of a 216-byte GPS option (offsets in `NavdataGPS` docs).
+    private static func decodeGPS(_ reader: inout LittleEndianReader) -> NavdataGPS {
+        let latitude = reader.float64()
+        let longitude = reader.float64()
+        let elevation = reader.float64()
+        let hdop = reader.float64()
+        let dataAvailable = reader.uint32()
+        let zeroValidated = reader.uint32()
+        let waypointValidated = reader.uint32()
+        let latitude0 = reader.float64()
+        let longitude0 = reader.float64()
+        let latitudeFused = reader.float64()
+        let longitudeFused = reader.float64()
+        let gpsState = reader.uint32()
+        var terms: [Float] = []
+        terms.reserveCapacity(NavdataGPS.controllerTermCount)
+        for _ in 0..<NavdataGPS.controllerTermCount { terms.append(reader.float32()) }
+        let vdop = reader.float64()
+        let pdop = reader.float64()
+        let speed = reader.float32()
+        let lastFrameTimestamp = NavdataTimestamp(rawValue: reader.uint32())
+        let degree = reader.float32()
+        let degreeMagnetic = reader.float32()
+        let ehpe = reader.float32()
+        let ehve = reader.float32()
+        let carrierToNoise = reader.float32()
+        let satelliteCount = reader.uint32()
+        var channels: [NavdataGPSChannel] = []
+        channels.reserveCapacity(NavdataGPS.channelCount)
+        for _ in 0..<NavdataGPS.channelCount {
+            let satellite = reader.uint8()
+            channels.append(NavdataGPSChannel(satelliteID: satellite, carrierToNoise: reader.uint8()))
+        }
+        return NavdataGPS(
+            latitudeDegrees: latitude,
+            longitudeDegrees: longitude,
+            elevationMeters: elevation,
+            hdop: hdop,
+            dataAvailable: dataAvailable,
+            zeroValidatedFlag: zeroValidated,
+            waypointValidatedFlag: waypointValidated,
+            latitude0Degrees: latitude0,
+            longitude0Degrees: longitude0,
+            latitudeFusedDegrees: latitudeFused,
+            longitudeFusedDegrees: longitudeFused,
+            gpsState: gpsState,
+            waypointControllerTerms: terms,
+            vdop: vdop,
+            pdop: pdop,
+            speed: speed,
+            lastFrameTimestamp: lastFrameTimestamp,
+            degree: degree,
+            degreeMagnetic: degreeMagnetic,
+            ehpe: ehpe,
+            ehve: ehve,
+            carrierToNoise: carrierToNoise,
+            satelliteCount: satelliteCount,
+            channels: channels,
+            gpsPluggedFlag: reader.uint32(),
+            ephemerisStatus: reader.uint32(),
+            vxTraj: reader.float32(),
+            vyTraj: reader.float32(),
+            firmwareStatus: reader.uint32()
+        )
+    }
+}

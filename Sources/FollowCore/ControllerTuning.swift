@@ -1,0 +1,112 @@
+/// Gains, smoothing and the drone model used by `FollowController`. Expert settings; the
+/// defaults were tuned in closed loop against the tum_ardrone model (FollowCoreTests).
+public struct ControllerTuning: Sendable, Hashable {
+    /// Drag rate c1 of the tilt→velocity model v̇ = c1·(c2·sin(tilt) − v), 1/s. Default 0.58
+    /// (tum_ardrone `cfg/StateestimationParams.cfg`, dynamics-and-follow.md §1.2).
+    public var dragRatePerSecond: Double
+    /// Terminal speed per unit sin(tilt), c2, m/s. Default 17.5 (same source), so the steady
+    /// tilt for speed v is asin(v / 17.5).
+    public var tiltSpeedMetersPerSecond: Double
+    /// Position error → velocity, 1/s. Default 0.9, range 0.1…3.
+    public var positionGainPerSecond: Double
+    /// Far from the aim point the position term follows √(2·a·error) instead, so the drone can
+    /// brake in time, m/s². Default 1.5, range 0.3…5.
+    public var brakingAccelerationMetersPerSecondSquared: Double
+    /// Velocity error → acceleration, 1/s (closed velocity loop τ = 1/(c1 + this) ≈ 0.3 s).
+    /// Default 2.5, range 0.5…6.
+    public var velocityGainPerSecond: Double
+    /// Speed allowed towards the person per metre outside `minSeparationMeters`, 1/s; inside it
+    /// the same gain sets the back-off speed. Default 1.0, range 0.2…5.
+    public var separationGainPerSecond: Double
+    /// Extra margin kept between the aim point and `minSeparationMeters`, metres. Default 0.5.
+    public var separationMarginMeters: Double
+    /// Heading error → yaw rate, 1/s. Default 1.5, range 0.2…5.
+    public var yawGainPerSecond: Double
+    /// Within this distance of the person the bearing is meaningless: no yaw command, metres. Default 1.
+    public var yawDeadZoneMeters: Double
+    /// Altitude error → climb rate, 1/s. Default 1.0, range 0.1…5.
+    public var altitudeGainPerSecond: Double
+    /// Natural frequency of the critically damped second-order filter that turns the person's
+    /// estimate (which steps at every fix) into a smooth reference, rad/s. Default 2, range 0.5…10.
+    /// It is fed the estimated velocity too, so a steady walk is tracked without lag.
+    public var targetSmoothingRadiansPerSecond: Double
+    /// How fast the standoff direction swings round to "behind the person" while they walk,
+    /// degrees per second. Default 15 (≈1.6 m/s along the circle at 6 m), range 0…90.
+    public var standoffRotationDegreesPerSecond: Double
+    /// Person-velocity feed-forward fades in between these speeds, m/s (PX4 ramps its
+    /// feed-forward for the same reason: no twitching on GPS jitter). Defaults 0.2 and 0.6.
+    public var feedForwardStartMetersPerSecond: Double
+    public var feedForwardFullMetersPerSecond: Double
+    /// Largest change of roll or pitch per second, fraction of full scale. Default 2.5, range 0.2…20.
+    public var tiltSlewPerSecond: Double
+    /// Largest change of the yaw command per second, fraction of full scale. Default 4, range 0.2…20.
+    public var yawSlewPerSecond: Double
+    /// Largest change of gaz per second, fraction of full scale. Default 2, range 0.2…20.
+    public var gazSlewPerSecond: Double
+    /// Command-to-motion latency the controller predicts the drone across, seconds. Default 0.1
+    /// (tum_ardrone `delayControl`, §1.2), range 0…0.5.
+    public var commandLatencySeconds: Double
+
+    public init(
+        dragRatePerSecond: Double = 0.58,
+        tiltSpeedMetersPerSecond: Double = 17.5,
+        positionGainPerSecond: Double = 0.9,
+        brakingAccelerationMetersPerSecondSquared: Double = 1.5,
+        velocityGainPerSecond: Double = 2.5,
+        separationGainPerSecond: Double = 1.0,
+        separationMarginMeters: Double = 0.5,
+        yawGainPerSecond: Double = 1.5,
+        yawDeadZoneMeters: Double = 1,
+        altitudeGainPerSecond: Double = 1.0,
+        targetSmoothingRadiansPerSecond: Double = 2,
+        standoffRotationDegreesPerSecond: Double = 15,
+        feedForwardStartMetersPerSecond: Double = 0.2,
+        feedForwardFullMetersPerSecond: Double = 0.6,
+        tiltSlewPerSecond: Double = 2.5,
+        yawSlewPerSecond: Double = 4,
+        gazSlewPerSecond: Double = 2,
+        commandLatencySeconds: Double = 0.1
+    ) {
+        self.dragRatePerSecond = dragRatePerSecond
+        self.tiltSpeedMetersPerSecond = tiltSpeedMetersPerSecond
+        self.positionGainPerSecond = positionGainPerSecond
+        self.brakingAccelerationMetersPerSecondSquared = brakingAccelerationMetersPerSecondSquared
+        self.velocityGainPerSecond = velocityGainPerSecond
+        self.separationGainPerSecond = separationGainPerSecond
+        self.separationMarginMeters = separationMarginMeters
+        self.yawGainPerSecond = yawGainPerSecond
+        self.yawDeadZoneMeters = yawDeadZoneMeters
+        self.altitudeGainPerSecond = altitudeGainPerSecond
+        self.targetSmoothingRadiansPerSecond = targetSmoothingRadiansPerSecond
+        self.standoffRotationDegreesPerSecond = standoffRotationDegreesPerSecond
+        self.feedForwardStartMetersPerSecond = feedForwardStartMetersPerSecond
+        self.feedForwardFullMetersPerSecond = feedForwardFullMetersPerSecond
+        self.tiltSlewPerSecond = tiltSlewPerSecond
+        self.yawSlewPerSecond = yawSlewPerSecond
+        self.gazSlewPerSecond = gazSlewPerSecond
+        self.commandLatencySeconds = commandLatencySeconds
+    }
+
+    /// Checks every field against its documented range.
+    public func validate() throws(ParameterError) {
+        try ParameterError.check("dragRatePerSecond", dragRatePerSecond, in: 0.1...5)
+        try ParameterError.check("tiltSpeedMetersPerSecond", tiltSpeedMetersPerSecond, in: 5...40)
+        try ParameterError.check("positionGainPerSecond", positionGainPerSecond, in: 0.1...3)
+        try ParameterError.check("brakingAccelerationMetersPerSecondSquared", brakingAccelerationMetersPerSecondSquared, in: 0.3...5)
+        try ParameterError.check("velocityGainPerSecond", velocityGainPerSecond, in: 0.5...6)
+        try ParameterError.check("separationGainPerSecond", separationGainPerSecond, in: 0.2...5)
+        try ParameterError.check("separationMarginMeters", separationMarginMeters, in: 0...10)
+        try ParameterError.check("yawGainPerSecond", yawGainPerSecond, in: 0.2...5)
+        try ParameterError.check("yawDeadZoneMeters", yawDeadZoneMeters, in: 0.1...10)
+        try ParameterError.check("altitudeGainPerSecond", altitudeGainPerSecond, in: 0.1...5)
+        try ParameterError.check("targetSmoothingRadiansPerSecond", targetSmoothingRadiansPerSecond, in: 0.5...10)
+        try ParameterError.check("standoffRotationDegreesPerSecond", standoffRotationDegreesPerSecond, in: 0...90)
+        try ParameterError.check("feedForwardStartMetersPerSecond", feedForwardStartMetersPerSecond, in: 0...2)
+        try ParameterError.check("feedForwardFullMetersPerSecond", feedForwardFullMetersPerSecond,
+                                 in: (feedForwardStartMetersPerSecond + 0.05)...5)
+        try ParameterError.check("tiltSlewPerSecond", tiltSlewPerSecond, in: 0.2...20)
+        try ParameterError.check("yawSlewPerSecond", yawSlewPerSecond, in: 0.2...20)
+        try ParameterError.check("gazSlewPerSecond", gazSlewPerSecond, in: 0.2...20)
+        try ParameterError.check("commandLatencySeconds", commandLatencySeconds, in: 0...0.5)
+    }
+}

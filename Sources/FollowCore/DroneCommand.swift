@@ -1,0 +1,63 @@
+/// What the drone should be doing at the top level: the `AT*REF` take-off/land bit and whether
+/// `AT*PCMD` is relevant at all (ardrone-protocol.md §2.3).
+public enum FlightIntent: Sendable, Hashable {
+    /// Stay on the ground: REF with bit 9 clear, no PCMD.
+    case stayLanded
+    /// Take off: REF with bit 9 set; PCMD hover.
+    case takeOff
+    /// Keep flying: REF with bit 9 set, plus the PCMD in `DroneCommand.pilot`.
+    case fly
+    /// Land: REF with bit 9 clear; PCMD hover.
+    case land
+    /// The drone reports an emergency (motors cut). Send REF with bit 9 clear; never toggle
+    /// the emergency bit (8) automatically — a person must inspect the drone first.
+    case emergency
+
+    /// Whether REF bit 9 (take off / stay flying) should be set.
+    @inlinable public var wantsAirborne: Bool {
+        switch self {
+        case .takeOff, .fly: return true
+        case .stayLanded, .land, .emergency: return false
+        }
+    }
+}
+
+/// One progressive `AT*PCMD`: each value a fraction in [−1, 1] of the drone's configured maximum
+/// (ardrone-protocol.md §2.3, dynamics-and-follow.md §1.1).
+public struct PilotCommand: Sendable, Hashable {
+    /// Bank, fraction of `euler_angle_max`; positive = bank right (move right).
+    public var roll: Double
+    /// Pitch, fraction of `euler_angle_max`; **negative = nose down = move forward**.
+    public var pitch: Double
+    /// Vertical speed, fraction of `control_vz_max`; positive = up.
+    public var gaz: Double
+    /// Yaw rate, fraction of `control_yaw`; positive = clockwise seen from above.
+    public var yaw: Double
+
+    @inlinable public init(roll: Double, pitch: Double, gaz: Double, yaw: Double) {
+        self.roll = roll
+        self.pitch = pitch
+        self.gaz = gaz
+        self.yaw = yaw
+    }
+
+    public static let zero = PilotCommand(roll: 0, pitch: 0, gaz: 0, yaw: 0)
+
+    /// Whether every value is finite and inside [−1, 1].
+    @inlinable public var isValid: Bool {
+        roll.isFinite && pitch.isFinite && gaz.isFinite && yaw.isFinite
+            && abs(roll) <= 1 && abs(pitch) <= 1 && abs(gaz) <= 1 && abs(yaw) <= 1
+    }
+}
+
+/// The command for one control tick.
+public struct DroneCommand: Sendable, Hashable {
+    public var intent: FlightIntent
+    /// `nil` = hover: PCMD with the progressive flag (bit 0) clear, arguments ignored.
+    public var pilot: PilotCommand?
+
+    @inlinable public init(intent: FlightIntent, pilot: PilotCommand? = nil) {
+        self.intent = intent
+        self.pilot = pilot
+    }
+}

@@ -1,0 +1,314 @@
+import Geometry
+import Telemetry
+
+/// The follow core: inputs in, one `DroneCommand` per tick out.
+///
+/// Owns the `Navigator`, both estimators and the `FollowController`, and decides the flight
+/// state. Pure: it never reads a clock — `now` is an argument everywhere — and `tick` does not
+/// allocate.
+///
+/// States (`FlightState`): `preflight(waitingFor:)` → `takingOff` (REF take-off until navdata
+/// reports flying/hovering) → `climbing` (until navdata altitude is within tolerance) →
+/// `following` ⇄ `holding(reason)` → `landing(reason)` → `landed` (when navdata says landed);
+/// `emergency` whenever navdata raises the emergency bit. A drone that navdata reports airborne
+/// before we took off is adopted (held or followed), never landed for it.
+///
+/// Failsafes, in order of precedence, in every airborne state:
+/// emergency bit → `emergency`; shutdown → land; battery < `minBatteryPercent` → land; navdata
+/// says the drone is landing by itself → `landing(.droneInitiated)`; navdata says landed for
+/// `landedConfirmSeconds` → `landed`; navdata, onboard fix, heading or target fix stale, or
+/// outside the geofence → `holding(reason)`, and still holding `landAfterSeconds` after holding
+/// began → land. Fresh data (and, for the geofence, being back more than
+/// `geofenceResumeMarginMeters` inside it) before that deadline → back to following (via
+/// climbing if the altitude is off).
+public struct FlightStateMachine: Sendable {
+    public let followParameters: FollowParameters
+    public let failsafeParameters: FailsafeParameters
+
+    public private(set) var state: FlightState = .preflight(waitingFor: .all)
+    public private(set) var navigator: Navigator
+    public private(set) var target: TargetEstimator
+    public private(set) var drone: DroneEstimator
+    public private(set) var controller: FollowController
+    /// The latest navdata.
+    public private(set) var telemetry: DroneTelemetry?
+    /// The take-off (or adoption) point on the plane: the geofence centre.
+    public private(set) var home: PlaneVector?
+    public private(set) var shutdownRequested = false
+
+    private var holdingSince: MonotonicTime?
+    private var landedReportedSince: MonotonicTime?
+    private var hasBeenAirborne = false
+
+    /// Back inside the geofence by this much before a geofence hold clears, metres (hysteresis
+    /// against flapping on GPS noise at the boundary).
+    public static let geofenceResumeMarginMeters = 2.0
+
+    public init(
+        follow: FollowParameters = FollowParameters(),
+        failsafe: FailsafeParameters = FailsafeParameters(),
+        estimator: EstimatorTuning = EstimatorTuning(),
+        controller: ControllerTuning = ControllerTuning()
+    ) throws(ParameterError) {
+        try follow.validate()
+        try failsafe.validate()
+        try estimator.validate()
+        try controller.validate()
+        guard follow.standoffMeters >= failsafe.minSeparationMeters + 1 else {
+            throw .inconsistent(parameter: "standoffMeters", value: follow.standoffMeters,
+                                requirement: "must be at least minSeparationMeters + 1 (\(failsafe.minSeparationMeters + 1))")
+        }
+        self.followParameters = follow
+        self.failsafeParameters = failsafe
+        self.navigator = Navigator(mountOffsetDegrees: follow.mountOffsetDegrees,
+                                   headingLatencySeconds: follow.assumedGPSLatencySeconds)
+        self.target = TargetEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds)
+        self.drone = DroneEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds)
+        self.controller = FollowController(
+            parameters: follow, minSeparationMeters: failsafe.minSeparationMeters,
+            geofenceMeters: failsafe.geofenceMeters, tuning: controller)
+    }
+
+    // MARK: Inputs
+
+    /// Takes one input. Inputs only update knowledge; decisions happen in `tick`.
+    @discardableResult
+    public mutating func handle(_ input: FollowInput, now: MonotonicTime) -> InputOutcome {
+        switch input {
+        case .fix(let fix):
+            let position = navigator.position(of: fix.coordinate)
+            var velocity: PlaneVector?
+            if let speed = fix.speedMetersPerSecond, let track = fix.trackDegrees {
+                velocity = PlaneVector.unit(bearingDegrees: track) * speed
+            }
+            switch fix.role {
+            case .target:
+                return .fix(.target, target.ingest(position: position, reportedVelocity: velocity,
+                                                   fixTime: fix.fixTime, receivedAt: fix.receivedAt))
+            case .onboard:
+                return .fix(.onboard, drone.ingest(position: position, reportedVelocity: velocity,
+                                                   fixTime: fix.fixTime, receivedAt: fix.receivedAt))
+            }
+        case .heading(let report):
+            return navigator.ingest(heading: report) ? .headingAccepted : .headingIgnored
+        case .telemetry(let packet):
+            if let last = telemetry, packet.receivedAt < last.receivedAt { return .telemetryOutOfOrder }
+            telemetry = packet
+            if packet.flightState == .landed {
+                if landedReportedSince == nil { landedReportedSince = packet.receivedAt }
+            } else {
+                landedReportedSince = nil
+            }
+            if let yaw = packet.yawDegrees { navigator.ingest(navdataYawDegrees: yaw, at: packet.receivedAt) }
+            if let body = packet.velocityBody, let nose = navigator.noseHeadingDegrees(now: packet.receivedAt) {
+                let world = PlaneVector.unit(bearingDegrees: nose) * body.forwardMetersPerSecond
+                    + PlaneVector.unit(bearingDegrees: nose + 90) * body.rightMetersPerSecond
+                drone.ingest(navdataVelocity: world, at: packet.receivedAt)
+            }
+            return .telemetryAccepted
+        case .shutdownRequested:
+            shutdownRequested = true
+            return .shutdownNoted
+        }
+    }
+
+    // MARK: Tick
+
+    /// Decides the state and the command for this instant. Call every ~30 ms.
+    public mutating func tick(now: MonotonicTime) -> FlightDecision {
+        let transition = advance(now: now)
+        var decision = FlightDecision(command: DroneCommand(intent: .stayLanded), state: state,
+                                      transition: transition, follow: nil)
+        switch state {
+        case .preflight, .landed:
+            decision.command = DroneCommand(intent: .stayLanded)
+        case .takingOff:
+            decision.command = DroneCommand(intent: .takeOff)
+        case .climbing:
+            decision.command = DroneCommand(intent: .fly, pilot: climbCommand(now: now))
+        case .following:
+            let output = followCommand(now: now)
+            decision.follow = output
+            decision.command = DroneCommand(intent: .fly, pilot: output?.pilot)
+        case .holding:
+            decision.command = DroneCommand(intent: .fly)
+        case .landing:
+            decision.command = DroneCommand(intent: .land)
+        case .emergency:
+            decision.command = DroneCommand(intent: .emergency)
+        }
+        if decision.command.pilot == nil { controller.reset() }
+        return decision
+    }
+
+    // MARK: Conditions
+
+    private func age(_ time: MonotonicTime?, now: MonotonicTime) -> Double {
+        guard let time else { return .infinity }
+        return now.seconds(since: time)
+    }
+
+    private func navdataFresh(_ now: MonotonicTime) -> Bool {
+        age(telemetry?.receivedAt, now: now) <= failsafeParameters.navdataTimeoutSeconds
+    }
+
+    private func missingPrerequisites(now: MonotonicTime) -> Prerequisites {
+        var missing: Prerequisites = []
+        if age(target.lastUsedFixAt, now: now) > failsafeParameters.targetTimeoutSeconds { missing.insert(.targetFix) }
+        if age(drone.lastUsedFixAt, now: now) > failsafeParameters.onboardTimeoutSeconds { missing.insert(.onboardFix) }
+        if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { missing.insert(.heading) }
+        if !navdataFresh(now) { missing.insert(.navdata) }
+        if let telemetry {
+            if telemetry.batteryPercent < failsafeParameters.minTakeoffBatteryPercent { missing.insert(.battery) }
+            if telemetry.emergency || telemetry.flightState != .landed { missing.insert(.droneReady) }
+        } else {
+            missing.insert(.battery)
+            missing.insert(.droneReady)
+        }
+        return missing
+    }
+
+    private func distanceFromHome(now: MonotonicTime) -> Double? {
+        guard let home, let estimate = drone.estimate(at: now) else { return nil }
+        return (estimate.position - home).length
+    }
+
+    /// The highest-precedence reason to hold right now, if any.
+    private func holdReason(now: MonotonicTime) -> HoldReason? {
+        if !navdataFresh(now) { return .navdataLost }
+        if age(drone.lastUsedFixAt, now: now) > failsafeParameters.onboardTimeoutSeconds { return .onboardFixStale }
+        if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { return .headingStale }
+        if age(target.lastUsedFixAt, now: now) > failsafeParameters.targetTimeoutSeconds { return .targetStale }
+        if let distance = distanceFromHome(now: now) {
+            let alreadyOut = state == .holding(.geofence)
+            let limit = failsafeParameters.geofenceMeters - (alreadyOut ? Self.geofenceResumeMarginMeters : 0)
+            if distance > limit { return .geofence }
+        }
+        return nil
+    }
+
+    private func altitudeReached() -> Bool {
+        guard let telemetry else { return false }
+        return abs(telemetry.altitudeMeters - followParameters.altitudeMeters) <= followParameters.altitudeToleranceMeters
+    }
+
+    // MARK: Transitions
+
+    /// Applies at most one transition and returns it.
+    private mutating func advance(now: MonotonicTime) -> FlightTransition? {
+        let fresh = navdataFresh(now)
+        if let telemetry, fresh, telemetry.flightState.isAirborne, state.kind != .preflight {
+            hasBeenAirborne = true
+        }
+        if home == nil, state.kind != .preflight, state.kind != .landed {
+            home = drone.estimate(at: now)?.position
+        }
+
+        switch state {
+        case .preflight:
+            if shutdownRequested { return move(to: .landed, .shutdownBeforeTakeOff, now) }
+            if let telemetry, fresh, telemetry.flightState.isAirborne, !telemetry.emergency {
+                hasBeenAirborne = true
+                home = drone.estimate(at: now)?.position
+                if let reason = holdReason(now: now) {
+                    holdingSince = now
+                    return move(to: .holding(reason), .adoptedInFlight, now)
+                }
+                return move(to: altitudeReached() ? .following : .climbing, .adoptedInFlight, now)
+            }
+            let missing = missingPrerequisites(now: now)
+            if missing.isEmpty {
+                home = drone.estimate(at: now)?.position
+                return move(to: .takingOff, .prerequisitesMet, now)
+            }
+            state = .preflight(waitingFor: missing)
+            return nil
+
+        case .takingOff, .climbing, .following, .holding:
+            if let telemetry, telemetry.emergency { return move(to: .emergency, .emergencyReported, now) }
+            if shutdownRequested { return move(to: .landing(.shutdown), .land(.shutdown), now) }
+            if let telemetry, telemetry.batteryPercent < failsafeParameters.minBatteryPercent {
+                return move(to: .landing(.lowBattery), .land(.lowBattery), now)
+            }
+            if let telemetry, fresh, hasBeenAirborne, telemetry.flightState == .landing {
+                return move(to: .landing(.droneInitiated), .land(.droneInitiated), now)
+            }
+            if hasBeenAirborne, fresh, let since = landedReportedSince,
+               now.seconds(since: since) >= failsafeParameters.landedConfirmSeconds {
+                return move(to: .landed, .landedUnexpectedly, now)
+            }
+            if let reason = holdReason(now: now) {
+                if case .holding(let current) = state {
+                    if let since = holdingSince, now.seconds(since: since) >= failsafeParameters.landAfterSeconds {
+                        return move(to: .landing(.holdExpired(reason)), .land(.holdExpired(reason)), now)
+                    }
+                    return current == reason ? nil : move(to: .holding(reason), .hold(reason), now)
+                }
+                holdingSince = now
+                return move(to: .holding(reason), .hold(reason), now)
+            }
+            switch state {
+            case .takingOff:
+                if let telemetry, telemetry.flightState == .flying || telemetry.flightState == .hovering {
+                    return move(to: .climbing, .airborneConfirmed, now)
+                }
+            case .climbing:
+                if altitudeReached() { return move(to: .following, .altitudeReached, now) }
+            case .holding:
+                holdingSince = nil
+                guard let telemetry else { return nil }
+                switch telemetry.flightState {
+                case .flying, .hovering:
+                    return move(to: altitudeReached() ? .following : .climbing, .dataFresh, now)
+                case .takingOff, .landed, .landing, .unknown:
+                    // Held during take-off: the drone is not up yet.
+                    return move(to: .takingOff, .dataFresh, now)
+                }
+            default:
+                break
+            }
+            return nil
+
+        case .landing:
+            if let telemetry, telemetry.emergency { return move(to: .emergency, .emergencyReported, now) }
+            if let telemetry, fresh, telemetry.flightState == .landed {
+                return move(to: .landed, .landedConfirmed, now)
+            }
+            return nil
+
+        case .landed:
+            return nil
+
+        case .emergency:
+            if let telemetry, fresh, !telemetry.emergency, telemetry.flightState == .landed {
+                return move(to: .landed, .emergencyCleared, now)
+            }
+            return nil
+        }
+    }
+
+    private mutating func move(to next: FlightState, _ reason: TransitionReason, _ now: MonotonicTime) -> FlightTransition {
+        let transition = FlightTransition(from: state, to: next, reason: reason, at: now)
+        state = next
+        return transition
+    }
+
+    // MARK: Commands
+
+    private mutating func climbCommand(now: MonotonicTime) -> PilotCommand? {
+        guard let telemetry, let droneState = drone.estimate(at: now),
+              let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
+        let command = controller.station(target: target.estimate(at: now), drone: droneState,
+                                         noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters, now: now)
+        return command.isValid ? command : nil
+    }
+
+    private mutating func followCommand(now: MonotonicTime) -> FollowOutput? {
+        guard let telemetry, let droneState = drone.estimate(at: now), let person = target.estimate(at: now),
+              let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
+        let output = controller.follow(target: person, motion: target.motion, drone: droneState,
+                                       noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
+                                       home: home, now: now)
+        return output.pilot.isValid ? output : nil
+    }
+}

@@ -1,0 +1,293 @@
+import Geometry
+import TOMLKit
+
+extension FollowMeConfiguration {
+    /// Parses and validates a `followme.toml` document. All validation lives here.
+    ///
+    /// Every key is optional (absent → its default). Checks types (an integer is accepted where a
+    /// float is expected, not the reverse), ranges (NaN and ±inf are always out of range), string
+    /// contents, unknown tables and keys (with a "did you mean"), and the cross-field rules. It does
+    /// not stop at the first problem: all of them are thrown together, in line order.
+    ///
+    /// - Parameters:
+    ///   - text: the file's contents (the shell reads the file).
+    ///   - path: the file's path, used only in messages (`FILE:LINE: KEY: message`).
+    /// - Throws: ``ConfigProblems`` with at least one problem; a TOML syntax error is reported alone,
+    ///   since nothing after it can be trusted.
+    public static func parse(toml text: String, path: String) throws(ConfigProblems) -> FollowMeConfiguration {
+        let root = try parseTOML(text, path: path)
+        var reader = ConfigReader(path: path, root: root, locator: TOMLLineLocator(text: text))
+        reader.checkStructure()
+        let configuration = read(&reader)
+        checkCrossFieldRules(configuration, &reader)
+        guard reader.problems.isEmpty else { throw ConfigProblems(problems: reader.problems) }
+        return configuration
+    }
+
+    private static func parseTOML(_ text: String, path: String) throws(ConfigProblems) -> TOMLTable {
+        // TOMLKit hands the text to C++ as a C string, which would silently end at a NUL.
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let before = text.utf8[..<nul]
+            let line = before.count(where: { $0 == UInt8(ascii: "\n") }) + 1
+            let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { text.utf8.index(after: $0) }
+                ?? text.utf8.startIndex
+            let column = text.utf8.distance(from: lineStart, to: nul) + 1
+            throw ConfigProblems(problems: [
+                .syntax(path: path, line: line, column: column, message: "NUL character (is this a binary file?)")
+            ])
+        }
+        do {
+            return try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigProblems(problems: [
+                .syntax(path: path, line: error.source.begin.line, column: error.source.begin.column,
+                        message: error.description)
+            ])
+        } catch {
+            throw ConfigProblems(problems: [.unreadable(path: path, reason: "TOML parser failed: \(error)")])
+        }
+    }
+
+    // MARK: Per-key types, defaults and ranges
+
+    private static func read(_ r: inout ConfigReader) -> FollowMeConfiguration {
+        let d = FollowMeConfiguration.defaults
+        let port = GPSDLimits.portRange
+
+        let gpsdHost = r.string("gpsd", "host", default: d.gpsd.host) { hostProblem($0, allowIPv6: true) }
+        let gpsdPort = r.int("gpsd", "port", default: d.gpsd.port, range: port)
+        let gpsd = GPSD(host: gpsdHost, port: gpsdPort)
+
+        let target = Target(
+            device: deviceOrNil(r.string("target", "device", default: "", problem: deviceProblem)),
+            host: r.string("target", "host", default: gpsdHost) { hostProblem($0, allowIPv6: true) },
+            port: r.int("target", "port", default: gpsdPort, range: port)
+        )
+
+        let onboard = Onboard(
+            device: deviceOrNil(r.string("onboard", "device", default: "", problem: deviceProblem)),
+            host: r.string("onboard", "host", default: gpsdHost) { hostProblem($0, allowIPv6: true) },
+            port: r.int("onboard", "port", default: gpsdPort, range: port),
+            mountOffsetDegrees: normalizedDegrees360(
+                r.double("onboard", "mount_offset_deg", default: d.onboard.mountOffsetDegrees, range: nil))
+        )
+
+        let drone = Drone(
+            address: r.string("drone", "address", default: d.drone.address) { hostProblem($0, allowIPv6: false) },
+            atPort: r.int("drone", "at_port", default: d.drone.atPort, range: port),
+            navdataPort: r.int("drone", "navdata_port", default: d.drone.navdataPort, range: port),
+            outdoor: r.bool("drone", "outdoor", default: d.drone.outdoor),
+            altitudeMaxMeters: r.double("drone", "altitude_max_m", default: d.drone.altitudeMaxMeters,
+                                        range: Drone.altitudeMaxMetersRange)
+        )
+
+        let follow = Follow(
+            standoffMeters: r.double("follow", "standoff_m", default: d.follow.standoffMeters,
+                                     range: Follow.standoffMetersRange),
+            altitudeMeters: r.double("follow", "altitude_m", default: d.follow.altitudeMeters,
+                                     range: Follow.altitudeMetersRange),
+            maxTiltDegrees: r.double("follow", "max_tilt_deg", default: d.follow.maxTiltDegrees,
+                                     range: Follow.maxTiltDegreesRange),
+            maxYawRateDegreesPerSecond: r.double("follow", "max_yaw_rate_dps",
+                                                 default: d.follow.maxYawRateDegreesPerSecond,
+                                                 range: Follow.maxYawRateDegreesPerSecondRange),
+            maxClimbMetersPerSecond: r.double("follow", "max_climb_mps", default: d.follow.maxClimbMetersPerSecond,
+                                              range: Follow.maxClimbMetersPerSecondRange)
+        )
+
+        let f = d.failsafe
+        let failsafe = Failsafe(
+            targetTimeoutSeconds: r.double("failsafe", "target_timeout_s", default: f.targetTimeoutSeconds,
+                                           range: Failsafe.targetTimeoutSecondsRange),
+            landAfterSeconds: r.double("failsafe", "land_after_s", default: f.landAfterSeconds,
+                                       range: Failsafe.landAfterSecondsRange),
+            onboardTimeoutSeconds: r.double("failsafe", "onboard_timeout_s", default: f.onboardTimeoutSeconds,
+                                            range: Failsafe.onboardTimeoutSecondsRange),
+            headingTimeoutSeconds: r.double("failsafe", "heading_timeout_s", default: f.headingTimeoutSeconds,
+                                            range: Failsafe.headingTimeoutSecondsRange),
+            navdataTimeoutSeconds: r.double("failsafe", "navdata_timeout_s", default: f.navdataTimeoutSeconds,
+                                            range: Failsafe.navdataTimeoutSecondsRange),
+            minBatteryPercent: r.int("failsafe", "min_battery_pct", default: f.minBatteryPercent,
+                                     range: Failsafe.minBatteryPercentRange),
+            geofenceMeters: r.double("failsafe", "geofence_m", default: f.geofenceMeters,
+                                     range: Failsafe.geofenceMetersRange),
+            minSeparationMeters: r.double("failsafe", "min_separation_m", default: f.minSeparationMeters,
+                                          range: Failsafe.minSeparationMetersRange)
+        )
+
+        let log = Log(path: deviceOrNil(r.string("log", "path", default: "", problem: logPathProblem)))
+
+        return FollowMeConfiguration(
+            gpsd: gpsd, target: target, onboard: onboard, drone: drone, follow: follow, failsafe: failsafe, log: log)
+    }
+
+    // MARK: Cross-field rules
+
+    private static func checkCrossFieldRules(_ c: FollowMeConfiguration, _ r: inout ConfigReader) {
+        let path = r.path
+
+        // follow.altitude_m ≤ drone.altitude_max_m: the drone would fight its own ceiling.
+        if !r.isRejected("follow", "altitude_m"), !r.isRejected("drone", "altitude_max_m"),
+            c.follow.altitudeMeters > c.drone.altitudeMaxMeters
+        {
+            r.add(.outOfRange(
+                path: path, line: blame(r, ("follow", "altitude_m"), ("drone", "altitude_max_m")),
+                key: "follow.altitude_m",
+                value: valueText(c.follow.altitudeMeters, written: r.isWritten("follow", "altitude_m")),
+                range: "\(ConfigReader.format(Follow.altitudeMetersRange.lowerBound)) to "
+                    + "\(ConfigReader.format(c.drone.altitudeMaxMeters)) (drone.altitude_max_m)"))
+        }
+
+        // failsafe.min_separation_m ≤ follow.standoff_m − margin: otherwise the drone would trip the
+        // separation failsafe while standing exactly where it was told to be.
+        let separationMax = c.follow.standoffMeters - Failsafe.separationMarginMeters
+        if !r.isRejected("failsafe", "min_separation_m"), !r.isRejected("follow", "standoff_m"),
+            c.failsafe.minSeparationMeters > separationMax
+        {
+            r.add(.outOfRange(
+                path: path, line: blame(r, ("failsafe", "min_separation_m"), ("follow", "standoff_m")),
+                key: "failsafe.min_separation_m",
+                value: valueText(c.failsafe.minSeparationMeters, written: r.isWritten("failsafe", "min_separation_m")),
+                range: "\(ConfigReader.format(Failsafe.minSeparationMetersRange.lowerBound)) to "
+                    + "\(ConfigReader.format(separationMax)) (follow.standoff_m − "
+                    + "\(ConfigReader.format(Failsafe.separationMarginMeters)))"))
+        }
+
+        // failsafe.land_after_s > failsafe.target_timeout_s: hover first, then land.
+        if !r.isRejected("failsafe", "land_after_s"), !r.isRejected("failsafe", "target_timeout_s"),
+            c.failsafe.landAfterSeconds <= c.failsafe.targetTimeoutSeconds
+        {
+            r.add(.invalid(
+                path: path, line: blame(r, ("failsafe", "land_after_s"), ("failsafe", "target_timeout_s")),
+                key: "failsafe.land_after_s",
+                reason: "\(valueText(c.failsafe.landAfterSeconds, written: r.isWritten("failsafe", "land_after_s"))) "
+                    + "must be longer than failsafe.target_timeout_s "
+                    + "(\(ConfigReader.format(c.failsafe.targetTimeoutSeconds))): the drone hovers once the "
+                    + "target is stale and lands only after land_after_s"))
+        }
+
+        // The AT and navdata channels are different sockets on the drone.
+        if !r.isRejected("drone", "at_port"), !r.isRejected("drone", "navdata_port"),
+            c.drone.atPort == c.drone.navdataPort
+        {
+            r.add(.invalid(
+                path: path, line: blame(r, ("drone", "navdata_port"), ("drone", "at_port")),
+                key: "drone.navdata_port",
+                reason: "\(c.drone.navdataPort) is also drone.at_port; AT commands (5556) and navdata (5554) "
+                    + "are separate UDP channels"))
+        }
+
+        checkReceiverRouting(c, &r)
+    }
+
+    /// Target and onboard fixes are told apart by gpsd endpoint and device path. On one gpsd, both
+    /// receivers must be named and differ, or the drone could take its own position for the person's.
+    private static func checkReceiverRouting(_ c: FollowMeConfiguration, _ r: inout ConfigReader) {
+        let endpointKeys = [("gpsd", "host"), ("gpsd", "port"), ("target", "host"), ("target", "port"),
+                            ("onboard", "host"), ("onboard", "port"), ("target", "device"), ("onboard", "device")]
+        guard !endpointKeys.contains(where: { r.isRejected($0.0, $0.1) }),
+            c.target.endpoint.isSameDaemon(as: c.onboard.endpoint)
+        else { return }
+        let shared = "target and onboard both read the gpsd at \(c.target.endpoint)"
+        for (role, device) in [("target", c.target.device), ("onboard", c.onboard.device)] where device == nil {
+            r.add(.invalid(
+                path: r.path, line: r.line(role, "device"), key: "\(role).device",
+                reason: "must name the receiver's gpsd device path (e.g. \"/dev/gps\(role)\"): \(shared), "
+                    + "and an empty device means \"any device\", so the two receivers' fixes could be mixed up"))
+        }
+        if let device = c.onboard.device, device == c.target.device {
+            r.add(.invalid(
+                path: r.path, line: r.line("onboard", "device") ?? r.line("target", "device"), key: "onboard.device",
+                reason: "\(renderTOMLString(device)) is also target.device and \(shared); the drone would follow itself"))
+        }
+    }
+
+    /// The line to report a cross-field problem on: the blamed key if written, else the other key if
+    /// written (the user changed that one), else the blamed key's table header, if any.
+    private static func blame(_ r: ConfigReader, _ key: (String, String), _ other: (String, String)) -> Int? {
+        r.lineIfWritten(key.0, key.1) ?? r.lineIfWritten(other.0, other.1) ?? r.line(key.0, key.1)
+    }
+
+    private static func valueText(_ value: Double, written: Bool) -> String {
+        ConfigReader.format(value) + (written ? "" : " (default)")
+    }
+
+    // MARK: String contents
+
+    private static func deviceOrNil(_ string: String) -> String? { string.isEmpty ? nil : string }
+
+    /// Why `host` is not a usable host name or address, or `nil`. IPv6 is for gpsd only: the drone is IPv4.
+    static func hostProblem(_ host: String, allowIPv6: Bool) -> String? {
+        if host.isEmpty {
+            return allowIPv6
+                ? "must not be empty; use \"127.0.0.1\" for a gpsd on this computer"
+                : "must not be empty; the AR.Drone's own access point gives it \"192.168.1.1\""
+        }
+        if host.utf8.count > 253 { return "is longer than 253 characters, the DNS name limit" }
+        let allowed = host.unicodeScalars.allSatisfy { s in
+            (s >= "a" && s <= "z") || (s >= "A" && s <= "Z") || (s >= "0" && s <= "9")
+                || s == "." || s == "-" || s == "_" || (allowIPv6 && s == ":")
+        }
+        guard allowed else {
+            return "\(renderTOMLString(host)) is not a host name or "
+                + (allowIPv6 ? "IP address (e.g. \"127.0.0.1\", \"gps.local\", \"::1\")"
+                    : "IPv4 address (e.g. \"192.168.1.1\"); no spaces, ports or URLs")
+        }
+        if host.contains(":") && !isIPv6(host) {
+            return "\(renderTOMLString(host)) is not a valid IPv6 address; a port goes in the port key, "
+                + "not after the host"
+        }
+        let looksNumeric = host.unicodeScalars.allSatisfy { ($0 >= "0" && $0 <= "9") || $0 == "." }
+        if looksNumeric && !isIPv4(host) {
+            return "\(renderTOMLString(host)) is not a valid IPv4 address (four numbers 0–255 separated by dots)"
+        }
+        return nil
+    }
+
+    private static func isIPv4(_ host: String) -> Bool {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && (Int(part).map { (0...255).contains($0) } ?? false)
+        }
+    }
+
+    /// A plausible IPv6 address: hex groups and at least two colons, optionally ending in an IPv4
+    /// address (`::ffff:192.0.2.1`). Rules out `host:port`, which has one colon.
+    private static func isIPv6(_ host: String) -> Bool {
+        let colons = host.count(where: { $0 == ":" })
+        guard colons >= 2, colons <= 7 else { return false }
+        let groups = host.split(separator: ":", omittingEmptySubsequences: false)
+        for (index, group) in groups.enumerated() {
+            if index == groups.count - 1, group.contains(".") { return isIPv4(String(group)) }
+            guard group.count <= 4, group.allSatisfy(\.isHexDigit) else { return false }
+        }
+        return true
+    }
+
+    /// Why `device` is not a usable gpsd device path, or `nil` (empty = any device, fine).
+    static func deviceProblem(_ device: String) -> String? {
+        guard !device.isEmpty else { return nil }
+        if device.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+            return "\(renderTOMLString(device)) contains whitespace or control characters; give the exact device "
+                + "path gpsd was started with, e.g. \"/dev/gpstarget\""
+        }
+        if device.utf8.count > GPSDLimits.devicePathMaxBytes {
+            return "is \(device.utf8.count) bytes long; gpsd reports device paths of at most "
+                + "\(GPSDLimits.devicePathMaxBytes) bytes (GPS_PATH_MAX in gps.h), so no fix could ever match it; "
+                + "use a short udev symlink such as /dev/gpstarget"
+        }
+        if !device.hasPrefix("/") && !device.contains("://") {
+            return "\(renderTOMLString(device)) is not a gpsd device path; use the exact path gpsd was given, "
+                + "e.g. \"/dev/gpstarget\" (or a gpsd source URL such as \"tcp://host:port\"), or \"\" for any device"
+        }
+        return nil
+    }
+
+    /// Why `path` is not usable as a log file path, or `nil` (empty = no log, fine).
+    static func logPathProblem(_ path: String) -> String? {
+        if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "contains control characters; give a file path such as \"/var/log/followme/flight.log\""
+        }
+        return nil
+    }
+}

@@ -1,0 +1,220 @@
+import Geometry
+
+/// The validated FollowMe configuration, one value per key of `followme.toml`.
+///
+/// The safety gate: the only ways to get one are ``parse(toml:path:)`` (every key type-checked,
+/// range-checked and cross-checked, all problems reported at once) and ``defaults``. Fields are
+/// read-only outside this module, so no code can fly on a value that skipped validation.
+/// Ranges live next to each field as `…Range` constants; the documented file is `etc/followme.toml`.
+public struct FollowMeConfiguration: Sendable, Equatable {
+    /// `[gpsd]`: the default gpsd both receivers are read from.
+    public internal(set) var gpsd: GPSD
+    /// `[target]`: the GPS puck carried by the person the drone follows.
+    public internal(set) var target: Target
+    /// `[onboard]`: the GPS receiver (with compass) riding on the drone.
+    public internal(set) var onboard: Onboard
+    /// `[drone]`: how to reach the AR.Drone 2.0 and its hard limits.
+    public internal(set) var drone: Drone
+    /// `[follow]`: the follow geometry and the control limits sent to the drone.
+    public internal(set) var follow: Follow
+    /// `[failsafe]`: staleness timeouts and safety margins.
+    public internal(set) var failsafe: Failsafe
+    /// `[log]`: the optional flight log.
+    public internal(set) var log: Log
+
+    init(gpsd: GPSD, target: Target, onboard: Onboard, drone: Drone, follow: Follow, failsafe: Failsafe, log: Log) {
+        self.gpsd = gpsd
+        self.target = target
+        self.onboard = onboard
+        self.drone = drone
+        self.follow = follow
+        self.failsafe = failsafe
+        self.log = log
+    }
+
+    /// Every key at its documented default; identical to what the shipped `etc/followme.toml` parses to.
+    public static let defaults = FollowMeConfiguration(
+        gpsd: GPSD(host: "127.0.0.1", port: 2947),
+        target: Target(device: nil, host: "127.0.0.1", port: 2947),
+        onboard: Onboard(device: nil, host: "127.0.0.1", port: 2947, mountOffsetDegrees: 90),
+        drone: Drone(address: "192.168.1.1", atPort: 5556, navdataPort: 5554, outdoor: true, altitudeMaxMeters: 10),
+        follow: Follow(
+            standoffMeters: 6, altitudeMeters: 3, maxTiltDegrees: 20,
+            maxYawRateDegreesPerSecond: 120, maxClimbMetersPerSecond: 0.7
+        ),
+        failsafe: Failsafe(
+            targetTimeoutSeconds: 1.5, landAfterSeconds: 10, onboardTimeoutSeconds: 1.5,
+            headingTimeoutSeconds: 1.5, navdataTimeoutSeconds: 0.5, minBatteryPercent: 25,
+            geofenceMeters: 100, minSeparationMeters: 3
+        ),
+        log: Log(path: nil)
+    )
+}
+
+/// A gpsd daemon address: what `gps_open(host, port, …)` takes.
+public struct GPSDEndpoint: Sendable, Hashable, CustomStringConvertible {
+    /// DNS name, IPv4 or IPv6 address.
+    public let host: String
+    /// TCP port, 1–65535.
+    public let port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// True when both name the same daemon. Loopback spellings (`localhost`, `127.x.x.x`, `::1`)
+    /// count as one host, and names compare case-insensitively: erring towards "same" only ever
+    /// asks for explicit device paths, never lets two receivers be confused.
+    func isSameDaemon(as other: GPSDEndpoint) -> Bool {
+        guard port == other.port else { return false }
+        let a = host.lowercased(), b = other.host.lowercased()
+        return a == b || (Self.isLoopback(a) && Self.isLoopback(b))
+    }
+
+    private static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+/// Limits that come from gpsd's `gps.h`.
+enum GPSDLimits {
+    /// Longest device path gpsd can report back: `char path[GPS_PATH_MAX]` with `GPS_PATH_MAX 128`
+    /// includes the NUL (gps.h:95, 2245). A longer path could never match a fix's device.
+    static let devicePathMaxBytes = 127
+    /// TCP/UDP port numbers.
+    static let portRange: ClosedRange<Int> = 1...65535
+}
+
+extension FollowMeConfiguration {
+    /// `[gpsd]`: the gpsd both receivers use unless `[target]` / `[onboard]` name their own.
+    public struct GPSD: Sendable, Equatable {
+        /// gpsd host (DNS name, IPv4 or IPv6); default "127.0.0.1".
+        public internal(set) var host: String
+        /// gpsd TCP port, 1–65535; default 2947 (gpsd's `DEFAULT_GPSD_PORT`, reference/gpsd.md §1.1).
+        public internal(set) var port: Int
+
+        public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
+    }
+
+    /// `[target]`: the person's GPS puck.
+    public struct Target: Sendable, Equatable {
+        /// Exact gpsd device path of the puck (e.g. "/dev/gpstarget"); `nil` (file: "") = any device
+        /// on that gpsd. gpsd matches paths as strings: a symlink and its target differ (reference/gpsd.md §1.3).
+        public internal(set) var device: String?
+        /// gpsd host; defaults to `[gpsd] host`.
+        public internal(set) var host: String
+        /// gpsd TCP port; defaults to `[gpsd] port`.
+        public internal(set) var port: Int
+
+        public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
+    }
+
+    /// `[onboard]`: the receiver on the drone, which also supplies the heading (gpsd ATT).
+    public struct Onboard: Sendable, Equatable {
+        /// Exact gpsd device path of the onboard receiver; `nil` (file: "") = any device on that gpsd.
+        public internal(set) var device: String?
+        /// gpsd host; defaults to `[gpsd] host` (may be a second gpsd running on the drone).
+        public internal(set) var host: String
+        /// gpsd TCP port; defaults to `[gpsd] port`.
+        public internal(set) var port: Int
+        /// Degrees clockwise from the receiver's heading to the drone's nose, normalised to [0, 360).
+        /// Drone nose heading = receiver heading + this. Default 90 (receiver mounted sideways).
+        public internal(set) var mountOffsetDegrees: Double
+
+        public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
+    }
+
+    /// `[drone]`: the AR.Drone 2.0 link and its hard limits.
+    public struct Drone: Sendable, Equatable {
+        /// Drone IPv4 address or hostname; default "192.168.1.1" (the drone's own access point).
+        public internal(set) var address: String
+        /// UDP port of the AT command channel; default 5556 (reference/ardrone-protocol.md §1.1, config.h AT_PORT).
+        public internal(set) var atPort: Int
+        /// UDP port of the navdata channel; default 5554 (reference/ardrone-protocol.md §1.1, config.h NAVDATA_PORT).
+        public internal(set) var navdataPort: Int
+        /// Selects the drone's outdoor limit set (`control:outdoor`, reference/ardrone-protocol.md §4); default true.
+        public internal(set) var outdoor: Bool
+        /// Altitude ceiling, metres above take-off, 1–100; default 10. Sent as `control:altitude_max` (mm);
+        /// 100 m is the SDK's `no_altitude_limit` (reference/ardrone-protocol.md §4).
+        public internal(set) var altitudeMaxMeters: Double
+
+        public static let altitudeMaxMetersRange: ClosedRange<Double> = 1...100
+
+        /// `altitudeMaxMeters` in millimetres, as `control:altitude_max` takes it (int mm).
+        public var altitudeMaxMillimeters: Int { Int((altitudeMaxMeters * 1000).rounded()) }
+    }
+
+    /// `[follow]`: where the drone flies relative to the person, and how hard it may manoeuvre.
+    public struct Follow: Sendable, Equatable {
+        /// Horizontal distance kept from the person, metres, 2–50; default 6.
+        public internal(set) var standoffMeters: Double
+        /// Flight altitude above take-off, metres, 1–`drone.altitude_max_m`; default 3.
+        public internal(set) var altitudeMeters: Double
+        /// Maximum tilt (roll/pitch), degrees, 3–30; default 20. Sent as `control:euler_angle_max`, whose
+        /// settable range is 0–0.52 rad = 30° (reference/dynamics-and-follow.md §1.1, config_keys.h).
+        public internal(set) var maxTiltDegrees: Double
+        /// Maximum yaw rate, degrees/second, 40–350; default 120. Sent as `control:control_yaw`;
+        /// 40–350 °/s is the SDK's recommended range (reference/ardrone-protocol.md §4).
+        public internal(set) var maxYawRateDegreesPerSecond: Double
+        /// Maximum climb/descent rate, m/s, 0.2–2.0; default 0.7. Sent as `control:control_vz_max`
+        /// (mm/s), recommended 200–2000 mm/s (reference/ardrone-protocol.md §4).
+        public internal(set) var maxClimbMetersPerSecond: Double
+
+        public static let standoffMetersRange: ClosedRange<Double> = 2...50
+        /// Static bounds; the upper bound is further limited by `drone.altitude_max_m`.
+        public static let altitudeMetersRange: ClosedRange<Double> = 1...100
+        public static let maxTiltDegreesRange: ClosedRange<Double> = 3...30
+        public static let maxYawRateDegreesPerSecondRange: ClosedRange<Double> = 40...350
+        public static let maxClimbMetersPerSecondRange: ClosedRange<Double> = 0.2...2.0
+
+        /// `maxTiltDegrees` in radians, as `control:euler_angle_max` takes it.
+        public var maxTiltRadians: Double { radians(fromDegrees: maxTiltDegrees) }
+        /// `maxYawRateDegreesPerSecond` in rad/s, as `control:control_yaw` takes it.
+        public var maxYawRateRadiansPerSecond: Double { radians(fromDegrees: maxYawRateDegreesPerSecond) }
+        /// `maxClimbMetersPerSecond` in mm/s, as `control:control_vz_max` takes it.
+        public var maxClimbMillimetersPerSecond: Double { maxClimbMetersPerSecond * 1000 }
+    }
+
+    /// `[failsafe]`: when telemetry counts as stale and the margins that make the drone hold or land.
+    public struct Failsafe: Sendable, Equatable {
+        /// Target fix older than this → stop following and hover, seconds, 0.2–10; default 1.5.
+        public internal(set) var targetTimeoutSeconds: Double
+        /// No target fix for this long → land, seconds, 1–120, > `targetTimeoutSeconds`; default 10.
+        public internal(set) var landAfterSeconds: Double
+        /// Onboard fix older than this → hover, seconds, 0.2–10; default 1.5.
+        public internal(set) var onboardTimeoutSeconds: Double
+        /// Onboard heading (gpsd ATT) older than this → hover, seconds, 0.2–10; default 1.5.
+        public internal(set) var headingTimeoutSeconds: Double
+        /// No navdata for this long → link lost, seconds, 0.1–5; default 0.5. The drone's own com
+        /// watchdog fires at 2 s (reference/ardrone-protocol.md §2.2).
+        public internal(set) var navdataTimeoutSeconds: Double
+        /// Battery at or below this → land, percent, 5–90; default 25 (navdata `vbat_flying_percentage`).
+        public internal(set) var minBatteryPercent: Int
+        /// Radius of the allowed flight area around the take-off point, metres, 10–2000; default 100.
+        public internal(set) var geofenceMeters: Double
+        /// Closer than this to the person → back off/hold, metres, 1–(`follow.standoff_m` − 0.5); default 3.
+        public internal(set) var minSeparationMeters: Double
+
+        public static let targetTimeoutSecondsRange: ClosedRange<Double> = 0.2...10
+        public static let landAfterSecondsRange: ClosedRange<Double> = 1...120
+        public static let onboardTimeoutSecondsRange: ClosedRange<Double> = 0.2...10
+        public static let headingTimeoutSecondsRange: ClosedRange<Double> = 0.2...10
+        public static let navdataTimeoutSecondsRange: ClosedRange<Double> = 0.1...5
+        public static let minBatteryPercentRange: ClosedRange<Int> = 5...90
+        public static let geofenceMetersRange: ClosedRange<Double> = 10...2000
+        /// Static bounds; the upper bound is further limited to `follow.standoff_m` − ``separationMarginMeters``.
+        public static let minSeparationMetersRange: ClosedRange<Double> = 1...49.5
+        /// How far inside the standoff the minimum separation must stay, metres: GPS noise alone moves the
+        /// measured distance by about this much, so a tighter margin would trip the separation failsafe at rest.
+        public static let separationMarginMeters: Double = 0.5
+    }
+
+    /// `[log]`: the flight log.
+    public struct Log: Sendable, Equatable {
+        /// Flight-log file path; `nil` (file: "") = no flight log.
+        public internal(set) var path: String?
+    }
+}

@@ -1,0 +1,78 @@
+import CGPS
+import Telemetry
+import SystemTime
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Owns one `gps_data_t` (24 KB, never copied) and the socket behind it. Used by one thread only.
+final class GPSDConnection {
+    private let data: UnsafeMutablePointer<gps_data_t>
+    private var isOpen = false
+    private var line: [CChar]
+
+    init() {
+        data = .allocate(capacity: 1)
+        memset(data, 0, MemoryLayout<gps_data_t>.size)
+        line = [CChar](repeating: 0, count: Int(fm_json_response_max) + 1)
+    }
+
+    deinit {
+        close()
+        data.deallocate()
+    }
+
+    /// Connects and subscribes. Returns nil on success, or libgps' reason.
+    func open(_ endpoint: GPSDAddress, device: String?) -> String? {
+        close()
+        var err: UnsafePointer<CChar>? = nil
+        let rc = fm_open(endpoint.host, String(endpoint.port), data, &err)
+        guard rc == 0 else { return err.map { String(cString: $0) } ?? "gps_open failed (\(rc))" }
+        isOpen = true
+        let watched = device.map { fm_watch(data, $0) } ?? fm_watch(data, nil)
+        guard watched == 0 else {
+            close()
+            return "WATCH request failed"
+        }
+        return nil
+    }
+
+    func close() {
+        if isOpen { _ = fm_close(data) }
+        isOpen = false
+    }
+
+    enum ReadResult {
+        case timeout
+        case partial
+        case line(GPSDMessageClass)
+        case closed(String)
+    }
+
+    /// Waits up to `timeoutMicroseconds` for one JSON line and parses it into the owned struct.
+    func read(timeoutMicroseconds: Int32) -> ReadResult {
+        guard isOpen else { return .closed("not connected") }
+        guard fm_waiting(data, timeoutMicroseconds) != 0 else { return .timeout }
+        errno = 0
+        let n = line.withUnsafeMutableBufferPointer { fm_read(data, $0.baseAddress, Int32($0.count)) }
+        if n < 0 {
+            let e = errno
+            close()
+            return .closed(e == 0 ? "gpsd closed the connection" : String(cString: strerror(e)))
+        }
+        if n == 0 { return .partial }
+        let cls = line.withUnsafeBufferPointer { buf in
+            GPSDMessageClass(line: String(cString: buf.baseAddress!).prefix(20))
+        }
+        return .line(cls)
+    }
+
+    /// The raw JSON line of the last successful read.
+    var lastLine: String { line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
+
+    func map(_ cls: GPSDMessageClass, role: ReceiverRole, device: String?, receivedAt: MonotonicTime)
+        -> GPSDataMapper.Outcome
+    {
+        GPSDataMapper.map(UnsafePointer(data), messageClass: cls, role: role, device: device, receivedAt: receivedAt)
+    }
+}

@@ -1,0 +1,27 @@
+/// Where a gpsd listens: host name or address, and TCP port (2947 by default).
+public struct GPSDAddress: Sendable, Hashable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int = 2947) {
+        self.host = host
+        self.port = port
+    }
+
+    public var description: String { "\(host):\(port)" }
+}
+
+/// One role's subscription: which gpsd, and which of its devices (exact gpsd path; nil = any).
+public struct ReceiverSubscription: Sendable, Hashable {
+    public var role: ReceiverRole
+    public var endpoint: GPSDAddress
+    public var device: String?
+
+    public init(role: ReceiverRole, endpoint: GPSDAddress, device: String?) {
+        self.role = role
+        self.endpoint = endpoint
+        self.device = (device?.isEmpty ?? true) ? nil : device
+    }
+}
+
+import Telemetry

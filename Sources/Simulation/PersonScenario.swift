@@ -1,0 +1,251 @@
+import Geometry
+
+/// Where the followed person is and how fast they move, on the local plane.
+public struct PersonState: Sendable, Hashable {
+    /// Metres east/north of the plane origin.
+    public var positionPlane: PlaneVector
+    /// Ground velocity, m/s east/north.
+    public var velocityENU: PlaneVector
+
+    public init(positionPlane: PlaneVector, velocityENU: PlaneVector) {
+        self.positionPlane = positionPlane
+        self.velocityENU = velocityENU
+    }
+
+    /// The GPS truth for a person's receiver (on the ground, no heading output).
+    public var gpsTruth: GPSTruthSample {
+        GPSTruthSample(positionPlane: positionPlane, velocityENU: velocityENU)
+    }
+}
+
+/// A person's motion as a pure function of time. `t` is seconds since the scenario start; before
+/// the start the person stands at the starting point.
+public protocol PersonScenario: Sendable {
+    func state(atSeconds t: Double) -> PersonState
+}
+
+/// Reference speeds (reference/dynamics-and-follow.md §4.1).
+public enum PersonSpeed {
+    /// Preferred walking speed ≈1.4 m/s (Wikipedia "Preferred walking speed").
+    public static let walkMetersPerSecond = 1.4
+    /// Jogging; the benchmark's jog case (§4.2) uses 3.0 m/s (recreational running 2.2–2.8 m/s).
+    public static let jogMetersPerSecond = 3.0
+}
+
+/// Walks in a straight line at constant speed.
+public struct StraightWalkScenario: PersonScenario {
+    public var startPlane: PlaneVector
+    /// Direction of travel, compass degrees.
+    public var bearingDegrees: Double
+    public var speedMetersPerSecond: Double
+
+    public init(startPlane: PlaneVector = .zero, bearingDegrees: Double = 0, speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond) {
+        self.startPlane = startPlane
+        self.bearingDegrees = bearingDegrees
+        self.speedMetersPerSecond = speedMetersPerSecond
+    }
+
+    public func state(atSeconds t: Double) -> PersonState {
+        guard t > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
+        let velocity = PlaneVector.unit(bearingDegrees: bearingDegrees) * speedMetersPerSecond
+        return PersonState(positionPlane: startPlane + velocity * t, velocityENU: velocity)
+    }
+}
+
+/// Walks round a square, turning 90° on the spot at each corner, forever.
+public struct SquareWalkScenario: PersonScenario {
+    /// The first corner.
+    public var startPlane: PlaneVector
+    /// Direction of the first side, compass degrees.
+    public var initialBearingDegrees: Double
+    public var sideMeters: Double
+    public var speedMetersPerSecond: Double
+    /// Turn right (clockwise seen from above) at corners; false = left.
+    public var turnsClockwise: Bool
+
+    public init(
+        startPlane: PlaneVector = .zero, initialBearingDegrees: Double = 0, sideMeters: Double = 40,
+        speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond, turnsClockwise: Bool = true
+    ) {
+        self.startPlane = startPlane
+        self.initialBearingDegrees = initialBearingDegrees
+        self.sideMeters = sideMeters
+        self.speedMetersPerSecond = speedMetersPerSecond
+        self.turnsClockwise = turnsClockwise
+    }
+
+    /// Compass bearing of side `index` (0-based, wraps every four sides).
+    public func bearingDegrees(ofSide index: Int) -> Double {
+        normalizedDegrees360(initialBearingDegrees + Double(index % 4) * (turnsClockwise ? 90 : -90))
+    }
+
+    public func state(atSeconds t: Double) -> PersonState {
+        guard t > 0, sideMeters > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
+        let along = (t * speedMetersPerSecond).truncatingRemainder(dividingBy: 4 * sideMeters)
+        let side = min(Int(along / sideMeters), 3)
+        var corner = startPlane
+        for k in 0..<side {
+            corner += PlaneVector.unit(bearingDegrees: bearingDegrees(ofSide: k)) * sideMeters
+        }
+        let direction = PlaneVector.unit(bearingDegrees: bearingDegrees(ofSide: side))
+        return PersonState(
+            positionPlane: corner + direction * (along - Double(side) * sideMeters),
+            velocityENU: direction * speedMetersPerSecond
+        )
+    }
+}
+
+/// Walks a straight line in bursts: `walkSeconds` at speed, then `stopSeconds` standing, repeated.
+/// Speed changes are instantaneous.
+public struct StopAndGoScenario: PersonScenario {
+    public var startPlane: PlaneVector
+    public var bearingDegrees: Double
+    public var speedMetersPerSecond: Double
+    public var walkSeconds: Double
+    public var stopSeconds: Double
+
+    public init(
+        startPlane: PlaneVector = .zero, bearingDegrees: Double = 0,
+        speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond, walkSeconds: Double = 10, stopSeconds: Double = 5
+    ) {
+        self.startPlane = startPlane
+        self.bearingDegrees = bearingDegrees
+        self.speedMetersPerSecond = speedMetersPerSecond
+        self.walkSeconds = walkSeconds
+        self.stopSeconds = stopSeconds
+    }
+
+    public func state(atSeconds t: Double) -> PersonState {
+        let cycle = walkSeconds + stopSeconds
+        guard t > 0, cycle > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
+        let cycles = (t / cycle).rounded(.down)
+        let intoCycle = t - cycles * cycle
+        let walking = intoCycle < walkSeconds
+        let walkedSeconds = cycles * walkSeconds + min(intoCycle, walkSeconds)
+        let direction = PlaneVector.unit(bearingDegrees: bearingDegrees)
+        return PersonState(
+            positionPlane: startPlane + direction * (walkedSeconds * speedMetersPerSecond),
+            velocityENU: walking ? direction * speedMetersPerSecond : .zero
+        )
+    }
+}
+
+/// Jogs a straight lead-in, a circular arc, then straight on along the new direction.
+public struct CurveJogScenario: PersonScenario {
+    public var startPlane: PlaneVector
+    /// Direction of the lead-in, compass degrees.
+    public var initialBearingDegrees: Double
+    public var speedMetersPerSecond: Double
+    public var leadInMeters: Double
+    public var radiusMeters: Double
+    /// How far the path turns along the arc, degrees (positive).
+    public var arcDegrees: Double
+    /// Turn right (clockwise seen from above); false = left.
+    public var turnsClockwise: Bool
+
+    public init(
+        startPlane: PlaneVector = .zero, initialBearingDegrees: Double = 0,
+        speedMetersPerSecond: Double = PersonSpeed.jogMetersPerSecond,
+        leadInMeters: Double = 30, radiusMeters: Double = 20, arcDegrees: Double = 90, turnsClockwise: Bool = true
+    ) {
+        self.startPlane = startPlane
+        self.initialBearingDegrees = initialBearingDegrees
+        self.speedMetersPerSecond = speedMetersPerSecond
+        self.leadInMeters = leadInMeters
+        self.radiusMeters = radiusMeters
+        self.arcDegrees = arcDegrees
+        self.turnsClockwise = turnsClockwise
+    }
+
+    /// Length of the arc, metres.
+    public var arcLengthMeters: Double { radiusMeters * radians(fromDegrees: arcDegrees) }
+
+    public func state(atSeconds t: Double) -> PersonState {
+        guard t > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
+        let s = t * speedMetersPerSecond
+        let sign = turnsClockwise ? 1.0 : -1.0
+        let initial = PlaneVector.unit(bearingDegrees: initialBearingDegrees)
+        if s <= leadInMeters {
+            return PersonState(positionPlane: startPlane + initial * s, velocityENU: initial * speedMetersPerSecond)
+        }
+        let arcStart = startPlane + initial * leadInMeters
+        let center = arcStart + PlaneVector.unit(bearingDegrees: initialBearingDegrees + sign * 90) * radiusMeters
+        let turnedDegrees = min(s - leadInMeters, arcLengthMeters) / radiusMeters * 180 / .pi
+        let heading = initialBearingDegrees + sign * turnedDegrees
+        let onArc = center + PlaneVector.unit(bearingDegrees: heading - sign * 90) * radiusMeters
+        let direction = PlaneVector.unit(bearingDegrees: heading)
+        let beyond = max(0, s - leadInMeters - arcLengthMeters)
+        return PersonState(positionPlane: onArc + direction * beyond, velocityENU: direction * speedMetersPerSecond)
+    }
+}
+
+/// One timestamped point of a recorded track.
+public struct TrackPoint: Sendable, Hashable {
+    /// Seconds since the track start.
+    public var timeSeconds: Double
+    /// Metres east/north on the local plane.
+    public var positionPlane: PlaneVector
+
+    public init(timeSeconds: Double, positionPlane: PlaneVector) {
+        self.timeSeconds = timeSeconds
+        self.positionPlane = positionPlane
+    }
+}
+
+/// Why a track cannot become a scenario.
+public enum TrackScenarioError: Error, Sendable, Hashable {
+    /// No points at all.
+    case empty
+    /// Point `index` has a non-finite time or position.
+    case nonFinite(index: Int)
+    /// Point `index` is not strictly later than point `index − 1`.
+    case nonIncreasingTime(index: Int, timeSeconds: Double, previousSeconds: Double)
+}
+
+/// A recorded track (e.g. a GPX file parsed by the shell) replayed with linear interpolation.
+/// Velocity is the slope of the current segment; before the first point and after the last the
+/// person stands still there.
+public struct TrackScenario: PersonScenario {
+    public let points: [TrackPoint]
+
+    /// Validates the points: non-empty, finite, strictly increasing times.
+    public init(points: [TrackPoint]) throws(TrackScenarioError) {
+        guard !points.isEmpty else { throw .empty }
+        for (i, p) in points.enumerated() {
+            guard p.timeSeconds.isFinite, p.positionPlane.isFinite else { throw .nonFinite(index: i) }
+            if i > 0, !(p.timeSeconds > points[i - 1].timeSeconds) {
+                throw .nonIncreasingTime(index: i, timeSeconds: p.timeSeconds, previousSeconds: points[i - 1].timeSeconds)
+            }
+        }
+        self.points = points
+    }
+
+    /// Projects timestamped coordinates onto `plane` (times in seconds since the track start).
+    public init(coordinates: [(timeSeconds: Double, coordinate: GeoCoordinate)], plane: LocalPlane) throws(TrackScenarioError) {
+        var projected: [TrackPoint] = []
+        projected.reserveCapacity(coordinates.count)
+        for c in coordinates {
+            projected.append(TrackPoint(timeSeconds: c.timeSeconds, positionPlane: plane.project(c.coordinate)))
+        }
+        try self.init(points: projected)
+    }
+
+    /// Seconds from the first to the last point.
+    public var durationSeconds: Double { points[points.count - 1].timeSeconds - points[0].timeSeconds }
+
+    public func state(atSeconds t: Double) -> PersonState {
+        let first = points[0], last = points[points.count - 1]
+        guard t > first.timeSeconds else { return PersonState(positionPlane: first.positionPlane, velocityENU: .zero) }
+        guard t < last.timeSeconds else { return PersonState(positionPlane: last.positionPlane, velocityENU: .zero) }
+        // Binary search for the segment [lo, lo + 1] with lo.time ≤ t < (lo + 1).time.
+        var lo = 0, hi = points.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if points[mid].timeSeconds <= t { lo = mid } else { hi = mid }
+        }
+        let a = points[lo], b = points[hi]
+        let span = b.timeSeconds - a.timeSeconds
+        let velocity = (b.positionPlane - a.positionPlane) / span
+        return PersonState(positionPlane: a.positionPlane + velocity * (t - a.timeSeconds), velocityENU: velocity)
+    }
+}

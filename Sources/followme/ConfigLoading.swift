@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import FollowMeConfig
+
+/// The `--config FILE` option every subcommand that needs the config shares.
+struct ConfigOption: ParsableArguments {
+    @Option(name: .long, help: "Path to the TOML config file.")
+    var config: String = "etc/followme.toml"
+}
+
+/// Reads and validates a config file, or prints every problem (FILE:LINE: KEY: message) to
+/// stderr and exits with code 2. Nothing downstream ever sees a config that did not validate.
+func loadConfigurationOrExit(path: String) throws -> FollowMeConfiguration {
+    do {
+        return try loadConfiguration(path: path)
+    } catch {
+        printError(error.description)
+        printError("followme: refusing to start: \(path) did not validate (\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s"))")
+        throw ExitCode(2)
+    }
+}
+
+/// Reads and validates a config file (file errors become `ConfigProblems` too).
+func loadConfiguration(path: String) throws(ConfigProblems) -> FollowMeConfiguration {
+    guard FileManager.default.fileExists(atPath: path) else {
+        throw ConfigProblems(problems: [.fileNotFound(path: path)])
+    }
+    let text: String
+    do {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard let decoded = String(data: data, encoding: .utf8) else {
+            throw ConfigProblems(problems: [.unreadable(path: path, reason: "not UTF-8 text")])
+        }
+        text = decoded
+    } catch let problems as ConfigProblems {
+        throw problems
+    } catch {
+        throw ConfigProblems(problems: [.unreadable(path: path, reason: "\(error.localizedDescription)")])
+    }
+    return try FollowMeConfiguration.parse(toml: text, path: path)
+}
+
+/// Writes a line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Flushes stdout (lines must reach a pipe at once, e.g. for `--json | jq`).
+func flushStandardOutput() {
+    fflush(nil)
+}

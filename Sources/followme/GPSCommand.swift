@@ -1,0 +1,184 @@
+import ArgumentParser
+import Foundation
+import FollowMeConfig
+import FollowMeService
+import GPSClient
+import Geometry
+import Logging
+import SystemTime
+import Telemetry
+
+/// `followme gps`: watch both receivers live, like `cgps` for our two roles.
+struct GPSCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gps",
+        abstract: "Show the target and onboard receivers live (through gpsd).",
+        discussion: """
+            Text mode shows one line per role (mode, position, eph, speed, track, heading, age).
+            --json prints one JSON object per event:
+              {"role":"target","device":…,"mode":3,"lat":…,"lon":…,"time":…,…}
+              {"role":"onboard","device":…,"heading":…}
+              {"role":…,"event":"lost"|"connected"|"reconnected",…}
+            """
+    )
+
+    @OptionGroup var configOption: ConfigOption
+
+    @Flag(name: .long, help: "Print one JSON object per event instead of the live display.")
+    var json = false
+
+    @Option(name: .long, help: "Exit after this many position fixes (both roles together).")
+    var count: Int?
+
+    @Option(name: .long, help: "Give up after this many seconds (exit 1 if --count was not reached).")
+    var timeout: Double?
+
+    func validate() throws {
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be positive") }
+    }
+
+    func run() async throws {
+        let config = try loadConfigurationOrExit(path: configOption.config)
+        var logger = Logger(label: "followme.gps")
+        logger.logLevel = json ? .error : .warning
+        let client = GPSClient(subscriptions: Self.subscriptions(for: config), logger: logger)
+        client.start()
+        defer { client.stop() }
+
+        let board = StatusBoard(mountOffsetDegrees: config.onboard.mountOffsetDegrees,
+                                interactive: !json && isatty(STDOUT_FILENO) == 1)
+        let deadline = timeout.map { SystemClock.now().adding(seconds: $0) }
+        let json = self.json, limit = count
+
+        let reached: Bool = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                var fixes = 0
+                for await event in client.events {
+                    if json {
+                        print(event.jsonLine())
+                        flushStandardOutput()
+                    } else {
+                        await board.update(event)
+                    }
+                    if case .fix = event {
+                        fixes += 1
+                        if let limit, fixes >= limit { return true }
+                    }
+                }
+                return false
+            }
+            if !json {
+                group.addTask {
+                    while !Task.isCancelled {
+                        await board.render()
+                        try await Task.sleep(for: .milliseconds(200))
+                    }
+                    return false
+                }
+            }
+            if let deadline {
+                group.addTask {
+                    let wait = max(0, deadline.seconds(since: SystemClock.now()))
+                    try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+                    return false
+                }
+            }
+            let first = try await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        if !json { await board.render(final: true) }
+        if limit != nil && !reached {
+            printError("followme gps: stopped before \(limit!) fixes arrived")
+            throw ExitCode(1)
+        }
+    }
+
+    /// One subscription per role, from `[target]` / `[onboard]` (each defaulting to `[gpsd]`).
+    static func subscriptions(for config: FollowMeConfiguration) -> [ReceiverSubscription] {
+        [
+            ReceiverSubscription(role: .target,
+                                 endpoint: GPSDAddress(host: config.target.host, port: config.target.port),
+                                 device: config.target.device),
+            ReceiverSubscription(role: .onboard,
+                                 endpoint: GPSDAddress(host: config.onboard.host, port: config.onboard.port),
+                                 device: config.onboard.device),
+        ]
+    }
+}
+
+/// The live two-line display of `followme gps`.
+actor StatusBoard {
+    private struct Row {
+        var fix: GPSFix?
+        var heading: HeadingReport?
+        var status = "waiting for gpsd"
+    }
+
+    private var rows: [ReceiverRole: Row] = [:]
+    private var drawn = false
+    private let mountOffsetDegrees: Double
+    private let interactive: Bool
+
+    init(mountOffsetDegrees: Double, interactive: Bool) {
+        self.mountOffsetDegrees = mountOffsetDegrees
+        self.interactive = interactive
+    }
+
+    func update(_ event: GPSEvent) {
+        var row = rows[event.role] ?? Row()
+        switch event {
+        case .fix(let f):
+            row.fix = f
+            row.status = "fix"
+        case .heading(let h):
+            row.heading = h
+        case .lost(let loss):
+            switch loss.reason {
+            case .noFix(let mode): row.status = "NO FIX (mode \(mode))"
+            case .deviceDeactivated: row.status = "DEVICE GONE"
+            case .connectionLost(let why): row.status = "GPSD LOST: \(why)"
+            }
+        case .connected(_, let endpoint, let again, _):
+            row.status = again ? "reconnected to \(endpoint)" : "connected to \(endpoint)"
+        case .gpsdError(_, let message, _):
+            row.status = "gpsd: \(message)"
+        }
+        rows[event.role] = row
+        if !interactive, case .fix = event { print(line(for: event.role, now: SystemClock.now())) }
+        else if !interactive, case .lost = event { print(line(for: event.role, now: SystemClock.now())) }
+    }
+
+    func render(final: Bool = false) {
+        guard interactive else { return }
+        let now = SystemClock.now()
+        var out = drawn ? "\u{1B}[2F" : ""
+        for role in ReceiverRole.allCases { out += "\u{1B}[2K" + line(for: role, now: now) + "\n" }
+        drawn = true
+        print(out, terminator: "")
+        flushStandardOutput()
+    }
+
+    private func line(for role: ReceiverRole, now: MonotonicTime) -> String {
+        let row = rows[role] ?? Row()
+        var s = role.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+        if let f = row.fix {
+            s += "mode \(f.mode.rawValue)D"
+            s += String(format: " %11.7f %12.7f", f.coordinate.latitudeDegrees, f.coordinate.longitudeDegrees)
+            s += f.ephMeters.map { String(format: " eph %5.1fm", $0) } ?? " eph    ? "
+            s += f.speedMetersPerSecond.map { String(format: " %5.2fm/s", $0) } ?? "    ?m/s"
+            s += f.trackDegrees.map { String(format: " trk %5.1f°", $0) } ?? " trk     ?"
+            s += String(format: " age %4.1fs", now.seconds(since: f.receivedAt))
+        } else {
+            s += "no position"
+        }
+        if let h = row.heading {
+            let nose = normalizedDegrees360(h.headingDegrees + mountOffsetDegrees)
+            s += String(format: " hdg %5.1f° (nose %5.1f°, age %.1fs)", h.headingDegrees, nose,
+                        now.seconds(since: h.receivedAt))
+        }
+        if row.status != "fix" { s += "  [\(row.status)]" }
+        return s
+    }
+}

@@ -1,0 +1,214 @@
+import FollowCore
+import Geometry
+import Telemetry
+
+/// Where the person is at time t (seconds), on the truth plane.
+struct PersonPath: Sendable {
+    let position: @Sendable (Double) -> PlaneVector
+
+    func velocity(at t: Double) -> PlaneVector {
+        let h = 0.01
+        return (position(t + h) - position(t - h)) / (2 * h)
+    }
+
+    /// Walks at `speed` along compass `bearingDegrees` from `start`.
+    static func straight(from start: PlaneVector = .zero, bearingDegrees: Double = 90, speed: Double = 1.4) -> PersonPath {
+        let direction = PlaneVector.unit(bearingDegrees: bearingDegrees)
+        return PersonPath { t in start + direction * (speed * max(t, 0)) }
+    }
+
+    /// Walks east, then turns 90° left (north) at `turnAt`.
+    static func rightAngle(speed: Double = 1.4, turnAt: Double) -> PersonPath {
+        PersonPath { t in
+            t <= turnAt ? PlaneVector(east: speed * max(t, 0), north: 0)
+                : PlaneVector(east: speed * turnAt, north: speed * (t - turnAt))
+        }
+    }
+
+    /// Walks east until `stopAt`, stands until `goAt`, then walks east again.
+    static func stopAndGo(speed: Double = 1.4, stopAt: Double, goAt: Double) -> PersonPath {
+        PersonPath { t in
+            let moving = min(max(t, 0), stopAt) + max(t - goAt, 0)
+            return PlaneVector(east: speed * moving, north: 0)
+        }
+    }
+
+    /// Stands at `at`, then (from `startAt`) walks along `bearingDegrees` at `speed`.
+    static func standThenWalk(at start: PlaneVector = .zero, startAt: Double, bearingDegrees: Double, speed: Double) -> PersonPath {
+        let direction = PlaneVector.unit(bearingDegrees: bearingDegrees)
+        return PersonPath { t in start + direction * (speed * max(t - startAt, 0)) }
+    }
+}
+
+/// How the test world behaves around the state machine.
+struct ClosedLoopConfig {
+    var person: PersonPath = .straight()
+    var durationSeconds = 60.0
+    /// Measurements of following quality start here.
+    var settleSeconds = 15.0
+    var gpsRateHz = 1.0
+    var gpsLatencySeconds = 0.3
+    /// White noise on every fix, metres per axis (both receivers, independent).
+    var gpsNoiseSigmaMeters = 0.0
+    /// Whether fixes carry speed/track (Doppler-like, with `velocityNoiseSigma`).
+    var reportsVelocity = false
+    var velocityNoiseSigma = 0.05
+    var headingRateHz = 5.0
+    var headingLatencySeconds = 0.1
+    /// Navdata psi = true heading + this (navdata's zero is arbitrary).
+    var navdataYawOffsetDegrees = 37.0
+    /// Target fixes sampled at these times are displaced by the given vector (outliers).
+    var targetFixDisplacements: [(at: Double, by: PlaneVector)] = []
+    /// Drone start, relative to the person's start; nil = standoff behind (west), facing them.
+    var droneStart: PlaneVector?
+    var seed: UInt64 = 1
+    var follow = FollowParameters()
+    var failsafe = FailsafeParameters()
+}
+
+/// One closed-loop run: truth, what the machine did, and the figures the tests check.
+struct ClosedLoopResult {
+    struct Sample {
+        var time: Double
+        var distanceMeters: Double
+        var person: PlaneVector
+        var drone: PlaneVector
+        var droneSpeed: Double
+        var state: FlightState
+        var pilot: PilotCommand?
+        var commandedVelocity: PlaneVector?
+    }
+    var samples: [Sample] = []
+    var minSeparationMeters = Double.infinity
+    var machine: FlightStateMachine
+    let config: ClosedLoopConfig
+
+    var settled: [Sample] { samples.filter { $0.time >= config.settleSeconds } }
+
+    /// RMS of (distance − standoff) after settling, metres.
+    var rangeErrorRMS: Double {
+        let s = settled
+        let sum = s.reduce(0) { $0 + ($1.distanceMeters - config.follow.standoffMeters) * ($1.distanceMeters - config.follow.standoffMeters) }
+        return (sum / Double(max(s.count, 1))).squareRoot()
+    }
+
+    var maxRangeError: Double {
+        settled.map { abs($0.distanceMeters - config.follow.standoffMeters) }.max() ?? .infinity
+    }
+
+    /// Largest tick-to-tick change of roll or pitch while flying on PCMD.
+    var maxTiltStep: Double {
+        var worst = 0.0
+        for (a, b) in zip(samples, samples.dropFirst()) {
+            guard let p = a.pilot, let q = b.pilot else { continue }
+            worst = max(worst, abs(q.roll - p.roll), abs(q.pitch - p.pitch))
+        }
+        return worst
+    }
+
+    /// RMS rate of change of roll and pitch, fractions per second, after settling.
+    var tiltRateRMS: Double {
+        var sum = 0.0, n = 0
+        let s = settled
+        for (a, b) in zip(s, s.dropFirst()) {
+            guard let p = a.pilot, let q = b.pilot else { continue }
+            let dt = b.time - a.time
+            sum += ((q.roll - p.roll) / dt) * ((q.roll - p.roll) / dt) + ((q.pitch - p.pitch) / dt) * ((q.pitch - p.pitch) / dt)
+            n += 1
+        }
+        return (sum / Double(max(n, 1))).squareRoot()
+    }
+
+    var settledFollowingFraction: Double {
+        let s = settled
+        return Double(s.filter { $0.state == .following }.count) / Double(max(s.count, 1))
+    }
+}
+
+/// Runs the state machine against `TestPlant` with simulated receivers and navdata.
+/// Physics at 300 Hz, control ticks at 30 Hz, navdata at 15 Hz.
+func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
+    let physicsHz = 300
+    let dt = 1.0 / Double(physicsHz)
+    let tickEvery = 10, navdataEvery = 20
+    let gpsEvery = Int((Double(physicsHz) / config.gpsRateHz).rounded())
+    let headingEvery = Int((Double(physicsHz) / config.headingRateHz).rounded())
+    let truthPlane = LocalPlane(origin: GeoCoordinate(latitudeDegrees: 47.3769, longitudeDegrees: 8.5417)!)
+    var random = TestRandom(seed: config.seed)
+
+    var machine = try FlightStateMachine(follow: config.follow, failsafe: config.failsafe)
+    let personStart = config.person.position(0)
+    let droneStart = personStart + (config.droneStart ?? PlaneVector(east: -config.follow.standoffMeters, north: 0))
+    var plant = TestPlant(
+        position: droneStart, headingDegrees: (personStart - droneStart).bearingDegrees,
+        altitudeMeters: config.follow.altitudeMeters, parameters: config.follow)
+    var result = ClosedLoopResult(machine: machine, config: config)
+    var deliveries: [(at: Double, input: FollowInput)] = []
+    var displacements = config.targetFixDisplacements
+
+    func fix(_ role: ReceiverRole, _ truth: PlaneVector, _ velocity: PlaneVector, sampledAt t: Double) -> FollowInput {
+        let noisy = truth + random.gaussianVector(sigma: config.gpsNoiseSigmaMeters)
+        let c = truthPlane.unproject(noisy)!
+        var speed: Double?, track: Double?
+        if config.reportsVelocity {
+            let v = velocity + random.gaussianVector(sigma: config.velocityNoiseSigma)
+            speed = v.length
+            track = v.bearingDegrees
+        }
+        let nanos = Int64((t * 1e9).rounded())
+        let f = GPSFix(role: role, device: "/dev/test-\(role)", mode: .threeD,
+                       latitudeDegrees: c.latitudeDegrees, longitudeDegrees: c.longitudeDegrees,
+                       fixTime: FixTime(seconds: 1_700_000_000 + nanos / 1_000_000_000, nanoseconds: Int32(nanos % 1_000_000_000)),
+                       receivedAt: MonotonicTime(seconds: t + config.gpsLatencySeconds),
+                       trackDegrees: track, speedMetersPerSecond: speed)!
+        return .fix(f)
+    }
+
+    let steps = Int(config.durationSeconds * Double(physicsHz))
+    for step in 0...steps {
+        let t = Double(step) * dt
+        let person = config.person.position(t)
+        if step % gpsEvery == 0 {
+            var shown = person
+            if let i = displacements.firstIndex(where: { abs($0.at - t) < dt / 2 }) {
+                shown += displacements[i].by
+                displacements.remove(at: i)
+            }
+            deliveries.append((t + config.gpsLatencySeconds, fix(.target, shown, config.person.velocity(at: t), sampledAt: t)))
+            deliveries.append((t + config.gpsLatencySeconds, fix(.onboard, plant.position, plant.velocity, sampledAt: t)))
+        }
+        if step % headingEvery == 0 {
+            let report = HeadingReport(role: .onboard, device: "/dev/test-onboard",
+                                       headingDegrees: plant.headingDegrees - config.follow.mountOffsetDegrees,
+                                       receivedAt: MonotonicTime(seconds: t + config.headingLatencySeconds))!
+            deliveries.append((t + config.headingLatencySeconds, .heading(report)))
+        }
+        if step % navdataEvery == 0 {
+            let packet = DroneTelemetry(
+                flightState: .flying, batteryPercent: 80, altitudeMeters: plant.altitudeMeters,
+                velocityBody: plant.bodyVelocity,
+                yawDegrees: wrappedDegrees180(plant.headingDegrees + config.navdataYawOffsetDegrees),
+                receivedAt: MonotonicTime(seconds: t))
+            deliveries.append((t, .telemetry(packet)))
+        }
+        deliveries.sort { $0.at < $1.at }
+        while let first = deliveries.first, first.at <= t + 1e-9 {
+            machine.handle(first.input, now: MonotonicTime(seconds: t))
+            deliveries.removeFirst()
+        }
+        let separation = (plant.position - person).length
+        result.minSeparationMeters = min(result.minSeparationMeters, separation)
+        if step % tickEvery == 0 {
+            let decision = machine.tick(now: MonotonicTime(seconds: t))
+            let pilot = decision.command.intent == .fly ? decision.command.pilot : nil
+            plant.send(pilot, at: t)
+            result.samples.append(.init(
+                time: t, distanceMeters: separation, person: person, drone: plant.position,
+                droneSpeed: plant.velocity.length, state: decision.state, pilot: pilot,
+                commandedVelocity: decision.follow?.commandedVelocity))
+        }
+        plant.step(seconds: dt, time: t)
+    }
+    result.machine = machine
+    return result
+}

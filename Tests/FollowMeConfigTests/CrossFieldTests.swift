@@ -1,0 +1,157 @@
+import Testing
+@testable import FollowMeConfig
+
+@Suite("Cross-field rules")
+struct CrossFieldTests {
+    static let path = TestDocument.path
+
+    // MARK: follow.altitude_m ≤ drone.altitude_max_m
+
+    @Test("altitude above the ceiling is out of range, blamed on follow.altitude_m")
+    func altitudeAboveCeiling() throws {
+        let doc = TestDocument.flyable([("drone", "altitude_max_m", "10"), ("follow", "altitude_m", "12")])
+        #expect(try #require(doc.parse().failure).problems == [
+            .outOfRange(path: Self.path, line: doc.line(of: "follow.altitude_m"), key: "follow.altitude_m",
+                        value: "12", range: "1 to 10 (drone.altitude_max_m)")
+        ])
+    }
+
+    @Test("lowering the ceiling below the default altitude reports the default, on the ceiling's line")
+    func ceilingBelowDefaultAltitude() throws {
+        let doc = TestDocument.flyable("drone.altitude_max_m", "2")
+        #expect(try #require(doc.parse().failure).problems == [
+            .outOfRange(path: Self.path, line: doc.line(of: "drone.altitude_max_m"), key: "follow.altitude_m",
+                        value: "3 (default)", range: "1 to 2 (drone.altitude_max_m)")
+        ])
+    }
+
+    @Test("altitude equal to the ceiling is allowed")
+    func altitudeAtCeiling() throws {
+        let c = try TestDocument.flyable([("drone", "altitude_max_m", "5"), ("follow", "altitude_m", "5")])
+            .parse().get()
+        #expect(c.follow.altitudeMeters == 5 && c.drone.altitudeMaxMeters == 5)
+    }
+
+    // MARK: failsafe.min_separation_m ≤ follow.standoff_m − 0.5
+
+    @Test("min_separation_m must stay 0.5 m inside the standoff",
+          arguments: [("6", "5.5", true), ("6", "5.6", false), ("6", "6", false), ("10", "9.5", true)])
+    func separationInsideStandoff(standoff: String, separation: String, accepted: Bool) throws {
+        let doc = TestDocument.flyable([("follow", "standoff_m", standoff), ("failsafe", "min_separation_m", separation)])
+        let result = doc.parse()
+        if accepted {
+            #expect(result.failure == nil)
+        } else {
+            let max = ConfigReader.format(Double(standoff)! - 0.5)
+            #expect(result.failure?.problems == [
+                .outOfRange(path: Self.path, line: doc.line(of: "failsafe.min_separation_m"),
+                            key: "failsafe.min_separation_m", value: separation,
+                            range: "1 to \(max) (follow.standoff_m − 0.5)")
+            ])
+        }
+    }
+
+    @Test("a short standoff conflicts with the default separation, reported on the standoff's line")
+    func shortStandoffVersusDefaultSeparation() throws {
+        let doc = TestDocument.flyable("follow.standoff_m", "3")
+        #expect(try #require(doc.parse().failure).problems == [
+            .outOfRange(path: Self.path, line: doc.line(of: "follow.standoff_m"), key: "failsafe.min_separation_m",
+                        value: "3 (default)", range: "1 to 2.5 (follow.standoff_m − 0.5)")
+        ])
+    }
+
+    // MARK: failsafe.land_after_s > failsafe.target_timeout_s
+
+    @Test("land_after_s must be longer than target_timeout_s",
+          arguments: [("1.5", "1.5", false), ("2", "1.5", false), ("1.6", "1.5", true), ("10", "9.9", true)])
+    func landAfterTimeout(landAfter: String, timeout: String, accepted: Bool) throws {
+        let doc = TestDocument.flyable([("failsafe", "target_timeout_s", timeout), ("failsafe", "land_after_s", landAfter)])
+        let result = doc.parse()
+        if accepted {
+            #expect(result.failure == nil)
+        } else {
+            let problems = try #require(result.failure).problems
+            try #require(problems.count == 1)
+            guard case .invalid(_, let line, let key, let reason) = problems[0] else {
+                Issue.record("expected .invalid, got \(problems[0])")
+                return
+            }
+            #expect(key == "failsafe.land_after_s" && line == doc.line(of: "failsafe.land_after_s"))
+            #expect(reason.contains("must be longer than failsafe.target_timeout_s (\(timeout))"))
+        }
+    }
+
+    @Test("raising target_timeout_s to the default land_after_s is reported on the timeout's line")
+    func timeoutReachesDefaultLanding() throws {
+        let doc = TestDocument.flyable("failsafe.target_timeout_s", "10")
+        let problems = try #require(doc.parse().failure).problems
+        #expect(problems.map(\.key) == ["failsafe.land_after_s"])
+        #expect(problems.map(\.line) == [doc.line(of: "failsafe.target_timeout_s")])
+        #expect(problems.first?.description.contains("10 (default) must be longer") == true)
+    }
+
+    // MARK: Drone ports
+
+    @Test("the AT and navdata ports must differ")
+    func dronePortsDiffer() throws {
+        let doc = TestDocument.flyable([("drone", "at_port", "5556"), ("drone", "navdata_port", "5556")])
+        let problems = try #require(doc.parse().failure).problems
+        #expect(problems.map(\.key) == ["drone.navdata_port"])
+        #expect(problems.map(\.line) == [doc.line(of: "drone.navdata_port")])
+    }
+
+    // MARK: Receiver routing
+
+    @Test("an empty file does not fly: both receivers on one gpsd need device paths")
+    func emptyFileNeedsDevices() {
+        let all = problems(in: "")
+        #expect(all.map(\.key) == ["target.device", "onboard.device"])
+        #expect(all.allSatisfy { $0.line == nil })
+        #expect(all.allSatisfy { $0.description.contains("127.0.0.1:2947") })
+    }
+
+    @Test("one missing device on a shared gpsd is reported on its table's line")
+    func oneMissingDevice() throws {
+        let doc = TestDocument(entries: [("target", "device", "\"/dev/gpstarget\""), ("onboard", "mount_offset_deg", "0")])
+        let problems = try #require(doc.parse().failure).problems
+        #expect(problems.map(\.key) == ["onboard.device"])
+        #expect(problems.map(\.line) == [doc.line(of: "onboard")])
+    }
+
+    @Test("the same device for both receivers on one gpsd is invalid")
+    func sameDevice() throws {
+        let doc = TestDocument.flyable([("target", "device", "\"/dev/gps0\""), ("onboard", "device", "\"/dev/gps0\"")])
+        let problems = try #require(doc.parse().failure).problems
+        #expect(problems.map(\.key) == ["onboard.device"])
+        #expect(problems.map(\.line) == [doc.line(of: "onboard.device")])
+        #expect(problems.first?.description.contains("the drone would follow itself") == true)
+    }
+
+    @Test("loopback spellings and letter case count as the same gpsd",
+          arguments: [("localhost", "127.0.0.1"), ("127.0.0.1", "127.0.1.1"), ("::1", "localhost"),
+                      ("GPS.local", "gps.local")])
+    func sameDaemonSpellings(targetHost: String, onboardHost: String) throws {
+        let doc = TestDocument(entries: [
+            ("target", "host", "\"\(targetHost)\""), ("onboard", "host", "\"\(onboardHost)\""),
+        ])
+        #expect(try #require(doc.parse().failure).problems.map(\.key) == ["target.device", "onboard.device"])
+    }
+
+    @Test("receivers on different gpsd daemons may leave devices empty or share a device path",
+          arguments: [
+              [("onboard", "port", "2948")],
+              [("onboard", "host", "\"192.168.1.1\"")],
+              [("onboard", "host", "\"192.168.1.1\""), ("target", "device", "\"/dev/ttyACM0\""),
+               ("onboard", "device", "\"/dev/ttyACM0\"")],
+          ] as [[(String, String, String)]])
+    func differentDaemons(entries: [(String, String, String)]) throws {
+        let doc = TestDocument(entries: entries.map { (table: $0.0, key: $0.1, value: $0.2) })
+        #expect(doc.parse().failure == nil, "\(doc.parse().failure?.description ?? "")")
+    }
+
+    @Test("a rejected host suppresses the routing check (no echo problem)")
+    func rejectedHostNoEcho() throws {
+        let doc = TestDocument(entries: [("gpsd", "host", "\"\"")])
+        #expect(try #require(doc.parse().failure).problems.map(\.key) == ["gpsd.host"])
+    }
+}

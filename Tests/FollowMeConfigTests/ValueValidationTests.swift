@@ -1,0 +1,295 @@
+import Testing
+@testable import FollowMeConfig
+
+@Suite("Per-key types, ranges and contents")
+struct ValueValidationTests {
+    // MARK: Defaults
+
+    @Test("defaults hold the documented per-key values")
+    func defaultsAreDocumentedValues() {
+        let d = FollowMeConfiguration.defaults
+        #expect(d.gpsd.host == "127.0.0.1" && d.gpsd.port == 2947)
+        #expect(d.target.device == nil && d.target.host == "127.0.0.1" && d.target.port == 2947)
+        #expect(d.onboard.device == nil && d.onboard.host == "127.0.0.1" && d.onboard.port == 2947)
+        #expect(d.onboard.mountOffsetDegrees == 90)
+        #expect(d.drone.address == "192.168.1.1" && d.drone.atPort == 5556 && d.drone.navdataPort == 5554)
+        #expect(d.drone.outdoor == true && d.drone.altitudeMaxMeters == 10)
+        #expect(d.follow.standoffMeters == 6 && d.follow.altitudeMeters == 3 && d.follow.maxTiltDegrees == 20)
+        #expect(d.follow.maxYawRateDegreesPerSecond == 120 && d.follow.maxClimbMetersPerSecond == 0.7)
+        #expect(d.failsafe.targetTimeoutSeconds == 1.5 && d.failsafe.landAfterSeconds == 10)
+        #expect(d.failsafe.onboardTimeoutSeconds == 1.5 && d.failsafe.headingTimeoutSeconds == 1.5)
+        #expect(d.failsafe.navdataTimeoutSeconds == 0.5 && d.failsafe.minBatteryPercent == 25)
+        #expect(d.failsafe.geofenceMeters == 100 && d.failsafe.minSeparationMeters == 3)
+        #expect(d.log.path == nil)
+    }
+
+    @Test("a document with only the two device paths gives the defaults for every other key")
+    func missingKeysTakeDefaults() throws {
+        let parsed = try TestDocument.flyable().parse().get()
+        #expect(parsed == .defaultsWithDevices)
+    }
+
+    @Test("unit conversions for the drone's AT*CONFIG keys")
+    func unitConversions() throws {
+        let c = try TestDocument.flyable([
+            ("follow", "max_tilt_deg", "30"), ("follow", "max_yaw_rate_dps", "180"),
+            ("follow", "max_climb_mps", "1.5"), ("drone", "altitude_max_m", "12.5"),
+        ]).parse().get()
+        #expect(abs(c.follow.maxTiltRadians - 0.5235987755982988) < 1e-12)  // 30° = π/6
+        #expect(abs(c.follow.maxYawRateRadiansPerSecond - Double.pi) < 1e-12)
+        #expect(c.follow.maxClimbMillimetersPerSecond == 1500)
+        #expect(c.drone.altitudeMaxMillimeters == 12_500)
+    }
+
+    // MARK: Wrong types
+
+    struct WrongTypeCase: Sendable, CustomTestStringConvertible {
+        let key: String
+        let value: String
+        let expected: String
+        let found: String
+        var testDescription: String { "\(key) = \(value)" }
+    }
+
+    static let wrongTypeCases: [WrongTypeCase] = [
+        .init(key: "gpsd.host", value: "5", expected: "a string", found: "integer 5"),
+        .init(key: "gpsd.port", value: "2947.0", expected: "an integer", found: "float 2947.0"),
+        .init(key: "target.device", value: "1", expected: "a string", found: "integer 1"),
+        .init(key: "target.host", value: "true", expected: "a string", found: "boolean true"),
+        .init(key: "target.port", value: "\"2947\"", expected: "an integer", found: "string \"2947\""),
+        .init(key: "onboard.device", value: "[\"/dev/a\"]", expected: "a string", found: "an array"),
+        .init(key: "onboard.host", value: "{ name = \"x\" }", expected: "a string", found: "a table"),
+        .init(key: "onboard.port", value: "1.5", expected: "an integer", found: "float 1.5"),
+        .init(key: "onboard.mount_offset_deg", value: "\"ninety\"", expected: "a number", found: "string \"ninety\""),
+        .init(key: "drone.address", value: "192", expected: "a string", found: "integer 192"),
+        .init(key: "drone.at_port", value: "5556.0", expected: "an integer", found: "float 5556.0"),
+        .init(key: "drone.navdata_port", value: "\"5554\"", expected: "an integer", found: "string \"5554\""),
+        .init(key: "drone.outdoor", value: "\"yes\"", expected: "true or false", found: "string \"yes\""),
+        .init(key: "drone.altitude_max_m", value: "\"10\"", expected: "a number", found: "string \"10\""),
+        .init(key: "follow.standoff_m", value: "true", expected: "a number", found: "boolean true"),
+        .init(key: "follow.altitude_m", value: "\"3 m\"", expected: "a number", found: "string \"3 m\""),
+        .init(key: "follow.max_tilt_deg", value: "[20]", expected: "a number", found: "an array"),
+        .init(key: "follow.max_yaw_rate_dps", value: "\"fast\"", expected: "a number", found: "string \"fast\""),
+        .init(key: "follow.max_climb_mps", value: "false", expected: "a number", found: "boolean false"),
+        .init(key: "failsafe.target_timeout_s", value: "\"1.5\"", expected: "a number", found: "string \"1.5\""),
+        .init(key: "failsafe.land_after_s", value: "1979-05-27", expected: "a number", found: "date 1979-05-27"),
+        .init(key: "failsafe.onboard_timeout_s", value: "{}", expected: "a number", found: "a table"),
+        .init(key: "failsafe.heading_timeout_s", value: "true", expected: "a number", found: "boolean true"),
+        .init(key: "failsafe.navdata_timeout_s", value: "\"0.5\"", expected: "a number", found: "string \"0.5\""),
+        .init(key: "failsafe.min_battery_pct", value: "25.0", expected: "an integer", found: "float 25.0"),
+        .init(key: "failsafe.min_battery_pct", value: "\"25\"", expected: "an integer", found: "string \"25\""),
+        .init(key: "failsafe.geofence_m", value: "\"100\"", expected: "a number", found: "string \"100\""),
+        .init(key: "failsafe.min_separation_m", value: "false", expected: "a number", found: "boolean false"),
+        .init(key: "log.path", value: "0", expected: "a string", found: "integer 0"),
+    ]
+
+    @Test("a value of the wrong type is reported with its key, line, expected and found type",
+          arguments: wrongTypeCases)
+    func wrongType(_ c: WrongTypeCase) throws {
+        // Given a flyable document with one key of the wrong type
+        let doc = TestDocument.flyable(c.key, c.value)
+        // When it is parsed
+        let problems = try #require(doc.parse().failure).problems
+        // Then exactly that key is reported, on the line it was written
+        #expect(problems == [
+            .wrongType(path: TestDocument.path, line: doc.line(of: c.key), key: c.key,
+                       expected: c.expected, found: c.found)
+        ])
+    }
+
+    @Test("every known key has a wrong-type case")
+    func wrongTypeTableCoversSchema() {
+        let covered = Set(Self.wrongTypeCases.map(\.key))
+        #expect(Set(ConfigSchema.dottedKeys) == covered)
+    }
+
+    // MARK: Out of range
+
+    struct RangeCase: Sendable, CustomTestStringConvertible {
+        let key: String
+        let value: String
+        let shown: String
+        let range: String
+        var testDescription: String { "\(key) = \(value)" }
+    }
+
+    static let outOfRangeCases: [RangeCase] = [
+        .init(key: "gpsd.port", value: "0", shown: "0", range: "1 to 65535"),
+        .init(key: "gpsd.port", value: "65536", shown: "65536", range: "1 to 65535"),
+        .init(key: "target.port", value: "-1", shown: "-1", range: "1 to 65535"),
+        .init(key: "onboard.port", value: "70000", shown: "70000", range: "1 to 65535"),
+        .init(key: "drone.at_port", value: "0", shown: "0", range: "1 to 65535"),
+        .init(key: "drone.navdata_port", value: "65536", shown: "65536", range: "1 to 65535"),
+        .init(key: "drone.altitude_max_m", value: "0.5", shown: "0.5", range: "1 to 100"),
+        .init(key: "drone.altitude_max_m", value: "101", shown: "101", range: "1 to 100"),
+        .init(key: "follow.standoff_m", value: "1.9", shown: "1.9", range: "2 to 50"),
+        .init(key: "follow.standoff_m", value: "50.1", shown: "50.1", range: "2 to 50"),
+        .init(key: "follow.altitude_m", value: "0.5", shown: "0.5", range: "1 to 100"),
+        .init(key: "follow.max_tilt_deg", value: "0.52", shown: "0.52", range: "3 to 30"),  // radians by mistake
+        .init(key: "follow.max_tilt_deg", value: "31", shown: "31", range: "3 to 30"),
+        .init(key: "follow.max_yaw_rate_dps", value: "39", shown: "39", range: "40 to 350"),
+        .init(key: "follow.max_yaw_rate_dps", value: "351", shown: "351", range: "40 to 350"),
+        .init(key: "follow.max_climb_mps", value: "0.1", shown: "0.1", range: "0.2 to 2"),
+        .init(key: "follow.max_climb_mps", value: "700", shown: "700", range: "0.2 to 2"),  // mm/s by mistake
+        .init(key: "failsafe.target_timeout_s", value: "0.1", shown: "0.1", range: "0.2 to 10"),
+        .init(key: "failsafe.target_timeout_s", value: "11", shown: "11", range: "0.2 to 10"),
+        .init(key: "failsafe.land_after_s", value: "0.5", shown: "0.5", range: "1 to 120"),
+        .init(key: "failsafe.land_after_s", value: "121", shown: "121", range: "1 to 120"),
+        .init(key: "failsafe.onboard_timeout_s", value: "0.19", shown: "0.19", range: "0.2 to 10"),
+        .init(key: "failsafe.onboard_timeout_s", value: "10.5", shown: "10.5", range: "0.2 to 10"),
+        .init(key: "failsafe.heading_timeout_s", value: "0", shown: "0", range: "0.2 to 10"),
+        .init(key: "failsafe.heading_timeout_s", value: "20", shown: "20", range: "0.2 to 10"),
+        .init(key: "failsafe.navdata_timeout_s", value: "0.05", shown: "0.05", range: "0.1 to 5"),
+        .init(key: "failsafe.navdata_timeout_s", value: "6", shown: "6", range: "0.1 to 5"),
+        .init(key: "failsafe.min_battery_pct", value: "4", shown: "4", range: "5 to 90"),
+        .init(key: "failsafe.min_battery_pct", value: "91", shown: "91", range: "5 to 90"),
+        .init(key: "failsafe.geofence_m", value: "9", shown: "9", range: "10 to 2000"),
+        .init(key: "failsafe.geofence_m", value: "2001", shown: "2001", range: "10 to 2000"),
+        .init(key: "failsafe.min_separation_m", value: "0.9", shown: "0.9", range: "1 to 49.5"),
+        .init(key: "failsafe.min_separation_m", value: "50", shown: "50", range: "1 to 49.5"),
+        .init(key: "follow.standoff_m", value: "nan", shown: "nan", range: "2 to 50"),
+        .init(key: "follow.standoff_m", value: "+nan", shown: "nan", range: "2 to 50"),
+        .init(key: "follow.standoff_m", value: "inf", shown: "inf", range: "2 to 50"),
+        .init(key: "failsafe.geofence_m", value: "-inf", shown: "-inf", range: "10 to 2000"),
+        .init(key: "failsafe.land_after_s", value: "+inf", shown: "inf", range: "1 to 120"),
+        .init(key: "drone.altitude_max_m", value: "nan", shown: "nan", range: "1 to 100"),
+        .init(key: "onboard.mount_offset_deg", value: "nan", shown: "nan", range: "any finite number"),
+        .init(key: "onboard.mount_offset_deg", value: "inf", shown: "inf", range: "any finite number"),
+        .init(key: "onboard.mount_offset_deg", value: "-inf", shown: "-inf", range: "any finite number"),
+    ]
+
+    @Test("a number outside its range is reported with its key, line, value and range",
+          arguments: outOfRangeCases)
+    func outOfRange(_ c: RangeCase) throws {
+        // Given a flyable document with one key out of range
+        let doc = TestDocument.flyable(c.key, c.value)
+        // When it is parsed
+        let problems = try #require(doc.parse().failure).problems
+        // Then only that key is reported (no cross-field echo of the rejected value)
+        #expect(problems == [
+            .outOfRange(path: TestDocument.path, line: doc.line(of: c.key), key: c.key, value: c.shown, range: c.range)
+        ])
+    }
+
+    @Test("every numeric key except mount_offset_deg has a finite out-of-range case")
+    func outOfRangeTableCoversNumericKeys() {
+        let numeric = Set(ConfigSchema.dottedKeys).subtracting([
+            "gpsd.host", "target.device", "target.host", "onboard.device", "onboard.host",
+            "onboard.mount_offset_deg", "drone.address", "drone.outdoor", "log.path",
+        ])
+        let covered = Set(Self.outOfRangeCases.filter { Double($0.value)?.isFinite ?? false }.map(\.key))
+        #expect(covered == numeric)
+    }
+
+    @Test("range bounds themselves are accepted",
+          arguments: [
+              ("follow.standoff_m", "2"), ("follow.standoff_m", "50"), ("follow.max_tilt_deg", "3"),
+              ("follow.max_tilt_deg", "30"), ("follow.max_climb_mps", "2.0"), ("failsafe.min_battery_pct", "5"),
+              ("failsafe.min_battery_pct", "90"), ("gpsd.port", "1"), ("gpsd.port", "65535"),
+              ("failsafe.navdata_timeout_s", "0.1"), ("failsafe.geofence_m", "2000"),
+          ])
+    func boundsAccepted(key: String, value: String) throws {
+        let doc = TestDocument.flyable(key, value)
+        let result = doc.parse()
+        #expect(result.failure == nil, "\(result.failure?.description ?? "")")
+    }
+
+    // MARK: Numbers
+
+    @Test("an integer is accepted where a float is expected")
+    func integerForFloat() throws {
+        let c = try TestDocument.flyable([("follow", "standoff_m", "7"), ("drone", "altitude_max_m", "20")])
+            .parse().get()
+        #expect(c.follow.standoffMeters == 7.0)
+        #expect(c.drone.altitudeMaxMeters == 20.0)
+    }
+
+    @Test("mount_offset_deg is normalised into [0, 360)",
+          arguments: [
+              ("-45", 315.0), ("450", 90.0), ("90", 90.0), ("315", 315.0), ("360", 0.0), ("-360", 0.0),
+              ("720.5", 0.5), ("0", 0.0), ("-0.5", 359.5), ("1e6", 280.0),
+          ])
+    func mountOffsetNormalised(written: String, expected: Double) throws {
+        let c = try TestDocument.flyable("onboard.mount_offset_deg", written).parse().get()
+        #expect(abs(c.onboard.mountOffsetDegrees - expected) < 1e-9)
+        #expect(c.onboard.mountOffsetDegrees >= 0 && c.onboard.mountOffsetDegrees < 360)
+    }
+
+    @Test("-45 and 315 give the same configuration")
+    func equivalentMountOffsets() throws {
+        let a = try TestDocument.flyable("onboard.mount_offset_deg", "-45").parse().get()
+        let b = try TestDocument.flyable("onboard.mount_offset_deg", "315").parse().get()
+        #expect(a == b)
+    }
+
+    // MARK: Strings
+
+    struct StringCase: Sendable, CustomTestStringConvertible {
+        let key: String
+        let value: String
+        let reasonContains: String
+        var testDescription: String { "\(key) = \(value)" }
+    }
+
+    static let invalidStringCases: [StringCase] = [
+        .init(key: "gpsd.host", value: "\"\"", reasonContains: "must not be empty"),
+        .init(key: "target.host", value: "\"\"", reasonContains: "must not be empty"),
+        .init(key: "onboard.host", value: "\"gps host\"", reasonContains: "is not a host name"),
+        .init(key: "gpsd.host", value: "\"127.0.0.1:2947\"", reasonContains: "a port goes in the port key"),
+        .init(key: "onboard.host", value: "\"fe80::1::2::3::4::5::6\"", reasonContains: "not a valid IPv6 address"),
+        .init(key: "drone.address", value: "\"\"", reasonContains: "must not be empty"),
+        .init(key: "drone.address", value: "\"192.168.1.256\"", reasonContains: "is not a valid IPv4 address"),
+        .init(key: "drone.address", value: "\"192.168.1\"", reasonContains: "is not a valid IPv4 address"),
+        .init(key: "drone.address", value: "\"::1\"", reasonContains: "IPv4"),
+        .init(key: "drone.address", value: "\"udp://192.168.1.1\"", reasonContains: "is not a host name"),
+        .init(key: "target.device", value: "\"gpstarget\"", reasonContains: "is not a gpsd device path"),
+        .init(key: "onboard.device", value: "\"/dev/gps onboard\"", reasonContains: "whitespace"),
+        .init(key: "target.device", value: "\"/dev/\(String(repeating: "x", count: 123))\"",
+              reasonContains: "128 bytes long"),
+        .init(key: "log.path", value: "\"/tmp/a\\nb\"", reasonContains: "control characters"),
+    ]
+
+    @Test("unusable strings are invalid, with a reason", arguments: invalidStringCases)
+    func invalidString(_ c: StringCase) throws {
+        let doc = TestDocument.flyable(c.key, c.value)
+        let problems = try #require(doc.parse().failure).problems
+        try #require(problems.count == 1, "\(problems)")
+        guard case .invalid(let path, let line, let key, let reason) = problems[0] else {
+            Issue.record("expected .invalid, got \(problems[0])")
+            return
+        }
+        #expect(path == TestDocument.path && key == c.key && line == doc.line(of: c.key))
+        #expect(reason.contains(c.reasonContains), "\(reason)")
+    }
+
+    @Test("usable strings are accepted",
+          arguments: [
+              ("gpsd.host", "\"gps.local\""), ("gpsd.host", "\"::1\""), ("gpsd.host", "\"::ffff:192.0.2.1\""),
+              ("target.host", "\"2001:db8::7\""), ("gpsd.host", "\"10.0.0.7\""),
+              ("drone.address", "\"ardrone.local\""), ("target.device", "\"tcp://127.0.0.1:4000\""),
+              ("target.device", "\"/dev/serial/by-id/usb-u-blox_AG_-_www.u-blox.com_u-blox_GNSS_receiver-if00\""),
+              ("log.path", "\"/var/log/followme/flight é.log\""),
+          ])
+    func validString(key: String, value: String) {
+        let result = TestDocument.flyable(key, value).parse()
+        #expect(result.failure == nil, "\(result.failure?.description ?? "")")
+    }
+
+    @Test("empty device and log path mean 'any device' and 'no log'")
+    func emptyStringsAreNil() throws {
+        // Given target and onboard on different gpsd ports, so "any device" is unambiguous
+        let c = try TestDocument(entries: [
+            ("target", "device", "\"\""), ("target", "port", "2947"),
+            ("onboard", "device", "\"\""), ("onboard", "port", "2948"), ("log", "path", "\"\""),
+        ]).parse().get()
+        #expect(c.target.device == nil && c.onboard.device == nil && c.log.path == nil)
+    }
+
+    @Test("target and onboard default their host and port to [gpsd]")
+    func endpointsInheritFromGPSD() throws {
+        let c = try TestDocument.flyable([("gpsd", "host", "\"gps.local\""), ("gpsd", "port", "3000"),
+                                          ("onboard", "port", "3001")]).parse().get()
+        #expect(c.target.endpoint == GPSDEndpoint(host: "gps.local", port: 3000))
+        #expect(c.onboard.endpoint == GPSDEndpoint(host: "gps.local", port: 3001))
+    }
+}

@@ -1,0 +1,51 @@
+import Geometry
+import Simulation
+import Telemetry
+
+/// A client that keeps the link alive like the appliance: REF + one command every 30 ms.
+extension DroneSimulator {
+    /// Sends REF (bit 9 = `takeoff`) and `input` every `periodSeconds` for `seconds`, starting one
+    /// period after the current time, then advances to the end.
+    mutating func pilot(
+        _ input: SimulatorInput?, seconds: Double, takeoff: Bool = true, emergencyBit: Bool = false,
+        periodSeconds: Double = 0.03
+    ) {
+        let end = time.adding(seconds: seconds)
+        var t = time.adding(seconds: periodSeconds)
+        while t <= end {
+            apply(.ref(takeoff: takeoff, emergencyToggle: emergencyBit), at: t)
+            if let input { apply(input, at: t) }
+            t = t.adding(seconds: periodSeconds)
+        }
+        advance(to: end)
+    }
+
+    /// Advances `seconds` without sending anything.
+    mutating func wait(seconds: Double) {
+        advance(to: time.adding(seconds: seconds))
+    }
+
+    /// A drone that took off normally and is hovering at about 1 m.
+    static func hoveringAfterTakeoff(dynamics: DroneDynamics = .standard, noseHeadingDegrees: Double = 0) -> DroneSimulator {
+        var sim = DroneSimulator(dynamics: dynamics, noseHeadingDegrees: noseHeadingDegrees)
+        sim.pilot(nil, seconds: 6)
+        return sim
+    }
+}
+
+/// Forward PCMD at `fraction` of euler_angle_max (SDK: negative pitch = forward).
+func forward(_ fraction: Float = 1) -> SimulatorInput {
+    .pcmd(progressive: true, roll: 0, pitch: -fraction, gaz: 0, yaw: 0)
+}
+
+/// Mean and population standard deviation.
+func meanAndStd(_ xs: [Double]) -> (mean: Double, std: Double) {
+    let mean = xs.reduce(0, +) / Double(xs.count)
+    let variance = xs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(xs.count)
+    return (mean, variance.squareRoot())
+}
+
+/// Steady speed of the tum model at tilt θ: c2·sin θ (reference/dynamics-and-follow.md §1.2).
+func steadySpeed(tiltRadians: Double, dynamics: DroneDynamics = .standard) -> Double {
+    dynamics.speedPerSinTiltMetersPerSecond * _sin(tiltRadians)
+}
