@@ -103,12 +103,20 @@ let package = Package(
         ),
         .testTarget(name: "FollowMeConfigTests", dependencies: ["FollowMeConfig"], swiftSettings: strict),
         .testTarget(name: "FollowCoreTests", dependencies: ["FollowCore", "Geometry", "Telemetry"], swiftSettings: strict),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geometry", "Telemetry"], swiftSettings: strict),
         .testTarget(
             name: "GPSClientTests", dependencies: ["GPSClient", "CGPS", "Telemetry"],
             resources: [.copy("Fixtures")], swiftSettings: strict
         ),
         .testTarget(name: "DroneLinkTests", dependencies: ["DroneLink", "ARDroneProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "FollowMeServiceTests",
+            dependencies: [
+                "FollowMeService", "DroneLink", "GPSClient", "ARDroneProtocol", "Simulation", "Telemetry", "Geometry",
+                "FollowCore", "SystemTime",
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "CLITests", dependencies: ["FollowMeConfig"], swiftSettings: strict),
     ]
 )

@@ -72,21 +72,6 @@ public enum ATCommandName: String, Sendable, CaseIterable, Hashable {
     case ctrl = "CTRL"
     case comwdg = "COMWDG"
 
-    /// Number of arguments after the sequence number.
-    public var argumentCount: Int {
-        switch self {
-        case .ref: 1
-        case .pcmd: 5
-        case .pcmdMag: 7
-        case .ftrim: 0
-        case .calib: 1
-        case .config: 2
-        case .configIDs: 3
-        case .ctrl: 2
-        case .comwdg: 0
-        }
-    }
-
     /// `AT*<NAME>=` as static bytes, so encoding never allocates.
     var wirePrefix: StaticString {
         switch self {

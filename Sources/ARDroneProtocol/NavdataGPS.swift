@@ -77,6 +77,7 @@ public struct NavdataGPS: Sendable, Equatable {
     /// - Parameters:
     ///   - waypointControllerTerms: padded with zeros / truncated to 10 values.
     ///   - channels: padded with empty channels / truncated to 12 entries.
+    ///   - gpsPluggedFlag: defaults to 1, since a drone only sends this option with the GPS plugged in.
     public init(
         latitudeDegrees: Double,
         longitudeDegrees: Double,

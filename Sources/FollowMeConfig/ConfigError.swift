@@ -66,7 +66,7 @@ public enum ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownTable(_, _, let table, let suggestion):
             let hint = suggestion.map { "did you mean [\($0)]?" }
                 ?? "known tables: \(ConfigSchema.tableNames.joined(separator: ", "))"
-            return "\(location): [\(table)]: unknown table, refusing to guess what it means; \(hint)"
+            return "\(location): \(table): unknown table [\(table)], refusing to guess what it means; \(hint)"
         case .unknownKey(_, _, let key, let suggestion):
             let hint = suggestion.map { "did you mean \($0)?" } ?? Self.knownKeysHint(for: key)
             return "\(location): \(key): unknown key, refusing to guess what it means; \(hint)"

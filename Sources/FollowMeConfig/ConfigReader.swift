@@ -30,8 +30,10 @@ struct ConfigReader {
                     add(.unknownTable(path: path, line: locator.line(of: [name]), table: name,
                                       suggestion: ConfigSchema.suggestTable(for: name)))
                 } else {
-                    add(.unknownKey(path: path, line: locator.line(of: [name]), key: name,
-                                    suggestion: ConfigSchema.suggestKey(for: name, inTable: "")))
+                    // A root key is either a key missing its [table] header or a misspelt [[table]].
+                    let suggestion = ConfigSchema.suggestKey(for: name, inTable: "")
+                        ?? ConfigSchema.suggestTable(for: name).map { "[\($0)]" }
+                    add(.unknownKey(path: path, line: locator.line(of: [name]), key: name, suggestion: suggestion))
                 }
                 continue
             }
@@ -55,9 +57,10 @@ struct ConfigReader {
 
     // MARK: Typed reads
 
-    /// A number (integer or float) within `range`; NaN and ±inf are out of range.
+    /// A number (integer or float) within `range` (`nil` = any finite number); NaN and ±inf are out of
+    /// range. `rangeNote` says where a bound comes from when it depends on another key.
     mutating func double(_ table: String, _ key: String, default defaultValue: Double,
-                         range: ClosedRange<Double>?) -> Double {
+                         range: ClosedRange<Double>?, rangeNote: String? = nil) -> Double {
         guard let value = value(table, key) else { return defaultValue }
         let number: Double
         if let int = value.int {
@@ -72,7 +75,8 @@ struct ConfigReader {
         guard inRange else {
             reject(dotted(table, key), .outOfRange(
                 path: path, line: line(table, key), key: dotted(table, key),
-                value: Self.format(number), range: range.map(Self.format) ?? "any finite number"))
+                value: Self.format(number),
+                range: (range.map(Self.format) ?? "any finite number") + (rangeNote.map { " (\($0))" } ?? "")))
             return defaultValue
         }
         return number

@@ -59,13 +59,13 @@ extension FollowMeConfiguration {
         let gpsd = GPSD(host: gpsdHost, port: gpsdPort)
 
         let target = Target(
-            device: deviceOrNil(r.string("target", "device", default: "", problem: deviceProblem)),
+            device: nilIfEmpty(r.string("target", "device", default: "", problem: deviceProblem)),
             host: r.string("target", "host", default: gpsdHost) { hostProblem($0, allowIPv6: true) },
             port: r.int("target", "port", default: gpsdPort, range: port)
         )
 
         let onboard = Onboard(
-            device: deviceOrNil(r.string("onboard", "device", default: "", problem: deviceProblem)),
+            device: nilIfEmpty(r.string("onboard", "device", default: "", problem: deviceProblem)),
             host: r.string("onboard", "host", default: gpsdHost) { hostProblem($0, allowIPv6: true) },
             port: r.int("onboard", "port", default: gpsdPort, range: port),
             mountOffsetDegrees: normalizedDegrees360(
@@ -81,11 +81,15 @@ extension FollowMeConfiguration {
                                         range: Drone.altitudeMaxMetersRange)
         )
 
+        // follow.altitude_m ≤ drone.altitude_max_m: the drone would fight its own ceiling.
+        let altitudeRange = Follow.altitudeMetersRange
+        let ceilingKnown = !r.isRejected("drone", "altitude_max_m")
         let follow = Follow(
             standoffMeters: r.double("follow", "standoff_m", default: d.follow.standoffMeters,
                                      range: Follow.standoffMetersRange),
             altitudeMeters: r.double("follow", "altitude_m", default: d.follow.altitudeMeters,
-                                     range: Follow.altitudeMetersRange),
+                                     range: ceilingKnown ? altitudeRange.lowerBound...drone.altitudeMaxMeters : altitudeRange,
+                                     rangeNote: ceilingKnown ? "drone.altitude_max_m" : nil),
             maxTiltDegrees: r.double("follow", "max_tilt_deg", default: d.follow.maxTiltDegrees,
                                      range: Follow.maxTiltDegreesRange),
             maxYawRateDegreesPerSecond: r.double("follow", "max_yaw_rate_dps",
@@ -95,7 +99,13 @@ extension FollowMeConfiguration {
                                               range: Follow.maxClimbMetersPerSecondRange)
         )
 
+        // failsafe.min_separation_m ≤ follow.standoff_m − margin: otherwise the drone would trip the
+        // separation failsafe while standing exactly where it was told to be.
         let f = d.failsafe
+        let standoffKnown = !r.isRejected("follow", "standoff_m")
+        let separationRange = standoffKnown
+            ? Failsafe.minSeparationMetersRange.lowerBound...(follow.standoffMeters - Failsafe.separationMarginMeters)
+            : Failsafe.minSeparationMetersRange
         let failsafe = Failsafe(
             targetTimeoutSeconds: r.double("failsafe", "target_timeout_s", default: f.targetTimeoutSeconds,
                                            range: Failsafe.targetTimeoutSecondsRange),
@@ -112,10 +122,13 @@ extension FollowMeConfiguration {
             geofenceMeters: r.double("failsafe", "geofence_m", default: f.geofenceMeters,
                                      range: Failsafe.geofenceMetersRange),
             minSeparationMeters: r.double("failsafe", "min_separation_m", default: f.minSeparationMeters,
-                                          range: Failsafe.minSeparationMetersRange)
+                                          range: separationRange,
+                                          rangeNote: standoffKnown
+                                              ? "follow.standoff_m − \(ConfigReader.format(Failsafe.separationMarginMeters))"
+                                              : nil)
         )
 
-        let log = Log(path: deviceOrNil(r.string("log", "path", default: "", problem: logPathProblem)))
+        let log = Log(path: nilIfEmpty(r.string("log", "path", default: "", problem: logPathProblem)))
 
         return FollowMeConfiguration(
             gpsd: gpsd, target: target, onboard: onboard, drone: drone, follow: follow, failsafe: failsafe, log: log)
@@ -126,7 +139,8 @@ extension FollowMeConfiguration {
     private static func checkCrossFieldRules(_ c: FollowMeConfiguration, _ r: inout ConfigReader) {
         let path = r.path
 
-        // follow.altitude_m ≤ drone.altitude_max_m: the drone would fight its own ceiling.
+        // The dependent ranges above catch a written follow.altitude_m / failsafe.min_separation_m; these
+        // two catch the default of one conflicting with a written value of the other.
         if !r.isRejected("follow", "altitude_m"), !r.isRejected("drone", "altitude_max_m"),
             c.follow.altitudeMeters > c.drone.altitudeMaxMeters
         {
@@ -138,8 +152,6 @@ extension FollowMeConfiguration {
                     + "\(ConfigReader.format(c.drone.altitudeMaxMeters)) (drone.altitude_max_m)"))
         }
 
-        // failsafe.min_separation_m ≤ follow.standoff_m − margin: otherwise the drone would trip the
-        // separation failsafe while standing exactly where it was told to be.
         let separationMax = c.follow.standoffMeters - Failsafe.separationMarginMeters
         if !r.isRejected("failsafe", "min_separation_m"), !r.isRejected("follow", "standoff_m"),
             c.failsafe.minSeparationMeters > separationMax
@@ -214,7 +226,7 @@ extension FollowMeConfiguration {
 
     // MARK: String contents
 
-    private static func deviceOrNil(_ string: String) -> String? { string.isEmpty ? nil : string }
+    private static func nilIfEmpty(_ string: String) -> String? { string.isEmpty ? nil : string }
 
     /// Why `host` is not a usable host name or address, or `nil`. IPv6 is for gpsd only: the drone is IPv4.
     static func hostProblem(_ host: String, allowIPv6: Bool) -> String? {
@@ -234,8 +246,11 @@ extension FollowMeConfiguration {
                     : "IPv4 address (e.g. \"192.168.1.1\"); no spaces, ports or URLs")
         }
         if host.contains(":") && !isIPv6(host) {
-            return "\(renderTOMLString(host)) is not a valid IPv6 address; a port goes in the port key, "
-                + "not after the host"
+            if host.count(where: { $0 == ":" }) == 1 {
+                return "\(renderTOMLString(host)) looks like host:port; write only the host here and the port "
+                    + "in the port key"
+            }
+            return "\(renderTOMLString(host)) is not a valid IPv6 address"
         }
         let looksNumeric = host.unicodeScalars.allSatisfy { ($0 >= "0" && $0 <= "9") || $0 == "." }
         if looksNumeric && !isIPv4(host) {

@@ -32,7 +32,12 @@ public struct FollowMeConfiguration: Sendable, Equatable {
         self.log = log
     }
 
-    /// Every key at its documented default; identical to what the shipped `etc/followme.toml` parses to.
+    /// Every key at its documented per-key default.
+    ///
+    /// Not flyable on its own: both receivers then read the same gpsd with no device path, which
+    /// `parse` rejects (the fixes could not be told apart). The shipped `etc/followme.toml` is these
+    /// defaults plus `target.device = "/dev/gpstarget"` and `onboard.device = "/dev/gpsonboard"`.
+    /// Flight code must take a configuration from `parse(toml:path:)`.
     public static let defaults = FollowMeConfiguration(
         gpsd: GPSD(host: "127.0.0.1", port: 2947),
         target: Target(device: nil, host: "127.0.0.1", port: 2947),

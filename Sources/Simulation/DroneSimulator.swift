@@ -15,7 +15,7 @@ import Telemetry
 /// Model per step (reference §1.4):
 /// - tilt_ref_body = (−u_pitch, u_roll)·euler_angle_max, rotated to the world by the heading;
 ///   world tilt follows it first-order with c3;
-/// - v̇ = c1·(c2·sin(tilt) − (v − wind)), ṗ = v;
+/// - v̇ = c1·(c2·sin|tilt|·(tilt/|tilt|) − (v − wind)), ṗ = v;
 /// - ψ̈ = c5·(u_yaw·control_yaw − ψ̇);
 /// - z̈ = c7·(u_gaz·control_vz_max·(u_gaz < 0 ? 2 : 1) − ż), softly limited to
 ///   [altitude_min, altitude_max];
@@ -401,18 +401,22 @@ public struct DroneSimulator: Sendable {
     private func brakingTilt() -> PlaneVector {
         let c1 = dynamics.dragRatePerSecond, c2 = dynamics.speedPerSinTiltMetersPerSecond
         let k = dynamics.hoverBrakeRatePerSecond
-        let wanted = (velocityENU - dynamics.windENU - velocityENU * (k / c1)) / c2
-        let tilt = PlaneVector(
-            east: _asin(min(max(wanted.east, -1), 1)),
-            north: _asin(min(max(wanted.north, -1), 1))
-        )
+        let wantedSine = (velocityENU - dynamics.windENU - velocityENU * (k / c1)) / c2
+        let sine = wantedSine.length
+        guard sine > 0 else { return .zero }
+        let tilt = wantedSine * (_asin(min(sine, 1)) / sine)
         return tilt.clamped(toLength: configuration.active.eulerAngleMaxRadians)
     }
 
     private mutating func integrateHorizontal(tiltReference: PlaneVector) {
         tiltWorldRadians += (tiltReference - tiltWorldRadians) * tiltAlpha
-        let c2 = dynamics.speedPerSinTiltMetersPerSecond
-        let steady = PlaneVector(east: c2 * _sin(tiltWorldRadians.east), north: c2 * _sin(tiltWorldRadians.north))
+        // Horizontal thrust is sin(|tilt|) along the tilt direction: isotropic, so the top speed
+        // does not depend on the heading (tum applies sin per body axis, which is the same for a
+        // pure pitch or roll).
+        let tiltAngle = tiltWorldRadians.length
+        let steady = tiltAngle > 0
+            ? tiltWorldRadians * (dynamics.speedPerSinTiltMetersPerSecond * _sin(tiltAngle) / tiltAngle)
+            : PlaneVector.zero
         velocityENU += (steady + dynamics.windENU - velocityENU) * velocityAlpha
         positionPlane += velocityENU * stepSeconds
     }

@@ -32,6 +32,23 @@ struct CrossFieldTests {
         #expect(c.follow.altitudeMeters == 5 && c.drone.altitudeMaxMeters == 5)
     }
 
+    @Test("with the ceiling rejected, altitude_m is checked against its static range only")
+    func altitudeWithRejectedCeiling() throws {
+        let doc = TestDocument.flyable([("drone", "altitude_max_m", "\"ten\""), ("follow", "altitude_m", "150")])
+        #expect(try #require(doc.parse().failure).problems == [
+            .wrongType(path: Self.path, line: doc.line(of: "drone.altitude_max_m"), key: "drone.altitude_max_m",
+                       expected: "a number", found: "string \"ten\""),
+            .outOfRange(path: Self.path, line: doc.line(of: "follow.altitude_m"), key: "follow.altitude_m",
+                        value: "150", range: "1 to 100"),
+        ])
+    }
+
+    @Test("with the standoff rejected, min_separation_m is checked against its static range only")
+    func separationWithRejectedStandoff() throws {
+        let doc = TestDocument.flyable([("follow", "standoff_m", "nan"), ("failsafe", "min_separation_m", "49.5")])
+        #expect(try #require(doc.parse().failure).problems.map(\.key) == ["follow.standoff_m"])
+    }
+
     // MARK: failsafe.min_separation_m ≤ follow.standoff_m − 0.5
 
     @Test("min_separation_m must stay 0.5 m inside the standoff",
@@ -63,7 +80,7 @@ struct CrossFieldTests {
     // MARK: failsafe.land_after_s > failsafe.target_timeout_s
 
     @Test("land_after_s must be longer than target_timeout_s",
-          arguments: [("1.5", "1.5", false), ("2", "1.5", false), ("1.6", "1.5", true), ("10", "9.9", true)])
+          arguments: [("1.5", "1.5", false), ("1", "1.5", false), ("1.6", "1.5", true), ("10", "9.9", true)])
     func landAfterTimeout(landAfter: String, timeout: String, accepted: Bool) throws {
         let doc = TestDocument.flyable([("failsafe", "target_timeout_s", timeout), ("failsafe", "land_after_s", landAfter)])
         let result = doc.parse()

@@ -82,6 +82,12 @@ struct StructureTests {
                                                    suggestion: "follow.standoff_m")])
     }
 
+    @Test("a misspelt array of tables at the root suggests the table")
+    func misspeltArrayOfTables() {
+        let text = "[[folow]]\nstandoff_m = 6\n[target]\ndevice = \"/dev/gpstarget\"\n[onboard]\ndevice = \"/dev/gpsonboard\"\n"
+        #expect(problems(in: text) == [.unknownKey(path: Self.path, line: 1, key: "folow", suggestion: "[follow]")])
+    }
+
     @Test("a known table name used for a non-table value is a wrong type",
           arguments: [
               ("gpsd = 5\n", "integer 5"), ("[[follow]]\nstandoff_m = 6\n", "an array"),

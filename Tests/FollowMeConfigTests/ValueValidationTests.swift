@@ -124,7 +124,7 @@ struct ValueValidationTests {
         .init(key: "drone.altitude_max_m", value: "101", shown: "101", range: "1 to 100"),
         .init(key: "follow.standoff_m", value: "1.9", shown: "1.9", range: "2 to 50"),
         .init(key: "follow.standoff_m", value: "50.1", shown: "50.1", range: "2 to 50"),
-        .init(key: "follow.altitude_m", value: "0.5", shown: "0.5", range: "1 to 100"),
+        .init(key: "follow.altitude_m", value: "0.5", shown: "0.5", range: "1 to 10 (drone.altitude_max_m)"),
         .init(key: "follow.max_tilt_deg", value: "0.52", shown: "0.52", range: "3 to 30"),  // radians by mistake
         .init(key: "follow.max_tilt_deg", value: "31", shown: "31", range: "3 to 30"),
         .init(key: "follow.max_yaw_rate_dps", value: "39", shown: "39", range: "40 to 350"),
@@ -145,8 +145,10 @@ struct ValueValidationTests {
         .init(key: "failsafe.min_battery_pct", value: "91", shown: "91", range: "5 to 90"),
         .init(key: "failsafe.geofence_m", value: "9", shown: "9", range: "10 to 2000"),
         .init(key: "failsafe.geofence_m", value: "2001", shown: "2001", range: "10 to 2000"),
-        .init(key: "failsafe.min_separation_m", value: "0.9", shown: "0.9", range: "1 to 49.5"),
-        .init(key: "failsafe.min_separation_m", value: "50", shown: "50", range: "1 to 49.5"),
+        .init(key: "failsafe.min_separation_m", value: "0.9", shown: "0.9",
+              range: "1 to 5.5 (follow.standoff_m − 0.5)"),
+        .init(key: "failsafe.min_separation_m", value: "50", shown: "50",
+              range: "1 to 5.5 (follow.standoff_m − 0.5)"),
         .init(key: "follow.standoff_m", value: "nan", shown: "nan", range: "2 to 50"),
         .init(key: "follow.standoff_m", value: "+nan", shown: "nan", range: "2 to 50"),
         .init(key: "follow.standoff_m", value: "inf", shown: "inf", range: "2 to 50"),
@@ -189,7 +191,9 @@ struct ValueValidationTests {
               ("failsafe.navdata_timeout_s", "0.1"), ("failsafe.geofence_m", "2000"),
           ])
     func boundsAccepted(key: String, value: String) throws {
-        let doc = TestDocument.flyable(key, value)
+        var doc = TestDocument.flyable(key, value)
+        // A 2 m standoff only works with the smallest separation (cross-field rule, tested separately).
+        if key == "follow.standoff_m" { doc.entries.append(("failsafe", "min_separation_m", "1")) }
         let result = doc.parse()
         #expect(result.failure == nil, "\(result.failure?.description ?? "")")
     }
@@ -235,7 +239,7 @@ struct ValueValidationTests {
         .init(key: "gpsd.host", value: "\"\"", reasonContains: "must not be empty"),
         .init(key: "target.host", value: "\"\"", reasonContains: "must not be empty"),
         .init(key: "onboard.host", value: "\"gps host\"", reasonContains: "is not a host name"),
-        .init(key: "gpsd.host", value: "\"127.0.0.1:2947\"", reasonContains: "a port goes in the port key"),
+        .init(key: "gpsd.host", value: "\"127.0.0.1:2947\"", reasonContains: "looks like host:port"),
         .init(key: "onboard.host", value: "\"fe80::1::2::3::4::5::6\"", reasonContains: "not a valid IPv6 address"),
         .init(key: "drone.address", value: "\"\"", reasonContains: "must not be empty"),
         .init(key: "drone.address", value: "\"192.168.1.256\"", reasonContains: "is not a valid IPv4 address"),

@@ -25,7 +25,8 @@ private func fixes(_ outputs: [GPSSimulatorOutput], _ role: ReceiverRole) -> [GP
     outputs.compactMap { if case .fix(let f) = $0, f.role == role { f } else { nil } }
 }
 
-private let walker: (Double) -> GPSTruthSample = { t in
+/// A person walking east at 1.4 m/s along north = 3 m.
+private func walker(_ t: Double) -> GPSTruthSample {
     GPSTruthSample(positionPlane: PlaneVector(east: 1.4 * t, north: 3), velocityENU: PlaneVector(east: 1.4, north: 0))
 }
 
@@ -66,7 +67,8 @@ struct GPSPairSimulatorTests {
             #expect(abs(f.speedMetersPerSecond! - 1.4) < 1e-12)
             #expect(abs(f.trackDegrees! - 90) < 1e-9)
             #expect(f.mode == .threeD)
-            #expect(f.fixTime.map { Double($0.seconds - 1_700_000_000) + Double($0.nanoseconds) / 1e9 } == t)
+            let fixSeconds = f.fixTime.map { Double($0.seconds - 1_700_000_000) + Double($0.nanoseconds) / 1e9 }
+            #expect(abs((fixSeconds ?? -1) - t) < 1e-9)
         }
         let onboardFixes = fixes(outputs, .onboard)
         #expect(onboardFixes.allSatisfy { $0.altitudeHAEMeters == 1 && $0.trackDegrees == 0 })

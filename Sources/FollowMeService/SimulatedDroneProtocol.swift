@@ -1,0 +1,170 @@
+import ARDroneProtocol
+import Simulation
+
+/// The drone-side half of the AR.Drone 2.0 UDP protocol, for the simulator: which AT commands
+/// count, and what navdata packet goes out next. A value with no sockets and no clock, so every
+/// rule here is tested without a network.
+///
+/// Rules (reference/ardrone-protocol.md):
+/// - AT datagrams are decoded strictly (`ATDecoder`); a datagram that does not decode is counted
+///   and ignored whole (§2.1: a bad command line "is rejected").
+/// - A command whose sequence number is not greater than the last accepted one is ignored, except
+///   sequence number 1, which resets the counter (§2.1: "seq 1 resets the counter").
+/// - Navdata starts in bootstrap (state bit 11, no options) and leaves it on
+///   `AT*CONFIG="general:navdata_demo",…` (§1.2): `"TRUE"` → demo packets (bit 10 + demo option);
+///   `"FALSE"` → "full" packets, which here carry only the demo option (this simulator models no
+///   other option) with bit 10 clear.
+/// - Packet sequence numbers start at 1 and increase by one per packet sent (§1.3).
+public struct SimulatedDroneProtocol: Sendable {
+    /// What the navdata stream currently sends.
+    public enum NavdataMode: String, Sendable, Hashable {
+        /// Header and checksum only, state bit 11 set.
+        case bootstrap
+        /// Demo option, state bit 10 set.
+        case demo
+        /// `general:navdata_demo` FALSE: the demo option only (see the type doc), bit 10 clear.
+        case full
+    }
+
+    /// What happened to AT traffic and navdata so far.
+    public struct Counters: Sendable, Hashable {
+        /// AT datagrams received.
+        public var atDatagrams = 0
+        /// Datagrams `ATDecoder` rejected (ignored whole).
+        public var malformedDatagrams = 0
+        /// Commands accepted and applied.
+        public var acceptedCommands = 0
+        /// Commands ignored for a sequence number not greater than the last accepted one.
+        public var staleCommands = 0
+        /// Navdata packets built for sending.
+        public var navdataPackets = 0
+
+        public init() {}
+    }
+
+    /// State bits the real firmware reports all the time: PIC version OK (23) and the AT codec,
+    /// navdata, video and acquisition threads on (24–27) — set in the real bootstrap packet
+    /// 0x4F800C10 (shared/fixtures/ardrone/navdata_bootstrap_24byte_forum.bin) and the landed
+    /// fixtures.
+    public static let alwaysOnStateBits: DroneState = [
+        .picVersionOK, .atCodecThreadOn, .navdataThreadOn, .videoThreadOn, .acquisitionThreadOn,
+    ]
+
+    /// The configuration key that ends bootstrap (§1.2, `config_keys.h`).
+    public static let navdataDemoKey = "general:navdata_demo"
+
+    public private(set) var counters = Counters()
+    public private(set) var navdataMode: NavdataMode = .bootstrap
+    /// The last accepted AT sequence number; nil before the first command.
+    public private(set) var lastAcceptedSequenceNumber: UInt32?
+    /// Why the most recent malformed datagram was rejected.
+    public private(set) var lastDecodingError: ATDecodingError?
+    /// The sequence number the next navdata packet carries.
+    public private(set) var nextNavdataSequenceNumber: UInt32 = 1
+
+    public init() {}
+
+    // MARK: AT commands
+
+    /// Decodes one AT datagram and returns what the simulated drone must apply, in order.
+    public mutating func receiveATDatagram(_ datagram: [UInt8]) -> [SimulatorInput] {
+        counters.atDatagrams += 1
+        let commands: [SequencedATCommand]
+        do {
+            commands = try ATDecoder.decode(datagram)
+        } catch {
+            counters.malformedDatagrams += 1
+            lastDecodingError = error
+            return []
+        }
+        var inputs: [SimulatorInput] = []
+        inputs.reserveCapacity(commands.count)
+        for sequenced in commands {
+            guard accepts(sequenceNumber: sequenced.sequenceNumber) else {
+                counters.staleCommands += 1
+                continue
+            }
+            lastAcceptedSequenceNumber = sequenced.sequenceNumber
+            counters.acceptedCommands += 1
+            observe(sequenced.command)
+            inputs.append(Self.simulatorInput(for: sequenced.command))
+        }
+        return inputs
+    }
+
+    /// Whether a command with `sequenceNumber` would be applied now.
+    public func accepts(sequenceNumber: UInt32) -> Bool {
+        guard let last = lastAcceptedSequenceNumber else { return true }
+        return sequenceNumber == 1 || sequenceNumber > last
+    }
+
+    /// The simulator input for one AT command.
+    ///
+    /// Commands the model has no use for (`CONFIG_IDS`, `CALIB`, `CTRL` other than mode 5) still
+    /// count as traffic for the com watchdog, like on the drone, so they map to `.comwdg`.
+    public static func simulatorInput(for command: ATCommand) -> SimulatorInput {
+        switch command {
+        case .ref(let input):
+            return .ref(takeoff: input.requestsFlight, emergencyToggle: input.togglesEmergency)
+        case .pcmd(let p), .pcmdMag(let p, _):
+            return .pcmd(progressive: !p.isHover, roll: p.rollFraction, pitch: p.pitchFraction,
+                         gaz: p.gazFraction, yaw: p.yawFraction)
+        case .config(let key, let value):
+            return .config(key: key, value: value)
+        case .ctrl(.acknowledgeCommand):
+            return .ctrlAck
+        case .ftrim:
+            return .ftrim
+        case .comwdg, .configIDs, .calib, .ctrl:
+            return .comwdg
+        }
+    }
+
+    private mutating func observe(_ command: ATCommand) {
+        guard case .config(let key, let value) = command, key == Self.navdataDemoKey else { return }
+        switch value.uppercased() {
+        case "TRUE": navdataMode = .demo
+        case "FALSE": navdataMode = .full
+        default: break // the drone would not understand it either; stay where we are
+        }
+    }
+
+    // MARK: Navdata
+
+    /// The header state word for the simulator's current flags (plus `alwaysOnStateBits`).
+    public static func droneState(for navdata: SimulatedNavdata) -> DroneState {
+        // `DroneStateFlags` uses the SDK bit positions, so the raw values carry over unchanged.
+        DroneState(rawValue: navdata.state.rawValue).union(alwaysOnStateBits)
+    }
+
+    /// The demo option for the simulator's current navdata.
+    public static func demoOption(for navdata: SimulatedNavdata) -> NavdataDemo {
+        NavdataDemo(
+            controlStateWord: navdata.ctrlState,
+            batteryPercent: navdata.batteryPercent,
+            thetaMillidegrees: navdata.thetaMillidegrees,
+            phiMillidegrees: navdata.phiMillidegrees,
+            psiMillidegrees: navdata.psiMillidegrees,
+            altitudeMillimeters: navdata.altitudeMillimeters,
+            bodyVelocityMillimetersPerSecond: NavdataVector3(
+                x: navdata.vxMillimetersPerSecond, y: navdata.vyMillimetersPerSecond, z: navdata.vzMillimetersPerSecond)
+        )
+    }
+
+    /// The next navdata packet for the simulator's current state, numbered and counted.
+    public mutating func nextNavdataPacket(for navdata: SimulatedNavdata) -> Navdata {
+        let sequenceNumber = nextNavdataSequenceNumber
+        nextNavdataSequenceNumber &+= 1
+        counters.navdataPackets += 1
+        let state = Self.droneState(for: navdata)
+        switch navdataMode {
+        case .bootstrap:
+            return Navdata.bootstrap(state: state, sequenceNumber: sequenceNumber)
+        case .demo:
+            return Navdata.demoPacket(state: state, sequenceNumber: sequenceNumber, demo: Self.demoOption(for: navdata))
+        case .full:
+            return Navdata(state: state.subtracting([.navdataDemo, .navdataBootstrap]), sequenceNumber: sequenceNumber,
+                           options: [.demo(Self.demoOption(for: navdata))])
+        }
+    }
+}

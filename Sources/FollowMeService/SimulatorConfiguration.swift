@@ -1,0 +1,127 @@
+import Geometry
+import Simulation
+
+/// Everything `SimulatorServer` needs: where to listen, where the drone stands, and what the GPS
+/// receivers and the person do. Defaults are a bench run on loopback with the real drone's ports.
+public struct SimulatorConfiguration: Sendable {
+    /// Address all sockets bind to. Default 127.0.0.1: the simulator is a bench tool, never
+    /// exposed to a network unless asked.
+    public var bindHost: String = "127.0.0.1"
+    /// UDP port for AT commands; 5556 is the drone's `AT_PORT` (reference §1.1). 0 = any free port.
+    public var atPort: Int = 5556
+    /// UDP port for navdata triggers and navdata; 5554 is the drone's `NAVDATA_PORT` (§1.1).
+    /// 0 = any free port.
+    public var navdataPort: Int = 5554
+    /// TCP port serving the onboard receiver's NMEA (gpsd: `tcp://HOST:PORT`). 10110 is the IANA
+    /// port "nmea-0183" (NMEA over TCP, used by OpenCPN/Signal K). 0 = any free port.
+    public var onboardNMEAPort: Int = 10110
+    /// TCP port serving the person's receiver, used only when `person` is not `.none`.
+    /// 0 = any free port.
+    public var personNMEAPort: Int = 10111
+
+    /// Where the drone starts (the local plane's origin). Default: the Champ de Mars in Paris,
+    /// 48.8584 N 2.2945 E (open ground next to the Eiffel Tower).
+    public var home: GeoCoordinate = GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!
+    /// Height of the ground above the WGS84 ellipsoid at `home`, metres (GGA altitude base).
+    public var groundHAEMeters: Double = 35
+    /// The drone's nose heading at start, compass degrees.
+    public var initialNoseHeadingDegrees: Double = 0
+    /// Onboard receiver mounting: nose heading − receiver heading, degrees (the product's
+    /// `onboard.mount_offset_deg`; default 90, mounted sideways). The NMEA HDT carries
+    /// nose − offset.
+    public var mountOffsetDegrees: Double = 90
+    /// Error model of both receivers.
+    public var gpsNoise: GPSNoise = .clean
+    /// Seed of every random component (GPS noise).
+    public var seed: UInt64 = 1
+    /// What the person does; `.none` serves no person NMEA stream.
+    public var person: PersonChoice = .none
+    /// When the person starts moving.
+    public var personStart: PersonStart = .whenAirborne
+    /// Where the person stands at start relative to `home`, metres east/north. Default 5 m south,
+    /// facing a drone whose nose points north.
+    public var personOffsetPlane: PlaneVector = PlaneVector(east: 0, north: -5)
+    /// Direction the person walks off in, compass degrees.
+    public var personBearingDegrees: Double = 0
+
+    /// Physics and firmware behaviour of the simulated drone.
+    public var dynamics: DroneDynamics = .standard
+    /// Period of the simulation timer, seconds. 5 ms = the physics step of `DroneDynamics`.
+    public var tickIntervalSeconds: Double = 0.005
+    /// Navdata packets per second: 15 in demo mode (`NAVDATA_SUBSAMPLING 13`, "200 / 15 fps",
+    /// ardronelib `config.h`; reference §1.3). Bootstrap packets use the same rate.
+    public var navdataRateHertz: Double = 15
+    /// UTC seconds at `MonotonicTime.zero` for the receivers' timestamps; nil = derived from the
+    /// wall clock at start, so NMEA times are today's.
+    public var utcEpochSeconds: Int64?
+    /// Talker of the position sentences (RMC, GGA) and of HDT.
+    public var positionTalker: NMEATalker = .gps
+    public var headingTalker: NMEATalker = .gps
+
+    public init() {}
+}
+
+/// The GPS error model, by name (`--gps-noise`).
+public enum GPSNoise: String, Sendable, CaseIterable {
+    /// Fixes are the truth at 5 Hz with no latency (`GPSErrorModel.clean`).
+    case clean
+    /// Two u-blox-class receivers: metre-level correlated bias, 0.3 s latency (`GPSErrorModel.realistic`).
+    case realistic
+
+    /// The error model, with the onboard heading reported as nose − `mountOffsetDegrees`.
+    public func model(mountOffsetDegrees: Double) -> GPSErrorModel {
+        var model: GPSErrorModel = self == .clean ? .clean : .realistic
+        model.onboard.mountOffsetDegrees = mountOffsetDegrees
+        return model
+    }
+}
+
+/// The person's motion, by name (`--person`).
+public enum PersonChoice: String, Sendable, CaseIterable {
+    case none
+    /// `StraightWalkScenario` at 1.4 m/s.
+    case straightWalk = "straight-walk"
+    /// `SquareWalkScenario`, 40 m sides, turning right.
+    case square
+    /// `StopAndGoScenario`: 10 s walking, 5 s standing.
+    case stopAndGo = "stop-and-go"
+    /// `CurveJogScenario`: 30 m lead-in, then a 90° right arc of 20 m radius, at 3 m/s.
+    case jogCurve = "jog-curve"
+
+    /// The scenario starting at `startPlane` heading `bearingDegrees`; nil for `.none`.
+    public func scenario(startPlane: PlaneVector, bearingDegrees: Double) -> (any PersonScenario)? {
+        switch self {
+        case .none: nil
+        case .straightWalk: StraightWalkScenario(startPlane: startPlane, bearingDegrees: bearingDegrees)
+        case .square: SquareWalkScenario(startPlane: startPlane, initialBearingDegrees: bearingDegrees)
+        case .stopAndGo: StopAndGoScenario(startPlane: startPlane, bearingDegrees: bearingDegrees)
+        case .jogCurve: CurveJogScenario(startPlane: startPlane, initialBearingDegrees: bearingDegrees)
+        }
+    }
+}
+
+/// When the person's scenario clock starts (before it, the person stands at the start point).
+public enum PersonStart: Sendable, Hashable, CustomStringConvertible {
+    /// When the drone first finishes its takeoff (reaches its hover altitude).
+    case whenAirborne
+    /// This many seconds after the simulator started.
+    case afterSeconds(Double)
+
+    /// Parses `airborne` or a number of seconds ≥ 0.
+    public init?(argument: String) {
+        if argument == "airborne" {
+            self = .whenAirborne
+        } else if let seconds = Double(argument), seconds.isFinite, seconds >= 0 {
+            self = .afterSeconds(seconds)
+        } else {
+            return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .whenAirborne: "airborne"
+        case .afterSeconds(let s): "\(s)"
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// A bad config stops every command with exit 2 and a message naming FILE:LINE and the key.
+@Suite struct ConfigExitCodeTests {
+    struct Case: Sendable, CustomStringConvertible {
+        var name: String
+        var toml: String
+        var line: Int
+        var key: String
+        var description: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "unknown key (typo)", toml: "[onboard]\ndevice = \"/dev/gpsonboard\"\nmount_ofset_deg = 90\n",
+             line: 3, key: "onboard.mount_ofset_deg"),
+        Case(name: "unknown table", toml: "# c\n[gpds]\nhost = \"x\"\n", line: 2, key: "gpds"),
+        Case(name: "wrong type", toml: "[onboard]\n\n\nmount_offset_deg = \"ninety\"\n",
+             line: 4, key: "onboard.mount_offset_deg"),
+        Case(name: "out of range", toml: "[gpsd]\nport = 70000\n", line: 2, key: "gpsd.port"),
+        Case(name: "nan", toml: "[follow]\nstandoff_m = nan\n", line: 2, key: "follow.standoff_m"),
+        Case(name: "cross-field", toml: "[follow]\nstandoff_m = 4\n[failsafe]\nmin_separation_m = 5\n",
+             line: 4, key: "failsafe.min_separation_m"),
+    ]
+
+    @Test("bad config → exit 2 and FILE:LINE: KEY", arguments: cases)
+    func badConfig(_ c: Case) throws {
+        let file = try temporaryConfig(c.toml)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        for args in [["config", "check", file.path], ["gps", "--config", file.path, "--count", "1"]] {
+            let r = try FollowMeBinary.run(args)
+            #expect(r.exitCode == 2, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("\(file.path):\(c.line): \(c.key)"), "\(r.stderr)")
+            #expect(r.stdout.isEmpty)
+        }
+    }
+
+    @Test("TOML syntax error → exit 2 with the line")
+    func syntaxError() throws {
+        let file = try temporaryConfig("[gpsd]\nhost = \"127.0.0.1\"\nport = = 3\n")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let r = try FollowMeBinary.run(["config", "check", file.path])
+        #expect(r.exitCode == 2)
+        #expect(r.stderr.contains("\(file.path):3"))
+    }
+
+    @Test("missing file → exit 2 naming the file")
+    func missingFile() throws {
+        let r = try FollowMeBinary.run(["gps", "--config", "/nonexistent/followme.toml"])
+        #expect(r.exitCode == 2)
+        #expect(r.stderr.contains("/nonexistent/followme.toml"))
+        #expect(r.stderr.contains("not found"))
+    }
+
+    @Test("the shipped etc/followme.toml checks clean and prints the effective config")
+    func shippedConfig() throws {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let r = try FollowMeBinary.run(["config", "check", repo.appendingPathComponent("etc/followme.toml").path])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("mount_offset_deg = 90"))
+    }
+}

@@ -1,0 +1,115 @@
+import Geometry
+import Simulation
+import Testing
+
+/// Central-difference derivative of a scenario's position.
+private func numericalVelocity(_ s: any PersonScenario, at t: Double, h: Double = 1e-4) -> PlaneVector {
+    (s.state(atSeconds: t + h).positionPlane - s.state(atSeconds: t - h).positionPlane) / (2 * h)
+}
+
+@Suite("Person scenarios")
+struct PersonScenarioTests {
+    @Test("straight walk: 1.4 m/s along the bearing")
+    func straight() {
+        let s = StraightWalkScenario(startPlane: PlaneVector(east: 5, north: -5), bearingDegrees: 60)
+        let state = s.state(atSeconds: 100)
+        #expect(abs((state.positionPlane - PlaneVector(east: 5, north: -5)).length - 140) < 1e-9)
+        #expect(abs(state.velocityENU.length - 1.4) < 1e-12)
+        #expect(abs((state.positionPlane - PlaneVector(east: 5, north: -5)).bearingDegrees - 60) < 1e-9)
+        #expect(s.state(atSeconds: -3).velocityENU == .zero)
+    }
+
+    @Test("square walk: corners 40 m apart, 90° clockwise turns, back at the start after one lap", arguments: [true, false])
+    func square(clockwise: Bool) {
+        let s = SquareWalkScenario(initialBearingDegrees: 0, sideMeters: 40, turnsClockwise: clockwise)
+        let sideSeconds = 40 / 1.4
+        let east = clockwise ? 40.0 : -40.0
+        let corners = [PlaneVector(east: 0, north: 40), PlaneVector(east: east, north: 40), PlaneVector(east: east, north: 0)]
+        for (k, corner) in corners.enumerated() {
+            #expect((s.state(atSeconds: sideSeconds * Double(k + 1)).positionPlane - corner).length < 1e-9)
+        }
+        #expect(s.state(atSeconds: 4 * sideSeconds + 1e-9).positionPlane.length < 1e-6)
+        // Each side's velocity is 90° clockwise (or counter-clockwise) of the previous one.
+        for k in 0..<4 {
+            let v = s.state(atSeconds: sideSeconds * (Double(k) + 0.5)).velocityENU
+            #expect(abs(v.length - 1.4) < 1e-12)
+            #expect(abs(wrappedDegrees180(v.bearingDegrees - Double(k) * (clockwise ? 90 : -90))) < 1e-9)
+        }
+    }
+
+    @Test("stop and go: walks 10 s, stands 5 s; average speed 1.4·10/15")
+    func stopAndGo() {
+        let s = StopAndGoScenario(bearingDegrees: 90)
+        #expect(abs(s.state(atSeconds: 5).velocityENU.length - 1.4) < 1e-12)
+        #expect(s.state(atSeconds: 12).velocityENU == .zero)
+        #expect(s.state(atSeconds: 11).positionPlane == s.state(atSeconds: 14).positionPlane)
+        #expect(abs(s.state(atSeconds: 150).positionPlane.east - 1.4 * 100) < 1e-9)
+    }
+
+    @Test("curve jog: 3 m/s everywhere, on the circle during the arc, 90° turned after it")
+    func curveJog() {
+        let s = CurveJogScenario(initialBearingDegrees: 0, leadInMeters: 30, radiusMeters: 20, arcDegrees: 90)
+        let center = PlaneVector(east: 20, north: 30)
+        let arcStart = 10.0, arcEnd = 10 + s.arcLengthMeters / 3
+        for t in stride(from: arcStart, through: arcEnd, by: 0.5) {
+            let state = s.state(atSeconds: t)
+            #expect(abs((state.positionPlane - center).length - 20) < 1e-9)
+            #expect(abs(state.velocityENU.length - 3) < 1e-12)
+        }
+        let after = s.state(atSeconds: arcEnd + 10)
+        #expect(abs(after.velocityENU.bearingDegrees - 90) < 1e-9)
+        #expect((after.positionPlane - PlaneVector(east: 20 + 30, north: 50)).length < 1e-9)
+    }
+
+    @Test("velocity is the derivative of position away from corners", arguments: [3.3, 17.7, 29.1, 41.9, 75.5, 123.4])
+    func consistency(t: Double) {
+        let scenarios: [any PersonScenario] = [
+            StraightWalkScenario(bearingDegrees: 200),
+            SquareWalkScenario(initialBearingDegrees: 30, sideMeters: 25),
+            StopAndGoScenario(walkSeconds: 8, stopSeconds: 3),
+            CurveJogScenario(turnsClockwise: false),
+        ]
+        for s in scenarios {
+            let v = s.state(atSeconds: t).velocityENU
+            #expect((numericalVelocity(s, at: t) - v).length < 1e-6, "\(type(of: s)) at \(t) s")
+        }
+    }
+
+    @Test("track: linear interpolation, segment velocity, standing before and after")
+    func track() throws {
+        let s = try TrackScenario(points: [
+            TrackPoint(timeSeconds: 0, positionPlane: .zero),
+            TrackPoint(timeSeconds: 10, positionPlane: PlaneVector(east: 10, north: 0)),
+            TrackPoint(timeSeconds: 15, positionPlane: PlaneVector(east: 10, north: 15)),
+        ])
+        #expect(s.state(atSeconds: 5).positionPlane == PlaneVector(east: 5, north: 0))
+        #expect(s.state(atSeconds: 5).velocityENU == PlaneVector(east: 1, north: 0))
+        #expect(s.state(atSeconds: 12).positionPlane == PlaneVector(east: 10, north: 6))
+        #expect(s.state(atSeconds: 12).velocityENU == PlaneVector(east: 0, north: 3))
+        #expect(s.state(atSeconds: 10).positionPlane == PlaneVector(east: 10, north: 0))
+        #expect(s.state(atSeconds: -1) == PersonState(positionPlane: .zero, velocityENU: .zero))
+        #expect(s.state(atSeconds: 99) == PersonState(positionPlane: PlaneVector(east: 10, north: 15), velocityENU: .zero))
+        #expect(s.durationSeconds == 15)
+    }
+
+    @Test("track from coordinates projects onto the plane")
+    func trackFromCoordinates() throws {
+        let origin = GeoCoordinate(latitudeDegrees: 52.52, longitudeDegrees: 13.405)!
+        let plane = LocalPlane(origin: origin)
+        let north100 = plane.unproject(PlaneVector(east: 0, north: 100))!
+        let s = try TrackScenario(coordinates: [(0, origin), (100, north100)], plane: plane)
+        #expect(abs(s.state(atSeconds: 50).positionPlane.north - 50) < 1e-6)
+        #expect(abs(s.state(atSeconds: 50).velocityENU.north - 1) < 1e-8)
+    }
+
+    @Test("bad tracks are rejected with the offending point")
+    func badTracks() {
+        #expect(throws: TrackScenarioError.empty) { try TrackScenario(points: []) }
+        #expect(throws: TrackScenarioError.nonIncreasingTime(index: 1, timeSeconds: 0, previousSeconds: 0)) {
+            try TrackScenario(points: [TrackPoint(timeSeconds: 0, positionPlane: .zero), TrackPoint(timeSeconds: 0, positionPlane: .zero)])
+        }
+        #expect(throws: TrackScenarioError.nonFinite(index: 0)) {
+            try TrackScenario(points: [TrackPoint(timeSeconds: .nan, positionPlane: .zero)])
+        }
+    }
+}
