@@ -15,9 +15,16 @@ public struct ControllerTuning: Sendable, Hashable {
     /// Velocity error → acceleration, 1/s (closed velocity loop τ = 1/(c1 + this) ≈ 0.3 s).
     /// Default 2.5, range 0.5…6.
     public var velocityGainPerSecond: Double
-    /// Speed allowed towards the person per metre outside `minSeparationMeters`, 1/s; inside it
-    /// the same gain sets the back-off speed. Default 1.0, range 0.2…5.
+    /// Inside `minSeparationMeters`, back-off speed per metre of intrusion, 1/s. Default 1.0,
+    /// range 0.2…5.
     public var separationGainPerSecond: Double
+    /// Outside it, the approach speed is capped at the speed v from which the drone can still
+    /// stop before `minSeparationMeters`: v·T + v²/(2·this) = distance − minSeparation, m/s².
+    /// Default 2 (under the ≈3.5 m/s² the drone has at 20°), range 0.2…5.
+    public var separationBrakingMetersPerSecondSquared: Double
+    /// …with T = this reaction time: command latency + tilt + velocity-loop lag, seconds.
+    /// Default 0.4, range 0…2.
+    public var separationReactionSeconds: Double
     /// Extra margin kept between the aim point and `minSeparationMeters`, metres. Default 0.5.
     public var separationMarginMeters: Double
     /// Heading error → yaw rate, 1/s. Default 1.5, range 0.2…5.
@@ -27,12 +34,17 @@ public struct ControllerTuning: Sendable, Hashable {
     /// Altitude error → climb rate, 1/s. Default 1.0, range 0.1…5.
     public var altitudeGainPerSecond: Double
     /// Natural frequency of the critically damped second-order filter that turns the person's
-    /// estimate (which steps at every fix) into a smooth reference, rad/s. Default 2, range 0.5…10.
+    /// estimate (which steps at every fix) into a smooth reference, rad/s. Default 1 (PX4's
+    /// follow-target filter uses 1 rad/s, dynamics-and-follow.md §2.1), range 0.5…10.
     /// It is fed the estimated velocity too, so a steady walk is tracked without lag.
     public var targetSmoothingRadiansPerSecond: Double
     /// How fast the standoff direction swings round to "behind the person" while they walk,
     /// degrees per second. Default 15 (≈1.6 m/s along the circle at 6 m), range 0…90.
     public var standoffRotationDegreesPerSecond: Double
+    /// Time constant of that swing, seconds: the direction closes this fraction of its angle
+    /// to "behind" per second (capped by the rate above), so a few degrees of jitter in the
+    /// estimated walking direction move the drone only a little. Default 3, range 0.5…30.
+    public var standoffRotationTimeConstantSeconds: Double
     /// Person-velocity feed-forward fades in between these speeds, m/s (PX4 ramps its
     /// feed-forward for the same reason: no twitching on GPS jitter). Defaults 0.2 and 0.6.
     public var feedForwardStartMetersPerSecond: Double
@@ -54,12 +66,15 @@ public struct ControllerTuning: Sendable, Hashable {
         brakingAccelerationMetersPerSecondSquared: Double = 1.5,
         velocityGainPerSecond: Double = 2.5,
         separationGainPerSecond: Double = 1.0,
+        separationBrakingMetersPerSecondSquared: Double = 2.0,
+        separationReactionSeconds: Double = 0.4,
         separationMarginMeters: Double = 0.5,
         yawGainPerSecond: Double = 1.5,
         yawDeadZoneMeters: Double = 1,
         altitudeGainPerSecond: Double = 1.0,
-        targetSmoothingRadiansPerSecond: Double = 2,
+        targetSmoothingRadiansPerSecond: Double = 1,
         standoffRotationDegreesPerSecond: Double = 15,
+        standoffRotationTimeConstantSeconds: Double = 3,
         feedForwardStartMetersPerSecond: Double = 0.2,
         feedForwardFullMetersPerSecond: Double = 0.6,
         tiltSlewPerSecond: Double = 2.5,
@@ -73,12 +88,15 @@ public struct ControllerTuning: Sendable, Hashable {
         self.brakingAccelerationMetersPerSecondSquared = brakingAccelerationMetersPerSecondSquared
         self.velocityGainPerSecond = velocityGainPerSecond
         self.separationGainPerSecond = separationGainPerSecond
+        self.separationBrakingMetersPerSecondSquared = separationBrakingMetersPerSecondSquared
+        self.separationReactionSeconds = separationReactionSeconds
         self.separationMarginMeters = separationMarginMeters
         self.yawGainPerSecond = yawGainPerSecond
         self.yawDeadZoneMeters = yawDeadZoneMeters
         self.altitudeGainPerSecond = altitudeGainPerSecond
         self.targetSmoothingRadiansPerSecond = targetSmoothingRadiansPerSecond
         self.standoffRotationDegreesPerSecond = standoffRotationDegreesPerSecond
+        self.standoffRotationTimeConstantSeconds = standoffRotationTimeConstantSeconds
         self.feedForwardStartMetersPerSecond = feedForwardStartMetersPerSecond
         self.feedForwardFullMetersPerSecond = feedForwardFullMetersPerSecond
         self.tiltSlewPerSecond = tiltSlewPerSecond
@@ -95,12 +113,15 @@ public struct ControllerTuning: Sendable, Hashable {
         try ParameterError.check("brakingAccelerationMetersPerSecondSquared", brakingAccelerationMetersPerSecondSquared, in: 0.3...5)
         try ParameterError.check("velocityGainPerSecond", velocityGainPerSecond, in: 0.5...6)
         try ParameterError.check("separationGainPerSecond", separationGainPerSecond, in: 0.2...5)
+        try ParameterError.check("separationBrakingMetersPerSecondSquared", separationBrakingMetersPerSecondSquared, in: 0.2...5)
+        try ParameterError.check("separationReactionSeconds", separationReactionSeconds, in: 0...2)
         try ParameterError.check("separationMarginMeters", separationMarginMeters, in: 0...10)
         try ParameterError.check("yawGainPerSecond", yawGainPerSecond, in: 0.2...5)
         try ParameterError.check("yawDeadZoneMeters", yawDeadZoneMeters, in: 0.1...10)
         try ParameterError.check("altitudeGainPerSecond", altitudeGainPerSecond, in: 0.1...5)
         try ParameterError.check("targetSmoothingRadiansPerSecond", targetSmoothingRadiansPerSecond, in: 0.5...10)
         try ParameterError.check("standoffRotationDegreesPerSecond", standoffRotationDegreesPerSecond, in: 0...90)
+        try ParameterError.check("standoffRotationTimeConstantSeconds", standoffRotationTimeConstantSeconds, in: 0.5...30)
         try ParameterError.check("feedForwardStartMetersPerSecond", feedForwardStartMetersPerSecond, in: 0...2)
         try ParameterError.check("feedForwardFullMetersPerSecond", feedForwardFullMetersPerSecond,
                                  in: (feedForwardStartMetersPerSecond + 0.05)...5)

@@ -16,6 +16,11 @@ public struct DroneEstimator: Sendable {
     public private(set) var filter: ConstantVelocityFilter?
     /// Arrival time of the last onboard fix that was used.
     public private(set) var lastUsedFixAt: MonotonicTime?
+    /// Fixes fused since the filter was (re)initialised.
+    public private(set) var fixesSinceInitialisation = 0
+
+    /// Whether enough fixes have been fused to trust the position (`EstimatorTuning.fixesToConverge`).
+    public var isConverged: Bool { fixesSinceInitialisation >= tuning.fixesToConverge }
 
     public var statistics: FixStatistics { screen.statistics }
 
@@ -44,6 +49,7 @@ public struct DroneEstimator: Sendable {
                 position: position, positionSigmaMeters: tuning.dronePositionSigmaMeters,
                 velocity: velocity ?? keptVelocity ?? .zero, velocitySigmaMetersPerSecond: 1.0,
                 time: measuredAt, accelerationSpectralDensity: tuning.droneAccelerationSpectralDensity)
+            fixesSinceInitialisation = 0
         case .accepted:
             guard var f = filter else { return verdict }
             if measuredAt > f.time {
@@ -64,6 +70,7 @@ public struct DroneEstimator: Sendable {
             return verdict
         }
         lastUsedFixAt = receivedAt
+        fixesSinceInitialisation += 1
         return verdict
     }
 

@@ -7,8 +7,8 @@ public struct EstimatorTuning: Sendable, Hashable {
     public var targetPositionSigmaMeters: Double
     /// How hard the person may manoeuvre: white-acceleration spectral density, m²/s³.
     /// Default 0.25, range 0.01…10. Higher follows turns sooner and passes more GPS jitter on
-    /// to the velocity (at 1 Hz and σ = 1 m: 0.25 → ≈0.35 m/s velocity noise, 90 % of a
-    /// velocity step in ≈4 s).
+    /// to the velocity (1 Hz fixes, defaults: σ 0.5 m jitter → ≈0.3 m/s velocity error, 90 %
+    /// of a velocity step in ≈4 s; FollowCoreTests).
     public var targetAccelerationSpectralDensity: Double
     /// Noise of a receiver-reported velocity (gpsd `speed`/`track`), m/s (1σ per axis).
     /// Default 0.3, range 0.01…5. Doppler velocity from u-blox-class receivers is better than
@@ -36,12 +36,18 @@ public struct EstimatorTuning: Sendable, Hashable {
     /// This many consecutive fixes with a fix time before the last one mean the receiver's
     /// clock was reset (or a replay restarted): accept and re-initialise. Default 5, range 2…50.
     public var clockResetAfterFixes: Int
+    /// Fixes an estimator must fuse after (re)initialising before its source counts as fresh,
+    /// count. Default 3, range 1…20.
+    public var fixesToConverge: Int
     /// Estimates are extrapolated to "now" by at most this, seconds. Default 2, range 0.5…10.
     /// (Beyond it the source is stale and the failsafes take over anyway.)
     public var maxPredictionSeconds: Double
     /// The person counts as walking once the estimated speed exceeds this, m/s. Default 1.0
     /// (PX4 freezes its follow orientation below 1 m/s, §2.1), range 0.2…5.
     public var movingSpeedMetersPerSecond: Double
+    /// …for this many consecutive fixes (one fast fix of a standing person is jitter), count.
+    /// Default 2, range 1…10.
+    public var movingConfirmationFixes: Int
     /// …and as standing once it falls below this, m/s. Default 0.5, range 0.1…`movingSpeed`.
     public var stationarySpeedMetersPerSecond: Double
 
@@ -57,8 +63,10 @@ public struct EstimatorTuning: Sendable, Hashable {
         outlierAllowanceMeters: Double = 4,
         reinitialiseAfterFixes: Int = 3,
         clockResetAfterFixes: Int = 5,
+        fixesToConverge: Int = 3,
         maxPredictionSeconds: Double = 2,
         movingSpeedMetersPerSecond: Double = 1.0,
+        movingConfirmationFixes: Int = 2,
         stationarySpeedMetersPerSecond: Double = 0.5
     ) {
         self.targetPositionSigmaMeters = targetPositionSigmaMeters
@@ -72,8 +80,10 @@ public struct EstimatorTuning: Sendable, Hashable {
         self.outlierAllowanceMeters = outlierAllowanceMeters
         self.reinitialiseAfterFixes = reinitialiseAfterFixes
         self.clockResetAfterFixes = clockResetAfterFixes
+        self.fixesToConverge = fixesToConverge
         self.maxPredictionSeconds = maxPredictionSeconds
         self.movingSpeedMetersPerSecond = movingSpeedMetersPerSecond
+        self.movingConfirmationFixes = movingConfirmationFixes
         self.stationarySpeedMetersPerSecond = stationarySpeedMetersPerSecond
     }
 
@@ -89,8 +99,10 @@ public struct EstimatorTuning: Sendable, Hashable {
         try ParameterError.check("outlierAllowanceMeters", outlierAllowanceMeters, in: 0...50)
         try ParameterError.check("reinitialiseAfterFixes", Double(reinitialiseAfterFixes), in: 2...20)
         try ParameterError.check("clockResetAfterFixes", Double(clockResetAfterFixes), in: 2...50)
+        try ParameterError.check("fixesToConverge", Double(fixesToConverge), in: 1...20)
         try ParameterError.check("maxPredictionSeconds", maxPredictionSeconds, in: 0.5...10)
         try ParameterError.check("movingSpeedMetersPerSecond", movingSpeedMetersPerSecond, in: 0.2...5)
+        try ParameterError.check("movingConfirmationFixes", Double(movingConfirmationFixes), in: 1...10)
         try ParameterError.check("stationarySpeedMetersPerSecond", stationarySpeedMetersPerSecond, in: 0.1...movingSpeedMetersPerSecond)
     }
 }

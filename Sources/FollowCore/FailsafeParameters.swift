@@ -16,8 +16,9 @@ public struct FailsafeParameters: Sendable, Hashable {
     /// Battery below this (percent, navdata `vbat_flying_percentage`) makes the drone land.
     /// Default 25, range 5…90.
     public var minBatteryPercent: Double
-    /// Battery needed to take off, percent. Default 35, range `minBatteryPercent`…100: the
-    /// reading sags under load, so taking off just above the landing threshold would land at once.
+    /// Battery needed to take off, percent (the higher of this and `minBatteryPercent` applies).
+    /// Default 35, range 5…100: the reading sags under load, so taking off just above the landing
+    /// threshold would land at once.
     public var minTakeoffBatteryPercent: Double
     /// Horizontal distance from the take-off point beyond which the drone holds (then lands),
     /// metres. The follower also never aims further than 90 % of it. Default 100, range 10…1000.
@@ -62,7 +63,7 @@ public struct FailsafeParameters: Sendable, Hashable {
         try ParameterError.check("headingTimeoutSeconds", headingTimeoutSeconds, in: 0.2...10)
         try ParameterError.check("navdataTimeoutSeconds", navdataTimeoutSeconds, in: 0.1...5)
         try ParameterError.check("minBatteryPercent", minBatteryPercent, in: 5...90)
-        try ParameterError.check("minTakeoffBatteryPercent", minTakeoffBatteryPercent, in: minBatteryPercent...100)
+        try ParameterError.check("minTakeoffBatteryPercent", minTakeoffBatteryPercent, in: 5...100)
         try ParameterError.check("geofenceMeters", geofenceMeters, in: 10...1000)
         try ParameterError.check("minSeparationMeters", minSeparationMeters, in: 1...20)
         try ParameterError.check("landedConfirmSeconds", landedConfirmSeconds, in: 0...10)

@@ -36,7 +36,9 @@ public struct FixStatistics: Sendable, Hashable {
 /// Decides whether a fix is believable before it reaches a filter: order, duplicates, jumps.
 ///
 /// - Order: fixes are ordered by the receiver's own fix time when both have one (gpsd's
-///   `time`; reference/gpsd.md), otherwise by arrival. Older → ignored, equal → duplicate.
+///   `time`; reference/gpsd.md), otherwise by arrival. Older than the last accepted fix →
+///   ignored, equal to it (or to the last rejected one) → duplicate. A rejected fix's time does
+///   not move the order on: its time may be as wrong as its position.
 ///   `clockResetAfterFixes` consecutive "older" fixes mean the receiver's clock restarted:
 ///   the next one re-initialises rather than the target staying lost for ever.
 /// - Jumps: a fix further from the last accepted one than
@@ -51,7 +53,10 @@ public struct FixScreen: Sendable, Hashable {
     public let clockResetAfterFixes: Int
     public private(set) var statistics = FixStatistics()
 
-    private var lastSeenFixTime: FixTime?
+    /// Fix time of the last accepted fix (a rejected fix's time may be as wrong as its position).
+    private var lastAcceptedFixTime: FixTime?
+    /// Fix time of the last rejected fix, to spot it being re-sent.
+    private var lastRejectedFixTime: FixTime?
     private var lastSeenReceivedAt: MonotonicTime?
     private var lastAcceptedPosition: PlaneVector?
     private var lastAcceptedAt: MonotonicTime?
@@ -71,7 +76,11 @@ public struct FixScreen: Sendable, Hashable {
     public mutating func screen(position: PlaneVector, fixTime: FixTime?, receivedAt: MonotonicTime) -> FixVerdict {
         // Order.
         var clockReset = false
-        if let fixTime, let lastFixTime = lastSeenFixTime {
+        if let fixTime, fixTime == lastRejectedFixTime {
+            statistics.ignoredDuplicates += 1
+            return .ignoredDuplicate
+        }
+        if let fixTime, let lastFixTime = lastAcceptedFixTime {
             if fixTime == lastFixTime {
                 statistics.ignoredDuplicates += 1
                 return .ignoredDuplicate
@@ -89,18 +98,18 @@ public struct FixScreen: Sendable, Hashable {
             return .ignoredOutOfOrder
         }
         backwardsRun = 0
-        lastSeenFixTime = fixTime
         lastSeenReceivedAt = receivedAt
 
         // Plausibility.
         guard !clockReset, let lastPosition = lastAcceptedPosition, let lastAt = lastAcceptedAt else {
-            return initialise(position: position, at: receivedAt)
+            return initialise(position: position, fixTime: fixTime, at: receivedAt)
         }
         let dt = max(receivedAt.seconds(since: lastAt), 0)
         let jump = (position - lastPosition).length
         if jump <= maxPlausibleSpeedMetersPerSecond * dt + outlierAllowanceMeters {
             lastAcceptedPosition = position
             lastAcceptedAt = receivedAt
+            lastAcceptedFixTime = fixTime
             candidatePosition = nil
             candidateAt = nil
             candidateCount = 0
@@ -118,15 +127,18 @@ public struct FixScreen: Sendable, Hashable {
         candidatePosition = position
         candidateAt = receivedAt
         if candidateCount >= reinitialiseAfterFixes {
-            return initialise(position: position, at: receivedAt)
+            return initialise(position: position, fixTime: fixTime, at: receivedAt)
         }
+        lastRejectedFixTime = fixTime
         statistics.rejectedOutliers += 1
         return .rejectedOutlier(impliedSpeedMetersPerSecond: dt > 0 ? jump / dt : .infinity)
     }
 
-    private mutating func initialise(position: PlaneVector, at time: MonotonicTime) -> FixVerdict {
+    private mutating func initialise(position: PlaneVector, fixTime: FixTime?, at time: MonotonicTime) -> FixVerdict {
         lastAcceptedPosition = position
         lastAcceptedAt = time
+        lastAcceptedFixTime = fixTime
+        lastRejectedFixTime = nil
         candidatePosition = nil
         candidateAt = nil
         candidateCount = 0

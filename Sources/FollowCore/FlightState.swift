@@ -13,7 +13,7 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     public static let heading = Prerequisites(rawValue: 1 << 2)
     /// Fresh navdata.
     public static let navdata = Prerequisites(rawValue: 1 << 3)
-    /// Battery at or above `minTakeoffBatteryPercent`.
+    /// Battery at or above `minTakeoffBatteryPercent` (and `minBatteryPercent`).
     public static let battery = Prerequisites(rawValue: 1 << 4)
     /// Navdata says the drone is landed and not in emergency.
     public static let droneReady = Prerequisites(rawValue: 1 << 5)

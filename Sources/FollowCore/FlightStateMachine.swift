@@ -20,7 +20,9 @@ import Telemetry
 /// outside the geofence → `holding(reason)`, and still holding `landAfterSeconds` after holding
 /// began → land. Fresh data (and, for the geofence, being back more than
 /// `geofenceResumeMarginMeters` inside it) before that deadline → back to following (via
-/// climbing if the altitude is off).
+/// climbing if the altitude is off). A source counts as fresh only once its estimator has
+/// converged (`EstimatorTuning.fixesToConverge` fixes since it (re)started) and its last used
+/// input is younger than its timeout; a rejected outlier does not refresh it.
 public struct FlightStateMachine: Sendable {
     public let followParameters: FollowParameters
     public let failsafeParameters: FailsafeParameters
@@ -148,18 +150,27 @@ public struct FlightStateMachine: Sendable {
         return now.seconds(since: time)
     }
 
+    private func targetFresh(_ now: MonotonicTime) -> Bool {
+        target.isConverged && age(target.lastUsedFixAt, now: now) <= failsafeParameters.targetTimeoutSeconds
+    }
+
+    private func onboardFresh(_ now: MonotonicTime) -> Bool {
+        drone.isConverged && age(drone.lastUsedFixAt, now: now) <= failsafeParameters.onboardTimeoutSeconds
+    }
+
     private func navdataFresh(_ now: MonotonicTime) -> Bool {
         age(telemetry?.receivedAt, now: now) <= failsafeParameters.navdataTimeoutSeconds
     }
 
     private func missingPrerequisites(now: MonotonicTime) -> Prerequisites {
         var missing: Prerequisites = []
-        if age(target.lastUsedFixAt, now: now) > failsafeParameters.targetTimeoutSeconds { missing.insert(.targetFix) }
-        if age(drone.lastUsedFixAt, now: now) > failsafeParameters.onboardTimeoutSeconds { missing.insert(.onboardFix) }
+        if !targetFresh(now) { missing.insert(.targetFix) }
+        if !onboardFresh(now) { missing.insert(.onboardFix) }
         if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { missing.insert(.heading) }
         if !navdataFresh(now) { missing.insert(.navdata) }
         if let telemetry {
-            if telemetry.batteryPercent < failsafeParameters.minTakeoffBatteryPercent { missing.insert(.battery) }
+            let takeoffBattery = max(failsafeParameters.minTakeoffBatteryPercent, failsafeParameters.minBatteryPercent)
+            if telemetry.batteryPercent < takeoffBattery { missing.insert(.battery) }
             if telemetry.emergency || telemetry.flightState != .landed { missing.insert(.droneReady) }
         } else {
             missing.insert(.battery)
@@ -176,9 +187,9 @@ public struct FlightStateMachine: Sendable {
     /// The highest-precedence reason to hold right now, if any.
     private func holdReason(now: MonotonicTime) -> HoldReason? {
         if !navdataFresh(now) { return .navdataLost }
-        if age(drone.lastUsedFixAt, now: now) > failsafeParameters.onboardTimeoutSeconds { return .onboardFixStale }
+        if !onboardFresh(now) { return .onboardFixStale }
         if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { return .headingStale }
-        if age(target.lastUsedFixAt, now: now) > failsafeParameters.targetTimeoutSeconds { return .targetStale }
+        if !targetFresh(now) { return .targetStale }
         if let distance = distanceFromHome(now: now) {
             let alreadyOut = state == .holding(.geofence)
             let limit = failsafeParameters.geofenceMeters - (alreadyOut ? Self.geofenceResumeMarginMeters : 0)
@@ -306,7 +317,10 @@ public struct FlightStateMachine: Sendable {
     private mutating func followCommand(now: MonotonicTime) -> FollowOutput? {
         guard let telemetry, let droneState = drone.estimate(at: now), let person = target.estimate(at: now),
               let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
-        let output = controller.follow(target: person, motion: target.motion, drone: droneState,
+        let uncertainty = ((target.filter?.positionVariance ?? 0) + (drone.filter?.positionVariance ?? 0)).squareRoot()
+        let output = controller.follow(target: person, targetLastFix: target.lastFixPosition,
+                                       separationUncertaintyMeters: uncertainty,
+                                       motion: target.motion, drone: droneState,
                                        noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
                                        home: home, now: now)
         return output.pilot.isValid ? output : nil

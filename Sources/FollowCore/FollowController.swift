@@ -19,34 +19,47 @@ public struct FollowOutput: Sendable, Hashable {
 
 /// Turns estimates of the person and the drone into a PCMD, every tick.
 ///
-/// **Where it aims.** At the person plus `standoffMeters` along a *standoff direction* u
-/// (a unit vector from the person). u starts as the person→drone direction, so following
-/// begins without any sideways lunge. While the person walks (`TargetMotion.moving`), u
-/// swings towards "behind the person" (−their velocity) at no more than
-/// `standoffRotationDegreesPerSecond`, so the drone moves round the circle, never across it:
-/// someone walking straight at the drone makes it back off and then drift round behind them.
-/// While they stand, u is frozen (PX4 freezes its follow orientation below 1 m/s for the same
-/// reason: GPS jitter must not make the drone circle a standing person). The aim point is
-/// pulled inside 90 % of the geofence and pushed out to at least `minSeparationMeters` +
-/// margin from the person's latest estimate.
+/// **Where it aims (our choice).** At the person plus `standoffMeters` along a *standoff
+/// direction* u, a unit vector from the person. u starts as the person→drone direction, so
+/// following begins without a sideways lunge. While the person walks (`TargetMotion.moving`)
+/// u swings towards "behind the person" (−their velocity), first order with
+/// `standoffRotationTimeConstantSeconds` and at most `standoffRotationDegreesPerSecond`, and
+/// only with room to spare (not within a metre or two of `minSeparationMeters`): the drone
+/// moves round the circle, never across it, so someone walking straight at it makes it back
+/// off first and drift round behind them later. While they stand, u is frozen (PX4 freezes
+/// its follow orientation below 1 m/s for the same reason: GPS jitter must not make the drone
+/// circle a standing person). The aim point is pulled inside 90 % of the geofence and pushed
+/// out to at least `minSeparationMeters` + `separationMarginMeters` from the person.
 ///
-/// **How it gets there.** The person's estimate steps at every fix, so it is first passed
-/// through a critically damped second-order reference (fed the estimated velocity as well,
-/// so a steady walk is tracked without lag). Commanded velocity = person velocity
-/// (feed-forward, faded in with speed) + motion of the aim point round the circle + a
-/// position term (linear near the aim point, √(2·a·e) far from it). Near the person the
-/// velocity component towards them is limited to `separationGain·(distance − minSeparation)`,
-/// which is negative — back off — inside `minSeparationMeters`. A velocity loop inverts the
-/// AR.Drone's tilt→velocity model v̇ = c1·(c2·sin(tilt) − v) (tum_ardrone, §1.2):
-/// sin(tilt) = (v_cmd + Kv·(v_cmd − v)/c1)/c2, so a steady speed v needs asin(v/c2). The tilt
-/// vector is rotated into the body frame (PCMD: negative pitch = forward, positive roll =
-/// right), so the drone moves sideways without turning first. Yaw points the nose at the
-/// person (proportional + the bearing's own rate); gaz holds `altitudeMeters`. Every output is
-/// limited and slew-rate limited, except that inside `minSeparationMeters` any tilt towards the
-/// person is removed at once.
+/// **How it gets there.** The person's estimate steps at every fix, so it first goes through
+/// a critically damped second-order reference (ω = `targetSmoothingRadiansPerSecond`, fed the
+/// estimated velocity too, so a steady walk is tracked without lag). The person's velocity is
+/// faded in between `feedForwardStart…Full` m/s, so a standing person's jitter is not fed
+/// forward. Commanded velocity = reference velocity + motion of the aim point round the circle
+/// + whatever part of the person's speed *towards the drone* the reference has not caught up
+/// with (safety is not smoothed away) + a position term (linear near the aim point,
+/// √(2·a·e) far from it).
 ///
-/// The drone state is predicted `commandLatencySeconds` ahead with the last command, since
-/// a PCMD takes about that long to act (tum_ardrone `delayControl`).
+/// **Separation.** The velocity component towards the person is capped at the speed from
+/// which the drone can still stop outside `minSeparationMeters` (braking
+/// `separationBrakingMetersPerSecondSquared` after `separationReactionSeconds`), and inside it
+/// must be negative — back off at `separationGainPerSecond` per metre. This holds against the
+/// estimate (kept further off by the estimate's 1σ) and against the point nearest the drone
+/// between the person's last raw fix and the estimate (they may have stopped since that fix).
+/// Inside `minSeparationMeters` any tilt towards either is also removed from the final PCMD,
+/// bypassing the slew limiter.
+///
+/// **Into a PCMD.** A velocity loop inverts the AR.Drone's tilt→velocity model
+/// v̇ = c1·(c2·sin(tilt) − v) (tum_ardrone, dynamics-and-follow.md §1.2):
+/// sin(tilt) = (v_cmd + Kv·(v_cmd − v)/c1)/c2, so a steady speed v holds asin(v/c2) as its
+/// feed-forward. The tilt vector is rotated into the body frame (PCMD: negative pitch =
+/// forward, positive roll = right, fractions of `maxTiltDegrees`), so the drone moves sideways
+/// without turning first. Yaw points the nose at the person (proportional + the bearing's own
+/// rate, fraction of `maxYawRateDegreesPerSecond`, positive = clockwise); gaz holds
+/// `altitudeMeters` (fraction of `maxClimbMetersPerSecond`). Every output is clamped to
+/// [−1, 1] and slew-rate limited. The drone state is predicted `commandLatencySeconds` ahead
+/// with the last command, since a PCMD takes about that long to act (tum_ardrone
+/// `delayControl`).
 public struct FollowController: Sendable {
     public let parameters: FollowParameters
     public let tuning: ControllerTuning
@@ -96,78 +109,105 @@ public struct FollowController: Sendable {
     /// Follow the person.
     /// - Parameters:
     ///   - target: the person's estimate at `now` (latency-compensated).
+    ///   - targetLastFix: the person's last fix as measured (neither filtered nor extrapolated):
+    ///     a second opinion for the separation rules, which must hold against both.
+    ///   - separationUncertaintyMeters: 1σ of the estimated drone–person offset; the
+    ///     separation rules keep this much further away.
     ///   - motion: whether they walk or stand.
     ///   - drone: the drone's estimate at `now`.
     ///   - noseHeadingDegrees: compass heading of the nose.
     ///   - altitudeMeters: navdata altitude.
     ///   - home: the take-off point on the plane (geofence centre), if known.
     public mutating func follow(
-        target: PlaneState, motion: TargetMotion, drone: PlaneState,
+        target: PlaneState, targetLastFix: PlaneVector? = nil, separationUncertaintyMeters: Double = 0,
+        motion: TargetMotion, drone: PlaneState,
         noseHeadingDegrees: Double, altitudeMeters: Double, home: PlaneVector?,
         now: MonotonicTime
     ) -> FollowOutput {
         let dt = tickSeconds(now: now)
         let predicted = predictAcrossLatency(drone, noseHeadingDegrees: noseHeadingDegrees)
 
-        // 1. Smooth reference for the person.
-        let reference = smooth(target, dt: dt)
+        // 1. Smooth reference for the person. Their velocity is faded in with speed, so the
+        //    jitter of a standing person is not fed forward but someone setting off (towards the
+        //    drone, say) is, whatever `motion` says yet.
+        let frozen = motion == .stationary
+        let fade = min(max((target.velocity.length - tuning.feedForwardStartMetersPerSecond)
+                           / (tuning.feedForwardFullMetersPerSecond - tuning.feedForwardStartMetersPerSecond), 0), 1)
+        let reference = smooth(target, velocity: target.velocity * fade, dt: dt)
 
         // 2. Standoff direction.
+        let referenceSpeed = reference.velocity.length
+        let person = reference.position
         let standoff = max(parameters.standoffMeters, minSeparationMeters + tuning.separationMarginMeters)
-        var direction = standoffDirection ?? initialDirection(from: reference.position, to: predicted.position,
+        var direction = standoffDirection ?? initialDirection(from: person, to: predicted.position,
                                                              noseHeadingDegrees: noseHeadingDegrees)
         var orbitRate = 0.0 // rad/s, counter-clockwise positive
-        let referenceSpeed = reference.velocity.length
-        let frozen = motion == .stationary || referenceSpeed < 1e-3
-        if !frozen {
+        let keepOut = minSeparationMeters + tuning.separationMarginMeters
+        let range = (drone.position - target.position).length
+        if !frozen, referenceSpeed > 1e-3 {
             let behind = reference.velocity * (-1 / referenceSpeed)
             let angle = _atan2(direction.east * behind.north - direction.north * behind.east, direction.dot(behind))
-            let maxStep = radians(fromDegrees: tuning.standoffRotationDegreesPerSecond) * dt
-            let step = min(max(angle, -maxStep), maxStep)
+            // First order towards "behind" (small direction noise → small motion), rate-capped,
+            // and only with room to spare: close to the person, backing off comes first.
+            let comfort = min(max((range - keepOut) / max(standoff - keepOut, 0.1), 0), 1)
+            let maxStep = radians(fromDegrees: tuning.standoffRotationDegreesPerSecond) * dt * comfort
+            let step = min(max(angle * min(dt / tuning.standoffRotationTimeConstantSeconds, 1), -maxStep), maxStep)
             direction = Self.rotated(direction, byRadians: step)
             orbitRate = dt > 0 ? step / dt : 0
         }
         standoffDirection = direction
 
         // 3. Aim point: on the circle, inside the geofence, outside the separation radius.
-        var aim = reference.position + direction * standoff
+        var aim = person + direction * standoff
         if let home {
             let offset = aim - home
             let limit = Self.geofenceAimFraction * geofenceMeters
             if offset.length > limit { aim = home + offset * (limit / offset.length) }
         }
-        let keepOut = minSeparationMeters + tuning.separationMarginMeters
-        let fromPerson = aim - target.position
-        if fromPerson.length < keepOut {
-            let away = fromPerson.length > 1e-6 ? fromPerson / fromPerson.length : direction
-            aim = target.position + away * keepOut
-        }
+        // The person is somewhere between their last fix (if they stopped since) and the
+        // extrapolated estimate (if they kept going): the separation rules use the point of
+        // that segment nearest the drone as well as the estimate.
+        let nearest = Self.nearestPoint(on: targetLastFix ?? target.position, target.position, to: drone.position)
+        aim = pushedOut(aim, from: target.position, fallback: direction)
+        aim = pushedOut(aim, from: nearest, fallback: direction)
+        aim = pushedOut(aim, from: target.position, fallback: direction)
 
-        // 4. Commanded velocity.
-        let error = aim - predicted.position
+        // 4. Commanded velocity: feed-forward of the aim point's own motion, plus position
+        //    feedback comparing aim and drone both `commandLatencySeconds` ahead.
+        let aimVelocity = reference.velocity
+            + PlaneVector(east: -direction.north, north: direction.east) * (orbitRate * standoff)
+        let error = aim + aimVelocity * tuning.commandLatencySeconds - predicted.position
         let errorLength = error.length
-        var velocity = PlaneVector.zero
+        var velocity = aimVelocity
+        // Someone walking at the drone is not smoothed away: the part of their approach speed the
+        // reference has not caught up with yet is fed forward at once.
+        if range > 1e-6 {
+            let outward = (drone.position - target.position) / range
+            let lag = (target.velocity * fade).dot(outward) - reference.velocity.dot(outward)
+            if lag > 0 { velocity += outward * lag }
+        }
         if errorLength > 1e-9 {
             let speed = min(tuning.positionGainPerSecond * errorLength,
                             (2 * tuning.brakingAccelerationMetersPerSecondSquared * errorLength).squareRoot())
-            velocity = error * (speed / errorLength)
+            velocity += error * (speed / errorLength)
         }
-        let fade = min(max((referenceSpeed - tuning.feedForwardStartMetersPerSecond)
-                           / (tuning.feedForwardFullMetersPerSecond - tuning.feedForwardStartMetersPerSecond), 0), 1)
-        velocity += reference.velocity * fade
-        velocity += PlaneVector(east: -direction.north, north: direction.east) * (orbitRate * standoff)
         velocity = velocity.clamped(toLength: parameters.maxHorizontalSpeedMetersPerSecond)
-        velocity = limitApproach(velocity, drone: predicted.position, person: target.position)
+        let margin = separationUncertaintyMeters.isFinite ? max(separationUncertaintyMeters, 0) : 0
+        velocity = HalfPlane.project(
+            velocity,
+            approachLimit(drone: drone.position, person: target.position, margin: margin),
+            approachLimit(drone: drone.position, person: nearest, margin: 0))
 
         // 5. Tilt, yaw, gaz.
         var command = PilotCommand(roll: 0, pitch: 0, gaz: 0, yaw: 0)
         setTilt(&command, velocity: velocity, drone: predicted, noseHeadingDegrees: noseHeadingDegrees)
-        let toPerson = reference.position - predicted.position
+        let toPerson = person - predicted.position
         command.yaw = yawCommand(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
                                  noseHeadingDegrees: noseHeadingDegrees)
         command.gaz = gazCommand(altitudeMeters: altitudeMeters)
         command = slewLimited(command, dt: dt)
-        command = withoutTiltTowards(target.position, from: drone.position, command, noseHeadingDegrees: noseHeadingDegrees)
+        command = withoutTiltTowards(target.position, nearest, from: drone.position, command,
+                                     noseHeadingDegrees: noseHeadingDegrees)
         lastCommand = command
 
         let rel = target.position - drone.position
@@ -196,7 +236,7 @@ public struct FollowController: Sendable {
         command.gaz = gazCommand(altitudeMeters: altitudeMeters)
         command = slewLimited(command, dt: dt)
         if let target {
-            command = withoutTiltTowards(target.position, from: drone.position, command,
+            command = withoutTiltTowards(target.position, target.position, from: drone.position, command,
                                          noseHeadingDegrees: noseHeadingDegrees)
         }
         lastCommand = command
@@ -211,17 +251,18 @@ public struct FollowController: Sendable {
         return min(max(now.seconds(since: last), 0), Self.maxTickSeconds)
     }
 
-    /// Second-order reference: ẍ = ω²(p − x) + 2ω(v − ẋ), semi-implicit Euler.
-    private mutating func smooth(_ target: PlaneState, dt: Double) -> PlaneState {
+    /// Second-order reference ẍ = ω²(p − x) + 2ω(v − ẋ): first carried to `now` along its
+    /// velocity, then pulled towards the estimate for `now` (so a steady walk has no offset).
+    private mutating func smooth(_ target: PlaneState, velocity: PlaneVector, dt: Double) -> PlaneState {
         guard var position = smoothedPosition else {
             smoothedPosition = target.position
-            smoothedVelocity = target.velocity
-            return target
+            smoothedVelocity = velocity
+            return PlaneState(position: target.position, velocity: velocity)
         }
-        let w = tuning.targetSmoothingRadiansPerSecond
-        let acceleration = (target.position - position) * (w * w) + (target.velocity - smoothedVelocity) * (2 * w)
-        smoothedVelocity += acceleration * dt
         position += smoothedVelocity * dt
+        let w = tuning.targetSmoothingRadiansPerSecond
+        let acceleration = (target.position - position) * (w * w) + (velocity - smoothedVelocity) * (2 * w)
+        smoothedVelocity += acceleration * dt
         smoothedPosition = position
         return PlaneState(position: position, velocity: smoothedVelocity)
     }
@@ -257,15 +298,40 @@ public struct FollowController: Sendable {
             velocity: drone.velocity + acceleration * latency)
     }
 
-    /// Caps the velocity component towards the person at separationGain·(distance − minSeparation).
-    private func limitApproach(_ velocity: PlaneVector, drone: PlaneVector, person: PlaneVector) -> PlaneVector {
+    /// Moves `aim` radially away from `person` to at least minSeparation + margin.
+    private func pushedOut(_ aim: PlaneVector, from person: PlaneVector, fallback: PlaneVector) -> PlaneVector {
+        let keepOut = minSeparationMeters + tuning.separationMarginMeters
+        let offset = aim - person
+        let distance = offset.length
+        guard distance < keepOut else { return aim }
+        let away = distance > 1e-6 ? offset / distance : fallback
+        return person + away * keepOut
+    }
+
+    /// The point of segment a–b nearest to p.
+    private static func nearestPoint(on a: PlaneVector, _ b: PlaneVector, to p: PlaneVector) -> PlaneVector {
+        let ab = b - a
+        let lengthSquared = ab.dot(ab)
+        guard lengthSquared > 1e-12 else { return a }
+        let t = min(max((p - a).dot(ab) / lengthSquared, 0), 1)
+        return a + ab * t
+    }
+
+    /// The cap on the velocity component towards the person, as a half-plane v·n ≤ limit (nil
+    /// when the drone is on top of the point and no direction exists). With room = distance −
+    /// minSeparation − margin: outside, the speed v from which the drone still stops in time
+    /// after reacting, v·T + v²/(2a) = room; inside, negative — back off — separationGain·room.
+    private func approachLimit(drone: PlaneVector, person: PlaneVector, margin: Double) -> HalfPlane? {
         let rel = person - drone
         let distance = rel.length
-        guard distance > 1e-6 else { return velocity }
-        let towards = rel / distance
-        let allowed = tuning.separationGainPerSecond * (distance - minSeparationMeters)
-        let component = velocity.dot(towards)
-        return component > allowed ? velocity + towards * (allowed - component) : velocity
+        guard distance > 1e-6 else { return nil }
+        let room = distance - minSeparationMeters - margin
+        let a = tuning.separationBrakingMetersPerSecondSquared
+        let t = tuning.separationReactionSeconds
+        let allowed = room >= 0
+            ? a * ((t * t + 2 * room / a).squareRoot() - t)
+            : tuning.separationGainPerSecond * room
+        return HalfPlane(normal: rel / distance, limit: allowed)
     }
 
     /// Velocity loop through the inverted tilt model, into body-frame roll/pitch fractions.
@@ -309,24 +375,64 @@ public struct FollowController: Sendable {
         from + min(max(to - from, -limit), limit)
     }
 
-    /// Inside `minSeparationMeters`: removes any tilt towards the person (bypassing the slew limit).
+    /// Inside `minSeparationMeters` of either person point: removes any tilt towards it
+    /// (bypassing the slew limit).
     private func withoutTiltTowards(
-        _ person: PlaneVector, from drone: PlaneVector, _ command: PilotCommand, noseHeadingDegrees: Double
+        _ person: PlaneVector, _ other: PlaneVector, from drone: PlaneVector, _ command: PilotCommand,
+        noseHeadingDegrees: Double
     ) -> PilotCommand {
-        let rel = person - drone
-        let distance = rel.length
-        guard distance < minSeparationMeters, distance > 1e-6 else { return command }
-        let towards = rel / distance
+        let a = noTiltTowards(person, from: drone), b = noTiltTowards(other, from: drone)
+        guard a != nil || b != nil else { return command }
         let tilt = worldTilt(of: command, noseHeadingDegrees: noseHeadingDegrees)
-        let component = tilt.dot(towards)
-        guard component > 0 else { return command }
-        let body = (tilt - towards * component).bodyFrame(headingDegrees: noseHeadingDegrees)
+        let safeTilt = HalfPlane.project(tilt, a, b)
+        guard safeTilt != tilt else { return command }
+        let body = safeTilt.bodyFrame(headingDegrees: noseHeadingDegrees)
         var safe = command
         safe.pitch = Self.clampUnit(-_asin(Self.clampUnit(body.forward)) / maxTiltRadians)
         safe.roll = Self.clampUnit(_asin(Self.clampUnit(body.right)) / maxTiltRadians)
         return safe
     }
 
+    private func noTiltTowards(_ point: PlaneVector, from drone: PlaneVector) -> HalfPlane? {
+        let rel = point - drone
+        let distance = rel.length
+        guard distance < minSeparationMeters, distance > 1e-6 else { return nil }
+        return HalfPlane(normal: rel / distance, limit: 0)
+    }
+
     @inline(__always)
     private static func clampUnit(_ x: Double) -> Double { min(max(x, -1), 1) }
+}
+
+/// The constraint v·normal ≤ limit on a plane vector (normal of unit length).
+struct HalfPlane: Sendable, Hashable {
+    var normal: PlaneVector
+    var limit: Double
+
+    func contains(_ v: PlaneVector) -> Bool { v.dot(normal) <= limit + 1e-12 }
+
+    func project(_ v: PlaneVector) -> PlaneVector {
+        let excess = v.dot(normal) - limit
+        return excess > 0 ? v - normal * excess : v
+    }
+
+    /// The point nearest `v` that satisfies both constraints (Euclidean projection onto the
+    /// intersection). If they cannot both hold (opposite normals, e.g. two points either side
+    /// of the drone that both demand backing off), zero.
+    static func project(_ v: PlaneVector, _ a: HalfPlane?, _ b: HalfPlane?) -> PlaneVector {
+        guard let a else { return b?.project(v) ?? v }
+        guard let b else { return a.project(v) }
+        if a.contains(v), b.contains(v) { return v }
+        let onA = a.project(v)
+        if b.contains(onA) { return onA }
+        let onB = b.project(v)
+        if a.contains(onB) { return onB }
+        // Both active: the vertex where the two boundaries meet.
+        let det = a.normal.east * b.normal.north - a.normal.north * b.normal.east
+        if abs(det) > 1e-9 {
+            return PlaneVector(east: (a.limit * b.normal.north - b.limit * a.normal.north) / det,
+                               north: (a.normal.east * b.limit - b.normal.east * a.limit) / det)
+        }
+        return .zero
+    }
 }

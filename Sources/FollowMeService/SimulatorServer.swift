@@ -42,6 +42,9 @@ public final class SimulatorServer: Sendable {
     public let configuration: SimulatorConfiguration
     /// The ports actually bound.
     public let ports: SimulatorPorts
+    /// UTC seconds at `MonotonicTime.zero` used for the receivers' timestamps: a fix stamped
+    /// UTC `u` was taken at monotonic time `u − utcEpochSeconds`.
+    public let utcEpochSeconds: Int64
 
     private let eventLoop: any EventLoop
     private let core: NIOLoopBound<SimulatorCore>
@@ -51,11 +54,12 @@ public final class SimulatorServer: Sendable {
     private let stopped = Atomic<Bool>(false)
 
     private init(
-        configuration: SimulatorConfiguration, ports: SimulatorPorts, eventLoop: any EventLoop,
+        configuration: SimulatorConfiguration, ports: SimulatorPorts, utcEpochSeconds: Int64, eventLoop: any EventLoop,
         core: NIOLoopBound<SimulatorCore>, udpChannels: [any Channel], nmeaServers: [NMEATCPServer], logger: Logger
     ) {
         self.configuration = configuration
         self.ports = ports
+        self.utcEpochSeconds = utcEpochSeconds
         self.eventLoop = eventLoop
         self.core = core
         self.udpChannels = udpChannels
@@ -85,11 +89,9 @@ public final class SimulatorServer: Sendable {
             let host = configuration.bindHost
             let onboard = try await bindNMEA(host: host, port: configuration.onboardNMEAPort, label: "onboard", loop: loop, logger: logger)
             servers.append(onboard)
-            var person: NMEATCPServer?
-            if configuration.person != .none {
-                person = try await bindNMEA(host: host, port: configuration.personNMEAPort, label: "person", loop: loop, logger: logger)
-                servers.append(person!)
-            }
+            let person: NMEATCPServer? = configuration.person == .none ? nil
+                : try await bindNMEA(host: host, port: configuration.personNMEAPort, label: "person", loop: loop, logger: logger)
+            if let person { servers.append(person) }
             let atChannel = try await bindUDP(host: host, port: configuration.atPort, socket: "AT", loop: loop) { channel in
                 try channel.pipeline.syncOperations.addHandler(ATDatagramHandler(core: core))
             }
@@ -116,7 +118,7 @@ public final class SimulatorServer: Sendable {
                 "home": "\(configuration.home)", "gpsNoise": "\(configuration.gpsNoise.rawValue)",
                 "person": "\(configuration.person.rawValue)",
             ])
-            return SimulatorServer(configuration: configuration, ports: ports, eventLoop: loop, core: core,
+            return SimulatorServer(configuration: configuration, ports: ports, utcEpochSeconds: utcEpoch, eventLoop: loop, core: core,
                                    udpChannels: opened, nmeaServers: servers, logger: logger)
         } catch {
             for channel in opened { try? await channel.close() }

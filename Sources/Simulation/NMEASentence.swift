@@ -30,8 +30,8 @@ public struct NMEATalker: Sendable, Hashable, CustomStringConvertible {
 /// A UTC instant broken into the calendar fields NMEA sentences carry.
 ///
 /// Built from Unix seconds with the proleptic Gregorian calendar (H. Hinnant, "chrono-Compatible
-/// Low-Level Date Algorithms", `civil_from_days`); sub-second time is truncated to centiseconds
-/// (never rounded, so 23:59:59.999 cannot become 24:00:00.00).
+/// Low-Level Date Algorithms", `civil_from_days`); sub-second time is truncated to milliseconds
+/// (never rounded, so 23:59:59.9999 cannot become 24:00:00.000).
 public struct NMEAUTCTime: Sendable, Hashable {
     public let year: Int
     /// 1–12.
@@ -41,8 +41,8 @@ public struct NMEAUTCTime: Sendable, Hashable {
     public let hour: Int
     public let minute: Int
     public let second: Int
-    /// Hundredths of a second, 0–99.
-    public let centiseconds: Int
+    /// Milliseconds, 0–999.
+    public let milliseconds: Int
 
     /// The UTC calendar time of `unixSeconds` + `nanoseconds` (nanoseconds may be any value; it is
     /// carried into the seconds).
@@ -66,7 +66,7 @@ public struct NMEAUTCTime: Sendable, Hashable {
         hour = Int(secondOfDay / 3600)
         minute = Int(secondOfDay / 60 % 60)
         second = Int(secondOfDay % 60)
-        centiseconds = Int(nanos / 10_000_000)
+        milliseconds = Int(nanos / 1_000_000)
     }
 
     /// The UTC time of a receiver timestamp.
@@ -74,10 +74,11 @@ public struct NMEAUTCTime: Sendable, Hashable {
         self.init(unixSeconds: fixTime.seconds, nanoseconds: fixTime.nanoseconds)
     }
 
-    /// `hhmmss.ss` (RMC and GGA field 1).
+    /// `hhmmss.sss` (RMC and GGA field 1; three decimals as SiRF receivers send, e.g.
+    /// `030719.000` in gpsd's bu353s4.log). Milliseconds matter: a drone at 3 m/s moves 3 cm in 10 ms.
     public var timeField: String {
         NMEASentence.zeroPadded(hour, 2) + NMEASentence.zeroPadded(minute, 2) + NMEASentence.zeroPadded(second, 2)
-            + "." + NMEASentence.zeroPadded(centiseconds, 2)
+            + "." + NMEASentence.zeroPadded(milliseconds, 3)
     }
 
     /// `ddmmyy` (RMC field 9; the century is implied, gpsd infers it).

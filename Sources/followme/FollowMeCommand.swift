@@ -14,8 +14,11 @@ struct FollowMeCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
+            RunCommand.self,
             GPSCommand.self,
             ConfigCommand.self,
+            SimCommand.self,
+            DroneCommand.self,
         ]
     )
 }

@@ -50,6 +50,10 @@ struct ClosedLoopConfig {
     var gpsLatencySeconds = 0.3
     /// White noise on every fix, metres per axis (both receivers, independent).
     var gpsNoiseSigmaMeters = 0.0
+    /// Scale of the noise on the onboard receiver relative to `gpsNoiseSigmaMeters` (1 = same).
+    var onboardNoiseScale = 1.0
+    /// Scale of the noise on the person's receiver.
+    var targetNoiseScale = 1.0
     /// Whether fixes carry speed/track (Doppler-like, with `velocityNoiseSigma`).
     var reportsVelocity = false
     var velocityNoiseSigma = 0.05
@@ -64,6 +68,8 @@ struct ClosedLoopConfig {
     var seed: UInt64 = 1
     var follow = FollowParameters()
     var failsafe = FailsafeParameters()
+    var estimator = EstimatorTuning()
+    var controller = ControllerTuning()
 }
 
 /// One closed-loop run: truth, what the machine did, and the figures the tests check.
@@ -77,6 +83,8 @@ struct ClosedLoopResult {
         var state: FlightState
         var pilot: PilotCommand?
         var commandedVelocity: PlaneVector?
+        /// What the machine believed the distance to be.
+        var estimatedDistanceMeters: Double?
     }
     var samples: [Sample] = []
     var minSeparationMeters = Double.infinity
@@ -136,7 +144,8 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
     let truthPlane = LocalPlane(origin: GeoCoordinate(latitudeDegrees: 47.3769, longitudeDegrees: 8.5417)!)
     var random = TestRandom(seed: config.seed)
 
-    var machine = try FlightStateMachine(follow: config.follow, failsafe: config.failsafe)
+    var machine = try FlightStateMachine(follow: config.follow, failsafe: config.failsafe,
+                                          estimator: config.estimator, controller: config.controller)
     let personStart = config.person.position(0)
     let droneStart = personStart + (config.droneStart ?? PlaneVector(east: -config.follow.standoffMeters, north: 0))
     var plant = TestPlant(
@@ -147,7 +156,8 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
     var displacements = config.targetFixDisplacements
 
     func fix(_ role: ReceiverRole, _ truth: PlaneVector, _ velocity: PlaneVector, sampledAt t: Double) -> FollowInput {
-        let noisy = truth + random.gaussianVector(sigma: config.gpsNoiseSigmaMeters)
+        let scale = role == .target ? config.targetNoiseScale : config.onboardNoiseScale
+        let noisy = truth + random.gaussianVector(sigma: config.gpsNoiseSigmaMeters * scale)
         let c = truthPlane.unproject(noisy)!
         var speed: Double?, track: Double?
         if config.reportsVelocity {
@@ -205,7 +215,8 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
             result.samples.append(.init(
                 time: t, distanceMeters: separation, person: person, drone: plant.position,
                 droneSpeed: plant.velocity.length, state: decision.state, pilot: pilot,
-                commandedVelocity: decision.follow?.commandedVelocity))
+                commandedVelocity: decision.follow?.commandedVelocity,
+                estimatedDistanceMeters: decision.follow?.distanceToTargetMeters))
         }
         plant.step(seconds: dt, time: t)
     }

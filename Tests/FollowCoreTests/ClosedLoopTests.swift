@@ -3,14 +3,189 @@ import Geometry
 import Telemetry
 import Testing
 
+/// Closed-loop scenarios: `FlightStateMachine` flying `TestPlant` (the minimal model in this
+/// target, not the Simulation module). Figures are printed so the report can quote them.
 @Suite("Closed loop against the minimal test plant")
 struct ClosedLoopTests {
-    @Test func straightWalkProbe() throws {
-        for (rate, noise, vel) in [(1.0, 0.0, false), (5.0, 0.0, false), (1.0, 0.5, false), (1.0, 0.5, true), (5.0, 0.5, false)] {
-            var c = ClosedLoopConfig()
-            c.gpsRateHz = rate; c.gpsNoiseSigmaMeters = noise; c.reportsVelocity = vel
-            let r = try runClosedLoop(c)
-            print("straight rate \(rate) noise \(noise) vel \(vel): rms \(r.rangeErrorRMS) max \(r.maxRangeError) minsep \(r.minSeparationMeters) following \(r.settledFollowingFraction) tiltRateRMS \(r.tiltRateRMS) maxStep \(r.maxTiltStep)")
+    static let minSeparation = FailsafeParameters().minSeparationMeters
+
+    static func f(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+
+    /// Runs `config` for each seed and returns the runs.
+    static func runs(_ config: ClosedLoopConfig, seeds: ClosedRange<UInt64>) throws -> [ClosedLoopResult] {
+        try seeds.map { seed in
+            var c = config
+            c.seed = seed
+            return try runClosedLoop(c)
+        }
+    }
+
+    @Test("straight walk at 1.4 m/s: standoff held", arguments: [
+        // (fix rate Hz, white noise σ m, receivers report velocity, bound on mean RMS standoff error m)
+        (rate: 1.0, sigma: 0.0, doppler: false, maxRMS: 0.1),
+        (rate: 5.0, sigma: 0.0, doppler: false, maxRMS: 0.1),
+        (rate: 1.0, sigma: 0.5, doppler: false, maxRMS: 0.8),
+        (rate: 1.0, sigma: 0.5, doppler: true, maxRMS: 0.4),
+        (rate: 5.0, sigma: 0.5, doppler: false, maxRMS: 0.5),
+    ])
+    func straightWalk(rate: Double, sigma: Double, doppler: Bool, maxRMS: Double) throws {
+        // Given a person walking east at 1.4 m/s with the drone hovering 6 m behind, 0.3 s GPS latency
+        var config = ClosedLoopConfig()
+        config.gpsRateHz = rate
+        config.gpsNoiseSigmaMeters = sigma
+        config.reportsVelocity = doppler
+        // When the machine flies for 60 s (4 seeds for noisy GPS)
+        let results = try Self.runs(config, seeds: 1...(sigma > 0 ? 4 : 1))
+        let rms = results.map(\.rangeErrorRMS).reduce(0, +) / Double(results.count)
+        let worst = results.map(\.maxRangeError).max()!
+        let closest = results.map(\.minSeparationMeters).min()!
+        print("straight walk, \(rate) Hz, σ \(sigma) m, doppler \(doppler): RMS standoff error \(Self.f(rms)) m, max \(Self.f(worst)) m, min separation \(Self.f(closest)) m, tilt-rate RMS \(Self.f(results[0].tiltRateRMS))/s")
+        // Then the standoff error after 15 s is well under a metre, it follows throughout, and never comes close
+        #expect(rms < maxRMS)
+        #expect(rms < 1.0)
+        #expect(results.allSatisfy { $0.settledFollowingFraction == 1 })
+        #expect(closest > Self.minSeparation + 1)
+    }
+
+    @Test("90° turn", arguments: [(rate: 1.0, maxError: 2.0), (rate: 5.0, maxError: 1.5)])
+    func rightAngleTurn(rate: Double, maxError: Double) throws {
+        // Given a walker who turns 90° left at t = 30 s, perfect fixes
+        var config = ClosedLoopConfig()
+        config.person = .rightAngle(turnAt: 30)
+        config.gpsRateHz = rate
+        config.durationSeconds = 60
+        config.settleSeconds = 25
+        // When the machine follows through the turn
+        let result = try runClosedLoop(config)
+        print("90° turn, \(rate) Hz: RMS standoff error \(Self.f(result.rangeErrorRMS)) m, max \(Self.f(result.maxRangeError)) m, min separation \(Self.f(result.minSeparationMeters)) m")
+        // Then the range error stays bounded and the drone ends up behind the person again
+        #expect(result.maxRangeError < maxError)
+        #expect(result.rangeErrorRMS < 0.8)
+        #expect(result.minSeparationMeters > Self.minSeparation)
+        let last = result.samples.last!
+        #expect((last.person - last.drone).bearingDegrees < 20 || (last.person - last.drone).bearingDegrees > 340)
+    }
+
+    @Test func stopAndGo() throws {
+        // Given a walker who stops at 20 s and walks on at 40 s, perfect 1 Hz fixes
+        var config = ClosedLoopConfig()
+        config.person = .stopAndGo(stopAt: 20, goAt: 40)
+        config.durationSeconds = 60
+        config.settleSeconds = 10
+        let result = try runClosedLoop(config)
+        let standing = result.samples.filter { $0.time >= 30 && $0.time < 40 }
+        let bearings = standing.map { ($0.drone - $0.person).bearingDegrees }
+        let swing = zip(bearings, bearings.dropFirst()).map { abs(wrappedDegrees180($1 - $0)) }.reduce(0, +)
+        let resumed = result.samples.filter { $0.time >= 52 }
+        print("stop and go: min separation \(Self.f(result.minSeparationMeters)) m, drone speed while standing ≤ \(Self.f(standing.map(\.droneSpeed).max()!)) m/s, bearing swing \(Self.f(swing))°, max range error after resuming \(Self.f(resumed.map { abs($0.distanceMeters - 6) }.max()!)) m")
+        // Then it never comes inside minSeparation when the person stops,
+        #expect(result.minSeparationMeters > Self.minSeparation)
+        // holds still while they stand (no circling: the bearing from person to drone barely moves),
+        #expect(standing.allSatisfy { $0.droneSpeed < 0.15 })
+        #expect(swing < 5)
+        // and is back at the standoff after they walk on
+        #expect(resumed.allSatisfy { abs($0.distanceMeters - 6) < 1.5 })
+    }
+
+    @Test func stopAndGoWithNoisyDopplerFixes() throws {
+        var config = ClosedLoopConfig()
+        config.person = .stopAndGo(stopAt: 20, goAt: 40)
+        config.durationSeconds = 60
+        config.gpsNoiseSigmaMeters = 0.5
+        config.reportsVelocity = true
+        let results = try Self.runs(config, seeds: 1...4)
+        let closest = results.map(\.minSeparationMeters).min()!
+        print("stop and go, σ 0.5 m with Doppler velocity: min separation \(Self.f(closest)) m")
+        #expect(closest > Self.minSeparation)
+    }
+
+    @Test("walking straight at the drone: it backs off", arguments: [
+        (rate: 1.0, sigma: 0.0, doppler: false),
+        (rate: 5.0, sigma: 0.0, doppler: false),
+        (rate: 1.0, sigma: 0.5, doppler: true),
+        (rate: 5.0, sigma: 0.5, doppler: true),
+    ])
+    func walkTowardsTheDrone(rate: Double, sigma: Double, doppler: Bool) throws {
+        // Given a person standing 6 m east of the hovering drone, who at 5 s walks straight at it (west)
+        var config = ClosedLoopConfig()
+        config.person = .standThenWalk(startAt: 5, bearingDegrees: 270, speed: 1.4)
+        config.durationSeconds = 40
+        config.gpsRateHz = rate
+        config.gpsNoiseSigmaMeters = sigma
+        config.reportsVelocity = doppler
+        let results = try Self.runs(config, seeds: 1...(sigma > 0 ? 4 : 1))
+        let closest = results.map(\.minSeparationMeters).min()!
+        print("walking at the drone at 1.4 m/s, \(rate) Hz, σ \(sigma), doppler \(doppler): min separation \(Self.f(closest)) m")
+        // Then it never comes inside minSeparation
+        #expect(closest > Self.minSeparation)
+        for result in results {
+            // and whenever it believed itself inside, it commanded motion away from the person
+            for s in result.samples {
+                guard let d = s.estimatedDistanceMeters, d < Self.minSeparation, let v = s.commandedVelocity else { continue }
+                #expect(v.dot((s.person - s.drone) / s.distanceMeters) <= 0)
+            }
+            // and it got out of the way: it ends far west of where it started, at the standoff again
+            let last = result.samples.last!
+            #expect(last.drone.east < -30)
+            #expect(abs(last.distanceMeters - 6) < 1.5)
+        }
+    }
+
+    @Test func aJoggerRunningAtTheDroneIsOutrunLate() throws {
+        // Given the same, but a jogger at 3 m/s and 5 Hz fixes with Doppler velocity
+        var config = ClosedLoopConfig()
+        config.person = .standThenWalk(startAt: 5, bearingDegrees: 270, speed: 3.0)
+        config.durationSeconds = 30
+        config.gpsRateHz = 5
+        config.reportsVelocity = true
+        let result = try runClosedLoop(config)
+        print("jogging at the drone at 3 m/s, 5 Hz with Doppler: min separation \(Self.f(result.minSeparationMeters)) m")
+        // Then it cannot keep minSeparation — from standstill the drone needs ≈1 s at 20° tilt to
+        // reach 3 m/s after ≈0.5 s to notice (documented limit) — but it never lets them reach it
+        #expect(result.minSeparationMeters > 1.0)
+        // and it keeps up afterwards
+        #expect(abs(result.samples.last!.distanceMeters - 6) < 2.5)
+    }
+
+    @Test func gpsJitterDoesNotMakeItTwitch() throws {
+        // Given a person standing still and both receivers jittering with σ 0.5 m at 1 Hz
+        var config = ClosedLoopConfig()
+        config.person = .straight(speed: 0)
+        config.gpsNoiseSigmaMeters = 0.5
+        let results = try Self.runs(config, seeds: 1...4)
+        let tuning = ControllerTuning()
+        for result in results {
+            let start = result.samples.first { $0.time >= config.settleSeconds }!.drone
+            let wander = result.settled.map { ($0.drone - start).length }.max()!
+            print("standing person, σ 0.5 m: tilt-rate RMS \(Self.f(result.tiltRateRMS))/s, largest tick step \(Self.f(result.maxTiltStep)), drone wander \(Self.f(wander)) m, RMS standoff error \(Self.f(result.rangeErrorRMS)) m")
+            // Then the commands change slowly (bounded rate of change, modest RMS rate)
+            #expect(result.maxTiltStep <= tuning.tiltSlewPerSecond / 30 + 1e-6)
+            #expect(result.tiltRateRMS < 1.2)
+            // and the drone stays within the relative GPS noise of where it was
+            #expect(wander < 2.0)
+            #expect(result.settledFollowingFraction == 1)
+        }
+    }
+
+    @Test("a 100 m outlier is ignored", arguments: [1.0, 5.0])
+    func aHundredMetreOutlierIsIgnored(rate: Double) throws {
+        // Given a walker with perfect fixes except one, 100 m north, at t = 30 s
+        var config = ClosedLoopConfig()
+        config.gpsRateHz = rate
+        config.targetFixDisplacements = [(at: 30, by: PlaneVector(east: 0, north: 100))]
+        let result = try runClosedLoop(config)
+        let northMost = result.samples.map(\.drone.north).max()!
+        print("100 m outlier at \(rate) Hz: max standoff error \(Self.f(result.maxRangeError)) m, drone strayed north \(Self.f(northMost)) m, following \(Self.f(100 * result.settledFollowingFraction)) % of the time")
+        // Then it is counted and ignored: the drone does not flinch towards it
+        #expect(result.machine.target.statistics.rejectedOutliers == 1)
+        #expect(northMost < 0.1)
+        if rate == 1 {
+            // At 1 Hz the dropped fix leaves a 2 s gap, longer than targetTimeoutSeconds: it hovers briefly
+            #expect(result.maxRangeError < 1.0)
+            #expect(result.settledFollowingFraction > 0.97)
+        } else {
+            #expect(result.maxRangeError < 0.1)
+            #expect(result.settledFollowingFraction == 1)
         }
     }
 }

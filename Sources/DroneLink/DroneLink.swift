@@ -1,0 +1,436 @@
+import ARDroneProtocol
+import Logging
+import NIOCore
+import NIOPosix
+import SystemTime
+import Telemetry
+
+/// The UDP link to one AR.Drone 2.0: AT commands out (port 5556), navdata in (port 5554).
+///
+/// Two UDP sockets on ephemeral local ports, like the SDK (`COM_CONFIG_SOCKET_AT(…, 0, …)`,
+/// reference §1.1): one sends AT datagrams to `address:atPort`, the other sends the navdata trigger
+/// to `address:navdataPort` and receives navdata (the drone answers the trigger's source).
+///
+/// A fixed-rate timer re-sends the *desired* state every `tickIntervalSeconds` in one datagram
+/// (REF + PCMD, plus COMWDG / CTRL / CONFIG_IDS+CONFIG / FTRIM when due); the owner only changes
+/// what is desired. Every decision is made by `DroneLinkCore` (a value, tested without sockets);
+/// this class only owns the sockets, the timer and the clock. All state lives on one NIO event
+/// loop, so the 30 Hz path takes no locks and reuses its buffers.
+///
+/// One owner (the flight service task) calls `setDesired`. `stop()` only stops sending: it does
+/// not land. Landing is the owner's job (`setDesired(flying: false, …)` and waiting for navdata);
+/// after `stop()` the drone's own com watchdog takes over (2 s, reference §2.2).
+public final class DroneLink: Sendable {
+    public let configuration: DroneLinkConfiguration
+    /// Everything the link observes, in order. Finishes after `stop()`. Buffers the newest
+    /// `eventBufferCount` events; older ones are dropped (and counted) if nobody reads.
+    public let events: AsyncStream<DroneLinkEvent>
+
+    /// Events kept for a slow consumer (about a minute of demo navdata).
+    public static let eventBufferCount = 1024
+    /// `01 00 00 00`: the int32 1 ("unicast") in host (little-endian) order, what the SDK
+    /// (`ardrone_navdata_open_server`), pyardrone, paparazzi and objc.io send to port 5554 (§1.2).
+    public static let navdataTriggerBytes: [UInt8] = [0x01, 0x00, 0x00, 0x00]
+    /// Receive buffer for one navdata datagram: above `NAVDATA_MAX_SIZE` (4096) so an oversized
+    /// packet is seen whole and rejected, not silently truncated.
+    static let navdataReceiveBufferBytes = 8192
+
+    private let continuation: AsyncStream<DroneLinkEvent>.Continuation
+    private let eventLoop: any EventLoop
+    private let logger: Logger
+    private let lifecycle: NIOLoopBoundBox<Lifecycle>
+
+    private enum Lifecycle {
+        case idle
+        case starting
+        case running(LinkRuntime)
+        case stopped
+    }
+
+    /// - Parameters:
+    ///   - eventLoopGroup: the link pins both sockets and its timer to one loop of this group.
+    ///   - logger: lost/restored navdata, config results and socket errors are logged with metadata.
+    public init(
+        configuration: DroneLinkConfiguration,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "followme.dronelink")
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        let loop = eventLoopGroup.next()
+        eventLoop = loop
+        lifecycle = NIOLoopBoundBox.makeBoxSendingValue(Lifecycle.idle, eventLoop: loop)
+        (events, continuation) = AsyncStream.makeStream(
+            of: DroneLinkEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBufferCount))
+    }
+
+    // MARK: - Lifecycle
+
+    /// Resolves the drone address, opens both sockets, sends the first navdata trigger and starts
+    /// the tick. AT commands are sent only once the first navdata arrived (see `.connected`).
+    /// A link runs once: after `stop()` make a new one.
+    public func start() async throws(DroneLinkError) {
+        let claimed = await claimIdle()
+        guard claimed else { throw .alreadyStarted }
+
+        let atAddress: SocketAddress
+        let navdataAddress: SocketAddress
+        let atChannel: any Channel
+        let navdataChannel: any Channel
+        do throws(DroneLinkError) {
+            atAddress = try Self.resolve(configuration.address, port: configuration.atPort)
+            navdataAddress = try Self.resolve(configuration.address, port: configuration.navdataPort)
+            let bindHost = atAddress.protocol == .inet6 ? "::" : "0.0.0.0"
+            atChannel = try await Self.bind(host: bindHost, socket: "AT", on: eventLoop) { [self] channel in
+                try channel.pipeline.syncOperations.addHandler(SocketErrorHandler(link: self, socket: "AT"))
+            }
+            do throws(DroneLinkError) {
+                navdataChannel = try await Self.bind(host: bindHost, socket: "navdata", on: eventLoop) { [self] channel in
+                    try channel.pipeline.syncOperations.addHandler(NavdataInboundHandler(link: self))
+                }
+            } catch {
+                try? await atChannel.close()
+                throw error
+            }
+        } catch {
+            await markStopped()
+            throw error
+        }
+
+        let configuration = configuration
+        let started: Bool = (try? await eventLoop.submit { [self] () -> Bool in
+            guard case .starting = lifecycle.value else { return false }
+            let runtime = LinkRuntime(
+                core: DroneLinkCore(configuration: configuration, expectedNavdataSource: navdataAddress),
+                atChannel: atChannel, navdataChannel: navdataChannel,
+                atAddress: atAddress, navdataAddress: navdataAddress,
+                allocator: atChannel.allocator,
+                tickInterval: .nanoseconds(Int64((configuration.tickIntervalSeconds * 1e9).rounded()))
+            )
+            lifecycle.value = .running(runtime)
+            runtime.effects.reset()
+            runtime.core.start(now: SystemClock.now(), effects: &runtime.effects)
+            perform(runtime)
+            runtime.nextTickDeadline = .now() + runtime.tickInterval
+            scheduleTick(runtime)
+            return true
+        }.get()) ?? false
+        guard started else {
+            try? await atChannel.close()
+            try? await navdataChannel.close()
+            throw .alreadyStarted
+        }
+        logger.info("drone link started", metadata: [
+            "drone": "\(configuration.address)", "atPort": "\(configuration.atPort)",
+            "navdataPort": "\(configuration.navdataPort)",
+            "localAT": "\(atChannel.localAddress.map { "\($0)" } ?? "?")",
+            "localNavdata": "\(navdataChannel.localAddress.map { "\($0)" } ?? "?")",
+        ])
+    }
+
+    /// Stops the tick, closes both sockets and finishes `events`. Does not land (see the type doc).
+    public func stop() async {
+        let channels: [any Channel] = (try? await eventLoop.submit { [self] () -> [any Channel] in
+            defer { lifecycle.value = .stopped }
+            guard case .running(let runtime) = lifecycle.value else { return [] }
+            runtime.scheduledTick?.cancel()
+            runtime.scheduledTick = nil
+            return [runtime.atChannel, runtime.navdataChannel]
+        }.get()) ?? []
+        for channel in channels { try? await channel.close() }
+        continuation.finish()
+        if !channels.isEmpty { logger.info("drone link stopped") }
+    }
+
+    // MARK: - Owner API
+
+    /// Sets what every following tick sends: REF bit 9 = `flying`, and `pilot` as PCMD (or
+    /// PCMD_MAG when `controllerHeading` is given). Use `ProgressiveCommand.hover` to hold position.
+    ///
+    /// `sendImmediately` sends a datagram now instead of at the next tick (a new GPS fix must not
+    /// wait up to 30 ms). Ignored until `start()` completed. While navdata shows EMERGENCY the link
+    /// sends bit 9 clear whatever is desired.
+    public func setDesired(
+        flying: Bool,
+        pilot: ProgressiveCommand,
+        controllerHeading: ControllerHeading? = nil,
+        sendImmediately: Bool = false
+    ) {
+        eventLoop.execute { [self] in
+            guard case .running(let runtime) = lifecycle.value else { return }
+            runtime.core.setDesired(flying: flying, pilot: pilot, heading: controllerHeading)
+            if sendImmediately { performTick(runtime, immediate: true) }
+        }
+    }
+
+    /// Sends the desired state now, outside the tick cadence.
+    public func sendNow() {
+        eventLoop.execute { [self] in
+            guard case .running(let runtime) = lifecycle.value else { return }
+            performTick(runtime, immediate: true)
+        }
+    }
+
+    /// Asks the drone to leave EMERGENCY: REF bit 8 while navdata shows bit 31, then released.
+    /// Refused unless the latest navdata shows bit 31, because bit 8 *toggles*: sent to a
+    /// healthy drone it cuts the motors (reference §2.3, §7.4). Also clears `desiredFlying`.
+    public func requestEmergencyToggle() async throws(DroneLinkRefusal) {
+        let result = await onLoop { runtime in runtime.core.requestEmergencyReset() }
+        guard let result else { throw .notRunning }
+        try result.get()
+        sendNow()
+    }
+
+    /// Cuts the motors now (REF bit 8 while bit 31 is clear); the drone falls. Clears
+    /// `desiredFlying`. Refused without navdata (a blind toggle could *reset* an emergency instead).
+    public func requestEmergencyCutoff() async throws(DroneLinkRefusal) {
+        let result = await onLoop { [self] runtime -> Result<Void, DroneLinkRefusal> in
+            runtime.effects.reset()
+            let result = runtime.core.requestEmergencyCutoff(now: SystemClock.now(), effects: &runtime.effects)
+            perform(runtime)
+            if case .success = result { performTick(runtime, immediate: true) }
+            return result
+        }
+        guard let result else { throw .notRunning }
+        try result.get()
+    }
+
+    /// Flat trim (`AT*FTRIM`, repeated on 10 ticks): only while navdata says landed.
+    public func requestFlatTrim() async throws(DroneLinkRefusal) {
+        let result = await onLoop { runtime in runtime.core.requestFlatTrim() }
+        guard let result else { throw .notRunning }
+        try result.get()
+    }
+
+    /// Queues one more `AT*CONFIG` write, sent after the start-up writes with the same ACK
+    /// handshake; the outcome arrives as `.configurationAcknowledged` / `.configurationFailed`.
+    public func writeConfiguration(_ write: ConfigurationWrite) async throws(DroneLinkRefusal) {
+        let result = await onLoop { runtime in runtime.core.enqueueConfiguration(write) }
+        guard let result else { throw .notRunning }
+        try result.get()
+    }
+
+    /// A snapshot of the counters; nil before `start()` or after `stop()`.
+    public func statistics() async -> DroneLinkStatistics? {
+        await onLoop { runtime in runtime.core.statistics }
+    }
+
+    /// The local address of the navdata socket (what the drone sends navdata to); nil unless running.
+    public func localNavdataAddress() async -> SocketAddress? {
+        await onLoop { runtime in runtime.navdataChannel.localAddress } ?? nil
+    }
+
+    // MARK: - Loop-confined internals
+
+    /// Runs `body` on the loop with the running runtime; nil if not running.
+    private func onLoop<T: Sendable>(_ body: @escaping @Sendable (LinkRuntime) -> T) async -> T? {
+        try? await eventLoop.submit { [self] () -> T? in
+            guard case .running(let runtime) = lifecycle.value else { return nil }
+            return body(runtime)
+        }.get()
+    }
+
+    private func claimIdle() async -> Bool {
+        (try? await eventLoop.submit { [self] () -> Bool in
+            guard case .idle = lifecycle.value else { return false }
+            lifecycle.value = .starting
+            return true
+        }.get()) ?? false
+    }
+
+    private func markStopped() async {
+        _ = try? await eventLoop.submit { [self] in lifecycle.value = .stopped }.get()
+        continuation.finish()
+    }
+
+    private func scheduleTick(_ runtime: LinkRuntime) {
+        runtime.scheduledTick = eventLoop.scheduleTask(deadline: runtime.nextTickDeadline) { [self] in
+            guard case .running(let runtime) = lifecycle.value else { return }
+            let now = NIODeadline.now()
+            runtime.core.recordTickLateness(seconds: Double((now - runtime.nextTickDeadline).nanoseconds) / 1e9)
+            performTick(runtime, immediate: false)
+            // Fixed rate: the next deadline follows the previous one, not "now"; after a stall of
+            // more than one interval, restart from now instead of bursting to catch up.
+            runtime.nextTickDeadline = runtime.nextTickDeadline + runtime.tickInterval
+            if runtime.nextTickDeadline < now { runtime.nextTickDeadline = now + runtime.tickInterval }
+            scheduleTick(runtime)
+        }
+    }
+
+    private func performTick(_ runtime: LinkRuntime, immediate: Bool) {
+        runtime.effects.reset()
+        let hasDatagram = runtime.core.tick(now: SystemClock.now(), datagram: &runtime.datagram,
+                                            effects: &runtime.effects)
+        if hasDatagram {
+            if immediate { runtime.core.countImmediateSend() }
+            sendATDatagram(runtime)
+        }
+        perform(runtime)
+    }
+
+    /// Copies the encoded datagram into the reused `ByteBuffer` (no allocation once the previous
+    /// write has completed, which for UDP is almost always synchronous) and writes it.
+    private func sendATDatagram(_ runtime: LinkRuntime) {
+        runtime.atBuffer.clear()
+        runtime.atBuffer.writeBytes(runtime.datagram)
+        let promise = eventLoop.makePromise(of: Void.self)
+        promise.futureResult.whenFailure { [self] error in
+            guard case .running(let runtime) = lifecycle.value else { return }
+            runtime.core.countSendFailure()
+            logger.debug("AT datagram not sent", metadata: ["error": "\(error)"])
+        }
+        runtime.atChannel.writeAndFlush(
+            AddressedEnvelope(remoteAddress: runtime.atAddress, data: runtime.atBuffer), promise: promise)
+    }
+
+    /// Carries out the core's effects: the navdata trigger and the events.
+    private func perform(_ runtime: LinkRuntime) {
+        if runtime.effects.sendNavdataTrigger {
+            runtime.navdataChannel.writeAndFlush(
+                AddressedEnvelope(remoteAddress: runtime.navdataAddress, data: runtime.triggerBuffer), promise: nil)
+        }
+        for event in runtime.effects.events {
+            log(event)
+            if case .dropped = continuation.yield(event) { runtime.core.countDroppedEvent() }
+        }
+        runtime.effects.reset()
+    }
+
+    /// Called by `NavdataInboundHandler` on the loop for every datagram.
+    func receiveNavdata(_ envelope: AddressedEnvelope<ByteBuffer>) {
+        guard case .running(let runtime) = lifecycle.value else { return }
+        let now = SystemClock.now()
+        runtime.effects.reset()
+        let dropped = envelope.data.withUnsafeReadableBytes { bytes in
+            runtime.core.receiveNavdata(bytes, from: envelope.remoteAddress, now: now, effects: &runtime.effects)
+        }
+        if let dropped {
+            logger.debug("navdata dropped", metadata: [
+                "reason": "\(dropped)", "source": "\(envelope.remoteAddress)", "bytes": "\(envelope.data.readableBytes)",
+            ])
+        }
+        perform(runtime)
+    }
+
+    /// Called by the channel handlers on the loop (e.g. ICMP port unreachable surfaced by the kernel).
+    func socketError(_ error: any Error, socket: String) {
+        logger.warning("drone link socket error", metadata: ["socket": "\(socket)", "error": "\(error)"])
+    }
+
+    private func log(_ event: DroneLinkEvent) {
+        switch event {
+        case .navdata, .statistics:
+            break
+        case .connected(let wasFlying, let desiredFlying, _):
+            logger.info("first navdata", metadata: ["droneWasFlying": "\(wasFlying)", "desiredFlying": "\(desiredFlying)"])
+        case .navdataLost(let last, let at):
+            logger.warning("navdata lost; re-sending trigger", metadata: ["silenceSeconds": "\(at.seconds(since: last))"])
+        case .navdataRestored(let silence, _):
+            logger.notice("navdata restored", metadata: ["silenceSeconds": "\(silence)"])
+        case .configurationAcknowledged(let write, let attempts, _):
+            logger.info("configuration acknowledged", metadata: ["key": "\(write.key)", "value": "\(write.value)", "attempts": "\(attempts)"])
+        case .configurationFailed(let write, let reason, _):
+            logger.error("configuration failed", metadata: ["key": "\(write.key)", "value": "\(write.value)", "reason": "\(reason)"])
+        case .desiredFlyingCleared(let reason, _):
+            logger.warning("desired flying cleared", metadata: ["reason": "\(reason)"])
+        }
+    }
+
+    // MARK: - Socket setup
+
+    private static func resolve(_ host: String, port: Int) throws(DroneLinkError) -> SocketAddress {
+        if let literal = try? SocketAddress(ipAddress: host, port: port) { return literal }
+        do {
+            return try SocketAddress.makeAddressResolvingHost(host, port: port)
+        } catch {
+            throw .addressResolution(address: host, port: port, reason: "\(error)")
+        }
+    }
+
+    private static func bind(
+        host: String,
+        socket: String,
+        on eventLoop: any EventLoop,
+        pipeline: @escaping @Sendable (any Channel) throws -> Void
+    ) async throws(DroneLinkError) -> any Channel {
+        do {
+            return try await DatagramBootstrap(group: eventLoop)
+                .channelOption(.recvAllocator,
+                               value: FixedSizeRecvByteBufferAllocator(capacity: navdataReceiveBufferBytes))
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try pipeline(channel) }
+                }
+                .bind(host: host, port: 0)
+                .get()
+        } catch {
+            throw .bind(socket: socket, reason: "\(error)")
+        }
+    }
+}
+
+/// The running link's mutable state; only touched on the link's event loop.
+private final class LinkRuntime {
+    var core: DroneLinkCore
+    let atChannel: any Channel
+    let navdataChannel: any Channel
+    let atAddress: SocketAddress
+    let navdataAddress: SocketAddress
+    let tickInterval: TimeAmount
+    /// Reused for every AT datagram.
+    var atBuffer: ByteBuffer
+    /// The 4 trigger bytes, written once (sending it never mutates it).
+    let triggerBuffer: ByteBuffer
+    /// Reused encoder output.
+    var datagram: [UInt8]
+    var effects = DroneLinkEffects()
+    var nextTickDeadline = NIODeadline.now()
+    var scheduledTick: Scheduled<Void>?
+
+    init(core: DroneLinkCore, atChannel: any Channel, navdataChannel: any Channel,
+         atAddress: SocketAddress, navdataAddress: SocketAddress, allocator: ByteBufferAllocator,
+         tickInterval: TimeAmount) {
+        self.core = core
+        self.atChannel = atChannel
+        self.navdataChannel = navdataChannel
+        self.atAddress = atAddress
+        self.navdataAddress = navdataAddress
+        self.tickInterval = tickInterval
+        atBuffer = allocator.buffer(capacity: ATEncoder.maximumDatagramByteCount)
+        triggerBuffer = allocator.buffer(bytes: DroneLink.navdataTriggerBytes)
+        datagram = []
+        datagram.reserveCapacity(ATEncoder.maximumDatagramByteCount)
+        effects.events.reserveCapacity(8)
+    }
+}
+
+/// Hands every navdata datagram to the link (on the loop).
+private final class NavdataInboundHandler: ChannelInboundHandler {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    private let link: DroneLink
+
+    init(link: DroneLink) { self.link = link }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        link.receiveNavdata(Self.unwrapInboundIn(data))
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        link.socketError(error, socket: "navdata")
+    }
+}
+
+/// Logs socket errors on the AT socket instead of letting them reach the pipeline's tail.
+private final class SocketErrorHandler: ChannelInboundHandler {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    private let link: DroneLink
+    private let socket: String
+
+    init(link: DroneLink, socket: String) {
+        self.link = link
+        self.socket = socket
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        link.socketError(error, socket: socket)
+    }
+}

@@ -1,0 +1,420 @@
+import ARDroneProtocol
+import NIOCore
+import Telemetry
+
+/// What the shell must do after the core handled an input.
+struct DroneLinkEffects {
+    /// Send `01 00 00 00` to the drone's navdata port.
+    var sendNavdataTrigger = false
+    /// Events to publish, in order.
+    var events: [DroneLinkEvent] = []
+
+    mutating func reset() {
+        sendNavdataTrigger = false
+        events.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The link's decisions, as a value: every input (tick, navdata datagram, owner request) comes in
+/// with `now`, and the output is the AT datagram to send plus effects (STYLE.md habit 4). No
+/// sockets, no clock: the shell (`DroneLink`) owns both.
+///
+/// Rules, each from reference/ardrone-protocol.md:
+/// * AT traffic starts only after the first accepted navdata, so a drone that is already flying
+///   is never sent a land REF (§7.3, node-ar-drone #55/#120).
+/// * Every tick is one datagram: `[COMWDG] REF PCMD [CTRL | CONFIG_IDS CONFIG] [FTRIM]`, numbered
+///   by the encoder from 1 (§2.1, §9.2). REF always carries the base 0x11540000 (§2.3).
+/// * Config writes one at a time: wait for bit 6 clear (sending `AT*CTRL=…,5,0` while set), send
+///   `CONFIG_IDS` + `CONFIG`, wait for bit 6 (ACK), retry on timeout (§1.2, §2.3, §9.5).
+/// * Navdata is accepted only from the drone's navdata address and port, only if it decodes, and
+///   only with an increasing sequence number, except a jump back to a small number (restart, §1.3).
+struct DroneLinkCore {
+    let configuration: DroneLinkConfiguration
+    /// The drone's navdata address and port; anything else is a spoofer or a stray.
+    let expectedNavdataSource: SocketAddress
+
+    /// How many times a flat trim is repeated on consecutive ticks (node-ar-drone repeats its
+    /// one-shot commands 10×, reference §2.3 `AT*FTRIM`).
+    static let flatTrimRepeatCount = 10
+    /// A backwards navdata sequence number `s` counts as a drone restart (the drone counts from 1,
+    /// `NAVDATA_SEQUENCE_DEFAULT`) when `s <= restartWindow` and the last accepted number exceeds
+    /// `s + restartWindow`: 200 packets is one second of full-rate (200 Hz) navdata, far more
+    /// reordering than a direct Wi-Fi link produces.
+    static let sequenceRestartWindow: UInt32 = 200
+
+    private(set) var statistics = DroneLinkStatistics()
+
+    // MARK: Encoding
+    private var encoder = ATEncoder()
+    private var commands: [ATCommand] = []
+
+    // MARK: Desired state (from the owner)
+    /// REF bit 9 the owner wants (before masking by emergency).
+    private(set) var desiredFlying = false
+    /// The owner's last PCMD; reset to hover when navdata is lost.
+    private(set) var pilot: ProgressiveCommand = .hover
+    /// When set, PCMD_MAG is sent instead of PCMD.
+    private(set) var controllerHeading: ControllerHeading?
+
+    // MARK: Requests
+    private var emergencyResetRequested = false
+    private var emergencyCutoffRequested = false
+    private var flatTrimTicksRemaining = 0
+    private var comWatchdogResetPending = false
+
+    // MARK: Navdata
+    private(set) var latestState: DroneState?
+    private(set) var latestControlState: ControlState?
+    private var lastSequenceNumber: UInt32?
+    private(set) var isConnected = false
+    private(set) var isNavdataLost = false
+    private var startedAt = MonotonicTime.zero
+    private var lastTriggerAt = MonotonicTime.zero
+
+    // MARK: Configuration
+    private enum ConfigurationPhase {
+        case idle
+        case awaitingAcknowledgement(attempt: Int, sentAt: MonotonicTime)
+    }
+    private var configurationQueue: [ConfigurationWrite]
+    private var configurationPhase = ConfigurationPhase.idle
+    /// Since when the head of the queue waits for bit 6 to clear.
+    private var acknowledgementClearWaitStartedAt: MonotonicTime?
+
+    // MARK: Statistics interval
+    private var lastStatisticsAt = MonotonicTime.zero
+    private var navdataCountAtLastStatistics = 0
+
+    init(configuration: DroneLinkConfiguration, expectedNavdataSource: SocketAddress) {
+        self.configuration = configuration
+        self.expectedNavdataSource = expectedNavdataSource
+        var queue = [ConfigurationWrite.navdataDemo]
+        if let mask = configuration.navdataOptionsMask { queue.append(.navdataOptions(mask)) }
+        queue.append(contentsOf: configuration.limits.configurationWrites)
+        configurationQueue = queue
+        statistics.configurationsPending = queue.count
+        commands.reserveCapacity(8)
+    }
+
+    /// Sends the first navdata trigger; ticks may follow.
+    mutating func start(now: MonotonicTime, effects: inout DroneLinkEffects) {
+        startedAt = now
+        lastStatisticsAt = now
+        sendTrigger(now: now, effects: &effects)
+    }
+
+    // MARK: - Owner requests
+
+    /// Sets REF bit 9 and the PCMD to repeat every tick. `heading` non-nil selects PCMD_MAG.
+    mutating func setDesired(flying: Bool, pilot: ProgressiveCommand, heading: ControllerHeading?) {
+        desiredFlying = flying
+        self.pilot = pilot
+        controllerHeading = heading
+    }
+
+    /// Toggles emergency off: REF bit 8 on every tick while navdata shows EMERGENCY, cleared as
+    /// soon as it does not (node-ar-drone `disableEmergency` pattern, reference §2.3 / §7.4).
+    mutating func requestEmergencyReset() -> Result<Void, DroneLinkRefusal> {
+        guard let state = latestState else { return .failure(.noNavdataYet) }
+        guard state.contains(.emergency) else { return .failure(.notInEmergency(state: state)) }
+        emergencyResetRequested = true
+        desiredFlying = false
+        return .success(())
+    }
+
+    /// Cuts the motors: REF bit 8 while navdata does not show EMERGENCY, then released (§2.3:
+    /// "to trigger an emergency (motor cut) send bit 8 while bit 31 = 0").
+    mutating func requestEmergencyCutoff(now: MonotonicTime, effects: inout DroneLinkEffects) -> Result<Void, DroneLinkRefusal> {
+        guard let state = latestState else { return .failure(.noNavdataYet) }
+        guard !state.contains(.emergency) else { return .failure(.alreadyInEmergency) }
+        emergencyCutoffRequested = true
+        emergencyResetRequested = false
+        if desiredFlying {
+            desiredFlying = false
+            effects.events.append(.desiredFlyingCleared(reason: .emergencyCutoffRequested, at: now))
+        }
+        pilot = .hover
+        return .success(())
+    }
+
+    /// Flat trim, only while navdata says landed (reference §2.3 `AT*FTRIM`; node-ar-drone refuses
+    /// while flying).
+    mutating func requestFlatTrim() -> Result<Void, DroneLinkRefusal> {
+        guard let state = latestState else { return .failure(.noNavdataYet) }
+        guard isLanded else { return .failure(.notLanded(state: state, controlState: latestControlState)) }
+        flatTrimTicksRemaining = Self.flatTrimRepeatCount
+        return .success(())
+    }
+
+    /// Queues one more configuration write (after the start-up ones).
+    mutating func enqueueConfiguration(_ write: ConfigurationWrite) -> Result<Void, DroneLinkRefusal> {
+        guard write.isEncodable else { return .failure(.unencodableConfiguration(write)) }
+        configurationQueue.append(write)
+        statistics.configurationsPending = configurationQueue.count
+        return .success(())
+    }
+
+    // MARK: - Shell bookkeeping
+
+    mutating func countImmediateSend() { statistics.immediateDatagramsSent += 1 }
+    mutating func recordTickLateness(seconds: Double) {
+        statistics.maxTickLatenessSeconds = max(statistics.maxTickLatenessSeconds, seconds)
+        if seconds > configuration.tickIntervalSeconds { statistics.ticksLate += 1 }
+    }
+    mutating func countSendFailure() { statistics.sendFailures += 1 }
+    mutating func countDroppedEvent() { statistics.eventsDropped += 1 }
+
+    // MARK: - Derived state
+
+    /// Landed according to the latest navdata: FLY bit clear and, if a demo option was seen, its
+    /// control state LANDED.
+    var isLanded: Bool {
+        guard let state = latestState, !state.contains(.flying) else { return false }
+        if let control = latestControlState { return control == .landed }
+        return true
+    }
+
+    /// Airborne according to one packet: state bit 0, or a demo control state that is in the air.
+    static func isAirborne(_ navdata: Navdata) -> Bool {
+        if navdata.state.contains(.flying) { return true }
+        switch navdata.demo?.controlState {
+        case .flying, .hovering, .transitionTakeoff, .transitionGotoFix: return true
+        default: return false
+        }
+    }
+
+    /// The REF input this tick: base bits, bit 9 = desired flying (never while in emergency or
+    /// cutting off), bit 8 = pending emergency reset/cutoff.
+    var currentREF: REFInput {
+        let emergency = latestState?.contains(.emergency) ?? false
+        let toggle = (emergencyResetRequested && emergency) || (emergencyCutoffRequested && !emergency)
+        let flying = desiredFlying && !emergency && !emergencyCutoffRequested
+        return REFInput(flying: flying, emergencyToggle: toggle)
+    }
+
+    // MARK: - Tick
+
+    /// One tick: silence check (lost / re-trigger), then the AT datagram. Returns false when
+    /// there is nothing to send (no navdata yet).
+    mutating func tick(now: MonotonicTime, datagram: inout [UInt8], effects: inout DroneLinkEffects) -> Bool {
+        checkSilence(now: now, effects: &effects)
+        emitStatisticsIfDue(now: now, effects: &effects)
+        guard isConnected else {
+            datagram.removeAll(keepingCapacity: true)
+            return false
+        }
+
+        commands.removeAll(keepingCapacity: true)
+        let bootstrap = latestState?.contains(.navdataBootstrap) ?? true
+        if comWatchdogResetPending {
+            comWatchdogResetPending = false
+            // SDK: COMWDG on the next tick unless the drone is in bootstrap (ardrone_tool.c, §2.2).
+            if !bootstrap {
+                commands.append(.comwdg)
+                statistics.comWatchdogResetsSent += 1
+            }
+        }
+        commands.append(.ref(currentREF))
+        let pcmd = isNavdataLost ? ProgressiveCommand.hover : pilot
+        if let heading = controllerHeading {
+            commands.append(.pcmdMag(pcmd, heading))
+        } else {
+            commands.append(.pcmd(pcmd))
+        }
+        appendConfigurationCommands(now: now, effects: &effects)
+        if flatTrimTicksRemaining > 0 {
+            if isLanded {
+                commands.append(.ftrim)
+                flatTrimTicksRemaining -= 1
+            } else {
+                flatTrimTicksRemaining = 0
+            }
+        }
+
+        do {
+            try encoder.encode(commands, into: &datagram)
+        } catch {
+            // Cannot happen with the commands above (well under 1024 bytes, strings checked on
+            // entry); never leave the drone without REF+PCMD if it somehow does.
+            statistics.encodingFailures += 1
+            commands.removeSubrange(2...)
+            do { try encoder.encode(commands.prefix(2), into: &datagram) } catch { return false }
+        }
+        statistics.commandsSent += commands.count
+        statistics.datagramsSent += 1
+        return true
+    }
+
+    private mutating func sendTrigger(now: MonotonicTime, effects: inout DroneLinkEffects) {
+        effects.sendNavdataTrigger = true
+        lastTriggerAt = now
+        statistics.navdataTriggersSent += 1
+    }
+
+    /// SDK: re-send the trigger whenever a 1 s read times out and restart the sequence expectation
+    /// (`ardrone_navdata_client.c`, reference §1.2/§1.3).
+    private mutating func checkSilence(now: MonotonicTime, effects: inout DroneLinkEffects) {
+        let silence = configuration.navdataSilenceSeconds
+        let lastHeard = statistics.lastNavdataAt ?? startedAt
+        guard now.seconds(since: lastHeard) >= silence else { return }
+        if isConnected, !isNavdataLost {
+            isNavdataLost = true
+            statistics.navdataLost = true
+            statistics.navdataLosses += 1
+            lastSequenceNumber = nil
+            pilot = .hover
+            effects.events.append(.navdataLost(lastReceivedAt: lastHeard, at: now))
+        }
+        if now.seconds(since: lastTriggerAt) >= silence {
+            sendTrigger(now: now, effects: &effects)
+        }
+    }
+
+    private mutating func emitStatisticsIfDue(now: MonotonicTime, effects: inout DroneLinkEffects) {
+        let elapsed = now.seconds(since: lastStatisticsAt)
+        guard elapsed >= configuration.statisticsIntervalSeconds else { return }
+        statistics.navdataRateHz = Double(statistics.navdataReceived - navdataCountAtLastStatistics) / elapsed
+        navdataCountAtLastStatistics = statistics.navdataReceived
+        lastStatisticsAt = now
+        effects.events.append(.statistics(statistics))
+    }
+
+    // MARK: - Configuration
+
+    private mutating func appendConfigurationCommands(now: MonotonicTime, effects: inout DroneLinkEffects) {
+        // Only while navdata flows: the ACK is only visible in navdata, and a drone without a
+        // navdata client "might simply drop the configuration" (pyardrone #12, reference §7.7).
+        guard !isNavdataLost, let state = latestState else { return }
+        let acknowledgeBitSet = state.contains(.commandAcknowledged)
+        let timeout = configuration.configAcknowledgementTimeoutSeconds
+        switch configurationPhase {
+        case .awaitingAcknowledgement(let attempt, let sentAt):
+            // The ACK itself is seen in `receiveNavdata`; here only the timeout.
+            guard now.seconds(since: sentAt) >= timeout, let write = configurationQueue.first else { return }
+            if attempt < configuration.configMaxAttempts {
+                statistics.configurationRetries += 1
+                appendConfigurationWrite(write, attempt: attempt + 1, now: now)
+            } else {
+                finishHead(.configurationFailed(write, reason: .notAcknowledged(attempts: attempt), at: now),
+                           effects: &effects)
+                statistics.configurationFailures += 1
+            }
+        case .idle:
+            if acknowledgeBitSet {
+                // Reset the ACK bit (ours from the previous write, or a stale one): ACK_CONTROL_MODE.
+                commands.append(.ctrl(.acknowledgeCommand))
+                guard let write = configurationQueue.first else { return }
+                let waitingSince = acknowledgementClearWaitStartedAt ?? now
+                acknowledgementClearWaitStartedAt = waitingSince
+                let stuckLimit = timeout * Double(configuration.configMaxAttempts)
+                let waited = now.seconds(since: waitingSince)
+                if waited >= stuckLimit {
+                    finishHead(.configurationFailed(write, reason: .acknowledgementBitStuck(seconds: waited), at: now),
+                               effects: &effects)
+                    statistics.configurationFailures += 1
+                }
+                return
+            }
+            guard let write = configurationQueue.first else { return }
+            appendConfigurationWrite(write, attempt: 1, now: now)
+        }
+    }
+
+    private mutating func appendConfigurationWrite(_ write: ConfigurationWrite, attempt: Int, now: MonotonicTime) {
+        let ids = configuration.configurationIDs
+        // SDK sends CONFIG_IDS immediately before every CONFIG (ardrone_at_set_toy_configuration_ids).
+        commands.append(.configIDs(sessionID: ids.sessionID, userID: ids.userID, applicationID: ids.applicationID))
+        commands.append(.config(key: write.key, value: write.value))
+        configurationPhase = .awaitingAcknowledgement(attempt: attempt, sentAt: now)
+        acknowledgementClearWaitStartedAt = nil
+    }
+
+    private mutating func finishHead(_ event: DroneLinkEvent, effects: inout DroneLinkEffects) {
+        configurationQueue.removeFirst()
+        configurationPhase = .idle
+        acknowledgementClearWaitStartedAt = nil
+        statistics.configurationsPending = configurationQueue.count
+        effects.events.append(event)
+    }
+
+    // MARK: - Navdata
+
+    /// Why the datagram was dropped, or nil if accepted (events appended to `effects`).
+    @discardableResult
+    mutating func receiveNavdata(
+        _ bytes: UnsafeRawBufferPointer,
+        from source: SocketAddress,
+        now: MonotonicTime,
+        effects: inout DroneLinkEffects
+    ) -> NavdataDropReason? {
+        statistics.navdataDatagramsRead += 1
+        guard source == expectedNavdataSource else {
+            statistics.droppedUnexpectedSource += 1
+            return .unexpectedSource
+        }
+        let navdata: Navdata
+        do {
+            navdata = try Navdata(bytes: bytes)
+        } catch {
+            statistics.droppedMalformed += 1
+            statistics.droppedMalformedByKind[error.kind, default: 0] += 1
+            return .malformed(error.kind)
+        }
+        if let last = lastSequenceNumber, navdata.sequenceNumber <= last {
+            let restart = navdata.sequenceNumber <= Self.sequenceRestartWindow
+                && last > navdata.sequenceNumber + Self.sequenceRestartWindow
+            guard restart else {
+                statistics.droppedSequenceNotIncreasing += 1
+                return .sequenceNotIncreasing
+            }
+            statistics.sequenceRestarts += 1
+        }
+        accept(navdata, from: source, now: now, effects: &effects)
+        return nil
+    }
+
+    private mutating func accept(_ navdata: Navdata, from source: SocketAddress, now: MonotonicTime,
+                                 effects: inout DroneLinkEffects) {
+        let previousNavdataAt = statistics.lastNavdataAt
+        lastSequenceNumber = navdata.sequenceNumber
+        statistics.navdataReceived += 1
+        statistics.lastNavdataAt = now
+        let state = navdata.state
+        latestState = state
+        if let demo = navdata.demo { latestControlState = demo.controlState }
+
+        if !isConnected {
+            isConnected = true
+            let airborne = Self.isAirborne(navdata)
+            if airborne && !state.contains(.emergency) { desiredFlying = true }
+            effects.events.append(.connected(droneWasFlying: airborne, desiredFlying: desiredFlying, at: now))
+        }
+        if isNavdataLost {
+            isNavdataLost = false
+            statistics.navdataLost = false
+            let silenceSeconds = now.seconds(since: previousNavdataAt ?? startedAt)
+            effects.events.append(.navdataRestored(silenceSeconds: silenceSeconds, at: now))
+        }
+
+        if state.contains(.emergency) {
+            emergencyCutoffRequested = false
+            if desiredFlying {
+                desiredFlying = false
+                pilot = .hover
+                effects.events.append(.desiredFlyingCleared(reason: .emergency, at: now))
+            }
+        } else {
+            emergencyResetRequested = false
+        }
+        if state.contains(.communicationWatchdog) { comWatchdogResetPending = true }
+
+        if case .awaitingAcknowledgement(let attempt, _) = configurationPhase,
+           state.contains(.commandAcknowledged), let write = configurationQueue.first {
+            statistics.configurationsAcknowledged += 1
+            finishHead(.configurationAcknowledged(write, attempts: attempt, at: now), effects: &effects)
+        }
+        if !state.contains(.commandAcknowledged) { acknowledgementClearWaitStartedAt = nil }
+
+        effects.events.append(.navdata(ReceivedNavdata(navdata: navdata, receivedAt: now, source: source)))
+    }
+}

@@ -1,0 +1,72 @@
+import DroneLink
+import FollowCore
+import FollowMeConfig
+import GPSClient
+
+/// Maps the validated config file onto the parameters of each part (the one place this happens).
+public struct FlightConfiguration: Sendable {
+    public let follow: FollowParameters
+    public let failsafe: FailsafeParameters
+    public let link: DroneLinkConfiguration
+    public let subscriptions: [ReceiverSubscription]
+
+    public enum MappingError: Error, CustomStringConvertible {
+        case core(String)
+        case link(String)
+        public var description: String {
+            switch self {
+            case .core(let s): return "follow parameters rejected: \(s)"
+            case .link(let s): return "drone link parameters rejected: \(s)"
+            }
+        }
+    }
+
+    public init(_ config: FollowMeConfiguration) throws(MappingError) {
+        follow = FollowParameters(
+            standoffMeters: config.follow.standoffMeters,
+            altitudeMeters: config.follow.altitudeMeters,
+            maxTiltDegrees: config.follow.maxTiltDegrees,
+            maxYawRateDegreesPerSecond: config.follow.maxYawRateDegreesPerSecond,
+            maxClimbMetersPerSecond: config.follow.maxClimbMetersPerSecond,
+            mountOffsetDegrees: config.onboard.mountOffsetDegrees
+        )
+        failsafe = FailsafeParameters(
+            targetTimeoutSeconds: config.failsafe.targetTimeoutSeconds,
+            landAfterSeconds: config.failsafe.landAfterSeconds,
+            onboardTimeoutSeconds: config.failsafe.onboardTimeoutSeconds,
+            headingTimeoutSeconds: config.failsafe.headingTimeoutSeconds,
+            navdataTimeoutSeconds: config.failsafe.navdataTimeoutSeconds,
+            minBatteryPercent: Double(config.failsafe.minBatteryPercent),
+            geofenceMeters: config.failsafe.geofenceMeters,
+            minSeparationMeters: config.failsafe.minSeparationMeters
+        )
+        do {
+            try follow.validate()
+            try failsafe.validate()
+        } catch {
+            throw .core("\(error)")
+        }
+        do {
+            let limits = try FlightLimits(
+                outdoor: config.drone.outdoor,
+                eulerAngleMaxRadians: config.follow.maxTiltDegrees * .pi / 180,
+                controlVzMaxMillimetersPerSecond: config.follow.maxClimbMetersPerSecond * 1000,
+                controlYawRadiansPerSecond: config.follow.maxYawRateDegreesPerSecond * .pi / 180,
+                altitudeMaxMillimeters: config.drone.altitudeMaxMillimeters
+            )
+            link = try DroneLinkConfiguration(
+                address: config.drone.address, atPort: config.drone.atPort,
+                navdataPort: config.drone.navdataPort, limits: limits
+            )
+        } catch {
+            throw .link("\(error)")
+        }
+        subscriptions = [
+            ReceiverSubscription(role: .target, endpoint: GPSDAddress(host: config.target.host, port: config.target.port),
+                                 device: config.target.device),
+            ReceiverSubscription(role: .onboard,
+                                 endpoint: GPSDAddress(host: config.onboard.host, port: config.onboard.port),
+                                 device: config.onboard.device),
+        ]
+    }
+}

@@ -1,0 +1,292 @@
+import ARDroneProtocol
+import DroneLink
+import FollowCore
+import Foundation
+import GPSClient
+import Logging
+import ServiceLifecycle
+import Synchronization
+import SystemTime
+import Telemetry
+
+/// Options of `followme run` that are not in the config file.
+public struct FlightServiceOptions: Sendable {
+    /// Dry run: never ask the drone to take off; log the commands that would be sent.
+    public var noTakeoff = false
+    /// After SIGTERM/SIGINT, how long to wait for navdata to confirm "landed", seconds.
+    public var landTimeoutSeconds = 30.0
+    /// Control-decision period, seconds (the link re-sends the latest decision every 30 ms).
+    public var tickSeconds = 0.030
+    /// JSONL flight log path, or nil.
+    public var flightLogPath: String?
+    /// Draw a one-line status on the terminal.
+    public var statusLine = false
+
+    public init() {}
+}
+
+/// How a flight ended.
+public enum FlightOutcome: Sendable, Equatable {
+    /// Shut down with the drone confirmed on the ground (or it never left it).
+    case landed
+    /// Shut down but navdata did not confirm "landed" within the bound.
+    case landingUnconfirmed
+}
+
+/// `followme run`: wires the gpsd client, the drone link and the follow core in one loop.
+///
+/// One task owns the flight state (`FlightStateMachine`). A new fix updates the command at once
+/// (sent immediately, not at the next tick); the link keeps re-sending the latest command at
+/// 30 Hz. SIGTERM/SIGINT (ServiceLifecycle graceful shutdown) → land, wait for navdata to say
+/// "landed" (bounded), then return.
+public final class FlightService: Service, Sendable {
+    public let flight: FlightConfiguration
+    public let options: FlightServiceOptions
+    private let logger: Logger
+    private let outcomeBox = Mutex<FlightOutcome?>(nil)
+
+    public init(flight: FlightConfiguration, options: FlightServiceOptions, logger: Logger) {
+        self.flight = flight
+        self.options = options
+        self.logger = logger
+    }
+
+    /// The outcome after `run()` returned.
+    public var outcome: FlightOutcome? { outcomeBox.withLock { $0 } }
+
+    enum LoopInput: Sendable {
+        case gps(GPSEvent)
+        case link(DroneLinkEvent)
+        case tick
+        case shutdown
+    }
+
+    public func run() async throws {
+        let gps = GPSClient(subscriptions: flight.subscriptions, logger: logger)
+        let link = DroneLink(configuration: flight.link, logger: logger)
+        var machine = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe)
+        let recorder = try options.flightLogPath.map { try FlightRecorder(path: $0, now: SystemClock.now()) }
+        let (inputs, feed) = AsyncStream.makeStream(of: LoopInput.self, bufferingPolicy: .bufferingNewest(4096))
+
+        gps.start()
+        try await link.start()
+        logger.info("flight service started", metadata: [
+            "drone": "\(flight.link.address):\(flight.link.atPort)/\(flight.link.navdataPort)",
+            "dry-run": "\(options.noTakeoff)",
+        ])
+
+        let outcome: FlightOutcome = await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await e in gps.events { feed.yield(.gps(e)) } }
+            group.addTask { for await e in link.events { feed.yield(.link(e)) } }
+            let tick = options.tickSeconds
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .nanoseconds(Int64(tick * 1e9)))
+                    feed.yield(.tick)
+                }
+            }
+            var loop = FlightLoop(machine: machine, link: link, recorder: recorder, options: options, logger: logger)
+            let result = await withGracefulShutdownHandler {
+                await loop.run(inputs)
+            } onGracefulShutdown: {
+                feed.yield(.shutdown)
+            }
+            machine = loop.machine
+            group.cancelAll()
+            return result
+        }
+        gps.stop()
+        await link.stop()
+        recorder?.flush()
+        outcomeBox.withLock { $0 = outcome }
+        logger.info("flight service stopped", metadata: ["outcome": "\(outcome)", "state": "\(machine.state.name)"])
+    }
+}
+
+/// The loop body: the only code that mutates flight state.
+struct FlightLoop {
+    var machine: FlightStateMachine
+    let link: DroneLink
+    let recorder: FlightRecorder?
+    let options: FlightServiceOptions
+    let logger: Logger
+
+    private var shutdownDeadline: MonotonicTime?
+    private var lastCommandLog = MonotonicTime.zero
+    private var lastNavdataLog = MonotonicTime.zero
+    private var lastStatus = MonotonicTime.zero
+    private var lastIntent: FlightIntent?
+    private var droneAirborne = false
+    private var lastDecision: FlightDecision?
+    private var lastTargetFixAt: MonotonicTime?
+    private var lastOnboardFixAt: MonotonicTime?
+
+    init(machine: FlightStateMachine, link: DroneLink, recorder: FlightRecorder?, options: FlightServiceOptions,
+         logger: Logger)
+    {
+        self.machine = machine
+        self.link = link
+        self.recorder = recorder
+        self.options = options
+        self.logger = logger
+    }
+
+    mutating func run(_ inputs: AsyncStream<FlightService.LoopInput>) async -> FlightOutcome {
+        for await input in inputs {
+            let now = SystemClock.now()
+            switch input {
+            case .gps(let event):
+                record(now) { j in j.add("kind", "gps"); j.addRaw("event", event.jsonLine()) }
+                switch event {
+                case .fix(let fix):
+                    if fix.role == .target { lastTargetFixAt = fix.receivedAt } else { lastOnboardFixAt = fix.receivedAt }
+                    machine.handle(.fix(fix), now: now)
+                    decide(now: now, immediately: true)
+                case .heading(let h):
+                    machine.handle(.heading(h), now: now)
+                case .lost(let loss):
+                    logger.warning("receiver lost", metadata: ["role": "\(loss.role.rawValue)", "reason": "\(loss.reason)"])
+                case .connected, .gpsdError:
+                    break
+                }
+            case .link(let event):
+                handleLink(event, now: now)
+            case .tick:
+                decide(now: now, immediately: false)
+                recorder?.flushIfDue(now: now)
+                if options.statusLine { drawStatus(now: now) }
+            case .shutdown:
+                logger.notice("shutdown requested: landing")
+                record(now) { j in j.add("kind", "shutdown") }
+                machine.handle(.shutdownRequested, now: now)
+                shutdownDeadline = now.adding(seconds: options.landTimeoutSeconds)
+                decide(now: now, immediately: true)
+            }
+            if let deadline = shutdownDeadline {
+                if isSafelyDown { return .landed }
+                if now >= deadline {
+                    logger.error("landing not confirmed by navdata before the deadline",
+                                 metadata: ["state": "\(machine.state.name)"])
+                    return .landingUnconfirmed
+                }
+            }
+        }
+        return isSafelyDown ? .landed : .landingUnconfirmed
+    }
+
+    /// On the ground by navdata, or never left it.
+    private var isSafelyDown: Bool {
+        switch machine.state {
+        case .landed, .preflight: return !droneAirborne
+        case .emergency: return true
+        case .takingOff: return options.noTakeoff && !droneAirborne
+        default: return false
+        }
+    }
+
+    private mutating func handleLink(_ event: DroneLinkEvent, now: MonotonicTime) {
+        switch event {
+        case .navdata(let received):
+            guard let telemetry = DroneTelemetry(navdata: received.navdata, receivedAt: received.receivedAt) else { return }
+            droneAirborne = telemetry.flightState.isAirborne || telemetry.flightState == .landing
+            machine.handle(.telemetry(telemetry), now: now)
+            if now.seconds(since: lastNavdataLog) >= 0.5 {
+                lastNavdataLog = now
+                record(now) { j in
+                    j.add("kind", "navdata")
+                    j.add("seq", Int(received.navdata.sequenceNumber))
+                    j.add("flight", "\(telemetry.flightState)")
+                    j.add("battery", telemetry.batteryPercent)
+                    j.add("alt", telemetry.altitudeMeters)
+                    j.add("yaw", telemetry.yawDegrees)
+                    j.add("vx", telemetry.velocityBody?.forwardMetersPerSecond)
+                    j.add("vy", telemetry.velocityBody?.rightMetersPerSecond)
+                    j.add("emergency", telemetry.emergency)
+                }
+            }
+        case .connected(let wasFlying, let desiredFlying, _):
+            droneAirborne = wasFlying
+            logger.info("drone link connected", metadata: ["was-flying": "\(wasFlying)", "desired-flying": "\(desiredFlying)"])
+            record(now) { j in j.add("kind", "link"); j.add("event", "connected"); j.add("was_flying", wasFlying) }
+        case .navdataLost:
+            logger.warning("navdata lost")
+            record(now) { j in j.add("kind", "link"); j.add("event", "navdata-lost") }
+        case .navdataRestored(let silence, _):
+            logger.notice("navdata restored", metadata: ["silence-s": "\(silence)"])
+            record(now) { j in j.add("kind", "link"); j.add("event", "navdata-restored"); j.add("silence_s", silence) }
+        case .configurationAcknowledged(let write, let attempts, _):
+            record(now) { j in
+                j.add("kind", "link"); j.add("event", "config-ack"); j.add("key", write.key); j.add("value", write.value)
+                j.add("attempts", attempts)
+            }
+        case .configurationFailed(let write, let reason, _):
+            logger.error("drone config write failed", metadata: ["key": "\(write.key)", "reason": "\(reason)"])
+            record(now) { j in
+                j.add("kind", "link"); j.add("event", "config-failed"); j.add("key", write.key); j.add("reason", "\(reason)")
+            }
+        case .desiredFlyingCleared(let reason, _):
+            record(now) { j in j.add("kind", "link"); j.add("event", "flying-cleared"); j.add("reason", "\(reason)") }
+        case .statistics:
+            break
+        }
+    }
+
+    /// Runs the state machine and hands its command to the link.
+    private mutating func decide(now: MonotonicTime, immediately: Bool) {
+        let decision = machine.tick(now: now)
+        lastDecision = decision
+        if let t = decision.transition {
+            logger.notice("flight state", metadata: ["from": "\(t.from.name)", "to": "\(t.to.name)", "reason": "\(t.reason.name)"])
+            record(now) { j in
+                j.add("kind", "transition"); j.add("from", t.from.name); j.add("to", t.to.name); j.add("reason", t.reason.name)
+            }
+        }
+        var flying = decision.command.intent.wantsAirborne
+        if options.noTakeoff && !droneAirborne { flying = false }
+        let pilot = decision.command.pilot.map {
+            ProgressiveCommand(flags: [.progressive], rollFraction: Float($0.roll), pitchFraction: Float($0.pitch),
+                               gazFraction: Float($0.gaz), yawFraction: Float($0.yaw))
+        } ?? .hover
+        link.setDesired(flying: flying, pilot: pilot, sendImmediately: immediately)
+
+        if decision.command.intent != lastIntent || now.seconds(since: lastCommandLog) >= 0.1 {
+            lastIntent = decision.command.intent
+            lastCommandLog = now
+            record(now) { j in
+                j.add("kind", "command")
+                j.add("state", decision.state.name)
+                j.add("intent", decision.command.intent.name)
+                j.add("sent_flying", flying)
+                if let p = decision.command.pilot {
+                    j.add("roll", p.roll); j.add("pitch", p.pitch); j.add("gaz", p.gaz); j.add("yaw", p.yaw)
+                } else {
+                    j.add("hover", true)
+                }
+                if let f = decision.follow {
+                    j.add("dist", f.distanceToTargetMeters)
+                    j.add("rel_bearing", f.relativeBearingDegrees)
+                }
+                if options.noTakeoff { j.add("dry_run", true) }
+            }
+        }
+    }
+
+    private func record(_ now: MonotonicTime, _ fill: (inout JSONLine) -> Void) {
+        guard let recorder else { return }
+        var j = JSONLine()
+        j.add("t", now.seconds)
+        fill(&j)
+        recorder.record(j.string, now: now)
+    }
+
+    private mutating func drawStatus(now: MonotonicTime) {
+        guard now.seconds(since: lastStatus) >= 0.25 else { return }
+        lastStatus = now
+        func age(_ t: MonotonicTime?) -> String { t.map { String(format: "%.1fs", now.seconds(since: $0)) } ?? "-" }
+        var s = "\r\u{1B}[2K" + machine.state.name
+        if let f = lastDecision?.follow { s += String(format: " | dist %.1fm", f.distanceToTargetMeters) }
+        s += " | target \(age(lastTargetFixAt)) | onboard \(age(lastOnboardFixAt))"
+        if let t = machine.telemetry { s += String(format: " | batt %.0f%% alt %.1fm", t.batteryPercent, t.altitudeMeters) }
+        FileHandle.standardError.write(Data(s.utf8))
+    }
+}

@@ -1,0 +1,85 @@
+import FollowCore
+
+/// Stable, kebab-case names for states and reasons: the flight log's and status line's vocabulary.
+extension HoldReason {
+    public var name: String {
+        switch self {
+        case .navdataLost: "navdata-lost"
+        case .onboardFixStale: "onboard-fix-stale"
+        case .headingStale: "heading-stale"
+        case .targetStale: "target-stale"
+        case .geofence: "geofence"
+        }
+    }
+}
+
+extension LandReason {
+    public var name: String {
+        switch self {
+        case .holdExpired(let r): "hold-expired:\(r.name)"
+        case .lowBattery: "low-battery"
+        case .shutdown: "shutdown"
+        case .droneInitiated: "drone-initiated"
+        }
+    }
+}
+
+extension Prerequisites {
+    public var names: [String] {
+        var out: [String] = []
+        if contains(.targetFix) { out.append("target-fix") }
+        if contains(.onboardFix) { out.append("onboard-fix") }
+        if contains(.heading) { out.append("heading") }
+        if contains(.navdata) { out.append("navdata") }
+        if contains(.battery) { out.append("battery") }
+        if contains(.droneReady) { out.append("drone-ready") }
+        return out
+    }
+}
+
+extension FlightState {
+    /// e.g. `following`, `holding(target-stale)`, `preflight(waiting: heading,navdata)`.
+    public var name: String {
+        switch self {
+        case .preflight(let w): w.isEmpty ? "preflight" : "preflight(waiting: \(w.names.joined(separator: ",")))"
+        case .takingOff: "taking-off"
+        case .climbing: "climbing"
+        case .following: "following"
+        case .holding(let r): "holding(\(r.name))"
+        case .landing(let r): "landing(\(r.name))"
+        case .landed: "landed"
+        case .emergency: "emergency"
+        }
+    }
+}
+
+extension TransitionReason {
+    public var name: String {
+        switch self {
+        case .prerequisitesMet: "prerequisites-met"
+        case .adoptedInFlight: "adopted-in-flight"
+        case .airborneConfirmed: "airborne-confirmed"
+        case .altitudeReached: "altitude-reached"
+        case .dataFresh: "data-fresh"
+        case .hold(let r): "hold:\(r.name)"
+        case .land(let r): "land:\(r.name)"
+        case .landedConfirmed: "landed-confirmed"
+        case .landedUnexpectedly: "landed-unexpectedly"
+        case .emergencyReported: "emergency-reported"
+        case .emergencyCleared: "emergency-cleared"
+        case .shutdownBeforeTakeOff: "shutdown-before-take-off"
+        }
+    }
+}
+
+extension FlightIntent {
+    public var name: String {
+        switch self {
+        case .stayLanded: "stay-landed"
+        case .takeOff: "take-off"
+        case .fly: "fly"
+        case .land: "land"
+        case .emergency: "emergency"
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import FollowMeService
+import Logging
+
+/// `followme run --config FILE`: the appliance. Takes off once preflight passes, follows,
+/// lands on SIGTERM/SIGINT (confirmed by navdata) and exits 0.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Fly: follow the target receiver with the drone.",
+        discussion: """
+            Takes off by itself once preflight passes (both fixes fresh with mode ≥ 2, heading,
+            navdata, battery). SIGTERM/SIGINT → land, wait for navdata "landed", exit 0.
+            Exit 1 if landing could not be confirmed, 2 on a bad config.
+            """
+    )
+
+    @OptionGroup var configOption: ConfigOption
+
+    @Flag(name: .long, help: "Dry run: never take off; log the commands it would send.")
+    var noTakeoff = false
+
+    @Option(name: .long, help: "JSONL flight log path (overrides [log] path).")
+    var flightLog: String?
+
+    @Option(name: .long, help: "After SIGTERM/SIGINT, seconds to wait for navdata to confirm landing.")
+    var landTimeout: Double = 30
+
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard landTimeout > 0, landTimeout <= 300 else { throw ValidationError("--land-timeout must be in (0, 300] s") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+    }
+
+    func run() async throws {
+        let config = try loadConfigurationOrExit(path: configOption.config)
+        var logger = Logger(label: "followme")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        var options = FlightServiceOptions()
+        options.noTakeoff = noTakeoff
+        options.landTimeoutSeconds = landTimeout
+        options.flightLogPath = flightLog ?? config.log.path
+        options.statusLine = isatty(STDERR_FILENO) == 1
+        let app: FlightApplication
+        do {
+            app = try ServiceFactory.buildFlight(config: config, options: options, logger: logger)
+        } catch {
+            printError("followme run: \(error)")
+            throw ExitCode(2)
+        }
+        switch try await app.run() {
+        case .landed?: return
+        case .landingUnconfirmed?:
+            printError("followme run: landing was not confirmed by navdata")
+            throw ExitCode(1)
+        case nil:
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import ArgumentParser
+import FollowMeService
+import Foundation
+import Geometry
+import Logging
+
+/// `followme sim`: a simulated AR.Drone 2.0 on loopback, speaking the real UDP protocol, with its
+/// onboard GPS (and optionally the person's) served as NMEA over TCP for gpsd.
+struct SimCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sim",
+        abstract: "Run a simulated AR.Drone 2.0 (real AT/navdata UDP protocol) with NMEA GPS over TCP.",
+        discussion: """
+            Point the drone link at --bind (AT on --at-port, navdata on --navdata-port) and gpsd at
+            the NMEA stream:  gpsd -N -n -S 2947 tcp://127.0.0.1:10110
+            With --person, a second NMEA stream carries the person's receiver (--person-nmea-port).
+
+            First line on stdout, once every socket listens (port 0 = any free port):
+              {"event":"listening","bind":"127.0.0.1","at_port":5556,"navdata_port":5554,"nmea_port":10110,…}
+            then one status line per second (--json: one JSON object per second).
+            SIGINT/SIGTERM stop it (exit 0); exit 1 if a port cannot be bound.
+            """
+    )
+
+    @Option(name: .long, help: "Address to bind every socket to.")
+    var bind: String = "127.0.0.1"
+
+    @Option(name: .long, help: "UDP port for AT commands (0 = any free port).")
+    var atPort: Int = 5556
+
+    @Option(name: .long, help: "UDP port for the navdata trigger and navdata (0 = any free port).")
+    var navdataPort: Int = 5554
+
+    @Option(name: .long, help: "TCP port serving the onboard receiver's NMEA (0 = any free port).")
+    var nmeaPort: Int = 10110
+
+    @Option(name: .long, help: "TCP port serving the person's NMEA, with --person (0 = any free port).")
+    var personNMEAPort: Int = 10111
+
+    @Option(name: .long, help: "Where the drone starts, LAT,LON in degrees (default: Champ de Mars, Paris).")
+    var home: String = "48.8584,2.2945"
+
+    @Option(name: .long, help: "The drone's initial nose heading, degrees clockwise from north.")
+    var noseHeadingDeg: Double = 0
+
+    @Option(name: .long, help: "Nose heading minus receiver heading, degrees (default: [onboard] mount_offset_deg of --config, else 90).")
+    var mountOffsetDeg: Double?
+
+    @Option(name: .long, help: "Config file to take [onboard] mount_offset_deg from.")
+    var config: String?
+
+    @Option(name: .long, help: "The person's motion: none, straight-walk, square, stop-and-go, jog-curve.")
+    var person: String = "none"
+
+    @Option(name: .long, help: "When the person starts: 'airborne' (drone finished takeoff) or seconds after start.")
+    var personStart: String = "airborne"
+
+    @Option(name: .long, help: "GPS error model: clean (truth at 5 Hz) or realistic (metre-level bias, 0.3 s latency).")
+    var gpsNoise: String = "clean"
+
+    @Option(name: .long, help: "Seed for the GPS noise.")
+    var seed: UInt64 = 1
+
+    @Flag(name: .long, help: "Print the status lines as JSON objects.")
+    var json = false
+
+    @Flag(name: .long, help: "Log protocol details (clients, malformed datagrams) to stderr.")
+    var verbose = false
+
+    func validate() throws {
+        for (name, port) in [("--at-port", atPort), ("--navdata-port", navdataPort), ("--nmea-port", nmeaPort),
+                             ("--person-nmea-port", personNMEAPort)] where !(0...65535).contains(port) {
+            throw ValidationError("\(name) must be 0...65535, got \(port)")
+        }
+        _ = try parsedHome()
+        guard PersonChoice(rawValue: person) != nil else {
+            throw ValidationError("--person must be one of \(PersonChoice.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard PersonStart(argument: personStart) != nil else {
+            throw ValidationError("--person-start must be 'airborne' or a number of seconds >= 0, got '\(personStart)'")
+        }
+        guard GPSNoise(rawValue: gpsNoise) != nil else {
+            throw ValidationError("--gps-noise must be clean or realistic, got '\(gpsNoise)'")
+        }
+        guard noseHeadingDeg.isFinite else { throw ValidationError("--nose-heading-deg must be finite") }
+        if let mountOffsetDeg, !mountOffsetDeg.isFinite { throw ValidationError("--mount-offset-deg must be finite") }
+    }
+
+    func run() async throws {
+        var settings = SimulatorConfiguration()
+        settings.bindHost = bind
+        settings.atPort = atPort
+        settings.navdataPort = navdataPort
+        settings.onboardNMEAPort = nmeaPort
+        settings.personNMEAPort = personNMEAPort
+        settings.home = try parsedHome()
+        settings.initialNoseHeadingDegrees = noseHeadingDeg
+        settings.person = PersonChoice(rawValue: person) ?? .none
+        settings.personStart = PersonStart(argument: personStart) ?? .whenAirborne
+        settings.gpsNoise = GPSNoise(rawValue: gpsNoise) ?? .clean
+        settings.seed = seed
+        if let mountOffsetDeg {
+            settings.mountOffsetDegrees = mountOffsetDeg
+        } else if let config {
+            settings.mountOffsetDegrees = try loadConfigurationOrExit(path: config).onboard.mountOffsetDegrees
+        }
+
+        var logger = Logger(label: "followme.sim")
+        logger.logLevel = verbose ? .debug : .warning
+        let json = self.json
+        let configuration = settings
+        do {
+            try await SimulatorServer.runUntilSignalled(
+                configuration: configuration, logger: logger,
+                onStarted: { ports in
+                    print(ports.jsonLine(configuration: configuration))
+                    flushStandardOutput()
+                },
+                onStatus: { now, previous in
+                    print(json ? now.jsonLine(since: previous) : now.statusLine(since: previous))
+                    flushStandardOutput()
+                })
+        } catch let error as SimulatorServerError {
+            printError("followme sim: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// `--home LAT,LON` as a coordinate.
+    private func parsedHome() throws -> GeoCoordinate {
+        let parts = home.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]),
+              let coordinate = GeoCoordinate(latitudeDegrees: lat, longitudeDegrees: lon)
+        else {
+            throw ValidationError("--home must be LAT,LON in degrees (lat -90...90, lon -180...180), got '\(home)'")
+        }
+        return coordinate
+    }
+}

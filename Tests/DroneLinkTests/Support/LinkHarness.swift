@@ -1,0 +1,110 @@
+import ARDroneProtocol
+import DroneLink
+import Logging
+import NIOCore
+import Synchronization
+import SystemTime
+import Telemetry
+
+/// A `DroneLink` talking to a `DronePeer` over loopback, with its events recorded.
+struct LinkHarness {
+    let peer: DronePeer
+    let link: DroneLink
+    let recorder: EventRecorder
+    private let consumer: Task<Void, Never>
+
+    /// Limits used by most tests: outdoor, 20° tilt, 700 mm/s, 120°/s, 10 m.
+    static let testLimits: FlightLimits = try! FlightLimits(
+        outdoor: true, flightWithoutShell: true,
+        eulerAngleMaxRadians: 20 * Double.pi / 180,
+        controlVzMaxMillimetersPerSecond: 700,
+        controlYawRadiansPerSecond: 120 * Double.pi / 180,
+        altitudeMaxMillimeters: 10_000)
+
+    static func start(
+        peer: DronePeer,
+        limits: FlightLimits = LinkHarness.testLimits,
+        configAcknowledgementTimeoutSeconds: Double = 0.5,
+        configMaxAttempts: Int = 3,
+        navdataSilenceSeconds: Double = 1.0,
+        statisticsIntervalSeconds: Double = 1.0
+    ) async throws -> LinkHarness {
+        let configuration = try DroneLinkConfiguration(
+            address: "127.0.0.1", atPort: peer.atPort, navdataPort: peer.navdataPort,
+            navdataSilenceSeconds: navdataSilenceSeconds,
+            configAcknowledgementTimeoutSeconds: configAcknowledgementTimeoutSeconds,
+            configMaxAttempts: configMaxAttempts, limits: limits,
+            statisticsIntervalSeconds: statisticsIntervalSeconds)
+        var logger = Logger(label: "test.dronelink")
+        logger.logLevel = .warning
+        let link = DroneLink(configuration: configuration, logger: logger)
+        let recorder = EventRecorder()
+        let events = link.events
+        let consumer = Task {
+            for await event in events { recorder.append(event) }
+        }
+        try await link.start()
+        return LinkHarness(peer: peer, link: link, recorder: recorder, consumer: consumer)
+    }
+
+    func shutdown() async {
+        await link.stop()
+        await consumer.value
+        await peer.shutdown()
+    }
+
+    func statistics() async -> DroneLinkStatistics {
+        await link.statistics() ?? DroneLinkStatistics()
+    }
+}
+
+/// Thread-safe list of the link's events with their arrival time.
+final class EventRecorder: Sendable {
+    private let storage = Mutex<[(event: DroneLinkEvent, at: MonotonicTime)]>([])
+
+    func append(_ event: DroneLinkEvent) {
+        storage.withLock { $0.append((event, SystemClock.now())) }
+    }
+
+    var events: [DroneLinkEvent] { storage.withLock { $0.map(\.event) } }
+
+    var timedEvents: [(event: DroneLinkEvent, at: MonotonicTime)] { storage.withLock { $0 } }
+
+    var navdata: [ReceivedNavdata] {
+        events.compactMap { if case .navdata(let received) = $0 { received } else { nil } }
+    }
+
+    var acknowledged: [(write: ConfigurationWrite, attempts: Int)] {
+        events.compactMap {
+            if case .configurationAcknowledged(let write, let attempts, _) = $0 { (write, attempts) } else { nil }
+        }
+    }
+
+    var failed: [(write: ConfigurationWrite, reason: ConfigurationFailure)] {
+        events.compactMap {
+            if case .configurationFailed(let write, let reason, _) = $0 { (write, reason) } else { nil }
+        }
+    }
+
+    var connected: (droneWasFlying: Bool, desiredFlying: Bool)? {
+        for case .connected(let was, let desired, _) in events { return (was, desired) }
+        return nil
+    }
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeoutSeconds` pass; returns whether it held.
+/// A bounded wait, never an assertion about timing.
+func eventually(timeoutSeconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
+    let deadline = SystemClock.now().adding(seconds: timeoutSeconds)
+    while SystemClock.now() < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return await condition()
+}
+
+extension ATCommand {
+    var configKey: String? {
+        if case .config(let key, _) = self { key } else { nil }
+    }
+}

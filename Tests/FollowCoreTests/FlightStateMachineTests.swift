@@ -1,0 +1,427 @@
+import FollowCore
+import Geometry
+import Telemetry
+import Testing
+
+@Suite("FlightStateMachine: states, telemetry-confirmed transitions, every failsafe")
+struct FlightStateMachineTests {
+    static let failsafe = FailsafeParameters()
+    static let tick = 1.0 / 30
+
+    @Test func takeOffClimbAndFollowEachConfirmedByTelemetry() throws {
+        // Given a landed drone and every source live
+        var world = try World()
+        world.step()
+        #expect(world.command?.intent == .stayLanded)
+        // When everything has been fresh (and converged) long enough
+        world.flyToFollowing()
+        // Then it went preflight → takingOff → climbing → following, each on telemetry
+        let path = world.transitions.map { ($0.to.kind, $0.reason) }
+        #expect(path.map(\.0) == [.takingOff, .climbing, .following])
+        #expect(path.map(\.1) == [.prerequisitesMet, .airborneConfirmed, .altitudeReached])
+        #expect(world.state == .following)
+        #expect(world.command?.intent == .fly)
+        #expect(world.command?.pilot != nil)
+        #expect(world.machine.home != nil)
+    }
+
+    @Test func takeOffIsNotAssumedFromTime() throws {
+        // Given a drone whose firmware ignores take-off (navdata keeps saying landed)
+        var world = try World()
+        world.firmwareFollowsIntent = false
+        // When a minute passes
+        world.run(for: 60)
+        // Then the machine is still taking off (REF take-off repeated), never "climbing"
+        #expect(world.state == .takingOff)
+        #expect(world.command?.intent == .takeOff)
+    }
+
+    @Test func climbingWaitsForTheAltitude() throws {
+        var world = try World()
+        world.run(until: { $0 == .climbing })
+        // While climbing the PCMD asks for height and no horizontal motion
+        world.step()
+        let pilot = try #require(world.command?.pilot)
+        #expect(pilot.gaz > 0)
+        #expect(abs(pilot.roll) < 0.05 && abs(pilot.pitch) < 0.05)
+        #expect(world.state == .climbing)
+    }
+
+    @Test("preflight says what it waits for", arguments: [
+        ("heading", Prerequisites.heading),
+        ("target", Prerequisites.targetFix),
+        ("onboard", Prerequisites.onboardFix),
+        ("battery", Prerequisites.battery),
+        ("emergency", Prerequisites.droneReady),
+    ])
+    func preflightWaitsFor(missing: String, expected: Prerequisites) throws {
+        // Given a landed drone with one thing missing
+        var world = try World()
+        switch missing {
+        case "heading": world.sendsHeading = false
+        case "target": world.sendsTarget = false
+        case "onboard": world.sendsOnboard = false
+        case "battery": world.battery = 30   // under minTakeoffBatteryPercent 35
+        default: world.emergency = true
+        }
+        // When 10 s pass
+        world.run(for: 10)
+        // Then it is still on the ground, saying exactly what it waits for
+        #expect(world.state == .preflight(waitingFor: expected))
+        #expect(world.command == DroneCommand(intent: .stayLanded))
+        #expect(world.transitions.isEmpty)
+    }
+
+    @Test func noNavdataMeansWaitingForAllOfIt() throws {
+        var world = try World()
+        world.sendsNavdata = false
+        world.run(for: 5)
+        #expect(world.state == .preflight(waitingFor: [.navdata, .battery, .droneReady]))
+    }
+
+    // MARK: Target stale
+
+    @Test func targetStaleHoldsAtTheTimeoutThenLandsAfterLandAfter() throws {
+        // Given a drone following
+        var world = try World()
+        world.flyToFollowing()
+        world.run(for: 5)
+        // When the person's receiver goes silent
+        world.sendsTarget = false
+        world.step()
+        let lastFix = try #require(world.lastTargetFixAt)
+        // Then it holds (hover: PCMD flag 0, REF still flying) at the first tick after the fix
+        // is targetTimeoutSeconds old — following until then
+        let holdTime = world.run(until: { $0.kind != .following })
+        let holdStart = try #require(holdTime)
+        #expect(world.state == .holding(.targetStale))
+        #expect(world.command == DroneCommand(intent: .fly, pilot: nil))
+        #expect(holdStart > lastFix + Self.failsafe.targetTimeoutSeconds)
+        #expect(holdStart <= lastFix + Self.failsafe.targetTimeoutSeconds + Self.tick + 1e-9)
+        // And lands at the first tick landAfterSeconds after holding began, holding until then
+        let landTime = world.run(until: { $0 != .holding(.targetStale) })
+        let landStart = try #require(landTime)
+        #expect(world.state == .landing(.holdExpired(.targetStale)))
+        #expect(world.command == DroneCommand(intent: .land))
+        #expect(landStart >= holdStart + Self.failsafe.landAfterSeconds - 1e-9)
+        #expect(landStart <= holdStart + Self.failsafe.landAfterSeconds + Self.tick + 1e-9)
+        // And it is "landed" only when navdata says so (the fake firmware needs 2 s)
+        world.run(for: 1.5)
+        #expect(world.state == .landing(.holdExpired(.targetStale)))
+        world.run(for: 1)
+        #expect(world.state == .landed)
+        #expect(world.transitions.last?.reason == .landedConfirmed)
+        #expect(world.command == DroneCommand(intent: .stayLanded))
+    }
+
+    @Test func landingWithoutLandedTelemetryStaysLanding() throws {
+        var world = try World()
+        world.flyToFollowing()
+        world.sendsTarget = false
+        world.run(until: { $0.kind == .landing })
+        // When the firmware never reports landed
+        world.firmwareFollowsIntent = false
+        world.run(for: 30)
+        // Then the machine keeps commanding land and never assumes it is down
+        #expect(world.state == .landing(.holdExpired(.targetStale)))
+        #expect(world.command?.intent == .land)
+    }
+
+    @Test func targetBackBeforeTheDeadlineResumesFollowing() throws {
+        // Given a drone holding because the target went stale
+        var world = try World()
+        world.flyToFollowing()
+        world.sendsTarget = false
+        world.run(until: { $0 == .holding(.targetStale) })
+        // When fixes return 5 s later
+        world.run(for: 5)
+        world.sendsTarget = true
+        world.run(for: 0.5)
+        // Then it follows again, and never landed
+        #expect(world.state == .following)
+        #expect(world.transitions.last?.reason == .dataFresh)
+        #expect(world.command?.pilot != nil)
+        #expect(!world.transitions.contains { $0.to.kind == .landing })
+        // And a later stale spell gets a fresh land deadline
+        world.sendsTarget = false
+        let tTime = world.run(until: { $0.kind == .holding })
+
+        let t = try #require(tTime)
+        world.run(until: t + Self.failsafe.landAfterSeconds - 0.1)
+        #expect(world.state == .holding(.targetStale))
+    }
+
+    // MARK: Other sources
+
+    @Test("a stale onboard fix, heading or navdata holds, then lands", arguments: ["onboard", "heading", "navdata"])
+    func otherSourcesStale(source: String) throws {
+        var world = try World()
+        world.flyToFollowing()
+        world.run(for: 2)
+        let expected: HoldReason
+        let timeout: Double
+        switch source {
+        case "onboard": world.sendsOnboard = false; expected = .onboardFixStale; timeout = Self.failsafe.onboardTimeoutSeconds
+        case "heading": world.sendsHeading = false; expected = .headingStale; timeout = Self.failsafe.headingTimeoutSeconds
+        default: world.sendsNavdata = false; expected = .navdataLost; timeout = Self.failsafe.navdataTimeoutSeconds
+        }
+        let silencedAt = world.time
+        // When that source stays silent
+        let heldTime = world.run(until: { $0.kind == .holding })
+
+        let held = try #require(heldTime)
+        // Then it holds after (about) its timeout, for that reason, hovering
+        #expect(world.state == .holding(expected))
+        #expect(held >= silencedAt + timeout - 0.25)
+        #expect(held <= silencedAt + timeout + 0.1)
+        #expect(world.command == DroneCommand(intent: .fly, pilot: nil))
+        // And lands landAfterSeconds later
+        let landedTime = world.run(until: { $0.kind == .landing })
+
+        let landed = try #require(landedTime)
+        #expect(world.state == .landing(.holdExpired(expected)))
+        #expect(abs(landed - held - Self.failsafe.landAfterSeconds) <= Self.tick + 1e-9)
+        #expect(world.command == DroneCommand(intent: .land))
+        if source == "navdata" {
+            // …and with no navdata it cannot know it has landed: it stays "landing"
+            world.run(for: 10)
+            #expect(world.state.kind == .landing)
+            // until navdata returns saying landed
+            world.flightState = .landed
+            world.sendsNavdata = true
+            world.run(for: 0.2)
+            #expect(world.state == .landed)
+        } else {
+            world.run(for: 3)
+            #expect(world.state == .landed)
+        }
+    }
+
+    @Test func navdataLostOutranksAStaleTarget() throws {
+        var world = try World()
+        world.flyToFollowing()
+        world.sendsNavdata = false
+        world.sendsTarget = false
+        world.run(until: { $0.kind == .holding })
+        world.run(for: 3)
+        #expect(world.state == .holding(.navdataLost))
+    }
+
+    @Test func aChangeOfHoldReasonDoesNotResetTheLandDeadline() throws {
+        var world = try World()
+        world.flyToFollowing()
+        world.sendsTarget = false
+        let heldTime = world.run(until: { $0.kind == .holding })
+
+        let held = try #require(heldTime)
+        world.run(for: 4)
+        world.sendsHeading = false
+        world.run(for: 3)
+        #expect(world.state == .holding(.headingStale))
+        let landedTime = world.run(until: { $0.kind == .landing })
+
+        let landed = try #require(landedTime)
+        #expect(abs(landed - held - Self.failsafe.landAfterSeconds) <= Self.tick + 1e-9)
+        #expect(world.state == .landing(.holdExpired(.headingStale)))
+    }
+
+    // MARK: Battery, geofence, shutdown
+
+    @Test func lowBatteryLandsAtOnce() throws {
+        var world = try World()
+        world.flyToFollowing()
+        world.battery = Self.failsafe.minBatteryPercent - 1
+        world.run(for: 0.1)
+        #expect(world.state == .landing(.lowBattery))
+        #expect(world.command?.intent == .land)
+        world.run(for: 3)
+        #expect(world.state == .landed)
+    }
+
+    @Test func leavingTheGeofenceHoldsThenLands() throws {
+        // Given a drone following near home
+        var world = try World()
+        world.flyToFollowing()
+        // When its onboard fixes put it 101 m from home (beyond geofenceMeters 100)
+        world.person = PlaneVector(east: 105, north: 0)
+        world.drone = PlaneVector(east: 101, north: 0)
+        // Then it holds for the geofence (fix screening and estimate need a few fixes to get there)
+        let reached = world.run(until: { $0 == .holding(.geofence) }, within: 20)
+
+        try #require(reached != nil)
+        #expect(world.command == DroneCommand(intent: .fly, pilot: nil))
+        // And lands after landAfterSeconds
+        world.run(for: Self.failsafe.landAfterSeconds + 0.1)
+        #expect(world.state == .landing(.holdExpired(.geofence)))
+    }
+
+    @Test func backInsideTheGeofenceResumes() throws {
+        var world = try World()
+        world.flyToFollowing()
+        world.person = PlaneVector(east: 105, north: 0)
+        world.drone = PlaneVector(east: 101, north: 0)
+        let reached = world.run(until: { $0 == .holding(.geofence) }, within: 20)
+
+        try #require(reached != nil)
+        // When the drone is back 5 m inside (wind, say)
+        world.drone = PlaneVector(east: 95, north: 0)
+        world.person = PlaneVector(east: 99, north: 0)
+        world.run(for: 3)
+        // Then it follows again
+        #expect(world.state == .following)
+    }
+
+    @Test func shutdownWhileFollowingLandsAndWaitsForTelemetry() throws {
+        var world = try World()
+        world.flyToFollowing()
+        world.firmwareFollowsIntent = false
+        // When SIGTERM arrives
+        world.machine.handle(.shutdownRequested, now: world.now)
+        world.step()
+        // Then it lands, and is landed only when navdata says so
+        #expect(world.state == .landing(.shutdown))
+        #expect(world.command?.intent == .land)
+        world.run(for: 10)
+        #expect(world.state == .landing(.shutdown))
+        world.flightState = .landed
+        world.run(for: 0.2)
+        #expect(world.state == .landed)
+        #expect(world.state.isTerminal)
+    }
+
+    @Test func shutdownBeforeTakeOffStaysOnTheGround() throws {
+        var world = try World()
+        world.sendsTarget = false
+        world.run(for: 2)
+        world.machine.handle(.shutdownRequested, now: world.now)
+        world.step()
+        #expect(world.state == .landed)
+        #expect(world.transitions.last?.reason == .shutdownBeforeTakeOff)
+        #expect(world.command == DroneCommand(intent: .stayLanded))
+    }
+
+    // MARK: Adoption, emergency, the drone's own landings
+
+    @Test func aDroneAlreadyFlyingIsAdoptedNotLanded() throws {
+        // Given navdata that says "flying" before we ever commanded take-off
+        var world = try World()
+        world.flightState = .flying
+        world.altitude = 3
+        // When the machine starts and runs
+        world.run(for: 5)
+        // Then it never commanded land or stay-landed, and follows
+        #expect(world.transitions.first?.reason == .adoptedInFlight)
+        #expect(world.state == .following)
+        #expect(world.command?.intent == .fly)
+        #expect(!world.transitions.contains { $0.to.kind == .landing || $0.to.kind == .landed })
+    }
+
+    @Test func aDroneAlreadyFlyingWithoutDataHolds() throws {
+        var world = try World()
+        world.flightState = .hovering
+        world.altitude = 2
+        world.sendsTarget = false
+        world.run(for: 1)
+        // Then it holds (hover, REF flying) rather than landing
+        #expect(world.state == .holding(.targetStale))
+        #expect(world.transitions.first?.reason == .adoptedInFlight)
+        #expect(world.transitions.first?.to.kind == .holding)
+        #expect(world.command == DroneCommand(intent: .fly, pilot: nil))
+        // And when the target appears it climbs to the altitude, then follows
+        world.sendsTarget = true
+        world.run(until: { $0 == .following }, within: 10)
+        #expect(world.state == .following)
+        #expect(world.transitions.suffix(2).map(\.to.kind) == [.climbing, .following])
+        #expect(world.transitions.suffix(2).map(\.reason) == [.dataFresh, .altitudeReached])
+    }
+
+    @Test func emergencyBitWinsAndIsLeftOnlyWhenClearedAndLanded() throws {
+        var world = try World()
+        world.flyToFollowing()
+        world.firmwareFollowsIntent = false
+        world.emergency = true
+        world.run(for: 0.2)
+        #expect(world.state == .emergency)
+        #expect(world.command == DroneCommand(intent: .emergency))
+        #expect(world.transitions.last?.reason == .emergencyReported)
+        world.flightState = .landed
+        world.run(for: 2)
+        #expect(world.state == .emergency)
+        world.emergency = false
+        world.run(for: 0.2)
+        #expect(world.state == .landed)
+        #expect(world.transitions.last?.reason == .emergencyCleared)
+    }
+
+    @Test func theDroneLandingByItselfIsFollowedNotFought() throws {
+        var world = try World()
+        world.flyToFollowing()
+        world.firmwareFollowsIntent = false
+        world.flightState = .landing
+        world.run(for: 0.2)
+        #expect(world.state == .landing(.droneInitiated))
+        #expect(world.command?.intent == .land)
+    }
+
+    @Test func oneLandedPacketIsNotALanding() throws {
+        var world = try World()
+        world.flyToFollowing()
+        world.firmwareFollowsIntent = false
+        // One stray "landed" packet…
+        world.flightState = .landed
+        world.run(for: 0.1)
+        world.flightState = .flying
+        world.run(for: 2)
+        #expect(world.state == .following)
+        // …but "landed" for landedConfirmSeconds is
+        world.flightState = .landed
+        world.run(for: Self.failsafe.landedConfirmSeconds + 0.2)
+        #expect(world.state == .landed)
+        #expect(world.transitions.last?.reason == .landedUnexpectedly)
+    }
+
+    // MARK: Parameters and statistics
+
+    @Test func parametersAreValidated() {
+        #expect(throws: ParameterError.outOfRange(parameter: "maxTiltDegrees", value: 45, allowed: 1...30)) {
+            _ = try FlightStateMachine(follow: FollowParameters(maxTiltDegrees: 45))
+        }
+        #expect(throws: ParameterError.self) {
+            _ = try FlightStateMachine(failsafe: FailsafeParameters(targetTimeoutSeconds: .nan))
+        }
+        #expect(throws: ParameterError.self) {
+            // standoff 3.5 m with a 3 m minimum separation leaves no room
+            _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 3.5))
+        }
+        #expect(throws: Never.self) { _ = try FlightStateMachine() }
+        // A landing threshold above the default take-off threshold is not an error: the higher applies
+        #expect(throws: Never.self) { _ = try FlightStateMachine(failsafe: FailsafeParameters(minBatteryPercent: 40)) }
+    }
+
+    @Test func takeOffNeedsTheHigherOfTheTwoBatteryThresholds() throws {
+        var world = try World(failsafe: FailsafeParameters(minBatteryPercent: 40, minTakeoffBatteryPercent: 35))
+        world.battery = 38
+        world.run(for: 3)
+        #expect(world.state == .preflight(waitingFor: .battery))
+        world.battery = 41
+        world.run(for: 1)
+        #expect(world.state.kind != .preflight)
+    }
+
+    @Test func outliersAndOutOfOrderFixesAreCounted() throws {
+        var world = try World()
+        world.flyToFollowing()
+        let c = world.plane.unproject(PlaneVector(east: 0, north: 500))!
+        let bad = GPSFix(role: .target, device: "/dev/world-target", mode: .threeD,
+                         latitudeDegrees: c.latitudeDegrees, longitudeDegrees: c.longitudeDegrees,
+                         fixTime: FixTime(seconds: 1_800_000_000, nanoseconds: 0), receivedAt: world.now)!
+        let outcome = world.machine.handle(.fix(bad), now: world.now)
+        guard case .fix(.target, .rejectedOutlier) = outcome else {
+            Issue.record("expected a rejected outlier, got \(outcome)")
+            return
+        }
+        #expect(world.machine.target.statistics.rejectedOutliers == 1)
+        world.run(for: 1)
+        #expect(world.state == .following)
+    }
+}

@@ -1,0 +1,124 @@
+import GPSClient
+import Telemetry
+import Testing
+
+/// Real receiver logs replayed through gpsfake (its own gpsd, real libgps) into a GPSClient;
+/// what comes out must match gpsd's own expected output (`.chk`) report for report.
+@Suite("gpsfake replays of gpsd regression logs")
+struct GPSFakeReplayTests {
+    struct Replay: Sendable, CustomTestStringConvertible {
+        var log: String
+        /// gpsfake `-c`: seconds slept after each line/packet.
+        var cycleSeconds: Double
+        /// TPV reports and those with mode >= 2 in the `.chk`, as counted independently in
+        /// shared/fixtures/gpsd/README.md (guards the `.chk` parser itself).
+        var documentedTPVs: Int
+        var documentedFixes: Int
+        var testDescription: String { log }
+    }
+
+    /// The logs (Fixtures/PROVENANCE.md). Cycle times keep each replay at 0.2–4 s of feeding.
+    static let replays: [Replay] = [
+        Replay(log: "bu353s4.log", cycleSeconds: 0.01, documentedTPVs: 27, documentedFixes: 27),
+        Replay(log: "mtk-3301.log", cycleSeconds: 0.01, documentedTPVs: 15, documentedFixes: 8),
+        Replay(log: "quectel.log", cycleSeconds: 0.01, documentedTPVs: 85, documentedFixes: 68),
+        Replay(log: "neo-m8n.log", cycleSeconds: 0.01, documentedTPVs: 23, documentedFixes: 23),
+        Replay(log: "ublox-neo-m8n.log", cycleSeconds: 0.01, documentedTPVs: 44, documentedFixes: 44),
+        Replay(log: "gr601-w.log", cycleSeconds: 0.01, documentedTPVs: 10, documentedFixes: 10),
+        Replay(log: "bu303-nofix.log", cycleSeconds: 0.02, documentedTPVs: 7, documentedFixes: 0),
+        Replay(log: "bu303-moving.log", cycleSeconds: 0.02, documentedTPVs: 12, documentedFixes: 12),
+        Replay(log: "hemi.log", cycleSeconds: 0.005, documentedTPVs: 215, documentedFixes: 6),
+    ]
+
+    @Test("the .chk parser counts what the fixture README documents", arguments: replays)
+    func checkFileCounts(_ replay: Replay) throws {
+        let chk = try GPSDCheckFile(path: try Fixtures.path(replay.log + ".chk"))
+        #expect(chk.tpvs.count == replay.documentedTPVs)
+        #expect(chk.fixTPVs.count == replay.documentedFixes)
+        let withoutPosition = chk.fixTPVs.filter { !$0.hasPosition }
+        #expect(withoutPosition.isEmpty, "mode >= 2 TPVs without lat/lon: \(withoutPosition)")
+    }
+
+    /// gpsd prints lat/lon with 9 decimals; the client must reproduce them to that precision.
+    static let printedPrecisionDegrees = 1e-9
+
+    @Test("fixes, losses and headings match the .chk", .timeLimit(.minutes(2)), arguments: replays)
+    func replayMatchesCheckFile(_ replay: Replay) async throws {
+        // Given gpsd's expected output for the log, and gpsfake replaying it once (-1) on a private port.
+        let expected = try GPSDCheckFile(path: try Fixtures.path(replay.log + ".chk"))
+        let dir = try TestDirectory(label: "replay")
+        defer { dir.remove() }
+        let log = try dir.copyFixture(replay.log)
+        // When a GPSClient (any device) connects as soon as gpsd accepts, before the device is
+        // active, and reads the replay until gpsd deactivates the device at gpsfake's # EOF.
+        let (gpsfake, harness) = try await GPSDProcesses.startGPSFake(
+            logs: [log], in: dir, cycleSeconds: replay.cycleSeconds, oneShot: true, waitSeconds: 60,
+            attach: { port in ClientHarness.start([.local(.target, port: port, device: nil)]) },
+            detach: { $0.stop() })
+        defer { gpsfake.process.stop() }
+        defer { harness.stop() }
+        let ended = await harness.recorder.waitUntil(timeoutSeconds: 45) { events in
+            events.losses.contains { $0.reason == .deviceDeactivated }
+        }
+        let events = harness.events
+        if !ended {
+            Issue.record("no DEVICE deactivation within 45 s; events \(events.prefix(4)); \(await gpsfake.diagnosticsAsync())")
+        }
+
+        // Then the client saw exactly the .chk's reports, in order.
+        #expect(events.first.map(isFirstConnect) == true, "first event \(String(describing: events.first))")
+        let fixes = events.fixes
+        let chkFixes = expected.fixTPVs
+        #expect(fixes.count == chkFixes.count, "fixes (mode >= 2): client \(fixes.count), .chk \(chkFixes.count)")
+        for (index, (fix, tpv)) in zip(fixes, chkFixes).enumerated() {
+            let lat = try #require(tpv.latitudeDegrees), lon = try #require(tpv.longitudeDegrees)
+            #expect(abs(fix.coordinate.latitudeDegrees - lat) <= Self.printedPrecisionDegrees,
+                    "fix \(index) latitude \(fix.coordinate.latitudeDegrees) vs .chk \(lat)")
+            #expect(abs(fix.coordinate.longitudeDegrees - lon) <= Self.printedPrecisionDegrees,
+                    "fix \(index) longitude \(fix.coordinate.longitudeDegrees) vs .chk \(lon)")
+            #expect(fix.mode.rawValue == tpv.mode)
+            #expect(fix.device.hasPrefix("/dev/pts/"), "device \(fix.device)")
+        }
+        if let first = fixes.first, let last = fixes.last, let chkFirst = chkFixes.first, let chkLast = chkFixes.last {
+            #expect(abs(first.coordinate.latitudeDegrees - chkFirst.latitudeDegrees!) <= Self.printedPrecisionDegrees)
+            #expect(abs(first.coordinate.longitudeDegrees - chkFirst.longitudeDegrees!) <= Self.printedPrecisionDegrees)
+            #expect(abs(last.coordinate.latitudeDegrees - chkLast.latitudeDegrees!) <= Self.printedPrecisionDegrees)
+            #expect(abs(last.coordinate.longitudeDegrees - chkLast.longitudeDegrees!) <= Self.printedPrecisionDegrees)
+        }
+
+        // Mode 0/1 TPVs became `.lost(.noFix)`, one each, with the TPV's mode.
+        let noFixModes = events.losses.compactMap { loss -> Int? in
+            if case .noFix(let mode) = loss.reason { return mode } else { return nil }
+        }
+        #expect(noFixModes == expected.noFixTPVs.map(\.mode))
+
+        // ATT headings (hemi.log) arrived as heading events with gpsd's values.
+        let headings = events.headings.map(\.headingDegrees)
+        #expect(headings.count == expected.attHeadingsDegrees.count)
+        for (got, want) in zip(headings, expected.attHeadingsDegrees) {
+            #expect(abs(got - want) <= 1e-9, "heading \(got) vs .chk \(want)")
+        }
+
+        // The replay ended with the device deactivated, after the last fix.
+        let endIndex = events.lastIndex { if case .lost(let l) = $0 { return l.reason == .deviceDeactivated } else { return false } }
+        let lastFixIndex = events.lastIndex { if case .fix = $0 { return true } else { return false } }
+        if let endIndex, let lastFixIndex { #expect(endIndex > lastFixIndex) }
+        #expect(!events.losses.contains { $0.reason.isConnectionLost }, "the connection dropped during the replay")
+
+        let stats = harness.client.statistics(for: .target)
+        #expect(stats.ignoredOtherDevice == 0 && stats.ignoredBadMode == 0 && stats.ignoredNoPosition == 0,
+                "\(stats)")
+        if let firstFix = fixes.first {
+            reportTiming("replay \(replay.log): client start → first fix", firstFix.receivedAt.seconds(since: harness.startedAt))
+        }
+        if let end = events.losses.first(where: { $0.reason == .deviceDeactivated }) {
+            reportTiming("replay \(replay.log): client start → device deactivated (-c \(replay.cycleSeconds))",
+                         end.at.seconds(since: harness.startedAt))
+        }
+    }
+
+    private func isFirstConnect(_ event: GPSEvent) -> Bool {
+        if case .connected(.target, _, false, _) = event { return true }
+        return false
+    }
+}

@@ -1,0 +1,140 @@
+import GPSClient
+import Telemetry
+import Testing
+
+/// One gpsd serving both receivers (two `tcp://` NMEA sources); each role subscribes to its
+/// own device path, and must only ever hear that device.
+@Suite("one gpsd, two receivers")
+struct OneGPSDTwoReceiversTests {
+    /// How the target source is named to gpsd and in the subscription.
+    enum TargetPath: String, Sendable, CaseIterable, CustomTestStringConvertible {
+        /// `tcp://127.0.0.1:P` (~21 characters): WATCH goes through gps_stream.
+        case short
+        /// `tcp://127.0.0.1:000…P` (38 characters; gpsd and getaddrinfo accept the zeros):
+        /// longer than gps_stream's 80-byte command carries (reference/gpsd.md §1.5 #1), so
+        /// WATCH must go through gps_send.
+        case long
+
+        var portDigits: Int { self == .short ? 0 : 22 }
+        var testDescription: String { rawValue }
+    }
+
+    @Test("each role gets only its own positions; onboard headings arrive as sent",
+          .timeLimit(.minutes(1)), arguments: TargetPath.allCases)
+    func routesByRole(_ form: TargetPath) async throws {
+        // Given a target source (RMC+GGA) and an onboard source (RMC+GGA+HCHDT) at 10 Hz,
+        // both read by one gpsd.
+        let dir = try TestDirectory(label: "one-gpsd")
+        defer { dir.remove() }
+        let target = try NMEATCPServer(rateHz: 10, script: TestSources.walk(from: TestSources.targetStart, withHeading: false))
+        let onboard = try NMEATCPServer(rateHz: 10, script: TestSources.walk(from: TestSources.onboardStart, withHeading: true))
+        target.start()
+        defer { target.stop() }
+        onboard.start()
+        defer { onboard.stop() }
+        let targetPath = target.gpsdSource(portDigits: form.portDigits)
+        let onboardPath = onboard.gpsdSource()
+        if form == .long { #expect(targetPath.count > 33, "\(targetPath) is not long enough to test gps_send") }
+        let gpsd = try await GPSDProcesses.startGPSD(devices: [targetPath, onboardPath], in: dir)
+        defer { gpsd.process.stop() }
+
+        // When one client subscribes target → targetPath and onboard → onboardPath on that gpsd.
+        let harness = ClientHarness.start([
+            .local(.target, port: gpsd.port, device: targetPath),
+            .local(.onboard, port: gpsd.port, device: onboardPath),
+        ])
+        defer { harness.stop() }
+        let enough = await harness.recorder.waitUntil(timeoutSeconds: 20) { events in
+            events.of(.target).fixes.count >= 15 && events.of(.onboard).fixes.count >= 15
+                && events.of(.onboard).headings.count >= 10
+        }
+        let events = harness.events
+        #expect(enough, "too little data in 20 s; gpsd output:\n\(gpsd.process.output())\nevents: \(events.suffix(10))")
+
+        // Then every target fix is a target position, from the target path, and likewise onboard.
+        let targetSent = target.sentCycles, onboardSent = onboard.sentCycles
+        for fix in events.of(.target).fixes {
+            let lat = fix.coordinate.latitudeDegrees, lon = fix.coordinate.longitudeDegrees
+            #expect(fix.device == targetPath)
+            #expect(TestSources.cycle(latitudeDegrees: lat, longitudeDegrees: lon, in: targetSent) != nil,
+                    "target fix \(fix.coordinate) was never sent by the target source")
+            #expect(TestSources.cycle(latitudeDegrees: lat, longitudeDegrees: lon, in: onboardSent) == nil,
+                    "target fix \(fix.coordinate) is an onboard position")
+        }
+        for fix in events.of(.onboard).fixes {
+            let lat = fix.coordinate.latitudeDegrees, lon = fix.coordinate.longitudeDegrees
+            #expect(fix.device == onboardPath)
+            #expect(TestSources.cycle(latitudeDegrees: lat, longitudeDegrees: lon, in: onboardSent) != nil,
+                    "onboard fix \(fix.coordinate) was never sent by the onboard source")
+            #expect(TestSources.cycle(latitudeDegrees: lat, longitudeDegrees: lon, in: targetSent) == nil,
+                    "onboard fix \(fix.coordinate) is a target position")
+        }
+
+        // Onboard headings equal what HDT said; the target source sends none, so the target has none.
+        let sentHeadings = onboardSent.compactMap(\.headingDegrees)
+        for heading in events.of(.onboard).headings {
+            #expect(heading.device == onboardPath)
+            #expect(sentHeadings.contains { abs($0 - heading.headingDegrees) <= 1e-9 },
+                    "heading \(heading.headingDegrees) was never sent")
+        }
+        #expect(events.of(.target).headings.isEmpty)
+
+        // gpsd itself honoured each WATCH device: nothing from the other device reached either
+        // connection (the mapper's own filter would have counted it).
+        let targetStats = harness.client.statistics(for: .target)
+        let onboardStats = harness.client.statistics(for: .onboard)
+        #expect(targetStats.ignoredOtherDevice == 0, "\(targetStats)")
+        #expect(onboardStats.ignoredOtherDevice == 0, "\(onboardStats)")
+        #expect(events.gpsdErrors.isEmpty, "\(events.gpsdErrors)")
+
+        for role in ReceiverRole.allCases {
+            if let first = events.of(role).fixes.first {
+                reportTiming("one gpsd (\(form) target path): client start → first \(role) fix",
+                             first.receivedAt.seconds(since: harness.startedAt))
+            }
+        }
+    }
+
+    /// Lengths around gps_stream's limit: 32 fits its 80-byte buffer, 33 goes through
+    /// gps_send (fm_watch's cut-off), 34 broke with "Invalid WATCH", 35+ silently watched
+    /// every device when sent with gps_stream (reference/gpsd.md §1.5 #1).
+    static let missingPathLengths = [32, 33, 34, 48, 82]
+
+    @Test("WATCH for a missing device path of any length gets gpsd's error, not everything",
+          .timeLimit(.minutes(1)))
+    func missingDevicePaths() async throws {
+        // Given a gpsd with one live device streaming at 10 Hz.
+        let dir = try TestDirectory(label: "long-path")
+        defer { dir.remove() }
+        let source = try NMEATCPServer(rateHz: 10, script: TestSources.walk(from: TestSources.onboardStart, withHeading: true))
+        source.start()
+        defer { source.stop() }
+        let gpsd = try await GPSDProcesses.startGPSD(devices: [source.gpsdSource()], in: dir)
+        defer { gpsd.process.stop() }
+
+        for length in Self.missingPathLengths {
+            // When the target role watches a path gpsd does not have (the onboard role watches
+            // the live device, to prove data is flowing meanwhile).
+            let prefix = "/dev/serial/by-id/usb-u-blox_AG_GNSS_"
+            let missing = prefix + String(repeating: "x", count: max(0, length - prefix.count))
+            let path = String(missing.prefix(length))
+            #expect(path.count == length)
+            let harness = ClientHarness.start([
+                .local(.target, port: gpsd.port, device: path),
+                .local(.onboard, port: gpsd.port, device: source.gpsdSource()),
+            ])
+            defer { harness.stop() }
+            let answered = await harness.recorder.waitUntil(timeoutSeconds: 10) { events in
+                !events.of(.target).gpsdErrors.isEmpty && events.of(.onboard).fixes.count >= 10
+            }
+            let events = harness.events
+
+            // Then gpsd answers "No such device as <the whole path>" and sends the target nothing else.
+            #expect(answered, "length \(length): no error or no onboard data in 10 s: \(events.suffix(5))")
+            #expect(events.of(.target).gpsdErrors == ["No such device as \(path)"], "length \(length)")
+            #expect(events.of(.target).fixes.isEmpty && events.of(.target).headings.isEmpty, "length \(length)")
+            let stats = harness.client.statistics(for: .target)
+            #expect(stats.ignoredOtherDevice == 0, "length \(length): gpsd sent other devices' reports: \(stats)")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import GPSClient
+import Logging
+import Telemetry
+
+/// A started `GPSClient` with an `EventRecorder` draining its events.
+/// Call `stop()` in a `defer`; it returns at once (the reader threads exit within ~250 ms).
+struct ClientHarness: Sendable {
+    let client: GPSClient
+    let recorder: EventRecorder
+    /// When `start()` was called (CLOCK_MONOTONIC, the clock of event timestamps).
+    let startedAt: MonotonicTime
+
+    /// Starts a client for `subscriptions` with a no-op logger.
+    static func start(_ subscriptions: [ReceiverSubscription]) -> ClientHarness {
+        let logger = Logger(label: "GPSClientTests") { _ in SwiftLogNoOpLogHandler() }
+        let client = GPSClient(subscriptions: subscriptions, logger: logger)
+        let recorder = EventRecorder(client.events)
+        let startedAt = TestClock.now()
+        client.start()
+        return ClientHarness(client: client, recorder: recorder, startedAt: startedAt)
+    }
+
+    func stop() { client.stop() }
+
+    var events: [GPSEvent] { recorder.events }
+}
+
+extension ReceiverSubscription {
+    /// A subscription to the gpsd on 127.0.0.1:`port`.
+    static func local(_ role: ReceiverRole, port: Int, device: String?) -> ReceiverSubscription {
+        ReceiverSubscription(role: role, endpoint: GPSDAddress(host: "127.0.0.1", port: port), device: device)
+    }
+}
+
+/// Prints a measured timing so it shows in the test log (collected for the report).
+func reportTiming(_ what: String, _ seconds: Double) {
+    print("[timing] \(what): \(NMEA.fixed(seconds * 1000, 0)) ms")
+}

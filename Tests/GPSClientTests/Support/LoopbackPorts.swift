@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Loopback TCP port helpers (STYLE.md habit 20: bind port 0, never a fixed port).
+enum LoopbackPorts {
+    /// A port the kernel just handed out for 127.0.0.1 and that is free again now.
+    ///
+    /// Another process may take it before the caller binds it; callers that start a daemon on
+    /// it retry with a new port when the daemon fails to come up (see `GPSDProcesses`).
+    static func freeTCPPort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        precondition(fd >= 0, "socket() failed: errno \(errno)")
+        defer { close(fd) }
+        var addr = loopback(port: 0)
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        precondition(bound == 0, "bind(127.0.0.1:0) failed: errno \(errno)")
+        return boundPort(fd)
+    }
+
+    /// True if something accepts TCP connections on 127.0.0.1:`port` (connects and closes).
+    static func isAccepting(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var addr = loopback(port: port)
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// Polls every 5 ms until `port` accepts, `giveUp()` says stop, or `timeoutSeconds` pass.
+    static func waitUntilAccepting(
+        port: Int, timeoutSeconds: Double, giveUp: () -> Bool = { false }
+    ) async -> Bool {
+        let deadline = TestClock.now().adding(seconds: timeoutSeconds)
+        while TestClock.now() < deadline {
+            if isAccepting(port: port) { return true }
+            if giveUp() { return false }
+            await TestClock.sleep(seconds: 0.005)
+        }
+        return false
+    }
+
+    static func loopback(port: Int) -> sockaddr_in {
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
+        return addr
+    }
+
+    static func boundPort(_ fd: Int32) -> Int {
+        var addr = sockaddr_in()
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}
