@@ -53,6 +53,12 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .target(
+            name: "FollowBench",
+            dependencies: ["FollowCore", "Simulation", "Geometry", "Telemetry"],
+            swiftSettings: strict
+        ),
+
         // MARK: Shell
         .target(name: "SystemTime", dependencies: ["Telemetry"], swiftSettings: strict),
         .target(
@@ -77,6 +83,7 @@ let package = Package(
             name: "FollowMeService",
             dependencies: [
                 "GPSClient", "DroneLink", "FollowCore", "FollowMeConfig", "Simulation", "Telemetry", "Geometry", "SystemTime",
+                "FollowBench",
                 "ARDroneProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -108,13 +115,26 @@ let package = Package(
             name: "GPSClientTests", dependencies: ["GPSClient", "CGPS", "Telemetry"],
             resources: [.copy("Fixtures")], swiftSettings: strict
         ),
-        .testTarget(name: "DroneLinkTests", dependencies: ["DroneLink", "ARDroneProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "DroneLinkTests",
+            dependencies: [
+                "DroneLink", "ARDroneProtocol", "SystemTime", "Telemetry",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "FollowMeServiceTests",
             dependencies: [
                 "FollowMeService", "DroneLink", "GPSClient", "ARDroneProtocol", "Simulation", "Telemetry", "Geometry",
                 "FollowCore", "SystemTime",
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FollowBenchTests", dependencies: ["FollowBench", "FollowCore", "Simulation", "Geometry", "Telemetry"],
             swiftSettings: strict
         ),
         .testTarget(name: "CLITests", dependencies: ["FollowMeConfig"], swiftSettings: strict),

@@ -101,7 +101,7 @@ public struct NMEAUTCTime: Sendable, Hashable {
     }
 }
 
-/// Builds the NMEA 0183 sentences a GPS receiver sends and gpsd reads: RMC, GGA and HDT.
+/// Builds the NMEA 0183 sentences a GPS receiver sends and gpsd reads: GGA, GSA, RMC and HDT.
 ///
 /// Framing `$<body>*<hh>\r\n`, `hh` = XOR of every byte between `$` and `*` as two upper-case hex
 /// digits (NMEA 0183 §5.2.1; gpsd `driver_nmea0183.c` drops sentences whose checksum is wrong).
@@ -185,13 +185,32 @@ public enum NMEASentence {
         return framed(body: fields.joined(separator: ","))
     }
 
+    /// `$xxGSA`: DOP and active satellites, with mode `A` (automatic) and fix type 3 (3-D).
+    ///
+    /// Twelve PRN fields (unused ones empty), then PDOP, HDOP, VDOP. Sending it tells gpsd the fix
+    /// is 3-D from the first cycle, as a real receiver does.
+    public static func gsa(
+        talker: NMEATalker = .gps,
+        satellitePRNs: [Int] = Array(1...10),
+        pdop: Double = 1.6,
+        hdop: Double = 0.9,
+        vdop: Double = 1.3
+    ) -> String {
+        var prns = satellitePRNs.prefix(12).map { zeroPadded(max(1, min($0, 99)), 2) }
+        prns += Array(repeating: "", count: 12 - prns.count)
+        let fields = [talker.rawValue + "GSA", "A", "3"] + prns
+            + [decimal(pdop, fractionDigits: 1), decimal(hdop, fractionDigits: 1), decimal(vdop, fractionDigits: 1)]
+        return framed(body: fields.joined(separator: ","))
+    }
+
     /// `$xxHDT`: true heading, degrees in [0, 360) with two decimals (gpsd reports it as ATT
     /// `heading`).
     public static func hdt(talker: NMEATalker = .gps, headingDegrees: Double) -> String {
         framed(body: talker.rawValue + "HDT," + decimal(headingInRange(headingDegrees, fractionDigits: 2), fractionDigits: 2) + ",T")
     }
 
-    /// RMC then GGA for one fix, or nil if the fix has no receiver time (NMEA needs one).
+    /// GGA, GSA, RMC for one fix (the order SiRF receivers use, e.g. gpsd's bu353s4.log), or nil
+    /// if the fix has no receiver time (NMEA needs one).
     ///
     /// GGA altitude = `altitudeHAEMeters − geoidSeparationMeters` (0 when the fix has none).
     public static func fixSentences(
@@ -199,11 +218,12 @@ public enum NMEASentence {
     ) -> String? {
         guard let fixTime = fix.fixTime else { return nil }
         let time = NMEAUTCTime(fixTime)
-        return rmc(talker: talker, time: time, coordinate: fix.coordinate,
-                   speedMetersPerSecond: fix.speedMetersPerSecond ?? 0, trackDegrees: fix.trackDegrees)
-            + gga(talker: talker, time: time, coordinate: fix.coordinate,
-                  altitudeMSLMeters: (fix.altitudeHAEMeters ?? 0) - geoidSeparationMeters,
-                  geoidSeparationMeters: geoidSeparationMeters)
+        return gga(talker: talker, time: time, coordinate: fix.coordinate,
+                   altitudeMSLMeters: (fix.altitudeHAEMeters ?? 0) - geoidSeparationMeters,
+                   geoidSeparationMeters: geoidSeparationMeters)
+            + gsa(talker: talker)
+            + rmc(talker: talker, time: time, coordinate: fix.coordinate,
+                  speedMetersPerSecond: fix.speedMetersPerSecond ?? 0, trackDegrees: fix.trackDegrees)
     }
 
     /// HDT for a heading report.

@@ -16,11 +16,13 @@ struct DroneCommand: AsyncParsableCommand {
         commandName: "drone",
         abstract: "Talk to the AR.Drone 2.0 directly: status, take-off, land, emergency reset, decode navdata.",
         discussion: """
-            The address and ports come from [drone] in --config (overridable with --address, --at-port,
+            The address and ports come from [drone] in --config (overridable with --address, --at-port, \
             --navdata-port); the flight limits written at start come from [drone] and [follow].
-            Never run these while `followme` itself flies the drone: two AT senders with two sequence
+
+            Never run these while `followme` itself flies the drone: two AT senders with two sequence \
             counters confuse it (node-ar-drone issue #36).
-            Exit codes: 0 confirmed by navdata; 1 not confirmed / refused / no navdata; 2 bad usage,
+
+            Exit codes: 0 confirmed by navdata; 1 not confirmed / refused / no navdata; 2 bad usage, \
             configuration or file.
             """,
         subcommands: [Status.self, Takeoff.self, Land.self, EmergencyReset.self, Decode.self]
@@ -238,7 +240,11 @@ struct DroneCommand: AsyncParsableCommand {
     struct Land: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Land the drone and wait until navdata reports LANDED.",
-            discussion: "Exit 0 when landed (or already on the ground), 1 when not confirmed within --timeout."
+            discussion: """
+                Ctrl-C and SIGTERM are ignored while landing (abandoning a landing half-way is worse);
+                --timeout bounds the wait. Exit 0 when landed (or already on the ground), 1 when not
+                confirmed within --timeout.
+                """
         )
 
         @OptionGroup var connection: DroneConnectionOptions

@@ -144,13 +144,25 @@ struct NMEASentenceTests {
         // When it becomes NMEA with a 10 m geoid separation.
         let text = try #require(NMEASentence.fixSentences(fix, talker: .gnss, geoidSeparationMeters: 10))
         let lines = text.split(separator: "\r\n", omittingEmptySubsequences: true).map(String.init)
-        // Then an RMC and a GGA follow each other, each with a valid checksum.
-        #expect(lines.count == 2)
+        // Then GGA, GSA and RMC follow each other, each with a valid checksum.
+        #expect(lines.count == 3)
         #expect(text.hasSuffix("\r\n"))
         #expect(lines.allSatisfy { hasValidChecksum($0 + "\r\n") })
-        let rmc = fields(of: lines[0] + "\r\n"), gga = fields(of: lines[1] + "\r\n")
+        try #require(lines.count == 3)
+        let gga = fields(of: lines[0] + "\r\n"), gsa = fields(of: lines[1] + "\r\n"), rmc = fields(of: lines[2] + "\r\n")
+        #expect(gsa == ["GNGSA", "A", "3", "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "", "", "1.6", "0.9", "1.3"])
         #expect(rmc == ["GNRMC", "123456.400", "A", "3454.373578", "S", "05609.871932", "W", "3.888", "225.00", "211126", "", "", "A"])
         #expect(gga == ["GNGGA", "123456.400", "3454.373578", "S", "05609.871932", "W", "1", "10", "0.9", "32.50", "M", "10.0", "M", "", ""])
+    }
+
+    @Test("GSA lists at most twelve satellites and pads the rest")
+    func gsaPadding() {
+        let full = NMEASentence.gsa(satellitePRNs: Array(1...14))
+        #expect(fields(of: full).count == 18)
+        #expect(fields(of: full)[14] == "12")
+        let few = NMEASentence.gsa(satellitePRNs: [7])
+        #expect(fields(of: few)[3...5] == ["07", "", ""])
+        #expect(hasValidChecksum(full) && hasValidChecksum(few))
     }
 
     @Test("a fix standing still has an empty track field")

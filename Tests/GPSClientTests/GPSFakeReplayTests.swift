@@ -70,20 +70,17 @@ struct GPSFakeReplayTests {
         let fixes = events.fixes
         let chkFixes = expected.fixTPVs
         #expect(fixes.count == chkFixes.count, "fixes (mode >= 2): client \(fixes.count), .chk \(chkFixes.count)")
-        for (index, (fix, tpv)) in zip(fixes, chkFixes).enumerated() {
-            let lat = try #require(tpv.latitudeDegrees), lon = try #require(tpv.longitudeDegrees)
-            #expect(abs(fix.coordinate.latitudeDegrees - lat) <= Self.printedPrecisionDegrees,
-                    "fix \(index) latitude \(fix.coordinate.latitudeDegrees) vs .chk \(lat)")
-            #expect(abs(fix.coordinate.longitudeDegrees - lon) <= Self.printedPrecisionDegrees,
-                    "fix \(index) longitude \(fix.coordinate.longitudeDegrees) vs .chk \(lon)")
-            #expect(fix.mode.rawValue == tpv.mode)
-            #expect(fix.device.hasPrefix("/dev/pts/"), "device \(fix.device)")
+        let mismatch = zip(fixes, chkFixes).enumerated().first { _, pair in
+            let (fix, tpv) = pair
+            return !Self.samePosition(fix, tpv) || fix.mode.rawValue != tpv.mode || !fix.device.hasPrefix("/dev/pts/")
         }
+        #expect(mismatch == nil, """
+            first differing fix #\(mismatch?.offset ?? -1): client \(String(describing: mismatch?.element.0)), \
+            .chk \(String(describing: mismatch?.element.1))
+            """)
         if let first = fixes.first, let last = fixes.last, let chkFirst = chkFixes.first, let chkLast = chkFixes.last {
-            #expect(abs(first.coordinate.latitudeDegrees - chkFirst.latitudeDegrees!) <= Self.printedPrecisionDegrees)
-            #expect(abs(first.coordinate.longitudeDegrees - chkFirst.longitudeDegrees!) <= Self.printedPrecisionDegrees)
-            #expect(abs(last.coordinate.latitudeDegrees - chkLast.latitudeDegrees!) <= Self.printedPrecisionDegrees)
-            #expect(abs(last.coordinate.longitudeDegrees - chkLast.longitudeDegrees!) <= Self.printedPrecisionDegrees)
+            #expect(Self.samePosition(first, chkFirst), "first fix \(first.coordinate) vs .chk \(chkFirst)")
+            #expect(Self.samePosition(last, chkLast), "last fix \(last.coordinate) vs .chk \(chkLast)")
         }
 
         // Mode 0/1 TPVs became `.lost(.noFix)`, one each, with the TPV's mode.
@@ -115,6 +112,13 @@ struct GPSFakeReplayTests {
             reportTiming("replay \(replay.log): client start → device deactivated (-c \(replay.cycleSeconds))",
                          end.at.seconds(since: harness.startedAt))
         }
+    }
+
+    /// Latitude and longitude equal to gpsd's printed precision.
+    static func samePosition(_ fix: GPSFix, _ tpv: GPSDCheckFile.TPV) -> Bool {
+        guard let lat = tpv.latitudeDegrees, let lon = tpv.longitudeDegrees else { return false }
+        return abs(fix.coordinate.latitudeDegrees - lat) <= printedPrecisionDegrees
+            && abs(fix.coordinate.longitudeDegrees - lon) <= printedPrecisionDegrees
     }
 
     private func isFirstConnect(_ event: GPSEvent) -> Bool {

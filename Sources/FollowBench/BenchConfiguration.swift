@@ -1,0 +1,105 @@
+import FollowCore
+import Geometry
+import Simulation
+
+/// The settings shared by every run of a benchmark. Defaults are the `followme bench` defaults.
+public struct BenchConfiguration: Sendable, Hashable {
+    /// Seed of the GPS error realisation. Every scenario and both controllers use the same seed,
+    /// so they see the same noise. Default 1.
+    public var seed: UInt64
+    /// How long the person moves, seconds (a replay stops earlier when its track ends).
+    /// Default 240, range 10…7200.
+    public var durationSeconds: Double
+    /// The person stands at the start this long while the drone takes off and climbs, seconds.
+    /// Default 15, range 0…120.
+    public var personStartSeconds: Double
+    /// Following metrics count from this long after the person starts, seconds (take-off and the
+    /// first catch-up excluded). Default 15, range 0…600; must leave some of `durationSeconds`.
+    public var settleSeconds: Double
+    /// Horizontal distance both controllers keep from the person, metres (FollowMe's
+    /// `standoffMeters`; the baseline hovers inside it). Default 6 (the shipped config).
+    public var standoffMeters: Double
+    /// `control:euler_angle_max` of the simulated drone, degrees, for both controllers; FollowMe's
+    /// `maxTiltDegrees` is set to it. Default 12: the SDK default (ARDroneLib `config_keys.h`,
+    /// reference §1.1), which the objc.io app never changed. Range 1…30.
+    public var eulerAngleMaxDegrees: Double
+    /// `control:altitude_max` written to the drone at start, metres (the shipped config's 10 m;
+    /// the drone's own default 3 m would cap FollowMe's 3 m follow height).
+    public var altitudeMaxMeters: Double
+    /// Control period, seconds: both controllers' commands are (re)sent this often, like the
+    /// link's 30 ms AT loop (AR.Drone Developer Guide §6). Default 0.03.
+    public var controlPeriodSeconds: Double
+    /// Navdata rate, Hz: 15 in demo mode (reference §1.3). Default 15.
+    public var navdataRateHertz: Double
+    /// Spacing of the recorded person/drone track samples (for plots), seconds. Default 0.5.
+    public var trackSampleSeconds: Double
+    /// FollowMe's failsafes. Default: the product defaults except a 1000 m geofence (its maximum),
+    /// so a long straight walk measures following, not the fence.
+    public var failsafe: FailsafeParameters
+
+    public init(
+        seed: UInt64 = 1,
+        durationSeconds: Double = 240,
+        personStartSeconds: Double = 15,
+        settleSeconds: Double = 15,
+        standoffMeters: Double = 6,
+        eulerAngleMaxDegrees: Double = 12,
+        altitudeMaxMeters: Double = 10,
+        controlPeriodSeconds: Double = 0.03,
+        navdataRateHertz: Double = 15,
+        trackSampleSeconds: Double = 0.5,
+        failsafe: FailsafeParameters = FailsafeParameters(geofenceMeters: 1000)
+    ) {
+        self.seed = seed
+        self.durationSeconds = durationSeconds
+        self.personStartSeconds = personStartSeconds
+        self.settleSeconds = settleSeconds
+        self.standoffMeters = standoffMeters
+        self.eulerAngleMaxDegrees = eulerAngleMaxDegrees
+        self.altitudeMaxMeters = altitudeMaxMeters
+        self.controlPeriodSeconds = controlPeriodSeconds
+        self.navdataRateHertz = navdataRateHertz
+        self.trackSampleSeconds = trackSampleSeconds
+        self.failsafe = failsafe
+    }
+
+    /// Checks every field the runner relies on.
+    public func validate() throws(BenchError) {
+        try Self.check("durationSeconds", durationSeconds, 10...7200)
+        try Self.check("personStartSeconds", personStartSeconds, 0...120)
+        try Self.check("settleSeconds", settleSeconds, 0...600)
+        try Self.check("eulerAngleMaxDegrees", eulerAngleMaxDegrees, 1...30)
+        try Self.check("altitudeMaxMeters", altitudeMaxMeters, 1...100)
+        try Self.check("controlPeriodSeconds", controlPeriodSeconds, 0.005...0.25)
+        try Self.check("navdataRateHertz", navdataRateHertz, 1...200)
+        try Self.check("trackSampleSeconds", trackSampleSeconds, 0.01...60)
+        guard settleSeconds < durationSeconds else {
+            throw .invalidConfiguration(field: "settleSeconds", value: settleSeconds,
+                                        requirement: "must be less than durationSeconds (\(durationSeconds))")
+        }
+        do {
+            try followParameters(drone: DroneConfiguration()).validate()
+            try failsafe.validate()
+        } catch {
+            throw .parameters(error)
+        }
+    }
+
+    /// FollowMe's parameters for a drone configured like `drone`: the standoff, and tilt, yaw-rate
+    /// and climb limits equal to the drone's (what a PCMD ±1 means), the rest product defaults.
+    public func followParameters(drone: DroneConfiguration) -> FollowParameters {
+        FollowParameters(
+            standoffMeters: standoffMeters,
+            maxTiltDegrees: eulerAngleMaxDegrees,
+            maxYawRateDegreesPerSecond: degrees(fromRadians: drone.active.yawRateMaxRadiansPerSecond),
+            maxClimbMetersPerSecond: drone.active.verticalSpeedMaxMillimetersPerSecond / 1000
+        )
+    }
+
+    private static func check(_ field: String, _ value: Double, _ range: ClosedRange<Double>) throws(BenchError) {
+        guard value.isFinite, range.contains(value) else {
+            throw .invalidConfiguration(field: field, value: value,
+                                        requirement: "must be within \(range.lowerBound)…\(range.upperBound)")
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Geometry
+
+/// One recorded instant of a run, for plots: true positions on the scenario's plane.
+public struct BenchTrackSample: Sendable, Hashable {
+    /// Seconds since the run started (the person starts at `BenchConfiguration.personStartSeconds`).
+    public var timeSeconds: Double
+    /// The person, metres east/north of the scenario origin.
+    public var personPlane: PlaneVector
+    /// The drone, metres east/north of the scenario origin.
+    public var dronePlane: PlaneVector
+    /// The drone's nose, compass degrees.
+    public var noseHeadingDegrees: Double
+
+    public init(timeSeconds: Double, personPlane: PlaneVector, dronePlane: PlaneVector, noseHeadingDegrees: Double) {
+        self.timeSeconds = timeSeconds
+        self.personPlane = personPlane
+        self.dronePlane = dronePlane
+        self.noseHeadingDegrees = noseHeadingDegrees
+    }
+}
+
+/// How well a run followed, from true positions (never from what the controller believed).
+///
+/// "Settled" samples are the control ticks from `personStartSeconds + settleSeconds` on, whatever
+/// the drone was doing (holding, landed or lagging all count against it).
+public struct BenchMetrics: Sendable, Hashable {
+    /// RMS of |distance − standoff| over the settled samples, metres.
+    public var rangeErrorRMSMeters: Double
+    /// 95th percentile (nearest rank) of |distance − standoff| over the settled samples, metres.
+    public var rangeErrorP95Meters: Double
+    /// Largest |distance − standoff| over the settled samples, metres.
+    public var rangeErrorMaxMeters: Double
+    /// Mean horizontal distance drone–person over the settled samples, metres.
+    public var meanDistanceMeters: Double
+    /// Smallest horizontal distance drone–person while the drone was airborne, whole run, metres
+    /// (+∞ if it never flew).
+    public var minSeparationMeters: Double
+    /// RMS angle between the nose and the bearing to the person, settled samples while airborne
+    /// and more than 1 m apart, degrees.
+    public var facingErrorRMSDegrees: Double
+    /// Time the drone spent off the ground, seconds.
+    public var airborneSeconds: Double
+    /// Settled control ticks the metrics are computed over.
+    public var settledSamples: Int
+    /// Fraction of the settled samples FollowMe spent in `following` (nil for the baseline).
+    public var followingFraction: Double?
+
+    public init(rangeErrorRMSMeters: Double, rangeErrorP95Meters: Double, rangeErrorMaxMeters: Double,
+                meanDistanceMeters: Double, minSeparationMeters: Double, facingErrorRMSDegrees: Double,
+                airborneSeconds: Double, settledSamples: Int, followingFraction: Double?) {
+        self.rangeErrorRMSMeters = rangeErrorRMSMeters
+        self.rangeErrorP95Meters = rangeErrorP95Meters
+        self.rangeErrorMaxMeters = rangeErrorMaxMeters
+        self.meanDistanceMeters = meanDistanceMeters
+        self.minSeparationMeters = minSeparationMeters
+        self.facingErrorRMSDegrees = facingErrorRMSDegrees
+        self.airborneSeconds = airborneSeconds
+        self.settledSamples = settledSamples
+        self.followingFraction = followingFraction
+    }
+}
+
+/// A state change of the controller during a run (FollowMe's flight-state transitions).
+public struct BenchEvent: Sendable, Hashable {
+    public var timeSeconds: Double
+    /// e.g. `preflight → taking-off (prerequisites-met)`.
+    public var description: String
+
+    public init(timeSeconds: Double, description: String) {
+        self.timeSeconds = timeSeconds
+        self.description = description
+    }
+}
+
+/// Everything one run produced.
+public struct BenchResult: Sendable, Hashable {
+    public var scenario: String
+    public var scenarioKind: BenchScenario.Kind
+    public var controller: BenchController
+    public var noise: BenchNoise
+    public var seed: UInt64
+    /// The scenario's plane origin (for turning the track back into coordinates).
+    public var origin: GeoCoordinate
+    public var standoffMeters: Double
+    /// Simulated time of the whole run, seconds (take-off wait included).
+    public var simulatedSeconds: Double
+    public var metrics: BenchMetrics
+    /// The simulated drone's state at the end: `landed`, `taking-off`, `flying`, `landing`, `emergency`.
+    public var finalDroneState: String
+    /// FollowMe's flight state at the end (e.g. `following`, `holding:target-stale`); `naive` for the baseline.
+    public var finalControllerState: String
+    /// FollowMe's transitions, in order (empty for the baseline).
+    public var events: [BenchEvent]
+    /// Person and drone every `trackSampleSeconds`.
+    public var track: [BenchTrackSample]
+
+    public init(scenario: String, scenarioKind: BenchScenario.Kind, controller: BenchController, noise: BenchNoise,
+                seed: UInt64, origin: GeoCoordinate, standoffMeters: Double, simulatedSeconds: Double,
+                metrics: BenchMetrics, finalDroneState: String, finalControllerState: String,
+                events: [BenchEvent], track: [BenchTrackSample]) {
+        self.scenario = scenario
+        self.scenarioKind = scenarioKind
+        self.controller = controller
+        self.noise = noise
+        self.seed = seed
+        self.origin = origin
+        self.standoffMeters = standoffMeters
+        self.simulatedSeconds = simulatedSeconds
+        self.metrics = metrics
+        self.finalDroneState = finalDroneState
+        self.finalControllerState = finalControllerState
+        self.events = events
+        self.track = track
+    }
+}
