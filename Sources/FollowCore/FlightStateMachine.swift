@@ -168,6 +168,12 @@ public struct FlightStateMachine: Sendable {
         if !onboardFresh(now) { missing.insert(.onboardFix) }
         if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { missing.insert(.heading) }
         if !navdataFresh(now) { missing.insert(.navdata) }
+        if let person = target.estimate(at: now), let drone = drone.estimate(at: now),
+           (person.position - drone.position).length >= failsafeParameters.minSeparationMeters {
+            // clear
+        } else {
+            missing.insert(.targetClear)
+        }
         if let telemetry {
             let takeoffBattery = max(failsafeParameters.minTakeoffBatteryPercent, failsafeParameters.minBatteryPercent)
             if telemetry.batteryPercent < takeoffBattery { missing.insert(.battery) }

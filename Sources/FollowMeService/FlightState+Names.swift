@@ -33,6 +33,7 @@ extension Prerequisites {
         if contains(.navdata) { out.append("navdata") }
         if contains(.battery) { out.append("battery") }
         if contains(.droneReady) { out.append("drone-ready") }
+        if contains(.targetClear) { out.append("person-too-close") }
         return out
     }
 }

@@ -49,8 +49,9 @@ struct FlightStateMachineTests {
 
     @Test("preflight says what it waits for", arguments: [
         ("heading", Prerequisites.heading),
-        ("target", Prerequisites.targetFix),
-        ("onboard", Prerequisites.onboardFix),
+        // Without one of the fixes the separation from the person cannot be checked either.
+        ("target", Prerequisites([.targetFix, .targetClear])),
+        ("onboard", Prerequisites([.onboardFix, .targetClear])),
         ("battery", Prerequisites.battery),
         ("emergency", Prerequisites.droneReady),
     ])
@@ -423,5 +424,27 @@ struct FlightStateMachineTests {
         #expect(world.machine.target.statistics.rejectedOutliers == 1)
         world.run(for: 1)
         #expect(world.state == .following)
+    }
+}
+
+@Suite("FlightStateMachine: no take-off next to the person")
+struct TakeOffSeparationTests {
+    @Test func waitsUntilThePersonStandsClear() throws {
+        // Given everything fresh but the person 1.5 m from the landed drone (min separation 3 m)
+        var world = try World()
+        world.person = PlaneVector(east: 1, north: 1.1)
+        // When ten seconds pass
+        world.run(for: 10)
+        // Then it has not taken off and says why
+        guard case .preflight(let waiting) = world.state else {
+            Issue.record("left preflight: \(world.state)")
+            return
+        }
+        #expect(waiting == .targetClear)
+        #expect(world.command?.intent == .stayLanded)
+        // When the person steps back to 8 m
+        world.person = PlaneVector(east: 0, north: 8)
+        // Then take-off follows, on fresh fixes
+        #expect(world.run(until: { $0 == .takingOff }, within: 10) != nil)
     }
 }
