@@ -18,56 +18,16 @@ import Testing
 
     @Test("takes off, follows a walking person, lands on SIGTERM and exits 0", .timeLimit(.minutes(3)))
     func flyAndLandOnSIGTERM() async throws {
-        let gpsd = try #require(Self.gpsdPath, "gpsd is not installed (apt-get install gpsd)")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("followme-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        chmod(dir.path, 0o777)
+        let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
 
-        // Given a simulated drone and a person walking straight at 1.4 m/s once the drone is up
-        let sim = try ChildProcess(name: "sim", executable: FollowMeBinary.url.path, arguments: [
-            "sim", "--at-port", "0", "--navdata-port", "0", "--nmea-port", "0", "--person-nmea-port", "0",
-            "--person", "straight-walk", "--person-start", "airborne", "--json",
-        ])
-        defer { Task { await sim.stop() } }
-        #expect(await eventually(seconds: 20) { sim.stdoutLines.lines.first?.contains("listening") == true },
-                "sim did not start: \(sim.stderrText.text)")
-        let first = try #require(sim.stdoutLines.lines.first)
-        let ports = try JSONDecoder().decode(Ports.self, from: Data(first.utf8))
-        let personPort = try #require(ports.person_nmea_port)
-
-        // And a real gpsd reading both NMEA streams
-        let gpsdPort = freeTCPPort()
-        let targetDevice = "tcp://127.0.0.1:\(personPort)", onboardDevice = "tcp://127.0.0.1:\(ports.nmea_port)"
-        var executable = gpsd
-        var arguments = ["-N", "-n", "-S", String(gpsdPort), "-F", dir.appendingPathComponent("ctl.sock").path,
-                         targetDevice, onboardDevice]
-        if geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
-            // A root gpsd drops privileges and leaks its SHM segment; run it as nobody (reference/gpsd.md §2.3).
-            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", gpsd] + arguments
-            executable = "/usr/bin/setpriv"
-        }
-        let daemon = try ChildProcess(
-            name: "gpsd", executable: executable, arguments: arguments,
-            environment: ["TMPDIR": dir.path, "GPSD_SHM_KEY": String(format: "0x4770%04X", gpsdPort)])
-        defer { Task { await daemon.stop() } }
+        // Given a simulated drone, a person walking straight once the drone is up, and a real gpsd
+        let field = try await SimulatedField.start(in: dir)
+        defer { Task { await field.stop() } }
 
         // And a config pointing followme at them
         let log = dir.appendingPathComponent("flight.jsonl")
-        let config = try temporaryConfig("""
-            [gpsd]
-            host = "127.0.0.1"
-            port = \(gpsdPort)
-            [target]
-            device = "\(targetDevice)"
-            [onboard]
-            device = "\(onboardDevice)"
-            mount_offset_deg = 90
-            [drone]
-            address = "127.0.0.1"
-            at_port = \(ports.at_port)
-            navdata_port = \(ports.navdata_port)
-            """)
+        let config = try temporaryConfig(field.configText())
         defer { try? FileManager.default.removeItem(at: config.deletingLastPathComponent()) }
 
         // When followme runs
@@ -95,5 +55,115 @@ import Testing
         for line in text.split(separator: "\n") {
             #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "bad line: \(line)")
         }
+    }
+}
+
+/// `followme sim` (drone + person NMEA over TCP) and a real gpsd reading both streams.
+struct SimulatedField {
+    let sim: ChildProcess
+    let daemon: ChildProcess
+    let ports: RunEndToEndTests.Ports
+    let gpsdPort: Int
+    let targetDevice: String
+    let onboardDevice: String
+
+    static func start(in dir: URL, person: String = "straight-walk") async throws -> SimulatedField {
+        let gpsd = try #require(RunEndToEndTests.gpsdPath, "gpsd is not installed (apt-get install gpsd)")
+        let sim = try ChildProcess(name: "sim", executable: FollowMeBinary.url.path, arguments: [
+            "sim", "--at-port", "0", "--navdata-port", "0", "--nmea-port", "0", "--person-nmea-port", "0",
+            "--person", person, "--person-start", "airborne", "--json",
+        ])
+        #expect(await eventually(seconds: 20) { sim.stdoutLines.lines.first?.contains("listening") == true },
+                "sim did not start: \(sim.stderrText.text)")
+        let first = try #require(sim.stdoutLines.lines.first)
+        let ports = try JSONDecoder().decode(RunEndToEndTests.Ports.self, from: Data(first.utf8))
+        let personPort = try #require(ports.person_nmea_port)
+        let gpsdPort = freeTCPPort()
+        let targetDevice = "tcp://127.0.0.1:\(personPort)", onboardDevice = "tcp://127.0.0.1:\(ports.nmea_port)"
+        var executable = gpsd
+        var arguments = ["-N", "-n", "-S", String(gpsdPort), "-F", dir.appendingPathComponent("ctl.sock").path,
+                         targetDevice, onboardDevice]
+        if geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
+            // A root gpsd drops privileges and leaks its SHM segment; run it as nobody (reference/gpsd.md §2.3).
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", gpsd] + arguments
+            executable = "/usr/bin/setpriv"
+        }
+        let daemon = try ChildProcess(
+            name: "gpsd", executable: executable, arguments: arguments,
+            environment: ["TMPDIR": dir.path, "GPSD_SHM_KEY": String(format: "0x4770%04X", gpsdPort)])
+        return SimulatedField(sim: sim, daemon: daemon, ports: ports, gpsdPort: gpsdPort,
+                              targetDevice: targetDevice, onboardDevice: onboardDevice)
+    }
+
+    func stop() async {
+        await daemon.stop()
+        await sim.stop()
+    }
+
+    /// A config for this field (drone on loopback, both receivers on the one gpsd).
+    func configText() -> String {
+        """
+        [gpsd]
+        host = "127.0.0.1"
+        port = \(gpsdPort)
+        [target]
+        device = "\(targetDevice)"
+        [onboard]
+        device = "\(onboardDevice)"
+        mount_offset_deg = 90
+        [drone]
+        address = "127.0.0.1"
+        at_port = \(ports.at_port)
+        navdata_port = \(ports.navdata_port)
+        """
+    }
+}
+
+/// A scratch directory gpsd (as nobody) can write its control socket into.
+func scratchDirectory() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("followme-e2e-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    chmod(dir.path, 0o777)
+    return dir
+}
+
+/// `followme gps --json --count 20` against one real gpsd with two receivers: roles and positions.
+@Suite struct GPSCommandEndToEndTests {
+    @Test("prints 20 position fixes with the right role for each receiver", .timeLimit(.minutes(2)))
+    func twoReceiversOneGPSD() async throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let field = try await SimulatedField.start(in: dir)
+        defer { Task { await field.stop() } }
+        let config = try temporaryConfig(field.configText())
+        defer { try? FileManager.default.removeItem(at: config.deletingLastPathComponent()) }
+
+        let r = try FollowMeBinary.run(["gps", "--config", config.path, "--json", "--count", "20", "--timeout", "40"],
+                                       timeoutSeconds: 60)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let objects = r.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let fixes = objects.filter { $0["lat"] != nil }
+        #expect(fixes.count == 20)
+        // The sim's drone sits at its home (48.8584, 2.2945); the person stands 5 m south of it.
+        for fix in fixes {
+            let role = fix["role"] as? String, device = fix["device"] as? String
+            let lat = try #require(fix["lat"] as? Double), lon = try #require(fix["lon"] as? Double)
+            #expect(abs(lon - 2.2945) < 1e-4)
+            switch role {
+            case "onboard":
+                #expect(device == field.onboardDevice)
+                #expect(abs(lat - 48.8584) < 2e-6)   // ~0.2 m
+            case "target":
+                #expect(device == field.targetDevice)
+                #expect(abs(lat - (48.8584 - 5 / 111_200)) < 5e-6)
+            default:
+                Issue.record("unexpected role \(String(describing: role))")
+            }
+        }
+        #expect(Set(fixes.compactMap { $0["role"] as? String }) == ["target", "onboard"])
+        // The onboard receiver's heading arrives too (HDT → gpsd ATT).
+        #expect(objects.contains { $0["role"] as? String == "onboard" && $0["heading"] != nil })
     }
 }
