@@ -17,6 +17,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "followme", targets: ["followme"]),
+        // For the separate Benchmarks/ package (package-benchmark), which depends on this one by path.
+        .library(
+            name: "FollowMeKit",
+            targets: ["Geometry", "Telemetry", "ARDroneProtocol", "FollowCore", "GPSClient"]
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -112,7 +117,8 @@ let package = Package(
         .testTarget(name: "FollowCoreTests", dependencies: ["FollowCore", "Geometry", "Telemetry"], swiftSettings: strict),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geometry", "Telemetry"], swiftSettings: strict),
         .testTarget(
-            name: "GPSClientTests", dependencies: ["GPSClient", "CGPS", "Telemetry"],
+            name: "GPSClientTests",
+            dependencies: ["GPSClient", "CGPS", "Telemetry", "SystemTime", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")], swiftSettings: strict
         ),
         .testTarget(

@@ -26,13 +26,14 @@ final class EventRecorder: Sendable {
     var fixes: [GPSFix] { events.fixes }
     func fixes(_ role: ReceiverRole) -> [GPSFix] { fixes.filter { $0.role == role } }
 
-    /// Waits until `condition(events)` holds or `timeoutSeconds` pass. Returns whether it held.
+    /// Waits until `condition(events)` holds, `timeoutSeconds` pass or the test is cancelled
+    /// (e.g. its time limit). Returns whether it held.
     @discardableResult
     func waitUntil(timeoutSeconds: Double, _ condition: ([GPSEvent]) -> Bool) async -> Bool {
         let deadline = TestClock.now().adding(seconds: timeoutSeconds)
         while true {
             if condition(events) { return true }
-            if TestClock.now() >= deadline || finished.load(ordering: .sequentiallyConsistent) {
+            if TestClock.now() >= deadline || finished.load(ordering: .sequentiallyConsistent) || Task.isCancelled {
                 return condition(events)
             }
             await TestClock.sleep(seconds: 0.01)
@@ -44,7 +45,7 @@ final class EventRecorder: Sendable {
     func waitForFinish(timeoutSeconds: Double) async -> Bool {
         let deadline = TestClock.now().adding(seconds: timeoutSeconds)
         while !finished.load(ordering: .sequentiallyConsistent) {
-            if TestClock.now() >= deadline { return false }
+            if TestClock.now() >= deadline || Task.isCancelled { return false }
             await TestClock.sleep(seconds: 0.01)
         }
         return true

@@ -72,7 +72,7 @@ enum GPSDProcesses {
             let attached = attach(running.port)
             let deadline = TestClock.now().adding(seconds: 5)
             let port = running.port
-            while TestClock.now() < deadline, running.process.isRunning {
+            while TestClock.now() < deadline, running.process.isRunning, !Task.isCancelled {
                 if let count = await Blocking.run({ GPSDProbe.deviceCount(port: port) }), count >= logs.count {
                     return (running, attached)
                 }

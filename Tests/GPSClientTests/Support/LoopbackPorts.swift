@@ -38,7 +38,7 @@ enum LoopbackPorts {
         port: Int, timeoutSeconds: Double, giveUp: () -> Bool = { false }
     ) async -> Bool {
         let deadline = TestClock.now().adding(seconds: timeoutSeconds)
-        while TestClock.now() < deadline {
+        while TestClock.now() < deadline, !Task.isCancelled {
             if isAccepting(port: port) { return true }
             if giveUp() { return false }
             await TestClock.sleep(seconds: 0.005)
