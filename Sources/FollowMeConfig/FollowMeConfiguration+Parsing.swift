@@ -36,6 +36,12 @@ extension FollowMeConfiguration {
                 .syntax(path: path, line: line, column: column, message: "NUL character (is this a binary file?)")
             ])
         }
+        // toml++ aborts the process on a header such as `[=]` or `[é]` (see TOMLHeaderGuard).
+        if let header = TOMLHeaderGuard.malformedTableHeader(in: text) {
+            throw ConfigProblems(problems: [
+                .syntax(path: path, line: header.line, column: header.column, message: header.message)
+            ])
+        }
         do {
             return try TOMLTable(string: text)
         } catch let error as TOMLParseError {

@@ -22,7 +22,9 @@ public struct SimulatorConfiguration: Sendable {
     /// Where the drone starts (the local plane's origin). Default: the Champ de Mars in Paris,
     /// 48.8584 N 2.2945 E (open ground next to the Eiffel Tower).
     public var home: GeoCoordinate = GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!
-    /// Height of the ground above the WGS84 ellipsoid at `home`, metres (GGA altitude base).
+    /// Height of the ground above the WGS84 ellipsoid at `home`, metres (GGA altitude base; the
+    /// GGA geoid separation is sent as 0, so gpsd reports this as both altHAE and altMSL). 35 m is
+    /// our round figure for central Paris.
     public var groundHAEMeters: Double = 35
     /// The drone's nose heading at start, compass degrees.
     public var initialNoseHeadingDegrees: Double = 0
@@ -41,8 +43,9 @@ public struct SimulatorConfiguration: Sendable {
     /// Where the person stands at start relative to `home`, metres east/north. Default 5 m south,
     /// facing a drone whose nose points north.
     public var personOffsetPlane: PlaneVector = PlaneVector(east: 0, north: -5)
-    /// Direction the person walks off in, compass degrees.
-    public var personBearingDegrees: Double = 0
+    /// Direction the person walks off in, compass degrees. Default 180: away from the drone
+    /// (which starts 5 m north of them), so the drone follows behind rather than being walked into.
+    public var personBearingDegrees: Double = 180
 
     /// Physics and firmware behaviour of the simulated drone.
     public var dynamics: DroneDynamics = .standard

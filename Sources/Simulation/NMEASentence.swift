@@ -166,6 +166,8 @@ public enum NMEASentence {
     ///
     /// `time,lat,N,lon,E,quality,satellites,hdop,altitude,M,geoid separation,M,,` with quality 1
     /// (GPS fix). Altitude is above mean sea level; gpsd reports altHAE = altitude + separation.
+    /// The default satellite count and HDOP are plausible open-sky values (our choice; gpsd only
+    /// derives its error estimates from them).
     public static func gga(
         talker: NMEATalker = .gps,
         time: NMEAUTCTime,
@@ -188,7 +190,8 @@ public enum NMEASentence {
     /// `$xxGSA`: DOP and active satellites, with mode `A` (automatic) and fix type 3 (3-D).
     ///
     /// Twelve PRN fields (unused ones empty), then PDOP, HDOP, VDOP. Sending it tells gpsd the fix
-    /// is 3-D from the first cycle, as a real receiver does.
+    /// is 3-D from the first cycle, as a real receiver does. Default PRNs and DOPs are plausible
+    /// open-sky values (our choice), with PDOP² = HDOP² + VDOP².
     public static func gsa(
         talker: NMEATalker = .gps,
         satellitePRNs: [Int] = Array(1...10),

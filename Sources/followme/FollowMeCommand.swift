@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `followme`: make a Parrot AR.Drone 2.0 follow a person carrying a GPS.
 ///
@@ -19,6 +20,27 @@ struct FollowMeCommand: AsyncParsableCommand {
             ConfigCommand.self,
             SimCommand.self,
             DroneCommand.self,
+            BenchCommand.self,
+            LogCommand.self,
         ]
     )
+
+    /// Like ArgumentParser's default, except that usage errors exit 2 (not 64): the exit-code
+    /// contract is 0 success, 1 runtime failure, 2 bad configuration or usage.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -11,13 +11,10 @@ struct SimCommand: AsyncParsableCommand {
         commandName: "sim",
         abstract: "Run a simulated AR.Drone 2.0 (real AT/navdata UDP protocol) with NMEA GPS over TCP.",
         discussion: """
-            Point the drone link at --bind (AT on --at-port, navdata on --navdata-port) and gpsd at
-            the NMEA stream:  gpsd -N -n -S 2947 tcp://127.0.0.1:10110
-            With --person, a second NMEA stream carries the person's receiver (--person-nmea-port).
+            Point the drone link at --bind (AT commands to --at-port, navdata trigger to --navdata-port) and gpsd at the onboard NMEA stream, e.g. gpsd -N -n -S 2947 tcp://127.0.0.1:10110. With --person, a second NMEA stream (--person-nmea-port) carries the person's receiver.
 
-            First line on stdout, once every socket listens (port 0 = any free port):
-              {"event":"listening","bind":"127.0.0.1","at_port":5556,"navdata_port":5554,"nmea_port":10110,…}
-            then one status line per second (--json: one JSON object per second).
+            Once every socket listens, the first line on stdout is one JSON object with the bound ports (port 0 = any free port): {"event":"listening","bind":"127.0.0.1","at_port":5556,"navdata_port":5554,"nmea_port":10110,...}. Then one status line per second follows (--json: one JSON object per second).
+
             SIGINT/SIGTERM stop it (exit 0); exit 1 if a port cannot be bound.
             """
     )

@@ -61,3 +61,12 @@ import Testing
         #expect(r.stdout.contains("mount_offset_deg = 90"))
     }
 }
+
+@Suite struct UsageExitCodeTests {
+    @Test("usage errors exit 2 with a message", arguments: [["--bogus"], ["gps", "--count", "0"], ["run", "--land-timeout", "-1"]])
+    func usage(_ args: [String]) throws {
+        let r = try FollowMeBinary.run(args)
+        #expect(r.exitCode == 2)
+        #expect(r.stderr.contains("Error:"))
+    }
+}

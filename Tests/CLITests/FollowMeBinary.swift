@@ -48,9 +48,9 @@ final class LockedData: @unchecked Sendable {
     func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
 }
 
-/// A temporary file holding `text`, removed by the caller.
-func temporaryConfig(_ text: String, name: String = "followme.toml") throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("followme-cli-\(UUID().uuidString)")
+/// A temporary file holding `text` (in a new directory unless one is given), removed by the caller.
+func temporaryConfig(_ text: String, name: String = "followme.toml", directory: URL? = nil) throws -> URL {
+    let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("followme-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let url = dir.appendingPathComponent(name)
     try text.write(to: url, atomically: true, encoding: .utf8)

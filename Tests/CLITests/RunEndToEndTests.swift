@@ -23,25 +23,38 @@ import Testing
 
         // Given a simulated drone, a person walking straight once the drone is up, and a real gpsd
         let field = try await SimulatedField.start(in: dir)
-        defer { Task { await field.stop() } }
+        let run: ChildProcess
+        do {
+            run = try await startRun(field: field, dir: dir)
+        } catch {
+            await field.stop()
+            throw error
+        }
+        await flyAndLand(run: run, log: dir.appendingPathComponent("flight.jsonl"))
+        await run.stop()
+        await field.stop()
+    }
 
+    /// Starts `followme run` against the field.
+    func startRun(field: SimulatedField, dir: URL) async throws -> ChildProcess {
         // And a config pointing followme at them
         let log = dir.appendingPathComponent("flight.jsonl")
-        let config = try temporaryConfig(field.configText())
-        defer { try? FileManager.default.removeItem(at: config.deletingLastPathComponent()) }
+        let config = try temporaryConfig(field.configText(), directory: dir)
 
         // When followme runs
-        let run = try ChildProcess(name: "run", executable: FollowMeBinary.url.path, arguments: [
+        return try ChildProcess(name: "run", executable: FollowMeBinary.url.path, arguments: [
             "run", "--config", config.path, "--flight-log", log.path, "--land-timeout", "40",
         ])
-        defer { Task { await run.stop() } }
+    }
+
+    func flyAndLand(run: ChildProcess, log: URL) async {
         func logText() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
         // Then it takes off and starts following within a minute
         let following = await eventually(seconds: 90) { logText().contains(#""to":"following""#) }
         #expect(following, "never reached following; stderr:\n\(run.stderrText.text.suffix(3000))")
         guard following else { return }
-        try await Task.sleep(for: .seconds(8))
+        try? await Task.sleep(for: .seconds(8))
         #expect(run.process.isRunning)
 
         // When SIGTERM arrives it lands, navdata confirms, and it exits 0
@@ -73,11 +86,15 @@ struct SimulatedField {
             "sim", "--at-port", "0", "--navdata-port", "0", "--nmea-port", "0", "--person-nmea-port", "0",
             "--person", person, "--person-start", "airborne", "--json",
         ])
-        #expect(await eventually(seconds: 20) { sim.stdoutLines.lines.first?.contains("listening") == true },
-                "sim did not start: \(sim.stderrText.text)")
-        let first = try #require(sim.stdoutLines.lines.first)
-        let ports = try JSONDecoder().decode(RunEndToEndTests.Ports.self, from: Data(first.utf8))
-        let personPort = try #require(ports.person_nmea_port)
+        let started = await eventually(seconds: 20) { sim.stdoutLines.lines.first?.contains("listening") == true }
+        guard started, let first = sim.stdoutLines.lines.first,
+              let ports = try? JSONDecoder().decode(RunEndToEndTests.Ports.self, from: Data(first.utf8)),
+              let personPort = ports.person_nmea_port
+        else {
+            await sim.stop()
+            Issue.record("sim did not start: \(sim.stderrText.text)")
+            throw CancellationError()
+        }
         let gpsdPort = freeTCPPort()
         let targetDevice = "tcp://127.0.0.1:\(personPort)", onboardDevice = "tcp://127.0.0.1:\(ports.nmea_port)"
         var executable = gpsd
@@ -88,9 +105,15 @@ struct SimulatedField {
             arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", gpsd] + arguments
             executable = "/usr/bin/setpriv"
         }
-        let daemon = try ChildProcess(
-            name: "gpsd", executable: executable, arguments: arguments,
-            environment: ["TMPDIR": dir.path, "GPSD_SHM_KEY": String(format: "0x4770%04X", gpsdPort)])
+        let daemon: ChildProcess
+        do {
+            daemon = try ChildProcess(
+                name: "gpsd", executable: executable, arguments: arguments,
+                environment: ["TMPDIR": dir.path, "GPSD_SHM_KEY": String(format: "0x4770%04X", gpsdPort)])
+        } catch {
+            await sim.stop()
+            throw error
+        }
         return SimulatedField(sim: sim, daemon: daemon, ports: ports, gpsdPort: gpsdPort,
                               targetDevice: targetDevice, onboardDevice: onboardDevice)
     }
@@ -134,12 +157,16 @@ func scratchDirectory() throws -> URL {
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let field = try await SimulatedField.start(in: dir)
-        defer { Task { await field.stop() } }
-        let config = try temporaryConfig(field.configText())
-        defer { try? FileManager.default.removeItem(at: config.deletingLastPathComponent()) }
-
-        let r = try FollowMeBinary.run(["gps", "--config", config.path, "--json", "--count", "20", "--timeout", "40"],
+        let r: FollowMeBinary.Result
+        do {
+            let config = try temporaryConfig(field.configText(), directory: dir)
+            r = try FollowMeBinary.run(["gps", "--config", config.path, "--json", "--count", "20", "--timeout", "40"],
                                        timeoutSeconds: 60)
+        } catch {
+            await field.stop()
+            throw error
+        }
+        await field.stop()
         #expect(r.exitCode == 0, "\(r.stderr)")
         let objects = r.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

@@ -1,0 +1,216 @@
+import FollowCore
+import Geometry
+import Simulation
+import Telemetry
+
+/// Runs one closed loop on simulated time: person scenario → GPS receivers → controller →
+/// AT commands → simulated AR.Drone → navdata → controller. No clock, no I/O; the same inputs
+/// give the same `BenchResult`.
+///
+/// Timeline (all on the simulator's 5 ms step grid): at t = 0 the drone sits landed the standoff
+/// behind the person's start, nose towards them, and both configuration writes
+/// (`control:euler_angle_max`, `control:altitude_max`) arrive. The person stands until
+/// `personStartSeconds`, then moves for `durationSeconds` (a replay stops at its track's end).
+/// Every control period (30 ms) the controller's command is sent as REF + PCMD, like the link's
+/// AT loop; navdata reaches FollowMe at 15 Hz; GPS fixes and headings arrive as the error model
+/// delivers them (5 Hz, 0.3 s late).
+///
+/// - FollowMe: `FlightStateMachine` with the bench's standoff and the drone's own limits; it takes
+///   off by itself once preflight passes, climbs to 3 m and follows.
+/// - Naive: `NaiveBaselineController` (objc.io) with the same standoff, REF take-off from the
+///   first tick (objc.io sent one take-off REF; the appliance-style link re-sends it), no altitude
+///   control (it stays at the 1 m take-off height) and no navdata.
+public enum BenchRunner {
+    /// Nose heading − onboard receiver heading, degrees, for the simulated receiver, FollowMe and the
+    /// baseline alike (the product default `onboard.mount_offset_deg`; objc.io taped the phone at 90°).
+    public static let mountOffsetDegrees = 90.0
+
+    /// Runs `scenario` with `controller` under `noise`.
+    public static func run(
+        _ scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
+        configuration: BenchConfiguration
+    ) throws(BenchError) -> BenchResult {
+        try configuration.validate()
+        var loop = try Loop(scenario: scenario, controller: controller, noise: noise, configuration: configuration)
+        loop.run()
+        return loop.result()
+    }
+
+    /// The mutable state of one run.
+    private struct Loop {
+        let scenario: BenchScenario
+        let controller: BenchController
+        let noise: BenchNoise
+        let configuration: BenchConfiguration
+        let plane: LocalPlane
+        let stepNanoseconds: Int64
+        let endNanoseconds: Int64
+        let controlNanoseconds: Int64
+        let navdataNanoseconds: Int64
+        let trackNanoseconds: Int64
+
+        var sim: DroneSimulator
+        var gps: GPSPairSimulator
+        var machine: FlightStateMachine?
+        var naive: NaiveBaselineController?
+        var naiveTarget: GeoCoordinate?
+        var naiveDrone: GeoCoordinate?
+        var naiveReceiverHeading: Double?
+
+        var metrics: MetricsAccumulator
+        var events: [BenchEvent] = []
+        var track: [BenchTrackSample] = []
+
+        init(scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
+             configuration c: BenchConfiguration) throws(BenchError) {
+            self.scenario = scenario
+            self.controller = controller
+            self.noise = noise
+            self.configuration = c
+            plane = LocalPlane(origin: scenario.origin)
+
+            let dynamics = DroneDynamics.standard
+            stepNanoseconds = max(1, Int64((dynamics.stepSeconds * 1e9).rounded()))
+            var moveSeconds = c.durationSeconds
+            if let end = scenario.endSeconds { moveSeconds = min(moveSeconds, end) }
+            endNanoseconds = Int64(((c.personStartSeconds + moveSeconds) * 1e9).rounded())
+            controlNanoseconds = max(1, Int64((c.controlPeriodSeconds * 1e9).rounded()))
+            navdataNanoseconds = max(1, Int64((1e9 / c.navdataRateHertz).rounded()))
+            trackNanoseconds = max(1, Int64((c.trackSampleSeconds * 1e9).rounded()))
+
+            // The drone waits the standoff behind the person's start, facing the way they will go.
+            let bearing = scenario.initialBearingDegrees()
+            let personStart = scenario.person.state(atSeconds: 0).positionPlane
+            sim = DroneSimulator(
+                dynamics: dynamics, start: .zero,
+                positionPlane: personStart - PlaneVector.unit(bearingDegrees: bearing) * c.standoffMeters,
+                noseHeadingDegrees: bearing)
+            sim.apply(.config(key: "control:euler_angle_max", value: "\(radians(fromDegrees: c.eulerAngleMaxDegrees))"),
+                      at: .zero)
+            sim.apply(.config(key: "control:altitude_max", value: "\((c.altitudeMaxMeters * 1000).rounded())"), at: .zero)
+            gps = GPSPairSimulator(model: noise.model(mountOffsetDegrees: BenchRunner.mountOffsetDegrees),
+                                   plane: plane, seed: c.seed, start: .zero)
+
+            switch controller {
+            case .followMe:
+                var follow = c.followParameters(drone: sim.configuration)
+                follow.mountOffsetDegrees = BenchRunner.mountOffsetDegrees
+                do {
+                    machine = try FlightStateMachine(follow: follow, failsafe: c.failsafe)
+                } catch {
+                    throw .parameters(error)
+                }
+            case .naive:
+                var parameters = NaiveBaselineController.Parameters()
+                parameters.standoffMeters = c.standoffMeters
+                parameters.mountOffsetDegrees = BenchRunner.mountOffsetDegrees
+                naive = NaiveBaselineController(parameters: parameters)
+            }
+            let ticks = Int(endNanoseconds / controlNanoseconds) + 1
+            metrics = MetricsAccumulator(
+                standoffMeters: c.standoffMeters, settledFromSeconds: c.personStartSeconds + c.settleSeconds,
+                tickSeconds: Double(controlNanoseconds) / 1e9, expectedSamples: ticks)
+            track.reserveCapacity(Int(endNanoseconds / trackNanoseconds) + 2)
+        }
+
+        /// The person's true state at run time `nanoseconds`.
+        func person(at nanoseconds: Int64) -> PersonState {
+            scenario.person.state(atSeconds: Double(nanoseconds) / 1e9 - configuration.personStartSeconds)
+        }
+
+        mutating func run() {
+            var t: Int64 = 0
+            var nextControl: Int64 = 0
+            var nextNavdata: Int64 = 0
+            var nextTrack: Int64 = 0
+            while t <= endNanoseconds {
+                let now = MonotonicTime(nanoseconds: t)
+                sim.advance(to: now)
+                if now >= gps.nextFixTime(for: .target) || now >= gps.nextFixTime(for: .onboard) {
+                    gps.update(now: now, target: person(at: t).gpsTruth, onboard: sim.gpsTruth)
+                }
+                while let output = gps.nextOutput(readyBy: now) { deliver(output, now: now) }
+                if t >= nextNavdata {
+                    nextNavdata += navdataNanoseconds
+                    if machine != nil {
+                        machine!.handle(.telemetry(DroneTelemetry(simulated: sim.navdata, receivedAt: now)), now: now)
+                    }
+                }
+                if t >= nextControl {
+                    nextControl += controlNanoseconds
+                    let following = control(now: now)
+                    let p = person(at: t)
+                    metrics.add(timeSeconds: now.seconds, person: p.positionPlane, drone: sim.positionPlane,
+                                noseHeadingDegrees: sim.noseHeadingDegrees, airborne: sim.altitudeMeters > 0,
+                                following: following)
+                }
+                if t >= nextTrack {
+                    nextTrack += trackNanoseconds
+                    track.append(BenchTrackSample(timeSeconds: now.seconds, personPlane: person(at: t).positionPlane,
+                                                  dronePlane: sim.positionPlane,
+                                                  noseHeadingDegrees: sim.noseHeadingDegrees))
+                }
+                t += stepNanoseconds
+            }
+        }
+
+        /// Hands one receiver output to the controller.
+        mutating func deliver(_ output: GPSSimulatorOutput, now: MonotonicTime) {
+            switch output {
+            case .fix(let fix):
+                if machine != nil {
+                    machine!.handle(.fix(fix), now: now)
+                } else if fix.role == .target {
+                    naiveTarget = fix.coordinate
+                } else {
+                    naiveDrone = fix.coordinate
+                }
+            case .heading(let report):
+                if machine != nil {
+                    machine!.handle(.heading(report), now: now)
+                } else if report.role == .onboard {
+                    naiveReceiverHeading = report.headingDegrees
+                }
+            }
+        }
+
+        /// Decides and sends one tick's REF + PCMD; returns whether FollowMe is following.
+        mutating func control(now: MonotonicTime) -> Bool {
+            if machine != nil {
+                let decision = machine!.tick(now: now)
+                if let change = decision.transition {
+                    events.append(BenchEvent(
+                        timeSeconds: now.seconds,
+                        description: "\(change.from.benchLabel) → \(change.to.benchLabel) (\(change.reason.benchLabel))"))
+                }
+                sim.apply(.ref(takeoff: decision.command.intent.wantsAirborne, emergencyToggle: false), at: now)
+                if let p = decision.command.pilot {
+                    sim.apply(.pcmd(progressive: true, roll: Float(p.roll), pitch: Float(p.pitch), gaz: Float(p.gaz),
+                                    yaw: Float(p.yaw)), at: now)
+                } else {
+                    sim.apply(.hover, at: now)
+                }
+                return decision.state == .following
+            }
+            var input: NaiveBaselineController.Input?
+            if let target = naiveTarget, let drone = naiveDrone, let heading = naiveReceiverHeading {
+                input = .init(targetCoordinate: target, droneCoordinate: drone, receiverHeadingDegrees: heading)
+            }
+            let command = naive!.update(input, at: now)
+            sim.apply(.ref(takeoff: true, emergencyToggle: false), at: now)
+            sim.apply(command.simulatorInput, at: now)
+            return false
+        }
+
+        func result() -> BenchResult {
+            BenchResult(
+                scenario: scenario.name, scenarioKind: scenario.kind, controller: controller, noise: noise,
+                seed: configuration.seed, origin: scenario.origin, standoffMeters: configuration.standoffMeters,
+                simulatedSeconds: sim.time.seconds,
+                metrics: metrics.metrics(tracksFollowing: machine != nil),
+                finalDroneState: sim.flightState.benchLabel,
+                finalControllerState: machine?.state.benchLabel ?? BenchController.naive.rawValue,
+                events: events, track: track)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+/// FollowMe against the baseline on one scenario under one noise model.
+public struct BenchComparison: Sendable, Hashable {
+    public var scenario: String
+    public var noise: BenchNoise
+    /// RMS |distance − standoff|, metres.
+    public var followMeRMSMeters: Double
+    public var naiveRMSMeters: Double
+
+    public init(scenario: String, noise: BenchNoise, followMeRMSMeters: Double, naiveRMSMeters: Double) {
+        self.scenario = scenario
+        self.noise = noise
+        self.followMeRMSMeters = followMeRMSMeters
+        self.naiveRMSMeters = naiveRMSMeters
+    }
+
+    /// FollowMe RMS / baseline RMS: below 1 means FollowMe follows better (0.1 = 10× smaller
+    /// error). NaN when either is missing; +∞ if the baseline was perfect and FollowMe was not.
+    public var ratio: Double { followMeRMSMeters / naiveRMSMeters }
+}
+
+/// Where a suite run has got to (for progress bars).
+public struct BenchProgress: Sendable, Hashable {
+    public var completedRuns: Int
+    public var totalRuns: Int
+    /// The run just finished.
+    public var scenario: String
+    public var controller: BenchController
+    public var noise: BenchNoise
+}
+
+/// Every run of a benchmark and the comparisons drawn from them.
+public struct BenchReport: Sendable, Hashable {
+    public var configuration: BenchConfiguration
+    /// In run order: scenario, then noise, then controller.
+    public var results: [BenchResult]
+
+    public init(configuration: BenchConfiguration, results: [BenchResult]) {
+        self.configuration = configuration
+        self.results = results
+    }
+
+    /// Simulated seconds over all runs.
+    public var simulatedSeconds: Double { results.reduce(0) { $0 + $1.simulatedSeconds } }
+
+    /// One comparison per scenario × noise that has both controllers, in run order.
+    public var comparisons: [BenchComparison] {
+        var out: [BenchComparison] = []
+        for r in results where r.controller == .followMe {
+            guard let naive = results.first(where: {
+                $0.controller == .naive && $0.scenario == r.scenario && $0.noise == r.noise
+            }) else { continue }
+            out.append(BenchComparison(scenario: r.scenario, noise: r.noise,
+                                       followMeRMSMeters: r.metrics.rangeErrorRMSMeters,
+                                       naiveRMSMeters: naive.metrics.rangeErrorRMSMeters))
+        }
+        return out
+    }
+
+    /// The median over scenarios of FollowMe/baseline RMS ratios, for one noise model or (nil) all
+    /// comparisons; NaN ratios are left out; nil if none remain.
+    public func medianRatio(noise: BenchNoise?) -> Double? {
+        median(comparisons.filter { noise == nil || $0.noise == noise }.map(\.ratio).filter { !$0.isNaN })
+    }
+}
+
+/// The median (mean of the middle two for an even count); nil for no values.
+func median(_ values: [Double]) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let s = values.sorted()
+    let mid = s.count / 2
+    return s.count % 2 == 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2
+}
+
+extension BenchRunner {
+    /// Runs every scenario × noise × controller (in that nesting order) with one configuration,
+    /// calling `progress` after each run.
+    public static func runSuite(
+        scenarios: [BenchScenario],
+        controllers: [BenchController] = BenchController.allCases,
+        noises: [BenchNoise] = BenchNoise.allCases,
+        configuration: BenchConfiguration,
+        progress: (BenchProgress) -> Void = { _ in }
+    ) throws(BenchError) -> BenchReport {
+        let total = scenarios.count * controllers.count * noises.count
+        var results: [BenchResult] = []
+        results.reserveCapacity(total)
+        for scenario in scenarios {
+            for noise in noises {
+                for controller in controllers {
+                    results.append(try run(scenario, controller: controller, noise: noise, configuration: configuration))
+                    progress(BenchProgress(completedRuns: results.count, totalRuns: total, scenario: scenario.name,
+                                           controller: controller, noise: noise))
+                }
+            }
+        }
+        return BenchReport(configuration: configuration, results: results)
+    }
+}

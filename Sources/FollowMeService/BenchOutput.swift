@@ -1,0 +1,146 @@
+import FollowBench
+import Foundation
+
+/// `followme bench` output: the human table and the `--json` document.
+public enum BenchOutput {
+    /// The speed-up over real time the bench must reach (simulated seconds per wall-clock second).
+    public static let speedupTarget = 1000.0
+
+    /// One row per run, the FollowMe/baseline ratio on FollowMe's row, then the medians and timing.
+    public static func table(_ report: BenchReport, scenarios: [BenchScenario], wallSeconds: Double) -> String {
+        let c = report.configuration
+        var out = "followme bench: seed \(c.seed), person moves \(num(c.durationSeconds, 0)) s after a "
+            + "\(num(c.personStartSeconds, 0)) s take-off wait, metrics from \(num(c.settleSeconds, 0)) s after the start; "
+            + "standoff \(num(c.standoffMeters, 1)) m; same simulated drone for both (euler_angle_max "
+            + "\(num(c.eulerAngleMaxDegrees, 0))°); GPS clean = perfect at 5 Hz/0.3 s, realistic = 2 m bias, ρ 0.5\n"
+        for s in scenarios {
+            out += "  \(pad(s.name, 22)) \(s.summary)\n"
+        }
+        out += "\n"
+        let header = [pad("scenario", 22), pad("noise", 10), pad("controller", 10), lpad("RMS m", 8), lpad("p95 m", 8),
+                      lpad("min sep m", 10), lpad("facing°", 8), lpad("air s", 6), "  " + pad("final", 26),
+                      lpad("FM/naive", 9)]
+        out += header.joined(separator: " ") + "\n"
+        out += String(repeating: "-", count: header.joined(separator: " ").count) + "\n"
+        let comparisons = report.comparisons
+        var lastKey = ""
+        for r in report.results {
+            let m = r.metrics
+            let key = r.scenario + r.noise.rawValue
+            let ratio = r.controller == .followMe
+                ? comparisons.first { $0.scenario == r.scenario && $0.noise == r.noise }.map { num($0.ratio, 3) } ?? ""
+                : ""
+            let final = r.controller == .followMe ? r.finalControllerState : "drone \(r.finalDroneState)"
+            let row = [pad(key == lastKey ? "" : r.scenario, 22), pad(key == lastKey ? "" : r.noise.rawValue, 10),
+                       pad(r.controller.rawValue, 10), lpad(num(m.rangeErrorRMSMeters, 2), 8),
+                       lpad(num(m.rangeErrorP95Meters, 2), 8), lpad(num(m.minSeparationMeters, 2), 10),
+                       lpad(num(m.facingErrorRMSDegrees, 1), 8), lpad(num(m.airborneSeconds, 0), 6),
+                       "  " + pad(final, 26), lpad(ratio, 9)]
+            out += row.joined(separator: " ") + "\n"
+            lastKey = key
+        }
+        out += "\n"
+        out += "RMS / p95 = |distance − standoff| from true positions; min sep = closest approach while airborne; "
+            + "facing = nose vs bearing to the person; FM/naive = FollowMe RMS ÷ baseline RMS (< 1: FollowMe better)\n"
+        var medians: [String] = []
+        for noise in BenchNoise.allCases {
+            if let m = report.medianRatio(noise: noise) { medians.append("\(noise) \(num(m, 3))") }
+        }
+        if let all = report.medianRatio(noise: nil) {
+            medians.append("all \(num(all, 3)) (FollowMe's error \(num(1 / all, 0))× smaller)")
+        }
+        out += "median-scenario FollowMe/baseline RMS ratio: " + (medians.isEmpty ? "n/a" : medians.joined(separator: ", ")) + "\n"
+        let speedup = report.simulatedSeconds / max(wallSeconds, 1e-9)
+        out += "speed-up over real time: \(num(report.simulatedSeconds, 0)) simulated s in \(num(wallSeconds, 2)) wall s = "
+            + "\(num(speedup, 0))× (target ≥ \(num(speedupTarget, 0))×: \(speedup >= speedupTarget ? "met" : "NOT met"))\n"
+        return out
+    }
+
+    /// The whole report as one JSON object (no tracks; use `--plots` for those).
+    public static func json(_ report: BenchReport, scenarios: [BenchScenario], wallSeconds: Double, notes: [String]) -> String {
+        let c = report.configuration
+        var j = JSONLine()
+        j.addRaw("seed", String(c.seed)) // UInt64: written as digits, never wrapped negative
+        j.add("duration_s", c.durationSeconds)
+        j.add("person_start_s", c.personStartSeconds)
+        j.add("settle_s", c.settleSeconds)
+        j.add("standoff_m", c.standoffMeters)
+        j.add("euler_angle_max_deg", c.eulerAngleMaxDegrees)
+        j.addRaw("scenarios", array(scenarios.map { s in
+            var o = JSONLine()
+            o.add("name", s.name)
+            o.add("kind", s.kind.rawValue)
+            o.add("summary", s.summary)
+            o.add("origin_lat", s.origin.latitudeDegrees)
+            o.add("origin_lon", s.origin.longitudeDegrees)
+            return o.string
+        }))
+        j.addRaw("runs", array(report.results.map { r in
+            var o = JSONLine()
+            o.add("scenario", r.scenario)
+            o.add("controller", r.controller.rawValue)
+            o.add("noise", r.noise.rawValue)
+            o.add("rms_m", r.metrics.rangeErrorRMSMeters)
+            o.add("p95_m", r.metrics.rangeErrorP95Meters)
+            o.add("max_m", r.metrics.rangeErrorMaxMeters)
+            o.add("mean_distance_m", r.metrics.meanDistanceMeters)
+            o.add("min_separation_m", r.metrics.minSeparationMeters)
+            o.add("facing_rms_deg", r.metrics.facingErrorRMSDegrees)
+            o.add("airborne_s", r.metrics.airborneSeconds)
+            o.add("following_fraction", r.metrics.followingFraction)
+            o.add("settled_samples", r.metrics.settledSamples)
+            o.add("final_drone", r.finalDroneState)
+            o.add("final_controller", r.finalControllerState)
+            o.add("simulated_s", r.simulatedSeconds)
+            return o.string
+        }))
+        j.addRaw("comparisons", array(report.comparisons.map { cmp in
+            var o = JSONLine()
+            o.add("scenario", cmp.scenario)
+            o.add("noise", cmp.noise.rawValue)
+            o.add("followme_rms_m", cmp.followMeRMSMeters)
+            o.add("naive_rms_m", cmp.naiveRMSMeters)
+            o.add("ratio", cmp.ratio)
+            return o.string
+        }))
+        var medians = JSONLine()
+        for noise in BenchNoise.allCases { medians.add(noise.rawValue, report.medianRatio(noise: noise)) }
+        medians.add("all", report.medianRatio(noise: nil))
+        j.addRaw("median_ratio", medians.string)
+        let speedup = report.simulatedSeconds / max(wallSeconds, 1e-9)
+        j.add("simulated_s", report.simulatedSeconds)
+        j.add("wall_s", wallSeconds)
+        j.add("speedup", speedup)
+        j.add("speedup_target", speedupTarget)
+        j.add("speedup_met", speedup >= speedupTarget)
+        j.addRaw("notes", array(notes.map { n in
+            var s = ""
+            JSONLine.appendString(n, to: &s)
+            return s
+        }))
+        return j.string
+    }
+
+    /// A file-name-safe `scenario-controller-noise.svg`.
+    public static func plotFileName(_ r: BenchResult) -> String {
+        let safe = String(r.scenario.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+        return "\(safe)-\(r.controller.rawValue)-\(r.noise.rawValue).svg"
+    }
+
+    private static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
+
+    /// Fixed decimals; "-" for NaN, "inf" for infinities.
+    static func num(_ x: Double, _ decimals: Int) -> String {
+        if x.isNaN { return "-" }
+        if x.isInfinite { return x > 0 ? "inf" : "-inf" }
+        return String(format: "%.\(decimals)f", x)
+    }
+
+    private static func pad(_ s: String, _ n: Int) -> String {
+        s.count >= n ? s : s + String(repeating: " ", count: n - s.count)
+    }
+
+    private static func lpad(_ s: String, _ n: Int) -> String {
+        s.count >= n ? s : String(repeating: " ", count: n - s.count) + s
+    }
+}

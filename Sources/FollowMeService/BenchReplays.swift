@@ -1,0 +1,124 @@
+import FollowBench
+import Foundation
+
+/// A recorded track the bench replays as a person scenario, if its file is present.
+public struct BenchTrackSource: Sendable, Hashable {
+    public enum Format: Sendable, Hashable {
+        /// GPX 1.0/1.1; `trackName` picks the `<trk>` (nil = the first).
+        case gpx(trackName: String?)
+        /// An NMEA 0183 log; its valid RMC fixes.
+        case nmea
+    }
+
+    /// File name inside the directory given to `load`.
+    public var file: String
+    public var format: Format
+    /// The scenario's name in tables, JSON and plot file names.
+    public var scenarioName: String
+    public var summary: String
+
+    public init(file: String, format: Format, scenarioName: String, summary: String) {
+        self.file = file
+        self.format = format
+        self.scenarioName = scenarioName
+        self.summary = summary
+    }
+}
+
+/// The real tracks of the benchmark (provenance and licences: `tracks/PROVENANCE.md`).
+public enum BenchReplays {
+    /// BSD-2-Clause / Apache-2.0 GPX tracks vendored in `tracks/`.
+    public static let gpxTracks: [BenchTrackSource] = [
+        BenchTrackSource(file: "togeojson-run_gpxtpx.gpx", format: .gpx(trackName: nil), scenarioName: "track-jog-sf",
+                         summary: "recorded jog, San Francisco (Strava, 1 s, median 3.2 m/s)"),
+        BenchTrackSource(file: "togeojson-run.gpx", format: .gpx(trackName: nil), scenarioName: "track-run-dc",
+                         summary: "recorded run, Washington DC (Garmin, ~4 s, median 3.9 m/s)"),
+        // Only segment "ACTIVE LOG #2" is a clean walk (shared/fixtures/tracks/README.md).
+        BenchTrackSource(file: "gpxpy-cerknicko-jezero.gpx", format: .gpx(trackName: "ACTIVE LOG #2"),
+                         scenarioName: "track-walk-cerknica", summary: "recorded walk, Lake Cerknica (Garmin, ~9 s, 1.2 m/s)"),
+    ]
+
+    /// GPL-3.0 NMEA walks (serialc/gnss_accuracy_and_error_oer), never copied into this repository:
+    /// read from `../shared/fixtures/gpsd/walks/` at run time only, when present.
+    public static let nmeaWalks: [BenchTrackSource] = [
+        BenchTrackSource(file: "belval.txt", format: .nmea, scenarioName: "walk-belval",
+                         summary: "recorded walk, Belval (logger, 1 s, 2022-05-19)"),
+        BenchTrackSource(file: "SD00262-GPS-0197_BelvalWT.txt", format: .nmea, scenarioName: "walk-belval-logger",
+                         summary: "recorded walk, Belval (logger, 1 s, 2022-10-27)"),
+        BenchTrackSource(file: "20221027-Crosscall-nmea.txt", format: .nmea, scenarioName: "walk-belval-phone",
+                         summary: "recorded walk, Belval (phone, 2022-10-27)"),
+    ]
+
+    /// The benchmark's scenarios in table order: the synthetic ones, the vendored GPX tracks found
+    /// in `tracksDirectory`, then the GPL NMEA walks found in `walksDirectory` (nil = skip them).
+    public static func allScenarios(tracksDirectory: String?, walksDirectory: String?) -> (scenarios: [BenchScenario], notes: [String]) {
+        var scenarios = BenchScenario.standard()
+        var notes: [String] = []
+        if let tracksDirectory {
+            let loaded = load(gpxTracks, directory: tracksDirectory)
+            scenarios += loaded.scenarios
+            notes += loaded.notes
+        }
+        if let walksDirectory {
+            let loaded = load(nmeaWalks, directory: walksDirectory)
+            scenarios += loaded.scenarios
+            notes += loaded.notes
+        }
+        return (scenarios, notes)
+    }
+
+    /// The scenarios for the sources whose files exist in `directory`, and a note for each one that
+    /// is missing or unusable (the bench runs without it).
+    public static func load(_ sources: [BenchTrackSource], directory: String) -> (scenarios: [BenchScenario], notes: [String]) {
+        var scenarios: [BenchScenario] = []
+        var notes: [String] = []
+        for source in sources {
+            let path = (directory as NSString).appendingPathComponent(source.file)
+            guard FileManager.default.fileExists(atPath: path) else {
+                notes.append("\(source.scenarioName): \(path) not found, skipped")
+                continue
+            }
+            do {
+                scenarios.append(try scenario(source, path: path))
+            } catch {
+                notes.append("\(source.scenarioName): \(error), skipped")
+            }
+        }
+        return (scenarios, notes)
+    }
+
+    /// Reads one source into a replay scenario.
+    public static func scenario(_ source: BenchTrackSource, path: String) throws -> BenchScenario {
+        let points: [TimedCoordinate]
+        switch source.format {
+        case .gpx(let trackName):
+            let document = try GPXDocument(contentsOf: path)
+            guard let track = document.track(named: trackName) else {
+                throw BenchReplayError.noSuchTrack(path: path, name: trackName)
+            }
+            points = track.points.compactMap { p in p.unixSeconds.map { TimedCoordinate(timeSeconds: $0, coordinate: p.coordinate) } }
+        case .nmea:
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw BenchReplayError.unreadable(path: path, reason: error.localizedDescription)
+            }
+            points = NMEATrack.points(text: String(decoding: data, as: UTF8.self))
+        }
+        return try BenchScenario.replay(name: source.scenarioName, summary: source.summary, points: points)
+    }
+}
+
+/// Why a replay source could not be used.
+public enum BenchReplayError: Error, CustomStringConvertible {
+    case noSuchTrack(path: String, name: String?)
+    case unreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .noSuchTrack(path, name): "\(path): no track\(name.map { " named '\($0)'" } ?? "")"
+        case let .unreadable(path, reason): "\(path): cannot read: \(reason)"
+        }
+    }
+}
