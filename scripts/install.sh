@@ -28,6 +28,7 @@
 #   user followme                               system user, own group, member of dialout
 # Running it twice changes nothing the second time.
 set -euo pipefail
+shopt -s inherit_errexit
 
 prog=followme-install
 say() { echo "$prog: $*"; }
@@ -142,7 +143,7 @@ build_binary() {
         as=(sudo -u "$SUDO_USER" --)
     fi
     say "building: swift ${args[*]}" >&2
-    "${as[@]}" "$swift" "${args[@]}" >&2
+    "${as[@]}" "$swift" "${args[@]}" >&2 || die "swift build failed (see above)"
     bin=$("${as[@]}" "$swift" "${args[@]}" --show-bin-path)/followme
     [ -x "$bin" ] || die "build produced no $bin"
     echo "$bin"
