@@ -101,6 +101,7 @@ let package = Package(
             name: "followme",
             dependencies: [
                 "FollowMeService", "FollowMeConfig", "GPSClient", "DroneLink", "ARDroneProtocol", "Telemetry",
+                "FollowBench", "Geometry", "Simulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -143,6 +144,7 @@ let package = Package(
             name: "FollowBenchTests", dependencies: ["FollowBench", "FollowCore", "Simulation", "Geometry", "Telemetry"],
             swiftSettings: strict
         ),
+        .testTarget(name: "FaultInjectionTests", swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["FollowMeConfig"], swiftSettings: strict),
     ]
 )

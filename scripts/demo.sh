@@ -1,41 +1,93 @@
 #!/usr/bin/env bash
-# The README's first command: installs what is missing, builds followme, starts two private
-# gpsd replays on loopback (the person's puck and the drone's receiver, from bundled real logs)
-# and shows both receivers live with `followme gps`. Every process it starts is stopped by PID,
-# also on Ctrl-C.
+# The README's first command: the whole chain on any Linux box, on loopback.
+#
+#   followme sim  — a simulated AR.Drone 2.0 speaking the real UDP protocol (AT in, navdata out),
+#                   serving the drone's onboard receiver and the person's receiver as NMEA over TCP
+#   gpsd          — a private gpsd (own port, loopback) reading both NMEA streams
+#   followme run  — the appliance: takes off, follows the person, lands on SIGTERM
+#
+# then prints a scored report (RMS standoff error, minimum separation) and the paths of the
+# flight log, GPX and SVG. Every process it starts is stopped by its PID, also on Ctrl-C.
+# DEMO_SECONDS (default 60) sets how long it follows before landing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
-swift build -c release --product followme
+echo "followme demo: building (release)…" >&2
+swift build -c release --product followme >/dev/null
 bin=$(swift build -c release --show-bin-path)/followme
 
+out=${DEMO_OUT:-out/demo}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 work=$(mktemp -d)
+chmod 755 "$work"
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     rm -rf "$work"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'echo; echo "followme demo: interrupted, landing and stopping…" >&2; exit 130' INT TERM
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-target_port=$(free_port)
-onboard_port=$(free_port)
-fixtures=Tests/GPSClientTests/Fixtures
-# gpsfake puts its control socket in TMPDIR; -n opens the device at once, -c paces the log.
-TMPDIR=$work gpsfake -q -n -P "$target_port" -c 0.2 "$fixtures/haicom-305N.log" >"$work/target.log" 2>&1 &
+person=${DEMO_PERSON:-straight-walk}
+"$bin" sim --at-port 0 --navdata-port 0 --nmea-port 0 --person-nmea-port 0 --person "$person" --json \
+    >"$work/sim.out" 2>"$work/sim.err" &
 pids+=($!)
-TMPDIR=$work gpsfake -q -n -P "$onboard_port" -c 0.05 "$fixtures/hemi.log" >"$work/onboard.log" 2>&1 &
+for _ in $(seq 100); do [ -s "$work/sim.out" ] && break; sleep 0.1; done
+read -r at_port navdata_port nmea_port person_port < <(head -1 "$work/sim.out" | python3 -c \
+    'import json,sys; d=json.load(sys.stdin); print(d["at_port"], d["navdata_port"], d["nmea_port"], d["person_nmea_port"])')
+
+gpsd_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+gpsd_cmd=(gpsd -N -n -S "$gpsd_port" -F "$work/gpsd.sock" "tcp://127.0.0.1:$person_port" "tcp://127.0.0.1:$nmea_port")
+# A root gpsd drops privileges and leaks a SysV SHM segment: run it as nobody (reference/gpsd.md §2.3).
+[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && gpsd_cmd=(setpriv --reuid=65534 --regid=65534 --clear-groups -- "${gpsd_cmd[@]}")
+chmod 777 "$work"
+GPSD_SHM_KEY=$(printf '0x4770%04X' "$gpsd_port") "${gpsd_cmd[@]}" >"$work/gpsd.log" 2>&1 &
 pids+=($!)
 
 cat >"$work/demo.toml" <<TOML
-# Demo: the person's puck replays haicom-305N.log (a walk), the drone's receiver hemi.log
-# (a Hemisphere receiver with \$GPHDT heading) — two private gpsd replays on loopback.
+# Demo config: everything on loopback (see etc/followme.toml for every key).
 [gpsd]
 host = "127.0.0.1"
-port = $target_port
+port = $gpsd_port
+[target]
+device = "tcp://127.0.0.1:$person_port"
 [onboard]
-port = $onboard_port
+device = "tcp://127.0.0.1:$nmea_port"
+mount_offset_deg = 90
+[drone]
+address = "127.0.0.1"
+at_port = $at_port
+navdata_port = $navdata_port
 TOML
-echo "followme demo: target gpsd 127.0.0.1:$target_port, onboard gpsd 127.0.0.1:$onboard_port (Ctrl-C to stop)"
-"$bin" gps --config "$work/demo.toml" --timeout "${DEMO_SECONDS:-30}" || true
+
+log="$out/flight.jsonl"
+rm -f "$log"
+echo "followme demo: sim AT/navdata 127.0.0.1:$at_port/$navdata_port, gpsd 127.0.0.1:$gpsd_port; flight log $log" >&2
+"$bin" run --config "$work/demo.toml" --flight-log "$log" --log-level warning &
+run_pid=$!
+pids+=($run_pid)
+
+# Follow for DEMO_SECONDS once following starts (or give up after 90 s of preflight).
+deadline=$((SECONDS + 90))
+until grep -q '"to":"following"' "$log" 2>/dev/null; do
+    kill -0 "$run_pid" 2>/dev/null || { echo "followme run exited early" >&2; exit 1; }
+    [ $SECONDS -lt $deadline ] || { echo "followme demo: never started following" >&2; exit 1; }
+    sleep 0.5
+done
+sleep "${DEMO_SECONDS:-60}"
+echo >&2
+echo "followme demo: SIGTERM → landing…" >&2
+kill -TERM "$run_pid"
+status=0
+wait "$run_pid" || status=$?
+echo "followme demo: followme run exited $status" >&2
+
+"$bin" log report "$log"
+"$bin" log gpx "$log" -o "$out/flight.gpx"
+"$bin" log plot "$log" -o "$out/flight.svg"
+echo "flight log: $log"
+echo "GPX:        $out/flight.gpx"
+echo "SVG:        $out/flight.svg"
+exit "$status"

@@ -13,15 +13,22 @@ public struct FlightLogFix: Sendable, Hashable {
     public var unixSeconds: Double?
     /// `alt_hae`, metres.
     public var altitudeHAEMeters: Double?
+    /// What the follow core made of it (the line's `verdict`: `accepted`, `initialised`,
+    /// `rejected-outlier`, `ignored-out-of-order`, `ignored-duplicate`), if logged.
+    public var verdict: String?
 
     public init(role: ReceiverRole, coordinate: GeoCoordinate, logSeconds: Double?, unixSeconds: Double?,
-                altitudeHAEMeters: Double?) {
+                altitudeHAEMeters: Double?, verdict: String? = nil) {
         self.role = role
         self.coordinate = coordinate
         self.logSeconds = logSeconds
         self.unixSeconds = unixSeconds
         self.altitudeHAEMeters = altitudeHAEMeters
+        self.verdict = verdict
     }
+
+    /// Whether the follow core refused it (an outlier, out of order or a duplicate).
+    public var wasRefused: Bool { verdict.map { $0.hasPrefix("rejected") || $0.hasPrefix("ignored") } ?? false }
 }
 
 /// Why a flight log could not be turned into a track.
@@ -42,7 +49,8 @@ public enum FlightLogError: Error, Sendable, Hashable, CustomStringConvertible {
 /// the person's receiver (`target`) and the drone's (`onboard`), in log order.
 ///
 /// Every line is `{"t":…,"kind":…}`; GPS lines carry `"event"`, the `GPSEvent.jsonLine()` object
-/// (`{"role":"target","device":…,"mode":3,"lat":…,"lon":…,"time":…,"alt_hae":…,…}`). Other kinds,
+/// (`{"role":"target","device":…,"mode":3,"lat":…,"lon":…,"time":…,"alt_hae":…,…}`), and fix lines
+/// may carry the follow core's `"verdict"`. Every fix is kept, refused ones too. Other kinds,
 /// heading/lost/connected events, and fixes with an out-of-range position are skipped; a line that
 /// is not a JSON object is counted in `malformedLines` and skipped (the recorder writes whole
 /// lines, so this means a foreign or edited file).
@@ -75,6 +83,7 @@ public struct FlightLog: Sendable, Hashable {
             }
         }
         var event: Event?
+        var verdict: String?
     }
 
     /// Parses log text.
@@ -95,14 +104,14 @@ public struct FlightLog: Sendable, Hashable {
                 malformedLines.append(number)
                 continue
             }
-            guard head.kind == "gps", let event = (try? decoder.decode(GPSLine.self, from: data))?.event,
+            guard head.kind == "gps", let gps = try? decoder.decode(GPSLine.self, from: data), let event = gps.event,
                   let role = event.role.flatMap(ReceiverRole.init(rawValue:)),
                   let lat = event.lat, let lon = event.lon,
                   let coordinate = GeoCoordinate(latitudeDegrees: lat, longitudeDegrees: lon)
             else { continue }
             fixes.append(FlightLogFix(role: role, coordinate: coordinate, logSeconds: head.t,
                                       unixSeconds: event.time.flatMap { unixSeconds(iso8601: $0) },
-                                      altitudeHAEMeters: event.altitudeHAEMeters))
+                                      altitudeHAEMeters: event.altitudeHAEMeters, verdict: gps.verdict))
         }
     }
 
@@ -143,6 +152,8 @@ public struct FlightLog: Sendable, Hashable {
         var notes = ["\(target.count) target fixes, \(onboard.count) onboard fixes"
             + (times.count >= 2 ? String(format: " over %.0f s", (times.max() ?? 0) - (times.min() ?? 0)) : "")
             + String(format: "; origin %.6f, %.6f (first fix)", first.coordinate.latitudeDegrees, first.coordinate.longitudeDegrees)]
+        let refused = fixes.filter(\.wasRefused).count
+        if refused > 0 { notes.append("\(refused) fix(es) refused by the follow core (outlier, out of order, duplicate), drawn anyway") }
         if !malformedLines.isEmpty { notes.append("\(malformedLines.count) malformed line(s) skipped") }
         return TrackPlot(title: title, notes: notes, series: [
             .init(name: "person (target fixes)", color: TrackPlot.personColor, pointsPlane: target.map { plane.project($0.coordinate) }),

@@ -22,6 +22,7 @@ struct FollowMeCommand: AsyncParsableCommand {
             DroneCommand.self,
             BenchCommand.self,
             LogCommand.self,
+            FuzzCommand.self,
         ]
     )
 

@@ -6,8 +6,8 @@ import Foundation
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
-        abstract: "Turn a flight log into a GPX track or an SVG plot.",
-        subcommands: [LogGPXCommand.self, LogPlotCommand.self]
+        abstract: "Turn a flight log into a GPX track, an SVG plot or a scored report.",
+        subcommands: [LogGPXCommand.self, LogPlotCommand.self, LogReportCommand.self]
     )
 }
 
@@ -105,5 +105,27 @@ struct LogPlotCommand: ParsableCommand {
             throw ExitCode(1)
         }
         try options.write(plot, extension: "svg", tool: "plot", log: flightLog)
+    }
+}
+
+/// `followme log report LOG`: RMS standoff error while following, minimum separation, transitions.
+struct LogReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Score a flight: RMS standoff error while following and the minimum separation."
+    )
+
+    @Argument(help: "The JSONL flight log.")
+    var log: String
+
+    @Option(name: .long, help: "Seconds of following to skip before scoring (settling).")
+    var settle: Double = 10
+
+    func run() throws {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else {
+            printError("followme log report: cannot read \(log)")
+            throw ExitCode(1)
+        }
+        print(FlightLogReport(text: text, settleSeconds: settle).text, terminator: "")
     }
 }

@@ -19,8 +19,8 @@ struct FlightLogToolsTests {
         return j.string
     }
 
-    static func gpsLine(_ t: Double, _ event: GPSEvent) -> String {
-        line(t) { j in j.add("kind", "gps"); j.addRaw("event", event.jsonLine()) }
+    static func gpsLine(_ t: Double, _ event: GPSEvent, verdict: String? = nil) -> String {
+        line(t) { j in j.add("kind", "gps"); j.addRaw("event", event.jsonLine()); j.add("verdict", verdict) }
     }
 
     /// A fix `east`/`north` metres from the origin, stamped `unix` (receiver time) and received at `t`.
@@ -40,7 +40,8 @@ struct FlightLogToolsTests {
         lines.append(gpsLine(0.02, .connected(role: .target, endpoint: "127.0.0.1:2947", isReconnect: false, at: MonotonicTime(seconds: 0.02))))
         for i in 0..<10 {
             let t = 1 + Double(i)
-            lines.append(gpsLine(t, fix(.target, east: 1.4 * Double(i), north: 0, unix: 1_700_000_000 + Int64(i), t: t, altitude: 420)))
+            lines.append(gpsLine(t, fix(.target, east: 1.4 * Double(i), north: 0, unix: 1_700_000_000 + Int64(i), t: t, altitude: 420),
+                                 verdict: i == 0 ? "initialised" : (i == 7 ? "rejected-outlier" : "accepted")))
             lines.append(gpsLine(t + 0.1, fix(.onboard, east: 1.4 * Double(i) - 6, north: 0, unix: 1_700_000_000 + Int64(i), t: t + 0.1)))
             lines.append(gpsLine(t + 0.2, .heading(HeadingReport(role: .onboard, device: "/dev/gpsonboard", headingDegrees: 0,
                                                                   receivedAt: MonotonicTime(seconds: t + 0.2))!)))
@@ -68,7 +69,9 @@ struct FlightLogToolsTests {
         #expect(first.unixSeconds == 1_700_000_000.25)
         #expect(first.altitudeHAEMeters == 420)
         #expect(first.logSeconds == 1)
-        #expect(log.onboardFixes.allSatisfy { $0.altitudeHAEMeters == nil })
+        #expect(log.onboardFixes.allSatisfy { $0.altitudeHAEMeters == nil && $0.verdict == nil })
+        #expect(log.targetFixes.map(\.verdict).first == "initialised")
+        #expect(log.fixes.filter(\.wasRefused).count == 1)
         let east = log.targetFixes.map { Self.plane.project($0.coordinate).east }
         #expect(zip(east, east.dropFirst()).allSatisfy { $1 > $0 })
     }
@@ -104,6 +107,7 @@ struct FlightLogToolsTests {
         #expect(svg.contains("person (target fixes)") && svg.contains("drone (onboard fixes)"))
         #expect(svg.contains("10 target fixes, 10 onboard fixes over 9 s"))
         #expect(svg.contains("1 malformed line(s) skipped"))
+        #expect(svg.contains("1 fix(es) refused by the follow core"))
         // Every fix is one polyline vertex.
         let polylines = svg.components(separatedBy: "points=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
         #expect(polylines.map { $0.split(separator: " ").count } == [10, 10])
