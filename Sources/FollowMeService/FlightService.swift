@@ -21,6 +21,8 @@ public struct FlightServiceOptions: Sendable {
     public var flightLogPath: String?
     /// Draw a one-line status on the terminal.
     public var statusLine = false
+    /// At exit, log the fix-to-datagram latency (`FlightService.fixLatency`; PERFORMANCE.md).
+    public var latencyReport = false
 
     public init() {}
 }
@@ -44,6 +46,7 @@ public final class FlightService: Service, Sendable {
     public let options: FlightServiceOptions
     private let logger: Logger
     private let outcomeBox = Mutex<FlightOutcome?>(nil)
+    private let latencyBox = Mutex<LatencyHistogram?>(nil)
 
     public init(flight: FlightConfiguration, options: FlightServiceOptions, logger: Logger) {
         self.flight = flight
@@ -53,6 +56,10 @@ public final class FlightService: Service, Sendable {
 
     /// The outcome after `run()` returned.
     public var outcome: FlightOutcome? { outcomeBox.withLock { $0 } }
+
+    /// With `options.latencyReport`, after `run()` returned: from each fix leaving `gps_read` to the
+    /// first AT datagram reflecting it leaving the socket (nil if the link never ran).
+    public var fixLatency: LatencyHistogram? { latencyBox.withLock { $0 } }
 
     enum LoopInput: Sendable {
         case gps(GPSEvent)
@@ -96,6 +103,32 @@ public final class FlightService: Service, Sendable {
             return result
         }
         gps.stop()
+        if let statistics = await link.statistics() {
+            // The link's counters at exit, e.g. navdata dropped as spoofed, corrupt or stale.
+            logger.info("drone link statistics", metadata: [
+                "navdata-received": "\(statistics.navdataReceived)",
+                "navdata-dropped-unexpected-source": "\(statistics.droppedUnexpectedSource)",
+                "navdata-dropped-malformed": "\(statistics.droppedMalformed)",
+                "navdata-dropped-sequence": "\(statistics.droppedSequenceNotIncreasing)",
+                "datagrams-sent": "\(statistics.datagramsSent)",
+            ])
+            let now = SystemClock.now()
+            var j = JSONLine()
+            j.add("t", now.seconds)
+            j.add("kind", "link")
+            j.add("event", "statistics-final")
+            FlightLoop.addStatistics(statistics, to: &j)
+            recorder?.record(j.string, now: now)
+        }
+        if options.latencyReport, let latency = await link.fixLatency() {
+            logger.notice("fix-to-datagram latency", metadata: [
+                "count": "\(latency.count)",
+                "p50-ms": "\(LatencyHistogram.milliseconds(latency.percentileNanoseconds(0.5) ?? 0))",
+                "p99-ms": "\(LatencyHistogram.milliseconds(latency.percentileNanoseconds(0.99) ?? 0))",
+                "max-ms": "\(LatencyHistogram.milliseconds(latency.maximumNanoseconds))",
+            ])
+            latencyBox.withLock { $0 = latency }
+        }
         await link.stop()
         recorder?.flush()
         outcomeBox.withLock { $0 = outcome }
@@ -132,16 +165,24 @@ struct FlightLoop {
     }
 
     mutating func run(_ inputs: AsyncStream<FlightService.LoopInput>) async -> FlightOutcome {
+        let follow = machine.followParameters, failsafe = machine.failsafeParameters
+        record(SystemClock.now()) { j in
+            j.add("kind", "start")
+            j.add("standoff_m", follow.standoffMeters)
+            j.add("altitude_m", follow.altitudeMeters)
+            j.add("min_separation_m", failsafe.minSeparationMeters)
+            j.add("mount_offset_deg", follow.mountOffsetDegrees)
+            j.add("dry_run", options.noTakeoff)
+        }
         for await input in inputs {
             let now = SystemClock.now()
             switch input {
             case .gps(let event):
-                record(now) { j in j.add("kind", "gps"); j.addRaw("event", event.jsonLine()) }
+                var outcome: InputOutcome?
                 switch event {
                 case .fix(let fix):
                     if fix.role == .target { lastTargetFixAt = fix.receivedAt } else { lastOnboardFixAt = fix.receivedAt }
-                    machine.handle(.fix(fix), now: now)
-                    decide(now: now, immediately: true)
+                    outcome = machine.handle(.fix(fix), now: now)
                 case .heading(let h):
                     machine.handle(.heading(h), now: now)
                 case .lost(let loss):
@@ -149,6 +190,12 @@ struct FlightLoop {
                 case .connected, .gpsdError:
                     break
                 }
+                record(now) { j in
+                    j.add("kind", "gps"); j.addRaw("event", event.jsonLine())
+                    // What the estimator made of a fix (a jump or an out-of-order fix is dropped).
+                    if case .fix(_, let verdict)? = outcome { j.add("verdict", verdict.name) }
+                }
+                if case .fix(let fix) = event { decide(now: now, immediately: true, reflecting: fix.receivedAt) }
             case .link(let event):
                 handleLink(event, now: now)
             case .tick:
@@ -226,13 +273,35 @@ struct FlightLoop {
             }
         case .desiredFlyingCleared(let reason, _):
             record(now) { j in j.add("kind", "link"); j.add("event", "flying-cleared"); j.add("reason", "\(reason)") }
-        case .statistics:
-            break
+        case .statistics(let statistics):
+            record(now) { j in
+                j.add("kind", "link"); j.add("event", "statistics")
+                Self.addStatistics(statistics, to: &j)
+            }
         }
     }
 
+    /// The link counters a flight log reader needs (what was sent, what navdata was dropped and why).
+    static func addStatistics(_ s: DroneLinkStatistics, to j: inout JSONLine) {
+        j.add("datagrams_sent", s.datagramsSent)
+        j.add("commands_sent", s.commandsSent)
+        j.add("navdata_read", s.navdataDatagramsRead)
+        j.add("navdata_received", s.navdataReceived)
+        j.add("dropped_unexpected_source", s.droppedUnexpectedSource)
+        j.add("dropped_malformed", s.droppedMalformed)
+        j.add("dropped_sequence", s.droppedSequenceNotIncreasing)
+        j.add("sequence_restarts", s.sequenceRestarts)
+        j.add("navdata_losses", s.navdataLosses)
+        j.add("navdata_rate_hz", s.navdataRateHz)
+        j.add("ticks_late", s.ticksLate)
+        j.add("max_tick_lateness_s", s.maxTickLatenessSeconds)
+        j.add("send_failures", s.sendFailures)
+        j.add("events_dropped", s.eventsDropped)
+    }
+
     /// Runs the state machine and hands its command to the link.
-    private mutating func decide(now: MonotonicTime, immediately: Bool) {
+    /// `reflecting`: the `receivedAt` of the fix this decision answers (for the latency probe).
+    private mutating func decide(now: MonotonicTime, immediately: Bool, reflecting fixReceivedAt: MonotonicTime? = nil) {
         let decision = machine.tick(now: now)
         lastDecision = decision
         if let t = decision.transition {
@@ -247,7 +316,12 @@ struct FlightLoop {
             ProgressiveCommand(flags: [.progressive], rollFraction: Float($0.roll), pitchFraction: Float($0.pitch),
                                gazFraction: Float($0.gaz), yawFraction: Float($0.yaw))
         } ?? .hover
-        link.setDesired(flying: flying, pilot: pilot, sendImmediately: immediately)
+        // Until this loop has seen navdata it cannot know whether the drone flies: a preflight
+        // "stay landed" must not overwrite the link's adopt-on-connect REF bit 9 (reference §7.3).
+        // Found by FaultInjectionTests (SIGKILL + restart landed a flying drone ~2.6 % of restarts).
+        if machine.telemetry != nil {
+            link.setDesired(flying: flying, pilot: pilot, sendImmediately: immediately, reflecting: fixReceivedAt)
+        }
 
         if decision.command.intent != lastIntent || now.seconds(since: lastCommandLog) >= 0.1 {
             lastIntent = decision.command.intent

@@ -84,3 +84,16 @@ extension FlightIntent {
         }
     }
 }
+
+extension FixVerdict {
+    /// e.g. `accepted`, `rejected-outlier` (the flight log's `verdict` of a fix).
+    public var name: String {
+        switch self {
+        case .accepted: "accepted"
+        case .initialised: "initialised"
+        case .rejectedOutlier: "rejected-outlier"
+        case .ignoredOutOfOrder: "ignored-out-of-order"
+        case .ignoredDuplicate: "ignored-duplicate"
+        }
+    }
+}

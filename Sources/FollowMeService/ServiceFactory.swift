@@ -1,3 +1,4 @@
+import DroneLink
 import FollowMeConfig
 import Logging
 import ServiceLifecycle
@@ -32,4 +33,7 @@ public struct FlightApplication: Sendable {
         try await group.run()
         return service.outcome
     }
+
+    /// After `run()`, with `FlightServiceOptions.latencyReport`: the fix-to-datagram latency.
+    public var fixLatency: LatencyHistogram? { service.fixLatency }
 }

@@ -18,6 +18,10 @@ public struct SimulatorConfiguration: Sendable {
     /// TCP port serving the person's receiver, used only when `person` is not `.none`.
     /// 0 = any free port.
     public var personNMEAPort: Int = 10111
+    /// UDP port of the fault-injection control channel (`SimulatorControlCommand`, one JSON
+    /// object per datagram, answered to the sender); nil = no control channel (the default: a
+    /// bench simulator takes no remote commands unless asked). 0 = any free port.
+    public var controlPort: Int?
 
     /// Where the drone starts (the local plane's origin). Default: the Champ de Mars in Paris,
     /// 48.8584 N 2.2945 E (open ground next to the Eiffel Tower).

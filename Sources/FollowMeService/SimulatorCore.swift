@@ -36,6 +36,11 @@ final class SimulatorCore {
     private var onboardHeadingsSent = 0
     private var personFixesSent = 0
 
+    /// Faults injected through the control channel (`SimulatorControlCommand`).
+    private(set) var faults = SimulatorFaults()
+    private var lastATAt: MonotonicTime?
+    private var maxCommandGapSeconds = 0.0
+
     /// The simulation timer; cancelled by `detach()`.
     var timer: RepeatedTask?
 
@@ -79,6 +84,8 @@ final class SimulatorCore {
 
     /// One AT datagram from `source` arrived at `now`.
     func receiveAT(_ datagram: [UInt8], from source: SocketAddress, now: MonotonicTime) {
+        if let lastATAt { maxCommandGapSeconds = max(maxCommandGapSeconds, now.seconds(since: lastATAt)) }
+        lastATAt = now
         let malformedBefore = droneProtocol.counters.malformedDatagrams
         let inputs = droneProtocol.receiveATDatagram(datagram)
         if droneProtocol.counters.malformedDatagrams != malformedBefore {
@@ -113,7 +120,11 @@ final class SimulatorCore {
             route(output)
         }
         if navdataClient != nil, now >= nextNavdataAt {
-            sendNavdata()
+            if faults.navdataSilent {
+                faults.navdataPacketsSuppressed += 1
+            } else {
+                sendNavdata()
+            }
             // Keep the 15 Hz grid; skip slots missed during a stall instead of bursting.
             repeat {
                 nextNavdataAt = MonotonicTime(nanoseconds: nextNavdataAt.nanoseconds + navdataPeriodNanoseconds)
@@ -144,22 +155,67 @@ final class SimulatorCore {
 
     private func route(_ output: GPSSimulatorOutput) {
         switch output {
-        case .fix(let fix):
-            guard let text = NMEASentence.fixSentences(fix, talker: configuration.positionTalker) else { return }
+        case .fix(var fix):
             switch fix.role {
             case .onboard:
+                guard !faults.onboardSilent else {
+                    faults.onboardFixesSuppressed += 1
+                    return
+                }
+                guard let text = NMEASentence.fixSentences(fix, talker: configuration.positionTalker) else { return }
                 onboardNMEA?.broadcast(text)
                 onboardFixesSent += 1
             case .target:
                 guard let personNMEA else { return }
+                guard !faults.personSilent else {
+                    faults.personFixesSuppressed += 1
+                    return
+                }
+                fix = applyPersonFixFaults(fix)
+                guard let text = NMEASentence.fixSentences(fix, talker: configuration.positionTalker) else { return }
                 personNMEA.broadcast(text)
                 personFixesSent += 1
             }
         case .heading(let report):
             guard report.role == .onboard else { return }
+            guard !faults.onboardSilent, !faults.headingSilent else {
+                faults.headingsSuppressed += 1
+                return
+            }
             onboardNMEA?.broadcast(NMEASentence.headingSentence(report, talker: configuration.headingTalker))
             onboardHeadingsSent += 1
         }
+    }
+
+    /// The person fix as sent: a pending jump moves it, a pending time shift makes its UTC time
+    /// earlier (each for this one fix only).
+    private func applyPersonFixFaults(_ fix: GPSFix) -> GPSFix {
+        guard faults.pendingPersonJump != nil || faults.pendingPersonTimeBackSeconds != nil else { return fix }
+        var coordinate = fix.coordinate
+        if let jump = faults.pendingPersonJump, let moved = plane.unproject(plane.project(coordinate) + jump) {
+            coordinate = moved
+            faults.personJumpsSent += 1
+            logger.info("person fix jumped", metadata: ["east": "\(jump.east)", "north": "\(jump.north)"])
+        }
+        faults.pendingPersonJump = nil
+        var fixTime = fix.fixTime
+        if let back = faults.pendingPersonTimeBackSeconds, let time = fixTime {
+            let shiftNanoseconds = Int64((back * 1e9).rounded())
+            let total = time.seconds * 1_000_000_000 + Int64(time.nanoseconds) - shiftNanoseconds
+            let seconds = total >= 0 ? total / 1_000_000_000 : (total - 999_999_999) / 1_000_000_000
+            fixTime = FixTime(seconds: seconds, nanoseconds: Int32(total - seconds * 1_000_000_000))
+            faults.personTimeShiftsSent += 1
+            logger.info("person fix time moved back", metadata: ["seconds": "\(back)"])
+        }
+        faults.pendingPersonTimeBackSeconds = nil
+        return GPSFix(
+            role: fix.role, device: fix.device, mode: fix.mode,
+            latitudeDegrees: coordinate.latitudeDegrees, longitudeDegrees: coordinate.longitudeDegrees,
+            fixTime: fixTime, receivedAt: fix.receivedAt, altitudeHAEMeters: fix.altitudeHAEMeters,
+            trackDegrees: fix.trackDegrees, speedMetersPerSecond: fix.speedMetersPerSecond,
+            climbMetersPerSecond: fix.climbMetersPerSecond, ephMeters: fix.ephMeters, epvMeters: fix.epvMeters,
+            epsMetersPerSecond: fix.epsMetersPerSecond
+        ) ?? fix
     }
 
     private func sendNavdata() {
@@ -175,6 +231,84 @@ final class SimulatorCore {
         var buffer = navdataChannel.allocator.buffer(capacity: navdataBuffer.count)
         buffer.writeBytes(navdataBuffer)
         navdataChannel.writeAndFlush(AddressedEnvelope(remoteAddress: navdataClient, data: buffer), promise: nil)
+    }
+
+    // MARK: Fault injection
+
+    /// Carries out one control command at `now` and returns the JSON reply.
+    func control(_ command: SimulatorControlCommand, from source: SocketAddress, now: MonotonicTime) -> String {
+        simulator.advance(to: now)
+        logger.info("control command", metadata: ["command": "\(command)", "from": "\(source)"])
+        switch command {
+        case .status:
+            return snapshot(now: now).controlStatusJSON
+        case .silence(let stream, let on):
+            faults.set(stream, silent: on)
+        case .personJump(let meters, let bearingDegrees):
+            faults.pendingPersonJump = PlaneVector.unit(bearingDegrees: bearingDegrees) * meters
+        case .personTimeBack(let seconds):
+            faults.pendingPersonTimeBackSeconds = seconds
+        case .setBattery(let percent):
+            simulator.setBatteryPercent(percent, at: now)
+        case .injectNavdata(let kind, let count):
+            if let refusal = injectNavdata(kind, count: count) {
+                return Self.reply(ok: false, command: command.name, now: now, error: refusal)
+            }
+        }
+        return Self.reply(ok: true, command: command.name, now: now, error: nil)
+    }
+
+    private static func reply(ok: Bool, command: String, now: MonotonicTime, error: String?) -> String {
+        var j = JSONLine()
+        j.add("ok", ok)
+        j.add("command", command)
+        j.add("t", now.seconds)
+        j.add("error", error)
+        return j.string
+    }
+
+    /// Sends `count` bad packets (see `InjectedNavdata`) to the navdata client from the navdata
+    /// port; returns why not, if it cannot.
+    private func injectNavdata(_ kind: InjectedNavdata, count: Int) -> String? {
+        guard let navdataChannel, let navdataClient else { return "no navdata client registered yet" }
+        // What a client must never believe from a bad packet: emergency, landed, empty battery.
+        var claim = simulator.navdata
+        claim.state.insert(.emergency)
+        claim.state.remove(.flying)
+        claim.controlStateMajor = .landed
+        claim.controlStateMinor = 0
+        claim.batteryPercent = 1
+        let lastSent = droneProtocol.nextNavdataSequenceNumber &- 1
+        let sequenceNumber: UInt32
+        switch kind {
+        case .corrupt:
+            sequenceNumber = droneProtocol.nextNavdataSequenceNumber
+        case .staleSequence:
+            guard lastSent > 5 else { return "fewer than 6 navdata packets sent so far" }
+            sequenceNumber = lastSent - 5
+        }
+        let state = SimulatedDroneProtocol.droneState(for: claim)
+        let packet = droneProtocol.navdataMode == .bootstrap
+            ? Navdata.bootstrap(state: state, sequenceNumber: sequenceNumber)
+            : Navdata.demoPacket(state: state, sequenceNumber: sequenceNumber,
+                                 demo: SimulatedDroneProtocol.demoOption(for: claim))
+        var bytes: [UInt8] = []
+        do {
+            try packet.encode(into: &bytes)
+        } catch {
+            return "the packet did not encode: \(error)"
+        }
+        if kind == .corrupt {
+            // The checksum is the packet's last 4 bytes (reference §3.5); one flipped byte breaks it.
+            bytes[bytes.count - 1] ^= 0x5A
+        }
+        for _ in 0..<count {
+            var buffer = navdataChannel.allocator.buffer(capacity: bytes.count)
+            buffer.writeBytes(bytes)
+            navdataChannel.writeAndFlush(AddressedEnvelope(remoteAddress: navdataClient, data: buffer), promise: nil)
+            faults.navdataInjected += 1
+        }
+        return nil
     }
 
     // MARK: Observation
@@ -202,7 +336,11 @@ final class SimulatorCore {
             personNMEAClients: personNMEA?.clientCountOnLoop ?? 0,
             onboardFixesSent: onboardFixesSent,
             onboardHeadingsSent: onboardHeadingsSent,
-            personFixesSent: personFixesSent
+            personFixesSent: personFixesSent,
+            landingReason: simulator.landingReason,
+            secondsSinceLastCommand: lastATAt.map { now.seconds(since: $0) } ?? .infinity,
+            maxCommandGapSeconds: maxCommandGapSeconds,
+            faults: faults
         )
     }
 }

@@ -35,6 +35,8 @@ public enum SimulatorServerError: Error, CustomStringConvertible {
 ///   then goes there at 15 Hz (bootstrap until `general:navdata_demo` is configured).
 /// - TCP onboard NMEA: RMC + GGA at 5 Hz and HDT = nose heading − mount offset, from
 ///   `GPSPairSimulator`; TCP person NMEA likewise from a `PersonScenario`.
+/// - UDP control port (only when `controlPort` is set): fault injection and status, one JSON
+///   command per datagram (`SimulatorControlCommand`).
 ///
 /// Everything runs on one event loop: the sockets' handlers and a 5 ms timer that advances the
 /// simulation in real time (`SystemClock`), so the simulator state has exactly one owner.
@@ -100,10 +102,18 @@ public final class SimulatorServer: Sendable {
                 try channel.pipeline.syncOperations.addHandler(NavdataTriggerHandler(core: core))
             }
             opened.append(navdataChannel)
+            var controlPort: Int?
+            if let port = configuration.controlPort {
+                let controlChannel = try await bindUDP(host: host, port: port, socket: "control", loop: loop) { channel in
+                    try channel.pipeline.syncOperations.addHandler(ControlDatagramHandler(core: core))
+                }
+                opened.append(controlChannel)
+                controlPort = try localPort(controlChannel, "control")
+            }
 
             let ports = SimulatorPorts(
                 atPort: try localPort(atChannel, "AT"), navdataPort: try localPort(navdataChannel, "navdata"),
-                onboardNMEAPort: onboard.port, personNMEAPort: person?.port)
+                onboardNMEAPort: onboard.port, personNMEAPort: person?.port, controlPort: controlPort)
             let tick = TimeAmount.nanoseconds(Int64((max(configuration.tickIntervalSeconds, 0.001) * 1e9).rounded()))
             try await loop.submit {
                 core.value.attach(navdataChannel: navdataChannel, onboardNMEA: onboard, personNMEA: person)
@@ -115,6 +125,7 @@ public final class SimulatorServer: Sendable {
                 "bind": "\(host)", "atPort": "\(ports.atPort)", "navdataPort": "\(ports.navdataPort)",
                 "onboardNMEAPort": "\(ports.onboardNMEAPort)",
                 "personNMEAPort": "\(ports.personNMEAPort.map(String.init) ?? "-")",
+                "controlPort": "\(ports.controlPort.map(String.init) ?? "-")",
                 "home": "\(configuration.home)", "gpsNoise": "\(configuration.gpsNoise.rawValue)",
                 "person": "\(configuration.person.rawValue)",
             ])

@@ -12,12 +12,15 @@ public struct SimulatorPorts: Sendable, Hashable {
     public var onboardNMEAPort: Int
     /// TCP, the person's receiver's NMEA; nil when no person is simulated.
     public var personNMEAPort: Int?
+    /// UDP, the fault-injection control channel; nil when not enabled.
+    public var controlPort: Int?
 
-    public init(atPort: Int, navdataPort: Int, onboardNMEAPort: Int, personNMEAPort: Int?) {
+    public init(atPort: Int, navdataPort: Int, onboardNMEAPort: Int, personNMEAPort: Int?, controlPort: Int? = nil) {
         self.atPort = atPort
         self.navdataPort = navdataPort
         self.onboardNMEAPort = onboardNMEAPort
         self.personNMEAPort = personNMEAPort
+        self.controlPort = controlPort
     }
 }
 
@@ -59,6 +62,16 @@ public struct SimulatorSnapshot: Sendable {
     public var onboardHeadingsSent: Int
     /// Person fixes written so far.
     public var personFixesSent: Int
+
+    // Fault injection (control channel).
+    /// Why the drone is landing or last landed; nil if it never landed since its last takeoff.
+    public var landingReason: DroneSimulator.LandingReason? = nil
+    /// Seconds since the last AT datagram arrived (+∞ before the first).
+    public var secondsSinceLastCommand: Double = .infinity
+    /// The longest silence between two AT datagrams so far, seconds (0 before the second).
+    public var maxCommandGapSeconds: Double = 0
+    /// The faults in force and what they suppressed or injected so far.
+    public var faults = SimulatorFaults()
 
     /// One human-readable status line; rates are per second since `previous`.
     public func statusLine(since previous: SimulatorSnapshot?) -> String {
@@ -150,6 +163,7 @@ extension SimulatorPorts {
         j.add("navdata_port", navdataPort)
         j.add("nmea_port", onboardNMEAPort)
         if let personNMEAPort { j.add("person_nmea_port", personNMEAPort) }
+        if let controlPort { j.add("control_port", controlPort) }
         j.add("home_lat", configuration.home.latitudeDegrees)
         j.add("home_lon", configuration.home.longitudeDegrees)
         j.add("mount_offset_deg", configuration.mountOffsetDegrees)

@@ -180,6 +180,15 @@ public struct DroneSimulator: Sendable {
         }
     }
 
+    /// Sets the battery charge at `now` (advancing to `now` first), percent, clamped to 0…100;
+    /// a non-finite value is ignored. A fault-injection hook (`followme sim` control channel):
+    /// the drain, the VBAT_LOW bit and the forced landing carry on from the new value.
+    public mutating func setBatteryPercent(_ percent: Double, at now: MonotonicTime) {
+        advance(to: now)
+        guard percent.isFinite else { return }
+        batteryPercent = min(max(percent, 0), 100)
+    }
+
     /// Moves the simulation forward to the last step boundary ≤ `now` (no-op if `now` is earlier).
     public mutating func advance(to now: MonotonicTime) {
         while now.nanoseconds - time.nanoseconds >= stepNanoseconds {

@@ -15,6 +15,8 @@ struct SimCommand: AsyncParsableCommand {
 
             Once every socket listens, the first line on stdout is one JSON object with the bound ports (port 0 = any free port): {"event":"listening","bind":"127.0.0.1","at_port":5556,"navdata_port":5554,"nmea_port":10110,...}. Then one status line per second follows (--json: one JSON object per second).
 
+            With --control-port, a UDP port takes fault-injection commands, one JSON object per datagram, each answered with one JSON object to the sender (the port is "control_port" in the listening line): {"command":"silence","stream":"person|onboard|heading|navdata","on":true}, {"command":"person-jump","meters":100,"bearing_deg":90} (next person fix only), {"command":"person-time-back","seconds":5} (next person fix only), {"command":"battery","percent":20}, {"command":"navdata-inject","kind":"corrupt|stale-sequence","count":10}, {"command":"status"}.
+
             SIGINT/SIGTERM stop it (exit 0); exit 1 if a port cannot be bound.
             """
     )
@@ -33,6 +35,9 @@ struct SimCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "TCP port serving the person's NMEA, with --person (0 = any free port).")
     var personNMEAPort: Int = 10111
+
+    @Option(name: .long, help: "UDP port for fault-injection commands (0 = any free port; default: no control channel).")
+    var controlPort: Int?
 
     @Option(name: .long, help: "Where the drone starts, LAT,LON in degrees (default: Champ de Mars, Paris).")
     var home: String = "48.8584,2.2945"
@@ -69,6 +74,9 @@ struct SimCommand: AsyncParsableCommand {
                              ("--person-nmea-port", personNMEAPort)] where !(0...65535).contains(port) {
             throw ValidationError("\(name) must be 0...65535, got \(port)")
         }
+        if let controlPort, !(0...65535).contains(controlPort) {
+            throw ValidationError("--control-port must be 0...65535, got \(controlPort)")
+        }
         _ = try parsedHome()
         guard PersonChoice(rawValue: person) != nil else {
             throw ValidationError("--person must be one of \(PersonChoice.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -90,6 +98,7 @@ struct SimCommand: AsyncParsableCommand {
         settings.navdataPort = navdataPort
         settings.onboardNMEAPort = nmeaPort
         settings.personNMEAPort = personNMEAPort
+        settings.controlPort = controlPort
         settings.home = try parsedHome()
         settings.initialNoseHeadingDegrees = noseHeadingDeg
         settings.person = PersonChoice(rawValue: person) ?? .none

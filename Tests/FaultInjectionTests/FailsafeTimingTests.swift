@@ -1,0 +1,308 @@
+import Foundation
+import Testing
+
+/// Timings shared by the scenarios; they must match `shortFailsafes`.
+enum Short {
+    static let targetTimeoutSeconds = 1.0
+    static let onboardTimeoutSeconds = 1.0
+    static let headingTimeoutSeconds = 1.0
+    static let navdataTimeoutSeconds = 0.5
+    static let landAfterSeconds = 4.0
+    /// What the brief allows on top of a timeout before the hold must have started.
+    static let holdSlackSeconds = 1.0
+    /// Allowed lateness of the land decision after `landAfterSeconds` of holding.
+    static let landSlackSeconds = 1.0
+}
+
+/// What `expectHoldThenLand` measured, seconds from the injection.
+struct HoldLandTimes {
+    var hold: Transition
+    var land: Transition
+    var landed: Transition?
+    var injectedAt: Double
+    var toHold: Double { hold.t - injectedAt }
+    var toLand: Double { land.t - injectedAt }
+    var toLanded: Double? { landed.map { $0.t - injectedAt } }
+    var holdDuration: Double { land.t - hold.t }
+}
+
+/// After a fault at `t0` (sim clock = flight-log clock): a hold whose state satisfies `holdState`
+/// within `timeout + holdSlack`, then `landState` after `landAfterSeconds` of holding, then
+/// "landed" confirmed by navdata, and the simulated drone on the ground.
+func expectHoldThenLand(
+    _ rig: FaultRig, t0: Double, timeoutSeconds: Double, holdState: (String) -> Bool, landState: String,
+    expectLanded: Bool = true
+) async -> HoldLandTimes? {
+    let log = rig.log
+    // Then the drone holds within the timeout + slack
+    guard let hold = await log.waitForTransition(after: t0 - 1, within: timeoutSeconds + Short.holdSlackSeconds + 6, {
+        $0.to.hasPrefix("holding") || $0.to.hasPrefix("landing")
+    }) else {
+        Issue.record("no hold after the fault\n\(rig.diagnostics())")
+        return nil
+    }
+    #expect(holdState(hold.to), "first hold \(hold)\n\(rig.diagnostics())")
+    #expect(hold.t >= t0, "held before the fault was injected: \(hold)")
+    #expect(hold.t - t0 <= timeoutSeconds + Short.holdSlackSeconds, "hold \(hold.t - t0) s after the fault")
+
+    // And lands once it held for land_after_s
+    guard let land = await log.waitForTransition(after: hold.t, within: Short.landAfterSeconds + Short.landSlackSeconds + 8, {
+        $0.to.hasPrefix("landing")
+    }) else {
+        Issue.record("no landing after the hold\n\(rig.diagnostics())")
+        return nil
+    }
+    #expect(land.to == landState, "\(land)\n\(rig.diagnostics())")
+    let held = land.t - hold.t
+    #expect(held >= Short.landAfterSeconds - 0.05 && held <= Short.landAfterSeconds + Short.landSlackSeconds,
+            "held \(held) s before landing (land_after_s \(Short.landAfterSeconds))")
+    // And it never resumed following in between
+    let between = log.transitions().filter { $0.t > hold.t && $0.t < land.t }
+    #expect(!between.contains { $0.to == "following" || $0.to == "climbing" }, "resumed while holding: \(between)")
+
+    var times = HoldLandTimes(hold: hold, land: land, landed: nil, injectedAt: t0)
+    guard expectLanded else { return times }
+    // And navdata confirms the landing (2 m at 0.5 m/s ≈ 4 s)
+    times.landed = await log.waitForTransition(to: "landed", after: land.t, within: 15)
+    #expect(times.landed?.reason == "landed-confirmed", "\(String(describing: times.landed))\n\(rig.diagnostics())")
+    // And the simulated drone is on the ground, landed because it was told to
+    if let status = rig.status() {
+        #expect(status.state == "landed", "sim: \(status.summary)")
+        #expect(status.altitudeMeters == 0, "sim: \(status.summary)")
+        #expect(status.landingReason == "commanded", "sim: \(status.summary)")
+    }
+    return times
+}
+
+func report(_ fault: String, _ times: HoldLandTimes?, extra: [String: Any] = [:]) {
+    guard let times else { return }
+    var values: [String: Any] = [
+        "to_hold_s": times.toHold, "to_landing_s": times.toLand, "held_s": times.holdDuration,
+        "hold_state": times.hold.to, "landing_state": times.land.to,
+    ]
+    if let landed = times.toLanded { values["to_landed_s"] = landed }
+    values.merge(extra) { _, new in new }
+    FaultReport.record(fault, values)
+}
+
+/// Faults 1–4, 6, 10–12: a failsafe that must hold and then land, or resume, on time.
+@Suite("Fault injection: failsafe timing over real gpsd and the simulated drone")
+struct FailsafeTimingTests {
+    @Test("1. target receiver silent → hold within target_timeout_s + 1 s, land after land_after_s, landed",
+          .timeLimit(.minutes(6)))
+    func targetReceiverSilent() async throws {
+        try await FaultRig.withFollowingField("target-silent") { rig in
+            // When the person's receiver goes silent
+            let t0 = try rig.control.silence("person", true)
+            // Then: hold(target-stale) → landing(hold-expired:target-stale) → landed
+            let times = await expectHoldThenLand(
+                rig, t0: t0, timeoutSeconds: Short.targetTimeoutSeconds, holdState: { $0 == "holding(target-stale)" },
+                landState: "landing(hold-expired:target-stale)")
+            report("1-target-silent", times)
+        }
+    }
+
+    @Test("2. target silent for 2 s, back before land_after_s → resumes following, never lands",
+          .timeLimit(.minutes(6)))
+    func targetReceiverBack() async throws {
+        try await FaultRig.withFollowingField("target-back") { rig in
+            // When the person's receiver goes silent for 2 s (< land_after_s 4)
+            let t0 = try rig.control.silence("person", true)
+            let hold = await rig.log.waitForTransition(after: t0 - 1, within: 8) { $0.to.hasPrefix("holding") }
+            #expect(hold?.to == "holding(target-stale)", "\(rig.diagnostics())")
+            let holdLatency = hold.map { $0.t - t0 } ?? .nan
+            #expect(holdLatency <= Short.targetTimeoutSeconds + Short.holdSlackSeconds)
+            try await Task.sleep(for: .seconds(max(0.1, t0 + 2.0 - monotonicSeconds())))
+            let t1 = try rig.control.silence("person", false)
+
+            // Then it leaves the hold on fresh data, well before the land deadline
+            let resume = await rig.log.waitForTransition(after: t1 - 0.5, within: 6) {
+                $0.from == "holding(target-stale)" && $0.reason == "data-fresh"
+            }
+            #expect(resume != nil, "did not resume\n\(rig.diagnostics())")
+            let resumeLatency = resume.map { $0.t - t1 } ?? .nan
+            #expect(resumeLatency <= 1.5, "resumed \(resumeLatency) s after the receiver came back")
+            // And follows again, with no landing for the next land_after_s + 1 s
+            let following = await rig.log.waitForTransition(to: "following", after: t1 - 0.5, within: 10)
+            #expect(following != nil, "\(rig.diagnostics())")
+            try await Task.sleep(for: .seconds(Short.landAfterSeconds + 1))
+            let landings = rig.log.transitions().filter { $0.t >= t0 && $0.to.hasPrefix("landing") }
+            #expect(landings.isEmpty, "landed although the target came back: \(landings)")
+            #expect(rig.log.transitions().last?.to == "following", "\(rig.diagnostics())")
+            if let status = rig.status() { #expect(status.state == "flying", "sim: \(status.summary)") }
+            FaultReport.record("2-target-back", [
+                "to_hold_s": holdLatency, "silence_s": t1 - t0, "resume_after_back_s": resumeLatency,
+                "resume_state": resume?.to ?? "-",
+            ])
+        }
+    }
+
+    @Test("3. onboard receiver silent → hold, then land (hold-expired:onboard-fix-stale)", .timeLimit(.minutes(6)))
+    func onboardReceiverSilent() async throws {
+        try await FaultRig.withFollowingField("onboard-silent") { rig in
+            // When the drone's receiver goes silent (fixes and heading)
+            let t0 = try rig.control.silence("onboard", true)
+            // Then it holds (onboard fix or heading stale, whichever ages first) and lands on the onboard fix
+            let times = await expectHoldThenLand(
+                rig, t0: t0, timeoutSeconds: max(Short.onboardTimeoutSeconds, Short.headingTimeoutSeconds),
+                holdState: { $0 == "holding(onboard-fix-stale)" || $0 == "holding(heading-stale)" },
+                landState: "landing(hold-expired:onboard-fix-stale)")
+            report("3-onboard-silent", times)
+        }
+    }
+
+    @Test("4. onboard heading lost → hold(heading-stale), then land", .timeLimit(.minutes(6)))
+    func onboardHeadingLost() async throws {
+        try await FaultRig.withFollowingField("heading-lost") { rig in
+            // When only the heading (HDT → gpsd ATT) stops; fixes continue
+            let t0 = try rig.control.silence("heading", true)
+            let times = await expectHoldThenLand(
+                rig, t0: t0, timeoutSeconds: Short.headingTimeoutSeconds, holdState: { $0 == "holding(heading-stale)" },
+                landState: "landing(hold-expired:heading-stale)")
+            report("4-heading-lost", times)
+        }
+    }
+
+    @Test("6a. navdata silent for 2 s → hold(navdata-lost), AT keeps flowing, resumes when navdata returns",
+          .timeLimit(.minutes(6)))
+    func navdataGapResumes() async throws {
+        try await FaultRig.withFollowingField("navdata-gap") { rig in
+            let atBefore = rig.status()?.atDatagrams ?? 0
+            // When the drone stops sending navdata for 2 s
+            let t0 = try rig.control.silence("navdata", true)
+            let hold = await rig.log.waitForTransition(after: t0 - 1, within: 8) { $0.to.hasPrefix("holding") }
+            #expect(hold?.to == "holding(navdata-lost)", "\(rig.diagnostics())")
+            let holdLatency = hold.map { $0.t - t0 } ?? .nan
+            #expect(holdLatency <= Short.navdataTimeoutSeconds + Short.holdSlackSeconds)
+            try await Task.sleep(for: .seconds(max(0.1, t0 + 1.6 - monotonicSeconds())))
+            // Then the drone keeps receiving AT commands (followme does not go quiet), so its own com
+            // watchdog never trips: it stays flying, not "hovering on lost com"
+            let during = rig.status()
+            try await Task.sleep(for: .seconds(max(0.1, t0 + 2.0 - monotonicSeconds())))
+            let t1 = try rig.control.silence("navdata", false)
+            if let during {
+                #expect(during.state == "flying", "sim during the gap: \(during.summary)")
+                #expect(!during.comWatchdog, "the drone's com watchdog tripped: \(during.summary)")
+                #expect(during.atDatagrams > atBefore + 30, "AT traffic stopped during the navdata gap: \(during.summary)")
+                #expect(during.maxCommandGapSeconds < 0.5, "AT gap \(during.maxCommandGapSeconds) s")
+            }
+            // And when navdata returns, the link reports it and the drone follows again
+            let resume = await rig.log.waitForTransition(after: t1 - 0.5, within: 6) {
+                $0.from == "holding(navdata-lost)" && $0.reason == "data-fresh"
+            }
+            #expect(resume != nil, "\(rig.diagnostics())")
+            let resumeLatency = resume.map { $0.t - t1 } ?? .nan
+            #expect(resumeLatency <= 1.0)
+            #expect(!rig.log.linkEvents("navdata-lost", after: t0).isEmpty)
+            #expect(!rig.log.linkEvents("navdata-restored", after: t1 - 0.1).isEmpty)
+            let following = await rig.log.waitForTransition(to: "following", after: t1 - 0.5, within: 10)
+            #expect(following != nil)
+            let landings = rig.log.transitions().filter { $0.t >= t0 && $0.to.hasPrefix("landing") }
+            #expect(landings.isEmpty, "\(landings)")
+            FaultReport.record("6a-navdata-gap", [
+                "to_hold_s": holdLatency, "silence_s": t1 - t0, "resume_after_back_s": resumeLatency,
+                "sim_state_during_gap": during?.state ?? "-", "sim_com_watchdog_during_gap": during?.comWatchdog ?? false,
+                "max_at_gap_s": during?.maxCommandGapSeconds ?? .nan,
+            ])
+        }
+    }
+
+    @Test("6b. navdata never returns → hold, then followme lands blind (REF land); the sim lands; exit 1 on SIGTERM",
+          .timeLimit(.minutes(6)))
+    func navdataNeverReturns() async throws {
+        try await FaultRig.withFollowingField("navdata-gone", runArguments: ["--land-timeout", "3"]) { rig in
+            // When navdata stops for good
+            let t0 = try rig.control.silence("navdata", true)
+            // Then hold(navdata-lost), and landing(hold-expired:navdata-lost) after land_after_s; no
+            // "landed" can be confirmed without navdata
+            let times = await expectHoldThenLand(
+                rig, t0: t0, timeoutSeconds: Short.navdataTimeoutSeconds, holdState: { $0 == "holding(navdata-lost)" },
+                landState: "landing(hold-expired:navdata-lost)", expectLanded: false)
+            // And the drone, still receiving AT commands, obeys the REF land and touches down
+            let down = await poll(seconds: 12) { () -> SimStatus? in
+                guard let s = try? rig.control.status(), s.state == "landed" else { return nil }
+                return s
+            }
+            #expect(down?.landingReason == "commanded", "sim: \(down?.summary ?? "no status")")
+            let simLandedAt = down?.t
+            #expect(rig.log.transitions().last?.to.hasPrefix("landing") == true,
+                    "followme cannot know it landed without navdata: \(rig.log.transitions().suffix(3))")
+            // And on SIGTERM it gives up waiting for a confirmation it cannot get: exit 1
+            let run = try #require(rig.run)
+            run.signal(SIGTERM)
+            let status = await run.waitForExit(seconds: 15)
+            #expect(status == 1, "exit \(String(describing: status)): \(run.stderrText.text.suffix(1500))")
+            #expect(run.stderrText.text.contains("landing was not confirmed"))
+            var extra: [String: Any] = ["exit_on_sigterm": Int(status ?? -1)]
+            if let simLandedAt { extra["sim_landed_after_s"] = simLandedAt - t0 }
+            report("6b-navdata-gone", times, extra: extra)
+        }
+    }
+
+    @Test("10. low battery (sim battery below min_battery_pct) → land at once, landed", .timeLimit(.minutes(6)))
+    func lowBattery() async throws {
+        try await FaultRig.withFollowingField("low-battery") { rig in
+            // When the battery reads 20 % (min_battery_pct 25)
+            let reply = try rig.control.send(["command": "battery", "percent": 20])
+            let t0 = reply["t"] as? Double ?? monotonicSeconds()
+            // Then it lands for low battery within a navdata period or two, and navdata confirms it
+            let land = await rig.log.waitForTransition(after: t0 - 1, within: 8) { $0.to.hasPrefix("landing") || $0.to.hasPrefix("holding") }
+            #expect(land?.to == "landing(low-battery)", "\(rig.diagnostics())")
+            let toLand = land.map { $0.t - t0 } ?? .nan
+            #expect(toLand >= 0 && toLand <= 1.0, "landing \(toLand) s after the battery dropped")
+            let landed = await rig.log.waitForTransition(to: "landed", after: t0, within: 15)
+            #expect(landed?.reason == "landed-confirmed")
+            if let status = rig.status() {
+                #expect(status.state == "landed" && status.landingReason == "commanded", "sim: \(status.summary)")
+            }
+            FaultReport.record("10-low-battery", ["to_landing_s": toLand, "to_landed_s": landed.map { $0.t - t0 } ?? .nan])
+        }
+    }
+
+    @Test("11. geofence (geofence_m 15, person walking away) → hold(geofence), then land", .timeLimit(.minutes(6)))
+    func geofence() async throws {
+        try await FaultRig.withFollowingField("geofence", config: ["failsafe": ["geofence_m": "15.0"]]) { rig in
+            let t0 = monotonicSeconds()
+            // When the person keeps walking away from the take-off point (1.4 m/s, standoff 6 m)
+            // Then the drone holds at the fence, and lands after land_after_s
+            var farthest = 0.0
+            let hold = await poll(seconds: 40) { () -> Transition? in
+                if let s = try? rig.control.status() { farthest = max(farthest, (s.east * s.east + s.north * s.north).squareRoot()) }
+                return rig.log.firstTransition(after: t0) { $0.to.hasPrefix("holding") || $0.to.hasPrefix("landing") }
+            }
+            #expect(hold?.to == "holding(geofence)",
+                    "no geofence hold within 40 s; drone at most \(farthest) m from home (fence 15 m)\n\(rig.diagnostics())")
+            guard let hold, hold.to == "holding(geofence)" else {
+                FaultReport.record("11-geofence", ["outcome": "no-hold", "max_drone_distance_from_home_m": farthest])
+                return
+            }
+            let times = await expectHoldThenLand(
+                rig, t0: hold.t, timeoutSeconds: 0, holdState: { $0 == "holding(geofence)" },
+                landState: "landing(hold-expired:geofence)")
+            report("11-geofence", times, extra: ["following_to_hold_s": hold.t - t0, "max_drone_distance_from_home_m": farthest])
+        }
+    }
+
+    @Test("12. SIGTERM mid-flight → landing(shutdown), landed, exit 0", .timeLimit(.minutes(6)))
+    func sigterm() async throws {
+        try await FaultRig.withFollowingField("sigterm") { rig in
+            let run = try #require(rig.run)
+            // When SIGTERM arrives
+            let t0 = monotonicSeconds()
+            run.signal(SIGTERM)
+            // Then it lands, navdata confirms, it exits 0
+            let status = await run.waitForExit(seconds: 30)
+            let exitedAt = monotonicSeconds()
+            #expect(status == 0, "exit \(String(describing: status))\n\(rig.diagnostics())")
+            let land = rig.log.firstTransition(after: t0 - 0.1) { $0.to.hasPrefix("landing") }
+            #expect(land?.to == "landing(shutdown)")
+            let landed = rig.log.firstTransition(after: t0) { $0.to == "landed" }
+            #expect(landed?.reason == "landed-confirmed")
+            if let s = rig.status() { #expect(s.state == "landed", "sim: \(s.summary)") }
+            FaultReport.record("12-sigterm", [
+                "to_landing_s": land.map { $0.t - t0 } ?? .nan, "to_landed_s": landed.map { $0.t - t0 } ?? .nan,
+                "to_exit_s": exitedAt - t0,
+            ])
+        }
+    }
+}
