@@ -15,7 +15,7 @@ let package = Package(
         // package-benchmark 1.38.1. The MallocInterposer trait counts mallocs (Swift 6.3+ backend);
         // listing it alone leaves out the default RuntimeInterposer trait (ARC counters), whose
         // package is not needed for wall time and malloc counts.
-        .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1",
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1",
                  traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -23,11 +23,11 @@ let package = Package(
             name: "FollowMeBenchmarks",
             dependencies: [
                 .product(name: "FollowMeKit", package: "FollowMe"),
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/FollowMeBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
 )

@@ -30,8 +30,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'echo; echo "followme demo: interrupted, landing and stopping…" >&2; exit 130' INT TERM
 
-person=${DEMO_PERSON:-straight-walk}
-"$bin" sim --at-port 0 --navdata-port 0 --nmea-port 0 --person-nmea-port 0 --person "$person" --json \
+# The person replays a real recorded jog (tracks/togeojson-run_gpxtpx.gpx, BSD-2-Clause, 1 s
+# samples; provenance in tracks/PROVENANCE.md). DEMO_TRACK=… picks another GPX;
+# DEMO_PERSON=straight-walk|square|stop-and-go|jog-curve a synthetic person instead.
+if [ -n "${DEMO_PERSON:-}" ]; then person_args=(--person "$DEMO_PERSON"); else
+    person_args=(--person-track "${DEMO_TRACK:-tracks/togeojson-run_gpxtpx.gpx}"); fi
+"$bin" sim --at-port 0 --navdata-port 0 --nmea-port 0 --person-nmea-port 0 "${person_args[@]}" --json \
     >"$work/sim.out" 2>"$work/sim.err" &
 pids+=($!)
 for _ in $(seq 100); do [ -s "$work/sim.out" ] && break; sleep 0.1; done
@@ -60,6 +64,9 @@ mount_offset_deg = 90
 address = "127.0.0.1"
 at_port = $at_port
 navdata_port = $navdata_port
+[failsafe]
+# The recorded jog leaves the default 100 m geofence within a minute; the simulated field is open.
+geofence_m = 1000
 TOML
 
 log="$out/flight.jsonl"

@@ -150,16 +150,20 @@ public final class DroneLink: Sendable {
     /// `sendImmediately` sends a datagram now instead of at the next tick (a new GPS fix must not
     /// wait up to 30 ms). Ignored until `start()` completed. While navdata shows EMERGENCY the link
     /// sends bit 9 clear whatever is desired.
+    ///
+    /// `reflecting`: when this decision was made because of a GPS fix, the fix's `receivedAt`. The
+    /// immediate datagram's send time minus it goes into `fixLatency()` (latency probe, PERFORMANCE.md).
     public func setDesired(
         flying: Bool,
         pilot: ProgressiveCommand,
         controllerHeading: ControllerHeading? = nil,
-        sendImmediately: Bool = false
+        sendImmediately: Bool = false,
+        reflecting fixReceivedAt: MonotonicTime? = nil
     ) {
         eventLoop.execute { [self] in
             guard case .running(let runtime) = lifecycle.value else { return }
             runtime.core.setDesired(flying: flying, pilot: pilot, heading: controllerHeading)
-            if sendImmediately { performTick(runtime, immediate: true) }
+            if sendImmediately { performTick(runtime, immediate: true, reflecting: fixReceivedAt) }
         }
     }
 
@@ -210,6 +214,13 @@ public final class DroneLink: Sendable {
         try result.get()
     }
 
+    /// Fix-to-datagram latency: for each `setDesired(…, sendImmediately: true, reflecting: t)` that sent
+    /// a datagram, the time from `t` (the fix leaving `gps_read`) until the datagram's write was issued.
+    /// A copy of the histogram; nil before `start()` or after `stop()`.
+    public func fixLatency() async -> LatencyHistogram? {
+        await onLoop { runtime in runtime.fixLatency }
+    }
+
     /// A snapshot of the counters; nil before `start()` or after `stop()`.
     public func statistics() async -> DroneLinkStatistics? {
         await onLoop { runtime in runtime.core.statistics }
@@ -257,13 +268,16 @@ public final class DroneLink: Sendable {
         }
     }
 
-    private func performTick(_ runtime: LinkRuntime, immediate: Bool) {
+    private func performTick(_ runtime: LinkRuntime, immediate: Bool, reflecting fixReceivedAt: MonotonicTime? = nil) {
         runtime.effects.reset()
         let hasDatagram = runtime.core.tick(now: SystemClock.now(), datagram: &runtime.datagram,
                                             effects: &runtime.effects)
         if hasDatagram {
             if immediate { runtime.core.countImmediateSend() }
             sendATDatagram(runtime)
+            if let fixReceivedAt {
+                runtime.fixLatency.record(nanoseconds: SystemClock.now().nanoseconds - fixReceivedAt.nanoseconds)
+            }
         }
         perform(runtime)
     }
@@ -383,6 +397,8 @@ private final class LinkRuntime {
     /// Reused encoder output.
     var datagram: [UInt8]
     var effects = DroneLinkEffects()
+    /// Fix-to-datagram latency samples (fixed size: recording never allocates).
+    var fixLatency = LatencyHistogram()
     var nextTickDeadline = NIODeadline.now()
     var scheduledTick: Scheduled<Void>?
 

@@ -85,7 +85,11 @@ public enum ConfigFuzzer {
                 if line < 1 || line > lineCount { return "syntax error on line \(line) of \(lineCount)" }
                 if column < 1 { return "syntax error in column \(column)" }
             default:
-                guard let key = problem.key, !key.isEmpty else { return "\(kind.rawValue) problem without a key" }
+                guard let key = problem.key else { return "\(kind.rawValue) problem without a key" }
+                // An empty name is legal TOML (`[""]`, `"" = 1`), but only if the document writes one.
+                if key.isEmpty, !text.contains("\"\""), !text.contains("''") {
+                    return "\(kind.rawValue) problem with an empty key"
+                }
                 if let line = problem.line, line < 1 || line > lineCount {
                     return "\(kind.rawValue) problem for \(key) on line \(line) of \(lineCount)"
                 }

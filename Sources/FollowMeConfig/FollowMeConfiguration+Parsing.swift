@@ -36,10 +36,10 @@ extension FollowMeConfiguration {
                 .syntax(path: path, line: line, column: column, message: "NUL character (is this a binary file?)")
             ])
         }
-        // toml++ aborts the process on a header such as `[=]` or `[é]` (see TOMLHeaderGuard).
-        if let header = TOMLHeaderGuard.malformedTableHeader(in: text) {
+        // toml++ aborts the process on `[=]`, `[é]` or `[}]` (see TOMLParserGuard).
+        if let crash = TOMLParserGuard.crashingConstruct(in: text) {
             throw ConfigProblems(problems: [
-                .syntax(path: path, line: header.line, column: header.column, message: header.message)
+                .syntax(path: path, line: crash.line, column: crash.column, message: crash.message)
             ])
         }
         do {

@@ -50,6 +50,8 @@ public struct SimulatorConfiguration: Sendable {
     /// Direction the person walks off in, compass degrees. Default 180: away from the drone
     /// (which starts 5 m north of them), so the drone follows behind rather than being walked into.
     public var personBearingDegrees: Double = 180
+    /// The recorded track the person replays when `person == .track` (times from 0, plane = `home`'s).
+    public var personTrack: TrackScenario?
 
     /// Physics and firmware behaviour of the simulated drone.
     public var dynamics: DroneDynamics = .standard
@@ -94,11 +96,14 @@ public enum PersonChoice: String, Sendable, CaseIterable {
     case stopAndGo = "stop-and-go"
     /// `CurveJogScenario`: 30 m lead-in, then a 90° right arc of 20 m radius, at 3 m/s.
     case jogCurve = "jog-curve"
+    /// A recorded track (`SimulatorConfiguration.personTrack`, e.g. from `followme sim --person-track FILE.gpx`).
+    case track
 
-    /// The scenario starting at `startPlane` heading `bearingDegrees`; nil for `.none`.
+    /// The scenario starting at `startPlane` heading `bearingDegrees`; nil for `.none` and `.track`
+    /// (a track is its own scenario).
     public func scenario(startPlane: PlaneVector, bearingDegrees: Double) -> (any PersonScenario)? {
         switch self {
-        case .none: nil
+        case .none, .track: nil
         case .straightWalk: StraightWalkScenario(startPlane: startPlane, bearingDegrees: bearingDegrees)
         case .square: SquareWalkScenario(startPlane: startPlane, initialBearingDegrees: bearingDegrees)
         case .stopAndGo: StopAndGoScenario(startPlane: startPlane, bearingDegrees: bearingDegrees)

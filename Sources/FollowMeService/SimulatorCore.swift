@@ -56,8 +56,9 @@ final class SimulatorCore {
             model: configuration.gpsNoise.model(mountOffsetDegrees: configuration.mountOffsetDegrees),
             plane: plane, seed: configuration.seed, start: start,
             groundHAEMeters: configuration.groundHAEMeters, utcEpochSeconds: utcEpochSeconds)
-        personScenario = configuration.person.scenario(
-            startPlane: configuration.personOffsetPlane, bearingDegrees: configuration.personBearingDegrees)
+        personScenario = configuration.person == .track ? configuration.personTrack
+            : configuration.person.scenario(
+                startPlane: configuration.personOffsetPlane, bearingDegrees: configuration.personBearingDegrees)
         let rate = configuration.navdataRateHertz > 0 ? configuration.navdataRateHertz : 15
         navdataPeriodNanoseconds = max(1, Int64((1e9 / rate).rounded()))
         nextNavdataAt = start

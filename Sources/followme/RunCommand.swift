@@ -1,4 +1,5 @@
 import ArgumentParser
+import DroneLink
 import Foundation
 import FollowMeService
 import Logging
@@ -30,6 +31,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Flag(name: .long, help: "At exit, print the fix-to-datagram latency (p50/p99/max, count) to stdout.")
+    var latencyReport = false
+
     func validate() throws {
         guard landTimeout > 0, landTimeout <= 300 else { throw ValidationError("--land-timeout must be in (0, 300] s") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
@@ -44,6 +48,7 @@ struct RunCommand: AsyncParsableCommand {
         options.landTimeoutSeconds = landTimeout
         options.flightLogPath = flightLog ?? config.log.path
         options.statusLine = isatty(STDERR_FILENO) == 1
+        options.latencyReport = latencyReport
         let app: FlightApplication
         do {
             app = try ServiceFactory.buildFlight(config: config, options: options, logger: logger)
@@ -51,7 +56,12 @@ struct RunCommand: AsyncParsableCommand {
             printError("followme run: \(error)")
             throw ExitCode(2)
         }
-        switch try await app.run() {
+        let outcome = try await app.run()
+        if latencyReport {
+            print("fix-to-datagram latency: \(app.fixLatency?.summary ?? "not measured (the drone link never ran)")")
+            flushStandardOutput()
+        }
+        switch outcome {
         case .landed?: return
         case .landingUnconfirmed?:
             printError("followme run: landing was not confirmed by navdata")

@@ -54,6 +54,9 @@ struct SimCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The person's motion: none, straight-walk, square, stop-and-go, jog-curve.")
     var person: String = "none"
 
+    @Option(name: .long, help: "A recorded GPX track for the person to replay (sets --person track; the drone starts 5 m behind the track's first point).")
+    var personTrack: String?
+
     @Option(name: .long, help: "When the person starts: 'airborne' (drone finished takeoff) or seconds after start.")
     var personStart: String = "airborne"
 
@@ -81,6 +84,9 @@ struct SimCommand: AsyncParsableCommand {
         guard PersonChoice(rawValue: person) != nil else {
             throw ValidationError("--person must be one of \(PersonChoice.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        if person == PersonChoice.track.rawValue && personTrack == nil {
+            throw ValidationError("--person track needs --person-track FILE.gpx")
+        }
         guard PersonStart(argument: personStart) != nil else {
             throw ValidationError("--person-start must be 'airborne' or a number of seconds >= 0, got '\(personStart)'")
         }
@@ -102,6 +108,7 @@ struct SimCommand: AsyncParsableCommand {
         settings.home = try parsedHome()
         settings.initialNoseHeadingDegrees = noseHeadingDeg
         settings.person = PersonChoice(rawValue: person) ?? .none
+        if let personTrack { try settings.usePersonTrack(gpxPath: personTrack) }
         settings.personStart = PersonStart(argument: personStart) ?? .whenAirborne
         settings.gpsNoise = GPSNoise(rawValue: gpsNoise) ?? .clean
         settings.seed = seed

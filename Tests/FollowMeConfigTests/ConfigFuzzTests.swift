@@ -5,16 +5,16 @@ import Testing
 struct ConfigFuzzTests {
     static func shippedCorpus() throws -> [String] { [try ShippedConfigAndRenderingTests.shippedText()] }
 
-    @Test("Config fuzz slice: 20000 mutations of etc/followme.toml, no crash, every problem keeps the contract")
+    @Test("Config fuzz slice: 5000 mutations of etc/followme.toml, no crash, every problem keeps the contract")
     func fuzzSlice() throws {
-        let report = ConfigFuzzer.run(iterations: 20_000, seed: 0xC0F1_6, corpus: try Self.shippedCorpus())
-        #expect(report.iterations == 20_000)
-        #expect(report.acceptedCount + report.rejectedCount == 20_000)
+        let report = ConfigFuzzer.run(iterations: 5_000, seed: 0xC0F1_6, corpus: try Self.shippedCorpus())
+        #expect(report.iterations == 5_000)
+        #expect(report.acceptedCount + report.rejectedCount == 5_000)
         #expect(report.invariantViolationCount == 0, "\(String(describing: report.firstInvariantViolation))")
         #expect(report.roundTripMismatchCount == 0, "first: \(report.firstRoundTripMismatch ?? "")")
         // The mutations reach every layer: TOML syntax, structure, types, ranges and cross-field rules,
         // and some mutated documents are still accepted.
-        #expect(report.acceptedCount > 500)
+        #expect(report.acceptedCount > 100)
         for kind: ConfigProblemKind in [.syntax, .unknownTable, .unknownKey, .wrongType, .outOfRange, .invalid] {
             #expect(report.problemCountsByKind[kind, default: 0] > 0, "\(kind) never produced")
         }

@@ -1,34 +1,38 @@
-/// Finds the one table header that crashes TOMLKit's parser, so it can be reported as a syntax error.
+/// Finds the constructs that crash TOMLKit's parser, so they can be reported as syntax errors.
 ///
-/// toml++ 3.x (the C++ parser inside TOMLKit) checks, in `parser::parse_key()`, that a key starts with
-/// a bare-key character or a quote with `TOML_ASSERT_ASSUME` — an `assert` that stays on in our builds
-/// (SwiftPM does not define `NDEBUG`, so it aborts the process; with `NDEBUG` it would be undefined
-/// behaviour). `parse_table_header()` calls it after `[` / `[[` and blanks for anything but `]`, so a
-/// header such as `[=]`, `[é]`, `[#]`, `[.a]` or a lone `[` at the end of a line kills `followme`
-/// instead of printing `FILE:LINE: …` (found by `followme fuzz config`). Key-value pairs and inline
-/// tables check the character first and are not affected.
+/// toml++ 3.x (the C++ parser inside TOMLKit) states some of its expectations with
+/// `TOML_ASSERT_ASSUME` — an `assert` that stays on in our builds (SwiftPM does not define `NDEBUG`)
+/// and aborts the process; with `NDEBUG` it would be undefined behaviour. Two are reachable from text
+/// it has not rejected yet (both found by `followme fuzz config`):
 ///
-/// The scan follows TOML's statement structure like toml++ does: a `[` counts as a header only at the
-/// start of a statement, never inside a string, a multi-line string, an array or an inline table.
-/// toml++ stops at the first error, so only a header after a valid prefix can crash it; on text that
-/// is already malformed earlier the scan may still name a header, which is then reported instead of
-/// toml++'s own (earlier) syntax error — the document is rejected either way.
-enum TOMLHeaderGuard {
-    /// A table header toml++ would crash on: 1-based line and column of the offending character.
-    struct MalformedHeader: Equatable {
+/// 1. `parser::parse_key()` expects a bare-key character or a quote. `parse_table_header()` calls it
+///    after `[` / `[[` and blanks for anything but `]`: `[=]`, `[é]`, `[#]`, `[.a]`, a lone `[` at the
+///    end of a line. (Key-value pairs and inline tables check the character first.)
+/// 2. `parser::parse_value()` expects no value terminator. `parse_array()` calls it for anything but
+///    `,` and `]` where an element may start: `[}]`, `[1, }]`, `{ b = [}] }`.
+///
+/// Either would make `followme` die with SIGABRT instead of printing `FILE:LINE: …` and exiting 2.
+/// The scan follows TOML's structure like toml++ does: a `[` is a header only at the start of a
+/// statement, never inside a string, a multi-line string or a value; an array element starts after
+/// `[` or `,`. toml++ stops at its first error, so only a construct after a valid prefix can crash
+/// it; on text that is malformed earlier the scan may still name a later construct, which is then
+/// reported instead of toml++'s own (earlier) syntax error — the document is rejected either way.
+enum TOMLParserGuard {
+    /// A construct toml++ would crash on: 1-based line and column of the offending character.
+    struct Finding: Equatable {
         var line: Int
         var column: Int
         var message: String
     }
 
-    /// The first header in `text` whose key starts with a character toml++ cannot handle, or `nil`.
-    static func malformedTableHeader(in text: String) -> MalformedHeader? {
-        var scanner = HeaderScanner(bytes: Array(text.utf8))
+    /// The first construct in `text` that toml++ cannot handle, or `nil`.
+    static func crashingConstruct(in text: String) -> Finding? {
+        var scanner = GuardScanner(bytes: Array(text.utf8))
         return scanner.scan()
     }
 }
 
-private struct HeaderScanner {
+private struct GuardScanner {
     let bytes: [UInt8]
     var index = 0
     var line = 1
@@ -53,7 +57,7 @@ private struct HeaderScanner {
             || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_") || b == UInt8(ascii: "-")
     }
 
-    mutating func scan() -> TOMLHeaderGuard.MalformedHeader? {
+    mutating func scan() -> TOMLParserGuard.Finding? {
         while true {
             skipBlankLinesAndComments()
             guard let byte = current else { return nil }
@@ -68,17 +72,18 @@ private struct HeaderScanner {
                 if let first = current, !Self.isBareKeyByte(first), first != Self.quote, first != Self.apostrophe,
                     first != Self.closeBracket
                 {
-                    return malformed(at: index)
+                    return finding(at: index, "Error while parsing table header: expected a bare key "
+                        + "(A-Z a-z 0-9 _ -) or a quoted key after '[', saw")
                 }
                 skipRestOfLine()  // a header is one line; its quoted keys cannot hold a newline
             } else {
-                skipKeyValuePair()
+                if let found = skipKeyValuePair() { return found }
                 skipRestOfLine()
             }
         }
     }
 
-    private func malformed(at offset: Int) -> TOMLHeaderGuard.MalformedHeader {
+    private func finding(at offset: Int, _ message: String) -> TOMLParserGuard.Finding {
         // Column in characters, like TOMLKit's errors; the offending character decoded for the message.
         let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1
         var end = offset + 1
@@ -86,20 +91,17 @@ private struct HeaderScanner {
         let found: String
         switch bytes[offset] {
         case Self.newline, Self.cr: found = "end of line"
-        case Self.space...0x7E: found = "'\(String(decoding: bytes[offset..<end], as: UTF8.self))'"
-        case 0x80...: found = "'\(String(decoding: bytes[offset..<end], as: UTF8.self))'"
-        default: found = "control character U+00\(bytes[offset] < 0x10 ? "0" : "")\(String(bytes[offset], radix: 16, uppercase: true))"
+        case Self.space...0x7E, 0x80...: found = "'\(String(decoding: bytes[offset..<end], as: UTF8.self))'"
+        default: found = "control character 0x\(String(bytes[offset], radix: 16, uppercase: true))"
         }
-        return .init(line: line, column: column,
-                     message: "Error while parsing table header: expected a bare key (A-Z a-z 0-9 _ -) or a "
-                        + "quoted key after '[', saw \(found)")
+        return .init(line: line, column: column, message: "\(message) \(found)")
     }
 
     // MARK: Key-value pairs
 
     /// `key = value`: a dotted / quoted key, `=`, then one value. Stops early on anything malformed
     /// (toml++ reports that itself).
-    private mutating func skipKeyValuePair() {
+    private mutating func skipKeyValuePair() -> TOMLParserGuard.Finding? {
         while let b = current, b != Self.equals, b != Self.newline {
             if b == Self.quote || b == Self.apostrophe {
                 skipSingleLineString(delimiter: b)
@@ -107,40 +109,52 @@ private struct HeaderScanner {
                 index += 1
             }
         }
-        guard current == Self.equals else { return }
+        guard current == Self.equals else { return nil }
         index += 1
         skipSpaces()
-        skipValue()
+        return skipValue()
     }
 
     /// One value, arrays and inline tables included, without recursion (nesting depth is unbounded
     /// in the text). Comments and newlines inside arrays are skipped; strings are skipped whole.
-    private mutating func skipValue() {
-        var depth = 0
+    private mutating func skipValue() -> TOMLParserGuard.Finding? {
+        var containers: [UInt8] = []   // open '[' and '{', innermost last
+        var elementMayStart = false    // just after '[' or ',' inside an array (parse_array's `prev != val`)
         repeat {
-            if depth > 0 { skipBlankLinesAndComments() }
-            guard let b = current else { return }
+            if !containers.isEmpty { skipBlankLinesAndComments() }
+            guard let b = current else { return nil }
+            let inArray = containers.last == Self.openBracket
+            if inArray, elementMayStart, b == Self.closeBrace {
+                return finding(at: index, "Error while parsing array: expected a value, ',' or ']', saw")
+            }
+            elementMayStart = false
             switch b {
             case Self.quote, Self.apostrophe:
                 if peek(1) == b, peek(2) == b { skipMultilineString(delimiter: b) } else { skipSingleLineString(delimiter: b) }
             case Self.openBracket, Self.openBrace:
-                depth += 1
+                containers.append(b)
+                elementMayStart = b == Self.openBracket
                 index += 1
             case Self.closeBracket, Self.closeBrace:
-                guard depth > 0 else { return }
-                depth -= 1
+                guard !containers.isEmpty else { return nil }
+                containers.removeLast()
                 index += 1
-            case Self.comma, Self.equals, Self.space, Self.tab:
-                guard depth > 0 else { return }
+            case Self.comma:
+                guard !containers.isEmpty else { return nil }
+                elementMayStart = inArray
+                index += 1
+            case Self.equals, Self.space, Self.tab:
+                guard !containers.isEmpty else { return nil }
                 index += 1
             case Self.newline, Self.hash:
-                guard depth > 0 else { return }
+                guard !containers.isEmpty else { return nil }
             default:
                 // Number, boolean, date/time, bare key inside an inline table: runs to a separator.
                 index += 1
                 while let c = current, !Self.endsScalar(c) { index += 1 }
             }
-        } while depth > 0
+        } while !containers.isEmpty
+        return nil
     }
 
     private static func endsScalar(_ b: UInt8) -> Bool {

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real navdata captures of `Tests/ARDroneProtocolTests/Fixtures/` (provenance in PROVENANCE.md
+/// there), read once from the repository, plus the 172-byte demo-only packet a drone in
+/// `general:navdata_demo` mode sends by default (FollowMe's steady state): the fw 2.4.8 capture's
+/// header and demo option (bytes [0, 164)) with a checksum option, as `NavdataFuzzer`'s corpus derives it.
+enum NavdataCaptures {
+    static let fixturesDirectory: String = {
+        // <repo>/Benchmarks/Benchmarks/FollowMeBenchmarks/NavdataCaptures.swift → <repo>
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(4)
+        return parts.joined(separator: "/") + "/Tests/ARDroneProtocolTests/Fixtures"
+    }()
+
+    /// (benchmark name, packet bytes).
+    static func all() -> [(name: String, bytes: [UInt8])] {
+        let fw248 = read("node-ar-drone_navdata_full_fw248-gps.bin")
+        var demoOnly = Array(fw248.prefix(164))
+        let sum = demoOnly.reduce(UInt32(0)) { $0 &+ UInt32($1) }
+        demoOnly += [0xFF, 0xFF, 0x08, 0x00]   // checksum option: tag 0xFFFF, size 8 (navdata_common.h)
+        demoOnly += [UInt8(sum & 0xFF), UInt8(sum >> 8 & 0xFF), UInt8(sum >> 16 & 0xFF), UInt8(sum >> 24)]
+        return [
+            ("demo 172 B (steady state)", demoOnly),
+            ("bootstrap 24 B", read("navdata_bootstrap_24byte_forum.bin")),
+            ("full fw2.4.8 + GPS 2120 B", fw248),
+            ("full 2012", read("node-ar-drone_navdata_full_2012.bin")),
+            ("full fw2.4.7 + GPS480", read("node-ar-drone_navdata_full_fw247-gps480.bin")),
+        ]
+    }
+
+    private static func read(_ name: String) -> [UInt8] {
+        let path = fixturesDirectory + "/" + name
+        guard let file = fopen(path, "rb") else { fatalError("cannot open \(path)") }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return bytes
+    }
+}

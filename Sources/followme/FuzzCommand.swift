@@ -1,0 +1,95 @@
+import ARDroneProtocol
+import ArgumentParser
+import FollowMeConfig
+import Foundation
+
+/// `followme fuzz navdata|at|config|all`: runs the deterministic mutation fuzzers and prints their
+/// reports with the rate. A crash kills the process (that is the failure signal); exit 1 if a decoded
+/// input did not round-trip or a rejected config broke the problem contract; 0 otherwise.
+struct FuzzCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fuzz",
+        abstract: "Fuzz the navdata and AT decoders and the config loader with seeded mutations.",
+        discussion: """
+            navdata: mutations of the real navdata captures fed to Navdata(bytes:); decoded packets must \
+            re-encode byte for byte. at: mutations of documented AT datagrams fed to ATDecoder; the same \
+            round trip. config: mutations of a followme.toml (--corpus) fed to the config parser, which \
+            must return a config or FILE:LINE: KEY problems. The same --seed gives the same report.
+            Exit codes: 0 no failure found; 1 a round trip or the problem contract failed; 2 bad usage \
+            or unreadable corpus. A crash ends the process with a signal.
+            """
+    )
+
+    enum Target: String, ExpressibleByArgument, CaseIterable {
+        case navdata, at, config, all
+    }
+
+    @Argument(help: "What to fuzz: navdata, at, config or all.")
+    var target: Target
+
+    @Option(name: .long, help: "Inputs per fuzzer.")
+    var iterations: Int = 1_000_000
+
+    @Option(name: .long, help: "Seed of the input generator (same seed, same inputs, same report).")
+    var seed: UInt64 = 1
+
+    @Option(name: .long, help: "Config document to mutate (default etc/followme.toml, else a built-in copy of the defaults).")
+    var corpus: String?
+
+    func validate() throws {
+        guard iterations > 0 else { throw ValidationError("--iterations must be positive") }
+    }
+
+    func run() throws {
+        let targets: [Target] = target == .all ? [.navdata, .at, .config] : [target]
+        let configCorpus = targets.contains(.config) ? try loadCorpus() : []
+        var failed = false
+        for target in targets {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let report: String
+            let ok: Bool
+            switch target {
+            case .navdata:
+                let r = NavdataFuzzer.run(iterations: iterations, seed: seed)
+                (report, ok) = (r.description, r.roundTripMismatchCount == 0)
+            case .at:
+                let r = ATFuzzer.run(iterations: iterations, seed: seed)
+                (report, ok) = (r.description, r.roundTripMismatchCount == 0)
+            case .config, .all:
+                let r = ConfigFuzzer.run(iterations: iterations, seed: seed, corpus: configCorpus.map(\.text))
+                (report, ok) = (r.description, r.roundTripMismatchCount == 0 && r.invariantViolationCount == 0)
+            }
+            let elapsed = clock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            print("== \(target.rawValue) fuzz, seed \(seed)"
+                + (target == .config ? ", corpus \(configCorpus.map(\.name).joined(separator: ", "))" : ""))
+            print(report)
+            print(String(format: "time: %.2f s, rate: %.0f inputs/s, result: %@", seconds,
+                         Double(iterations) / max(seconds, 1e-9), ok ? "ok" : "FAILED"))
+            print("")
+            flushStandardOutput()
+            failed = failed || !ok
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// The config corpus: `--corpus FILE`, else etc/followme.toml if present, else the built-in document.
+    private func loadCorpus() throws -> [(name: String, text: String)] {
+        let path = corpus ?? "etc/followme.toml"
+        guard FileManager.default.fileExists(atPath: path) else {
+            if corpus != nil {
+                printError("followme fuzz: corpus file \(path) not found")
+                throw ExitCode(2)
+            }
+            return ConfigFuzzer.builtInCorpus.map { (name: "built-in defaults", text: $0) }
+        }
+        guard let data = FileManager.default.contents(atPath: path),
+            let text = String(data: data, encoding: .utf8)
+        else {
+            printError("followme fuzz: cannot read \(path) as UTF-8 text")
+            throw ExitCode(2)
+        }
+        return [(name: path, text: text)]
+    }
+}

@@ -1,0 +1,73 @@
+import Testing
+@testable import FollowMeConfig
+
+/// Constructs that made toml++ abort the process (found by `followme fuzz config`) are syntax
+/// errors now; brackets and braces inside strings, multi-line strings, arrays and inline tables that
+/// toml++ handles are left to it.
+@Suite("TOML parser guard")
+struct TOMLParserGuardTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var text: String
+        var line: Int
+        var column: Int
+        var testDescription: String { text.debugDescription }
+    }
+
+    static let crashing: [Case] = [
+        // parse_table_header → parse_key
+        Case(text: "[=]\n", line: 1, column: 2),
+        Case(text: "[\n", line: 1, column: 2),
+        Case(text: "[é]\n", line: 1, column: 2),
+        Case(text: "[#]\n", line: 1, column: 2),
+        Case(text: "[ .a]\n", line: 1, column: 3),
+        Case(text: "[[ +x]]\n", line: 1, column: 4),
+        Case(text: "[gpsd]\nhost = \"x\"\n\n  [\u{1F681}]\n", line: 4, column: 4),
+        Case(text: "a = [\n  1,\n  [2],\n]\n[\t=]\n", line: 5, column: 3),
+        Case(text: "a = \"\"\"\nx\n\"\"\"\n[=]\n", line: 4, column: 2),
+        // parse_array → parse_value
+        Case(text: "a = [}]\n", line: 1, column: 6),
+        Case(text: "a = [[ }]]\n", line: 1, column: 8),
+        Case(text: "a = [1, }]\n", line: 1, column: 9),
+        Case(text: "a = [\n# c\n}\n]\n", line: 3, column: 1),
+        Case(text: "[gpsd]\nhost = { b = [}] }\n", line: 2, column: 15),
+        Case(text: "x = [\"[\", '}', \"\"\"\n]\"\"\", }]\n", line: 2, column: 7),
+    ]
+
+    @Test("A construct toml++ would abort on is one syntax error at its offending character", arguments: crashing)
+    func crashingConstructIsSyntaxError(_ c: Case) throws {
+        // Given a document with a construct that trips an assertion in toml++
+        let found = TOMLParserGuard.crashingConstruct(in: c.text)
+        // Then the guard names it
+        #expect(found?.line == c.line)
+        #expect(found?.column == c.column)
+        // And parse reports it as the one syntax error instead of crashing
+        let result = Result { () throws(ConfigProblems) in try FollowMeConfiguration.parse(toml: c.text, path: "x.toml") }
+        let problems = try #require(result.failure?.problems)
+        #expect(problems == [.syntax(path: "x.toml", line: c.line, column: c.column, message: found?.message ?? "")])
+    }
+
+    static let harmless: [String] = [
+        "[gpsd]\nhost = \"127.0.0.1\"\n",
+        "[ gpsd ]\n[[x]]\n[\"quoted\"]\n['literal']\n[a.b]\n[-]\n[_]\n[0]\n",
+        "x = \"[=]\"\n",
+        "x = '[=]'\n",
+        "x = \"\"\"\n[=]\n\"\"\"\n",
+        "x = '''\n[é]\n'''\n",
+        "x = \"\"\"\\\n[=]\"\"\"\n",
+        "x = [\n[+1],\n[ {a = 1} ],\n# [=]\n]\n",
+        "x = { a = [1, 2], b = \"[=]\" }\n",
+        "x = [ {}, { a = { b = 1 } } ]\n",
+        "x = [ \"}\", '}', \"\"\"}\"\"\" ]\n",
+        "x = [1 }]\n",  // toml++ rejects it ("expected comma") without crashing
+        "# [=] [}]\n",
+        "[]\n",  // toml++ rejects "tables with blank bare keys" itself
+        "[",  // toml++ reports the end of the text itself
+    ]
+
+    @Test("Brackets and braces that toml++ handles are not flagged", arguments: harmless)
+    func harmlessTextPasses(_ text: String) {
+        #expect(TOMLParserGuard.crashingConstruct(in: text) == nil)
+        // And TOMLKit gets them and answers (a config or problems), without crashing.
+        _ = Result { () throws(ConfigProblems) in try FollowMeConfiguration.parse(toml: text, path: "x.toml") }
+    }
+}

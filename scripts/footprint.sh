@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Footprint of `followme run` (release build) in a simulated flight, for PERFORMANCE.md:
+#
+#   followme sim   — simulated AR.Drone 2.0 (real UDP protocol) + both receivers as NMEA over TCP,
+#                    the person walking straight (--person straight-walk) once the drone is up
+#   gpsd           — a private gpsd (own port, loopback) reading both NMEA streams
+#   followme run   — the appliance, measured: takes off, follows for FOOTPRINT_SECONDS, lands on SIGTERM
+#
+# Same recipe as Tests/CLITests/RunEndToEndTests.swift (SimulatedField) and scripts/demo.sh.
+# Reports, for `followme run` only:
+#   peak RSS   VmHWM from /proc/PID/status just before SIGTERM
+#   CPU %      (utime + stime) / wall time from /proc/PID/stat: over the following window, and
+#              over the whole life of the process up to SIGTERM (start-up and take-off included)
+#   latency    the `--latency-report` line it prints at exit (fix leaving gps_read → AT datagram sent)
+#   size       the release binary, unstripped and stripped (`strip -o`), and the Swift shared
+#              libraries it loads (they are not in the binary)
+# Every process it starts is stopped by its PID, also on Ctrl-C.
+#
+# Environment: FOOTPRINT_SECONDS (default 60), FOOTPRINT_SCRATCH (SwiftPM scratch path, default
+# .build-perf), FOOTPRINT_FLIGHT_LOG=1 to also write a JSONL flight log (default: none, like the
+# shipped etc/followme.toml).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/ensure-deps.sh
+scratch=${FOOTPRINT_SCRATCH:-.build-perf}
+follow_seconds=${FOOTPRINT_SECONDS:-60}
+echo "footprint: building followme (release, $scratch)…" >&2
+swift build -c release --scratch-path "$scratch" --product followme >/dev/null
+bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/followme
+
+work=$(mktemp -d)
+chmod 777 "$work"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'echo "footprint: interrupted" >&2; exit 130' INT TERM
+
+"$bin" sim --at-port 0 --navdata-port 0 --nmea-port 0 --person-nmea-port 0 --person straight-walk \
+    --person-start airborne --json >"$work/sim.out" 2>"$work/sim.err" &
+pids+=($!)
+for _ in $(seq 200); do [ -s "$work/sim.out" ] && break; sleep 0.1; done
+read -r at_port navdata_port nmea_port person_port < <(head -1 "$work/sim.out" | python3 -c \
+    'import json,sys; d=json.load(sys.stdin); print(d["at_port"], d["navdata_port"], d["nmea_port"], d["person_nmea_port"])')
+
+gpsd_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+gpsd_cmd=(gpsd -N -n -S "$gpsd_port" -F "$work/gpsd.sock" "tcp://127.0.0.1:$person_port" "tcp://127.0.0.1:$nmea_port")
+# A root gpsd drops privileges and leaks a SysV SHM segment: run it as nobody (reference/gpsd.md §2.3).
+[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && gpsd_cmd=(setpriv --reuid=65534 --regid=65534 --clear-groups -- "${gpsd_cmd[@]}")
+TMPDIR="$work" GPSD_SHM_KEY=$(printf '0x4770%04X' "$gpsd_port") "${gpsd_cmd[@]}" >"$work/gpsd.log" 2>&1 &
+pids+=($!)
+
+cat >"$work/footprint.toml" <<TOML
+[gpsd]
+host = "127.0.0.1"
+port = $gpsd_port
+[target]
+device = "tcp://127.0.0.1:$person_port"
+[onboard]
+device = "tcp://127.0.0.1:$nmea_port"
+mount_offset_deg = 90
+[drone]
+address = "127.0.0.1"
+at_port = $at_port
+navdata_port = $navdata_port
+TOML
+
+run_args=(run --config "$work/footprint.toml" --log-level notice --latency-report)
+[ "${FOOTPRINT_FLIGHT_LOG:-0}" = 1 ] && run_args+=(--flight-log "$work/flight.jsonl")
+"$bin" "${run_args[@]}" >"$work/run.out" 2>"$work/run.err" &
+run_pid=$!
+pids+=($run_pid)
+
+ticks=$(getconf CLK_TCK)
+# utime + stime of run_pid in seconds (fields 14 and 15 of /proc/PID/stat; the name in field 2 has no spaces).
+cpu_seconds() { awk -v hz="$ticks" '{ printf "%.3f", ($14 + $15) / hz }' "/proc/$run_pid/stat"; }
+start_seconds() { awk -v hz="$ticks" '{ printf "%.3f", $22 / hz }' "/proc/$run_pid/stat"; }
+uptime_seconds() { awk '{ print $1 }' /proc/uptime; }
+
+deadline=$((SECONDS + 120))
+until grep -q 'to=following' "$work/run.err"; do
+    kill -0 "$run_pid" 2>/dev/null || { echo "footprint: followme run exited early:" >&2; tail -20 "$work/run.err" >&2; exit 1; }
+    [ $SECONDS -lt $deadline ] || { echo "footprint: never started following" >&2; tail -20 "$work/run.err" >&2; exit 1; }
+    sleep 0.2
+done
+cpu0=$(cpu_seconds); t0=$(uptime_seconds)
+echo "footprint: following; measuring for $follow_seconds s…" >&2
+sleep "$follow_seconds"
+cpu1=$(cpu_seconds); t1=$(uptime_seconds)
+hwm_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$run_pid/status")
+rss_kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$run_pid/status")
+threads=$(awk '/^Threads:/ { print $2 }' "/proc/$run_pid/status")
+life=$(python3 -c "print(f'{$t1 - $(start_seconds):.1f}')")
+still_following=$(grep -c 'to=' "$work/run.err" || true)
+
+kill -TERM "$run_pid"
+status=0
+wait "$run_pid" || status=$?
+
+stripped="$work/followme.stripped"
+strip -o "$stripped" "$bin"
+swift_libs_kb=$(ldd "$bin" | awk '/swift|Foundation|dispatch|BlocksRuntime/ { print $3 }' | xargs -r du -kL | awk '{ s += $1 } END { print s + 0 }')
+
+python3 - "$cpu0" "$cpu1" "$t0" "$t1" "$life" <<'PY' >"$work/cpu.txt"
+import sys
+cpu0, cpu1, t0, t1, life = map(float, sys.argv[1:])
+print(f"{100 * (cpu1 - cpu0) / (t1 - t0):.2f} {t1 - t0:.1f} {100 * cpu1 / life:.2f} {life:.1f}")
+PY
+read -r cpu_follow window cpu_life life_s <"$work/cpu.txt"
+
+echo "followme run footprint ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "  peak RSS (VmHWM):        $((hwm_kb / 1024)) MiB ($hwm_kb kB); RSS at the end $((rss_kb / 1024)) MiB; threads $threads"
+echo "  CPU while following:     $cpu_follow % of one core over $window s"
+echo "  CPU over the whole run:  $cpu_life % of one core over $life_s s (start-up and take-off included)"
+echo "  $(grep -h 'fix-to-datagram latency' "$work/run.out" || echo 'fix-to-datagram latency: (not printed)')"
+echo "  binary:                  $(($(stat -c %s "$bin") / 1024)) KiB, stripped $(($(stat -c %s "$stripped") / 1024)) KiB; Swift shared libraries loaded: $((swift_libs_kb / 1024)) MiB"
+echo "  state changes logged:    $still_following; followme run exited $status"
+exit "$status"
