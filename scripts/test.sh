@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds everything (the followme binary
-# too: the CLI tests run it), and runs every test — unit tests and the integration tests that
-# start real gpsd/gpsfake processes and real UDP sockets on loopback.
+# too: the CLI and fault tests run it), and runs every test.
+#
+# Two passes, because the machine may have as little as 2 cores: the pure unit tests run in
+# parallel; the integration tests (real gpsd/gpsfake processes, the simulator, UDP on loopback,
+# the followme binary) run one test at a time so their real-time loops are not starved by each
+# other. Extra arguments go to both `swift test` runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
 swift build --build-tests
-swift test --skip-build "$@"
+integration='GPSClientTests|DroneLinkTests|FollowMeServiceTests|CLITests|FaultInjectionTests'
+swift test --skip-build --skip "$integration" "$@"
+swift test --skip-build --no-parallel --filter "$integration" "$@"
