@@ -181,7 +181,7 @@ public enum BenchRunner {
                 if let change = decision.transition {
                     events.append(BenchEvent(
                         timeSeconds: now.seconds,
-                        description: "\(change.from.benchLabel) → \(change.to.benchLabel) (\(change.reason.benchLabel))"))
+                        description: "\(change.from.name) → \(change.to.name) (\(change.reason.name))"))
                 }
                 sim.apply(.ref(takeoff: decision.command.intent.wantsAirborne, emergencyToggle: false), at: now)
                 if let p = decision.command.pilot {
@@ -209,7 +209,7 @@ public enum BenchRunner {
                 simulatedSeconds: sim.time.seconds,
                 metrics: metrics.metrics(tracksFollowing: machine != nil),
                 finalDroneState: sim.flightState.benchLabel,
-                finalControllerState: machine?.state.benchLabel ?? BenchController.naive.rawValue,
+                finalControllerState: machine?.state.name ?? BenchController.naive.rawValue,
                 events: events, track: track)
         }
     }

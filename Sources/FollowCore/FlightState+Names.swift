@@ -1,4 +1,3 @@
-import FollowCore
 
 /// Stable, kebab-case names for states and reasons: the flight log's and status line's vocabulary.
 extension HoldReason {
