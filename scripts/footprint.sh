@@ -17,16 +17,20 @@
 # Every process it starts is stopped by its PID, also on Ctrl-C.
 #
 # Environment: FOOTPRINT_SECONDS (default 60), FOOTPRINT_SCRATCH (SwiftPM scratch path, default
-# .build-perf), FOOTPRINT_FLIGHT_LOG=1 to also write a JSONL flight log (default: none, like the
-# shipped etc/followme.toml).
+# .build-perf), FOOTPRINT_STATIC=1 to build with --static-swift-stdlib like scripts/install.sh (use
+# another scratch path, e.g. .build-perf-static), FOOTPRINT_FLIGHT_LOG=1 to also write a JSONL flight
+# log (default: none, like the shipped etc/followme.toml), FOOTPRINT_PERF=FILE to record a `perf`
+# profile of followme run over the measured window.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
 scratch=${FOOTPRINT_SCRATCH:-.build-perf}
 follow_seconds=${FOOTPRINT_SECONDS:-60}
-echo "footprint: building followme (release, $scratch)…" >&2
-swift build -c release --scratch-path "$scratch" --product followme >/dev/null
-bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)/followme
+build_args=(-c release --scratch-path "$scratch")
+[ "${FOOTPRINT_STATIC:-0}" = 1 ] && build_args+=(--static-swift-stdlib)
+echo "footprint: building followme (${build_args[*]})…" >&2
+swift build "${build_args[@]}" --product followme >/dev/null
+bin=$(swift build "${build_args[@]}" --show-bin-path)/followme
 
 work=$(mktemp -d)
 chmod 777 "$work"
@@ -88,11 +92,16 @@ until grep -q 'to=following' "$work/run.err"; do
 done
 cpu0=$(cpu_seconds); t0=$(uptime_seconds)
 echo "footprint: following; measuring for $follow_seconds s…" >&2
-sleep "$follow_seconds"
+if [ -n "${FOOTPRINT_PERF:-}" ]; then
+    perf record -g -p "$run_pid" -o "$FOOTPRINT_PERF" -- sleep "$follow_seconds" >/dev/null 2>&1
+else
+    sleep "$follow_seconds"
+fi
 cpu1=$(cpu_seconds); t1=$(uptime_seconds)
 hwm_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$run_pid/status")
 rss_kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$run_pid/status")
 threads=$(awk '/^Threads:/ { print $2 }' "/proc/$run_pid/status")
+anon_kb=$(awk '/^Anonymous:/ { print $2 }' "/proc/$run_pid/smaps_rollup")
 life=$(python3 -c "print(f'{$t1 - $(start_seconds):.1f}')")
 still_following=$(grep -c 'to=' "$work/run.err" || true)
 
@@ -112,10 +121,10 @@ PY
 read -r cpu_follow window cpu_life life_s <"$work/cpu.txt"
 
 echo "followme run footprint ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg))"
-echo "  peak RSS (VmHWM):        $((hwm_kb / 1024)) MiB ($hwm_kb kB); RSS at the end $((rss_kb / 1024)) MiB; threads $threads"
+echo "  peak RSS (VmHWM):        $((hwm_kb / 1024)) MiB ($hwm_kb kB); RSS at the end $((rss_kb / 1024)) MiB, of it anonymous (heap, stacks) $((anon_kb / 1024)) MiB, the rest mapped files (code, libraries); threads $threads"
 echo "  CPU while following:     $cpu_follow % of one core over $window s"
 echo "  CPU over the whole run:  $cpu_life % of one core over $life_s s (start-up and take-off included)"
 echo "  $(grep -h 'fix-to-datagram latency' "$work/run.out" || echo 'fix-to-datagram latency: (not printed)')"
-echo "  binary:                  $(($(stat -c %s "$bin") / 1024)) KiB, stripped $(($(stat -c %s "$stripped") / 1024)) KiB; Swift shared libraries loaded: $((swift_libs_kb / 1024)) MiB"
+echo "  binary:                  $(($(stat -c %s "$bin") / 1024)) KiB, stripped $(($(stat -c %s "$stripped") / 1024)) KiB; Swift shared libraries it loads: $((swift_libs_kb / 1024)) MiB"
 echo "  state changes logged:    $still_following; followme run exited $status"
 exit "$status"

@@ -8,8 +8,10 @@
 /// 1. `parser::parse_key()` expects a bare-key character or a quote. `parse_table_header()` calls it
 ///    after `[` / `[[` and blanks for anything but `]`: `[=]`, `[é]`, `[#]`, `[.a]`, a lone `[` at the
 ///    end of a line. (Key-value pairs and inline tables check the character first.)
-/// 2. `parser::parse_value()` expects no value terminator. `parse_array()` calls it for anything but
-///    `,` and `]` where an element may start: `[}]`, `[1, }]`, `{ b = [}] }`.
+/// 2. `parser::parse_value()` expects no value terminator. `parse_array()` calls it, where an element
+///    may start, for anything it does not skip itself (blanks, line breaks, comments) or handle (`,`
+///    `]`): `}` and the non-ASCII line breaks U+0085, U+2028, U+2029 reach it — `[}]`, `[1, }]`,
+///    `{ b = [}] }`, `[` U+2028 `]`.
 ///
 /// Either would make `followme` die with SIGABRT instead of printing `FILE:LINE: …` and exiting 2.
 /// The scan follows TOML's structure like toml++ does: a `[` is a header only at the start of a
@@ -50,6 +52,14 @@ private struct GuardScanner {
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private func peek(_ offset: Int) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
+
+    /// U+0085 (C2 85), U+2028 (E2 80 A8) or U+2029 (E2 80 A9): toml++ `is_non_ascii_vertical_whitespace`.
+    private func startsNonASCIILineBreak() -> Bool {
+        switch (current, peek(1), peek(2)) {
+        case (0xC2, 0x85, _), (0xE2, 0x80, 0xA8), (0xE2, 0x80, 0xA9): return true
+        default: return false
+        }
+    }
 
     /// toml++ `is_ascii_bare_key_character` (unicode bare keys are an unreleased TOML feature it has off).
     private static func isBareKeyByte(_ b: UInt8) -> Bool {
@@ -124,7 +134,7 @@ private struct GuardScanner {
             if !containers.isEmpty { skipBlankLinesAndComments() }
             guard let b = current else { return nil }
             let inArray = containers.last == Self.openBracket
-            if inArray, elementMayStart, b == Self.closeBrace {
+            if inArray, elementMayStart, b == Self.closeBrace || startsNonASCIILineBreak() {
                 return finding(at: index, "Error while parsing array: expected a value, ',' or ']', saw")
             }
             elementMayStart = false

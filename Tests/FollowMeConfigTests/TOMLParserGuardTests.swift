@@ -31,6 +31,9 @@ struct TOMLParserGuardTests {
         Case(text: "a = [\n# c\n}\n]\n", line: 3, column: 1),
         Case(text: "[gpsd]\nhost = { b = [}] }\n", line: 2, column: 15),
         Case(text: "x = [\"[\", '}', \"\"\"\n]\"\"\", }]\n", line: 2, column: 7),
+        Case(text: "a = [\u{85}]\n", line: 1, column: 6),
+        Case(text: "a = [1,\n\u{2028}]\n", line: 2, column: 1),
+        Case(text: "a = [[[\u{2029}]]]\n", line: 1, column: 8),
     ]
 
     @Test("A construct toml++ would abort on is one syntax error at its offending character", arguments: crashing)
@@ -59,6 +62,9 @@ struct TOMLParserGuardTests {
         "x = [ {}, { a = { b = 1 } } ]\n",
         "x = [ \"}\", '}', \"\"\"}\"\"\" ]\n",
         "x = [1 }]\n",  // toml++ rejects it ("expected comma") without crashing
+        "x = [1\u{2028}]\n",  // the same
+        "x = [\u{A0}]\n",  // toml++: "expected space or tab"
+        "x = [\"\u{2028}\"]\n",  // inside a string
         "# [=] [}]\n",
         "[]\n",  // toml++ rejects "tables with blank bare keys" itself
         "[",  // toml++ reports the end of the text itself

@@ -10,32 +10,37 @@ import Glibc
 
 /// FollowMe's hot paths (PERFORMANCE.md): the 30 Hz control step, navdata decoding, gpsd fix mapping.
 ///
-/// Each benchmark measures one operation per iteration (scaling factor 1) and reports wall time and
-/// malloc counts. `Thresholds/*.p90.json` hold the static p90 references checked by
-/// `swift package benchmark thresholds check` (scripts/bench.sh --check): malloc counts with zero
-/// tolerance, so one added allocation per operation fails; the control step's wall time against the
-/// 5 µs goal.
+/// Names have no spaces or slashes: package-benchmark writes `Thresholds/<target>.<name>.p90.json` with
+/// those replaced by `_` but reads it back by the raw name.
+///
+/// Each sample runs the operation 1000 times (`scalingFactor: .kilo`, so the harness's own ~16 mallocs
+/// per sample count as 0.016 per operation); the tables show wall time and malloc counts per operation.
+/// `Thresholds/*.p90.json` hold the static p90 references (per sample of 1000) checked by
+/// `swift package benchmark thresholds check` (scripts/bench.sh --check): malloc counts with a
+/// tolerance of 500 per 1000 operations, so one added allocation per operation fails; the control
+/// step's wall time against the 5 µs goal (5 ms per 1000).
 let benchmarks: @Sendable () -> Void = {
     let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal, .throughput]
 
-    /// A zero-tolerance malloc check (the reference in Thresholds/ is the allowed count per operation).
-    let exactMallocs: [BenchmarkMetric: BenchmarkThresholds] = [.mallocCountTotal: .init(absolute: [.p90: 0])]
+    /// Malloc counts per sample of 1000 operations may move by less than one allocation per operation
+    /// (the harness's own allocations jitter by a few); one more allocation per operation adds 1000.
+    let exactMallocs: [BenchmarkMetric: BenchmarkThresholds] = [.mallocCountTotal: .init(absolute: [.p90: 500])]
 
     func configuration(thresholds: [BenchmarkMetric: BenchmarkThresholds]) -> Benchmark.Configuration {
-        .init(metrics: metrics, timeUnits: .nanoseconds, warmupIterations: 1_000, scalingFactor: .one,
-              maxDuration: .seconds(3), maxIterations: 300_000, thresholds: thresholds)
+        .init(metrics: metrics, timeUnits: .nanoseconds, warmupIterations: 10, scalingFactor: .kilo,
+              maxDuration: .seconds(3), maxIterations: 1_000, thresholds: thresholds)
     }
 
     // MARK: Control step
 
-    // The reference wall time in Thresholds/ is 0 ns; the absolute tolerance is the 5 µs goal.
+    // The reference wall time in Thresholds/ is 0 ns; the absolute tolerance is the 5 µs goal per step.
     var controlThresholds = exactMallocs
-    controlThresholds[.wallClock] = .init(absolute: [.p90: 5_000])
+    controlThresholds[.wallClock] = .init(absolute: [.p90: 5_000 * 1_000])
     let harness: ControlLoopHarness
     do { harness = try ControlLoopHarness() } catch { fatalError("control harness: \(error)") }
-    Benchmark("control step: fix + tick + AT datagram",
+    Benchmark("control-step",
               configuration: configuration(thresholds: controlThresholds)) { benchmark in
-        blackHole(harness.measuredStep())
+        for _ in benchmark.scaledIterations { blackHole(harness.measuredStep()) }
     } teardown: {
         precondition(harness.stepsNotFollowing == 0,
                      "\(harness.stepsNotFollowing) measured steps were not in following: \(harness.machine.state)")
@@ -45,12 +50,14 @@ let benchmarks: @Sendable () -> Void = {
 
     for capture in NavdataCaptures.all() {
         let bytes = capture.bytes
-        Benchmark("navdata decode: \(capture.name)", configuration: configuration(thresholds: exactMallocs)) { _ in
+        Benchmark("navdata-decode-\(capture.name)", configuration: configuration(thresholds: exactMallocs)) { benchmark in
             bytes.withUnsafeBytes { raw in
-                do {
-                    blackHole(try Navdata(bytes: raw).sequenceNumber)
-                } catch {
-                    fatalError("fixture does not decode: \(error)")
+                for _ in benchmark.scaledIterations {
+                    do {
+                        blackHole(try Navdata(bytes: raw).sequenceNumber)
+                    } catch {
+                        fatalError("fixture does not decode: \(error)")
+                    }
                 }
             }
         }
@@ -76,11 +83,14 @@ let benchmarks: @Sendable () -> Void = {
         | fm_mask_speed | fm_mask_climb)
     fm_set_device_path(data, "/dev/gpstarget")
     var receivedSeconds = 100.0
-    Benchmark("gps fix mapping: TPV → GPSFix", configuration: configuration(thresholds: exactMallocs)) { _ in
-        receivedSeconds += 0.2
-        let outcome = GPSDataMapper.map(UnsafePointer(data), messageClass: .tpv, role: .target,
-                                        device: "/dev/gpstarget", receivedAt: MonotonicTime(seconds: receivedSeconds))
-        guard case .event(.fix(let fix)) = outcome else { fatalError("TPV did not map to a fix: \(outcome)") }
-        blackHole(fix.coordinate)
+    Benchmark("gps-fix-mapping-TPV", configuration: configuration(thresholds: exactMallocs)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            receivedSeconds += 0.2
+            let outcome = GPSDataMapper.map(UnsafePointer(data), messageClass: .tpv, role: .target,
+                                            device: "/dev/gpstarget",
+                                            receivedAt: MonotonicTime(seconds: receivedSeconds))
+            guard case .event(.fix(let fix)) = outcome else { fatalError("TPV did not map to a fix: \(outcome)") }
+            blackHole(fix.coordinate)
+        }
     }
 }

@@ -22,11 +22,11 @@ enum NavdataCaptures {
         demoOnly += [0xFF, 0xFF, 0x08, 0x00]   // checksum option: tag 0xFFFF, size 8 (navdata_common.h)
         demoOnly += [UInt8(sum & 0xFF), UInt8(sum >> 8 & 0xFF), UInt8(sum >> 16 & 0xFF), UInt8(sum >> 24)]
         return [
-            ("demo 172 B (steady state)", demoOnly),
-            ("bootstrap 24 B", read("navdata_bootstrap_24byte_forum.bin")),
-            ("full fw2.4.8 + GPS 2120 B", fw248),
-            ("full 2012", read("node-ar-drone_navdata_full_2012.bin")),
-            ("full fw2.4.7 + GPS480", read("node-ar-drone_navdata_full_fw247-gps480.bin")),
+            ("demo-172B", demoOnly),
+            ("bootstrap-24B", read("navdata_bootstrap_24byte_forum.bin")),
+            ("fw2.4.8-GPS216-2120B", fw248),
+            ("full-2012-1916B", read("node-ar-drone_navdata_full_2012.bin")),
+            ("fw2.4.7-GPS480-2384B", read("node-ar-drone_navdata_full_fw247-gps480.bin")),
         ]
     }
 
