@@ -68,6 +68,11 @@ private struct GuardScanner {
     }
 
     mutating func scan() -> TOMLParserGuard.Finding? {
+        // toml++ skips a UTF-8 byte order mark at the start of the document (utf8_reader).
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+            lineStart = 3
+        }
         while true {
             skipBlankLinesAndComments()
             guard let byte = current else { return nil }

@@ -31,6 +31,7 @@ struct TOMLParserGuardTests {
         Case(text: "a = [\n# c\n}\n]\n", line: 3, column: 1),
         Case(text: "[gpsd]\nhost = { b = [}] }\n", line: 2, column: 15),
         Case(text: "x = [\"[\", '}', \"\"\"\n]\"\"\", }]\n", line: 2, column: 7),
+        Case(text: "\u{FEFF}[=]\n", line: 1, column: 2),  // after a byte order mark
         Case(text: "a = [\u{85}]\n", line: 1, column: 6),
         Case(text: "a = [1,\n\u{2028}]\n", line: 2, column: 1),
         Case(text: "a = [[[\u{2029}]]]\n", line: 1, column: 8),
