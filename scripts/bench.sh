@@ -4,7 +4,7 @@
 # malloc counts per operation.
 #
 #   scripts/bench.sh                    run all benchmarks and print the table
-#   scripts/bench.sh --check            run them and check Benchmarks/Thresholds/*.p90.json: exit 2 if a
+#   scripts/bench.sh --check            run them and check Benchmarks/Thresholds/*.p90.json: exit 1 if a
 #                                       malloc count grew (zero tolerance) or the control step's p90
 #                                       wall time exceeds 5 µs
 #   scripts/bench.sh --filter 'navdata.*'    any other arguments go to `swift package benchmark`

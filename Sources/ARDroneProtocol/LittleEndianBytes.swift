@@ -47,6 +47,13 @@ struct LittleEndianReader {
     }
 
     mutating func remainingBytes() -> [UInt8] { bytes(count: remainingCount) }
+
+    /// The rest of the buffer, not copied (valid as long as the buffer is).
+    mutating func remainingRawBytes() -> UnsafeRawBufferPointer {
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+        offset = bytes.count
+        return rest
+    }
 }
 
 /// Little-endian appends for the navdata encoder.

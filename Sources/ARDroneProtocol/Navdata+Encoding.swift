@@ -48,7 +48,8 @@ extension Navdata {
             bytes.appendFloat32(demo.psiMillidegrees)
             bytes.appendLittleEndian(demo.altitudeMillimeters)
             bytes.appendVector(demo.bodyVelocityMillimetersPerSecond)
-            bytes.append(contentsOf: demo.trailingBytes)
+            for index in demo.legacyTrailer.indices { bytes.append(demo.legacyTrailer[index]) }
+            bytes.append(contentsOf: demo.extensionBytes)
         case .time(let time):
             bytes.appendLittleEndian(time.time.rawValue)
             bytes.append(contentsOf: time.extensionBytes)

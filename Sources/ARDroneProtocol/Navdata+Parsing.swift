@@ -24,26 +24,8 @@ extension Navdata {
 
     /// Decodes one navdata datagram. See `init(bytes: [UInt8])`.
     public init(bytes: UnsafeRawBufferPointer) throws(NavdataDecodingError) {
-        let count = bytes.count
-        guard count >= Self.minimumByteCount else {
-            throw .packetTooShort(byteCount: count, minimumByteCount: Self.minimumByteCount)
-        }
-        guard count <= Self.maximumByteCount else {
-            throw .packetTooLong(byteCount: count, maximumByteCount: Self.maximumByteCount)
-        }
-        var header = LittleEndianReader(bytes)
-        let magicValue = header.uint32()
-        guard let magic = NavdataMagic(rawValue: magicValue) else { throw .badMagic(found: magicValue) }
-        let state = DroneState(rawValue: header.uint32())
-        let sequenceNumber = header.uint32()
-        let visionFlag = header.uint32()
-
-        // Pass 1: structure and checksum, so a corrupted packet is reported as such before any
-        // option content is interpreted.
-        let checksumOffset = try Self.validateOptionChain(bytes)
-        let stored = bytes.loadUnaligned(fromByteOffset: checksumOffset + 4, as: UInt32.self).littleEndian
-        let computed = Self.checksum(of: UnsafeRawBufferPointer(rebasing: bytes[0..<checksumOffset]))
-        guard stored == computed else { throw .checksumMismatch(stored: stored, computed: computed) }
+        let header = try NavdataPacketLayout(validating: bytes)
+        let checksumOffset = header.checksumOffset
 
         // Pass 2: decode options (the chain is known to be well formed).
         var options: [NavdataOption] = []
@@ -57,8 +39,8 @@ extension Navdata {
             offset += Int(size)
         }
 
-        self.init(magic: magic, state: state, sequenceNumber: sequenceNumber,
-                  visionFlag: visionFlag, options: options)
+        self.init(magic: header.magic, state: header.state, sequenceNumber: header.sequenceNumber,
+                  visionFlag: header.visionFlag, options: options)
     }
 
     /// Unsigned 32-bit wrapping sum of `bytes` (`ardrone_navdata_compute_cks`: `cks += nv[i]`).
@@ -76,7 +58,7 @@ extension Navdata {
     }
 
     /// Walks options by their size fields; returns the offset of the checksum option.
-    private static func validateOptionChain(_ bytes: UnsafeRawBufferPointer) throws(NavdataDecodingError) -> Int {
+    static func validateOptionChain(_ bytes: UnsafeRawBufferPointer) throws(NavdataDecodingError) -> Int {
         let count = bytes.count
         var offset = headerByteCount
         while true {
@@ -103,35 +85,33 @@ extension Navdata {
         }
     }
 
+    /// The smallest size (header included) of an option with a typed layout, or nil if any size
+    /// ≥ 4 is accepted (other options are kept raw; GPS of another size than 216 too). Both decoders
+    /// reject a shorter typed option with `.optionTooShort`.
+    static func minimumOptionByteCount(tag: UInt16) -> Int? {
+        switch NavdataOptionTag(rawValue: tag) {
+        case .demo: NavdataDemo.fixedByteCount
+        case .time: NavdataTime.minimumByteCount
+        case .magneto: NavdataMagneto.minimumByteCount
+        default: nil
+        }
+    }
+
     /// Decodes one option; `bytes` spans the whole option including its 4-byte header.
     private static func decodeOption(
         tag: UInt16, size: UInt16, offset: Int, bytes: UnsafeRawBufferPointer
     ) throws(NavdataDecodingError) -> NavdataOption {
-        func requireSize(_ minimum: Int) throws(NavdataDecodingError) {
-            guard bytes.count >= minimum else {
-                throw .optionTooShort(tag: tag, offset: offset, size: size, minimumSize: minimum)
-            }
+        if let minimum = minimumOptionByteCount(tag: tag), bytes.count < minimum {
+            throw .optionTooShort(tag: tag, offset: offset, size: size, minimumSize: minimum)
         }
         var reader = LittleEndianReader(bytes, offset: 4)
         switch NavdataOptionTag(rawValue: tag) {
         case .demo:
-            try requireSize(NavdataDemo.fixedByteCount)
-            return .demo(NavdataDemo(
-                controlStateWord: reader.uint32(),
-                batteryPercent: reader.uint32(),
-                thetaMillidegrees: reader.float32(),
-                phiMillidegrees: reader.float32(),
-                psiMillidegrees: reader.float32(),
-                altitudeMillimeters: reader.int32(),
-                bodyVelocityMillimetersPerSecond: reader.float32Vector(),
-                trailingBytes: reader.remainingBytes()
-            ))
+            return .demo(decodeDemo(&reader))
         case .time:
-            try requireSize(NavdataTime.minimumByteCount)
             return .time(NavdataTime(time: NavdataTimestamp(rawValue: reader.uint32()),
                                      extensionBytes: reader.remainingBytes()))
         case .magneto:
-            try requireSize(NavdataMagneto.minimumByteCount)
             return .magneto(NavdataMagneto(
                 rawCounts: NavdataInt16Vector3(x: reader.int16(), y: reader.int16(), z: reader.int16()),
                 rawMilligauss: reader.float32Vector(),
@@ -153,6 +133,21 @@ extension Navdata {
             reader = LittleEndianReader(bytes, offset: 4)
             return .raw(NavdataRawOption(tag: NavdataOptionTag(rawValue: tag), payload: reader.remainingBytes()))
         }
+    }
+
+    /// Decodes a demo option's fields; `reader` is past the option header of an option known to be
+    /// at least `NavdataDemo.fixedByteCount` long. Allocates nothing for a 148-byte option.
+    static func decodeDemo(_ reader: inout LittleEndianReader) -> NavdataDemo {
+        NavdataDemo(
+            controlStateWord: reader.uint32(),
+            batteryPercent: reader.uint32(),
+            thetaMillidegrees: reader.float32(),
+            phiMillidegrees: reader.float32(),
+            psiMillidegrees: reader.float32(),
+            altitudeMillimeters: reader.int32(),
+            bodyVelocityMillimetersPerSecond: reader.float32Vector(),
+            trailing: reader.remainingRawBytes()
+        )
     }
 
     /// Decodes the 212 payload bytes of a 216-byte GPS option (offsets in `NavdataGPS` docs).

@@ -156,7 +156,7 @@ public enum NavdataOption: Sendable, Equatable {
     /// The option's `size` field on the wire: 4 header bytes plus the payload.
     public var wireSize: Int {
         switch self {
-        case .demo(let demo): NavdataDemo.decodedByteCount + demo.trailingBytes.count
+        case .demo(let demo): NavdataDemo.decodedByteCount + demo.trailingByteCount
         case .time(let time): NavdataTime.minimumByteCount + time.extensionBytes.count
         case .magneto(let magneto): NavdataMagneto.minimumByteCount + magneto.extensionBytes.count
         case .gps: NavdataGPS.byteCount

@@ -4,6 +4,15 @@
 /// is x forward, y right, z down; theta positive = nose up, psi increasing clockwise seen from
 /// above (ardrone_autonomy's REP-103 conversion negates theta, psi, vy, vz).
 public struct NavdataDemo: Sendable, Equatable {
+    public static func == (a: NavdataDemo, b: NavdataDemo) -> Bool {
+        a.controlStateWord == b.controlStateWord && a.batteryPercent == b.batteryPercent
+            && a.thetaMillidegrees == b.thetaMillidegrees && a.phiMillidegrees == b.phiMillidegrees
+            && a.psiMillidegrees == b.psiMillidegrees && a.altitudeMillimeters == b.altitudeMillimeters
+            && a.bodyVelocityMillimetersPerSecond == b.bodyVelocityMillimetersPerSecond
+            && a.legacyTrailer.indices.allSatisfy { a.legacyTrailer[$0] == b.legacyTrailer[$0] }
+            && a.extensionBytes == b.extensionBytes
+    }
+
     /// Bytes up to and including vz: option header 4 + 36 bytes of fields decoded here.
     static let decodedByteCount = 40
     /// `sizeof(navdata_demo_t)` = 148; "navdata_demo … size must be constant" (`navdata_common.h`).
@@ -29,9 +38,24 @@ public struct NavdataDemo: Sendable, Equatable {
     public var altitudeMillimeters: Int32
     /// `vx, vy, vz` in mm/s, body frame (x forward, y right, z down).
     public var bodyVelocityMillimetersPerSecond: NavdataVector3
-    /// Everything after vz, kept raw so re-encoding is byte-exact: `num_frames` and the deprecated
-    /// detection/camera fields (108 bytes), plus any extension. Always at least 108 bytes.
-    public private(set) var trailingBytes: [UInt8]
+    /// `num_frames` and the deprecated detection/camera fields (the 108 bytes after vz), kept raw
+    /// so re-encoding is byte-exact. Stored inline: decoding a demo option allocates nothing.
+    var legacyTrailer: InlineArray<108, UInt8>
+    /// Bytes after the 148-byte layout, if a drone ever sends a longer demo option (normally none).
+    public private(set) var extensionBytes: [UInt8]
+
+    /// Everything after vz, as sent: the 108 legacy bytes, then `extensionBytes`. A new array per
+    /// call (encoding and inspection only).
+    public var trailingBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.legacyTrailingByteCount + extensionBytes.count)
+        for index in legacyTrailer.indices { bytes.append(legacyTrailer[index]) }
+        bytes += extensionBytes
+        return bytes
+    }
+
+    /// Bytes after vz: 108 plus any extension.
+    public var trailingByteCount: Int { Self.legacyTrailingByteCount + extensionBytes.count }
 
     /// - Parameter trailingBytes: padded with zeros to 108 bytes if shorter.
     public init(
@@ -51,11 +75,38 @@ public struct NavdataDemo: Sendable, Equatable {
         self.psiMillidegrees = psiMillidegrees
         self.altitudeMillimeters = altitudeMillimeters
         self.bodyVelocityMillimetersPerSecond = bodyVelocityMillimetersPerSecond
-        var trailing = trailingBytes
-        if trailing.count < Self.legacyTrailingByteCount {
-            trailing.append(contentsOf: repeatElement(0, count: Self.legacyTrailingByteCount - trailing.count))
+        var trailer = InlineArray<108, UInt8>(repeating: 0)
+        for index in 0..<min(trailingBytes.count, Self.legacyTrailingByteCount) {
+            trailer[index] = trailingBytes[index]
         }
-        self.trailingBytes = trailing
+        legacyTrailer = trailer
+        extensionBytes = trailingBytes.count > Self.legacyTrailingByteCount
+            ? Array(trailingBytes[Self.legacyTrailingByteCount...]) : []
+    }
+
+    /// Decoding: `trailing` is everything after vz (at least 108 bytes: the caller checked the
+    /// option's size). Allocates only if the option is longer than 148 bytes.
+    init(
+        controlStateWord: UInt32,
+        batteryPercent: UInt32,
+        thetaMillidegrees: Float,
+        phiMillidegrees: Float,
+        psiMillidegrees: Float,
+        altitudeMillimeters: Int32,
+        bodyVelocityMillimetersPerSecond: NavdataVector3,
+        trailing: UnsafeRawBufferPointer
+    ) {
+        precondition(trailing.count >= Self.legacyTrailingByteCount, "demo option shorter than 148 bytes")
+        self.controlStateWord = controlStateWord
+        self.batteryPercent = batteryPercent
+        self.thetaMillidegrees = thetaMillidegrees
+        self.phiMillidegrees = phiMillidegrees
+        self.psiMillidegrees = psiMillidegrees
+        self.altitudeMillimeters = altitudeMillimeters
+        self.bodyVelocityMillimetersPerSecond = bodyVelocityMillimetersPerSecond
+        legacyTrailer = InlineArray { trailing[$0] }
+        extensionBytes = trailing.count > Self.legacyTrailingByteCount
+            ? Array(trailing[Self.legacyTrailingByteCount...]) : []
     }
 
     /// Convenience for building packets (simulator): major state plus minor state.

@@ -175,7 +175,7 @@ struct DroneLinkCore {
     }
 
     /// Airborne according to one packet: state bit 0, or a demo control state that is in the air.
-    static func isAirborne(_ navdata: Navdata) -> Bool {
+    static func isAirborne(_ navdata: NavdataSummary) -> Bool {
         if navdata.state.contains(.flying) { return true }
         switch navdata.demo?.controlState {
         case .flying, .hovering, .transitionTakeoff, .transitionGotoFix: return true
@@ -352,9 +352,9 @@ struct DroneLinkCore {
             statistics.droppedUnexpectedSource += 1
             return .unexpectedSource
         }
-        let navdata: Navdata
+        let navdata: NavdataSummary
         do {
-            navdata = try Navdata(bytes: bytes)
+            navdata = try NavdataSummary(bytes: bytes)
         } catch {
             statistics.droppedMalformed += 1
             statistics.droppedMalformedByKind[error.kind, default: 0] += 1
@@ -373,7 +373,7 @@ struct DroneLinkCore {
         return nil
     }
 
-    private mutating func accept(_ navdata: Navdata, from source: SocketAddress, now: MonotonicTime,
+    private mutating func accept(_ navdata: NavdataSummary, from source: SocketAddress, now: MonotonicTime,
                                  effects: inout DroneLinkEffects) {
         let previousNavdataAt = statistics.lastNavdataAt
         lastSequenceNumber = navdata.sequenceNumber

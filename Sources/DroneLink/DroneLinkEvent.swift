@@ -24,15 +24,16 @@ public enum DroneLinkEvent: Sendable {
     case statistics(DroneLinkStatistics)
 }
 
-/// A decoded navdata packet with when and where it came from.
+/// A decoded navdata packet (header and demo option: `NavdataSummary`, decoded without
+/// allocating) with when and where it came from.
 public struct ReceivedNavdata: Sendable {
-    public let navdata: Navdata
+    public let navdata: NavdataSummary
     /// CLOCK_MONOTONIC when the datagram was read.
     public let receivedAt: MonotonicTime
     /// The UDP source (always the drone's address and navdata port: anything else is dropped).
     public let source: SocketAddress
 
-    public init(navdata: Navdata, receivedAt: MonotonicTime, source: SocketAddress) {
+    public init(navdata: NavdataSummary, receivedAt: MonotonicTime, source: SocketAddress) {
         self.navdata = navdata
         self.receivedAt = receivedAt
         self.source = source

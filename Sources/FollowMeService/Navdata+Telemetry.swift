@@ -5,7 +5,7 @@ import Telemetry
 extension DroneTelemetry {
     /// What the follow core needs from one navdata packet; nil for packets without the demo
     /// option (bootstrap), which carry no flight state.
-    public init?(navdata: Navdata, receivedAt: MonotonicTime) {
+    public init?(navdata: NavdataSummary, receivedAt: MonotonicTime) {
         guard let demo = navdata.demo else { return nil }
         let state: DroneFlightState
         switch demo.controlState {

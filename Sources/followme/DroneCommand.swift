@@ -499,7 +499,7 @@ final class DroneSession: Sendable {
     }
 
     /// Waits for the first navdata; prints why and returns nil on timeout.
-    func waitForNavdata(timeoutSeconds: Double) async -> Navdata? {
+    func waitForNavdata(timeoutSeconds: Double) async -> NavdataSummary? {
         startObserving()
         let arrived = await wait(timeoutSeconds: timeoutSeconds, signals: nil) { $0.latest != nil }
         guard arrived, let navdata = snapshot.latest?.navdata else {

@@ -103,7 +103,7 @@ extension Array where Element == DroneLinkEvent {
         compactMap { if case .configurationFailed(let write, _, _) = $0 { write } else { nil } }
     }
 
-    var lastNavdata: Navdata? {
+    var lastNavdata: NavdataSummary? {
         for case .navdata(let received) in reversed() { return received.navdata }
         return nil
     }

@@ -48,13 +48,29 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Navdata decoding
 
+    // `navdata-decode-*`: what DroneLink does with every datagram (NavdataSummary: header + demo
+    // option, same checks as the full decoder), goal 0 allocations for every capture.
+    // `navdata-full-decode-*`: the full, byte-exact `Navdata` (tools, simulator, tests): one array per
+    // packet plus one per raw option; recorded, not a goal. The whole result goes to blackHole, so
+    // the optimizer cannot drop the work it would otherwise not need.
     for capture in NavdataCaptures.all() {
         let bytes = capture.bytes
         Benchmark("navdata-decode-\(capture.name)", configuration: configuration(thresholds: exactMallocs)) { benchmark in
             bytes.withUnsafeBytes { raw in
                 for _ in benchmark.scaledIterations {
                     do {
-                        blackHole(try Navdata(bytes: raw).sequenceNumber)
+                        blackHole(try NavdataSummary(bytes: raw))
+                    } catch {
+                        fatalError("fixture does not decode: \(error)")
+                    }
+                }
+            }
+        }
+        Benchmark("navdata-full-decode-\(capture.name)", configuration: configuration(thresholds: exactMallocs)) { benchmark in
+            bytes.withUnsafeBytes { raw in
+                for _ in benchmark.scaledIterations {
+                    do {
+                        blackHole(try Navdata(bytes: raw))
                     } catch {
                         fatalError("fixture does not decode: \(error)")
                     }
@@ -90,7 +106,7 @@ let benchmarks: @Sendable () -> Void = {
                                             device: "/dev/gpstarget",
                                             receivedAt: MonotonicTime(seconds: receivedSeconds))
             guard case .event(.fix(let fix)) = outcome else { fatalError("TPV did not map to a fix: \(outcome)") }
-            blackHole(fix.coordinate)
+            blackHole(fix)
         }
     }
 }
