@@ -102,6 +102,9 @@ hwm_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$run_pid/status")
 rss_kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$run_pid/status")
 threads=$(awk '/^Threads:/ { print $2 }' "/proc/$run_pid/status")
 anon_kb=$(awk '/^Anonymous:/ { print $2 }' "/proc/$run_pid/smaps_rollup")
+# Resident kB per mapped file (and [heap]/[stack]/anonymous), largest first: where the RSS is.
+awk '/^[0-9a-f]+-[0-9a-f]+ / { name = (NF >= 6 ? $6 : "[anonymous]") } /^Rss:/ { rss[name] += $2 }
+     END { for (n in rss) if (rss[n] > 0) printf "%d %s\n", rss[n], n }' "/proc/$run_pid/smaps" | sort -rn | head -12 >"$work/smaps.txt"
 life=$(python3 -c "print(f'{$t1 - $(start_seconds):.1f}')")
 still_following=$(grep -c 'to=' "$work/run.err" || true)
 
@@ -126,5 +129,7 @@ echo "  CPU while following:     $cpu_follow % of one core over $window s"
 echo "  CPU over the whole run:  $cpu_life % of one core over $life_s s (start-up and take-off included)"
 echo "  $(grep -h 'fix-to-datagram latency' "$work/run.out" || echo 'fix-to-datagram latency: (not printed)')"
 echo "  binary:                  $(($(stat -c %s "$bin") / 1024)) KiB, stripped $(($(stat -c %s "$stripped") / 1024)) KiB; Swift shared libraries it loads: $((swift_libs_kb / 1024)) MiB"
+echo "  resident by mapping (kB):"
+sed 's/^/      /' "$work/smaps.txt"
 echo "  state changes logged:    $still_following; followme run exited $status"
 exit "$status"

@@ -2,6 +2,7 @@ import ARDroneProtocol
 import Logging
 import NIOCore
 import NIOPosix
+import Synchronization
 import SystemTime
 import Telemetry
 
@@ -36,6 +37,11 @@ public final class DroneLink: Sendable {
     static let navdataReceiveBufferBytes = 8192
 
     private let continuation: AsyncStream<DroneLinkEvent>.Continuation
+    private let eventHandler: (@Sendable (DroneLinkEvent) -> Void)?
+    private let tickHandler: (@Sendable (MonotonicTime) -> Void)?
+    /// The owner's latest `setDesired`, picked up by the loop at the next tick or immediate send
+    /// (so a decision that need not go out at once costs no loop wake-up).
+    private let pendingDesired = Mutex(PendingDesired())
     private let eventLoop: any EventLoop
     private let logger: Logger
     private let lifecycle: NIOLoopBoundBox<Lifecycle>
@@ -50,13 +56,23 @@ public final class DroneLink: Sendable {
     /// - Parameters:
     ///   - eventLoopGroup: the link pins both sockets and its timer to one loop of this group.
     ///   - logger: lost/restored navdata, config results and socket errors are logged with metadata.
+    ///   - eventHandler: if given, called on the link's loop with every event *instead of* yielding
+    ///     it to `events` (which then only finishes): a consumer merging several sources saves a
+    ///     task hop per event. Must not block.
+    ///   - tickHandler: if given, called on the loop after every periodic tick (not after immediate
+    ///     sends) with the tick's time, e.g. to run the owner's control step at the link's cadence
+    ///     without a timer of its own. Must not block.
     public init(
         configuration: DroneLinkConfiguration,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        logger: Logger = Logger(label: "followme.dronelink")
+        logger: Logger = Logger(label: "followme.dronelink"),
+        eventHandler: (@Sendable (DroneLinkEvent) -> Void)? = nil,
+        tickHandler: (@Sendable (MonotonicTime) -> Void)? = nil
     ) {
         self.configuration = configuration
         self.logger = logger
+        self.eventHandler = eventHandler
+        self.tickHandler = tickHandler
         let loop = eventLoopGroup.next()
         eventLoop = loop
         lifecycle = NIOLoopBoundBox.makeBoxSendingValue(Lifecycle.idle, eventLoop: loop)
@@ -107,6 +123,8 @@ public final class DroneLink: Sendable {
                 allocator: atChannel.allocator,
                 tickInterval: .nanoseconds(Int64((configuration.tickIntervalSeconds * 1e9).rounded()))
             )
+            // Desires expressed before start() are ignored (documented on setDesired).
+            runtime.appliedDesiredGeneration = pendingDesired.withLock { $0.generation }
             lifecycle.value = .running(runtime)
             runtime.effects.reset()
             runtime.core.start(now: SystemClock.now(), effects: &runtime.effects)
@@ -148,8 +166,10 @@ public final class DroneLink: Sendable {
     /// PCMD_MAG when `controllerHeading` is given). Use `ProgressiveCommand.hover` to hold position.
     ///
     /// `sendImmediately` sends a datagram now instead of at the next tick (a new GPS fix must not
-    /// wait up to 30 ms). Ignored until `start()` completed. While navdata shows EMERGENCY the link
-    /// sends bit 9 clear whatever is desired.
+    /// wait up to 30 ms). Otherwise the value is only stored and the loop picks it up at its next
+    /// tick (or any other call that reaches the loop first); calls in between replace each other.
+    /// Ignored until `start()` completed. While navdata shows EMERGENCY the link sends bit 9 clear
+    /// whatever is desired.
     ///
     /// `reflecting`: when this decision was made because of a GPS fix, the fix's `receivedAt`. The
     /// immediate datagram's send time minus it goes into `fixLatency()` (latency probe, PERFORMANCE.md).
@@ -160,17 +180,23 @@ public final class DroneLink: Sendable {
         sendImmediately: Bool = false,
         reflecting fixReceivedAt: MonotonicTime? = nil
     ) {
+        pendingDesired.withLock { desired in
+            desired.generation &+= 1
+            desired.flying = flying
+            desired.pilot = pilot
+            desired.heading = controllerHeading
+        }
+        guard sendImmediately else { return }
         eventLoop.execute { [self] in
-            guard case .running(let runtime) = lifecycle.value else { return }
-            runtime.core.setDesired(flying: flying, pilot: pilot, heading: controllerHeading)
-            if sendImmediately { performTick(runtime, immediate: true, reflecting: fixReceivedAt) }
+            guard let runtime = runningRuntime else { return }
+            performTick(runtime, immediate: true, reflecting: fixReceivedAt)
         }
     }
 
     /// Sends the desired state now, outside the tick cadence.
     public func sendNow() {
         eventLoop.execute { [self] in
-            guard case .running(let runtime) = lifecycle.value else { return }
+            guard let runtime = runningRuntime else { return }
             performTick(runtime, immediate: true)
         }
     }
@@ -233,10 +259,22 @@ public final class DroneLink: Sendable {
 
     // MARK: - Loop-confined internals
 
+    /// On the loop: the running runtime with the owner's latest `setDesired` applied, or nil if
+    /// not running. Every loop entry point goes through here, so owner calls keep their order.
+    private var runningRuntime: LinkRuntime? {
+        guard case .running(let runtime) = lifecycle.value else { return nil }
+        let desired = pendingDesired.withLock { $0 }
+        if desired.generation != runtime.appliedDesiredGeneration {
+            runtime.appliedDesiredGeneration = desired.generation
+            runtime.core.setDesired(flying: desired.flying, pilot: desired.pilot, heading: desired.heading)
+        }
+        return runtime
+    }
+
     /// Runs `body` on the loop with the running runtime; nil if not running.
     private func onLoop<T: Sendable>(_ body: @escaping @Sendable (LinkRuntime) -> T) async -> T? {
         try? await eventLoop.submit { [self] () -> T? in
-            guard case .running(let runtime) = lifecycle.value else { return nil }
+            guard let runtime = runningRuntime else { return nil }
             return body(runtime)
         }.get()
     }
@@ -256,7 +294,7 @@ public final class DroneLink: Sendable {
 
     private func scheduleTick(_ runtime: LinkRuntime) {
         runtime.scheduledTick = eventLoop.scheduleTask(deadline: runtime.nextTickDeadline) { [self] in
-            guard case .running(let runtime) = lifecycle.value else { return }
+            guard let runtime = runningRuntime else { return }
             let now = NIODeadline.now()
             runtime.core.recordTickLateness(seconds: Double((now - runtime.nextTickDeadline).nanoseconds) / 1e9)
             performTick(runtime, immediate: false)
@@ -265,6 +303,7 @@ public final class DroneLink: Sendable {
             runtime.nextTickDeadline = runtime.nextTickDeadline + runtime.tickInterval
             if runtime.nextTickDeadline < now { runtime.nextTickDeadline = now + runtime.tickInterval }
             scheduleTick(runtime)
+            tickHandler?(SystemClock.now())
         }
     }
 
@@ -305,14 +344,18 @@ public final class DroneLink: Sendable {
         }
         for event in runtime.effects.events {
             log(event)
-            if case .dropped = continuation.yield(event) { runtime.core.countDroppedEvent() }
+            if let eventHandler {
+                eventHandler(event)
+            } else if case .dropped = continuation.yield(event) {
+                runtime.core.countDroppedEvent()
+            }
         }
         runtime.effects.reset()
     }
 
     /// Called by `NavdataInboundHandler` on the loop for every datagram.
     func receiveNavdata(_ envelope: AddressedEnvelope<ByteBuffer>) {
-        guard case .running(let runtime) = lifecycle.value else { return }
+        guard let runtime = runningRuntime else { return }
         let now = SystemClock.now()
         runtime.effects.reset()
         let dropped = envelope.data.withUnsafeReadableBytes { bytes in
@@ -382,6 +425,14 @@ public final class DroneLink: Sendable {
     }
 }
 
+/// The owner's latest `setDesired` (`generation` counts the calls).
+private struct PendingDesired: Sendable {
+    var generation: UInt64 = 0
+    var flying = false
+    var pilot = ProgressiveCommand.hover
+    var heading: ControllerHeading?
+}
+
 /// The running link's mutable state; only touched on the link's event loop.
 private final class LinkRuntime {
     var core: DroneLinkCore
@@ -399,6 +450,8 @@ private final class LinkRuntime {
     var effects = DroneLinkEffects()
     /// Fix-to-datagram latency samples (fixed size: recording never allocates).
     var fixLatency = LatencyHistogram()
+    /// `PendingDesired.generation` last applied to `core`.
+    var appliedDesiredGeneration: UInt64 = 0
     var nextTickDeadline = NIODeadline.now()
     var scheduledTick: Scheduled<Void>?
 

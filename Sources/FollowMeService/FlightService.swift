@@ -4,6 +4,8 @@ import FollowCore
 import Foundation
 import GPSClient
 import Logging
+import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import SystemTime
@@ -15,8 +17,6 @@ public struct FlightServiceOptions: Sendable {
     public var noTakeoff = false
     /// After SIGTERM/SIGINT, how long to wait for navdata to confirm "landed", seconds.
     public var landTimeoutSeconds = 30.0
-    /// Control-decision period, seconds (the link re-sends the latest decision every 30 ms).
-    public var tickSeconds = 0.030
     /// JSONL flight log path, or nil.
     public var flightLogPath: String?
     /// Draw a one-line status on the terminal.
@@ -37,9 +37,9 @@ public enum FlightOutcome: Sendable, Equatable {
 
 /// `followme run`: wires the gpsd client, the drone link and the follow core in one loop.
 ///
-/// One task owns the flight state (`FlightStateMachine`). A new fix updates the command at once
-/// (sent immediately, not at the next tick); the link keeps re-sending the latest command at
-/// 30 Hz. SIGTERM/SIGINT (ServiceLifecycle graceful shutdown) → land, wait for navdata to say
+/// One loop owns the flight state (`FlightStateMachine`), on the drone link's event loop. A new
+/// fix updates the command at once (sent immediately, not at the next tick); the link keeps
+/// re-sending the latest command at 30 Hz and runs the control step after each tick. SIGTERM/SIGINT (ServiceLifecycle graceful shutdown) → land, wait for navdata to say
 /// "landed" (bounded), then return.
 public final class FlightService: Service, Sendable {
     public let flight: FlightConfiguration
@@ -69,39 +69,72 @@ public final class FlightService: Service, Sendable {
     }
 
     public func run() async throws {
-        let gps = GPSClient(subscriptions: flight.subscriptions, logger: logger)
-        let link = DroneLink(configuration: flight.link, logger: logger)
-        var machine = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe)
+        // The whole flight runs on the drone link's event loop (an actor using that loop as its
+        // executor, and the loop itself confined to it): navdata and the 30 Hz tick reach the loop
+        // without a thread hop; only a GPS event crosses threads (its reader thread wakes the
+        // loop). PERFORMANCE.md has the figures. The loop body never blocks: the recorder writes
+        // whole lines with write(2), the logger writes to stderr.
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
+        let flight = FlightOnEventLoop(eventLoop: eventLoop)
+        let (outcome, latency) = try await flight.run(flight: self.flight, options: options, logger: logger)
+        latencyBox.withLock { $0 = latency }
+        outcomeBox.withLock { $0 = outcome }
+    }
+}
+
+/// Runs one flight with the link's event loop as its executor (see `FlightService.run`).
+private actor FlightOnEventLoop {
+    private let eventLoop: any EventLoop
+    nonisolated let unownedExecutor: UnownedSerialExecutor
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+        unownedExecutor = eventLoop.executor.asUnownedSerialExecutor()
+    }
+
+    func run(flight: FlightConfiguration, options: FlightServiceOptions, logger: Logger)
+        async throws -> (FlightOutcome, LatencyHistogram?)
+    {
+        // The loop is confined to the event loop and driven by callbacks: the link calls it on the
+        // loop (navdata, events, every 30 Hz tick), a GPS reader thread hands it each event with
+        // one `execute`, and this task only waits for the outcome. No AsyncStream, no timer of our
+        // own, no thread pool in the control path (PERFORMANCE.md).
+        let driver = NIOLoopBoundBox<FlightLoopDriver?>.makeEmptyBox(eventLoop: eventLoop)
+        let eventLoop = eventLoop
+        let gps = GPSClient(subscriptions: flight.subscriptions, logger: logger, eventHandler: { event in
+            eventLoop.execute { driver.value?.handle(.gps(event)) }
+        })
+        let link = DroneLink(configuration: flight.link, eventLoopGroup: eventLoop, logger: logger,
+                             eventHandler: { driver.value?.handle(.link($0)) },
+                             tickHandler: { _ in driver.value?.handle(.tick) })
+        let machine = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe)
         let recorder = try options.flightLogPath.map { try FlightRecorder(path: $0, now: SystemClock.now()) }
-        let (inputs, feed) = AsyncStream.makeStream(of: LoopInput.self, bufferingPolicy: .bufferingNewest(4096))
+        let outcomePromise = eventLoop.makePromise(of: FlightOutcome.self)
+        let loop = FlightLoop(machine: machine, link: link, recorder: recorder, options: options, logger: logger)
+        driver.value = FlightLoopDriver(loop: loop, promise: outcomePromise)
 
         gps.start()
-        try await link.start()
+        do {
+            try await link.start()
+        } catch {
+            gps.stop()
+            driver.value = nil
+            outcomePromise.fail(error)
+            throw error
+        }
         logger.info("flight service started", metadata: [
             "drone": "\(flight.link.address):\(flight.link.atPort)/\(flight.link.navdataPort)",
             "dry-run": "\(options.noTakeoff)",
         ])
 
-        let outcome: FlightOutcome = await withTaskGroup(of: Void.self) { group in
-            group.addTask { for await e in gps.events { feed.yield(.gps(e)) } }
-            group.addTask { for await e in link.events { feed.yield(.link(e)) } }
-            let tick = options.tickSeconds
-            group.addTask {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .nanoseconds(Int64(tick * 1e9)))
-                    feed.yield(.tick)
-                }
-            }
-            var loop = FlightLoop(machine: machine, link: link, recorder: recorder, options: options, logger: logger)
-            let result = await withGracefulShutdownHandler {
-                await loop.run(inputs)
-            } onGracefulShutdown: {
-                feed.yield(.shutdown)
-            }
-            machine = loop.machine
-            group.cancelAll()
-            return result
+        let outcome = await withGracefulShutdownHandler(isolation: self) {
+            // Never fails: only `FlightLoopDriver` completes it, with success.
+            (try? await outcomePromise.futureResult.get()) ?? .landingUnconfirmed
+        } onGracefulShutdown: {
+            eventLoop.execute { driver.value?.handle(.shutdown) }
         }
+        let finalState = driver.value?.loop.machine.state
+        driver.value = nil
         gps.stop()
         if let statistics = await link.statistics() {
             // The link's counters at exit, e.g. navdata dropped as spoofed, corrupt or stale.
@@ -120,6 +153,7 @@ public final class FlightService: Service, Sendable {
             FlightLoop.addStatistics(statistics, to: &j)
             recorder?.record(j.string, now: now)
         }
+        var fixLatency: LatencyHistogram?
         if options.latencyReport, let latency = await link.fixLatency() {
             logger.notice("fix-to-datagram latency", metadata: [
                 "count": "\(latency.count)",
@@ -127,12 +161,31 @@ public final class FlightService: Service, Sendable {
                 "p99-ms": "\(LatencyHistogram.milliseconds(latency.percentileNanoseconds(0.99) ?? 0))",
                 "max-ms": "\(LatencyHistogram.milliseconds(latency.maximumNanoseconds))",
             ])
-            latencyBox.withLock { $0 = latency }
+            fixLatency = latency
         }
         await link.stop()
         recorder?.flush()
-        outcomeBox.withLock { $0 = outcome }
-        logger.info("flight service stopped", metadata: ["outcome": "\(outcome)", "state": "\(machine.state.name)"])
+        logger.info("flight service stopped", metadata: ["outcome": "\(outcome)", "state": "\(finalState?.name ?? "?")"])
+        return (outcome, fixLatency)
+    }
+}
+
+/// Owns the `FlightLoop` on the event loop and completes the flight's promise once it is over.
+private final class FlightLoopDriver {
+    private(set) var loop: FlightLoop
+    private let promise: EventLoopPromise<FlightOutcome>
+    private var finished = false
+
+    init(loop: FlightLoop, promise: EventLoopPromise<FlightOutcome>) {
+        self.loop = loop
+        self.promise = promise
+        self.loop.start()
+    }
+
+    func handle(_ input: FlightService.LoopInput) {
+        guard !finished, let outcome = loop.handle(input, now: SystemClock.now()) else { return }
+        finished = true
+        promise.succeed(outcome)
     }
 }
 
@@ -164,7 +217,8 @@ struct FlightLoop {
         self.logger = logger
     }
 
-    mutating func run(_ inputs: AsyncStream<FlightService.LoopInput>) async -> FlightOutcome {
+    /// Records the flight's parameters; call once before the first input.
+    mutating func start() {
         let follow = machine.followParameters, failsafe = machine.failsafeParameters
         record(SystemClock.now()) { j in
             j.add("kind", "start")
@@ -174,51 +228,53 @@ struct FlightLoop {
             j.add("mount_offset_deg", follow.mountOffsetDegrees)
             j.add("dry_run", options.noTakeoff)
         }
-        for await input in inputs {
-            let now = SystemClock.now()
-            switch input {
-            case .gps(let event):
-                var outcome: InputOutcome?
-                switch event {
-                case .fix(let fix):
-                    if fix.role == .target { lastTargetFixAt = fix.receivedAt } else { lastOnboardFixAt = fix.receivedAt }
-                    outcome = machine.handle(.fix(fix), now: now)
-                case .heading(let h):
-                    machine.handle(.heading(h), now: now)
-                case .lost(let loss):
-                    logger.warning("receiver lost", metadata: ["role": "\(loss.role.rawValue)", "reason": "\(loss.reason)"])
-                case .connected, .gpsdError:
-                    break
-                }
-                record(now) { j in
-                    j.add("kind", "gps"); j.addRaw("event", event.jsonLine())
-                    // What the estimator made of a fix (a jump or an out-of-order fix is dropped).
-                    if case .fix(_, let verdict)? = outcome { j.add("verdict", verdict.name) }
-                }
-                if case .fix(let fix) = event { decide(now: now, immediately: true, reflecting: fix.receivedAt) }
-            case .link(let event):
-                handleLink(event, now: now)
-            case .tick:
-                decide(now: now, immediately: false)
-                recorder?.flushIfDue(now: now)
-                if options.statusLine { drawStatus(now: now) }
-            case .shutdown:
-                logger.notice("shutdown requested: landing")
-                record(now) { j in j.add("kind", "shutdown") }
-                machine.handle(.shutdownRequested, now: now)
-                shutdownDeadline = now.adding(seconds: options.landTimeoutSeconds)
-                decide(now: now, immediately: true)
+    }
+
+    /// One input; returns the outcome once the flight is over (after a shutdown request: landed,
+    /// or the landing deadline passed), nil while it goes on.
+    mutating func handle(_ input: FlightService.LoopInput, now: MonotonicTime) -> FlightOutcome? {
+        switch input {
+        case .gps(let event):
+            var outcome: InputOutcome?
+            switch event {
+            case .fix(let fix):
+                if fix.role == .target { lastTargetFixAt = fix.receivedAt } else { lastOnboardFixAt = fix.receivedAt }
+                outcome = machine.handle(.fix(fix), now: now)
+            case .heading(let h):
+                machine.handle(.heading(h), now: now)
+            case .lost(let loss):
+                logger.warning("receiver lost", metadata: ["role": "\(loss.role.rawValue)", "reason": "\(loss.reason)"])
+            case .connected, .gpsdError:
+                break
             }
-            if let deadline = shutdownDeadline {
-                if isSafelyDown { return .landed }
-                if now >= deadline {
-                    logger.error("landing not confirmed by navdata before the deadline",
-                                 metadata: ["state": "\(machine.state.name)"])
-                    return .landingUnconfirmed
-                }
+            record(now) { j in
+                j.add("kind", "gps"); j.addRaw("event", event.jsonLine())
+                // What the estimator made of a fix (a jump or an out-of-order fix is dropped).
+                if case .fix(_, let verdict)? = outcome { j.add("verdict", verdict.name) }
+            }
+            if case .fix(let fix) = event { decide(now: now, immediately: true, reflecting: fix.receivedAt) }
+        case .link(let event):
+            handleLink(event, now: now)
+        case .tick:
+            decide(now: now, immediately: false)
+            recorder?.flushIfDue(now: now)
+            if options.statusLine { drawStatus(now: now) }
+        case .shutdown:
+            logger.notice("shutdown requested: landing")
+            record(now) { j in j.add("kind", "shutdown") }
+            machine.handle(.shutdownRequested, now: now)
+            shutdownDeadline = now.adding(seconds: options.landTimeoutSeconds)
+            decide(now: now, immediately: true)
+        }
+        if let deadline = shutdownDeadline {
+            if isSafelyDown { return .landed }
+            if now >= deadline {
+                logger.error("landing not confirmed by navdata before the deadline",
+                             metadata: ["state": "\(machine.state.name)"])
+                return .landingUnconfirmed
             }
         }
-        return isSafelyDown ? .landed : .landingUnconfirmed
+        return nil
     }
 
     /// On the ground by navdata, or never left it.

@@ -29,6 +29,7 @@ public final class GPSClient: Sendable {
     public let events: AsyncStream<GPSEvent>
 
     private let continuation: AsyncStream<GPSEvent>.Continuation
+    private let eventHandler: (@Sendable (GPSEvent) -> Void)?
     private let logger: Logger
     private let state: Mutex<State>
     private let stopFlag = Atomic<Bool>(false)
@@ -41,9 +42,14 @@ public final class GPSClient: Sendable {
     /// - Parameters:
     ///   - subscriptions: one per role.
     ///   - bufferLimit: newest events kept if the consumer falls behind (oldest dropped).
-    public init(subscriptions: [ReceiverSubscription], logger: Logger, bufferLimit: Int = 1024) {
+    ///   - eventHandler: if given, called with every event on the reader thread that produced it,
+    ///     *instead of* yielding it to `events` (which then only finishes). Saves a task hop per
+    ///     event for a consumer that merges several sources (`FlightService`); must not block.
+    public init(subscriptions: [ReceiverSubscription], logger: Logger, bufferLimit: Int = 1024,
+                eventHandler: (@Sendable (GPSEvent) -> Void)? = nil) {
         self.subscriptions = subscriptions
         self.logger = logger
+        self.eventHandler = eventHandler
         (events, continuation) = AsyncStream.makeStream(of: GPSEvent.self, bufferingPolicy: .bufferingNewest(bufferLimit))
         state = Mutex(State())
     }
@@ -64,6 +70,10 @@ public final class GPSClient: Sendable {
     /// Asks the reader threads to stop (within ~250 ms) and finishes `events` when they have.
     public func stop() {
         stopFlag.store(true, ordering: .relaxed)
+    }
+
+    private func deliver(_ event: GPSEvent) {
+        if let eventHandler { eventHandler(event) } else { continuation.yield(event) }
     }
 
     /// A snapshot of the per-role counters.
@@ -102,7 +112,7 @@ public final class GPSClient: Sendable {
                     reportedDown = true
                     count(sub.role) { $0.connectionLosses += 1 }
                     log.warning("cannot reach gpsd", metadata: meta.merging(["reason": "\(failure)"]) { $1 })
-                    continuation.yield(.lost(GPSLoss(role: sub.role, device: sub.device,
+                    deliver(.lost(GPSLoss(role: sub.role, device: sub.device,
                                                      reason: .connectionLost(failure), at: SystemClock.now())))
                 }
                 pause(backoffSeconds)
@@ -113,7 +123,7 @@ public final class GPSClient: Sendable {
             backoffSeconds = 0.25
             count(sub.role) { $0.connects += 1 }
             log.info("connected to gpsd", metadata: meta)
-            continuation.yield(.connected(role: sub.role, endpoint: sub.endpoint.description,
+            deliver(.connected(role: sub.role, endpoint: sub.endpoint.description,
                                           isReconnect: everConnected, at: SystemClock.now()))
             everConnected = true
 
@@ -125,7 +135,7 @@ public final class GPSClient: Sendable {
                     reportedDown = true
                     count(sub.role) { $0.connectionLosses += 1 }
                     log.warning("gpsd connection lost", metadata: meta.merging(["reason": "\(reason)"]) { $1 })
-                    continuation.yield(.lost(GPSLoss(role: sub.role, device: sub.device,
+                    deliver(.lost(GPSLoss(role: sub.role, device: sub.device,
                                                      reason: .connectionLost(reason), at: SystemClock.now())))
                     break readLoop
                 case .line(let cls):
@@ -144,7 +154,7 @@ public final class GPSClient: Sendable {
                         case .ignored(.notInteresting): break
                         }
                     }
-                    if case .event(let e) = outcome { continuation.yield(e) }
+                    if case .event(let e) = outcome { deliver(e) }
                 }
             }
             if !stopped { pause(backoffSeconds) }
