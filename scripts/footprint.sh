@@ -102,6 +102,9 @@ hwm_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$run_pid/status")
 rss_kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$run_pid/status")
 threads=$(awk '/^Threads:/ { print $2 }' "/proc/$run_pid/status")
 anon_kb=$(awk '/^Anonymous:/ { print $2 }' "/proc/$run_pid/smaps_rollup")
+# Private_Dirty: pages only this process has written (heap, stacks, relocated data) — what it costs
+# the board's RAM beyond clean file pages the kernel can drop and re-read.
+dirty_kb=$(awk '/^Private_Dirty:/ { print $2 }' "/proc/$run_pid/smaps_rollup")
 # Resident kB per mapped file (and [heap]/[stack]/anonymous), largest first: where the RSS is.
 awk '/^[0-9a-f]+-[0-9a-f]+ / { name = (NF >= 6 ? $6 : "[anonymous]") } /^Rss:/ { rss[name] += $2 }
      END { for (n in rss) if (rss[n] > 0) printf "%d %s\n", rss[n], n }' "/proc/$run_pid/smaps" | sort -rn | head -12 >"$work/smaps.txt"
@@ -124,7 +127,7 @@ PY
 read -r cpu_follow window cpu_life life_s <"$work/cpu.txt"
 
 echo "followme run footprint ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg))"
-echo "  peak RSS (VmHWM):        $((hwm_kb / 1024)) MiB ($hwm_kb kB); RSS at the end $((rss_kb / 1024)) MiB, of it anonymous (heap, stacks) $((anon_kb / 1024)) MiB, the rest mapped files (code, libraries); threads $threads"
+echo "  peak RSS (VmHWM):        $((hwm_kb / 1024)) MiB ($hwm_kb kB); RSS at the end $((rss_kb / 1024)) MiB, of it anonymous (heap, stacks) $((anon_kb / 1024)) MiB, the rest mapped files (code, libraries); private dirty $((dirty_kb / 1024)) MiB ($dirty_kb kB); threads $threads"
 echo "  CPU while following:     $cpu_follow % of one core over $window s"
 echo "  CPU over the whole run:  $cpu_life % of one core over $life_s s (start-up and take-off included)"
 echo "  $(grep -h 'fix-to-datagram latency' "$work/run.out" || echo 'fix-to-datagram latency: (not printed)')"
