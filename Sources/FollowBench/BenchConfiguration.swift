@@ -78,8 +78,8 @@ public struct BenchConfiguration: Sendable, Hashable {
                                         requirement: "must be less than durationSeconds (\(durationSeconds))")
         }
         do {
-            try followParameters(drone: DroneConfiguration()).validate()
-            try failsafe.validate()
+            // Also the rules between them (standoff outside the protected radius).
+            _ = try FlightStateMachine(follow: followParameters(drone: DroneConfiguration()), failsafe: failsafe)
         } catch {
             throw .parameters(error)
         }

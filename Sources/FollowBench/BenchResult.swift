@@ -35,6 +35,11 @@ public struct BenchMetrics: Sendable, Hashable {
     /// Smallest horizontal distance drone–person while the drone was airborne, whole run, metres
     /// (+∞ if it never flew).
     public var minSeparationMeters: Double
+    /// When the closest approach happened, seconds from the start of the run (nil if it never flew).
+    public var minSeparationAtSeconds: Double?
+    /// Airborne time spent closer to the person than the configured `minSeparationMeters`
+    /// (true positions), seconds: the safety metric, 0 when the rule held.
+    public var secondsBelowMinSeparation: Double
     /// RMS angle between the nose and the bearing to the person, settled samples while airborne
     /// and more than 1 m apart, degrees.
     public var facingErrorRMSDegrees: Double
@@ -47,7 +52,10 @@ public struct BenchMetrics: Sendable, Hashable {
 
     public init(rangeErrorRMSMeters: Double, rangeErrorP95Meters: Double, rangeErrorMaxMeters: Double,
                 meanDistanceMeters: Double, minSeparationMeters: Double, facingErrorRMSDegrees: Double,
-                airborneSeconds: Double, settledSamples: Int, followingFraction: Double?) {
+                airborneSeconds: Double, settledSamples: Int, followingFraction: Double?,
+                minSeparationAtSeconds: Double? = nil, secondsBelowMinSeparation: Double = 0) {
+        self.minSeparationAtSeconds = minSeparationAtSeconds
+        self.secondsBelowMinSeparation = secondsBelowMinSeparation
         self.rangeErrorRMSMeters = rangeErrorRMSMeters
         self.rangeErrorP95Meters = rangeErrorP95Meters
         self.rangeErrorMaxMeters = rangeErrorMaxMeters

@@ -109,7 +109,8 @@ public enum BenchRunner {
             let ticks = Int(endNanoseconds / controlNanoseconds) + 1
             metrics = MetricsAccumulator(
                 standoffMeters: c.standoffMeters, settledFromSeconds: c.personStartSeconds + c.settleSeconds,
-                tickSeconds: Double(controlNanoseconds) / 1e9, expectedSamples: ticks)
+                tickSeconds: Double(controlNanoseconds) / 1e9, expectedSamples: ticks,
+                minSeparationLimitMeters: c.failsafe.minSeparationMeters)
             track.reserveCapacity(Int(endNanoseconds / trackNanoseconds) + 2)
         }
 

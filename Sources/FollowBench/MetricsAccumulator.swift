@@ -5,17 +5,23 @@ struct MetricsAccumulator {
     let standoffMeters: Double
     let settledFromSeconds: Double
     let tickSeconds: Double
+    /// The configured minimum separation, metres (for `secondsBelowMinSeparation`).
+    let minSeparationLimitMeters: Double
 
     private var rangeErrors: [Double] = []
     private var distanceSum = 0.0
     private var facingSquareSum = 0.0
     private var facingCount = 0
     private var minSeparation = Double.infinity
+    private var minSeparationAt: Double?
+    private var ticksBelowMinSeparation = 0
     private var airborneTicks = 0
     private var followingTicks = 0
 
-    init(standoffMeters: Double, settledFromSeconds: Double, tickSeconds: Double, expectedSamples: Int) {
+    init(standoffMeters: Double, settledFromSeconds: Double, tickSeconds: Double, expectedSamples: Int,
+         minSeparationLimitMeters: Double = 0) {
         self.standoffMeters = standoffMeters
+        self.minSeparationLimitMeters = minSeparationLimitMeters
         self.settledFromSeconds = settledFromSeconds
         self.tickSeconds = tickSeconds
         rangeErrors.reserveCapacity(max(expectedSamples, 0))
@@ -28,7 +34,11 @@ struct MetricsAccumulator {
         let distance = offset.length
         if airborne {
             airborneTicks += 1
-            minSeparation = min(minSeparation, distance)
+            if distance < minSeparation {
+                minSeparation = distance
+                minSeparationAt = timeSeconds
+            }
+            if distance < minSeparationLimitMeters { ticksBelowMinSeparation += 1 }
         }
         guard timeSeconds >= settledFromSeconds else { return }
         rangeErrors.append(abs(distance - standoffMeters))
@@ -58,7 +68,9 @@ struct MetricsAccumulator {
             facingErrorRMSDegrees: facingCount > 0 ? (facingSquareSum / Double(facingCount)).squareRoot() : .nan,
             airborneSeconds: Double(airborneTicks) * tickSeconds,
             settledSamples: n,
-            followingFraction: tracksFollowing ? (n > 0 ? Double(followingTicks) / Double(n) : 0) : nil
+            followingFraction: tracksFollowing ? (n > 0 ? Double(followingTicks) / Double(n) : 0) : nil,
+            minSeparationAtSeconds: minSeparationAt,
+            secondsBelowMinSeparation: Double(ticksBelowMinSeparation) * tickSeconds
         )
     }
 }

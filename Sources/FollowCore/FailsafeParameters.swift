@@ -24,8 +24,13 @@ public struct FailsafeParameters: Sendable, Hashable {
     /// metres. The follower also never aims further than 90 % of it. Default 100, range 10…1000.
     public var geofenceMeters: Double
     /// The drone never aims closer to the person than this and never moves towards them when
-    /// inside it, metres. Default 3, range 1…20.
+    /// inside it, metres. Default 3, range 1…20. Enforced on the *measured* positions plus
+    /// `gpsRelativeErrorMeters` (see `protectedRadiusMeters`).
     public var minSeparationMeters: Double
+    /// How far the measured drone–person offset may be off the truth, metres: the relative error
+    /// of the two receivers, which no filter removes (slow bias, reference/dynamics-and-follow.md
+    /// §3.4). Added to `minSeparationMeters` on the measured positions. Default 0, range 0…20.
+    public var gpsRelativeErrorMeters: Double
     /// Navdata must report "landed" for this long before a drone that had been flying is taken
     /// to have landed on its own, seconds. Default 1, range 0…10. Guards against one bad packet
     /// turning into "stop sending take-off".
@@ -41,6 +46,7 @@ public struct FailsafeParameters: Sendable, Hashable {
         minTakeoffBatteryPercent: Double = 35,
         geofenceMeters: Double = 100,
         minSeparationMeters: Double = 3,
+        gpsRelativeErrorMeters: Double = 0,
         landedConfirmSeconds: Double = 1
     ) {
         self.targetTimeoutSeconds = targetTimeoutSeconds
@@ -52,6 +58,7 @@ public struct FailsafeParameters: Sendable, Hashable {
         self.minTakeoffBatteryPercent = minTakeoffBatteryPercent
         self.geofenceMeters = geofenceMeters
         self.minSeparationMeters = minSeparationMeters
+        self.gpsRelativeErrorMeters = gpsRelativeErrorMeters
         self.landedConfirmSeconds = landedConfirmSeconds
     }
 
@@ -66,6 +73,12 @@ public struct FailsafeParameters: Sendable, Hashable {
         try ParameterError.check("minTakeoffBatteryPercent", minTakeoffBatteryPercent, in: 5...100)
         try ParameterError.check("geofenceMeters", geofenceMeters, in: 10...1000)
         try ParameterError.check("minSeparationMeters", minSeparationMeters, in: 1...20)
+        try ParameterError.check("gpsRelativeErrorMeters", gpsRelativeErrorMeters, in: 0...20)
         try ParameterError.check("landedConfirmSeconds", landedConfirmSeconds, in: 0...10)
     }
+
+    /// The radius around the *measured* person the drone keeps out of: `minSeparationMeters` +
+    /// `gpsRelativeErrorMeters`, so the true distance stays above `minSeparationMeters` as long as
+    /// the receivers' relative error stays within `gpsRelativeErrorMeters`.
+    public var protectedRadiusMeters: Double { minSeparationMeters + gpsRelativeErrorMeters }
 }

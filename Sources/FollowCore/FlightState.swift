@@ -17,8 +17,8 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     public static let battery = Prerequisites(rawValue: 1 << 4)
     /// Navdata says the drone is landed and not in emergency.
     public static let droneReady = Prerequisites(rawValue: 1 << 5)
-    /// The person stands at least `minSeparationMeters` from the drone (by both fixes), so the
-    /// take-off does not start next to someone.
+    /// The person stands at least `protectedRadiusMeters` (min separation + GPS relative error)
+    /// from the drone (by both fixes), so the take-off does not start next to someone.
     public static let targetClear = Prerequisites(rawValue: 1 << 6)
 
     public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .navdata, .battery, .droneReady, .targetClear]

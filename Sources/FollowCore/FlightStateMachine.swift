@@ -56,9 +56,13 @@ public struct FlightStateMachine: Sendable {
         try failsafe.validate()
         try estimator.validate()
         try controller.validate()
-        guard follow.standoffMeters >= failsafe.minSeparationMeters + 1 else {
+        // The aim point sits `separationMarginMeters` outside the protected radius; a shorter
+        // standoff could never be flown (FollowMeConfig checks the same rule, FILE:LINE).
+        let shortestStandoff = failsafe.protectedRadiusMeters + controller.separationMarginMeters
+        guard follow.standoffMeters >= shortestStandoff else {
             throw .inconsistent(parameter: "standoffMeters", value: follow.standoffMeters,
-                                requirement: "must be at least minSeparationMeters + 1 (\(failsafe.minSeparationMeters + 1))")
+                                requirement: "must be at least minSeparationMeters + gpsRelativeErrorMeters + "
+                                    + "separationMarginMeters (\(shortestStandoff))")
         }
         self.followParameters = follow
         self.failsafeParameters = failsafe
@@ -67,7 +71,7 @@ public struct FlightStateMachine: Sendable {
         self.target = TargetEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds)
         self.drone = DroneEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds)
         self.controller = FollowController(
-            parameters: follow, minSeparationMeters: failsafe.minSeparationMeters,
+            parameters: follow, minSeparationMeters: failsafe.protectedRadiusMeters,
             geofenceMeters: failsafe.geofenceMeters, tuning: controller)
     }
 
@@ -169,7 +173,7 @@ public struct FlightStateMachine: Sendable {
         if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { missing.insert(.heading) }
         if !navdataFresh(now) { missing.insert(.navdata) }
         if let person = target.estimate(at: now), let drone = drone.estimate(at: now),
-           (person.position - drone.position).length >= failsafeParameters.minSeparationMeters {
+           (person.position - drone.position).length >= failsafeParameters.protectedRadiusMeters {
             // clear
         } else {
             missing.insert(.targetClear)

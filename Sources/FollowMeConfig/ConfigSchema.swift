@@ -14,7 +14,7 @@ enum ConfigSchema {
             "failsafe",
             [
                 "target_timeout_s", "land_after_s", "onboard_timeout_s", "heading_timeout_s",
-                "navdata_timeout_s", "min_battery_pct", "geofence_m", "min_separation_m",
+                "navdata_timeout_s", "min_battery_pct", "geofence_m", "min_separation_m", "gps_relative_error_m",
             ]
         ),
         ("log", ["path"]),

@@ -105,13 +105,19 @@ extension FollowMeConfiguration {
                                               range: Follow.maxClimbMetersPerSecondRange)
         )
 
-        // failsafe.min_separation_m ≤ follow.standoff_m − margin: otherwise the drone would trip the
-        // separation failsafe while standing exactly where it was told to be.
+        // failsafe.min_separation_m + failsafe.gps_relative_error_m ≤ follow.standoff_m − margin: the
+        // drone keeps min_separation_m + gps_relative_error_m from the measured person and aims
+        // `margin` beyond that; a shorter standoff could never be flown.
         let f = d.failsafe
+        let gpsRelativeError = r.double("failsafe", "gps_relative_error_m", default: f.gpsRelativeErrorMeters,
+                                        range: Failsafe.gpsRelativeErrorMetersRange)
         let standoffKnown = !r.isRejected("follow", "standoff_m")
-        let separationRange = standoffKnown
-            ? Failsafe.minSeparationMetersRange.lowerBound...(follow.standoffMeters - Failsafe.separationMarginMeters)
-            : Failsafe.minSeparationMetersRange
+        let gpsErrorKnown = !r.isRejected("failsafe", "gps_relative_error_m")
+        let separationUpper = follow.standoffMeters - Failsafe.separationMarginMeters
+            - (gpsErrorKnown ? gpsRelativeError : 0)
+        let separationRange = standoffKnown && separationUpper >= Failsafe.minSeparationMetersRange.lowerBound
+            ? Failsafe.minSeparationMetersRange.lowerBound...separationUpper
+            : standoffKnown ? nil : Failsafe.minSeparationMetersRange
         let failsafe = Failsafe(
             targetTimeoutSeconds: r.double("failsafe", "target_timeout_s", default: f.targetTimeoutSeconds,
                                            range: Failsafe.targetTimeoutSecondsRange),
@@ -128,10 +134,9 @@ extension FollowMeConfiguration {
             geofenceMeters: r.double("failsafe", "geofence_m", default: f.geofenceMeters,
                                      range: Failsafe.geofenceMetersRange),
             minSeparationMeters: r.double("failsafe", "min_separation_m", default: f.minSeparationMeters,
-                                          range: separationRange,
-                                          rangeNote: standoffKnown
-                                              ? "follow.standoff_m − \(ConfigReader.format(Failsafe.separationMarginMeters))"
-                                              : nil)
+                                          range: separationRange ?? Failsafe.minSeparationMetersRange,
+                                          rangeNote: standoffKnown ? separationRangeNote(gpsErrorKnown: gpsErrorKnown) : nil),
+            gpsRelativeErrorMeters: gpsRelativeError
         )
 
         let log = Log(path: nilIfEmpty(r.string("log", "path", default: "", problem: logPathProblem)))
@@ -158,17 +163,21 @@ extension FollowMeConfiguration {
                     + "\(ConfigReader.format(c.drone.altitudeMaxMeters)) (drone.altitude_max_m)"))
         }
 
+        let gpsErrorKnown = !r.isRejected("failsafe", "gps_relative_error_m")
         let separationMax = c.follow.standoffMeters - Failsafe.separationMarginMeters
+            - (gpsErrorKnown ? c.failsafe.gpsRelativeErrorMeters : 0)
         if !r.isRejected("failsafe", "min_separation_m"), !r.isRejected("follow", "standoff_m"),
             c.failsafe.minSeparationMeters > separationMax
         {
+            // Blame a written key: min_separation_m, else gps_relative_error_m, else standoff_m.
+            let line = r.lineIfWritten("failsafe", "min_separation_m")
+                ?? blame(r, ("failsafe", "gps_relative_error_m"), ("follow", "standoff_m"))
             r.add(.outOfRange(
-                path: path, line: blame(r, ("failsafe", "min_separation_m"), ("follow", "standoff_m")),
+                path: path, line: line,
                 key: "failsafe.min_separation_m",
                 value: valueText(c.failsafe.minSeparationMeters, written: r.isWritten("failsafe", "min_separation_m")),
                 range: "\(ConfigReader.format(Failsafe.minSeparationMetersRange.lowerBound)) to "
-                    + "\(ConfigReader.format(separationMax)) (follow.standoff_m − "
-                    + "\(ConfigReader.format(Failsafe.separationMarginMeters)))"))
+                    + "\(ConfigReader.format(separationMax)) (\(separationRangeNote(gpsErrorKnown: gpsErrorKnown)))"))
         }
 
         // failsafe.land_after_s > failsafe.target_timeout_s: hover first, then land.
@@ -222,6 +231,12 @@ extension FollowMeConfiguration {
 
     /// The line to report a cross-field problem on: the blamed key if written, else the other key if
     /// written (the user changed that one), else the blamed key's table header, if any.
+    /// Where min_separation_m's upper bound comes from, for its out-of-range message.
+    private static func separationRangeNote(gpsErrorKnown: Bool) -> String {
+        "follow.standoff_m − \(ConfigReader.format(Failsafe.separationMarginMeters))"
+            + (gpsErrorKnown ? " − failsafe.gps_relative_error_m" : "")
+    }
+
     private static func blame(_ r: ConfigReader, _ key: (String, String), _ other: (String, String)) -> Int? {
         r.lineIfWritten(key.0, key.1) ?? r.lineIfWritten(other.0, other.1) ?? r.line(key.0, key.1)
     }

@@ -49,7 +49,8 @@ extension FollowMeConfiguration {
             "min_battery_pct = \(s.minBatteryPercent)  # %, \(Failsafe.minBatteryPercentRange.lowerBound) to "
                 + "\(Failsafe.minBatteryPercentRange.upperBound)",
             "geofence_m = \(number(s.geofenceMeters))  # m, \(range(Failsafe.geofenceMetersRange))",
-            "min_separation_m = \(number(s.minSeparationMeters))  # m, 1 to follow.standoff_m - 0.5",
+            "min_separation_m = \(number(s.minSeparationMeters))  # m, 1 to follow.standoff_m - 0.5 - gps_relative_error_m",
+            "gps_relative_error_m = \(number(s.gpsRelativeErrorMeters))  # m, \(range(Failsafe.gpsRelativeErrorMetersRange))",
             "",
             "[log]",
             "path = \(renderTOMLString(log.path ?? ""))  # \"\" = no flight log",

@@ -44,13 +44,13 @@ public struct FollowMeConfiguration: Sendable, Equatable {
         onboard: Onboard(device: nil, host: "127.0.0.1", port: 2947, mountOffsetDegrees: 90),
         drone: Drone(address: "192.168.1.1", atPort: 5556, navdataPort: 5554, outdoor: true, altitudeMaxMeters: 10),
         follow: Follow(
-            standoffMeters: 6, altitudeMeters: 3, maxTiltDegrees: 20,
+            standoffMeters: 8, altitudeMeters: 3, maxTiltDegrees: 20,
             maxYawRateDegreesPerSecond: 120, maxClimbMetersPerSecond: 0.7
         ),
         failsafe: Failsafe(
             targetTimeoutSeconds: 1.5, landAfterSeconds: 10, onboardTimeoutSeconds: 1.5,
             headingTimeoutSeconds: 1.5, navdataTimeoutSeconds: 0.5, minBatteryPercent: 25,
-            geofenceMeters: 100, minSeparationMeters: 3
+            geofenceMeters: 100, minSeparationMeters: 3, gpsRelativeErrorMeters: 4
         ),
         log: Log(path: nil)
     )
@@ -200,8 +200,12 @@ extension FollowMeConfiguration {
         public internal(set) var minBatteryPercent: Int
         /// Radius of the allowed flight area around the take-off point, metres, 10–2000; default 100.
         public internal(set) var geofenceMeters: Double
-        /// Closer than this to the person → back off/hold, metres, 1–(`follow.standoff_m` − 0.5); default 3.
+        /// Closer than this to the person → back off/hold, metres, 1–(`follow.standoff_m` − 0.5 −
+        /// `gpsRelativeErrorMeters`); default 3.
         public internal(set) var minSeparationMeters: Double
+        /// How far the two receivers' measured offset may be off the truth, metres, 0–20; default 4.
+        /// The drone keeps `minSeparationMeters` + this from the *measured* person.
+        public internal(set) var gpsRelativeErrorMeters: Double
 
         public static let targetTimeoutSecondsRange: ClosedRange<Double> = 0.2...10
         public static let landAfterSecondsRange: ClosedRange<Double> = 1...120
@@ -210,8 +214,10 @@ extension FollowMeConfiguration {
         public static let navdataTimeoutSecondsRange: ClosedRange<Double> = 0.1...5
         public static let minBatteryPercentRange: ClosedRange<Int> = 5...90
         public static let geofenceMetersRange: ClosedRange<Double> = 10...2000
-        /// Static bounds; the upper bound is further limited to `follow.standoff_m` − ``separationMarginMeters``.
+        /// Static bounds; the upper bound is further limited to `follow.standoff_m` − ``separationMarginMeters``
+        /// − `gps_relative_error_m`.
         public static let minSeparationMetersRange: ClosedRange<Double> = 1...49.5
+        public static let gpsRelativeErrorMetersRange: ClosedRange<Double> = 0...20
         /// How far inside the standoff the minimum separation must stay, metres: GPS noise alone moves the
         /// measured distance by about this much, so a tighter margin would trip the separation failsafe at rest.
         public static let separationMarginMeters: Double = 0.5

@@ -18,7 +18,7 @@ public enum BenchOutput {
         }
         out += "\n"
         let header = [pad("scenario", 22), pad("noise", 10), pad("controller", 10), lpad("RMS m", 8), lpad("p95 m", 8),
-                      lpad("min sep m", 10), lpad("facing°", 8), lpad("air s", 6), "  " + pad("final", 26),
+                      lpad("min sep m", 10), lpad("at s", 6), lpad("<lim s", 7), lpad("facing°", 8), lpad("air s", 6), "  " + pad("final", 26),
                       lpad("FM/naive", 9)]
         out += header.joined(separator: " ") + "\n"
         out += String(repeating: "-", count: header.joined(separator: " ").count) + "\n"
@@ -34,13 +34,15 @@ public enum BenchOutput {
             let row = [pad(key == lastKey ? "" : r.scenario, 22), pad(key == lastKey ? "" : r.noise.rawValue, 10),
                        pad(r.controller.rawValue, 10), lpad(num(m.rangeErrorRMSMeters, 2), 8),
                        lpad(num(m.rangeErrorP95Meters, 2), 8), lpad(num(m.minSeparationMeters, 2), 10),
+                       lpad(m.minSeparationAtSeconds.map { num($0, 0) } ?? "-", 6),
+                       lpad(num(m.secondsBelowMinSeparation, 1), 7),
                        lpad(num(m.facingErrorRMSDegrees, 1), 8), lpad(num(m.airborneSeconds, 0), 6),
                        "  " + pad(final, 26), lpad(ratio, 9)]
             out += row.joined(separator: " ") + "\n"
             lastKey = key
         }
         out += "\n"
-        out += "RMS / p95 = |distance − standoff| from true positions; min sep = closest approach while airborne; "
+        out += "RMS / p95 = |distance − standoff| from true positions; min sep = closest approach while airborne (at s: when), <lim s = airborne seconds closer than min_separation_m; "
             + "facing = nose vs bearing to the person; FM/naive = FollowMe RMS ÷ baseline RMS (< 1: FollowMe better)\n"
         var medians: [String] = []
         for noise in BenchNoise.allCases {
@@ -85,6 +87,8 @@ public enum BenchOutput {
             o.add("max_m", r.metrics.rangeErrorMaxMeters)
             o.add("mean_distance_m", r.metrics.meanDistanceMeters)
             o.add("min_separation_m", r.metrics.minSeparationMeters)
+            o.add("min_separation_at_s", r.metrics.minSeparationAtSeconds)
+            o.add("below_min_separation_s", r.metrics.secondsBelowMinSeparation)
             o.add("facing_rms_deg", r.metrics.facingErrorRMSDegrees)
             o.add("airborne_s", r.metrics.airborneSeconds)
             o.add("following_fraction", r.metrics.followingFraction)

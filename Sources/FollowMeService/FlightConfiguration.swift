@@ -38,7 +38,8 @@ public struct FlightConfiguration: Sendable {
             navdataTimeoutSeconds: config.failsafe.navdataTimeoutSeconds,
             minBatteryPercent: Double(config.failsafe.minBatteryPercent),
             geofenceMeters: config.failsafe.geofenceMeters,
-            minSeparationMeters: config.failsafe.minSeparationMeters
+            minSeparationMeters: config.failsafe.minSeparationMeters,
+            gpsRelativeErrorMeters: config.failsafe.gpsRelativeErrorMeters
         )
         do {
             try follow.validate()

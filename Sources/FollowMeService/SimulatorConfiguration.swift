@@ -44,9 +44,10 @@ public struct SimulatorConfiguration: Sendable {
     public var person: PersonChoice = .none
     /// When the person starts moving.
     public var personStart: PersonStart = .whenAirborne
-    /// Where the person stands at start relative to `home`, metres east/north. Default 5 m south,
-    /// facing a drone whose nose points north.
-    public var personOffsetPlane: PlaneVector = PlaneVector(east: 0, north: -5)
+    /// Where the person stands at start relative to `home`, metres east/north. Default 10 m south
+    /// (outside the shipped config's protected radius, min_separation_m + gps_relative_error_m = 7 m,
+    /// so preflight lets the drone take off), facing a drone whose nose points north.
+    public var personOffsetPlane: PlaneVector = PlaneVector(east: 0, north: -10)
     /// Direction the person walks off in, compass degrees. Default 180: away from the drone
     /// (which starts 5 m north of them), so the drone follows behind rather than being walked into.
     public var personBearingDegrees: Double = 180

@@ -1,5 +1,7 @@
 import ArgumentParser
 import FollowBench
+import FollowCore
+import FollowMeConfig
 import FollowMeService
 import Foundation
 
@@ -32,6 +34,15 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "The simulated drone's control:euler_angle_max for both controllers, degrees (SDK default 12).")
     var tiltMaxDeg: Double = 12
 
+    @Option(name: .long, help: "FollowMe's follow.standoff_m, metres (default: the config default, 8).")
+    var standoffM: Double = FollowMeConfiguration.defaults.follow.standoffMeters
+
+    @Option(name: .long, help: "FollowMe's failsafe.min_separation_m, metres (default: the config default, 3).")
+    var minSeparationM: Double = FollowMeConfiguration.defaults.failsafe.minSeparationMeters
+
+    @Option(name: .long, help: "FollowMe's failsafe.gps_relative_error_m, metres (default: the config default, 4).")
+    var gpsRelativeErrorM: Double = FollowMeConfiguration.defaults.failsafe.gpsRelativeErrorMeters
+
     @Flag(name: .long, help: "Print one JSON object (every run, comparisons, medians, timing) instead of the table.")
     var json = false
 
@@ -55,6 +66,9 @@ struct BenchCommand: ParsableCommand {
         c.seed = seed
         c.durationSeconds = duration
         c.eulerAngleMaxDegrees = tiltMaxDeg
+        c.standoffMeters = standoffM
+        c.failsafe.minSeparationMeters = minSeparationM
+        c.failsafe.gpsRelativeErrorMeters = gpsRelativeErrorM
         return c
     }
 

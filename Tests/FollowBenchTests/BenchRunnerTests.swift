@@ -120,7 +120,7 @@ struct BenchRunnerTests {
 
     @Test("a standoff too close to the minimum separation is FollowCore's refusal")
     func inconsistentStandoff() {
-        let c = BenchConfiguration(standoffMeters: 3.5) // minSeparation 3 + 1 > 3.5
+        let c = BenchConfiguration(standoffMeters: 3.4) // minSeparation 3 + aim margin 0.5 > 3.4
         #expect(throws: BenchError.self) {
             try BenchRunner.run(.straightWalk(), controller: .followMe, noise: .clean, configuration: c)
         }

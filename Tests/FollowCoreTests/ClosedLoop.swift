@@ -63,6 +63,8 @@ struct ClosedLoopConfig {
     var navdataYawOffsetDegrees = 37.0
     /// Target fixes sampled at these times are displaced by the given vector (outliers).
     var targetFixDisplacements: [(at: Double, by: PlaneVector)] = []
+    /// Added to every target fix: the two receivers' relative bias (constant over a run).
+    var targetBias: PlaneVector = .zero
     /// Drone start, relative to the person's start; nil = standoff behind (west), facing them.
     var droneStart: PlaneVector?
     var seed: UInt64 = 1
@@ -157,7 +159,8 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
 
     func fix(_ role: ReceiverRole, _ truth: PlaneVector, _ velocity: PlaneVector, sampledAt t: Double) -> FollowInput {
         let scale = role == .target ? config.targetNoiseScale : config.onboardNoiseScale
-        let noisy = truth + random.gaussianVector(sigma: config.gpsNoiseSigmaMeters * scale)
+        let noisy = truth + (role == .target ? config.targetBias : .zero)
+            + random.gaussianVector(sigma: config.gpsNoiseSigmaMeters * scale)
         let c = truthPlane.unproject(noisy)!
         var speed: Double?, track: Double?
         if config.reportsVelocity {

@@ -99,6 +99,35 @@ struct ClosedLoopTests {
         #expect(closest > Self.minSeparation)
     }
 
+    @Test("a receiver bias is covered by gpsRelativeErrorMeters at the shortest standoff it allows", arguments: [
+        (biasMeters: 2.5, gpsRelativeErrorMeters: 0.0, holds: false),
+        (biasMeters: 2.5, gpsRelativeErrorMeters: 3.0, holds: true),
+        (biasMeters: 4.0, gpsRelativeErrorMeters: 4.0, holds: true),
+    ])
+    func relativeBias(biasMeters: Double, gpsRelativeErrorMeters: Double, holds: Bool) throws {
+        // Given a person standing still, a drone 25 m west of them flying in to the shortest standoff
+        // the rules allow (minSeparation + gpsRelativeError + 0.5), and a target receiver whose fixes
+        // sit `biasMeters` east of the person — the worst direction: the drone measures them farther
+        // away than they are by the whole bias
+        var config = ClosedLoopConfig()
+        config.person = .standThenWalk(startAt: 1000, bearingDegrees: 0, speed: 0)
+        config.durationSeconds = 40
+        config.gpsRateHz = 5
+        config.failsafe.gpsRelativeErrorMeters = gpsRelativeErrorMeters
+        config.follow.standoffMeters = config.failsafe.protectedRadiusMeters + 0.5
+        config.droneStart = PlaneVector(east: -25, north: 0)
+        config.targetBias = PlaneVector(east: biasMeters, north: 0)
+        let result = try runClosedLoop(config)
+        let measuredClosest = result.samples.compactMap(\.estimatedDistanceMeters).min()!
+        print("bias \(biasMeters) m, gps_relative_error_m \(gpsRelativeErrorMeters), standoff "
+              + "\(config.follow.standoffMeters) m: true min separation \(Self.f(result.minSeparationMeters)) m, "
+              + "measured \(Self.f(measuredClosest)) m")
+        // Then flying in, it stops outside the protected radius by its own measurements
+        #expect(measuredClosest > config.failsafe.protectedRadiusMeters, "\(measuredClosest)")
+        // and the true distance stays above minSeparation exactly when the margin covers the bias
+        #expect((result.minSeparationMeters > Self.minSeparation) == holds, "\(result.minSeparationMeters)")
+    }
+
     @Test("walking straight at the drone: it backs off", arguments: [
         (rate: 1.0, sigma: 0.0, doppler: false),
         (rate: 5.0, sigma: 0.0, doppler: false),

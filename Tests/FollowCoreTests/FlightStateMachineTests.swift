@@ -391,8 +391,20 @@ struct FlightStateMachineTests {
             _ = try FlightStateMachine(failsafe: FailsafeParameters(targetTimeoutSeconds: .nan))
         }
         #expect(throws: ParameterError.self) {
-            // standoff 3.5 m with a 3 m minimum separation leaves no room
-            _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 3.5))
+            // standoff 3.4 m with a 3 m minimum separation leaves no room for the 0.5 m aim margin
+            _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 3.4))
+        }
+        #expect(throws: ParameterError.self) {
+            // 6 m would do for 3 m alone, not with 3 m of GPS relative error on top (needs 6.5)
+            _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 6),
+                                       failsafe: FailsafeParameters(gpsRelativeErrorMeters: 3))
+        }
+        #expect(throws: Never.self) {
+            _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 6.5),
+                                       failsafe: FailsafeParameters(gpsRelativeErrorMeters: 3))
+        }
+        #expect(throws: ParameterError.self) {
+            _ = try FlightStateMachine(failsafe: FailsafeParameters(gpsRelativeErrorMeters: -1))
         }
         #expect(throws: Never.self) { _ = try FlightStateMachine() }
         // A landing threshold above the default take-off threshold is not an error: the higher applies

@@ -49,32 +49,51 @@ struct CrossFieldTests {
         #expect(try #require(doc.parse().failure).problems.map(\.key) == ["follow.standoff_m"])
     }
 
-    // MARK: failsafe.min_separation_m ≤ follow.standoff_m − 0.5
+    // MARK: failsafe.min_separation_m + failsafe.gps_relative_error_m ≤ follow.standoff_m − 0.5
 
-    @Test("min_separation_m must stay 0.5 m inside the standoff",
-          arguments: [("6", "5.5", true), ("6", "5.6", false), ("6", "6", false), ("10", "9.5", true)])
-    func separationInsideStandoff(standoff: String, separation: String, accepted: Bool) throws {
-        let doc = TestDocument.flyable([("follow", "standoff_m", standoff), ("failsafe", "min_separation_m", separation)])
+    @Test("min_separation_m + gps_relative_error_m must stay 0.5 m inside the standoff",
+          arguments: [("6", "5.5", "0", true), ("6", "5.6", "0", false), ("6", "6", "0", false),
+                      ("10", "9.5", "0", true), ("8", "3", "4", true), ("8", "3", "4.6", false),
+                      ("8", "3.6", "4", false), ("24", "3.5", "20", true)])
+    func separationInsideStandoff(standoff: String, separation: String, gpsError: String, accepted: Bool) throws {
+        let doc = TestDocument.flyable([("follow", "standoff_m", standoff), ("failsafe", "min_separation_m", separation),
+                                         ("failsafe", "gps_relative_error_m", gpsError)])
         let result = doc.parse()
         if accepted {
-            #expect(result.failure == nil)
+            #expect(result.failure == nil, "\(result.failure?.description ?? "")")
         } else {
-            let max = ConfigReader.format(Double(standoff)! - 0.5)
+            let max = ConfigReader.format(Double(standoff)! - 0.5 - Double(gpsError)!)
             #expect(result.failure?.problems == [
                 .outOfRange(path: Self.path, line: doc.line(of: "failsafe.min_separation_m"),
                             key: "failsafe.min_separation_m", value: separation,
-                            range: "1 to \(max) (follow.standoff_m − 0.5)")
+                            range: "1 to \(max) (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)")
             ])
         }
     }
 
-    @Test("a short standoff conflicts with the default separation, reported on the standoff's line")
+    @Test("the old 6 m standoff conflicts with the default separation and GPS error, reported on the standoff's line")
     func shortStandoffVersusDefaultSeparation() throws {
-        let doc = TestDocument.flyable("follow.standoff_m", "3")
+        let doc = TestDocument.flyable("follow.standoff_m", "6")
         #expect(try #require(doc.parse().failure).problems == [
             .outOfRange(path: Self.path, line: doc.line(of: "follow.standoff_m"), key: "failsafe.min_separation_m",
-                        value: "3 (default)", range: "1 to 2.5 (follow.standoff_m − 0.5)")
+                        value: "3 (default)", range: "1 to 1.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)")
         ])
+    }
+
+    @Test("a large GPS error conflicts with the default standoff, reported on the GPS error's line")
+    func largeGPSErrorVersusDefaultStandoff() throws {
+        let doc = TestDocument.flyable("failsafe.gps_relative_error_m", "5")
+        #expect(try #require(doc.parse().failure).problems == [
+            .outOfRange(path: Self.path, line: doc.line(of: "failsafe.gps_relative_error_m"),
+                        key: "failsafe.min_separation_m", value: "3 (default)",
+                        range: "1 to 2.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)")
+        ])
+    }
+
+    @Test("with the GPS error rejected, min_separation_m is checked against the standoff alone")
+    func separationWithRejectedGPSError() throws {
+        let doc = TestDocument.flyable([("failsafe", "gps_relative_error_m", "nan"), ("failsafe", "min_separation_m", "7.5")])
+        #expect(try #require(doc.parse().failure).problems.map(\.key) == ["failsafe.gps_relative_error_m"])
     }
 
     // MARK: failsafe.land_after_s > failsafe.target_timeout_s

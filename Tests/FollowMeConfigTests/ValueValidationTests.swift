@@ -14,12 +14,13 @@ struct ValueValidationTests {
         #expect(d.onboard.mountOffsetDegrees == 90)
         #expect(d.drone.address == "192.168.1.1" && d.drone.atPort == 5556 && d.drone.navdataPort == 5554)
         #expect(d.drone.outdoor == true && d.drone.altitudeMaxMeters == 10)
-        #expect(d.follow.standoffMeters == 6 && d.follow.altitudeMeters == 3 && d.follow.maxTiltDegrees == 20)
+        #expect(d.follow.standoffMeters == 8 && d.follow.altitudeMeters == 3 && d.follow.maxTiltDegrees == 20)
         #expect(d.follow.maxYawRateDegreesPerSecond == 120 && d.follow.maxClimbMetersPerSecond == 0.7)
         #expect(d.failsafe.targetTimeoutSeconds == 1.5 && d.failsafe.landAfterSeconds == 10)
         #expect(d.failsafe.onboardTimeoutSeconds == 1.5 && d.failsafe.headingTimeoutSeconds == 1.5)
         #expect(d.failsafe.navdataTimeoutSeconds == 0.5 && d.failsafe.minBatteryPercent == 25)
         #expect(d.failsafe.geofenceMeters == 100 && d.failsafe.minSeparationMeters == 3)
+        #expect(d.failsafe.gpsRelativeErrorMeters == 4)
         #expect(d.log.path == nil)
     }
 
@@ -80,6 +81,7 @@ struct ValueValidationTests {
         .init(key: "failsafe.min_battery_pct", value: "\"25\"", expected: "an integer", found: "string \"25\""),
         .init(key: "failsafe.geofence_m", value: "\"100\"", expected: "a number", found: "string \"100\""),
         .init(key: "failsafe.min_separation_m", value: "false", expected: "a number", found: "boolean false"),
+        .init(key: "failsafe.gps_relative_error_m", value: "\"4 m\"", expected: "a number", found: "string \"4 m\""),
         .init(key: "log.path", value: "0", expected: "a string", found: "integer 0"),
     ]
 
@@ -146,9 +148,11 @@ struct ValueValidationTests {
         .init(key: "failsafe.geofence_m", value: "9", shown: "9", range: "10 to 2000"),
         .init(key: "failsafe.geofence_m", value: "2001", shown: "2001", range: "10 to 2000"),
         .init(key: "failsafe.min_separation_m", value: "0.9", shown: "0.9",
-              range: "1 to 5.5 (follow.standoff_m − 0.5)"),
+              range: "1 to 3.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
         .init(key: "failsafe.min_separation_m", value: "50", shown: "50",
-              range: "1 to 5.5 (follow.standoff_m − 0.5)"),
+              range: "1 to 3.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
+        .init(key: "failsafe.gps_relative_error_m", value: "-0.1", shown: "-0.1", range: "0 to 20"),
+        .init(key: "failsafe.gps_relative_error_m", value: "21", shown: "21", range: "0 to 20"),
         .init(key: "follow.standoff_m", value: "nan", shown: "nan", range: "2 to 50"),
         .init(key: "follow.standoff_m", value: "+nan", shown: "nan", range: "2 to 50"),
         .init(key: "follow.standoff_m", value: "inf", shown: "inf", range: "2 to 50"),
@@ -189,11 +193,17 @@ struct ValueValidationTests {
               ("follow.max_tilt_deg", "30"), ("follow.max_climb_mps", "2.0"), ("failsafe.min_battery_pct", "5"),
               ("failsafe.min_battery_pct", "90"), ("gpsd.port", "1"), ("gpsd.port", "65535"),
               ("failsafe.navdata_timeout_s", "0.1"), ("failsafe.geofence_m", "2000"),
+              ("failsafe.gps_relative_error_m", "0"), ("failsafe.gps_relative_error_m", "20"),
           ])
     func boundsAccepted(key: String, value: String) throws {
         var doc = TestDocument.flyable(key, value)
-        // A 2 m standoff only works with the smallest separation (cross-field rule, tested separately).
-        if key == "follow.standoff_m" { doc.entries.append(("failsafe", "min_separation_m", "1")) }
+        // A 2 m standoff only works with the smallest separation and GPS error, a 20 m GPS error only
+        // with a long standoff (cross-field rule, tested separately).
+        if key == "follow.standoff_m" {
+            doc.entries.append(("failsafe", "min_separation_m", "1"))
+            doc.entries.append(("failsafe", "gps_relative_error_m", "0.5"))
+        }
+        if key == "failsafe.gps_relative_error_m" { doc.entries.append(("follow", "standoff_m", "24")) }
         let result = doc.parse()
         #expect(result.failure == nil, "\(result.failure?.description ?? "")")
     }
@@ -202,9 +212,9 @@ struct ValueValidationTests {
 
     @Test("an integer is accepted where a float is expected")
     func integerForFloat() throws {
-        let c = try TestDocument.flyable([("follow", "standoff_m", "7"), ("drone", "altitude_max_m", "20")])
+        let c = try TestDocument.flyable([("follow", "standoff_m", "9"), ("drone", "altitude_max_m", "20")])
             .parse().get()
-        #expect(c.follow.standoffMeters == 7.0)
+        #expect(c.follow.standoffMeters == 9.0)
         #expect(c.drone.altitudeMaxMeters == 20.0)
     }
 

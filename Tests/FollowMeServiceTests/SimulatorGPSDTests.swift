@@ -161,8 +161,8 @@ struct SimulatorGPSDTests {
             #expect(abs(wrappedDegrees180(walked.bearingDegrees - 45)) < 1, "walked \(walked)")
             let dt = try #require(target[target.count - 1].fixTime).unixSeconds - (try #require(target[0].fixTime).unixSeconds)
             #expect(abs(walked.length / dt - PersonSpeed.walkMetersPerSecond) < 0.02)
-            // …on the line that starts 5 m south of home towards 45° (within 5 cm of it)…
-            let fromStart = first - PlaneVector(east: 0, north: -5)
+            // …on the line that starts at the simulator's person offset towards 45° (within 5 cm of it)…
+            let fromStart = first - SimulatorConfiguration().personOffsetPlane
             let direction = PlaneVector.unit(bearingDegrees: 45)
             #expect(abs(fromStart.east * direction.north - fromStart.north * direction.east) < 0.05, "first fix at \(first)")
             #expect(fromStart.dot(direction) > -0.05)
