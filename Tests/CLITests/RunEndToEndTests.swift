@@ -184,7 +184,7 @@ func scratchDirectory() throws -> URL {
                 #expect(abs(lat - 48.8584) < 2e-6)   // ~0.2 m
             case "target":
                 #expect(device == field.targetDevice)
-                #expect(abs(lat - (48.8584 - 5 / 111_200)) < 5e-6)
+                #expect(abs(lat - (48.8584 - 10 / 111_200)) < 5e-6)   // the sim's person: 10 m south of home
             default:
                 Issue.record("unexpected role \(String(describing: role))")
             }

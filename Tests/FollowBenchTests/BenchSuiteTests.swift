@@ -39,7 +39,8 @@ struct BenchSuiteTests {
     @Test("RMS, nearest-rank p95, minimum separation while airborne, facing error")
     func accumulator() {
         // Given 100 settled ticks with range errors 0.01, 0.02, …, 1.00 m (person due north of the drone)
-        var acc = MetricsAccumulator(standoffMeters: 6, settledFromSeconds: 10, tickSeconds: 0.5, expectedSamples: 110)
+        var acc = MetricsAccumulator(standoffMeters: 6, settledFromSeconds: 10, tickSeconds: 0.5, expectedSamples: 110,
+                                     minSeparationLimitMeters: 3)
         // …after 10 unsettled ticks, one of them at 2 m while airborne and one at 1 m while landed
         for i in 0..<10 {
             let d = i == 3 ? 2.0 : (i == 4 ? 1.0 : 6.0)
@@ -62,6 +63,8 @@ struct BenchSuiteTests {
         #expect(abs(m.rangeErrorP95Meters - 0.95) < 1e-9)
         #expect(abs(m.rangeErrorMaxMeters - 1.0) < 1e-9)
         #expect(m.minSeparationMeters == 2) // the 1 m sample was on the ground
+        #expect(m.minSeparationAtSeconds == 3)
+        #expect(m.secondsBelowMinSeparation == 0.5) // one airborne tick below 3 m
         #expect(abs(m.facingErrorRMSDegrees - 10) < 1e-9)
         #expect(m.settledSamples == 100)
         #expect(m.followingFraction == 0.25)
