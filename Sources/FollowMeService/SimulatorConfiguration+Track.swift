@@ -15,8 +15,9 @@ extension SimulatorConfiguration {
     }
 
     /// Makes the person replay a recorded GPX track (its first track with timestamps; duplicate
-    /// timestamps dropped). The drone's home moves to 5 m behind the track's first point, so the
-    /// take-off happens clear of the person, who then walks the recording in real time.
+    /// timestamps dropped). The drone's home moves to `personStartDistanceMeters` (10 m) behind the
+    /// track's first point, so the take-off happens clear of the person, who then walks the
+    /// recording in real time.
     public mutating func usePersonTrack(gpxPath: String) throws {
         let document = try GPXDocument(contentsOf: gpxPath)
         guard let track = document.track(named: nil) else { throw TrackError.tooShort(path: gpxPath) }
@@ -27,13 +28,15 @@ extension SimulatorConfiguration {
             points.append((t, p.coordinate))
         }
         guard points.count >= 2, let first = points.first else { throw TrackError.tooShort(path: gpxPath) }
-        // The drone starts 5 m behind the person (opposite the track's initial direction, taken
-        // from the first point at least 10 m away), so the take-off is clear and nobody is run into.
+        // The drone starts `personStartDistanceMeters` behind the person (opposite the track's
+        // initial direction, taken from the first point at least 10 m away), so the take-off is
+        // clear (outside the shipped protected radius) and nobody is run into.
         let startPlane = LocalPlane(origin: first.coordinate)
         let ahead = points.lazy.map { startPlane.project($0.coordinate) }.first { $0.length >= 10 }
             ?? PlaneVector(east: 0, north: -1)
-        guard let home = startPlane.unproject(-(ahead / ahead.length) * 5) else {
-            throw TrackError.invalid(path: gpxPath, reason: "no home 5 m behind the first point")
+        let behind = Self.personStartDistanceMeters
+        guard let home = startPlane.unproject(-(ahead / ahead.length) * behind) else {
+            throw TrackError.invalid(path: gpxPath, reason: "no home \(behind) m behind the first point")
         }
         self.home = home
         let plane = LocalPlane(origin: home)

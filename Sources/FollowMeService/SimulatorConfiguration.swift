@@ -47,7 +47,10 @@ public struct SimulatorConfiguration: Sendable {
     /// Where the person stands at start relative to `home`, metres east/north. Default 10 m south
     /// (outside the shipped config's protected radius, min_separation_m + gps_relative_error_m = 7 m,
     /// so preflight lets the drone take off), facing a drone whose nose points north.
-    public var personOffsetPlane: PlaneVector = PlaneVector(east: 0, north: -10)
+    public var personOffsetPlane = PlaneVector(east: 0, north: -personStartDistanceMeters)
+    /// How far from the drone the person starts, metres (scenarios and tracks): outside the shipped
+    /// config's protected radius of 7 m with room for GPS noise.
+    public static let personStartDistanceMeters = 10.0
     /// Direction the person walks off in, compass degrees. Default 180: away from the drone
     /// (which starts 5 m north of them), so the drone follows behind rather than being walked into.
     public var personBearingDegrees: Double = 180

@@ -54,7 +54,7 @@ struct SimCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The person's motion: none, straight-walk, square, stop-and-go, jog-curve.")
     var person: String = "none"
 
-    @Option(name: .long, help: "A recorded GPX track for the person to replay (sets --person track; the drone starts 5 m behind the track's first point).")
+    @Option(name: .long, help: "A recorded GPX track for the person to replay (sets --person track; the drone starts 10 m behind the track's first point).")
     var personTrack: String?
 
     @Option(name: .long, help: "When the person starts: 'airborne' (drone finished takeoff) or seconds after start.")

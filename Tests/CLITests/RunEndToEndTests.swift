@@ -173,7 +173,7 @@ func scratchDirectory() throws -> URL {
         }
         let fixes = objects.filter { $0["lat"] != nil }
         #expect(fixes.count == 20)
-        // The sim's drone sits at its home (48.8584, 2.2945); the person stands 5 m south of it.
+        // The sim's drone sits at its home (48.8584, 2.2945); the person stands 10 m south of it.
         for fix in fixes {
             let role = fix["role"] as? String, device = fix["device"] as? String
             let lat = try #require(fix["lat"] as? Double), lon = try #require(fix["lon"] as? Double)

@@ -124,7 +124,7 @@ struct SimulatorGPSDTests {
 
     @Test("the person stream walks the scenario: one gpsd, two tcp:// devices, one subscription each")
     func personStream() async throws {
-        // Given a person walking straight towards 45° from 5 m south, starting at once.
+        // Given a person walking straight towards 45° from 10 m south, starting at once.
         var configuration = SimulatorConfiguration.loopbackAnyPorts()
         configuration.person = .straightWalk
         configuration.personStart = .afterSeconds(0)
