@@ -39,8 +39,9 @@ public enum FlightOutcome: Sendable, Equatable {
 ///
 /// One loop owns the flight state (`FlightStateMachine`), on the drone link's event loop. A new
 /// fix updates the command at once (sent immediately, not at the next tick); the link keeps
-/// re-sending the latest command at 30 Hz and runs the control step after each tick. SIGTERM/SIGINT (ServiceLifecycle graceful shutdown) → land, wait for navdata to say
-/// "landed" (bounded), then return.
+/// re-sending the latest command at 30 Hz and runs the control step after each tick.
+/// SIGTERM/SIGINT (ServiceLifecycle graceful shutdown) → land, wait for navdata to say "landed"
+/// (bounded), then return.
 public final class FlightService: Service, Sendable {
     public let flight: FlightConfiguration
     public let options: FlightServiceOptions
@@ -72,8 +73,9 @@ public final class FlightService: Service, Sendable {
         // The whole flight runs on the drone link's event loop (an actor using that loop as its
         // executor, and the loop itself confined to it): navdata and the 30 Hz tick reach the loop
         // without a thread hop; only a GPS event crosses threads (its reader thread wakes the
-        // loop). PERFORMANCE.md has the figures. The loop body never blocks: the recorder writes
-        // whole lines with write(2), the logger writes to stderr.
+        // loop). PERFORMANCE.md has the figures. The loop body must not block, since it delays the
+        // AT datagrams: the recorder buffers lines and writes them to its file with one write(2)
+        // at least twice a second; stderr gets log lines only on state changes and failures.
         let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         let flight = FlightOnEventLoop(eventLoop: eventLoop)
         let (outcome, latency) = try await flight.run(flight: self.flight, options: options, logger: logger)

@@ -459,4 +459,22 @@ struct TakeOffSeparationTests {
         // Then take-off follows, on fresh fixes
         #expect(world.run(until: { $0 == .takingOff }, within: 10) != nil)
     }
+
+    @Test func theGPSAllowanceCountsBeforeTakeOff() throws {
+        // Given min separation 3 m plus a 4 m GPS allowance (standoff 8), and the person 5 m away:
+        // outside min_separation_m, inside the protected radius of 7 m
+        var world = try World(follow: FollowParameters(standoffMeters: 8),
+                              failsafe: FailsafeParameters(gpsRelativeErrorMeters: 4))
+        world.person = PlaneVector(east: 0, north: 5)
+        world.run(for: 10)
+        // Then it waits for the person to stand clear
+        guard case .preflight(let waiting) = world.state else {
+            Issue.record("took off with the person inside the protected radius: \(world.state)")
+            return
+        }
+        #expect(waiting == .targetClear)
+        // When they step back to 7.5 m, take-off follows
+        world.person = PlaneVector(east: 0, north: 7.5)
+        #expect(world.run(until: { $0 == .takingOff }, within: 10) != nil)
+    }
 }
