@@ -33,6 +33,7 @@ extension Prerequisites {
         if contains(.battery) { out.append("battery") }
         if contains(.droneReady) { out.append("drone-ready") }
         if contains(.targetClear) { out.append("person-too-close") }
+        if contains(.droneConfigured) { out.append("drone-configuration") }
         return out
     }
 }

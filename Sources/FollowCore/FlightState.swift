@@ -21,7 +21,11 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     /// from the drone (by both fixes), so the take-off does not start next to someone.
     public static let targetClear = Prerequisites(rawValue: 1 << 6)
 
-    public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .navdata, .battery, .droneReady, .targetClear]
+    /// The drone's configuration writes are acknowledged (`FollowInput.droneConfiguration(.done)`).
+    public static let droneConfigured = Prerequisites(rawValue: 1 << 7)
+
+    public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .navdata, .battery, .droneReady, .targetClear,
+                                            .droneConfigured]
 }
 
 /// Why the drone is hovering in place instead of following. In order of precedence.

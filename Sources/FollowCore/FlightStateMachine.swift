@@ -37,6 +37,8 @@ public struct FlightStateMachine: Sendable {
     /// The take-off (or adoption) point on the plane: the geofence centre.
     public private(set) var home: PlaneVector?
     public private(set) var shutdownRequested = false
+    /// The latest configuration status from the link; `.done` until told otherwise.
+    public private(set) var droneConfiguration: DroneConfigurationStatus = .done
 
     private var holdingSince: MonotonicTime?
     private var landedReportedSince: MonotonicTime?
@@ -115,6 +117,9 @@ public struct FlightStateMachine: Sendable {
         case .shutdownRequested:
             shutdownRequested = true
             return .shutdownNoted
+        case .droneConfiguration(let status):
+            droneConfiguration = status
+            return .droneConfigurationNoted
         }
     }
 
@@ -186,6 +191,7 @@ public struct FlightStateMachine: Sendable {
             missing.insert(.battery)
             missing.insert(.droneReady)
         }
+        if droneConfiguration != .done { missing.insert(.droneConfigured) }
         return missing
     }
 

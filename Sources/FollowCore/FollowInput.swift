@@ -10,6 +10,20 @@ public enum FollowInput: Sendable {
     case telemetry(DroneTelemetry)
     /// SIGTERM or an operator's stop: land (or, before take-off, stay on the ground).
     case shutdownRequested
+    /// Whether the drone's configuration writes (navdata demo, altitude limits, …) are in place.
+    /// Anything but `.done` blocks take-off (`Prerequisites.droneConfigured`); the machine starts
+    /// as `.done` so callers that configure nothing (the bench, pure tests) fly as before.
+    case droneConfiguration(DroneConfigurationStatus)
+}
+
+/// The state of the drone's configuration writes, as the link reports it.
+public enum DroneConfigurationStatus: Sendable, Hashable {
+    /// Writes sent (e.g. after a bootstrap or reboot), not all acknowledged yet.
+    case pending
+    /// Every write acknowledged.
+    case done
+    /// A write still failed after its retries; `key` is the AT*CONFIG key (e.g. `control:altitude_max`).
+    case failed(key: String)
 }
 
 /// What became of one input (for counters and the log).
@@ -22,6 +36,7 @@ public enum InputOutcome: Sendable, Hashable {
     /// Navdata stamped before the last packet's time; dropped.
     case telemetryOutOfOrder
     case shutdownNoted
+    case droneConfigurationNoted
 }
 
 /// The output of one control tick.

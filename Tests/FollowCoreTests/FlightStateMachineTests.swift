@@ -73,6 +73,25 @@ struct FlightStateMachineTests {
         #expect(world.transitions.isEmpty)
     }
 
+    @Test("a drone configuration that is not done blocks take-off and is listed", arguments: [
+        DroneConfigurationStatus.pending, .failed(key: "control:altitude_max"),
+    ])
+    func droneConfigurationBlocksTakeOff(status: DroneConfigurationStatus) throws {
+        // Given a landed drone with every source live whose configuration writes are not done
+        var world = try World()
+        world.machine.handle(.droneConfiguration(status), now: world.now)
+        // When 10 s pass
+        world.run(for: 10)
+        // Then it stays on the ground, waiting for exactly that
+        #expect(world.state == .preflight(waitingFor: .droneConfigured))
+        #expect(world.state.name == "preflight(waiting: drone-configuration)")
+        #expect(world.command == DroneCommand(intent: .stayLanded))
+        // And when the link reports the writes done, it takes off
+        world.machine.handle(.droneConfiguration(.done), now: world.now)
+        world.run(for: 1)
+        #expect(world.state == .takingOff)
+    }
+
     @Test func noNavdataMeansWaitingForAllOfIt() throws {
         var world = try World()
         world.sendsNavdata = false
