@@ -99,6 +99,9 @@ public struct DroneSimulator: Sendable {
     /// Tilt as a world-frame vector, radians east/north: the direction and angle the thrust leans
     /// (the drone accelerates toward it).
     public private(set) var tiltWorldRadians: PlaneVector = .zero
+    /// Wind in force, m/s ENU: starts as `dynamics.windENU`; a caller may change it between
+    /// `advance` calls (gusts, `WindModel`). Drag acts on air-relative velocity.
+    public var windENU: PlaneVector
 
     // MARK: Private bookkeeping
 
@@ -137,6 +140,7 @@ public struct DroneSimulator: Sendable {
         self.batteryPercent = min(max(dynamics.initialBatteryPercent, 0), 100)
         self.positionPlane = positionPlane
         self.noseHeadingDegrees = normalizedDegrees360(noseHeadingDegrees)
+        self.windENU = dynamics.windENU
         let dt = dynamics.stepSeconds > 0 ? dynamics.stepSeconds : 0.005
         self.stepNanoseconds = max(1, Int64((dt * 1e9).rounded()))
         self.stepSeconds = Double(stepNanoseconds) / 1e9
@@ -364,7 +368,7 @@ public struct DroneSimulator: Sendable {
         case .emergency:
             if altitudeMeters > 0 {
                 // Motors cut: free fall; horizontal speed decays with drag only.
-                velocityENU += (dynamics.windENU - velocityENU) * velocityAlpha
+                velocityENU += (windENU - velocityENU) * velocityAlpha
                 positionPlane += velocityENU * dt
                 climbRateMetersPerSecond -= Self.gravityMetersPerSecondSquared * dt
                 altitudeMeters += climbRateMetersPerSecond * dt
@@ -410,7 +414,7 @@ public struct DroneSimulator: Sendable {
     private func brakingTilt() -> PlaneVector {
         let c1 = dynamics.dragRatePerSecond, c2 = dynamics.speedPerSinTiltMetersPerSecond
         let k = dynamics.hoverBrakeRatePerSecond
-        let wantedSine = (velocityENU - dynamics.windENU - velocityENU * (k / c1)) / c2
+        let wantedSine = (velocityENU - windENU - velocityENU * (k / c1)) / c2
         let sine = wantedSine.length
         guard sine > 0 else { return .zero }
         let tilt = wantedSine * (_asin(min(sine, 1)) / sine)
@@ -426,7 +430,7 @@ public struct DroneSimulator: Sendable {
         let steady = tiltAngle > 0
             ? tiltWorldRadians * (dynamics.speedPerSinTiltMetersPerSecond * _sin(tiltAngle) / tiltAngle)
             : PlaneVector.zero
-        velocityENU += (steady + dynamics.windENU - velocityENU) * velocityAlpha
+        velocityENU += (steady + windENU - velocityENU) * velocityAlpha
         positionPlane += velocityENU * stepSeconds
     }
 

@@ -29,6 +29,10 @@ public struct GPSReceiverModel: Sendable, Hashable {
     /// Size range of a step, metres, random direction.
     public var stepMinMeters: Double
     public var stepMaxMeters: Double
+    /// Whether fixes carry speed and track (Doppler velocity, as u-blox/MTK receivers report in
+    /// TPV `speed`/`track`). Default true. When false the velocity noise is still drawn, so the
+    /// position errors of a seed stay the same with and without it.
+    public var reportsVelocity = true
 
     public init(
         biasSigmaMeters: Double = 0, biasTimeConstantSeconds: Double = 300, whiteSigmaMeters: Double = 0,

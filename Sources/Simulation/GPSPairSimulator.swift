@@ -198,8 +198,8 @@ public struct GPSPairSimulator: Sendable {
                latitudeDegrees: coordinate.latitudeDegrees, longitudeDegrees: coordinate.longitudeDegrees,
                fixTime: s.fixTime(at: now), receivedAt: receivedAt,
                altitudeHAEMeters: s.groundHAEMeters + truth.altitudeMeters,
-               trackDegrees: speed > 0 ? velocity.bearingDegrees : nil,
-               speedMetersPerSecond: speed,
+               trackDegrees: m.reportsVelocity && speed > 0 ? velocity.bearingDegrees : nil,
+               speedMetersPerSecond: m.reportsVelocity ? speed : nil,
                ephMeters: m.horizontal95Meters
            ) {
             insert(.fix(fix), into: &outbox)
