@@ -249,3 +249,106 @@ public struct TrackScenario: PersonScenario {
         return PersonState(positionPlane: a.positionPlane + velocity * (t - a.timeSeconds), velocityENU: velocity)
     }
 }
+
+/// One straight leg of a `LegsScenario`.
+public struct PersonLeg: Sendable, Hashable {
+    /// Direction of travel, compass degrees (ignored when standing).
+    public var bearingDegrees: Double
+    /// m/s; 0 = stand.
+    public var speedMetersPerSecond: Double
+    /// How long the leg lasts, seconds.
+    public var seconds: Double
+
+    public init(bearingDegrees: Double, speedMetersPerSecond: Double, seconds: Double) {
+        self.bearingDegrees = bearingDegrees
+        self.speedMetersPerSecond = speedMetersPerSecond
+        self.seconds = seconds
+    }
+
+    /// Stands for `seconds`.
+    public static func stand(_ seconds: Double) -> PersonLeg {
+        PersonLeg(bearingDegrees: 0, speedMetersPerSecond: 0, seconds: seconds)
+    }
+}
+
+/// Straight legs one after the other, speed and direction changing instantly between them (a
+/// person who "stops dead" or turns on the spot: the hardest case for a follower); the last leg
+/// goes on forever.
+public struct LegsScenario: PersonScenario {
+    public var startPlane: PlaneVector
+    public var legs: [PersonLeg]
+
+    public init(startPlane: PlaneVector = .zero, legs: [PersonLeg]) {
+        self.startPlane = startPlane
+        self.legs = legs
+    }
+
+    public func state(atSeconds t: Double) -> PersonState {
+        guard t > 0, !legs.isEmpty else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
+        var position = startPlane
+        var elapsed = 0.0
+        for (i, leg) in legs.enumerated() {
+            let velocity = PlaneVector.unit(bearingDegrees: leg.bearingDegrees) * leg.speedMetersPerSecond
+            let isLast = i == legs.count - 1
+            if isLast || t < elapsed + leg.seconds {
+                return PersonState(positionPlane: position + velocity * (t - elapsed), velocityENU: velocity)
+            }
+            position += velocity * leg.seconds
+            elapsed += leg.seconds
+        }
+        return PersonState(positionPlane: position, velocityENU: .zero) // not reached: the last leg returns
+    }
+}
+
+/// An S-curve (slalom): a straight lead-in, then circular arcs of `arcDegrees` alternately to
+/// the right and to the left, forever, at constant speed. The mean direction stays the
+/// lead-in's plus half an arc.
+public struct SCurveScenario: PersonScenario {
+    public var startPlane: PlaneVector
+    /// Direction of the lead-in, compass degrees.
+    public var initialBearingDegrees: Double
+    public var speedMetersPerSecond: Double
+    public var leadInMeters: Double
+    public var radiusMeters: Double
+    /// How far each arc turns, degrees (positive).
+    public var arcDegrees: Double
+
+    public init(startPlane: PlaneVector = .zero, initialBearingDegrees: Double = 0,
+                speedMetersPerSecond: Double = PersonSpeed.jogMetersPerSecond,
+                leadInMeters: Double = 30, radiusMeters: Double = 20, arcDegrees: Double = 90) {
+        self.startPlane = startPlane
+        self.initialBearingDegrees = initialBearingDegrees
+        self.speedMetersPerSecond = speedMetersPerSecond
+        self.leadInMeters = leadInMeters
+        self.radiusMeters = radiusMeters
+        self.arcDegrees = arcDegrees
+    }
+
+    public func state(atSeconds t: Double) -> PersonState {
+        guard t > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
+        let s = t * speedMetersPerSecond
+        var heading = initialBearingDegrees
+        if s <= leadInMeters || radiusMeters <= 0 || arcDegrees <= 0 {
+            let direction = PlaneVector.unit(bearingDegrees: heading)
+            return PersonState(positionPlane: startPlane + direction * s, velocityENU: direction * speedMetersPerSecond)
+        }
+        var position = startPlane + PlaneVector.unit(bearingDegrees: heading) * leadInMeters
+        var remaining = s - leadInMeters
+        let arcLength = radiusMeters * radians(fromDegrees: arcDegrees)
+        var sign = 1.0 // first arc to the right (clockwise)
+        while true {
+            let along = min(remaining, arcLength)
+            let center = position + PlaneVector.unit(bearingDegrees: heading + sign * 90) * radiusMeters
+            let turned = along / radiusMeters * 180 / .pi
+            let newHeading = heading + sign * turned
+            position = center + PlaneVector.unit(bearingDegrees: newHeading - sign * 90) * radiusMeters
+            heading = newHeading
+            if remaining <= arcLength {
+                return PersonState(positionPlane: position,
+                                   velocityENU: PlaneVector.unit(bearingDegrees: heading) * speedMetersPerSecond)
+            }
+            remaining -= arcLength
+            sign = -sign
+        }
+    }
+}
