@@ -36,6 +36,16 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// FollowMe's failsafes. Default: the product defaults except a 1000 m geofence (its maximum),
     /// so a long straight walk measures following, not the fence.
     public var failsafe: FailsafeParameters
+    /// The simulated drone's dynamics. Default `.nominal`.
+    public var plant: BenchPlant
+    /// Wind at the drone for every scenario that does not bring its own (`BenchScenario.wind`).
+    /// Default calm.
+    public var wind: WindModel.Parameters
+    /// The person's receiver's fix rate, Hz, overriding the noise model's 5 Hz; nil = 5 Hz.
+    /// Range 0.2…20.
+    public var targetRateHertz: Double?
+    /// Whether the person's fixes carry Doppler speed and track. Default true.
+    public var targetReportsVelocity: Bool
 
     public init(
         seed: UInt64 = 1,
@@ -48,8 +58,16 @@ public struct BenchConfiguration: Sendable, Hashable {
         controlPeriodSeconds: Double = 0.03,
         navdataRateHertz: Double = 15,
         trackSampleSeconds: Double = 0.5,
-        failsafe: FailsafeParameters = FailsafeParameters(geofenceMeters: 1000)
+        failsafe: FailsafeParameters = FailsafeParameters(geofenceMeters: 1000),
+        plant: BenchPlant = .nominal,
+        wind: WindModel.Parameters = .calm,
+        targetRateHertz: Double? = nil,
+        targetReportsVelocity: Bool = true
     ) {
+        self.plant = plant
+        self.wind = wind
+        self.targetRateHertz = targetRateHertz
+        self.targetReportsVelocity = targetReportsVelocity
         self.seed = seed
         self.durationSeconds = durationSeconds
         self.personStartSeconds = personStartSeconds
@@ -73,6 +91,11 @@ public struct BenchConfiguration: Sendable, Hashable {
         try Self.check("controlPeriodSeconds", controlPeriodSeconds, 0.005...0.25)
         try Self.check("navdataRateHertz", navdataRateHertz, 1...200)
         try Self.check("trackSampleSeconds", trackSampleSeconds, 0.01...60)
+        if let targetRateHertz { try Self.check("targetRateHertz", targetRateHertz, 0.2...20) }
+        guard wind.isValid else {
+            throw .invalidConfiguration(field: "wind", value: wind.gustSigmaMetersPerSecond,
+                                        requirement: "mean and gusts must be finite, gusts ≥ 0, time constant > 0")
+        }
         guard settleSeconds < durationSeconds else {
             throw .invalidConfiguration(field: "settleSeconds", value: settleSeconds,
                                         requirement: "must be less than durationSeconds (\(durationSeconds))")
@@ -94,6 +117,27 @@ public struct BenchConfiguration: Sendable, Hashable {
             maxYawRateDegreesPerSecond: degrees(fromRadians: drone.active.yawRateMaxRadiansPerSecond),
             maxClimbMetersPerSecond: drone.active.verticalSpeedMaxMillimetersPerSecond / 1000
         )
+    }
+
+    /// The smallest `standoffMeters` FollowCore accepts with this configuration's failsafe
+    /// (found by bisection on `FlightStateMachine`'s own check, to 1 mm), or nil if none up to
+    /// 100 m is accepted. Follows whatever rule FollowCore enforces, so the bench tests the
+    /// tightest standoff a user can configure.
+    public func smallestAcceptedStandoffMeters() -> Double? {
+        func accepted(_ standoff: Double) -> Bool {
+            var c = self
+            c.standoffMeters = standoff
+            return (try? FlightStateMachine(follow: c.followParameters(drone: DroneConfiguration()), failsafe: failsafe)) != nil
+        }
+        var high = 100.0
+        guard accepted(high) else { return nil }
+        var low = 0.0
+        if accepted(low) { return low }
+        while high - low > 0.0005 {
+            let mid = (low + high) / 2
+            if accepted(mid) { high = mid } else { low = mid }
+        }
+        return (high * 1000).rounded(.up) / 1000
     }
 
     private static func check(_ field: String, _ value: Double, _ range: ClosedRange<Double>) throws(BenchError) {

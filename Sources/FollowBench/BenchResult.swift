@@ -1,4 +1,5 @@
 import Geometry
+import Simulation
 
 /// One recorded instant of a run, for plots: true positions on the scenario's plane.
 public struct BenchTrackSample: Sendable, Hashable {
@@ -49,11 +50,47 @@ public struct BenchMetrics: Sendable, Hashable {
     public var settledSamples: Int
     /// Fraction of the settled samples FollowMe spent in `following` (nil for the baseline).
     public var followingFraction: Double?
+    /// Mean trailing while the person moves (settled samples, person ≥ 0.5 m/s): how far the drone
+    /// is behind the person along their direction of travel, minus the standoff, metres. Positive =
+    /// lagging further back than the standoff. nil if the person never moved.
+    public var trailingMeanMeters: Double?
+    /// Length of the mean of (drone − aim point) over the settled samples in `following`, metres:
+    /// a standing bias, e.g. the offset a steady wind leaves without integral action. The aim
+    /// point is FollowMe's own (`FollowOutput.aimPoint`); nil for the baseline or if it never
+    /// followed.
+    public var aimBiasMeters: Double?
+    /// RMS |drone − aim point| over the same samples, metres.
+    public var aimErrorRMSMeters: Double?
+    /// Largest horizontal distance of the drone from its take-off point while FollowMe was taking
+    /// off or climbing (true positions), metres; nil for the baseline.
+    public var climbDriftMeters: Double?
+    /// Seconds labelled `following` while the person moved, the drone was more than 3 m beyond the
+    /// standoff and slower than half the person's speed: "following" in name only (e.g. parked at a
+    /// fence without saying so). Settled samples.
+    public var stalledFollowingSeconds: Double
+    /// Seconds in each FollowMe flight state over the whole run, in order of first appearance
+    /// (`following`, `holding(geofence)`, …); empty for the baseline.
+    public var secondsByState: [StateSeconds]
+
+    /// Time in one flight state.
+    public struct StateSeconds: Sendable, Hashable {
+        public var name: String
+        public var seconds: Double
+    }
 
     public init(rangeErrorRMSMeters: Double, rangeErrorP95Meters: Double, rangeErrorMaxMeters: Double,
                 meanDistanceMeters: Double, minSeparationMeters: Double, facingErrorRMSDegrees: Double,
                 airborneSeconds: Double, settledSamples: Int, followingFraction: Double?,
-                minSeparationAtSeconds: Double? = nil, secondsBelowMinSeparation: Double = 0) {
+                minSeparationAtSeconds: Double? = nil, secondsBelowMinSeparation: Double = 0,
+                trailingMeanMeters: Double? = nil, aimBiasMeters: Double? = nil, aimErrorRMSMeters: Double? = nil,
+                climbDriftMeters: Double? = nil, stalledFollowingSeconds: Double = 0,
+                secondsByState: [(name: String, seconds: Double)] = []) {
+        self.trailingMeanMeters = trailingMeanMeters
+        self.aimBiasMeters = aimBiasMeters
+        self.aimErrorRMSMeters = aimErrorRMSMeters
+        self.climbDriftMeters = climbDriftMeters
+        self.stalledFollowingSeconds = stalledFollowingSeconds
+        self.secondsByState = secondsByState.map { StateSeconds(name: $0.name, seconds: $0.seconds) }
         self.minSeparationAtSeconds = minSeparationAtSeconds
         self.secondsBelowMinSeparation = secondsBelowMinSeparation
         self.rangeErrorRMSMeters = rangeErrorRMSMeters
@@ -90,6 +127,12 @@ public struct BenchResult: Sendable, Hashable {
     /// The scenario's plane origin (for turning the track back into coordinates).
     public var origin: GeoCoordinate
     public var standoffMeters: Double
+    /// The plant that flew (`nominal`, `off-model`).
+    public var plant: BenchPlant = .nominal
+    /// The wind of the run (the scenario's, else the configuration's).
+    public var wind: WindModel.Parameters = .calm
+    /// The geofence radius FollowMe had, metres.
+    public var geofenceMeters: Double = 0
     /// Simulated time of the whole run, seconds (take-off wait included).
     public var simulatedSeconds: Double
     public var metrics: BenchMetrics
@@ -105,7 +148,11 @@ public struct BenchResult: Sendable, Hashable {
     public init(scenario: String, scenarioKind: BenchScenario.Kind, controller: BenchController, noise: BenchNoise,
                 seed: UInt64, origin: GeoCoordinate, standoffMeters: Double, simulatedSeconds: Double,
                 metrics: BenchMetrics, finalDroneState: String, finalControllerState: String,
-                events: [BenchEvent], track: [BenchTrackSample]) {
+                events: [BenchEvent], track: [BenchTrackSample], plant: BenchPlant = .nominal,
+                wind: WindModel.Parameters = .calm, geofenceMeters: Double = 0) {
+        self.plant = plant
+        self.wind = wind
+        self.geofenceMeters = geofenceMeters
         self.scenario = scenario
         self.scenarioKind = scenarioKind
         self.controller = controller

@@ -51,6 +51,8 @@ public enum BenchRunner {
 
         var sim: DroneSimulator
         var gps: GPSPairSimulator
+        var wind: WindModel
+        let failsafe: FailsafeParameters
         var machine: FlightStateMachine?
         var naive: NaiveBaselineController?
         var naiveTarget: GeoCoordinate?
@@ -69,9 +71,9 @@ public enum BenchRunner {
             self.configuration = c
             plane = LocalPlane(origin: scenario.origin)
 
-            let dynamics = DroneDynamics.standard
+            let dynamics = c.plant.dynamics
             stepNanoseconds = max(1, Int64((dynamics.stepSeconds * 1e9).rounded()))
-            var moveSeconds = c.durationSeconds
+            var moveSeconds = scenario.durationSeconds ?? c.durationSeconds
             if let end = scenario.endSeconds { moveSeconds = min(moveSeconds, end) }
             endNanoseconds = Int64(((c.personStartSeconds + moveSeconds) * 1e9).rounded())
             controlNanoseconds = max(1, Int64((c.controlPeriodSeconds * 1e9).rounded()))
@@ -79,7 +81,7 @@ public enum BenchRunner {
             trackNanoseconds = max(1, Int64((c.trackSampleSeconds * 1e9).rounded()))
 
             // The drone waits the standoff behind the person's start, facing the way they will go.
-            let bearing = scenario.initialBearingDegrees()
+            let bearing = scenario.droneStartBearingDegrees
             let personStart = scenario.person.state(atSeconds: 0).positionPlane
             sim = DroneSimulator(
                 dynamics: dynamics, start: .zero,
@@ -88,15 +90,22 @@ public enum BenchRunner {
             sim.apply(.config(key: "control:euler_angle_max", value: "\(radians(fromDegrees: c.eulerAngleMaxDegrees))"),
                       at: .zero)
             sim.apply(.config(key: "control:altitude_max", value: "\((c.altitudeMaxMeters * 1000).rounded())"), at: .zero)
-            gps = GPSPairSimulator(model: noise.model(mountOffsetDegrees: BenchRunner.mountOffsetDegrees),
-                                   plane: plane, seed: c.seed, start: .zero)
+            var gpsModel = noise.model(mountOffsetDegrees: BenchRunner.mountOffsetDegrees)
+            if let rate = c.targetRateHertz { gpsModel.target.fixRateHertz = rate }
+            gpsModel.target.reportsVelocity = c.targetReportsVelocity
+            gps = GPSPairSimulator(model: gpsModel, plane: plane, seed: c.seed, start: .zero)
+            wind = WindModel(parameters: scenario.wind ?? c.wind, seed: c.seed, start: .zero)
+            sim.windENU = wind.windENU(at: .zero)
+            var failsafe = c.failsafe
+            if let fence = scenario.geofenceMeters { failsafe.geofenceMeters = fence }
+            self.failsafe = failsafe
 
             switch controller {
             case .followMe:
                 var follow = c.followParameters(drone: sim.configuration)
                 follow.mountOffsetDegrees = BenchRunner.mountOffsetDegrees
                 do {
-                    machine = try FlightStateMachine(follow: follow, failsafe: c.failsafe)
+                    machine = try FlightStateMachine(follow: follow, failsafe: failsafe)
                 } catch {
                     throw .parameters(error)
                 }
@@ -127,6 +136,7 @@ public enum BenchRunner {
             while t <= endNanoseconds {
                 let now = MonotonicTime(nanoseconds: t)
                 sim.advance(to: now)
+                sim.windENU = wind.windENU(at: now) // in force for the next step
                 if now >= gps.nextFixTime(for: .target) || now >= gps.nextFixTime(for: .onboard) {
                     gps.update(now: now, target: person(at: t).gpsTruth, onboard: sim.gpsTruth)
                 }
@@ -139,11 +149,13 @@ public enum BenchRunner {
                 }
                 if t >= nextControl {
                     nextControl += controlNanoseconds
-                    let following = control(now: now)
+                    let tick = control(now: now)
                     let p = person(at: t)
                     metrics.add(timeSeconds: now.seconds, person: p.positionPlane, drone: sim.positionPlane,
                                 noseHeadingDegrees: sim.noseHeadingDegrees, airborne: sim.altitudeMeters > 0,
-                                following: following)
+                                following: tick.following, personVelocity: p.velocityENU,
+                                droneVelocity: sim.velocityENU, stateName: tick.stateName, aimPoint: tick.aimPoint,
+                                climbing: tick.climbing)
                 }
                 if t >= nextTrack {
                     nextTrack += trackNanoseconds
@@ -175,8 +187,19 @@ public enum BenchRunner {
             }
         }
 
-        /// Decides and sends one tick's REF + PCMD; returns whether FollowMe is following.
-        mutating func control(now: MonotonicTime) -> Bool {
+        /// What one control tick did, for the metrics.
+        struct Tick {
+            var following = false
+            /// FollowMe's state after the tick (nil for the baseline).
+            var stateName: String?
+            /// FollowMe's aim point on the scenario's plane, when it produced a following command.
+            var aimPoint: PlaneVector?
+            /// FollowMe is taking off or climbing.
+            var climbing = false
+        }
+
+        /// Decides and sends one tick's REF + PCMD.
+        mutating func control(now: MonotonicTime) -> Tick {
             if machine != nil {
                 let decision = machine!.tick(now: now)
                 if let change = decision.transition {
@@ -191,7 +214,13 @@ public enum BenchRunner {
                 } else {
                     sim.apply(.hover, at: now)
                 }
-                return decision.state == .following
+                var aim: PlaneVector?
+                if let follow = decision.follow, let controllerPlane = machine!.navigator.plane,
+                   let coordinate = controllerPlane.unproject(follow.aimPoint) {
+                    aim = plane.project(coordinate)
+                }
+                return Tick(following: decision.state == .following, stateName: decision.state.name, aimPoint: aim,
+                            climbing: decision.state == .takingOff || decision.state == .climbing)
             }
             var input: NaiveBaselineController.Input?
             if let target = naiveTarget, let drone = naiveDrone, let heading = naiveReceiverHeading {
@@ -200,7 +229,7 @@ public enum BenchRunner {
             let command = naive!.update(input, at: now)
             sim.apply(.ref(takeoff: true, emergencyToggle: false), at: now)
             sim.apply(command.simulatorInput, at: now)
-            return false
+            return Tick()
         }
 
         func result() -> BenchResult {
@@ -211,7 +240,8 @@ public enum BenchRunner {
                 metrics: metrics.metrics(tracksFollowing: machine != nil),
                 finalDroneState: sim.flightState.benchLabel,
                 finalControllerState: machine?.state.name ?? BenchController.naive.rawValue,
-                events: events, track: track)
+                events: events, track: track, plant: configuration.plant, wind: wind.parameters,
+                geofenceMeters: failsafe.geofenceMeters)
         }
     }
 }

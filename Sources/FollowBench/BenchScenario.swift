@@ -1,3 +1,4 @@
+import FollowCore
 import Geometry
 import Simulation
 
@@ -36,16 +37,37 @@ public struct BenchScenario: Sendable {
     public let origin: GeoCoordinate
     /// Scenario seconds after which the recorded track ends (the person stands), or nil.
     public let endSeconds: Double?
+    /// Wind this scenario is about, overriding `BenchConfiguration.wind`; nil = the configuration's.
+    public let wind: WindModel.Parameters?
+    /// Geofence radius for this scenario, metres, overriding the bench's 1000 m (e.g. the product
+    /// default, to show what a user gets); nil = the configuration's.
+    public let geofenceMeters: Double?
+    /// How long the person moves, seconds, overriding `BenchConfiguration.durationSeconds`; nil =
+    /// the configuration's.
+    public let durationSeconds: Double?
+    /// Compass bearing of the person's first movement as the drone's start sees it: the drone
+    /// starts the standoff behind the person along it. nil = `initialBearingDegrees()`. Set it to
+    /// make the person walk *at* the drone.
+    public let startBearingDegrees: Double?
 
     public init(name: String, summary: String, kind: Kind, person: any PersonScenario, origin: GeoCoordinate,
-                endSeconds: Double? = nil) {
+                endSeconds: Double? = nil, wind: WindModel.Parameters? = nil, geofenceMeters: Double? = nil,
+                durationSeconds: Double? = nil, startBearingDegrees: Double? = nil) {
         self.name = name
         self.summary = summary
         self.kind = kind
         self.person = person
         self.origin = origin
         self.endSeconds = endSeconds
+        self.wind = wind
+        self.geofenceMeters = geofenceMeters
+        self.durationSeconds = durationSeconds
+        self.startBearingDegrees = startBearingDegrees
     }
+
+    /// The bearing the drone starts behind the person along: `startBearingDegrees`, else
+    /// `initialBearingDegrees()`.
+    public var droneStartBearingDegrees: Double { startBearingDegrees ?? initialBearingDegrees() }
 
     /// The compass bearing the person first moves off in: towards the first position more than
     /// 5 m from the start within 600 s (1 s steps); 0 (north) if they never get that far.
@@ -97,6 +119,113 @@ public struct BenchScenario: Sendable {
     /// The four synthetic scenarios of the benchmark, in table order.
     public static func standard(origin: GeoCoordinate = defaultOrigin) -> [BenchScenario] {
         [straightWalk(origin: origin), square(origin: origin), stopAndGo(origin: origin), jogCurve(origin: origin)]
+    }
+
+    // MARK: Issue 12 scenarios (jogging, wind, closing on the drone); not in `standard`
+
+    /// Steady wind of the wind scenarios: 5 m/s towards the east (from the west), across the
+    /// standoff line of a person standing or walking north-east. Issue 12's goal speed.
+    public static let issueWindMeanENU = PlaneVector(east: 5, north: 0)
+
+    /// A 3 m/s jog in a straight line heading 045°.
+    public static func jogStraight(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "jog-straight", summary: "jog 3 m/s straight, heading 045°", kind: .synthetic,
+                      person: StraightWalkScenario(bearingDegrees: 45, speedMetersPerSecond: PersonSpeed.jogMetersPerSecond),
+                      origin: origin)
+    }
+
+    /// A 3 m/s jog on an S-curve: 30 m north, then 90° arcs of 20 m radius, right and left in turn.
+    public static func jogSCurve(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "jog-s-curve", summary: "jog 3 m/s: 30 m lead-in, then 90° arcs r 20 m right/left in turn",
+                      kind: .synthetic, person: SCurveScenario(initialBearingDegrees: 0), origin: origin)
+    }
+
+    /// A 5-minute straight 3 m/s jog (900 m) with the product's default geofence (FollowCore's
+    /// `FailsafeParameters()`), as a user with the shipped defaults gets it.
+    public static func jogFiveMinutesDefaults(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "jog-5min-defaults",
+                      summary: "jog 3 m/s straight 5 min, heading 045°, product default geofence (\(Int(FailsafeParameters().geofenceMeters)) m)",
+                      kind: .synthetic,
+                      person: StraightWalkScenario(bearingDegrees: 45, speedMetersPerSecond: PersonSpeed.jogMetersPerSecond),
+                      origin: origin, geofenceMeters: FailsafeParameters().geofenceMeters, durationSeconds: 300)
+    }
+
+    /// A jogger who stops dead: 20 s at 3 m/s, 15 s standing, repeated, heading 090°.
+    public static func jogStopDead(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "jog-stop-dead", summary: "jog 3 m/s for 20 s, stop dead 15 s, repeat, heading 090°",
+                      kind: .synthetic,
+                      person: StopAndGoScenario(bearingDegrees: 90, speedMetersPerSecond: PersonSpeed.jogMetersPerSecond,
+                                                walkSeconds: 20, stopSeconds: 15),
+                      origin: origin, durationSeconds: 120)
+    }
+
+    /// Walks 30 s north at 1.4 m/s, stops dead for 3 s, turns back and walks south past the drone
+    /// (which trails on that very line), on for 60 s.
+    public static func turnBack(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "turn-back", summary: "walk 1.4 m/s north 30 s, stop 3 s, walk back south past the drone",
+                      kind: .synthetic,
+                      person: LegsScenario(legs: [
+                          PersonLeg(bearingDegrees: 0, speedMetersPerSecond: PersonSpeed.walkMetersPerSecond, seconds: 30),
+                          .stand(3),
+                          PersonLeg(bearingDegrees: 180, speedMetersPerSecond: PersonSpeed.walkMetersPerSecond, seconds: 60),
+                      ]),
+                      origin: origin, durationSeconds: 93)
+    }
+
+    /// Stands 10 s, then walks straight at the drone (which waits the standoff to the south-west).
+    public static func walkAtDrone(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        closingOnDrone(name: "walk-at-drone", summary: "stand 10 s, then walk 1.4 m/s straight at the drone",
+                       speed: PersonSpeed.walkMetersPerSecond, origin: origin)
+    }
+
+    /// Stands 10 s, then jogs straight at the drone at 3 m/s.
+    public static func jogAtDrone(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        closingOnDrone(name: "jog-at-drone", summary: "stand 10 s, then jog 3 m/s straight at the drone",
+                       speed: PersonSpeed.jogMetersPerSecond, origin: origin)
+    }
+
+    private static func closingOnDrone(name: String, summary: String, speed: Double, origin: GeoCoordinate) -> BenchScenario {
+        // The drone starts the standoff south-west of the person (start bearing 045°); they head 225°.
+        BenchScenario(name: name, summary: summary, kind: .synthetic,
+                      person: LegsScenario(legs: [.stand(10), PersonLeg(bearingDegrees: 225, speedMetersPerSecond: speed, seconds: 50)]),
+                      origin: origin, durationSeconds: 60, startBearingDegrees: 45)
+    }
+
+    /// A person standing still in a steady 5 m/s wind: the standing offset and the climb drift.
+    public static func windStand(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "wind-stand", summary: "person stands; steady wind 5 m/s towards 090°", kind: .synthetic,
+                      person: StraightWalkScenario(bearingDegrees: 0, speedMetersPerSecond: 0), origin: origin,
+                      wind: WindModel.Parameters(meanENU: issueWindMeanENU), durationSeconds: 90)
+    }
+
+    /// A person standing still in 5 m/s wind with Dryden gusts (σ ≈ 1 m/s, τ ≈ 4.6 s at 3 m).
+    public static func windGustStand(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "wind-gust-stand", summary: "person stands; wind 5 m/s towards 090° + Dryden gusts", kind: .synthetic,
+                      person: StraightWalkScenario(bearingDegrees: 0, speedMetersPerSecond: 0), origin: origin,
+                      wind: .dryden(meanENU: issueWindMeanENU), durationSeconds: 90)
+    }
+
+    /// The straight walk in a steady 5 m/s crosswind.
+    public static func windWalk(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "wind-walk", summary: "straight walk 1.4 m/s heading 045°; steady wind 5 m/s towards 090°",
+                      kind: .synthetic,
+                      person: StraightWalkScenario(bearingDegrees: 45, speedMetersPerSecond: PersonSpeed.walkMetersPerSecond),
+                      origin: origin, wind: WindModel.Parameters(meanENU: issueWindMeanENU))
+    }
+
+    /// The straight walk in 5 m/s wind with Dryden gusts.
+    public static func windGustWalk(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "wind-gust-walk", summary: "straight walk 1.4 m/s heading 045°; wind 5 m/s towards 090° + Dryden gusts",
+                      kind: .synthetic,
+                      person: StraightWalkScenario(bearingDegrees: 45, speedMetersPerSecond: PersonSpeed.walkMetersPerSecond),
+                      origin: origin, wind: .dryden(meanENU: issueWindMeanENU))
+    }
+
+    /// The issue 12 scenarios, in table order (run with `--scenario NAME` or `--extra-scenarios`).
+    public static func extra(origin: GeoCoordinate = defaultOrigin) -> [BenchScenario] {
+        [jogStraight(origin: origin), jogSCurve(origin: origin), jogFiveMinutesDefaults(origin: origin),
+         jogStopDead(origin: origin), turnBack(origin: origin), walkAtDrone(origin: origin), jogAtDrone(origin: origin),
+         windStand(origin: origin), windGustStand(origin: origin), windWalk(origin: origin), windGustWalk(origin: origin)]
     }
 
     // MARK: Replays

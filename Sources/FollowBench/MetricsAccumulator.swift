@@ -17,6 +17,26 @@ struct MetricsAccumulator {
     private var ticksBelowMinSeparation = 0
     private var airborneTicks = 0
     private var followingTicks = 0
+    // Issue 12 metrics.
+    private var trailingSum = 0.0
+    private var trailingCount = 0
+    private var aimErrorSum = PlaneVector.zero
+    private var aimErrorSquareSum = 0.0
+    private var aimErrorCount = 0
+    private var takeoffPoint: PlaneVector?
+    private var climbDrift: Double?
+    private var stalledFollowingTicks = 0
+    private var stateTicks: [String: Int] = [:]
+    private var stateOrder: [String] = []
+
+    /// Below this person speed nobody is "moving" (trailing, stall), m/s. Our choice: above GPS
+    /// velocity noise, below any walk.
+    static let movingSpeedMetersPerSecond = 0.5
+    /// A stall: labelled `following` while the person moves but the drone is this far beyond the
+    /// standoff… (metres; our choice: well outside normal lag)
+    static let stallExcessMeters = 3.0
+    /// …and slower than this fraction of the person's speed (it has stopped keeping up).
+    static let stallSpeedFraction = 0.5
 
     init(standoffMeters: Double, settledFromSeconds: Double, tickSeconds: Double, expectedSamples: Int,
          minSeparationLimitMeters: Double = 0) {
@@ -28,10 +48,25 @@ struct MetricsAccumulator {
     }
 
     /// One control tick's truth.
+    ///
+    /// The optional arguments feed the issue 12 metrics: the person's and drone's true velocities
+    /// (trailing, stalls), the controller's state name (time per state), its aim point on the
+    /// bench's plane while following (aim bias), and whether it is taking off or climbing (drift
+    /// from the take-off point, which is where the drone is on the first such tick).
     mutating func add(timeSeconds: Double, person: PlaneVector, drone: PlaneVector, noseHeadingDegrees: Double,
-                      airborne: Bool, following: Bool) {
+                      airborne: Bool, following: Bool, personVelocity: PlaneVector = .zero,
+                      droneVelocity: PlaneVector = .zero, stateName: String? = nil, aimPoint: PlaneVector? = nil,
+                      climbing: Bool = false) {
         let offset = person - drone
         let distance = offset.length
+        if let stateName {
+            if stateTicks[stateName] == nil { stateOrder.append(stateName) }
+            stateTicks[stateName, default: 0] += 1
+        }
+        if climbing {
+            if takeoffPoint == nil { takeoffPoint = drone }
+            if airborne, let start = takeoffPoint { climbDrift = max(climbDrift ?? 0, (drone - start).length) }
+        }
         if airborne {
             airborneTicks += 1
             if distance < minSeparation {
@@ -44,6 +79,21 @@ struct MetricsAccumulator {
         rangeErrors.append(abs(distance - standoffMeters))
         distanceSum += distance
         if following { followingTicks += 1 }
+        let personSpeed = personVelocity.length
+        if personSpeed >= Self.movingSpeedMetersPerSecond {
+            trailingSum += offset.dot(personVelocity / personSpeed) - standoffMeters
+            trailingCount += 1
+            if following, distance > standoffMeters + Self.stallExcessMeters,
+               droneVelocity.length < Self.stallSpeedFraction * personSpeed {
+                stalledFollowingTicks += 1
+            }
+        }
+        if following, let aimPoint {
+            let error = drone - aimPoint
+            aimErrorSum += error
+            aimErrorSquareSum += error.dot(error)
+            aimErrorCount += 1
+        }
         if airborne, distance > 1 {
             let facing = wrappedDegrees180(offset.bearingDegrees - noseHeadingDegrees)
             facingSquareSum += facing * facing
@@ -70,7 +120,13 @@ struct MetricsAccumulator {
             settledSamples: n,
             followingFraction: tracksFollowing ? (n > 0 ? Double(followingTicks) / Double(n) : 0) : nil,
             minSeparationAtSeconds: minSeparationAt,
-            secondsBelowMinSeparation: Double(ticksBelowMinSeparation) * tickSeconds
+            secondsBelowMinSeparation: Double(ticksBelowMinSeparation) * tickSeconds,
+            trailingMeanMeters: trailingCount > 0 ? trailingSum / Double(trailingCount) : nil,
+            aimBiasMeters: aimErrorCount > 0 ? (aimErrorSum / Double(aimErrorCount)).length : nil,
+            aimErrorRMSMeters: aimErrorCount > 0 ? (aimErrorSquareSum / Double(aimErrorCount)).squareRoot() : nil,
+            climbDriftMeters: climbDrift,
+            stalledFollowingSeconds: Double(stalledFollowingTicks) * tickSeconds,
+            secondsByState: stateOrder.map { (name: $0, seconds: Double(stateTicks[$0] ?? 0) * tickSeconds) }
         )
     }
 }

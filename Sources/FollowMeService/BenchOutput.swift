@@ -52,11 +52,44 @@ public enum BenchOutput {
             medians.append("all \(num(all, 3)) (FollowMe's error \(num(1 / all, 0))× smaller)")
         }
         out += "median-scenario FollowMe/baseline RMS ratio: " + (medians.isEmpty ? "n/a" : medians.joined(separator: ", ")) + "\n"
+        out += "\n" + followTable(report)
         let speedup = report.simulatedSeconds / max(wallSeconds, 1e-9)
         out += "speed-up over real time: \(num(report.simulatedSeconds, 0)) simulated s in \(num(wallSeconds, 2)) wall s = "
             + "\(num(speedup, 0))× (target ≥ \(num(speedupTarget, 0))×: \(speedup >= speedupTarget ? "met" : "NOT met"))\n"
         return out
     }
+
+    /// The issue 12 figures per FollowMe run: plant, wind, trailing, aim bias, climb drift, stalls
+    /// and the time in each state other than the usual take-off path.
+    static func followTable(_ report: BenchReport) -> String {
+        let c = report.configuration
+        var out = "follow quality: plant \(c.plant), target fixes \(num(c.targetRateHertz ?? 5, 1)) Hz "
+            + "\(c.targetReportsVelocity ? "with" : "without") Doppler velocity, min_separation_m "
+            + "\(num(c.failsafe.minSeparationMeters, 2)), gps_relative_error_m \(num(c.failsafe.gpsRelativeErrorMeters, 2))\n"
+        let header = [pad("scenario", 22), pad("noise", 10), lpad("wind m/s", 9), lpad("gust σ", 7), lpad("fence m", 8),
+                      lpad("trail m", 8), lpad("aim bias", 9), lpad("aim RMS", 8), lpad("climb drift", 12),
+                      lpad("stall s", 8), "  states (s)"]
+        out += header.joined(separator: " ") + "\n"
+        out += String(repeating: "-", count: header.joined(separator: " ").count + 20) + "\n"
+        for r in report.results where r.controller == .followMe {
+            let m = r.metrics
+            let states = m.secondsByState
+                .filter { !["preflight", "taking-off", "climbing"].contains($0.name) && !$0.name.hasPrefix("preflight") }
+                .map { "\($0.name) \(num($0.seconds, 1))" }.joined(separator: ", ")
+            let row = [pad(r.scenario, 22), pad(r.noise.rawValue, 10), lpad(num(r.wind.meanENU.length, 1), 9),
+                       lpad(num(r.wind.gustSigmaMetersPerSecond, 2), 7), lpad(num(r.geofenceMeters, 0), 8),
+                       lpad(opt(m.trailingMeanMeters, 2), 8), lpad(opt(m.aimBiasMeters, 2), 9),
+                       lpad(opt(m.aimErrorRMSMeters, 2), 8), lpad(opt(m.climbDriftMeters, 2), 12),
+                       lpad(num(m.stalledFollowingSeconds, 1), 8), "  " + states]
+            out += row.joined(separator: " ") + "\n"
+        }
+        out += "trail = mean along-track distance behind the moving person minus the standoff; aim bias = |mean(drone − aim point)| "
+            + "while following (a standing offset); climb drift = farthest from the take-off point while taking off/climbing; "
+            + "stall = s labelled following while > 3 m beyond the standoff and slower than half the moving person\n"
+        return out
+    }
+
+    private static func opt(_ x: Double?, _ decimals: Int) -> String { x.map { num($0, decimals) } ?? "-" }
 
     /// The whole report as one JSON object (no tracks; use `--plots` for those).
     public static func json(_ report: BenchReport, scenarios: [BenchScenario], wallSeconds: Double, notes: [String]) -> String {
@@ -68,6 +101,11 @@ public enum BenchOutput {
         j.add("settle_s", c.settleSeconds)
         j.add("standoff_m", c.standoffMeters)
         j.add("euler_angle_max_deg", c.eulerAngleMaxDegrees)
+        j.add("plant", c.plant.rawValue)
+        j.add("target_rate_hz", c.targetRateHertz ?? 5)
+        j.add("target_doppler", c.targetReportsVelocity)
+        j.add("min_separation_m", c.failsafe.minSeparationMeters)
+        j.add("gps_relative_error_m", c.failsafe.gpsRelativeErrorMeters)
         j.addRaw("scenarios", array(scenarios.map { s in
             var o = JSONLine()
             o.add("name", s.name)
@@ -96,6 +134,20 @@ public enum BenchOutput {
             o.add("final_drone", r.finalDroneState)
             o.add("final_controller", r.finalControllerState)
             o.add("simulated_s", r.simulatedSeconds)
+            o.add("plant", r.plant.rawValue)
+            o.add("wind_east_mps", r.wind.meanENU.east)
+            o.add("wind_north_mps", r.wind.meanENU.north)
+            o.add("gust_sigma_mps", r.wind.gustSigmaMetersPerSecond)
+            o.add("gust_tau_s", r.wind.gustTimeConstantSeconds)
+            o.add("geofence_m", r.geofenceMeters)
+            o.add("trailing_mean_m", r.metrics.trailingMeanMeters)
+            o.add("aim_bias_m", r.metrics.aimBiasMeters)
+            o.add("aim_rms_m", r.metrics.aimErrorRMSMeters)
+            o.add("climb_drift_m", r.metrics.climbDriftMeters)
+            o.add("stalled_following_s", r.metrics.stalledFollowingSeconds)
+            var states = JSONLine()
+            for entry in r.metrics.secondsByState { states.add(entry.name, entry.seconds) }
+            o.addRaw("state_seconds", states.string)
             return o.string
         }))
         j.addRaw("comparisons", array(report.comparisons.map { cmp in

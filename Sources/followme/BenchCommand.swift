@@ -4,6 +4,8 @@ import FollowCore
 import FollowMeConfig
 import FollowMeService
 import Foundation
+import Geometry
+import Simulation
 
 /// `followme bench`: FollowMe against the objc.io baseline on simulated time, every scenario ×
 /// controller × GPS noise model.
@@ -58,8 +60,38 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "Run the synthetic scenarios only.")
     var noReplays = false
 
-    @Option(name: .long, help: "Run only this scenario (repeatable), e.g. --scenario square.")
+    @Option(name: .long, help: "Run only this scenario (repeatable), e.g. --scenario square; the extra scenarios (jog-straight, wind-stand, …) can be named too.")
     var scenario: [String] = []
+
+    @Flag(name: .long, help: "Also run the extra scenarios: jogs (straight, S-curve, 5 min with the default geofence, stop dead), turn back, walk/jog at the drone, wind (steady, gusts).")
+    var extraScenarios = false
+
+    @Option(name: .long, help: "Simulated drone: nominal (the controller's own tum model) or off-model (c1 ×0.8, c2 ×1.15, 180 ms latency).")
+    var plant: String = BenchPlant.nominal.rawValue
+
+    @Option(name: .long, help: "Steady wind speed, m/s, for scenarios without their own wind (default 0).")
+    var windMps: Double = 0
+
+    @Option(name: .long, help: "Direction the steady wind blows towards, compass degrees (default 90: from the west).")
+    var windTowardsDeg: Double = 90
+
+    @Flag(name: .long, help: "Add Dryden low-altitude gusts (3 m) on top of the --wind-mps mean.")
+    var gusts = false
+
+    @Option(name: .long, help: "Fix rate of the person's receiver, Hz (default: the GPS model's 5).")
+    var targetRateHz: Double?
+
+    @Flag(name: .long, help: "The person's fixes carry no Doppler speed/track.")
+    var noDoppler = false
+
+    @Flag(name: .long, help: "Use the smallest standoff FollowCore accepts with --min-separation-m and --gps-relative-error-m (overrides --standoff-m).")
+    var smallestStandoff = false
+
+    @Option(name: .long, help: "Run only this GPS model (repeatable): clean, realistic.")
+    var noise: [String] = []
+
+    @Option(name: .long, help: "Run only this controller (repeatable): followme, naive.")
+    var controller: [String] = []
 
     private var benchConfiguration: BenchConfiguration {
         var c = BenchConfiguration()
@@ -69,10 +101,25 @@ struct BenchCommand: ParsableCommand {
         c.standoffMeters = standoffM
         c.failsafe.minSeparationMeters = minSeparationM
         c.failsafe.gpsRelativeErrorMeters = gpsRelativeErrorM
+        c.plant = BenchPlant(rawValue: plant) ?? .nominal
+        let mean = PlaneVector.unit(bearingDegrees: windTowardsDeg) * windMps
+        c.wind = gusts ? .dryden(meanENU: mean) : WindModel.Parameters(meanENU: mean)
+        c.targetRateHertz = targetRateHz
+        c.targetReportsVelocity = !noDoppler
+        if smallestStandoff, let smallest = c.smallestAcceptedStandoffMeters() { c.standoffMeters = smallest }
         return c
     }
 
     func validate() throws {
+        guard BenchPlant(rawValue: plant) != nil else {
+            throw ValidationError("--plant must be one of \(BenchPlant.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        for n in noise where BenchNoise(rawValue: n) == nil {
+            throw ValidationError("--noise must be one of \(BenchNoise.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        for n in controller where BenchController(rawValue: n) == nil {
+            throw ValidationError("--controller must be one of \(BenchController.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         do {
             try benchConfiguration.validate()
         } catch {
@@ -83,6 +130,12 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         var (scenarios, notes) = BenchReplays.allScenarios(
             tracksDirectory: noReplays ? nil : tracks, walksDirectory: noReplays ? nil : walks)
+        let extras = BenchScenario.extra()
+        if extraScenarios {
+            scenarios += extras
+        } else {
+            scenarios += extras.filter { scenario.contains($0.name) }
+        }
         if !scenario.isEmpty {
             let unknown = scenario.filter { name in !scenarios.contains { $0.name == name } }
             guard unknown.isEmpty else {
@@ -101,7 +154,10 @@ struct BenchCommand: ParsableCommand {
         let started = clock.now
         let report: BenchReport
         do {
-            report = try BenchRunner.runSuite(scenarios: scenarios, configuration: benchConfiguration) { p in
+            let controllers = controller.isEmpty ? BenchController.allCases : controller.compactMap(BenchController.init(rawValue:))
+            let noises = noise.isEmpty ? BenchNoise.allCases : noise.compactMap(BenchNoise.init(rawValue:))
+            report = try BenchRunner.runSuite(scenarios: scenarios, controllers: controllers, noises: noises,
+                                              configuration: benchConfiguration) { p in
                 progress.update(done: p.completedRuns, total: p.totalRuns,
                                 label: "\(p.scenario) \(p.controller)/\(p.noise)")
             }

@@ -1,0 +1,20 @@
+import Simulation
+
+/// Which simulated AR.Drone flies in a bench run.
+public enum BenchPlant: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// `DroneDynamics.standard`: the tum_ardrone constants the controller's own model assumes.
+    case nominal
+    /// `DroneDynamics.offModel`: c1 ×0.8, c2 ×1.15, 180 ms command latency — not the controller's
+    /// model, so the bench does not check the controller against itself.
+    case offModel = "off-model"
+
+    public var description: String { rawValue }
+
+    /// The simulator's dynamics for this plant.
+    public var dynamics: DroneDynamics {
+        switch self {
+        case .nominal: .standard
+        case .offModel: .offModel
+        }
+    }
+}
