@@ -96,14 +96,11 @@ public final class DroneLink: Sendable {
         do throws(DroneLinkError) {
             atAddress = try Self.resolve(configuration.address, port: configuration.atPort)
             navdataAddress = try Self.resolve(configuration.address, port: configuration.navdataPort)
-            let bindHost = atAddress.protocol == .inet6 ? "::" : "0.0.0.0"
-            atChannel = try await Self.bind(host: bindHost, socket: "AT", on: eventLoop) { [self] channel in
-                try channel.pipeline.syncOperations.addHandler(SocketErrorHandler(link: self, socket: "AT"))
-            }
+            let bindHost = Self.bindHost(for: atAddress)
+            atChannel = try await bindFuture(.at, host: bindHost, port: 0).getDroneLinkResult(socket: "AT")
             do throws(DroneLinkError) {
-                navdataChannel = try await Self.bind(host: bindHost, socket: "navdata", on: eventLoop) { [self] channel in
-                    try channel.pipeline.syncOperations.addHandler(NavdataInboundHandler(link: self))
-                }
+                navdataChannel = try await bindFuture(.navdata, host: bindHost, port: 0)
+                    .getDroneLinkResult(socket: "navdata")
             } catch {
                 try? await atChannel.close()
                 throw error
@@ -126,6 +123,8 @@ public final class DroneLink: Sendable {
             // Desires expressed before start() are ignored (documented on setDesired).
             runtime.appliedDesiredGeneration = pendingDesired.withLock { $0.generation }
             lifecycle.value = .running(runtime)
+            watchClose(of: atChannel, socket: .at, runtime: runtime)
+            watchClose(of: navdataChannel, socket: .navdata, runtime: runtime)
             runtime.effects.reset()
             runtime.core.start(now: SystemClock.now(), effects: &runtime.effects)
             perform(runtime)
@@ -153,6 +152,8 @@ public final class DroneLink: Sendable {
             guard case .running(let runtime) = lifecycle.value else { return [] }
             runtime.scheduledTick?.cancel()
             runtime.scheduledTick = nil
+            runtime.at.reopen?.scheduled?.cancel()
+            runtime.navdata.reopen?.scheduled?.cancel()
             return [runtime.atChannel, runtime.navdataChannel]
         }.get()) ?? []
         for channel in channels { try? await channel.close() }
@@ -324,13 +325,24 @@ public final class DroneLink: Sendable {
     /// Copies the encoded datagram into the reused `ByteBuffer` (no allocation once the previous
     /// write has completed, which for UDP is almost always synchronous) and writes it.
     private func sendATDatagram(_ runtime: LinkRuntime) {
+        guard runtime.at.reopen == nil else {
+            // The AT socket is being re-bound: nothing can go out (the drone's com watchdog holds it).
+            runtime.core.countSendFailure()
+            return
+        }
         runtime.atBuffer.clear()
         runtime.atBuffer.writeBytes(runtime.datagram)
         let promise = eventLoop.makePromise(of: Void.self)
-        promise.futureResult.whenFailure { [self] error in
+        promise.futureResult.whenComplete { [self] result in
             guard case .running(let runtime) = lifecycle.value else { return }
-            runtime.core.countSendFailure()
-            logger.debug("AT datagram not sent", metadata: ["error": "\(error)"])
+            switch result {
+            case .success:
+                runtime.at.worked()
+            case .failure(let error):
+                runtime.core.countSendFailure()
+                runtime.at.lastError = "\(error)"
+                logger.debug("AT datagram not sent", metadata: ["error": "\(error)"])
+            }
         }
         runtime.atChannel.writeAndFlush(
             AddressedEnvelope(remoteAddress: runtime.atAddress, data: runtime.atBuffer), promise: promise)
@@ -338,7 +350,7 @@ public final class DroneLink: Sendable {
 
     /// Carries out the core's effects: the navdata trigger and the events.
     private func perform(_ runtime: LinkRuntime) {
-        if runtime.effects.sendNavdataTrigger {
+        if runtime.effects.sendNavdataTrigger, runtime.navdata.reopen == nil {
             runtime.navdataChannel.writeAndFlush(
                 AddressedEnvelope(remoteAddress: runtime.navdataAddress, data: runtime.triggerBuffer), promise: nil)
         }
@@ -357,6 +369,7 @@ public final class DroneLink: Sendable {
     func receiveNavdata(_ envelope: AddressedEnvelope<ByteBuffer>) {
         guard let runtime = runningRuntime else { return }
         let now = SystemClock.now()
+        runtime.navdata.worked()
         runtime.effects.reset()
         let dropped = envelope.data.withUnsafeReadableBytes { bytes in
             runtime.core.receiveNavdata(bytes, from: envelope.remoteAddress, now: now, effects: &runtime.effects)
@@ -370,8 +383,90 @@ public final class DroneLink: Sendable {
     }
 
     /// Called by the channel handlers on the loop (e.g. ICMP port unreachable surfaced by the kernel).
-    func socketError(_ error: any Error, socket: String) {
-        logger.warning("drone link socket error", metadata: ["socket": "\(socket)", "error": "\(error)"])
+    func socketError(_ error: any Error, socket: DroneLinkSocket) {
+        logger.warning("drone link socket error", metadata: ["socket": "\(socket.rawValue)", "error": "\(error)"])
+        if case .running(let runtime) = lifecycle.value { runtime[socket].lastError = "\(error)" }
+    }
+
+    // MARK: - Socket recovery
+
+    /// Backoff before a re-bind: doubles from `reopenInitialDelay` up to `reopenMaximumDelay` with
+    /// every failed bind and every re-bound socket that closes again before it carried a datagram
+    /// (a route that stays down), and starts over once one went through. Our choice: the first retry
+    /// after 50 ms (an ENOBUFS or a flapping route is usually gone by then), at most 1 s apart so a
+    /// retry falls inside every 2 s com-watchdog period (reference §2.2).
+    static let reopenInitialDelay = TimeAmount.milliseconds(50)
+    static let reopenMaximumDelay = TimeAmount.seconds(1)
+
+    /// On the loop: reports it when `channel` closes while it is still the running link's socket
+    /// (not after `stop()`), and starts re-binding it.
+    private func watchClose(of channel: any Channel, socket: DroneLinkSocket, runtime: LinkRuntime) {
+        let id = ObjectIdentifier(runtime)
+        channel.closeFuture.whenComplete { [self] _ in
+            guard let runtime = currentRuntime(id), runtime.channel(socket) === channel,
+                  runtime[socket].reopen == nil else { return }
+            let now = SystemClock.now()
+            let localPort = channel.localAddress?.port ?? 0
+            runtime[socket].reopen = LinkRuntime.Reopen(previousPort: localPort, closedAt: now)
+            runtime.effects.reset()
+            runtime.core.socketClosed(socket, error: runtime[socket].lastError, now: now, effects: &runtime.effects)
+            runtime[socket].lastError = nil
+            perform(runtime)
+            scheduleReopen(socket, runtime: runtime)
+        }
+    }
+
+    private func scheduleReopen(_ socket: DroneLinkSocket, runtime: LinkRuntime) {
+        let id = ObjectIdentifier(runtime)
+        let delay = runtime[socket].nextReopenDelay
+        runtime[socket].nextReopenDelay = min(delay * 2, Self.reopenMaximumDelay)
+        runtime[socket].reopen?.scheduled = eventLoop.scheduleTask(in: delay) { [self] in
+            guard let runtime = currentRuntime(id), var reopen = runtime[socket].reopen else { return }
+            reopen.attempts += 1
+            runtime[socket].reopen = reopen
+            let host = Self.bindHost(for: runtime.atAddress)
+            // The same local port first (a drone or firewall that learnt it keeps working), else any.
+            bindFuture(socket, host: host, port: reopen.previousPort)
+                .flatMapError { [self] _ in bindFuture(socket, host: host, port: 0) }
+                .whenComplete { [self] result in
+                    guard let runtime = currentRuntime(id), let reopen = runtime[socket].reopen else {
+                        if case .success(let channel) = result { channel.close(promise: nil) }
+                        return
+                    }
+                    switch result {
+                    case .success(let channel):
+                        reopened(socket, channel: channel, reopen: reopen, runtime: runtime)
+                    case .failure(let error):
+                        logger.warning("drone link socket re-bind failed", metadata: [
+                            "socket": "\(socket.rawValue)", "attempt": "\(reopen.attempts)", "error": "\(error)",
+                        ])
+                        scheduleReopen(socket, runtime: runtime)
+                    }
+                }
+        }
+    }
+
+    /// On the loop: the running runtime if it is still the one identified by `id`.
+    private func currentRuntime(_ id: ObjectIdentifier) -> LinkRuntime? {
+        guard case .running(let runtime) = lifecycle.value, ObjectIdentifier(runtime) == id else { return nil }
+        return runtime
+    }
+
+    private func reopened(_ socket: DroneLinkSocket, channel: any Channel, reopen: LinkRuntime.Reopen,
+                          runtime: LinkRuntime) {
+        switch socket {
+        case .at: runtime.atChannel = channel
+        case .navdata: runtime.navdataChannel = channel
+        }
+        runtime[socket].reopen = nil
+        watchClose(of: channel, socket: socket, runtime: runtime)
+        let now = SystemClock.now()
+        let port = channel.localAddress?.port ?? 0
+        runtime.effects.reset()
+        runtime.core.socketReopened(socket, localPort: port, samePort: port == reopen.previousPort && port != 0,
+                                    attempts: reopen.attempts, downSeconds: now.seconds(since: reopen.closedAt),
+                                    now: now, effects: &runtime.effects)
+        perform(runtime)
     }
 
     private func log(_ event: DroneLinkEvent) {
@@ -390,6 +485,24 @@ public final class DroneLink: Sendable {
             logger.error("configuration failed", metadata: ["key": "\(write.key)", "value": "\(write.value)", "reason": "\(reason)"])
         case .desiredFlyingCleared(let reason, _):
             logger.warning("desired flying cleared", metadata: ["reason": "\(reason)"])
+        case .socketClosed(let socket, let error, _):
+            logger.error("drone link socket closed; re-binding", metadata: [
+                "socket": "\(socket.rawValue)", "error": "\(error ?? "?")",
+            ])
+        case .socketReopened(let socket, let port, let samePort, let attempts, let down, _):
+            logger.notice("drone link socket re-bound", metadata: [
+                "socket": "\(socket.rawValue)", "localPort": "\(port)", "samePort": "\(samePort)",
+                "attempts": "\(attempts)", "downSeconds": "\(down)",
+            ])
+        case .bootstrapFallback(let reason, _):
+            logger.warning("navdata fell back to bootstrap; redoing bootstrap and config writes",
+                           metadata: ["reason": "\(reason.rawValue)"])
+        case .configurationComplete(let failedKeys, _):
+            if failedKeys.isEmpty {
+                logger.info("configuration complete")
+            } else {
+                logger.error("configuration incomplete", metadata: ["failedKeys": "\(failedKeys.joined(separator: ","))"])
+            }
         }
     }
 
@@ -404,21 +517,36 @@ public final class DroneLink: Sendable {
         }
     }
 
-    private static func bind(
-        host: String,
-        socket: String,
-        on eventLoop: any EventLoop,
-        pipeline: @escaping @Sendable (any Channel) throws -> Void
-    ) async throws(DroneLinkError) -> any Channel {
-        do {
-            return try await DatagramBootstrap(group: eventLoop)
+    private static func bindHost(for address: SocketAddress) -> String {
+        address.protocol == .inet6 ? "::" : "0.0.0.0"
+    }
+
+    /// Binds one socket of the link. The socket is created on the link's loop (so a test can put
+    /// that thread in a private network namespace, and a re-bind happens where the start did).
+    private func bindFuture(_ socket: DroneLinkSocket, host: String, port: Int) -> EventLoopFuture<any Channel> {
+        eventLoop.flatSubmit { [self] in
+            DatagramBootstrap(group: eventLoop)
                 .channelOption(.recvAllocator,
-                               value: FixedSizeRecvByteBufferAllocator(capacity: navdataReceiveBufferBytes))
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture { try pipeline(channel) }
+                               value: FixedSizeRecvByteBufferAllocator(capacity: Self.navdataReceiveBufferBytes))
+                .channelInitializer { [self] channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        switch socket {
+                        case .at:
+                            try channel.pipeline.syncOperations.addHandler(SocketErrorHandler(link: self, socket: .at))
+                        case .navdata:
+                            try channel.pipeline.syncOperations.addHandler(NavdataInboundHandler(link: self))
+                        }
+                    }
                 }
-                .bind(host: host, port: 0)
-                .get()
+                .bind(host: host, port: port)
+        }
+    }
+}
+
+extension EventLoopFuture where Value == any Channel {
+    fileprivate func getDroneLinkResult(socket: String) async throws(DroneLinkError) -> any Channel {
+        do {
+            return try await get()
         } catch {
             throw .bind(socket: socket, reason: "\(error)")
         }
@@ -436,8 +564,12 @@ private struct PendingDesired: Sendable {
 /// The running link's mutable state; only touched on the link's event loop.
 private final class LinkRuntime {
     var core: DroneLinkCore
-    let atChannel: any Channel
-    let navdataChannel: any Channel
+    /// Replaced when a closed socket is re-bound.
+    var atChannel: any Channel
+    var navdataChannel: any Channel
+    /// Recovery state of each socket.
+    var at = SocketRecovery()
+    var navdata = SocketRecovery()
     let atAddress: SocketAddress
     let navdataAddress: SocketAddress
     let tickInterval: TimeAmount
@@ -454,6 +586,40 @@ private final class LinkRuntime {
     var appliedDesiredGeneration: UInt64 = 0
     var nextTickDeadline = NIODeadline.now()
     var scheduledTick: Scheduled<Void>?
+
+    /// One socket's closing and re-binding.
+    struct SocketRecovery {
+        /// Set while the socket is closed and being re-bound.
+        var reopen: Reopen?
+        /// The last error seen on it (reported with `.socketClosed`).
+        var lastError: String?
+        var nextReopenDelay = DroneLink.reopenInitialDelay
+
+        /// A datagram went through: the next closure starts the backoff over.
+        mutating func worked() {
+            if nextReopenDelay != DroneLink.reopenInitialDelay { nextReopenDelay = DroneLink.reopenInitialDelay }
+        }
+    }
+
+    subscript(socket: DroneLinkSocket) -> SocketRecovery {
+        get { socket == .at ? at : navdata }
+        set { if socket == .at { at = newValue } else { navdata = newValue } }
+    }
+
+    /// A closed socket waiting to be bound again.
+    struct Reopen {
+        let previousPort: Int
+        let closedAt: MonotonicTime
+        var attempts = 0
+        var scheduled: Scheduled<Void>?
+    }
+
+    func channel(_ socket: DroneLinkSocket) -> any Channel {
+        switch socket {
+        case .at: atChannel
+        case .navdata: navdataChannel
+        }
+    }
 
     init(core: DroneLinkCore, atChannel: any Channel, navdataChannel: any Channel,
          atAddress: SocketAddress, navdataAddress: SocketAddress, allocator: ByteBufferAllocator,
@@ -484,7 +650,7 @@ private final class NavdataInboundHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        link.socketError(error, socket: "navdata")
+        link.socketError(error, socket: .navdata)
     }
 }
 
@@ -492,9 +658,9 @@ private final class NavdataInboundHandler: ChannelInboundHandler {
 private final class SocketErrorHandler: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
     private let link: DroneLink
-    private let socket: String
+    private let socket: DroneLinkSocket
 
-    init(link: DroneLink, socket: String) {
+    init(link: DroneLink, socket: DroneLinkSocket) {
         self.link = link
         self.socket = socket
     }

@@ -28,6 +28,9 @@ struct DroneLinkEffects {
 ///   `CONFIG_IDS` + `CONFIG`, wait for bit 6 (ACK), retry on timeout (§1.2, §2.3, §9.5).
 /// * Navdata is accepted only from the drone's navdata address and port, only if it decodes, and
 ///   only with an increasing sequence number, except a jump back to a small number (restart, §1.3).
+/// * Once bootstrap completed, navdata showing bootstrap mode again (state bit 11, §1.2) or lacking
+///   the demo option means the drone rebooted or fell back: the bootstrap and every start-up config
+///   write are redone (`.bootstrapFallback`, then `.configurationComplete`).
 struct DroneLinkCore {
     let configuration: DroneLinkConfiguration
     /// The drone's navdata address and port; anything else is a spoofer or a stray.
@@ -41,6 +44,13 @@ struct DroneLinkCore {
     /// `s + restartWindow`: 200 packets is one second of full-rate (200 Hz) navdata, far more
     /// reordering than a direct Wi-Fi link produces.
     static let sequenceRestartWindow: UInt32 = 200
+    /// Consecutive packets in bootstrap mode (or without the demo option) after the bootstrap
+    /// completed before it is redone. Our choice: 2 (≈130 ms of demo navdata) so a single odd
+    /// packet cannot restart the config writes, while a rebooted drone (every packet bootstrap) is
+    /// caught at once.
+    static let bootstrapFallbackPacketCount = 2
+    /// `NAVDATA_DEMO_TAG` = 0: bit 0 of `general:navdata_options` asks for the demo option (§1.3).
+    static let demoOptionMaskBit: UInt32 = 1 << 0
 
     private(set) var statistics = DroneLinkStatistics()
 
@@ -77,6 +87,17 @@ struct DroneLinkCore {
         case awaitingAcknowledgement(attempt: Int, sentAt: MonotonicTime)
     }
     private var configurationQueue: [ConfigurationWrite]
+    /// navdata_demo, the options mask and the flight limits: written at start and on every bootstrap redo.
+    private let startupWrites: [ConfigurationWrite]
+    /// Keys given up since the last `.configurationComplete` (reported with it).
+    private var failedKeys: [String] = []
+    /// Whether `.configurationComplete` is owed once the queue empties.
+    private var configurationCompletionPending = true
+    /// Navdata showed demo mode after navdata_demo was acknowledged: from now on, bootstrap mode
+    /// (or a missing demo option) is a fallback to redo.
+    private(set) var bootstrapComplete = false
+    private var navdataDemoAcknowledged = false
+    private var fallbackPacketCount = 0
     private var configurationPhase = ConfigurationPhase.idle
     /// Since when the head of the queue waits for bit 6 to clear.
     private var acknowledgementClearWaitStartedAt: MonotonicTime?
@@ -92,6 +113,7 @@ struct DroneLinkCore {
         if let mask = configuration.navdataOptionsMask { queue.append(.navdataOptions(mask)) }
         queue.append(contentsOf: configuration.limits.configurationWrites)
         configurationQueue = queue
+        startupWrites = queue
         statistics.configurationsPending = queue.count
         commands.reserveCapacity(8)
     }
@@ -150,6 +172,7 @@ struct DroneLinkCore {
     mutating func enqueueConfiguration(_ write: ConfigurationWrite) -> Result<Void, DroneLinkRefusal> {
         guard write.isEncodable else { return .failure(.unencodableConfiguration(write)) }
         configurationQueue.append(write)
+        configurationCompletionPending = true
         statistics.configurationsPending = configurationQueue.count
         return .success(())
     }
@@ -163,6 +186,27 @@ struct DroneLinkCore {
     }
     mutating func countSendFailure() { statistics.sendFailures += 1 }
     mutating func countDroppedEvent() { statistics.eventsDropped += 1 }
+
+    /// A socket closed under the link (the shell re-binds it). While the AT socket is closed
+    /// nothing is sent; after the navdata socket the trigger must be re-sent once it is back.
+    mutating func socketClosed(_ socket: DroneLinkSocket, error: String?, now: MonotonicTime,
+                               effects: inout DroneLinkEffects) {
+        statistics.socketsClosed += 1
+        effects.events.append(.socketClosed(socket, error: error, at: now))
+    }
+
+    /// The shell re-bound `socket`. For the navdata socket the trigger goes out at once (the
+    /// drone answers the trigger's source, which may be a new port).
+    mutating func socketReopened(_ socket: DroneLinkSocket, localPort: Int, samePort: Bool, attempts: Int,
+                                 downSeconds: Double, now: MonotonicTime, effects: inout DroneLinkEffects) {
+        statistics.socketsReopened += 1
+        effects.events.append(.socketReopened(socket, localPort: localPort, samePort: samePort, attempts: attempts,
+                                              downSeconds: downSeconds, at: now))
+        if socket == .navdata {
+            lastSequenceNumber = nil
+            sendTrigger(now: now, effects: &effects)
+        }
+    }
 
     // MARK: - Derived state
 
@@ -296,7 +340,7 @@ struct DroneLinkCore {
                 appendConfigurationWrite(write, attempt: attempt + 1, now: now)
             } else {
                 finishHead(.configurationFailed(write, reason: .notAcknowledged(attempts: attempt), at: now),
-                           effects: &effects)
+                           now: now, effects: &effects)
                 statistics.configurationFailures += 1
             }
         case .idle:
@@ -310,7 +354,7 @@ struct DroneLinkCore {
                 let waited = now.seconds(since: waitingSince)
                 if waited >= stuckLimit {
                     finishHead(.configurationFailed(write, reason: .acknowledgementBitStuck(seconds: waited), at: now),
-                               effects: &effects)
+                               now: now, effects: &effects)
                     statistics.configurationFailures += 1
                 }
                 return
@@ -329,12 +373,54 @@ struct DroneLinkCore {
         acknowledgementClearWaitStartedAt = nil
     }
 
-    private mutating func finishHead(_ event: DroneLinkEvent, effects: inout DroneLinkEffects) {
-        configurationQueue.removeFirst()
+    private mutating func finishHead(_ event: DroneLinkEvent, now: MonotonicTime, effects: inout DroneLinkEffects) {
+        let write = configurationQueue.removeFirst()
         configurationPhase = .idle
         acknowledgementClearWaitStartedAt = nil
         statistics.configurationsPending = configurationQueue.count
+        switch event {
+        case .configurationAcknowledged where write == .navdataDemo: navdataDemoAcknowledged = true
+        case .configurationFailed: failedKeys.append(write.key)
+        default: break
+        }
         effects.events.append(event)
+        if configurationQueue.isEmpty, configurationCompletionPending {
+            completeConfiguration(at: now, effects: &effects)
+        }
+    }
+
+    private mutating func completeConfiguration(at now: MonotonicTime, effects: inout DroneLinkEffects) {
+        configurationCompletionPending = false
+        effects.events.append(.configurationComplete(failedKeys: failedKeys, at: now))
+        failedKeys.removeAll()
+    }
+
+    /// Navdata shows bootstrap mode (or no demo option) although the bootstrap had completed:
+    /// the drone rebooted or fell back. Re-queues every start-up write in front of anything still
+    /// queued (navdata_demo first), restarts the head's handshake, and reports it.
+    private mutating func redoBootstrap(_ reason: BootstrapFallbackReason, now: MonotonicTime,
+                                        effects: inout DroneLinkEffects) {
+        bootstrapComplete = false
+        navdataDemoAcknowledged = false
+        fallbackPacketCount = 0
+        let startup = Set(startupWrites)
+        configurationQueue = startupWrites + configurationQueue.filter { !startup.contains($0) }
+        configurationPhase = .idle
+        acknowledgementClearWaitStartedAt = nil
+        configurationCompletionPending = true
+        failedKeys.removeAll()
+        statistics.configurationsPending = configurationQueue.count
+        statistics.bootstrapRedos += 1
+        effects.events.append(.bootstrapFallback(reason, at: now))
+    }
+
+    /// Whether this packet shows demo mode as configured (bit 11 clear and, unless the options mask
+    /// leaves it out, the demo option present).
+    private func showsDemoMode(_ navdata: NavdataSummary) -> BootstrapFallbackReason? {
+        if navdata.state.contains(.navdataBootstrap) { return .bootstrapBit }
+        let demoExpected = configuration.navdataOptionsMask.map { $0 & Self.demoOptionMaskBit != 0 } ?? true
+        if demoExpected, navdata.demo == nil { return .demoOptionMissing }
+        return nil
     }
 
     // MARK: - Navdata
@@ -411,9 +497,23 @@ struct DroneLinkCore {
         if case .awaitingAcknowledgement(let attempt, _) = configurationPhase,
            state.contains(.commandAcknowledged), let write = configurationQueue.first {
             statistics.configurationsAcknowledged += 1
-            finishHead(.configurationAcknowledged(write, attempts: attempt, at: now), effects: &effects)
+            finishHead(.configurationAcknowledged(write, attempts: attempt, at: now), now: now, effects: &effects)
         }
         if !state.contains(.commandAcknowledged) { acknowledgementClearWaitStartedAt = nil }
+
+        let fallback = showsDemoMode(navdata)
+        if bootstrapComplete {
+            if let fallback {
+                fallbackPacketCount += 1
+                if fallbackPacketCount >= Self.bootstrapFallbackPacketCount {
+                    redoBootstrap(fallback, now: now, effects: &effects)
+                }
+            } else {
+                fallbackPacketCount = 0
+            }
+        } else if navdataDemoAcknowledged, fallback == nil {
+            bootstrapComplete = true
+        }
 
         effects.events.append(.navdata(ReceivedNavdata(navdata: navdata, receivedAt: now, source: source)))
     }

@@ -22,6 +22,40 @@ public enum DroneLinkEvent: Sendable {
     case desiredFlyingCleared(reason: DesiredFlyingClearedReason, at: MonotonicTime)
     /// A periodic snapshot of the counters (every `statisticsIntervalSeconds`).
     case statistics(DroneLinkStatistics)
+    /// A link socket closed under the link: SwiftNIO closes a UDP channel on any send error other
+    /// than EMSGSIZE/EHOSTUNREACH (e.g. ENETUNREACH, ENOBUFS when Wi-Fi drops) and on most read
+    /// errors. The link re-binds it with backoff (`.socketReopened`); meanwhile no AT command goes out
+    /// (the drone's 2 s com watchdog makes it hover, reference §2.2) and navdata may stop (`.navdataLost`).
+    /// `error`: the error that closed it, when the link saw one.
+    case socketClosed(DroneLinkSocket, error: String?, at: MonotonicTime)
+    /// The socket is bound again after `attempts` binds; `samePort`: on its previous local port.
+    /// For the navdata socket the trigger was re-sent at once.
+    case socketReopened(DroneLinkSocket, localPort: Int, samePort: Bool, attempts: Int, downSeconds: Double,
+                        at: MonotonicTime)
+    /// After the bootstrap completed, navdata showed bootstrap mode again (state bit 11) or lost its
+    /// demo option: the drone rebooted or fell back. The link redoes the bootstrap and every start-up
+    /// config write; `.configurationComplete` follows when they are done.
+    case bootstrapFallback(BootstrapFallbackReason, at: MonotonicTime)
+    /// Every queued config write was handled (at start, after a bootstrap redo, after an owner's
+    /// `writeConfiguration`). `failedKeys` empty: all acknowledged; otherwise the keys given up
+    /// (each also reported by `.configurationFailed`): flight limits are not what the config says.
+    case configurationComplete(failedKeys: [String], at: MonotonicTime)
+}
+
+/// One of the link's two UDP sockets.
+public enum DroneLinkSocket: String, Sendable, Hashable {
+    /// Sends AT commands to the drone's port 5556.
+    case at
+    /// Sends the trigger to, and receives navdata from, the drone's port 5554.
+    case navdata
+}
+
+/// Why the link redoes the bootstrap.
+public enum BootstrapFallbackReason: String, Sendable, Hashable {
+    /// State bit 11 (NAVDATA_BOOTSTRAP) set again (reference §1.2).
+    case bootstrapBit = "bootstrap-bit"
+    /// The demo option is missing although navdata_demo was acknowledged.
+    case demoOptionMissing = "demo-option-missing"
 }
 
 /// A decoded navdata packet (header and demo option: `NavdataSummary`, decoded without

@@ -57,6 +57,12 @@ public struct DroneLinkStatistics: Sendable, Equatable {
 
     /// Events dropped because the consumer of `events` fell more than the buffer behind.
     public var eventsDropped = 0
+    /// Link sockets that closed under the link (e.g. NIO closes a UDP channel on a send error
+    /// other than EMSGSIZE/EHOSTUNREACH) and were re-bound, see `DroneLinkEvent.socketClosed`.
+    public var socketsClosed = 0
+    public var socketsReopened = 0
+    /// Bootstrap redone after navdata fell back to bootstrap mode (`DroneLinkEvent.bootstrapFallback`).
+    public var bootstrapRedos = 0
 
     public init() {}
 

@@ -331,6 +331,22 @@ struct FlightLoop {
             }
         case .desiredFlyingCleared(let reason, _):
             record(now) { j in j.add("kind", "link"); j.add("event", "flying-cleared"); j.add("reason", "\(reason)") }
+        case .socketClosed(let socket, let error, _):
+            record(now) { j in
+                j.add("kind", "link"); j.add("event", "socket-closed"); j.add("socket", socket.rawValue)
+                j.add("error", error)
+            }
+        case .socketReopened(let socket, let port, let samePort, let attempts, let down, _):
+            record(now) { j in
+                j.add("kind", "link"); j.add("event", "socket-reopened"); j.add("socket", socket.rawValue)
+                j.add("local_port", port); j.add("same_port", samePort); j.add("attempts", attempts); j.add("down_s", down)
+            }
+        case .bootstrapFallback(let reason, _):
+            record(now) { j in j.add("kind", "link"); j.add("event", "bootstrap-fallback"); j.add("reason", reason.rawValue) }
+        case .configurationComplete(let failedKeys, _):
+            record(now) { j in
+                j.add("kind", "link"); j.add("event", "config-complete"); j.add("failed", failedKeys.joined(separator: ","))
+            }
         case .statistics(let statistics):
             record(now) { j in
                 j.add("kind", "link"); j.add("event", "statistics")
@@ -355,6 +371,9 @@ struct FlightLoop {
         j.add("max_tick_lateness_s", s.maxTickLatenessSeconds)
         j.add("send_failures", s.sendFailures)
         j.add("events_dropped", s.eventsDropped)
+        j.add("sockets_closed", s.socketsClosed)
+        j.add("sockets_reopened", s.socketsReopened)
+        j.add("bootstrap_redos", s.bootstrapRedos)
     }
 
     /// Runs the state machine and hands its command to the link.

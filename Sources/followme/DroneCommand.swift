@@ -667,6 +667,14 @@ extension DroneLinkEvent {
             j.add("event", "desired-flying-cleared")
             j.add("reason", reason == .emergency ? "emergency" : "cutoff")
             j.add("rx", at.seconds)
+        case .socketClosed(let socket, _, let at):
+            j.add("event", "socket-closed"); j.add("socket", socket.rawValue); j.add("rx", at.seconds)
+        case .socketReopened(let socket, let port, _, _, _, let at):
+            j.add("event", "socket-reopened"); j.add("socket", socket.rawValue); j.add("local_port", port); j.add("rx", at.seconds)
+        case .bootstrapFallback(let reason, let at):
+            j.add("event", "bootstrap-fallback"); j.add("reason", reason.rawValue); j.add("rx", at.seconds)
+        case .configurationComplete(let failedKeys, let at):
+            j.add("event", "config-complete"); j.add("failed", failedKeys.joined(separator: ",")); j.add("rx", at.seconds)
         }
         return j.string
     }

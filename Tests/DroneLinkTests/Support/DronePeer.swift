@@ -21,6 +21,8 @@ final class DronePeer: Sendable {
         let receivedAt: MonotonicTime
         /// Peer drone state when the datagram arrived (before reacting to it).
         let stateBefore: DroneState
+        /// The UDP source port (the link's AT socket).
+        var sourcePort: Int? = nil
     }
 
     struct State: Sendable {
@@ -61,29 +63,35 @@ final class DronePeer: Sendable {
     let navdataPort: Int
     private let streamTask: Mutex<RepeatedTask?> = Mutex(nil)
 
-    /// Binds both sockets on 127.0.0.1:0 and starts the navdata timer.
+    /// Binds both sockets on `host`:0 and starts the navdata timer. The sockets are created on
+    /// `loop`'s thread (which may live in a private network namespace, see `PrivateNetwork`).
     static func start(
         droneState: DroneState = DronePeer.landedState,
         controlState: ControlState = .landed,
         demoMode: Bool = false,
-        navdataRateHz: Double = 15
+        navdataRateHz: Double = 15,
+        host: String = "127.0.0.1",
+        loop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
     ) async throws -> DronePeer {
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
         let relay = PeerRelay()
-        let atChannel = try await DatagramBootstrap(group: loop)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(PeerHandler(relay: relay, port: .at))
+        let atChannel = try await loop.flatSubmit {
+            DatagramBootstrap(group: loop)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(PeerHandler(relay: relay, port: .at))
+                    }
                 }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
-        let navdataChannel = try await DatagramBootstrap(group: loop)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(PeerHandler(relay: relay, port: .navdata))
+                .bind(host: host, port: 0)
+        }.get()
+        let navdataChannel = try await loop.flatSubmit {
+            DatagramBootstrap(group: loop)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(PeerHandler(relay: relay, port: .navdata))
+                    }
                 }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
+                .bind(host: host, port: 0)
+        }.get()
         let peer = DronePeer(
             state: State(droneState: droneState, controlState: controlState, demoMode: demoMode),
             atChannel: atChannel, navdataChannel: navdataChannel)
@@ -180,14 +188,14 @@ final class DronePeer: Sendable {
         }
     }
 
-    fileprivate func receivedAT(_ bytes: [UInt8]) {
+    fileprivate func receivedAT(_ bytes: [UInt8], from address: SocketAddress? = nil) {
         let now = SystemClock.now()
         let decoded = Result { () throws(ATDecodingError) in try ATDecoder.decode(bytes) }
         state.withLock { s in
             s.checker.check(bytes, decoded: decoded)
             let commands = (try? decoded.get()) ?? []
             s.datagrams.append(ReceivedDatagram(bytes: bytes, commands: commands, receivedAt: now,
-                                                stateBefore: s.droneState))
+                                                stateBefore: s.droneState, sourcePort: address?.port))
             for command in commands { Self.react(to: command.command, state: &s) }
         }
     }
@@ -262,7 +270,7 @@ private final class PeerHandler: ChannelInboundHandler {
         let bytes = Array(envelope.data.readableBytesView)
         guard let peer = relay.peer.withLock({ $0 }) else { return }
         switch port {
-        case .at: peer.receivedAT(bytes)
+        case .at: peer.receivedAT(bytes, from: envelope.remoteAddress)
         case .navdata: peer.receivedTrigger(bytes, from: envelope.remoteAddress)
         }
     }

@@ -2,6 +2,7 @@ import ARDroneProtocol
 import DroneLink
 import Logging
 import NIOCore
+import NIOPosix
 import Synchronization
 import SystemTime
 import Telemetry
@@ -27,17 +28,19 @@ struct LinkHarness {
         configAcknowledgementTimeoutSeconds: Double = 0.5,
         configMaxAttempts: Int = 3,
         navdataSilenceSeconds: Double = 1.0,
-        statisticsIntervalSeconds: Double = 1.0
+        statisticsIntervalSeconds: Double = 1.0,
+        address: String = "127.0.0.1",
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> LinkHarness {
         let configuration = try DroneLinkConfiguration(
-            address: "127.0.0.1", atPort: peer.atPort, navdataPort: peer.navdataPort,
+            address: address, atPort: peer.atPort, navdataPort: peer.navdataPort,
             navdataSilenceSeconds: navdataSilenceSeconds,
             configAcknowledgementTimeoutSeconds: configAcknowledgementTimeoutSeconds,
             configMaxAttempts: configMaxAttempts, limits: limits,
             statisticsIntervalSeconds: statisticsIntervalSeconds)
         var logger = Logger(label: "test.dronelink")
         logger.logLevel = .warning
-        let link = DroneLink(configuration: configuration, logger: logger)
+        let link = DroneLink(configuration: configuration, eventLoopGroup: eventLoopGroup, logger: logger)
         let recorder = EventRecorder()
         let events = link.events
         let consumer = Task {
