@@ -38,6 +38,16 @@ public struct SimulatedDroneProtocol: Sendable {
         public var staleCommands = 0
         /// Navdata packets built for sending.
         public var navdataPackets = 0
+        /// Accepted `AT*CONFIG` commands (any key).
+        public var configWrites = 0
+        /// Accepted `AT*CONFIG="general:navdata_demo",…` commands (the bootstrap's first step).
+        public var navdataDemoWrites = 0
+        /// Accepted `AT*CTRL=…,5,0` (config ACK resets).
+        public var configAcknowledgements = 0
+        /// Accepted `AT*REF` commands with bit 9 (take off / stay flying) set.
+        public var takeoffBits = 0
+        /// Times navdata fell back to bootstrap (`fallBackToBootstrap`).
+        public var bootstrapFallbacks = 0
 
         public init() {}
     }
@@ -121,6 +131,17 @@ public struct SimulatedDroneProtocol: Sendable {
     }
 
     private mutating func observe(_ command: ATCommand) {
+        switch command {
+        case .config(let key, _):
+            counters.configWrites += 1
+            if key == Self.navdataDemoKey { counters.navdataDemoWrites += 1 }
+        case .ctrl(.acknowledgeCommand):
+            counters.configAcknowledgements += 1
+        case .ref(let input) where input.requestsFlight:
+            counters.takeoffBits += 1
+        default:
+            break
+        }
         guard case .config(let key, let value) = command, key == Self.navdataDemoKey else { return }
         switch value.uppercased() {
         case "TRUE": navdataMode = .demo
@@ -130,6 +151,20 @@ public struct SimulatedDroneProtocol: Sendable {
     }
 
     // MARK: Navdata
+
+    /// Navdata falls back to bootstrap, as when the drone's firmware restarts: header and
+    /// checksum only with state bit 11, until the client writes `general:navdata_demo` again
+    /// (reference/ardrone-protocol.md §1.2). `restartingSequence` also numbers packets from 1 again
+    /// and forgets the last accepted AT sequence number (the next command is accepted whatever its
+    /// number), as a rebooted drone does (§1.3, `NAVDATA_SEQUENCE_DEFAULT`).
+    public mutating func fallBackToBootstrap(restartingSequence: Bool) {
+        navdataMode = .bootstrap
+        counters.bootstrapFallbacks += 1
+        if restartingSequence {
+            nextNavdataSequenceNumber = 1
+            lastAcceptedSequenceNumber = nil
+        }
+    }
 
     /// The header state word for the simulator's current flags (plus `alwaysOnStateBits`).
     public static func droneState(for navdata: SimulatedNavdata) -> DroneState {

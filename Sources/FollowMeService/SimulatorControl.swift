@@ -41,13 +41,32 @@ public enum InjectedNavdata: String, Sendable, Hashable, CaseIterable {
 /// | `person-time-back` | `seconds` (> 0) | the next person fix only carries a UTC time that much earlier |
 /// | `battery` | `percent` (0…100) | sets the battery charge now |
 /// | `navdata-inject` | `kind` (`corrupt`/`stale-sequence`), `count` (1…100, default 1) | sends bad navdata now |
+/// | `heading-glitch` | `degrees` (default 180), `count` (1…100, default 1) | the next `count` onboard headings (HDT) only are rotated by `degrees` |
+/// | `heading-offset` | `degrees` | every later onboard heading is rotated by `degrees` (a re-mounted receiver); 0 ends it |
+/// | `land` | — | the drone starts an automatic landing now, on its own (landing reason `automatic`); refused unless airborne |
+/// | `navdata-bootstrap` | `forget` (`navdata-demo`/`all`, default `navdata-demo`), `restart_sequence` (bool, default false) | navdata falls back to bootstrap now, as after a firmware restart (see below) |
 /// | `status` | — | the simulator's state (`SimulatorSnapshot.controlStatusJSON`) |
+///
+/// `navdata-bootstrap`: from the next packet on, navdata is bootstrap (state bit 11, header and
+/// checksum only, no demo option) until the client writes `general:navdata_demo` TRUE again, and the
+/// drone forgets `general:navdata_demo` (`forget: navdata-demo`, bit 10 clear) or every config key
+/// (`forget: all`: limits back to the indoor defaults) and any pending config ACK. With
+/// `restart_sequence`, navdata is numbered from 1 again and the next AT sequence number is accepted
+/// whatever it is. The drone keeps flying (hovering on its own while no progressive PCMD arrives).
 public enum SimulatorControlCommand: Sendable, Hashable {
     case silence(SimulatorStream, on: Bool)
     case personJump(meters: Double, bearingDegrees: Double)
     case personTimeBack(seconds: Double)
     case setBattery(percent: Double)
     case injectNavdata(InjectedNavdata, count: Int)
+    /// The next `count` heading reports rotated by `degrees`.
+    case headingGlitch(degrees: Double, count: Int)
+    /// Every later heading report rotated by `degrees` (0 = none).
+    case headingOffset(degrees: Double)
+    /// The drone lands on its own now.
+    case land
+    /// Navdata falls back to bootstrap; see the type doc.
+    case navdataBootstrap(forget: DroneSimulator.ConfigurationLoss, restartSequence: Bool)
     case status
 
     /// The command's name on the wire.
@@ -58,16 +77,28 @@ public enum SimulatorControlCommand: Sendable, Hashable {
         case .personTimeBack: "person-time-back"
         case .setBattery: "battery"
         case .injectNavdata: "navdata-inject"
+        case .headingGlitch: "heading-glitch"
+        case .headingOffset: "heading-offset"
+        case .land: "land"
+        case .navdataBootstrap: "navdata-bootstrap"
         case .status: "status"
         }
     }
+
+    /// Every command name, for error messages.
+    public static let names = [
+        "silence", "person-jump", "person-time-back", "battery", "navdata-inject", "heading-glitch", "heading-offset",
+        "land", "navdata-bootstrap", "status",
+    ]
 
     /// Largest person jump accepted, metres (keeps the fix on the globe near the home).
     public static let maximumJumpMeters = 100_000.0
     /// Largest time shift accepted, seconds (one day).
     public static let maximumTimeBackSeconds = 86_400.0
-    /// Most packets one `navdata-inject` sends.
+    /// Most packets one `navdata-inject` sends, and most headings one `heading-glitch` rotates.
     public static let maximumInjectCount = 100
+    /// Largest heading rotation accepted, degrees (one turn either way).
+    public static let maximumRotationDegrees = 360.0
 
     /// The fields of a control datagram, all optional (each command checks its own).
     private struct Fields: Decodable {
@@ -80,10 +111,14 @@ public enum SimulatorControlCommand: Sendable, Hashable {
         var percent: Double?
         var kind: String?
         var count: Double?
+        var degrees: Double?
+        var forget: String?
+        var restartSequence: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case command, stream, on, meters, seconds, percent, kind, count
+            case command, stream, on, meters, seconds, percent, kind, count, degrees, forget
             case bearingDegrees = "bearing_deg"
+            case restartSequence = "restart_sequence"
         }
     }
 
@@ -102,6 +137,20 @@ public enum SimulatorControlCommand: Sendable, Hashable {
         func required(_ value: Double?, _ field: String) throws(SimulatorControlError) -> Double {
             guard let value else { throw .missingField(command: command, field: field) }
             return value
+        }
+        func countField() throws(SimulatorControlError) -> Int {
+            let count = fields.count ?? 1
+            guard count == count.rounded(), count >= 1, count <= Double(Self.maximumInjectCount) else {
+                throw .invalidValue(field: "count", value: "\(count)", requirement: "an integer 1...\(Self.maximumInjectCount)")
+            }
+            return Int(count)
+        }
+        func rotation(_ degrees: Double) throws(SimulatorControlError) -> Double {
+            guard degrees.isFinite, abs(degrees) <= Self.maximumRotationDegrees else {
+                throw .invalidValue(field: "degrees", value: "\(degrees)",
+                                    requirement: "-\(Self.maximumRotationDegrees)...\(Self.maximumRotationDegrees)")
+            }
+            return degrees
         }
         switch command {
         case "silence":
@@ -139,11 +188,20 @@ public enum SimulatorControlCommand: Sendable, Hashable {
                 throw .invalidValue(field: "kind", value: kindName,
                                     requirement: InjectedNavdata.allCases.map(\.rawValue).joined(separator: "|"))
             }
-            let count = fields.count ?? 1
-            guard count == count.rounded(), count >= 1, count <= Double(Self.maximumInjectCount) else {
-                throw .invalidValue(field: "count", value: "\(count)", requirement: "an integer 1...\(Self.maximumInjectCount)")
+            self = .injectNavdata(kind, count: try countField())
+        case "heading-glitch":
+            self = .headingGlitch(degrees: try rotation(fields.degrees ?? 180), count: try countField())
+        case "heading-offset":
+            self = .headingOffset(degrees: try rotation(try required(fields.degrees, "degrees")))
+        case "land":
+            self = .land
+        case "navdata-bootstrap":
+            let forgetName = fields.forget ?? DroneSimulator.ConfigurationLoss.navdataDemo.rawValue
+            guard let forget = DroneSimulator.ConfigurationLoss(rawValue: forgetName) else {
+                throw .invalidValue(field: "forget", value: forgetName,
+                                    requirement: DroneSimulator.ConfigurationLoss.allCases.map(\.rawValue).joined(separator: "|"))
             }
-            self = .injectNavdata(kind, count: Int(count))
+            self = .navdataBootstrap(forget: forget, restartSequence: fields.restartSequence ?? false)
         case "status":
             self = .status
         default:
@@ -169,7 +227,7 @@ public enum SimulatorControlError: Error, Sendable, Hashable, CustomStringConver
         switch self {
         case .notAJSONObject: "the datagram is not one JSON object"
         case .unknownCommand(let c):
-            "unknown command '\(c)' (silence, person-jump, person-time-back, battery, navdata-inject, status)"
+            "unknown command '\(c)' (\(SimulatorControlCommand.names.joined(separator: ", ")))"
         case .missingField(let c, let f): "\(c): missing field '\(f)'"
         case .invalidValue(let f, let v, let r): "\(f) = \(v): must be \(r)"
         case .notNow(let c, let r): "\(c): \(r)"
@@ -187,6 +245,11 @@ public struct SimulatorFaults: Sendable, Hashable {
     public var pendingPersonJump: PlaneVector?
     /// Subtracted from the next person fix's UTC time only, seconds.
     public var pendingPersonTimeBackSeconds: Double?
+    /// Heading reports still to rotate by `headingGlitchDegrees` (`heading-glitch`).
+    public var pendingHeadingGlitches = 0
+    public var headingGlitchDegrees = 0.0
+    /// Added to every heading report (`heading-offset`), degrees; 0 = none.
+    public var headingOffsetDegrees = 0.0
 
     /// Person fixes not sent while silent.
     public var personFixesSuppressed = 0
@@ -200,6 +263,26 @@ public struct SimulatorFaults: Sendable, Hashable {
     public var personTimeShiftsSent = 0
     /// Bad navdata packets sent by `navdata-inject`.
     public var navdataInjected = 0
+    /// Heading reports sent rotated by `heading-glitch`.
+    public var headingGlitchesSent = 0
+    /// Heading reports sent rotated by `heading-offset`.
+    public var headingsOffsetSent = 0
+    /// Landings started by the `land` command.
+    public var automaticLandings = 0
+    /// `navdata-bootstrap` commands carried out.
+    public var bootstrapFallbacks = 0
+
+    /// How far the next heading report is rotated, degrees (0 = not at all); counts it as sent.
+    mutating func takeHeadingRotation() -> Double {
+        var degrees = headingOffsetDegrees
+        if headingOffsetDegrees != 0 { headingsOffsetSent += 1 }
+        if pendingHeadingGlitches > 0 {
+            pendingHeadingGlitches -= 1
+            headingGlitchesSent += 1
+            degrees += headingGlitchDegrees
+        }
+        return degrees
+    }
 
     public init() {}
 
@@ -238,6 +321,12 @@ public struct SimulatorFaults: Sendable, Hashable {
         j.add("person_jumps_sent", personJumpsSent)
         j.add("person_time_shifts_sent", personTimeShiftsSent)
         j.add("navdata_injected", navdataInjected)
+        j.add("heading_glitches_pending", pendingHeadingGlitches)
+        j.add("heading_glitches_sent", headingGlitchesSent)
+        j.add("heading_offset_deg", headingOffsetDegrees)
+        j.add("headings_offset_sent", headingsOffsetSent)
+        j.add("automatic_landings", automaticLandings)
+        j.add("bootstrap_fallbacks", bootstrapFallbacks)
         return j.string
     }
 }
@@ -272,6 +361,14 @@ extension SimulatorSnapshot {
         j.add("stale", counters.staleCommands)
         j.add("navdata_packets", counters.navdataPackets)
         j.add("navdata_mode", navdataMode.rawValue)
+        j.add("config_writes", counters.configWrites)
+        j.add("navdata_demo_writes", counters.navdataDemoWrites)
+        j.add("config_acks", counters.configAcknowledgements)
+        j.add("config_keys", configurationKeyCount)
+        j.add("takeoff_bits", counters.takeoffBits)
+        j.add("landed_announced_at", landedAnnouncedAt?.seconds)
+        j.add("takeoff_bits_after_landed_announced", takeoffBitsAfterLandedAnnounced)
+        j.add("last_takeoff_bit_after_landed_announced_at", lastTakeoffBitAfterLandedAnnouncedAt?.seconds)
         j.add("navdata_client", navdataClient)
         j.add("seconds_since_last_command", secondsSinceLastCommand)
         j.add("max_command_gap_s", maxCommandGapSeconds)
@@ -289,6 +386,7 @@ extension SimulatorSnapshot {
         case .commanded: "commanded"
         case .comLost: "com-lost"
         case .lowBattery: "low-battery"
+        case .automatic: "automatic"
         }
     }
 }

@@ -40,6 +40,10 @@ final class SimulatorCore {
     private(set) var faults = SimulatorFaults()
     private var lastATAt: MonotonicTime?
     private var maxCommandGapSeconds = 0.0
+    /// See `SimulatorSnapshot.landedAnnouncedAt` and the two fields after it.
+    private var landedAnnouncedAt: MonotonicTime?
+    private var takeoffBitsAfterLandedAnnounced = 0
+    private var lastTakeoffBitAfterLandedAnnouncedAt: MonotonicTime?
 
     /// The simulation timer; cancelled by `detach()`.
     var timer: RepeatedTask?
@@ -96,6 +100,13 @@ final class SimulatorCore {
             ])
         }
         for input in inputs {
+            if case .ref(takeoff: true, _) = input {
+                simulator.advance(to: now)
+                if simulator.flightState == .landed, landedAnnouncedAt != nil {
+                    takeoffBitsAfterLandedAnnounced += 1
+                    lastTakeoffBitAfterLandedAnnouncedAt = now
+                }
+            }
             simulator.apply(input, at: now)
         }
     }
@@ -115,6 +126,7 @@ final class SimulatorCore {
     /// Advances everything to `now` and sends what is due.
     func tick(now: MonotonicTime) {
         simulator.advance(to: now)
+        if simulator.flightState != .landed { landedAnnouncedAt = nil }
         updatePerson(now: now)
         gps.update(now: now, target: personTruth(now: now), onboard: simulator.gpsTruth)
         while let output = gps.nextOutput(readyBy: now) {
@@ -124,7 +136,7 @@ final class SimulatorCore {
             if faults.navdataSilent {
                 faults.navdataPacketsSuppressed += 1
             } else {
-                sendNavdata()
+                sendNavdata(now: now)
             }
             // Keep the 15 Hz grid; skip slots missed during a stall instead of bursting.
             repeat {
@@ -183,7 +195,11 @@ final class SimulatorCore {
                 faults.headingsSuppressed += 1
                 return
             }
-            onboardNMEA?.broadcast(NMEASentence.headingSentence(report, talker: configuration.headingTalker))
+            let rotationDegrees = faults.takeHeadingRotation()
+            let sent = rotationDegrees == 0 ? report
+                : HeadingReport(role: report.role, device: report.device,
+                                headingDegrees: report.headingDegrees + rotationDegrees, receivedAt: report.receivedAt) ?? report
+            onboardNMEA?.broadcast(NMEASentence.headingSentence(sent, talker: configuration.headingTalker))
             onboardHeadingsSent += 1
         }
     }
@@ -219,8 +235,9 @@ final class SimulatorCore {
         ) ?? fix
     }
 
-    private func sendNavdata() {
+    private func sendNavdata(now: MonotonicTime) {
         guard let navdataChannel, let navdataClient else { return }
+        if simulator.flightState == .landed, landedAnnouncedAt == nil { landedAnnouncedAt = now }
         let packet = droneProtocol.nextNavdataPacket(for: simulator.navdata)
         do {
             try packet.encode(into: &navdataBuffer)
@@ -255,6 +272,21 @@ final class SimulatorCore {
             if let refusal = injectNavdata(kind, count: count) {
                 return Self.reply(ok: false, command: command.name, now: now, error: refusal)
             }
+        case .headingGlitch(let degrees, let count):
+            faults.headingGlitchDegrees = degrees
+            faults.pendingHeadingGlitches = count
+        case .headingOffset(let degrees):
+            faults.headingOffsetDegrees = degrees
+        case .land:
+            guard simulator.beginAutomaticLanding(at: now) else {
+                return Self.reply(ok: false, command: command.name, now: now,
+                                  error: "the drone is \(SimulatorSnapshot.name(simulator.flightState)), not airborne")
+            }
+            faults.automaticLandings += 1
+        case .navdataBootstrap(let forget, let restartSequence):
+            droneProtocol.fallBackToBootstrap(restartingSequence: restartSequence)
+            simulator.forgetConfiguration(forget, at: now)
+            faults.bootstrapFallbacks += 1
         }
         return Self.reply(ok: true, command: command.name, now: now, error: nil)
     }
@@ -341,7 +373,11 @@ final class SimulatorCore {
             landingReason: simulator.landingReason,
             secondsSinceLastCommand: lastATAt.map { now.seconds(since: $0) } ?? .infinity,
             maxCommandGapSeconds: maxCommandGapSeconds,
-            faults: faults
+            faults: faults,
+            configurationKeyCount: simulator.configuration.values.count,
+            landedAnnouncedAt: landedAnnouncedAt,
+            takeoffBitsAfterLandedAnnounced: takeoffBitsAfterLandedAnnounced,
+            lastTakeoffBitAfterLandedAnnouncedAt: lastTakeoffBitAfterLandedAnnouncedAt
         )
     }
 }

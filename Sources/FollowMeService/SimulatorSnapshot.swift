@@ -72,6 +72,17 @@ public struct SimulatorSnapshot: Sendable {
     public var maxCommandGapSeconds: Double = 0
     /// The faults in force and what they suppressed or injected so far.
     public var faults = SimulatorFaults()
+    /// Config keys the drone holds now (written since start or since it last forgot them).
+    public var configurationKeyCount = 0
+    /// When the first navdata packet reporting the drone landed went out after its last touchdown
+    /// (nil while it is airborne, or before such a packet was sent).
+    public var landedAnnouncedAt: MonotonicTime?
+    /// REF commands with bit 9 (take off) that arrived while the drone was landed and had already
+    /// said so in navdata (`landedAnnouncedAt`): take-off requests a client made knowing the drone
+    /// was down. Cumulative over the run.
+    public var takeoffBitsAfterLandedAnnounced = 0
+    /// When the last of those arrived.
+    public var lastTakeoffBitAfterLandedAnnouncedAt: MonotonicTime?
 
     /// One human-readable status line; rates are per second since `previous`.
     public func statusLine(since previous: SimulatorSnapshot?) -> String {

@@ -106,6 +106,13 @@ public struct DroneConfiguration: Sendable, Hashable {
         }
     }
 
+    /// Forgets `general:navdata_demo` (back to FALSE, as if never written), as a drone whose
+    /// navdata restarts in bootstrap mode does.
+    public mutating func forgetNavdataDemo() {
+        values["general:navdata_demo"] = nil
+        navdataDemo = false
+    }
+
     private static func clampEuler(_ radians: Double) -> Double {
         min(radians, eulerAngleMaxLimitRadians)
     }

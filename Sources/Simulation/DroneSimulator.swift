@@ -45,6 +45,9 @@ public struct DroneSimulator: Sendable {
         case comLost
         /// Battery at or below `forcedLandingBatteryPercent`.
         case lowBattery
+        /// The firmware landed on its own for a cause the model does not simulate (a motor or
+        /// sensor fault, the pilot's phone): `beginAutomaticLanding(at:)`, a fault-injection hook.
+        case automatic
     }
 
     /// The pilot command in force after the latency.
@@ -191,6 +194,40 @@ public struct DroneSimulator: Sendable {
         advance(to: now)
         guard percent.isFinite else { return }
         batteryPercent = min(max(percent, 0), 100)
+    }
+
+    /// Starts a landing the client did not ask for, at `now` (advancing to `now` first): the
+    /// drone descends and touches down as after any automatic landing, and, like after a lost-com
+    /// or low-battery landing, takes off again only after REF bit 9 = 0 was seen. A
+    /// fault-injection hook (`followme sim` control channel); returns false (and does nothing)
+    /// unless the drone is taking off or flying.
+    @discardableResult
+    public mutating func beginAutomaticLanding(at now: MonotonicTime) -> Bool {
+        advance(to: now)
+        guard flightState == .takingOff || flightState == .flying else { return false }
+        beginLanding(.automatic, at: time)
+        return true
+    }
+
+    /// What a navdata restart forgets (`forgetConfiguration(_:)`).
+    public enum ConfigurationLoss: String, Sendable, Hashable, CaseIterable {
+        /// Only `general:navdata_demo` (back to its default FALSE).
+        case navdataDemo = "navdata-demo"
+        /// Every key, as after a reboot: the indoor/outdoor limits, altitude limits, com watchdog
+        /// and navdata_demo return to their defaults.
+        case all
+    }
+
+    /// Forgets configuration as the firmware does when it restarts (advancing to `now` first);
+    /// a pending config ACK (state bit 6) is forgotten too. The flight goes on under the
+    /// defaults. A fault-injection hook (`followme sim` control channel, `navdata-bootstrap`).
+    public mutating func forgetConfiguration(_ loss: ConfigurationLoss, at now: MonotonicTime) {
+        advance(to: now)
+        switch loss {
+        case .navdataDemo: configuration.forgetNavdataDemo()
+        case .all: configuration = DroneConfiguration()
+        }
+        configAckPending = false
     }
 
     /// Moves the simulation forward to the last step boundary ≤ `now` (no-op if `now` is earlier).
