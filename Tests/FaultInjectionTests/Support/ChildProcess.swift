@@ -110,6 +110,11 @@ enum FollowMeBinary {
     static var url: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("followme")
     }
+
+    /// The executable for `followme run`: `$FAULT_RUN_BINARY` if set, else `url`.
+    static var runURL: URL {
+        ProcessInfo.processInfo.environment["FAULT_RUN_BINARY"].map { URL(fileURLWithPath: $0) } ?? url
+    }
 }
 
 /// A scratch directory gpsd (as nobody) can write its control socket into.

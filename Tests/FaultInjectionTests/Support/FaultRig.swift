@@ -11,7 +11,9 @@
 //
 // Environment: FAULT_PARALLEL (fields at once, default 3), FAULT_RESULTS (append the measured
 // times as JSON lines to this file; they are also printed as `FAULT-RESULT {…}`),
-// FAULT_RESTART_CYCLES (kill/restart cycles in test 13, default 5).
+// FAULT_RESTART_CYCLES (kill/restart cycles in test 13, default 5), FAULT_RUN_BINARY (a followme
+// executable for `followme run` only, e.g. a build of an older commit, to show that a test fails
+// without a fix; the simulator is always the one built with the tests).
 
 import Foundation
 import Testing
@@ -217,7 +219,7 @@ final class FaultRig: @unchecked Sendable {
         let logURL = dir.appendingPathComponent("flight-\(runCount).jsonl")
         runCount += 1
         log = FlightLogReader(url: logURL)
-        let process = try ChildProcess(name: "run", executable: FollowMeBinary.url.path, arguments: [
+        let process = try ChildProcess(name: "run", executable: FollowMeBinary.runURL.path, arguments: [
             "run", "--config", configURL.path, "--flight-log", logURL.path, "--land-timeout", "20",
         ] + runArguments)
         run = process

@@ -143,6 +143,24 @@ struct SimStatus {
     var maxCommandGapSeconds: Double { raw["max_command_gap_s"] as? Double ?? .nan }
     var comWatchdog: Bool { raw["com_watchdog"] as? Bool ?? false }
     var faults: [String: Any] { raw["faults"] as? [String: Any] ?? [:] }
+    var navdataMode: String { raw["navdata_mode"] as? String ?? "?" }
+    /// Accepted AT*CONFIG commands / those for general:navdata_demo / AT*CTRL=…,5,0 so far.
+    var configWrites: Int { raw["config_writes"] as? Int ?? -1 }
+    var navdataDemoWrites: Int { raw["navdata_demo_writes"] as? Int ?? -1 }
+    var configAcks: Int { raw["config_acks"] as? Int ?? -1 }
+    /// Config keys the drone holds now.
+    var configKeys: Int { raw["config_keys"] as? Int ?? -1 }
+    /// When the first navdata packet saying "landed" went out after the last touchdown.
+    var landedAnnouncedAt: Double? { raw["landed_announced_at"] as? Double }
+    /// REF take-off bits received while landed after that announcement (cumulative), and the last one's time.
+    var takeoffBitsAfterLandedAnnounced: Int { raw["takeoff_bits_after_landed_announced"] as? Int ?? -1 }
+    var lastTakeoffBitAfterLandedAnnouncedAt: Double? { raw["last_takeoff_bit_after_landed_announced_at"] as? Double }
+
+    /// Drone minus person, metres east/north (ground truth).
+    var droneMinusPerson: (east: Double, north: Double)? {
+        guard let pe = personEast, let pn = personNorth else { return nil }
+        return (east - pe, north - pn)
+    }
 
     /// The navdata client's UDP port (followme's navdata socket), from "[IPv4]127.0.0.1/127.0.0.1:40000".
     var navdataClientPort: Int? { navdataClient?.split(separator: ":").last.flatMap { Int($0) } }
