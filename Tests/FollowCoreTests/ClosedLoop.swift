@@ -68,6 +68,9 @@ struct ClosedLoopConfig {
     /// Drone start, relative to the person's start; nil = standoff behind (west), facing them.
     var droneStart: PlaneVector?
     var seed: UInt64 = 1
+    /// The physics of the world the drone flies in (`TestPlant.swift`): `.nominal` is the tum
+    /// model the controller assumes, `.offModel` is not.
+    var plant: PlantModel = .nominal
     var follow = FollowParameters()
     var failsafe = FailsafeParameters()
     var estimator = EstimatorTuning()
@@ -152,7 +155,7 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
     let droneStart = personStart + (config.droneStart ?? PlaneVector(east: -config.follow.standoffMeters, north: 0))
     var plant = TestPlant(
         position: droneStart, headingDegrees: (personStart - droneStart).bearingDegrees,
-        altitudeMeters: config.follow.altitudeMeters, parameters: config.follow)
+        altitudeMeters: config.follow.altitudeMeters, parameters: config.follow, model: config.plant, seed: config.seed)
     var result = ClosedLoopResult(machine: machine, config: config)
     var deliveries: [(at: Double, input: FollowInput)] = []
     var displacements = config.targetFixDisplacements

@@ -5,6 +5,9 @@ import Testing
 
 /// Closed-loop scenarios: `FlightStateMachine` flying `TestPlant` (the minimal model in this
 /// target, not the Simulation module). Figures are printed so the report can quote them.
+/// Every scenario runs against both plants (`PlantModel.both`): the nominal tum model the
+/// controller assumes, and an off-model one (c1 ×0.8, c2 ×1.15, 180 ms, 3 m/s wind) — issue 11
+/// "Tests that must exist".
 @Suite("Closed loop against the minimal test plant")
 struct ClosedLoopTests {
     static let minSeparation = FailsafeParameters().minSeparationMeters
@@ -27,10 +30,12 @@ struct ClosedLoopTests {
         (rate: 1.0, sigma: 0.5, doppler: false, maxRMS: 0.8),
         (rate: 1.0, sigma: 0.5, doppler: true, maxRMS: 0.4),
         (rate: 5.0, sigma: 0.5, doppler: false, maxRMS: 0.5),
-    ])
-    func straightWalk(rate: Double, sigma: Double, doppler: Bool, maxRMS: Double) throws {
+    ], PlantModel.both)
+    func straightWalk(_ c: (rate: Double, sigma: Double, doppler: Bool, maxRMS: Double), plant: PlantModel) throws {
+        let (rate, sigma, doppler, maxRMS) = c
         // Given a person walking east at 1.4 m/s with the drone hovering 6 m behind, 0.3 s GPS latency
         var config = ClosedLoopConfig()
+        config.plant = plant
         config.gpsRateHz = rate
         config.gpsNoiseSigmaMeters = sigma
         config.reportsVelocity = doppler
@@ -39,26 +44,33 @@ struct ClosedLoopTests {
         let rms = results.map(\.rangeErrorRMS).reduce(0, +) / Double(results.count)
         let worst = results.map(\.maxRangeError).max()!
         let closest = results.map(\.minSeparationMeters).min()!
-        print("straight walk, \(rate) Hz, σ \(sigma) m, doppler \(doppler): RMS standoff error \(Self.f(rms)) m, max \(Self.f(worst)) m, min separation \(Self.f(closest)) m, tilt-rate RMS \(Self.f(results[0].tiltRateRMS))/s")
+        print("[\(plant)] straight walk, \(rate) Hz, σ \(sigma) m, doppler \(doppler): RMS standoff error \(Self.f(rms)) m, max \(Self.f(worst)) m, min separation \(Self.f(closest)) m, tilt-rate RMS \(Self.f(results[0].tiltRateRMS))/s")
         // Then the standoff error after 15 s is well under a metre, it follows throughout, and never comes close
+        // Issue 12 (wind, model error): with PlantModel.offModel the 07310b2 controller fails this:
+        // RMS 0.737 / 0.738 m (1 / 5 Hz, σ 0), 0.677 (1 Hz σ 0.5 Doppler), 0.697 (5 Hz σ 0.5): the 3 m/s
+        // wind leaves a 0.74 m standing offset (no integral action). Kept strict on purpose.
         #expect(rms < maxRMS)
         #expect(rms < 1.0)
         #expect(results.allSatisfy { $0.settledFollowingFraction == 1 })
         #expect(closest > Self.minSeparation + 1)
     }
 
-    @Test("90° turn", arguments: [(rate: 1.0, maxError: 2.0), (rate: 5.0, maxError: 1.5)])
-    func rightAngleTurn(rate: Double, maxError: Double) throws {
+    @Test("90° turn", arguments: [(rate: 1.0, maxError: 2.0), (rate: 5.0, maxError: 1.5)], PlantModel.both)
+    func rightAngleTurn(_ c: (rate: Double, maxError: Double), plant: PlantModel) throws {
+        let (rate, maxError) = c
         // Given a walker who turns 90° left at t = 30 s, perfect fixes
         var config = ClosedLoopConfig()
+        config.plant = plant
         config.person = .rightAngle(turnAt: 30)
         config.gpsRateHz = rate
         config.durationSeconds = 60
         config.settleSeconds = 25
         // When the machine follows through the turn
         let result = try runClosedLoop(config)
-        print("90° turn, \(rate) Hz: RMS standoff error \(Self.f(result.rangeErrorRMS)) m, max \(Self.f(result.maxRangeError)) m, min separation \(Self.f(result.minSeparationMeters)) m")
+        print("[\(plant)] 90° turn, \(rate) Hz: RMS standoff error \(Self.f(result.rangeErrorRMS)) m, max \(Self.f(result.maxRangeError)) m, min separation \(Self.f(result.minSeparationMeters)) m")
         // Then the range error stays bounded and the drone ends up behind the person again
+        // Issue 12 (wind, model error): with PlantModel.offModel the 07310b2 controller fails this:
+        // max 2.26 m at 1 Hz (bound 2.0), 2.11 m at 5 Hz (bound 1.5). Kept strict on purpose.
         #expect(result.maxRangeError < maxError)
         #expect(result.rangeErrorRMS < 0.8)
         #expect(result.minSeparationMeters > Self.minSeparation)
@@ -66,9 +78,11 @@ struct ClosedLoopTests {
         #expect((last.person - last.drone).bearingDegrees < 20 || (last.person - last.drone).bearingDegrees > 340)
     }
 
-    @Test func stopAndGo() throws {
+    @Test(arguments: PlantModel.both)
+    func stopAndGo(plant: PlantModel) throws {
         // Given a walker who stops at 20 s and walks on at 40 s, perfect 1 Hz fixes
         var config = ClosedLoopConfig()
+        config.plant = plant
         config.person = .stopAndGo(stopAt: 20, goAt: 40)
         config.durationSeconds = 60
         config.settleSeconds = 10
@@ -77,8 +91,10 @@ struct ClosedLoopTests {
         let bearings = standing.map { ($0.drone - $0.person).bearingDegrees }
         let swing = zip(bearings, bearings.dropFirst()).map { abs(wrappedDegrees180($1 - $0)) }.reduce(0, +)
         let resumed = result.samples.filter { $0.time >= 52 }
-        print("stop and go: min separation \(Self.f(result.minSeparationMeters)) m, drone speed while standing ≤ \(Self.f(standing.map(\.droneSpeed).max()!)) m/s, bearing swing \(Self.f(swing))°, max range error after resuming \(Self.f(resumed.map { abs($0.distanceMeters - 6) }.max()!)) m")
+        print("[\(plant)] stop and go: min separation \(Self.f(result.minSeparationMeters)) m, drone speed while standing ≤ \(Self.f(standing.map(\.droneSpeed).max()!)) m/s, bearing swing \(Self.f(swing))°, max range error after resuming \(Self.f(resumed.map { abs($0.distanceMeters - 6) }.max()!)) m")
         // Then it never comes inside minSeparation when the person stops,
+        // Issue 12 (wind, model error): with PlantModel.offModel the 07310b2 controller fails this:
+        // min separation 2.26 m < 3 (the wind pushes it on towards the person as they stop).
         #expect(result.minSeparationMeters > Self.minSeparation)
         // holds still while they stand (no circling: the bearing from person to drone barely moves),
         #expect(standing.allSatisfy { $0.droneSpeed < 0.15 })
@@ -87,15 +103,17 @@ struct ClosedLoopTests {
         #expect(resumed.allSatisfy { abs($0.distanceMeters - 6) < 1.5 })
     }
 
-    @Test func stopAndGoWithNoisyDopplerFixes() throws {
+    @Test(arguments: PlantModel.both)
+    func stopAndGoWithNoisyDopplerFixes(plant: PlantModel) throws {
         var config = ClosedLoopConfig()
+        config.plant = plant
         config.person = .stopAndGo(stopAt: 20, goAt: 40)
         config.durationSeconds = 60
         config.gpsNoiseSigmaMeters = 0.5
         config.reportsVelocity = true
         let results = try Self.runs(config, seeds: 1...4)
         let closest = results.map(\.minSeparationMeters).min()!
-        print("stop and go, σ 0.5 m with Doppler velocity: min separation \(Self.f(closest)) m")
+        print("[\(plant)] stop and go, σ 0.5 m with Doppler velocity: min separation \(Self.f(closest)) m")
         #expect(closest > Self.minSeparation)
     }
 
@@ -103,13 +121,15 @@ struct ClosedLoopTests {
         (biasMeters: 2.5, gpsRelativeErrorMeters: 0.0, holds: false),
         (biasMeters: 2.5, gpsRelativeErrorMeters: 3.0, holds: true),
         (biasMeters: 4.0, gpsRelativeErrorMeters: 4.0, holds: true),
-    ])
-    func relativeBias(biasMeters: Double, gpsRelativeErrorMeters: Double, holds: Bool) throws {
+    ], PlantModel.both)
+    func relativeBias(_ c: (biasMeters: Double, gpsRelativeErrorMeters: Double, holds: Bool), plant: PlantModel) throws {
+        let (biasMeters, gpsRelativeErrorMeters, holds) = c
         // Given a person standing still, a drone 25 m west of them flying in to the shortest standoff
         // the rules allow (minSeparation + gpsRelativeError + 0.5), and a target receiver whose fixes
         // sit `biasMeters` east of the person — the worst direction: the drone measures them farther
         // away than they are by the whole bias
         var config = ClosedLoopConfig()
+        config.plant = plant
         config.person = .standThenWalk(startAt: 1000, bearingDegrees: 0, speed: 0)
         config.durationSeconds = 40
         config.gpsRateHz = 5
@@ -119,10 +139,13 @@ struct ClosedLoopTests {
         config.targetBias = PlaneVector(east: biasMeters, north: 0)
         let result = try runClosedLoop(config)
         let measuredClosest = result.samples.compactMap(\.estimatedDistanceMeters).min()!
-        print("bias \(biasMeters) m, gps_relative_error_m \(gpsRelativeErrorMeters), standoff "
+        print("[\(plant)] bias \(biasMeters) m, gps_relative_error_m \(gpsRelativeErrorMeters), standoff "
               + "\(config.follow.standoffMeters) m: true min separation \(Self.f(result.minSeparationMeters)) m, "
               + "measured \(Self.f(measuredClosest)) m")
         // Then flying in, it stops outside the protected radius by its own measurements
+        // Issue 12 (wind, model error): with PlantModel.offModel the 07310b2 controller fails this:
+        // measured closest 2.54 / 5.55 / 6.55 m against protected radii 3 / 6 / 7 (the wind pushes it
+        // inside), and for bias 4 / allowance 4 the true minimum is 2.54 m < 3. Kept strict on purpose.
         #expect(measuredClosest > config.failsafe.protectedRadiusMeters, "\(measuredClosest)")
         // and the true distance stays above minSeparation exactly when the margin covers the bias
         #expect((result.minSeparationMeters > Self.minSeparation) == holds, "\(result.minSeparationMeters)")
@@ -133,10 +156,12 @@ struct ClosedLoopTests {
         (rate: 5.0, sigma: 0.0, doppler: false),
         (rate: 1.0, sigma: 0.5, doppler: true),
         (rate: 5.0, sigma: 0.5, doppler: true),
-    ])
-    func walkTowardsTheDrone(rate: Double, sigma: Double, doppler: Bool) throws {
+    ], PlantModel.both)
+    func walkTowardsTheDrone(_ c: (rate: Double, sigma: Double, doppler: Bool), plant: PlantModel) throws {
+        let (rate, sigma, doppler) = c
         // Given a person standing 6 m east of the hovering drone, who at 5 s walks straight at it (west)
         var config = ClosedLoopConfig()
+        config.plant = plant
         config.person = .standThenWalk(startAt: 5, bearingDegrees: 270, speed: 1.4)
         config.durationSeconds = 40
         config.gpsRateHz = rate
@@ -144,8 +169,10 @@ struct ClosedLoopTests {
         config.reportsVelocity = doppler
         let results = try Self.runs(config, seeds: 1...(sigma > 0 ? 4 : 1))
         let closest = results.map(\.minSeparationMeters).min()!
-        print("walking at the drone at 1.4 m/s, \(rate) Hz, σ \(sigma), doppler \(doppler): min separation \(Self.f(closest)) m")
+        print("[\(plant)] walking at the drone at 1.4 m/s, \(rate) Hz, σ \(sigma), doppler \(doppler): min separation \(Self.f(closest)) m")
         // Then it never comes inside minSeparation
+        // Issue 12 (wind, model error): with PlantModel.offModel the 07310b2 controller fails this:
+        // min separation 2.24 m (1 Hz, clean) and 2.67 m (5 Hz, clean) < 3. Kept strict on purpose.
         #expect(closest > Self.minSeparation)
         for result in results {
             // and whenever it believed itself inside, it commanded motion away from the person
@@ -160,25 +187,31 @@ struct ClosedLoopTests {
         }
     }
 
-    @Test func aJoggerRunningAtTheDroneIsOutrunLate() throws {
+    @Test(arguments: PlantModel.both)
+    func aJoggerRunningAtTheDroneIsOutrunLate(plant: PlantModel) throws {
         // Given the same, but a jogger at 3 m/s and 5 Hz fixes with Doppler velocity
         var config = ClosedLoopConfig()
+        config.plant = plant
         config.person = .standThenWalk(startAt: 5, bearingDegrees: 270, speed: 3.0)
         config.durationSeconds = 30
         config.gpsRateHz = 5
         config.reportsVelocity = true
         let result = try runClosedLoop(config)
-        print("jogging at the drone at 3 m/s, 5 Hz with Doppler: min separation \(Self.f(result.minSeparationMeters)) m")
+        print("[\(plant)] jogging at the drone at 3 m/s, 5 Hz with Doppler: min separation \(Self.f(result.minSeparationMeters)) m")
         // Then it cannot keep minSeparation — from standstill the drone needs ≈1 s at 20° tilt to
         // reach 3 m/s after ≈0.5 s to notice (documented limit) — but it never lets them reach it
+        // Issue 12 (stopping model, wind): with PlantModel.offModel the 07310b2 controller fails this:
+        // min separation 0.02 m (the jogger reaches the drone) and 2.73 m off the standoff at the end.
         #expect(result.minSeparationMeters > 1.0)
         // and it keeps up afterwards
         #expect(abs(result.samples.last!.distanceMeters - 6) < 2.5)
     }
 
-    @Test func gpsJitterDoesNotMakeItTwitch() throws {
+    @Test(arguments: PlantModel.both)
+    func gpsJitterDoesNotMakeItTwitch(plant: PlantModel) throws {
         // Given a person standing still and both receivers jittering with σ 0.5 m at 1 Hz
         var config = ClosedLoopConfig()
+        config.plant = plant
         config.person = .straight(speed: 0)
         config.gpsNoiseSigmaMeters = 0.5
         let results = try Self.runs(config, seeds: 1...4)
@@ -186,7 +219,7 @@ struct ClosedLoopTests {
         for result in results {
             let start = result.samples.first { $0.time >= config.settleSeconds }!.drone
             let wander = result.settled.map { ($0.drone - start).length }.max()!
-            print("standing person, σ 0.5 m: tilt-rate RMS \(Self.f(result.tiltRateRMS))/s, largest tick step \(Self.f(result.maxTiltStep)), drone wander \(Self.f(wander)) m, RMS standoff error \(Self.f(result.rangeErrorRMS)) m")
+            print("[\(plant)] standing person, σ 0.5 m: tilt-rate RMS \(Self.f(result.tiltRateRMS))/s, largest tick step \(Self.f(result.maxTiltStep)), drone wander \(Self.f(wander)) m, RMS standoff error \(Self.f(result.rangeErrorRMS)) m")
             // Then the commands change slowly (bounded rate of change, modest RMS rate)
             #expect(result.maxTiltStep <= tuning.tiltSlewPerSecond / 30 + 1e-6)
             #expect(result.tiltRateRMS < 1.2)
@@ -196,15 +229,16 @@ struct ClosedLoopTests {
         }
     }
 
-    @Test("a 100 m outlier is ignored", arguments: [1.0, 5.0])
-    func aHundredMetreOutlierIsIgnored(rate: Double) throws {
+    @Test("a 100 m outlier is ignored", arguments: [1.0, 5.0], PlantModel.both)
+    func aHundredMetreOutlierIsIgnored(rate: Double, plant: PlantModel) throws {
         // Given a walker with perfect fixes except one, 100 m north, at t = 30 s
         var config = ClosedLoopConfig()
+        config.plant = plant
         config.gpsRateHz = rate
         config.targetFixDisplacements = [(at: 30, by: PlaneVector(east: 0, north: 100))]
         let result = try runClosedLoop(config)
         let northMost = result.samples.map(\.drone.north).max()!
-        print("100 m outlier at \(rate) Hz: max standoff error \(Self.f(result.maxRangeError)) m, drone strayed north \(Self.f(northMost)) m, following \(Self.f(100 * result.settledFollowingFraction)) % of the time")
+        print("[\(plant)] 100 m outlier at \(rate) Hz: max standoff error \(Self.f(result.maxRangeError)) m, drone strayed north \(Self.f(northMost)) m, following \(Self.f(100 * result.settledFollowingFraction)) % of the time")
         // Then it is counted and ignored: the drone does not flinch towards it
         #expect(result.machine.target.statistics.rejectedOutliers == 1)
         #expect(northMost < 0.1)
@@ -213,6 +247,8 @@ struct ClosedLoopTests {
             #expect(result.maxRangeError < 1.0)
             #expect(result.settledFollowingFraction > 0.97)
         } else {
+            // Issue 12 (wind): with PlantModel.offModel the 07310b2 controller fails this: max 0.74 m
+            // (the wind's standing offset, not the outlier). Kept strict on purpose.
             #expect(result.maxRangeError < 0.1)
             #expect(result.settledFollowingFraction == 1)
         }
