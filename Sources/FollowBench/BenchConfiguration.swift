@@ -120,8 +120,8 @@ public struct BenchConfiguration: Sendable, Hashable {
     }
 
     /// The smallest `standoffMeters` FollowCore accepts with this configuration's failsafe
-    /// (found by bisection on `FlightStateMachine`'s own check, to 1 mm), or nil if none up to
-    /// 100 m is accepted. Follows whatever rule FollowCore enforces, so the bench tests the
+    /// (found on `FlightStateMachine`'s own check, to 1 mm), or nil if none up to 100 m is
+    /// accepted. Follows whatever rule FollowCore enforces, so the bench tests the
     /// tightest standoff a user can configure.
     public func smallestAcceptedStandoffMeters() -> Double? {
         func accepted(_ standoff: Double) -> Bool {
@@ -129,10 +129,16 @@ public struct BenchConfiguration: Sendable, Hashable {
             c.standoffMeters = standoff
             return (try? FlightStateMachine(follow: c.followParameters(drone: DroneConfiguration()), failsafe: failsafe)) != nil
         }
-        var high = 100.0
-        guard accepted(high) else { return nil }
+        // Scan up in 0.5 m steps for the first accepted value (FollowCore also has an upper
+        // bound), then bisect between it and the last rejected one.
         var low = 0.0
         if accepted(low) { return low }
+        var high = 0.5
+        while !accepted(high) {
+            low = high
+            high += 0.5
+            if high > 100 { return nil }
+        }
         while high - low > 0.0005 {
             let mid = (low + high) / 2
             if accepted(mid) { high = mid } else { low = mid }
