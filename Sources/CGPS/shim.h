@@ -72,6 +72,13 @@ static inline int fm_watch(struct gps_data_t *g, const char *device) {
     return gps_send(g, "?WATCH={\"enable\":true,\"json\":true,\"device\":\"%s\"};", device);
 }
 
+/* Ask gpsd to run one device at `cycle` seconds per fix: `?DEVICE={"path":…,"cycle":…};`
+ * (gpsd_json(5) ?DEVICE). gps_send has its own buffer, so long paths are fine. The caller keeps
+ * `"` and `\` out of the path (it is not JSON-escaped here). Returns 0 on success, -1 on error. */
+static inline int fm_send_device_cycle(struct gps_data_t *g, const char *path, double cycle) {
+    return gps_send(g, "?DEVICE={\"path\":\"%s\",\"cycle\":%.3f};", path, cycle);
+}
+
 /* True if data is ready within timeout_us MICROseconds (not ms: reference/gpsd.md §1.1). */
 static inline int fm_waiting(const struct gps_data_t *g, int timeout_us) { return gps_waiting(g, timeout_us) ? 1 : 0; }
 

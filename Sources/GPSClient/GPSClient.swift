@@ -10,6 +10,11 @@ import Telemetry
 /// restricted to a device only ever hears that device, and a stalled gpsd never blocks
 /// anything else. When gpsd goes away the role reports `.lost(.connectionLost)` at once and
 /// reconnects with backoff (250 ms doubling to at most 1 s), resuming in the same process.
+///
+/// Rate: once gpsd identified a role's device, the client asks gpsd to run it at the
+/// subscription's `rate` (`?DEVICE` cycle) and reads the answer; whatever gpsd answers, fixes
+/// keep flowing at the receiver's own rate. It also measures the rate each role actually
+/// delivers. Both are in ``rateReport(for:)`` (docs/gps-rate.md).
 public final class GPSClient: Sendable {
     /// Counters for what was read but not turned into events.
     public struct Statistics: Sendable, Hashable {
@@ -30,6 +35,7 @@ public final class GPSClient: Sendable {
 
     private let continuation: AsyncStream<GPSEvent>.Continuation
     private let eventHandler: (@Sendable (GPSEvent) -> Void)?
+    private let rateHandler: (@Sendable (ReceiverRole, ReceiverRateReport) -> Void)?
     private let logger: Logger
     private let state: Mutex<State>
     private let stopFlag = Atomic<Bool>(false)
@@ -37,6 +43,8 @@ public final class GPSClient: Sendable {
     private struct State: ~Copyable {
         var statistics: [ReceiverRole: Statistics] = [:]
         var running = 0
+        var rateControls: [ReceiverRole: RateControl] = [:]
+        var rateMeters: [ReceiverRole: DeliveredRateMeter] = [:]
     }
 
     /// - Parameters:
@@ -45,13 +53,23 @@ public final class GPSClient: Sendable {
     ///   - eventHandler: if given, called with every event on the reader thread that produced it,
     ///     *instead of* yielding it to `events` (which then only finishes). Saves a task hop per
     ///     event for a consumer that merges several sources (`FlightService`); must not block.
+    ///   - rateHandler: if given, called on the reader thread whenever a role's rate control changes
+    ///     state (requested, accepted, refused, …) and when its delivered rate is first measured
+    ///     after a (re)connection; must not block.
     public init(subscriptions: [ReceiverSubscription], logger: Logger, bufferLimit: Int = 1024,
-                eventHandler: (@Sendable (GPSEvent) -> Void)? = nil) {
+                eventHandler: (@Sendable (GPSEvent) -> Void)? = nil,
+                rateHandler: (@Sendable (ReceiverRole, ReceiverRateReport) -> Void)? = nil) {
         self.subscriptions = subscriptions
         self.logger = logger
         self.eventHandler = eventHandler
+        self.rateHandler = rateHandler
         (events, continuation) = AsyncStream.makeStream(of: GPSEvent.self, bufferingPolicy: .bufferingNewest(bufferLimit))
-        state = Mutex(State())
+        var initial = State()
+        for sub in subscriptions {
+            initial.rateControls[sub.role] = RateControl(request: sub.rate, watchedDevice: sub.device)
+            initial.rateMeters[sub.role] = DeliveredRateMeter()
+        }
+        state = Mutex(initial)
     }
 
     deinit { stopFlag.store(true, ordering: .relaxed) }
@@ -81,6 +99,50 @@ public final class GPSClient: Sendable {
         state.withLock { $0.statistics[role] ?? Statistics() }
     }
 
+    /// What was asked of gpsd for `role`'s rate, what gpsd answered, and the rate delivered.
+    public func rateReport(for role: ReceiverRole) -> ReceiverRateReport {
+        state.withLock { s in
+            ReceiverRateReport(control: s.rateControls[role] ?? RateControl(request: .receiverDefault, watchedDevice: nil),
+                               meter: s.rateMeters[role] ?? DeliveredRateMeter())
+        }
+    }
+
+    /// Applies `update` to `role`'s rate control and meter; logs and reports a change of state
+    /// or a first measured rate. Returns the command the control wants sent, if any.
+    private func updateRate(
+        _ role: ReceiverRole, meta: Logger.Metadata,
+        _ update: (inout RateControl, inout DeliveredRateMeter) -> RateControl.Command?
+    ) -> RateControl.Command? {
+        let (command, before, after) = state.withLock { s in
+            var control = s.rateControls[role] ?? RateControl(request: .receiverDefault, watchedDevice: nil)
+            var meter = s.rateMeters[role] ?? DeliveredRateMeter()
+            let before = ReceiverRateReport(control: control, meter: meter)
+            let command = update(&control, &meter)
+            s.rateControls[role] = control
+            s.rateMeters[role] = meter
+            return (command, before, ReceiverRateReport(control: control, meter: meter))
+        }
+        let firstRate = before.deliveredHertz == nil && after.deliveredHertz != nil
+        guard before.control != after.control || firstRate else { return command }
+        var m = meta
+        m["rate-requested"] = "\(after.requested)"
+        m["rate-control"] = "\(after.control.name)"
+        if let hz = after.deliveredHertz { m["delivered-hz"] = "\(String(format: "%.2f", hz))" }
+        if let driver = after.driver { m["driver"] = "\(driver)" }
+        if before.control != after.control {
+            switch after.control {
+            case .refused, .notSupported, .unconfirmed:
+                logger.notice("receiver rate: \(after.control.detail)", metadata: m)
+            default:
+                logger.info("receiver rate: \(after.control.detail)", metadata: m)
+            }
+        } else {
+            logger.info("receiver rate measured", metadata: m)
+        }
+        rateHandler?(role, after)
+        return command
+    }
+
     private var stopped: Bool { stopFlag.load(ordering: .relaxed) }
 
     private func count(_ role: ReceiverRole, _ update: (inout Statistics) -> Void) {
@@ -94,6 +156,40 @@ public final class GPSClient: Sendable {
             let slice = min(left, 0.05)
             usleep(UInt32(slice * 1_000_000))
             left -= slice
+        }
+    }
+
+    /// Feeds one report to the role's rate control and meter; sends the `?DEVICE` request it asks for.
+    private func handleRate(_ cls: GPSDMessageClass, outcome: GPSDataMapper.Outcome,
+                            connection: GPSDConnection, role: ReceiverRole, meta: Logger.Metadata) {
+        switch (cls, outcome) {
+        case (.device, _), (.devices, _):
+            let reports = GPSDDeviceReport.parse(line: connection.lastLine)
+            guard !reports.isEmpty else { return }
+            let command = updateRate(role, meta: meta) { control, meter in
+                if reports.contains(where: { !$0.activated && (control.device ?? control.watchedDevice) == $0.path }) {
+                    meter.reset()
+                }
+                return control.handle(reports)
+            }
+            if let command, !connection.sendDeviceCycle(path: command.path, cycleSeconds: command.cycleSeconds) {
+                _ = updateRate(role, meta: meta) { control, _ in
+                    control.couldNotSend("the ?DEVICE request could not be sent for \(command.path)")
+                    return nil
+                }
+            }
+        case (_, .event(.gpsdError(_, let message, _))):
+            _ = updateRate(role, meta: meta) { control, _ in
+                control.gpsdError(message)
+                return nil
+            }
+        case (_, .event(.fix(let fix))):
+            _ = updateRate(role, meta: meta) { _, meter in
+                meter.record(receivedAt: fix.receivedAt, fixTime: fix.fixTime)
+                return nil
+            }
+        default:
+            break
         }
     }
 
@@ -122,6 +218,11 @@ public final class GPSClient: Sendable {
             reportedDown = false
             backoffSeconds = 0.25
             count(sub.role) { $0.connects += 1 }
+            _ = updateRate(sub.role, meta: meta) { control, meter in
+                control.connected()
+                meter.reset()
+                return nil
+            }
             log.info("connected to gpsd", metadata: meta)
             deliver(.connected(role: sub.role, endpoint: sub.endpoint.description,
                                           isReconnect: everConnected, at: SystemClock.now()))
@@ -134,6 +235,10 @@ public final class GPSClient: Sendable {
                 case .closed(let reason):
                     reportedDown = true
                     count(sub.role) { $0.connectionLosses += 1 }
+                    _ = updateRate(sub.role, meta: meta) { _, meter in
+                        meter.reset()
+                        return nil
+                    }
                     log.warning("gpsd connection lost", metadata: meta.merging(["reason": "\(reason)"]) { $1 })
                     deliver(.lost(GPSLoss(role: sub.role, device: sub.device,
                                                      reason: .connectionLost(reason), at: SystemClock.now())))
@@ -154,6 +259,7 @@ public final class GPSClient: Sendable {
                         case .ignored(.notInteresting): break
                         }
                     }
+                    handleRate(cls, outcome: outcome, connection: connection, role: sub.role, meta: meta)
                     if case .event(let e) = outcome { deliver(e) }
                 }
             }

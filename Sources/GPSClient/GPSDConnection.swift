@@ -37,6 +37,15 @@ final class GPSDConnection {
         return nil
     }
 
+    /// Sends `?DEVICE={"path":…,"cycle":…};`. False if not connected, if the path cannot go into
+    /// JSON unescaped (`"`, `\`, control characters), or if the write failed.
+    func sendDeviceCycle(path: String, cycleSeconds: Double) -> Bool {
+        guard isOpen, cycleSeconds.isFinite, cycleSeconds > 0,
+              !path.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" || $0.value < 0x20 })
+        else { return false }
+        return fm_send_device_cycle(data, path, cycleSeconds) == 0
+    }
+
     func close() {
         if isOpen { _ = fm_close(data) }
         isOpen = false

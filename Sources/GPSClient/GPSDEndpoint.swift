@@ -11,16 +11,20 @@ public struct GPSDAddress: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(host):\(port)" }
 }
 
-/// One role's subscription: which gpsd, and which of its devices (exact gpsd path; nil = any).
+/// One role's subscription: which gpsd, which of its devices (exact gpsd path; nil = any), and
+/// what rate to ask gpsd to run that receiver at.
 public struct ReceiverSubscription: Sendable, Hashable {
     public var role: ReceiverRole
     public var endpoint: GPSDAddress
     public var device: String?
+    /// Sent to gpsd as `?DEVICE` once it identified the device; `.receiverDefault` sends nothing.
+    public var rate: RateRequest
 
-    public init(role: ReceiverRole, endpoint: GPSDAddress, device: String?) {
+    public init(role: ReceiverRole, endpoint: GPSDAddress, device: String?, rate: RateRequest = .receiverDefault) {
         self.role = role
         self.endpoint = endpoint
         self.device = (device?.isEmpty ?? true) ? nil : device
+        self.rate = rate
     }
 }
 
