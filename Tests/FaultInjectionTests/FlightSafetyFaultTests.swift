@@ -48,14 +48,18 @@ struct FlightSafetyFaultTests {
     /// seconds (our choice: the straight-walk offset is steady within ~5 s of the climb).
     static let settleSeconds = 5.0
     /// The drone–person offset may change by less than this because of one wild heading report,
-    /// metres (issue 11, defect 1).
-    static let glitchDisplacementLimitMeters = 0.5
+    /// metres. Issue 11 (defect 1) asks for < 0.5 m, but on this rig (HDT at 5 Hz, so the next
+    /// report corrects a wild one after 0.2 s) the 07310b2 code that uses the wild report already
+    /// stays at 0.44–0.45 m (4 runs), so 0.5 m cannot tell a fix from no fix. A report that is not
+    /// used should move the drone no more than its natural spread while following (0.05–0.06 m
+    /// measured over 2 s): 0.25 m, our choice, ~4× that spread and ~½ the unfixed displacement.
+    static let glitchDisplacementLimitMeters = 0.25
     /// After navdata says "landed", followme may still send REF take-off bits for this long, seconds:
     /// the packet is decided on at the next 30 ms tick and the link re-sends every 30 ms (our choice:
     /// about six AT periods, for a loaded 2-core machine).
     static let reactionAllowanceSeconds = 0.2
 
-    @Test("15a. one onboard heading rotated 180° mid-flight → keeps following, no hold, moves < 0.5 m relative to the person",
+    @Test("15a. one onboard heading rotated 180° mid-flight → keeps following, no hold, moves < 0.25 m relative to the person",
           .timeLimit(.minutes(6)))
     func headingGlitch() async throws {
         try await FaultRig.withFollowingField("heading-glitch") { rig in
@@ -72,7 +76,7 @@ struct FlightSafetyFaultTests {
             #expect(sent, "the glitched heading was never sent")
             let after = await sampleOffsets(rig, seconds: 4)
 
-            // Then the drone–person offset moves less than 0.5 m from where it was
+            // Then the drone–person offset moves less than 0.25 m from where it was
             let displacement = after.map { $0.distance(toEast: reference.east, north: reference.north) }.max() ?? .nan
             #expect(displacement < Self.glitchDisplacementLimitMeters,
                     "the offset moved \(displacement) m after one wild heading (natural spread \(naturalMeters) m)\n\(rig.diagnostics())")
