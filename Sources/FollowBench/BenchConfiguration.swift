@@ -46,6 +46,10 @@ public struct BenchConfiguration: Sendable, Hashable {
     public var targetRateHertz: Double?
     /// Whether the person's fixes carry Doppler speed and track. Default true.
     public var targetReportsVelocity: Bool
+    /// The product's failsafe defaults, for scenarios that ask for them
+    /// (`BenchScenario.usesShippedFailsafe`); their separation fields are replaced by `failsafe`'s.
+    /// Default `FailsafeParameters()`; `followme bench` sets it from the shipped config's defaults.
+    public var shippedFailsafe: FailsafeParameters
 
     public init(
         seed: UInt64 = 1,
@@ -62,8 +66,10 @@ public struct BenchConfiguration: Sendable, Hashable {
         plant: BenchPlant = .nominal,
         wind: WindModel.Parameters = .calm,
         targetRateHertz: Double? = nil,
-        targetReportsVelocity: Bool = true
+        targetReportsVelocity: Bool = true,
+        shippedFailsafe: FailsafeParameters = FailsafeParameters()
     ) {
+        self.shippedFailsafe = shippedFailsafe
         self.plant = plant
         self.wind = wind
         self.targetRateHertz = targetRateHertz

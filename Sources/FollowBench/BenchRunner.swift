@@ -97,6 +97,11 @@ public enum BenchRunner {
             wind = WindModel(parameters: scenario.wind ?? c.wind, seed: c.seed, start: .zero)
             sim.windENU = wind.windENU(at: .zero)
             var failsafe = c.failsafe
+            if scenario.usesShippedFailsafe {
+                failsafe = c.shippedFailsafe
+                failsafe.minSeparationMeters = c.failsafe.minSeparationMeters
+                failsafe.gpsRelativeErrorMeters = c.failsafe.gpsRelativeErrorMeters
+            }
             if let fence = scenario.geofenceMeters { failsafe.geofenceMeters = fence }
             self.failsafe = failsafe
 

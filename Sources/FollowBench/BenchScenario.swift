@@ -49,10 +49,13 @@ public struct BenchScenario: Sendable {
     /// starts the standoff behind the person along it. nil = `initialBearingDegrees()`. Set it to
     /// make the person walk *at* the drone.
     public let startBearingDegrees: Double?
+    /// Fly with `BenchConfiguration.shippedFailsafe` (the product's defaults: fences, timeouts)
+    /// instead of the bench's 1000 m-fence failsafe; the bench's separation settings still apply.
+    public let usesShippedFailsafe: Bool
 
     public init(name: String, summary: String, kind: Kind, person: any PersonScenario, origin: GeoCoordinate,
                 endSeconds: Double? = nil, wind: WindModel.Parameters? = nil, geofenceMeters: Double? = nil,
-                durationSeconds: Double? = nil, startBearingDegrees: Double? = nil) {
+                durationSeconds: Double? = nil, startBearingDegrees: Double? = nil, usesShippedFailsafe: Bool = false) {
         self.name = name
         self.summary = summary
         self.kind = kind
@@ -63,6 +66,7 @@ public struct BenchScenario: Sendable {
         self.geofenceMeters = geofenceMeters
         self.durationSeconds = durationSeconds
         self.startBearingDegrees = startBearingDegrees
+        self.usesShippedFailsafe = usesShippedFailsafe
     }
 
     /// The bearing the drone starts behind the person along: `startBearingDegrees`, else
@@ -140,14 +144,15 @@ public struct BenchScenario: Sendable {
                       kind: .synthetic, person: SCurveScenario(initialBearingDegrees: 0), origin: origin)
     }
 
-    /// A 5-minute straight 3 m/s jog (900 m) with the product's default geofence (FollowCore's
-    /// `FailsafeParameters()`), as a user with the shipped defaults gets it.
+    /// A 5-minute straight 3 m/s jog (900 m) with the product's default failsafe (geofence and any
+    /// other distance limit, `BenchConfiguration.shippedFailsafe`), as a user with the shipped
+    /// defaults gets it.
     public static func jogFiveMinutesDefaults(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
         BenchScenario(name: "jog-5min-defaults",
-                      summary: "jog 3 m/s straight 5 min, heading 045°, product default geofence (\(Int(FailsafeParameters().geofenceMeters)) m)",
+                      summary: "jog 3 m/s straight 5 min, heading 045°, the product's default failsafe (fences)",
                       kind: .synthetic,
                       person: StraightWalkScenario(bearingDegrees: 45, speedMetersPerSecond: PersonSpeed.jogMetersPerSecond),
-                      origin: origin, geofenceMeters: FailsafeParameters().geofenceMeters, durationSeconds: 300)
+                      origin: origin, durationSeconds: 300, usesShippedFailsafe: true)
     }
 
     /// A jogger who stops dead: 20 s at 3 m/s, 15 s standing, repeated, heading 090°.

@@ -101,6 +101,7 @@ struct BenchCommand: ParsableCommand {
         c.standoffMeters = standoffM
         c.failsafe.minSeparationMeters = minSeparationM
         c.failsafe.gpsRelativeErrorMeters = gpsRelativeErrorM
+        if let shipped = try? FlightConfiguration(FollowMeConfiguration.defaults).failsafe { c.shippedFailsafe = shipped }
         c.plant = BenchPlant(rawValue: plant) ?? .nominal
         let mean = PlaneVector.unit(bearingDegrees: windTowardsDeg) * windMps
         c.wind = gusts ? .dryden(meanENU: mean) : WindModel.Parameters(meanENU: mean)

@@ -66,17 +66,25 @@ struct BenchKnobsTests {
         #expect(throws: BenchError.self) { try BenchConfiguration(targetRateHertz: 0).validate() }
     }
 
-    @Test("the 5-minute jog runs 5 minutes with the product's default geofence")
+    @Test("the 5-minute jog runs 5 minutes with the shipped failsafe, keeping the bench's separation settings")
     func fiveMinuteJog() throws {
         let scenario = BenchScenario.jogFiveMinutesDefaults()
         #expect(scenario.durationSeconds == 300)
-        #expect(scenario.geofenceMeters == FailsafeParameters().geofenceMeters)
-        // The runner honours both (a short personStart keeps the test quick in debug builds)
-        let r = try BenchRunner.run(scenario, controller: .followMe, noise: .clean,
-                                    configuration: BenchConfiguration(durationSeconds: 20, personStartSeconds: 15,
-                                                                      settleSeconds: 10, eulerAngleMaxDegrees: 20))
+        #expect(scenario.usesShippedFailsafe)
+        // Given a shipped failsafe with a 100 m fence and the bench's separation 2 + 1.5 at standoff 4
+        var config = BenchConfiguration(durationSeconds: 20, personStartSeconds: 15, settleSeconds: 10,
+                                        standoffMeters: 4, eulerAngleMaxDegrees: 20)
+        config.failsafe.minSeparationMeters = 2
+        config.failsafe.gpsRelativeErrorMeters = 1.5
+        config.shippedFailsafe.geofenceMeters = 100
+        // When it runs (it would be refused with the shipped 3 + 4 m at standoff 4)
+        let r = try BenchRunner.run(scenario, controller: .followMe, noise: .clean, configuration: config)
+        // Then it ran the scenario's 300 s (after the 15 s take-off wait) with the shipped fence
         #expect(abs(r.simulatedSeconds - 315) < 0.01)
-        #expect(r.geofenceMeters == FailsafeParameters().geofenceMeters)
+        #expect(r.geofenceMeters == 100)
+        // and other scenarios keep the bench's own failsafe
+        let other = try BenchRunner.run(.walkAtDrone(), controller: .followMe, noise: .clean, configuration: config)
+        #expect(other.geofenceMeters == config.failsafe.geofenceMeters)
     }
 
     @Test("walking and jogging at the drone: the person's path runs through the drone's start")
