@@ -84,7 +84,7 @@ public struct GPSDDeviceReport: Sendable, Hashable {
     private init?(_ o: [String: Any]) {
         guard let path = o["path"] as? String, !path.isEmpty else { return nil }
         func positive(_ key: String) -> Double? {
-            guard let n = o[key] as? NSNumber, !(o[key] is Bool) else { return nil }
+            guard let n = o[key] as? NSNumber else { return nil }
             let v = n.doubleValue
             return v.isFinite && v > 0 ? v : nil
         }
@@ -159,6 +159,11 @@ public struct RateControl: Sendable, Hashable {
     public struct Command: Sendable, Hashable {
         public var path: String
         public var cycleSeconds: Double
+
+        public init(path: String, cycleSeconds: Double) {
+            self.path = path
+            self.cycleSeconds = cycleSeconds
+        }
     }
 
     public let request: RateRequest

@@ -1,0 +1,144 @@
+import GPSClient
+import Logging
+import Synchronization
+import Telemetry
+import Testing
+
+/// Rate control and the delivered-rate measurement against a real gpsd: what the client asks
+/// with `?DEVICE`, what gpsd 3.22 answers for each kind of source, and the rate measured.
+@Suite("receiver rate through a real gpsd")
+struct ReceiverRateGPSDTests {
+    /// A client whose rate reports (from `rateHandler`) are kept in order.
+    final class RateHarness: Sendable {
+        let client: GPSClient
+        let recorder: EventRecorder
+        private let log: ReportLog
+
+        final class ReportLog: Sendable {
+            let reports = Mutex<[ReceiverRateReport]>([])
+        }
+
+        init(_ subscriptions: [ReceiverSubscription]) {
+            let logger = Logger(label: "ReceiverRateGPSDTests") { _ in SwiftLogNoOpLogHandler() }
+            let log = ReportLog()
+            client = GPSClient(subscriptions: subscriptions, logger: logger,
+                               rateHandler: { _, report in log.reports.withLock { $0.append(report) } })
+            recorder = EventRecorder(client.events)
+            self.log = log
+            client.start()
+        }
+
+        /// Every control state reported, in order.
+        var controlHistory: [RateControlStatus] {
+            var out: [RateControlStatus] = []
+            for r in log.reports.withLock({ $0 }) where out.last != r.control { out.append(r.control) }
+            return out
+        }
+
+        func report(_ role: ReceiverRole) -> ReceiverRateReport { client.rateReport(for: role) }
+
+        /// Waits until `condition` holds for `role`'s report, at most `timeoutSeconds`.
+        func waitUntil(_ role: ReceiverRole, timeoutSeconds: Double,
+                       _ condition: (ReceiverRateReport) -> Bool) async -> Bool {
+            let deadline = TestClock.now().adding(seconds: timeoutSeconds)
+            while TestClock.now() < deadline, !Task.isCancelled {
+                if condition(report(role)) { return true }
+                await TestClock.sleep(seconds: 0.02)
+            }
+            return condition(report(role))
+        }
+
+        func stop() { client.stop() }
+    }
+
+    @Test("plain NMEA under gpsfake: ?DEVICE is sent, gpsd keeps cycle 1.00 without mincycle → not supported",
+          .timeLimit(.minutes(1)))
+    func nmeaNotSupported() async throws {
+        // Given gpsfake looping bu353s4.log (gpsd identifies it as NMEA0183).
+        let dir = try TestDirectory(label: "rate-nmea")
+        defer { dir.remove() }
+        let log = try dir.copyFixture("bu353s4.log")
+        let gpsfake = try await GPSDProcesses.startGPSFake(logs: [log], in: dir, cycleSeconds: 0.02, oneShot: false)
+        defer { gpsfake.process.stop() }
+
+        // When a client asks for the fastest rate.
+        let harness = RateHarness([.local(.target, port: gpsfake.port, device: nil).withRate(.fastest)])
+        defer { harness.stop() }
+        let answered = await harness.waitUntil(.target, timeoutSeconds: 20) { $0.control.name == "not-supported" }
+
+        // Then the request went out (the control passed through `requested`) and gpsd's answer
+        // says the driver cannot change the rate; fixes keep coming.
+        let report = harness.report(.target)
+        let diagnostics = answered ? "" : await gpsfake.diagnosticsAsync()
+        #expect(answered, "rate control: \(harness.controlHistory); gpsd: \(diagnostics)")
+        #expect(report.control == .notSupported(driver: "NMEA0183"))
+        #expect(harness.controlHistory.contains(.requested(cycleSeconds: 0.1)))
+        #expect(report.gpsdCycleSeconds == 1.0 && report.gpsdMinCycleSeconds == nil)
+        let fixes = await harness.recorder.waitUntil(timeoutSeconds: 10) { $0.fixes.count >= 3 }
+        #expect(fixes)
+    }
+
+    @Test("u-blox binary under gpsfake (read-only gpsd -b): gpsd reports mincycle but keeps the cycle → refused",
+          .timeLimit(.minutes(1)))
+    func ubloxReadOnlyRefused() async throws {
+        // Given gpsfake looping ublox-neo-m8n.log (UBX binary; gpsfake runs gpsd with -b).
+        let dir = try TestDirectory(label: "rate-ubx")
+        defer { dir.remove() }
+        let log = try dir.copyFixture("ublox-neo-m8n.log")
+        let gpsfake = try await GPSDProcesses.startGPSFake(logs: [log], in: dir, cycleSeconds: 0.01, oneShot: false)
+        defer { gpsfake.process.stop() }
+
+        // When a client asks for the fastest rate.
+        let harness = RateHarness([.local(.target, port: gpsfake.port, device: nil).withRate(.fastest)])
+        defer { harness.stop() }
+        let answered = await harness.waitUntil(.target, timeoutSeconds: 20) { $0.control.name == "refused" }
+
+        // Then it asked for 10 Hz (the cap; gpsd's mincycle is 0.02 s) and was refused, not failed.
+        let report = harness.report(.target)
+        let diagnostics = answered ? "" : await gpsfake.diagnosticsAsync()
+        #expect(answered, "rate control: \(harness.controlHistory); gpsd: \(diagnostics)")
+        #expect(report.driver == "u-blox")
+        #expect(report.gpsdMinCycleSeconds == 0.02)
+        #expect(harness.controlHistory.contains(.requested(cycleSeconds: 0.1)))
+        let fixes = await harness.recorder.waitUntil(timeoutSeconds: 10) { $0.fixes.count >= 3 }
+        #expect(fixes)
+    }
+
+    @Test("NMEA served over tcp:// at 1, 5 and 10 Hz: the delivered rate is measured; gpsd cannot confirm a cycle",
+          .timeLimit(.minutes(1)), arguments: [1.0, 5.0, 10.0])
+    func deliveredRate(_ hz: Double) async throws {
+        // Given an NMEA source (RMC+GGA) at `hz`, read by gpsd as tcp://.
+        let dir = try TestDirectory(label: "rate-tcp")
+        defer { dir.remove() }
+        let source = try NMEATCPServer(rateHz: hz, script: TestSources.walk(
+            from: TestSources.targetStart, withHeading: false, periodCentiseconds: Int((100 / hz).rounded())))
+        source.start()
+        defer { source.stop() }
+        let path = source.gpsdSource()
+        let gpsd = try await GPSDProcesses.startGPSD(devices: [path], in: dir)
+        defer { gpsd.process.stop() }
+
+        // When a client watching that device asks for the fastest rate and reads ≥ 8 intervals.
+        let harness = RateHarness([.local(.target, port: gpsd.port, device: path).withRate(.fastest)])
+        defer { harness.stop() }
+        let measured = await harness.waitUntil(.target, timeoutSeconds: 8 / hz + 10) { $0.intervalsMeasured >= 8 }
+
+        // Then the delivered rate is the served rate within 10 %, and the request was sent but gpsd
+        // does not report a network source's cycle.
+        let report = harness.report(.target)
+        #expect(measured, "report \(report); gpsd: \(gpsd.diagnostics())")
+        let rate = try #require(report.deliveredHertz)
+        print("[rate] served \(hz) Hz, measured \(NMEA.fixed(rate, 2)) Hz over \(report.intervalsMeasured) intervals")
+        #expect(abs(rate - hz) / hz < 0.1, "served \(hz) Hz, measured \(rate) Hz")
+        #expect(report.control == .unconfirmed(cycleSeconds: 0.1), "history \(harness.controlHistory)")
+    }
+}
+
+extension ReceiverSubscription {
+    /// This subscription asking gpsd for `rate`.
+    func withRate(_ rate: RateRequest) -> ReceiverSubscription {
+        var copy = self
+        copy.rate = rate
+        return copy
+    }
+}
