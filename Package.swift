@@ -44,7 +44,8 @@ let package = Package(
         .target(name: "ARDroneProtocol", swiftSettings: strict),
         .target(
             name: "FollowMeConfig",
-            dependencies: ["Geometry", .product(name: "TOMLKit", package: "TOMLKit")],
+            // FollowCore: the config checks the flight core's own rules (one source of truth).
+            dependencies: ["Geometry", "FollowCore", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict
         ),
         .target(
@@ -136,7 +137,7 @@ let package = Package(
             name: "FollowMeServiceTests",
             dependencies: [
                 "FollowMeService", "DroneLink", "GPSClient", "ARDroneProtocol", "Simulation", "Telemetry", "Geometry",
-                "FollowCore", "SystemTime",
+                "FollowCore", "SystemTime", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

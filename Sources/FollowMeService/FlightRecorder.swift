@@ -5,9 +5,12 @@ import Telemetry
 
 /// Appends the flight log: one JSON object per line (JSONL), flushed at least once a second.
 ///
-/// Safe against `kill -9`: lines are only ever written whole, each flush is one `write(2)` of
-/// complete lines to a file opened with `O_APPEND`, so a crash loses at most the last second
-/// and never corrupts an earlier line. Owned by one task (the flight loop); not thread-safe.
+/// `record` only appends to a buffer; every flush hands the buffered whole lines to a `LogWriter`,
+/// whose own thread writes them, so the flight loop never waits for the disk. Safe against
+/// `kill -9`: lines are only ever handed over whole, each chunk is written in order to a file
+/// opened with `O_APPEND`, so a crash loses at most the last second and never corrupts an earlier
+/// line. If the writer falls behind (a stalled disk) whole chunks are dropped and counted
+/// (`droppedLines`), never the flight. Owned by one task (the flight loop); not thread-safe.
 public final class FlightRecorder {
     public enum RecorderError: Error, CustomStringConvertible {
         case cannotOpen(path: String, reason: String)
@@ -18,14 +21,22 @@ public final class FlightRecorder {
         }
     }
 
+    /// Queue bounds of the flight log's writer: our choice, 256 chunks / 16 MiB — at two flushes a
+    /// second, two minutes of a stalled disk before anything is dropped.
+    static let writerCapacityEntries = 256
+    static let writerCapacityBytes = 16 << 20
+
     public let path: String
-    private let fd: Int32
+    private let writer: LogWriter
     private var buffer: [UInt8] = []
+    private var bufferedLines = 0
     private var lastFlush: MonotonicTime
     private let flushIntervalSeconds: Double
     private let flushBytes: Int
-    /// Bytes that could not be written (disk full…); counted, never fatal to the flight.
+    /// Bytes of lines dropped because the writer's queue was full; counted, never fatal to the flight.
     public private(set) var droppedBytes = 0
+    /// Lines dropped because the writer's queue was full.
+    public private(set) var droppedLines = 0
     public private(set) var linesWritten = 0
 
     /// Opens (creating, appending) the log at `path`.
@@ -33,7 +44,8 @@ public final class FlightRecorder {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw RecorderError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         self.path = path
-        self.fd = fd
+        writer = LogWriter(name: "flight-log", fileDescriptor: fd, closesDescriptor: true,
+                           capacityEntries: Self.writerCapacityEntries, capacityBytes: Self.writerCapacityBytes)
         self.lastFlush = now
         self.flushIntervalSeconds = flushIntervalSeconds
         self.flushBytes = flushBytes
@@ -41,14 +53,17 @@ public final class FlightRecorder {
     }
 
     deinit {
-        flush()
-        close(fd)
+        close(timeoutSeconds: 2)
     }
+
+    /// The writer's counters (chunks written, dropped, write errors).
+    public var writerCounters: LogWriter.Counters { writer.counters }
 
     /// Adds one line; flushes when the interval has passed or the buffer is large.
     public func record(_ line: String, now: MonotonicTime) {
         buffer.append(contentsOf: line.utf8)
         buffer.append(0x0A)
+        bufferedLines += 1
         linesWritten += 1
         flushIfDue(now: now)
     }
@@ -61,21 +76,22 @@ public final class FlightRecorder {
         }
     }
 
-    /// Writes everything buffered, whole lines only.
+    /// Hands everything buffered (whole lines only) to the writer thread; does not wait for it.
     public func flush() {
         guard !buffer.isEmpty else { return }
-        var offset = 0
-        buffer.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    droppedBytes += raw.count - offset
-                    return
-                }
-                offset += n
-            }
+        if !writer.enqueue(buffer) {
+            droppedLines += bufferedLines
+            droppedBytes += buffer.count
         }
         buffer.removeAll(keepingCapacity: true)
+        bufferedLines = 0
+    }
+
+    /// Flushes and waits (at most `timeoutSeconds`) until the writer wrote everything; returns
+    /// whether it did. Further records are dropped. Called at the end of a flight, off the hot path.
+    @discardableResult
+    public func close(timeoutSeconds: Double) -> Bool {
+        flush()
+        return writer.shutdown(timeoutSeconds: timeoutSeconds)
     }
 }

@@ -13,7 +13,11 @@ import Telemetry
 
 /// Options of `followme run` that are not in the config file.
 public struct FlightServiceOptions: Sendable {
-    /// Dry run: never ask the drone to take off; log the commands that would be sent.
+    /// Dry run: never change what the drone does. REF keeps what the link adopted on connect (so
+    /// a flying drone is not landed; once navdata shows it on the ground bit 9 is cleared and never
+    /// set again), PCMD is always hover (progressive flag clear), and the commands the follow core
+    /// would send are logged (info, at most once a second) and recorded. SIGTERM then ends the run
+    /// without landing: exit 0 if the drone is on the ground, 1 if it is still airborne.
     public var noTakeoff = false
     /// After SIGTERM/SIGINT, how long to wait for navdata to confirm "landed", seconds.
     public var landTimeoutSeconds = 30.0
@@ -23,6 +27,9 @@ public struct FlightServiceOptions: Sendable {
     public var statusLine = false
     /// At exit, log the fix-to-datagram latency (`FlightService.fixLatency`; PERFORMANCE.md).
     public var latencyReport = false
+    /// The writer thread behind stderr (the status line goes through it; its drop counters are
+    /// recorded). Nil: the service makes its own for the status line.
+    public var logWriter: LogWriter?
 
     public init() {}
 }
@@ -166,8 +173,23 @@ private actor FlightOnEventLoop {
             fixLatency = latency
         }
         await link.stop()
-        recorder?.flush()
-        logger.info("flight service stopped", metadata: ["outcome": "\(outcome)", "state": "\(finalState?.name ?? "?")"])
+        let dropped = FlightLoop.droppedLogCounts(recorder: recorder, logWriter: options.logWriter)
+        if let recorder {
+            let now = SystemClock.now()
+            var j = JSONLine()
+            j.add("t", now.seconds)
+            j.add("kind", "log")
+            j.add("event", "final")
+            FlightLoop.addDroppedLogCounts(dropped, to: &j)
+            recorder.record(j.string, now: now)
+            if !recorder.close(timeoutSeconds: 5) {
+                logger.error("flight log not completely written before the deadline", metadata: ["path": "\(recorder.path)"])
+            }
+        }
+        logger.info("flight service stopped", metadata: [
+            "outcome": "\(outcome)", "state": "\(finalState?.name ?? "?")",
+            "log-lines-dropped": "\(dropped.logLines)", "flight-log-lines-dropped": "\(dropped.flightLogLines)",
+        ])
         return (outcome, fixLatency)
     }
 }
@@ -208,6 +230,12 @@ struct FlightLoop {
     private var lastDecision: FlightDecision?
     private var lastTargetFixAt: MonotonicTime?
     private var lastOnboardFixAt: MonotonicTime?
+    /// Dry run: REF bit 9 as the link adopted it on connect; cleared for good once navdata shows
+    /// the drone on the ground.
+    private var dryRunFlying = false
+    private var lastDryRunLog = MonotonicTime.zero
+    /// Where the status line goes (never written from the loop itself).
+    private let statusWriter: LogWriter?
 
     init(machine: FlightStateMachine, link: DroneLink, recorder: FlightRecorder?, options: FlightServiceOptions,
          logger: Logger)
@@ -217,6 +245,9 @@ struct FlightLoop {
         self.recorder = recorder
         self.options = options
         self.logger = logger
+        statusWriter = options.statusLine
+            ? (options.logWriter ?? LogWriter(name: "status", fileDescriptor: STDERR_FILENO, capacityEntries: 16))
+            : nil
     }
 
     /// Records the flight's parameters; call once before the first input.
@@ -230,6 +261,8 @@ struct FlightLoop {
             j.add("mount_offset_deg", follow.mountOffsetDegrees)
             j.add("dry_run", options.noTakeoff)
         }
+        // The link writes its configuration once navdata flows: take-off waits for it.
+        machine.handle(.droneConfiguration(.pending), now: SystemClock.now())
     }
 
     /// One input; returns the outcome once the flight is over (after a shutdown request: landed,
@@ -267,6 +300,14 @@ struct FlightLoop {
             machine.handle(.shutdownRequested, now: now)
             shutdownDeadline = now.adding(seconds: options.landTimeoutSeconds)
             decide(now: now, immediately: true)
+            if options.noTakeoff {
+                // A dry run never lands (nor moves) the drone: it ends here.
+                if droneAirborne {
+                    logger.error("dry run: the drone is still airborne; a dry run does not land it")
+                    return .landingUnconfirmed
+                }
+                return .landed
+            }
         }
         if let deadline = shutdownDeadline {
             if isSafelyDown { return .landed }
@@ -294,6 +335,7 @@ struct FlightLoop {
         case .navdata(let received):
             guard let telemetry = DroneTelemetry(navdata: received.navdata, receivedAt: received.receivedAt) else { return }
             droneAirborne = telemetry.flightState.isAirborne || telemetry.flightState == .landing
+            if !droneAirborne { dryRunFlying = false }
             machine.handle(.telemetry(telemetry), now: now)
             if now.seconds(since: lastNavdataLog) >= 0.5 {
                 lastNavdataLog = now
@@ -311,6 +353,7 @@ struct FlightLoop {
             }
         case .connected(let wasFlying, let desiredFlying, _):
             droneAirborne = wasFlying
+            dryRunFlying = desiredFlying
             logger.info("drone link connected", metadata: ["was-flying": "\(wasFlying)", "desired-flying": "\(desiredFlying)"])
             record(now) { j in j.add("kind", "link"); j.add("event", "connected"); j.add("was_flying", wasFlying) }
         case .navdataLost:
@@ -325,6 +368,7 @@ struct FlightLoop {
                 j.add("attempts", attempts)
             }
         case .configurationFailed(let write, let reason, _):
+            machine.handle(.droneConfiguration(.failed(key: write.key)), now: now)
             logger.error("drone config write failed", metadata: ["key": "\(write.key)", "reason": "\(reason)"])
             record(now) { j in
                 j.add("kind", "link"); j.add("event", "config-failed"); j.add("key", write.key); j.add("reason", "\(reason)")
@@ -342,15 +386,23 @@ struct FlightLoop {
                 j.add("local_port", port); j.add("same_port", samePort); j.add("attempts", attempts); j.add("down_s", down)
             }
         case .bootstrapFallback(let reason, _):
+            machine.handle(.droneConfiguration(.pending), now: now)
+            logger.warning("drone fell back to bootstrap navdata; configuring it again", metadata: ["reason": "\(reason.rawValue)"])
             record(now) { j in j.add("kind", "link"); j.add("event", "bootstrap-fallback"); j.add("reason", reason.rawValue) }
         case .configurationComplete(let failedKeys, _):
+            machine.handle(.droneConfiguration(failedKeys.first.map { .failed(key: $0) } ?? .done), now: now)
             record(now) { j in
                 j.add("kind", "link"); j.add("event", "config-complete"); j.add("failed", failedKeys.joined(separator: ","))
             }
         case .statistics(let statistics):
+            let dropped = Self.droppedLogCounts(recorder: recorder, logWriter: options.logWriter)
+            let navigator = machine.navigator
             record(now) { j in
                 j.add("kind", "link"); j.add("event", "statistics")
                 Self.addStatistics(statistics, to: &j)
+                Self.addDroppedLogCounts(dropped, to: &j)
+                j.add("heading_reports_rejected", navigator.rejectedHeadingReports)
+                j.add("heading_reanchored", navigator.reanchoredHeadings)
             }
         }
     }
@@ -376,6 +428,21 @@ struct FlightLoop {
         j.add("bootstrap_redos", s.bootstrapRedos)
     }
 
+    /// Log lines (stderr) and flight-log lines dropped because their writer could not keep up.
+    struct DroppedLogCounts {
+        var logLines = 0
+        var flightLogLines = 0
+    }
+
+    static func droppedLogCounts(recorder: FlightRecorder?, logWriter: LogWriter?) -> DroppedLogCounts {
+        DroppedLogCounts(logLines: logWriter?.counters.dropped ?? 0, flightLogLines: recorder?.droppedLines ?? 0)
+    }
+
+    static func addDroppedLogCounts(_ counts: DroppedLogCounts, to j: inout JSONLine) {
+        j.add("log_lines_dropped", counts.logLines)
+        j.add("flight_log_lines_dropped", counts.flightLogLines)
+    }
+
     /// Runs the state machine and hands its command to the link.
     /// `reflecting`: the `receivedAt` of the fix this decision answers (for the latency probe).
     private mutating func decide(now: MonotonicTime, immediately: Bool, reflecting fixReceivedAt: MonotonicTime? = nil) {
@@ -388,17 +455,38 @@ struct FlightLoop {
             }
         }
         var flying = decision.command.intent.wantsAirborne
-        if options.noTakeoff && !droneAirborne { flying = false }
-        let pilot = decision.command.pilot.map {
+        var pilot = decision.command.pilot.map {
             ProgressiveCommand(flags: [.progressive], rollFraction: Float($0.roll), pitchFraction: Float($0.pitch),
                                gazFraction: Float($0.gaz), yawFraction: Float($0.yaw))
         } ?? .hover
+        let wouldFly = flying
+        if options.noTakeoff {
+            // Dry run: REF stays as adopted, PCMD hovers; what the core wants is only logged.
+            flying = dryRunFlying
+            pilot = .hover
+            if now.seconds(since: lastDryRunLog) >= 1 {
+                lastDryRunLog = now
+                var metadata: Logger.Metadata = [
+                    "state": "\(decision.state.name)", "intent": "\(decision.command.intent.name)",
+                    "would-fly": "\(wouldFly)", "sent-flying": "\(flying)",
+                ]
+                if let p = decision.command.pilot {
+                    metadata["roll"] = "\(p.roll)"; metadata["pitch"] = "\(p.pitch)"
+                    metadata["gaz"] = "\(p.gaz)"; metadata["yaw"] = "\(p.yaw)"
+                }
+                logger.info("dry run: would send", metadata: metadata)
+            }
+        }
         // Until this loop has seen navdata it cannot know whether the drone flies: a preflight
         // "stay landed" must not overwrite the link's adopt-on-connect REF bit 9 (reference §7.3).
         // Found by FaultInjectionTests (SIGKILL + restart landed a flying drone ~2.6 % of restarts).
         if machine.telemetry != nil {
             link.setDesired(flying: flying, pilot: pilot, sendImmediately: immediately, reflecting: fixReceivedAt)
         }
+        logger.trace("command", metadata: [
+            "state": "\(decision.state.name)", "flying": "\(flying)", "roll": "\(pilot.rollFraction)",
+            "pitch": "\(pilot.pitchFraction)", "gaz": "\(pilot.gazFraction)", "yaw": "\(pilot.yawFraction)",
+        ])
 
         if decision.command.intent != lastIntent || now.seconds(since: lastCommandLog) >= 0.1 {
             lastIntent = decision.command.intent
@@ -417,7 +505,7 @@ struct FlightLoop {
                     j.add("dist", f.distanceToTargetMeters)
                     j.add("rel_bearing", f.relativeBearingDegrees)
                 }
-                if options.noTakeoff { j.add("dry_run", true) }
+                if options.noTakeoff { j.add("dry_run", true); j.add("would_fly", wouldFly) }
             }
         }
     }
@@ -438,6 +526,7 @@ struct FlightLoop {
         if let f = lastDecision?.follow { s += String(format: " | dist %.1fm", f.distanceToTargetMeters) }
         s += " | target \(age(lastTargetFixAt)) | onboard \(age(lastOnboardFixAt))"
         if let t = machine.telemetry { s += String(format: " | batt %.0f%% alt %.1fm", t.batteryPercent, t.altitudeMeters) }
-        FileHandle.standardError.write(Data(s.utf8))
+        // Through the writer thread: a stalled terminal must not stop the loop.
+        statusWriter?.enqueue(s)
     }
 }

@@ -41,19 +41,37 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try loadConfigurationOrExit(path: configOption.config)
+        // Every log line goes through one writer thread: the flight loop runs on the drone link's
+        // event loop, and a stalled stderr (terminal, full pipe) must not stop the AT commands.
+        // When its queue is full, lines are dropped and counted (flight log: log_lines_dropped).
+        // A reader that goes away (`followme run 2>&1 | head`) must not kill the flight with
+        // SIGPIPE: the write fails with EPIPE instead and is counted.
+        signal(SIGPIPE, SIG_IGN)
+        let stderrWriter = LogWriter(name: "stderr", fileDescriptor: STDERR_FILENO)
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = QueuedLogHandler(label: label, writer: stderrWriter)
+            handler.logLevel = level
+            return handler
+        }
+        defer {
+            // Bounded: a stderr nobody reads must not keep followme from exiting.
+            stderrWriter.shutdown(timeoutSeconds: 2)
+        }
         var logger = Logger(label: "followme")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        logger.logLevel = level
         var options = FlightServiceOptions()
         options.noTakeoff = noTakeoff
         options.landTimeoutSeconds = landTimeout
         options.flightLogPath = flightLog ?? config.log.path
         options.statusLine = isatty(STDERR_FILENO) == 1
         options.latencyReport = latencyReport
+        options.logWriter = stderrWriter
         let app: FlightApplication
         do {
             app = try ServiceFactory.buildFlight(config: config, options: options, logger: logger)
         } catch {
-            printError("followme run: \(error)")
+            stderrWriter.enqueue("followme run: \(error)\n")
             throw ExitCode(2)
         }
         let outcome = try await app.run()
@@ -64,7 +82,7 @@ struct RunCommand: AsyncParsableCommand {
         switch outcome {
         case .landed?: return
         case .landingUnconfirmed?:
-            printError("followme run: landing was not confirmed by navdata")
+            stderrWriter.enqueue("followme run: landing was not confirmed by navdata\n")
             throw ExitCode(1)
         case nil:
             throw ExitCode(1)

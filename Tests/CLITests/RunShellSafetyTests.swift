@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+/// `followme run` end to end (sim + real gpsd) for two shell faults: a stderr nobody reads, and a
+/// dry run started while the drone is already airborne.
+@Suite(.serialized) struct RunShellSafetyTests {
+    /// `F_SETPIPE_SZ` from <linux/fcntl.h> (F_LINUX_SPECIFIC_BASE 1024 + 7); not in Swift's Glibc module.
+    static let setPipeSize: Int32 = 1031
+
+    @Test("a stderr pipe nobody reads: PCMD still ≥ 25 Hz at the sim, lines dropped and counted, SIGTERM lands, exit 0",
+          .timeLimit(.minutes(4)))
+    func stalledStderrKeepsCommandsFlowing() async throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+
+        // Given the simulated field and followme run logging every command (trace) into a 4 KiB
+        // stderr pipe that nobody reads (full within a second)
+        let field = try await FlightField.start(in: dir)
+        let log = dir.appendingPathComponent("flight.jsonl")
+        let config = try temporaryConfig(field.configText(), directory: dir)
+        let stalled = Pipe()
+        let process = Process()
+        process.executableURL = FollowMeBinary.url
+        process.arguments = ["run", "--config", config.path, "--flight-log", log.path, "--land-timeout", "40",
+                             "--log-level", "trace"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stalled
+        _ = fcntl(stalled.fileHandleForWriting.fileDescriptor, Self.setPipeSize, 4096)
+        do {
+            try process.run()
+        } catch {
+            await field.stop()
+            throw error
+        }
+        func logText() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        func stopAll() async {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            await field.stop()
+        }
+
+        // When it has taken off and follows the walking person
+        let following = await eventually(seconds: 90) { logText().contains(#""to":"following""#) }
+        #expect(following, "never reached following; flight log tail:\n\(logText().suffix(2000))")
+        guard following else { return await stopAll() }
+
+        // Then over 5 s of following, the simulator receives at least 25 AT datagrams (one PCMD each) a second
+        let first = try field.status()
+        try await Task.sleep(for: .seconds(5))
+        let second = try field.status()
+        let datagrams = (second["at_datagrams"] as? Int ?? 0) - (first["at_datagrams"] as? Int ?? 0)
+        let seconds = (second["t"] as? Double ?? 0) - (first["t"] as? Double ?? 1)
+        let rateHz = Double(datagrams) / seconds
+        print("MEASURED stalled-stderr PCMD rate at the sim: \(rateHz) Hz over \(seconds) s; max command gap since start \(second["max_command_gap_s"] ?? "?") s")
+        #expect(rateHz >= 25, "PCMD rate \(rateHz) Hz")
+        #expect(second["state"] as? String == "flying")
+
+        // and the log lines that did not fit were dropped and counted in the flight log
+        let dropped = logText().split(separator: "\n").compactMap { line -> Int? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return object["log_lines_dropped"] as? Int
+        }.max() ?? 0
+        print("MEASURED stalled-stderr log lines dropped by the last statistics record: \(dropped)")
+        #expect(dropped > 0)
+
+        // When SIGTERM arrives, it lands, navdata confirms, and it exits 0 (stderr still unread)
+        kill(process.processIdentifier, SIGTERM)
+        let exited = await eventually(seconds: 60) { !process.isRunning }
+        #expect(exited)
+        if exited { #expect(process.terminationStatus == 0) }
+        let text = logText()
+        #expect(text.contains(#""to":"landing(shutdown)""#))
+        #expect(text.contains(#""to":"landed""#))
+        #expect(text.contains(#""kind":"log","event":"final""#))
+        #expect(try field.status()["state"] as? String == "landed")
+        await stopAll()
+    }
+
+    @Test("--no-takeoff with a drone already flying: no progressive PCMD, REF unchanged, the drone stays put",
+          .timeLimit(.minutes(4)))
+    func dryRunNeverFliesAnAirborneDrone() async throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+
+        // Given the simulated field with every AT datagram going through a recording relay, and a
+        // first followme run that took off and follows the walking person
+        let field = try await FlightField.start(in: dir, relayAT: true)
+        let relay = try #require(field.relay)
+        let config = try temporaryConfig(field.configText(), directory: dir)
+        let firstLog = dir.appendingPathComponent("flight-1.jsonl")
+        let first = try ChildProcess(name: "run", executable: FollowMeBinary.url.path, arguments: [
+            "run", "--config", config.path, "--flight-log", firstLog.path,
+        ])
+        func text(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+        let following = await eventually(seconds: 90) { text(firstLog).contains(#""to":"following""#) }
+        #expect(following, "stderr:\n\(first.stderrText.text.suffix(2000))")
+        guard following else {
+            await first.stop()
+            return await field.stop()
+        }
+        // and it was killed (SIGKILL) while flying
+        first.signal(SIGKILL)
+        _ = await first.waitForExit(seconds: 10)
+
+        // When a dry run starts against the still-flying drone and runs for 6 s
+        let dryLog = dir.appendingPathComponent("flight-dry.jsonl")
+        let dryStart = Date()
+        let dry = try ChildProcess(name: "dry-run", executable: FollowMeBinary.url.path, arguments: [
+            "run", "--config", config.path, "--flight-log", dryLog.path, "--no-takeoff",
+        ])
+        let adopted = await eventually(seconds: 20) { text(dryLog).contains(#""was_flying":true"#) }
+        #expect(adopted, "stderr:\n\(dry.stderrText.text.suffix(2000))")
+        // (the first run's last command may still be braking the drone: measure from 1.5 s on)
+        try await Task.sleep(for: .milliseconds(1500))
+        let before = try field.status()
+        try await Task.sleep(for: .seconds(6))
+        let after = try field.status()
+
+        // Then every PCMD it sent had the progressive flag clear (hover), and every REF kept bit 9
+        // set as the drone was (REF never changed)
+        let sent = relay.recorded
+        let pcmds = sent.pcmdFlags.filter { $0.at > dryStart }
+        let refs = sent.refs.filter { $0.at > dryStart }
+        #expect(pcmds.count > 100, "only \(pcmds.count) PCMDs from the dry run")
+        #expect(pcmds.allSatisfy { $0.flag & 1 == 0 }, "\(pcmds.filter { $0.flag & 1 != 0 }.count) progressive PCMDs")
+        #expect(Set(refs.map(\.value)) == [0x1154_0200], "REF values \(Set(refs.map(\.value)))")
+        // and the drone kept flying where it was while the person walked on
+        #expect(after["state"] as? String == "flying")
+        let east = (after["east"] as? Double ?? 0) - (before["east"] as? Double ?? 0)
+        let north = (after["north"] as? Double ?? 0) - (before["north"] as? Double ?? 0)
+        let moved = (east * east + north * north).squareRoot()
+        print("MEASURED dry run over an airborne drone: moved \(moved) m in 6 s; \(pcmds.count) PCMDs, progressive \(pcmds.filter { $0.flag & 1 != 0 }.count)")
+        #expect(moved < 1.0, "the drone moved \(moved) m during the dry run")
+        // and the dry run logged what it would have sent
+        #expect(dry.stderrText.text.contains("dry run: would send"))
+
+        // When SIGTERM arrives it ends without landing the drone: exit 1, the drone still flying
+        dry.signal(SIGTERM)
+        let status = await dry.waitForExit(seconds: 10)
+        #expect(status == 1, "exit \(String(describing: status))")
+        #expect(try field.status()["state"] as? String == "flying")
+        await dry.stop()
+        await field.stop()
+    }
+}
