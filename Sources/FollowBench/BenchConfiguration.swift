@@ -50,6 +50,13 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// (`BenchScenario.usesShippedFailsafe`); their separation fields are replaced by `failsafe`'s.
     /// Default `FailsafeParameters()`; `followme bench` sets it from the shipped config's defaults.
     public var shippedFailsafe: FailsafeParameters
+    /// Adds a worst-case bounded relative GPS error: every person fix is taken this far *farther
+    /// from the drone* than the truth (along drone → person), so the drone believes the person is
+    /// farther away than they are by exactly this much, metres. 0 = off. With clean noise and this
+    /// equal to `gps_relative_error_m` it tests FollowMe's promise at the edge of its premise
+    /// ("never closer than min_separation_m while the relative error stays within
+    /// gps_relative_error_m"). Range 0…20.
+    public var adversarialTargetOffsetMeters: Double
 
     public init(
         seed: UInt64 = 1,
@@ -67,8 +74,10 @@ public struct BenchConfiguration: Sendable, Hashable {
         wind: WindModel.Parameters = .calm,
         targetRateHertz: Double? = nil,
         targetReportsVelocity: Bool = true,
-        shippedFailsafe: FailsafeParameters = FailsafeParameters()
+        shippedFailsafe: FailsafeParameters = FailsafeParameters(),
+        adversarialTargetOffsetMeters: Double = 0
     ) {
+        self.adversarialTargetOffsetMeters = adversarialTargetOffsetMeters
         self.shippedFailsafe = shippedFailsafe
         self.plant = plant
         self.wind = wind
@@ -98,6 +107,7 @@ public struct BenchConfiguration: Sendable, Hashable {
         try Self.check("navdataRateHertz", navdataRateHertz, 1...200)
         try Self.check("trackSampleSeconds", trackSampleSeconds, 0.01...60)
         if let targetRateHertz { try Self.check("targetRateHertz", targetRateHertz, 0.2...20) }
+        try Self.check("adversarialTargetOffsetMeters", adversarialTargetOffsetMeters, 0...20)
         guard wind.isValid else {
             throw .invalidConfiguration(field: "wind", value: wind.gustSigmaMetersPerSecond,
                                         requirement: "mean and gusts must be finite, gusts ≥ 0, time constant > 0")

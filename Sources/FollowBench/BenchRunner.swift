@@ -133,6 +133,18 @@ public enum BenchRunner {
             scenario.person.state(atSeconds: Double(nanoseconds) / 1e9 - configuration.personStartSeconds)
         }
 
+        /// What the person's receiver measures from: the truth, moved
+        /// `adversarialTargetOffsetMeters` away from the drone (the worst direction for separation).
+        func targetTruth(at nanoseconds: Int64) -> GPSTruthSample {
+            var truth = person(at: nanoseconds).gpsTruth
+            let offset = configuration.adversarialTargetOffsetMeters
+            let away = truth.positionPlane - sim.positionPlane
+            if offset > 0, away.length > 1e-6 {
+                truth.positionPlane += away / away.length * offset
+            }
+            return truth
+        }
+
         mutating func run() {
             var t: Int64 = 0
             var nextControl: Int64 = 0
@@ -143,7 +155,7 @@ public enum BenchRunner {
                 sim.advance(to: now)
                 sim.windENU = wind.windENU(at: now) // in force for the next step
                 if now >= gps.nextFixTime(for: .target) || now >= gps.nextFixTime(for: .onboard) {
-                    gps.update(now: now, target: person(at: t).gpsTruth, onboard: sim.gpsTruth)
+                    gps.update(now: now, target: targetTruth(at: t), onboard: sim.gpsTruth)
                 }
                 while let output = gps.nextOutput(readyBy: now) { deliver(output, now: now) }
                 if t >= nextNavdata {

@@ -65,7 +65,9 @@ public enum BenchOutput {
         let c = report.configuration
         var out = "follow quality: plant \(c.plant), target fixes \(num(c.targetRateHertz ?? 5, 1)) Hz "
             + "\(c.targetReportsVelocity ? "with" : "without") Doppler velocity, min_separation_m "
-            + "\(num(c.failsafe.minSeparationMeters, 2)), gps_relative_error_m \(num(c.failsafe.gpsRelativeErrorMeters, 2))\n"
+            + "\(num(c.failsafe.minSeparationMeters, 2)), gps_relative_error_m \(num(c.failsafe.gpsRelativeErrorMeters, 2))"
+            + (c.adversarialTargetOffsetMeters > 0
+                ? ", person fixes \(num(c.adversarialTargetOffsetMeters, 2)) m farther from the drone than the truth" : "") + "\n"
         let header = [pad("scenario", 22), pad("noise", 10), lpad("wind m/s", 9), lpad("gust σ", 7), lpad("fence m", 8),
                       lpad("trail m", 8), lpad("aim bias", 9), lpad("aim RMS", 8), lpad("climb drift", 12),
                       lpad("stall s", 8), "  states (s)"]
@@ -106,6 +108,7 @@ public enum BenchOutput {
         j.add("target_doppler", c.targetReportsVelocity)
         j.add("min_separation_m", c.failsafe.minSeparationMeters)
         j.add("gps_relative_error_m", c.failsafe.gpsRelativeErrorMeters)
+        j.add("adversarial_offset_m", c.adversarialTargetOffsetMeters)
         j.addRaw("scenarios", array(scenarios.map { s in
             var o = JSONLine()
             o.add("name", s.name)

@@ -87,6 +87,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "Use the smallest standoff FollowCore accepts with --min-separation-m and --gps-relative-error-m (overrides --standoff-m).")
     var smallestStandoff = false
 
+    @Option(name: .long, help: "Worst-case relative GPS error: every person fix this many metres farther from the drone than the truth (default 0). Set it to --gps-relative-error-m with --noise clean to test the separation promise at its edge.")
+    var adversarialOffsetM: Double = 0
+
     @Option(name: .long, help: "Run only this GPS model (repeatable): clean, realistic.")
     var noise: [String] = []
 
@@ -107,6 +110,7 @@ struct BenchCommand: ParsableCommand {
         c.wind = gusts ? .dryden(meanENU: mean) : WindModel.Parameters(meanENU: mean)
         c.targetRateHertz = targetRateHz
         c.targetReportsVelocity = !noDoppler
+        c.adversarialTargetOffsetMeters = adversarialOffsetM
         if smallestStandoff, let smallest = c.smallestAcceptedStandoffMeters() { c.standoffMeters = smallest }
         return c
     }

@@ -125,6 +125,19 @@ struct BenchKnobsTests {
         #expect(smallest > c.failsafe.protectedRadiusMeters)
     }
 
+    @Test("an adversarial offset makes the person look farther away by exactly that much")
+    func adversarialOffset() throws {
+        // Given a person standing still and perfect fixes, once honest and once 2 m farther from the drone
+        let stand = BenchScenario(name: "stand", summary: "", kind: .synthetic,
+                                  person: StraightWalkScenario(speedMetersPerSecond: 0), origin: BenchScenario.defaultOrigin)
+        let honest = try Self.run(stand)
+        let lying = try Self.run(stand) { $0.adversarialTargetOffsetMeters = 2 }
+        // Then the honest run holds the 6 m standoff and the other one sits 2 m closer in truth
+        #expect(abs(honest.metrics.meanDistanceMeters - 6) < 0.2)
+        #expect(abs(lying.metrics.meanDistanceMeters - 4) < 0.2)
+        #expect(throws: BenchError.self) { try BenchConfiguration(adversarialTargetOffsetMeters: -1).validate() }
+    }
+
     @Test("the extra scenarios have unique names distinct from the standard ones")
     func names() {
         let names = (BenchScenario.standard() + BenchScenario.extra()).map(\.name)
