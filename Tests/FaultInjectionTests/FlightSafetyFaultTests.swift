@@ -231,14 +231,16 @@ struct FlightSafetyFaultTests {
             #expect(!navdata.isEmpty, "no navdata summary in the flight log after the fallback")
             let hold = transitions.first { $0.to.hasPrefix("holding") }
             let resumed = transitions.first { $0.to == "following" }
-            FaultReport.record("17-bootstrap-fallback", [
-                "bootstrap_redone_within_s": redoneAfter,
+            // (JSON has no NaN: a value that was not measured is left out.)
+            var values: [String: Any] = [
                 "navdata_demo_writes": (after?.navdataDemoWrites ?? 0) - before.navdataDemoWrites,
                 "config_writes": (after?.configWrites ?? 0) - before.configWrites,
                 "config_acks": (after?.configAcks ?? 0) - before.configAcks,
-                "hold_state": hold?.to ?? "-", "held_s": (resumed?.t ?? .nan) - (hold?.t ?? .nan),
-                "transitions": all.map(\.description),
-            ])
+                "hold_state": hold?.to ?? "-", "transitions": all.map(\.description),
+            ]
+            if redoneAfter.isFinite { values["bootstrap_redone_within_s"] = redoneAfter }
+            if let hold, let resumed { values["held_s"] = resumed.t - hold.t }
+            FaultReport.record("17-bootstrap-fallback", values)
         }
     }
 }

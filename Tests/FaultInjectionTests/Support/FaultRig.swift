@@ -46,8 +46,13 @@ actor FieldSlots {
 enum FaultReport {
     private static let lock = NSLock()
 
+    /// Non-finite numbers (a time that was never measured) are written as null: JSON has no NaN,
+    /// and one would make the whole line fail to serialise.
     static func record(_ fault: String, _ values: [String: Any]) {
-        var object = values
+        var object = values.mapValues { value -> Any in
+            if let number = value as? Double, !number.isFinite { return NSNull() }
+            return value
+        }
         object["fault"] = fault
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
         let line = String(decoding: data, as: UTF8.self)
