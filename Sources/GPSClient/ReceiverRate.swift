@@ -117,7 +117,8 @@ public enum RateControlStatus: Sendable, Hashable {
     /// gpsd's driver for this device cannot change its rate (no `mincycle`, cycle unchanged), e.g.
     /// plain NMEA0183: the receiver keeps its own rate.
     case notSupported(driver: String)
-    /// gpsd answered with an error, or kept the old cycle (read-only gpsd `-b`, receiver refused).
+    /// gpsd answered with an error, or kept the old cycle although its driver can change it (e.g. a
+    /// cycle at or below `mincycle`, which gpsd 3.22 ignores).
     case refused(reason: String)
 
     /// A short name for logs and JSON.
@@ -253,7 +254,7 @@ public struct RateControl: Sendable, Hashable {
         if abs(cycle - asked) < cycleToleranceSeconds { return .accepted(cycleSeconds: cycle) }
         if report.minCycleSeconds == nil { return .notSupported(driver: driver) }
         return .refused(reason: "gpsd kept a \(RateControlStatus.format(cycle)) s cycle "
-                        + "(read-only gpsd -b, or the receiver did not take it)")
+                        + "(the driver or the receiver did not take it)")
     }
 }
 

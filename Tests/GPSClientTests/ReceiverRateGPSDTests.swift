@@ -78,9 +78,9 @@ struct ReceiverRateGPSDTests {
         #expect(fixes)
     }
 
-    @Test("u-blox binary under gpsfake (read-only gpsd -b): gpsd reports mincycle but keeps the cycle → refused",
+    @Test("u-blox binary under gpsfake: asked for 10 Hz (gpsd's mincycle is 0.02 s), gpsd sets cycle 0.10 → accepted",
           .timeLimit(.minutes(1)))
-    func ubloxReadOnlyRefused() async throws {
+    func ubloxAccepted() async throws {
         // Given gpsfake looping ublox-neo-m8n.log (UBX binary; gpsfake runs gpsd with -b).
         let dir = try TestDirectory(label: "rate-ubx")
         defer { dir.remove() }
@@ -91,14 +91,15 @@ struct ReceiverRateGPSDTests {
         // When a client asks for the fastest rate.
         let harness = RateHarness([.local(.target, port: gpsfake.port, device: nil).withRate(.fastest)])
         defer { harness.stop() }
-        let answered = await harness.waitUntil(.target, timeoutSeconds: 20) { $0.control.name == "refused" }
+        let answered = await harness.waitUntil(.target, timeoutSeconds: 20) { $0.control.name == "accepted" }
 
-        // Then it asked for 10 Hz (the cap; gpsd's mincycle is 0.02 s) and was refused, not failed.
+        // Then it asked for 10 Hz (the cap; gpsd's mincycle is 0.02 s) and gpsd's reply carries the new cycle.
         let report = harness.report(.target)
         let diagnostics = answered ? "" : await gpsfake.diagnosticsAsync()
         #expect(answered, "rate control: \(harness.controlHistory); gpsd: \(diagnostics)")
         #expect(report.driver == "u-blox")
-        #expect(report.gpsdMinCycleSeconds == 0.02)
+        #expect(report.control == .accepted(cycleSeconds: 0.1))
+        #expect(report.gpsdCycleSeconds == 0.1 && report.gpsdMinCycleSeconds == 0.02)
         #expect(harness.controlHistory.contains(.requested(cycleSeconds: 0.1)))
         let fixes = await harness.recorder.waitUntil(timeoutSeconds: 10) { $0.fixes.count >= 3 }
         #expect(fixes)
