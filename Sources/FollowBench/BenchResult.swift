@@ -61,8 +61,8 @@ public struct BenchMetrics: Sendable, Hashable {
     public var aimBiasMeters: Double?
     /// RMS |drone − aim point| over the same samples, metres.
     public var aimErrorRMSMeters: Double?
-    /// Largest horizontal distance of the drone from its take-off point while FollowMe was taking
-    /// off or climbing (true positions), metres; nil for the baseline.
+    /// Largest horizontal distance of the drone from its take-off point during FollowMe's first
+    /// take-off and climb (states taking-off, climbing; true positions), metres; nil for the baseline.
     public var climbDriftMeters: Double?
     /// Seconds labelled `following` while the person moved, the drone was more than 3 m beyond the
     /// standoff and slower than half the person's speed: "following" in name only (e.g. parked at a

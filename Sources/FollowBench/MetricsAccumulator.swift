@@ -25,6 +25,7 @@ struct MetricsAccumulator {
     private var aimErrorCount = 0
     private var takeoffPoint: PlaneVector?
     private var climbDrift: Double?
+    private var climbEnded = false
     private var stalledFollowingTicks = 0
     private var stateTicks: [String: Int] = [:]
     private var stateOrder: [String] = []
@@ -63,9 +64,11 @@ struct MetricsAccumulator {
             if stateTicks[stateName] == nil { stateOrder.append(stateName) }
             stateTicks[stateName, default: 0] += 1
         }
-        if climbing {
+        if climbing, !climbEnded {
             if takeoffPoint == nil { takeoffPoint = drone }
             if airborne, let start = takeoffPoint { climbDrift = max(climbDrift ?? 0, (drone - start).length) }
+        } else if takeoffPoint != nil {
+            climbEnded = true // only the first take-off and climb: a later re-climb starts elsewhere
         }
         if airborne {
             airborneTicks += 1

@@ -25,9 +25,12 @@ struct FollowQualityMetricsTests {
                     drone: PlaneVector(east: 60, north: 0), noseHeadingDegrees: 0, airborne: true, following: true,
                     stateName: "following")
         }
+        // …and later climbs again there (back from a hold with the altitude off)
+        acc.add(timeSeconds: 20, person: PlaneVector(east: 0, north: 20), drone: PlaneVector(east: 61, north: 0),
+                noseHeadingDegrees: 0, airborne: true, following: false, stateName: "climbing", climbing: true)
         // When the metrics are taken
         let m = acc.metrics(tracksFollowing: true)
-        // Then the drift is 2.9 m (29 ticks × 0.1 m), not the later 50 m of following
+        // Then the drift is 2.9 m (29 ticks × 0.1 m), not the later 50 m of following and re-climbing
         let drift = try #require(m.climbDriftMeters)
         #expect(abs(drift - 2.9) < 1e-9)
     }
