@@ -83,6 +83,22 @@ struct GPSFakeReplayTests {
             #expect(Self.samePosition(last, chkLast), "last fix \(last.coordinate) vs .chk \(chkLast)")
         }
 
+        // Speed and track (what the estimator fuses as the person's velocity) are gpsd's, fix for fix;
+        // a TPV without them gives a fix without them.
+        let velocityMismatch = zip(fixes, chkFixes).enumerated().first { _, pair in
+            let (fix, tpv) = pair
+            return !Self.same(fix.speedMetersPerSecond, tpv.speedMetersPerSecond)
+                || !Self.same(fix.trackDegrees, tpv.trackDegrees)
+        }
+        #expect(velocityMismatch == nil, """
+            first fix with other speed/track #\(velocityMismatch?.offset ?? -1): client \
+            \(String(describing: velocityMismatch?.element.0)), .chk \(String(describing: velocityMismatch?.element.1))
+            """)
+        if replay.log == "ublox-neo-m8n.log" {
+            // The UBX binary log reports Doppler velocity in every fix.
+            #expect(!fixes.isEmpty && fixes.allSatisfy { $0.speedMetersPerSecond != nil && $0.trackDegrees != nil })
+        }
+
         // Mode 0/1 TPVs became `.lost(.noFix)`, one each, with the TPV's mode.
         let noFixModes = events.losses.compactMap { loss -> Int? in
             if case .noFix(let mode) = loss.reason { return mode } else { return nil }
@@ -119,6 +135,15 @@ struct GPSFakeReplayTests {
         guard let lat = tpv.latitudeDegrees, let lon = tpv.longitudeDegrees else { return false }
         return abs(fix.coordinate.latitudeDegrees - lat) <= printedPrecisionDegrees
             && abs(fix.coordinate.longitudeDegrees - lon) <= printedPrecisionDegrees
+    }
+
+    /// Both absent, or equal to gpsd's printed precision (speed 3, track 4 decimals).
+    static func same(_ a: Double?, _ b: Double?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (let a?, let b?): return abs(a - b) <= 1e-9
+        default: return false
+        }
     }
 
     private func isFirstConnect(_ event: GPSEvent) -> Bool {

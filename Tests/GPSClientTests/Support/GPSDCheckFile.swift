@@ -1,12 +1,15 @@
 import Foundation
 
 /// The reports in a gpsd regression `.chk` file (one JSON object per line, gpsd_json(5)),
-/// reduced to what the client tests compare: TPV mode and position, ATT heading.
+/// reduced to what the client tests compare: TPV mode, position, speed and track, ATT heading.
 struct GPSDCheckFile: Sendable {
     struct TPV: Sendable, Hashable {
         var mode: Int
         var latitudeDegrees: Double?
         var longitudeDegrees: Double?
+        /// Speed over ground, m/s, and course, degrees (the receiver's Doppler velocity when it has one).
+        var speedMetersPerSecond: Double? = nil
+        var trackDegrees: Double? = nil
 
         var hasPosition: Bool { mode >= 2 && latitudeDegrees != nil && longitudeDegrees != nil }
     }
@@ -47,7 +50,9 @@ struct GPSDCheckFile: Sendable {
                     throw ParseError.badLine(file: path, line: number + 1, text: String(line))
                 }
                 tpvs.append(TPV(mode: mode, latitudeDegrees: (object["lat"] as? NSNumber)?.doubleValue,
-                                longitudeDegrees: (object["lon"] as? NSNumber)?.doubleValue))
+                                longitudeDegrees: (object["lon"] as? NSNumber)?.doubleValue,
+                                speedMetersPerSecond: (object["speed"] as? NSNumber)?.doubleValue,
+                                trackDegrees: (object["track"] as? NSNumber)?.doubleValue))
             case "ATT":
                 if let heading = (object["heading"] as? NSNumber)?.doubleValue { attHeadingsDegrees.append(heading) }
             default:
