@@ -42,6 +42,7 @@ public enum InjectedNavdata: String, Sendable, Hashable, CaseIterable {
 /// | `battery` | `percent` (0…100) | sets the battery charge now |
 /// | `navdata-inject` | `kind` (`corrupt`/`stale-sequence`), `count` (1…100, default 1) | sends bad navdata now |
 /// | `heading-glitch` | `degrees` (default 180), `count` (1…100, default 1) | the next `count` onboard headings (HDT) only are rotated by `degrees` |
+/// | `heading-value` | `degrees` (0…360), `count` (1…100, default 1) | the next `count` onboard headings only read `degrees` (e.g. 0.0, what some compasses send when invalid) |
 /// | `heading-offset` | `degrees` | every later onboard heading is rotated by `degrees` (a re-mounted receiver); 0 ends it |
 /// | `land` | — | the drone starts an automatic landing now, on its own (landing reason `automatic`); refused unless airborne |
 /// | `navdata-bootstrap` | `forget` (`navdata-demo`/`all`, default `navdata-demo`), `restart_sequence` (bool, default false) | navdata falls back to bootstrap now, as after a firmware restart (see below) |
@@ -61,6 +62,8 @@ public enum SimulatorControlCommand: Sendable, Hashable {
     case injectNavdata(InjectedNavdata, count: Int)
     /// The next `count` heading reports rotated by `degrees`.
     case headingGlitch(degrees: Double, count: Int)
+    /// The next `count` heading reports read `degrees`, whatever the truth.
+    case headingValue(degrees: Double, count: Int)
     /// Every later heading report rotated by `degrees` (0 = none).
     case headingOffset(degrees: Double)
     /// The drone lands on its own now.
@@ -78,6 +81,7 @@ public enum SimulatorControlCommand: Sendable, Hashable {
         case .setBattery: "battery"
         case .injectNavdata: "navdata-inject"
         case .headingGlitch: "heading-glitch"
+        case .headingValue: "heading-value"
         case .headingOffset: "heading-offset"
         case .land: "land"
         case .navdataBootstrap: "navdata-bootstrap"
@@ -87,7 +91,8 @@ public enum SimulatorControlCommand: Sendable, Hashable {
 
     /// Every command name, for error messages.
     public static let names = [
-        "silence", "person-jump", "person-time-back", "battery", "navdata-inject", "heading-glitch", "heading-offset",
+        "silence", "person-jump", "person-time-back", "battery", "navdata-inject", "heading-glitch", "heading-value",
+        "heading-offset",
         "land", "navdata-bootstrap", "status",
     ]
 
@@ -191,6 +196,12 @@ public enum SimulatorControlCommand: Sendable, Hashable {
             self = .injectNavdata(kind, count: try countField())
         case "heading-glitch":
             self = .headingGlitch(degrees: try rotation(fields.degrees ?? 180), count: try countField())
+        case "heading-value":
+            let degrees = try required(fields.degrees, "degrees")
+            guard degrees.isFinite, (0...360).contains(degrees) else {
+                throw .invalidValue(field: "degrees", value: "\(degrees)", requirement: "0...360")
+            }
+            self = .headingValue(degrees: degrees, count: try countField())
         case "heading-offset":
             self = .headingOffset(degrees: try rotation(try required(fields.degrees, "degrees")))
         case "land":
@@ -248,6 +259,9 @@ public struct SimulatorFaults: Sendable, Hashable {
     /// Heading reports still to rotate by `headingGlitchDegrees` (`heading-glitch`).
     public var pendingHeadingGlitches = 0
     public var headingGlitchDegrees = 0.0
+    /// Heading reports still to replace by `headingValueDegrees` (`heading-value`).
+    public var pendingHeadingValues = 0
+    public var headingValueDegrees = 0.0
     /// Added to every heading report (`heading-offset`), degrees; 0 = none.
     public var headingOffsetDegrees = 0.0
 
@@ -265,6 +279,8 @@ public struct SimulatorFaults: Sendable, Hashable {
     public var navdataInjected = 0
     /// Heading reports sent rotated by `heading-glitch`.
     public var headingGlitchesSent = 0
+    /// Heading reports sent replaced by `heading-value`.
+    public var headingValuesSent = 0
     /// Heading reports sent rotated by `heading-offset`.
     public var headingsOffsetSent = 0
     /// Landings started by the `land` command.
@@ -272,9 +288,16 @@ public struct SimulatorFaults: Sendable, Hashable {
     /// `navdata-bootstrap` commands carried out.
     public var bootstrapFallbacks = 0
 
-    /// How far the next heading report is rotated, degrees (0 = not at all); counts it as sent.
-    mutating func takeHeadingRotation() -> Double {
-        var degrees = headingOffsetDegrees
+    /// The heading the next report sends instead of `trueDegrees` (the receiver's heading), and
+    /// counts what was applied: a `heading-value` replaces it; otherwise the offset and a glitch
+    /// rotate it.
+    mutating func takeHeading(trueDegrees: Double) -> Double {
+        if pendingHeadingValues > 0 {
+            pendingHeadingValues -= 1
+            headingValuesSent += 1
+            return headingValueDegrees
+        }
+        var degrees = trueDegrees + headingOffsetDegrees
         if headingOffsetDegrees != 0 { headingsOffsetSent += 1 }
         if pendingHeadingGlitches > 0 {
             pendingHeadingGlitches -= 1
@@ -323,6 +346,8 @@ public struct SimulatorFaults: Sendable, Hashable {
         j.add("navdata_injected", navdataInjected)
         j.add("heading_glitches_pending", pendingHeadingGlitches)
         j.add("heading_glitches_sent", headingGlitchesSent)
+        j.add("heading_values_pending", pendingHeadingValues)
+        j.add("heading_values_sent", headingValuesSent)
         j.add("heading_offset_deg", headingOffsetDegrees)
         j.add("headings_offset_sent", headingsOffsetSent)
         j.add("automatic_landings", automaticLandings)

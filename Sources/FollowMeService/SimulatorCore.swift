@@ -195,10 +195,10 @@ final class SimulatorCore {
                 faults.headingsSuppressed += 1
                 return
             }
-            let rotationDegrees = faults.takeHeadingRotation()
-            let sent = rotationDegrees == 0 ? report
+            let headingDegrees = faults.takeHeading(trueDegrees: report.headingDegrees)
+            let sent = headingDegrees == report.headingDegrees ? report
                 : HeadingReport(role: report.role, device: report.device,
-                                headingDegrees: report.headingDegrees + rotationDegrees, receivedAt: report.receivedAt) ?? report
+                                headingDegrees: headingDegrees, receivedAt: report.receivedAt) ?? report
             onboardNMEA?.broadcast(NMEASentence.headingSentence(sent, talker: configuration.headingTalker))
             onboardHeadingsSent += 1
         }
@@ -275,6 +275,9 @@ final class SimulatorCore {
         case .headingGlitch(let degrees, let count):
             faults.headingGlitchDegrees = degrees
             faults.pendingHeadingGlitches = count
+        case .headingValue(let degrees, let count):
+            faults.headingValueDegrees = degrees
+            faults.pendingHeadingValues = count
         case .headingOffset(let degrees):
             faults.headingOffsetDegrees = degrees
         case .land:

@@ -20,6 +20,8 @@ struct SimulatorFaultInjectionTests {
     @Test("new control commands parse with their defaults", arguments: [
         (#"{"command":"heading-glitch"}"#, SimulatorControlCommand.headingGlitch(degrees: 180, count: 1)),
         (#"{"command":"heading-glitch","degrees":-90,"count":3}"#, .headingGlitch(degrees: -90, count: 3)),
+        (#"{"command":"heading-value","degrees":0}"#, .headingValue(degrees: 0, count: 1)),
+        (#"{"command":"heading-value","degrees":359.5,"count":2}"#, .headingValue(degrees: 359.5, count: 2)),
         (#"{"command":"heading-offset","degrees":180}"#, .headingOffset(degrees: 180)),
         (#"{"command":"heading-offset","degrees":0}"#, .headingOffset(degrees: 0)),
         (#"{"command":"land"}"#, .land),
@@ -35,6 +37,8 @@ struct SimulatorFaultInjectionTests {
         (#"{"command":"heading-glitch","count":0}"#, "count"),
         (#"{"command":"heading-glitch","count":1.5}"#, "count"),
         (#"{"command":"heading-glitch","degrees":720}"#, "degrees"),
+        (#"{"command":"heading-value"}"#, "degrees"),
+        (#"{"command":"heading-value","degrees":-1}"#, "degrees"),
         (#"{"command":"heading-offset"}"#, "degrees"),
         (#"{"command":"heading-offset","degrees":"half"}"#, "degrees"),
         (#"{"command":"navdata-bootstrap","forget":"everything"}"#, "forget"),
@@ -207,7 +211,7 @@ struct SimulatorFaultInjectionTests {
         }
     }
 
-    @Test("heading-glitch rotates exactly the next HDT; heading-offset rotates every later one until 0")
+    @Test("heading-glitch rotates exactly the next HDT, heading-value replaces it; heading-offset rotates every later one until 0")
     func headingFaultsOverTheWire() async throws {
         // Given a landed drone, nose 30°, receiver mounted +90°: HDT 300°.
         var configuration = SimulatorConfiguration.loopbackAnyPorts()
@@ -229,6 +233,14 @@ struct SimulatorFaultInjectionTests {
             #expect(rotated.count == 1 && rotated[0] <= 1, "\(glitched)")
             #expect(glitched.filter { abs($0 - 300) < 0.01 }.count == 5, "\(glitched)")
 
+            // When the next report reads 0.0 (an invalid compass value).
+            _ = try await control.send(#"{"command":"heading-value","degrees":0}"#)
+            let zeroed = try await nmea.headings(count: 6)
+            // Then exactly one HDT reads 0°, the first or second after the command; the rest 300°.
+            let zeros = zeroed.indices.filter { abs(zeroed[$0]) < 0.01 }
+            #expect(zeros.count == 1 && zeros[0] <= 1, "\(zeroed)")
+            #expect(zeroed.filter { abs($0 - 300) < 0.01 }.count == 5, "\(zeroed)")
+
             // When the receiver is re-mounted 180° round.
             _ = try await control.send(#"{"command":"heading-offset","degrees":180}"#)
             let remounted = Array(try await nmea.headings(count: 6).drop { abs($0 - 300) < 0.01 })
@@ -240,6 +252,7 @@ struct SimulatorFaultInjectionTests {
             #expect(restored.count >= 3 && restored.allSatisfy { abs($0 - 300) < 0.01 }, "\(restored)")
             let faults = try await control.send(#"{"command":"status"}"#)["faults"] as? [String: Any]
             #expect(faults?["heading_glitches_sent"] as? Int == 1)
+            #expect(faults?["heading_values_sent"] as? Int == 1)
             #expect((faults?["headings_offset_sent"] as? Int ?? 0) >= 5)
         }
     }
