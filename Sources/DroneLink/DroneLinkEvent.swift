@@ -23,8 +23,9 @@ public enum DroneLinkEvent: Sendable {
     /// A periodic snapshot of the counters (every `statisticsIntervalSeconds`).
     case statistics(DroneLinkStatistics)
     /// A link socket closed under the link: SwiftNIO closes a UDP channel on any send error other
-    /// than EMSGSIZE/EHOSTUNREACH (e.g. ENETUNREACH, ENOBUFS when Wi-Fi drops) and on most read
-    /// errors. The link re-binds it with backoff (`.socketReopened`); meanwhile no AT command goes out
+    /// than EMSGSIZE/EHOSTUNREACH (e.g. ENETUNREACH, ENOBUFS when Wi-Fi drops; swift-nio 2.x
+    /// `NIOPosix/PendingDatagramWritesManager.swift`, `handleError`) and on read errors other than
+    /// ECONNREFUSED/ENOMEM (`NIOPosix/SocketChannel.swift`, `shouldCloseOnErrnoCode`). The link re-binds it with backoff (`.socketReopened`); meanwhile no AT command goes out
     /// (the drone's 2 s com watchdog makes it hover, reference §2.2) and navdata may stop (`.navdataLost`).
     /// `error`: the error that closed it, when the link saw one.
     case socketClosed(DroneLinkSocket, error: String?, at: MonotonicTime)
