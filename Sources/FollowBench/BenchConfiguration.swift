@@ -17,7 +17,9 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// first catch-up excluded). Default 15, range 0…600; must leave some of `durationSeconds`.
     public var settleSeconds: Double
     /// Horizontal distance both controllers keep from the person, metres (FollowMe's
-    /// `standoffMeters`; the baseline hovers inside it). Default 6 (the shipped config).
+    /// `standoffMeters`; the baseline hovers inside it). Default: FollowCore's default
+    /// (`FollowParameters().standoffMeters`), so it always satisfies FollowCore's own standoff rule;
+    /// `followme bench` passes the shipped config's.
     public var standoffMeters: Double
     /// `control:euler_angle_max` of the simulated drone, degrees, for both controllers; FollowMe's
     /// `maxTiltDegrees` is set to it. Default 12: the SDK default (ARDroneLib `config_keys.h`,
@@ -63,7 +65,7 @@ public struct BenchConfiguration: Sendable, Hashable {
         durationSeconds: Double = 240,
         personStartSeconds: Double = 15,
         settleSeconds: Double = 15,
-        standoffMeters: Double = 6,
+        standoffMeters: Double = FollowParameters().standoffMeters,
         eulerAngleMaxDegrees: Double = 12,
         altitudeMaxMeters: Double = 10,
         controlPeriodSeconds: Double = 0.03,

@@ -71,13 +71,17 @@ struct BenchKnobsTests {
         let scenario = BenchScenario.jogFiveMinutesDefaults()
         #expect(scenario.durationSeconds == 300)
         #expect(scenario.usesShippedFailsafe)
-        // Given a shipped failsafe with a 100 m fence and the bench's separation 2 + 1.5 at standoff 4
+        // Given a shipped failsafe with a 100 m fence and the bench's separation 2 + 1.5 at the
+        // smallest standoff that allows
         var config = BenchConfiguration(durationSeconds: 20, personStartSeconds: 15, settleSeconds: 10,
-                                        standoffMeters: 4, eulerAngleMaxDegrees: 20)
+                                        eulerAngleMaxDegrees: 20)
         config.failsafe.minSeparationMeters = 2
         config.failsafe.gpsRelativeErrorMeters = 1.5
+        config.standoffMeters = try #require(config.smallestAcceptedStandoffMeters())
+        config.shippedFailsafe.minSeparationMeters = 3
+        config.shippedFailsafe.gpsRelativeErrorMeters = 4
         config.shippedFailsafe.geofenceMeters = 100
-        // When it runs (it would be refused with the shipped 3 + 4 m at standoff 4)
+        // When it runs (it would be refused with the shipped 3 + 4 m at that standoff)
         let r = try BenchRunner.run(scenario, controller: .followMe, noise: .clean, configuration: config)
         // Then it ran the scenario's 300 s (after the 15 s take-off wait) with the shipped fence
         #expect(abs(r.simulatedSeconds - 315) < 0.01)
@@ -132,9 +136,10 @@ struct BenchKnobsTests {
                                   person: StraightWalkScenario(speedMetersPerSecond: 0), origin: BenchScenario.defaultOrigin)
         let honest = try Self.run(stand)
         let lying = try Self.run(stand) { $0.adversarialTargetOffsetMeters = 2 }
-        // Then the honest run holds the 6 m standoff and the other one sits 2 m closer in truth
-        #expect(abs(honest.metrics.meanDistanceMeters - 6) < 0.2)
-        #expect(abs(lying.metrics.meanDistanceMeters - 4) < 0.2)
+        // Then the honest run holds the standoff and the other one sits 2 m closer in truth
+        let standoff = Self.configuration().standoffMeters
+        #expect(abs(honest.metrics.meanDistanceMeters - standoff) < 0.2)
+        #expect(abs(lying.metrics.meanDistanceMeters - (standoff - 2)) < 0.2)
         #expect(throws: BenchError.self) { try BenchConfiguration(adversarialTargetOffsetMeters: -1).validate() }
     }
 

@@ -96,7 +96,7 @@ struct BenchRunnerTests {
         #expect(result.track.first?.timeSeconds == 0)
         // The drone starts landed the standoff behind the person, nose towards them.
         let first = try #require(result.track.first)
-        #expect(abs((first.personPlane - first.dronePlane).length - 6) < 1e-9)
+        #expect(abs((first.personPlane - first.dronePlane).length - BenchConfiguration().standoffMeters) < 1e-9)
         #expect(abs(wrappedDegrees180((first.personPlane - first.dronePlane).bearingDegrees - first.noseHeadingDegrees)) < 1e-9)
         #expect(result.metrics.airborneSeconds > 35 && result.metrics.airborneSeconds < 45)
     }
