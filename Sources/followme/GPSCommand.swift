@@ -14,11 +14,17 @@ struct GPSCommand: AsyncParsableCommand {
         commandName: "gps",
         abstract: "Show the target and onboard receivers live (through gpsd).",
         discussion: """
-            Text mode shows one line per role (mode, position, eph, speed, track, heading, age).
+            Text mode shows one line per role (mode, position, eph, speed, track, heading, age, and the
+            fix rate the receiver delivers, with what gpsd answered to the rate asked by rate_hz).
             --json prints one JSON object per event:
-              {"role":"target","device":…,"mode":3,"lat":…,"lon":…,"time":…,…}
+              {"role":"target","device":…,"mode":3,"lat":…,"lon":…,"time":…,…,"rate_hz":…}
               {"role":"onboard","device":…,"heading":…}
               {"role":…,"event":"lost"|"connected"|"reconnected",…}
+              {"role":…,"event":"rate","requested":"max","control":"accepted"|"not-supported"|…,
+               "detail":…,"driver":…,"cycle_s":…,"mincycle_s":…,"rate_hz":…}
+            "rate_hz" is the delivered rate (fixes per second, median of the last 20 intervals), present
+            once 3 intervals were measured; a "rate" line comes whenever gpsd's answer changes and when
+            the delivered rate is first known.
             """
     )
 
@@ -54,12 +60,17 @@ struct GPSCommand: AsyncParsableCommand {
         let reached: Bool = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
                 var fixes = 0
+                var shownRates: [ReceiverRole: ReceiverRateReport] = [:]
                 for await event in client.events {
+                    let rate = client.rateReport(for: event.role)
+                    let rateNews = Self.isNews(rate, after: shownRates[event.role])
+                    shownRates[event.role] = rate
                     if json {
-                        print(event.jsonLine())
+                        print(Self.jsonLine(event, deliveredHertz: rate.deliveredHertz))
+                        if rateNews { print(Self.rateJSONLine(rate, role: event.role, at: SystemClock.now())) }
                         flushStandardOutput()
                     } else {
-                        await board.update(event)
+                        await board.update(event, rate: rate)
                     }
                     if case .fix = event {
                         fixes += 1
@@ -95,15 +106,49 @@ struct GPSCommand: AsyncParsableCommand {
         }
     }
 
+    /// True when `report` says something `previous` did not: gpsd's answer changed, or the
+    /// delivered rate became known.
+    static func isNews(_ report: ReceiverRateReport, after previous: ReceiverRateReport?) -> Bool {
+        guard let previous else { return report.control != .notRequested || report.deliveredHertz != nil }
+        return previous.control != report.control || (previous.deliveredHertz == nil && report.deliveredHertz != nil)
+    }
+
+    /// The event's JSON line, with the role's delivered rate added to fix lines (`"rate_hz"`).
+    static func jsonLine(_ event: GPSEvent, deliveredHertz: Double?) -> String {
+        let line = event.jsonLine()
+        guard case .fix = event, let deliveredHertz, line.hasSuffix("}") else { return line }
+        var extra = JSONLine()
+        extra.add("rate_hz", (deliveredHertz * 100).rounded() / 100)
+        return String(line.dropLast()) + "," + String(extra.string.dropFirst())
+    }
+
+    /// `{"role":…,"event":"rate",…}`: what was asked of gpsd, its answer, and the delivered rate.
+    static func rateJSONLine(_ r: ReceiverRateReport, role: ReceiverRole, at: MonotonicTime) -> String {
+        var j = JSONLine()
+        j.add("role", role.rawValue)
+        j.add("event", "rate")
+        j.add("requested", "\(r.requested)")
+        j.add("control", r.control.name)
+        j.add("detail", r.control.detail)
+        j.add("device", r.device)
+        j.add("driver", r.driver)
+        j.add("cycle_s", r.gpsdCycleSeconds)
+        j.add("mincycle_s", r.gpsdMinCycleSeconds)
+        j.add("rate_hz", r.deliveredHertz.map { ($0 * 100).rounded() / 100 })
+        j.add("intervals", r.intervalsMeasured)
+        j.add("rx", at.seconds)
+        return j.string
+    }
+
     /// One subscription per role, from `[target]` / `[onboard]` (each defaulting to `[gpsd]`).
     static func subscriptions(for config: FollowMeConfiguration) -> [ReceiverSubscription] {
         [
             ReceiverSubscription(role: .target,
                                  endpoint: GPSDAddress(host: config.target.host, port: config.target.port),
-                                 device: config.target.device),
+                                 device: config.target.device, rate: RateRequest(config.target.rate)),
             ReceiverSubscription(role: .onboard,
                                  endpoint: GPSDAddress(host: config.onboard.host, port: config.onboard.port),
-                                 device: config.onboard.device),
+                                 device: config.onboard.device, rate: RateRequest(config.onboard.rate)),
         ]
     }
 }
@@ -114,6 +159,7 @@ actor StatusBoard {
         var fix: GPSFix?
         var heading: HeadingReport?
         var status = "waiting for gpsd"
+        var rate: ReceiverRateReport?
     }
 
     private var rows: [ReceiverRole: Row] = [:]
@@ -126,8 +172,9 @@ actor StatusBoard {
         self.interactive = interactive
     }
 
-    func update(_ event: GPSEvent) {
+    func update(_ event: GPSEvent, rate: ReceiverRateReport? = nil) {
         var row = rows[event.role] ?? Row()
+        if let rate { row.rate = rate }
         switch event {
         case .fix(let f):
             row.fix = f
@@ -170,6 +217,7 @@ actor StatusBoard {
             s += f.speedMetersPerSecond.map { String(format: " %5.2fm/s", $0) } ?? "    ?m/s"
             s += f.trackDegrees.map { String(format: " trk %5.1f°", $0) } ?? " trk     ?"
             s += String(format: " age %4.1fs", now.seconds(since: f.receivedAt))
+            s += row.rate?.deliveredHertz.map { String(format: " %4.1fHz", $0) } ?? "     ?Hz"
         } else {
             s += "no position"
         }
@@ -179,6 +227,9 @@ actor StatusBoard {
                         now.seconds(since: h.receivedAt))
         }
         if row.status != "fix" { s += "  [\(row.status)]" }
+        if let rate = row.rate, rate.control != .notRequested {
+            s += "  [rate \(rate.requested): \(rate.control.detail)]"
+        }
         return s
     }
 }
