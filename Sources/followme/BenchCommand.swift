@@ -23,6 +23,13 @@ struct BenchCommand: ParsableCommand {
             median-scenario ratio and the speed-up over real time (target ≥ 1000×). A progress bar is \
             drawn on stderr when it is a terminal.
 
+            Then, per FollowMe run, the follow-quality figures: wind, geofence, mean trailing behind a \
+            moving person, aim bias (a standing offset), climb drift from the take-off point, seconds \
+            "following" while stalled far behind, and seconds in each other state (holds). \
+            --extra-scenarios (or --scenario NAME) adds jogs, the 5-minute jog with the shipped failsafe, \
+            stop dead, turn back, walk/jog at the drone and wind; --plant, --wind-mps/--gusts, \
+            --target-rate-hz, --no-doppler, --smallest-standoff and --adversarial-offset-m change the world.
+
             Exit codes: 0 done; 1 a run could not start or plots could not be written; 2 bad options.
             """
     )
