@@ -428,18 +428,25 @@ struct FlightLoop {
         j.add("bootstrap_redos", s.bootstrapRedos)
     }
 
-    /// Log lines (stderr) and flight-log lines dropped because their writer could not keep up.
+    /// Log lines (stderr) and flight-log lines dropped because their writer could not keep up,
+    /// and log lines still waiting for a stalled stderr.
     struct DroppedLogCounts {
         var logLines = 0
+        var logLinesWaiting = 0
         var flightLogLines = 0
     }
 
     static func droppedLogCounts(recorder: FlightRecorder?, logWriter: LogWriter?) -> DroppedLogCounts {
-        DroppedLogCounts(logLines: logWriter?.counters.dropped ?? 0, flightLogLines: recorder?.droppedLines ?? 0)
+        let log = logWriter?.counters
+        return DroppedLogCounts(
+            logLines: log?.dropped ?? 0,
+            logLinesWaiting: log.map { $0.enqueued - $0.written - $0.writeErrors } ?? 0,
+            flightLogLines: recorder?.droppedLines ?? 0)
     }
 
     static func addDroppedLogCounts(_ counts: DroppedLogCounts, to j: inout JSONLine) {
         j.add("log_lines_dropped", counts.logLines)
+        j.add("log_lines_waiting", counts.logLinesWaiting)
         j.add("flight_log_lines_dropped", counts.flightLogLines)
     }
 
