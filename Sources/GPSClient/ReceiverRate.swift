@@ -177,8 +177,8 @@ public struct RateControl: Sendable, Hashable {
     public private(set) var lastReport: GPSDDeviceReport?
     private var sentThisActivation = false
 
-    /// Reply cycles are printed with 2 decimals (gpsd_json.c `json_device_dump`, "%lld.%02ld"),
-    /// so a cycle within 6 ms of the request is the request.
+    /// gpsd 3.22 prints the cycle with 2 decimals (`"cycle":0.20`, docs/gps-rate.md §2), so a
+    /// cycle within 6 ms of the request is the request.
     static let cycleToleranceSeconds = 0.006
 
     public init(request: RateRequest, watchedDevice: String?) {
