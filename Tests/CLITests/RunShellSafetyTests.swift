@@ -146,4 +146,66 @@ import Testing
         await dry.stop()
         await field.stop()
     }
+
+    @Test("the drone falls back to bootstrap navdata mid-flight (reboot, config forgotten): followme configures it again and flies on",
+          .timeLimit(.minutes(4)))
+    func bootstrapFallbackMidFlight() async throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+
+        // Given followme following the walking person
+        let field = try await FlightField.start(in: dir)
+        let log = dir.appendingPathComponent("flight.jsonl")
+        let config = try temporaryConfig(field.configText(), directory: dir)
+        let run = try ChildProcess(name: "run", executable: FollowMeBinary.url.path, arguments: [
+            "run", "--config", config.path, "--flight-log", log.path, "--land-timeout", "40",
+        ])
+        func records() -> [[String: Any]] {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+        func events(_ name: String) -> [[String: Any]] { records().filter { $0["event"] as? String == name } }
+        let following = await eventually(seconds: 90) {
+            records().contains { $0["kind"] as? String == "transition" && $0["to"] as? String == "following" }
+        }
+        #expect(following, "stderr:\n\(run.stderrText.text.suffix(2000))")
+        guard following else {
+            await run.stop()
+            return await field.stop()
+        }
+        // and its configuration was complete before it took off
+        let firstComplete = try #require(events("config-complete").first)
+        #expect(firstComplete["failed"] as? String == "")
+        let takeOff = try #require(records().first { $0["to"] as? String == "taking-off" })
+        #expect((firstComplete["t"] as? Double ?? .infinity) < (takeOff["t"] as? Double ?? 0))
+
+        // When the drone falls back to bootstrap navdata and forgets every config key
+        let reply = try field.control.send(["command": "navdata-bootstrap", "forget": "all", "restart_sequence": true])
+        #expect(reply["ok"] as? Bool == true, "\(reply)")
+
+        // Then followme reports the fallback, writes navdata_demo and every limit again, all acknowledged
+        let reconfigured = await eventually(seconds: 15) {
+            events("bootstrap-fallback").count == 1 && events("config-complete").count == 2
+        }
+        #expect(reconfigured, "link events: \(records().filter { $0["kind"] as? String == "link" && $0["event"] as? String != "statistics" }.suffix(12))")
+        #expect(events("config-complete").last?["failed"] as? String == "")
+        if let fallback = events("bootstrap-fallback").first?["t"] as? Double,
+           let complete = events("config-complete").last?["t"] as? Double {
+            print("MEASURED bootstrap fallback mid-flight: reconfigured \(complete - fallback) s after followme saw it")
+        }
+        // and the drone is back in demo mode and still flying (never landed)
+        try await Task.sleep(for: .seconds(3))
+        let status = try field.status()
+        #expect(status["navdata_mode"] as? String == "demo")
+        #expect(status["state"] as? String == "flying")
+        #expect(!records().contains { ($0["to"] as? String)?.hasPrefix("landing") == true })
+
+        // When SIGTERM arrives it lands and exits 0
+        run.signal(SIGTERM)
+        let exit = await run.waitForExit(seconds: 60)
+        #expect(exit == 0)
+        await run.stop()
+        await field.stop()
+    }
 }
