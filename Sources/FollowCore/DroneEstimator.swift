@@ -24,20 +24,22 @@ public struct DroneEstimator: Sendable {
 
     public var statistics: FixStatistics { screen.statistics }
 
-    public init(tuning: EstimatorTuning = EstimatorTuning(), latencySeconds: Double) {
+    public init(tuning: EstimatorTuning = EstimatorTuning(), latencySeconds: Double,
+                maxFixLagSeconds: Double = .infinity, maxEphMeters: Double = .infinity) {
         self.tuning = tuning
         self.latencySeconds = latencySeconds
-        self.screen = FixScreen(tuning: tuning)
+        self.screen = FixScreen(tuning: tuning, maxFixLagSeconds: maxFixLagSeconds, maxEphMeters: maxEphMeters)
     }
 
     /// Offers one onboard fix, already projected onto the plane.
     @discardableResult
     public mutating func ingest(
-        position: PlaneVector, reportedVelocity: PlaneVector? = nil,
+        position: PlaneVector, reportedVelocity: PlaneVector? = nil, ephMeters: Double? = nil,
         fixTime: FixTime?, receivedAt: MonotonicTime
     ) -> FixVerdict {
         guard position.isFinite else { return .rejectedOutlier(impliedSpeedMetersPerSecond: .infinity) }
-        let verdict = screen.screen(position: position, fixTime: fixTime, receivedAt: receivedAt)
+        let verdict = screen.screen(position: position, ephMeters: ephMeters, fixTime: fixTime, receivedAt: receivedAt)
+        let sigmaMeters = tuning.positionSigmaMeters(floorMeters: tuning.dronePositionSigmaMeters, ephMeters: ephMeters)
         let measuredAt = receivedAt.adding(seconds: -latencySeconds)
         let velocity: PlaneVector? = tuning.fusesReportedVelocity ? reportedVelocity.flatMap {
             $0.isFinite && $0.length <= tuning.maxPlausibleSpeedMetersPerSecond ? $0 : nil
@@ -46,7 +48,7 @@ public struct DroneEstimator: Sendable {
         case .initialised:
             let keptVelocity = filter?.velocity
             filter = ConstantVelocityFilter(
-                position: position, positionSigmaMeters: tuning.dronePositionSigmaMeters,
+                position: position, positionSigmaMeters: sigmaMeters,
                 velocity: velocity ?? keptVelocity ?? .zero, velocitySigmaMetersPerSecond: 1.0,
                 time: measuredAt, accelerationSpectralDensity: tuning.droneAccelerationSpectralDensity)
             fixesSinceInitialisation = 0
@@ -54,7 +56,7 @@ public struct DroneEstimator: Sendable {
             guard var f = filter else { return verdict }
             if measuredAt > f.time {
                 f.predict(to: measuredAt)
-                f.update(position: position, sigmaMeters: tuning.dronePositionSigmaMeters)
+                f.update(position: position, sigmaMeters: sigmaMeters)
                 if let velocity {
                     f.update(velocity: velocity, sigmaMetersPerSecond: tuning.reportedVelocitySigmaMetersPerSecond)
                 }
@@ -63,10 +65,11 @@ public struct DroneEstimator: Sendable {
                 // back-dated estimate (velocity assumed constant over the latency).
                 let lag = min(f.time.seconds(since: measuredAt), tuning.maxPredictionSeconds)
                 f.update(position: position, predicted: f.position - f.velocity * lag,
-                         sigmaMeters: tuning.dronePositionSigmaMeters)
+                         sigmaMeters: sigmaMeters)
             }
             filter = f
-        case .rejectedOutlier, .ignoredOutOfOrder, .ignoredDuplicate:
+        case .rejectedOutlier, .ignoredOutOfOrder, .ignoredDuplicate, .rejectedFutureTime, .ignoredStale,
+             .refusedInaccurate:
             return verdict
         }
         lastUsedFixAt = receivedAt

@@ -50,6 +50,17 @@ public struct EstimatorTuning: Sendable, Hashable {
     public var movingConfirmationFixes: Int
     /// …and as standing once it falls below this, m/s. Default 0.5, range 0.1…`movingSpeed`.
     public var stationarySpeedMetersPerSecond: Double
+    /// A fix stamped further than this ahead of the stream's clock (arrival − fix time, recent
+    /// minimum; `FixScreen`) is rejected, seconds. Default 1.5, range 0.2…10 (our choice: gpsd's
+    /// end-of-cycle reporting can move a 1 Hz fix's delivery by up to a cycle; a wrong stamp —
+    /// a receiver's bad week, a leap second, a corrupted field — is off by seconds or more).
+    public var maxFixLeadSeconds: Double
+    /// The receiver `eph` (gpsd's horizontal error estimate, a guessed 95 % bound,
+    /// docs/flight-safety-faults.md §3) at which the
+    /// position sigmas above apply, metres. Default 5, range 1…50 (a consumer receiver under open
+    /// sky reports 2–5 m): a fix with a larger `eph` is fused with its sigma scaled by
+    /// `eph / ephNominalMeters`; a smaller one never below the sigma (the floor).
+    public var ephNominalMeters: Double
 
     public init(
         targetPositionSigmaMeters: Double = 0.7,
@@ -67,7 +78,9 @@ public struct EstimatorTuning: Sendable, Hashable {
         maxPredictionSeconds: Double = 2,
         movingSpeedMetersPerSecond: Double = 1.0,
         movingConfirmationFixes: Int = 2,
-        stationarySpeedMetersPerSecond: Double = 0.5
+        stationarySpeedMetersPerSecond: Double = 0.5,
+        maxFixLeadSeconds: Double = 1.5,
+        ephNominalMeters: Double = 5
     ) {
         self.targetPositionSigmaMeters = targetPositionSigmaMeters
         self.targetAccelerationSpectralDensity = targetAccelerationSpectralDensity
@@ -85,6 +98,15 @@ public struct EstimatorTuning: Sendable, Hashable {
         self.movingSpeedMetersPerSecond = movingSpeedMetersPerSecond
         self.movingConfirmationFixes = movingConfirmationFixes
         self.stationarySpeedMetersPerSecond = stationarySpeedMetersPerSecond
+        self.maxFixLeadSeconds = maxFixLeadSeconds
+        self.ephNominalMeters = ephNominalMeters
+    }
+
+    /// The 1σ position noise for a fix with receiver `eph`, metres: `floorMeters` up to
+    /// `ephNominalMeters`, growing in proportion above it.
+    @inlinable public func positionSigmaMeters(floorMeters: Double, ephMeters: Double?) -> Double {
+        guard let ephMeters, ephMeters.isFinite else { return floorMeters }
+        return floorMeters * max(1, ephMeters / ephNominalMeters)
     }
 
     /// Checks every field against its documented range.
@@ -104,5 +126,7 @@ public struct EstimatorTuning: Sendable, Hashable {
         try ParameterError.check("movingSpeedMetersPerSecond", movingSpeedMetersPerSecond, in: 0.2...5)
         try ParameterError.check("movingConfirmationFixes", Double(movingConfirmationFixes), in: 1...10)
         try ParameterError.check("stationarySpeedMetersPerSecond", stationarySpeedMetersPerSecond, in: 0.1...movingSpeedMetersPerSecond)
+        try ParameterError.check("maxFixLeadSeconds", maxFixLeadSeconds, in: 0.2...10)
+        try ParameterError.check("ephNominalMeters", ephNominalMeters, in: 1...50)
     }
 }

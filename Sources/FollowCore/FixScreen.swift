@@ -13,12 +13,24 @@ public enum FixVerdict: Sendable, Hashable {
     case ignoredOutOfOrder
     /// Its fix time equals the last one seen (gpsd re-sent it); dropped.
     case ignoredDuplicate
+    /// Its fix time is further ahead of the stream's clock (arrival − fix time, recent minimum)
+    /// than `EstimatorTuning.maxFixLeadSeconds`: a wrong time stamp; dropped without moving the
+    /// order on. Carries how far ahead, seconds.
+    case rejectedFutureTime(leadSeconds: Double)
+    /// Its fix time lags the stream's clock by more than `maxFixLagSeconds`: part of a backlog a
+    /// stalled gpsd or TCP stream dumped, however recently it arrived; dropped, and it does not
+    /// refresh freshness. Carries the lag, seconds.
+    case ignoredStale(lagSeconds: Double)
+    /// The receiver's own horizontal error estimate (gpsd `eph`) is above `maxEphMeters`; dropped.
+    case refusedInaccurate(ephMeters: Double)
 
     /// Whether the fix now informs the estimate.
     @inlinable public var isUsed: Bool {
         switch self {
         case .accepted, .initialised: return true
-        case .rejectedOutlier, .ignoredOutOfOrder, .ignoredDuplicate: return false
+        case .rejectedOutlier, .ignoredOutOfOrder, .ignoredDuplicate, .rejectedFutureTime, .ignoredStale,
+             .refusedInaccurate:
+            return false
         }
     }
 }
@@ -30,10 +42,22 @@ public struct FixStatistics: Sendable, Hashable {
     public var rejectedOutliers = 0
     public var ignoredOutOfOrder = 0
     public var ignoredDuplicates = 0
+    /// Fixes stamped too far ahead of the stream's clock.
+    public var rejectedFutureTimes = 0
+    /// Fixes whose time lagged the stream's clock (a dumped backlog).
+    public var ignoredStale = 0
+    /// Fixes whose `eph` exceeded `maxEphMeters`.
+    public var refusedInaccurate = 0
+    /// Times the stream's clock was re-anchored after a run of agreeing off-clock fixes.
+    public var clockReanchors = 0
     public init() {}
 }
 
-/// Decides whether a fix is believable before it reaches a filter: order, duplicates, jumps.
+/// Decides whether a fix is believable before it reaches a filter: accuracy, order, duplicates,
+/// time stamps, jumps.
+///
+/// - Accuracy: a fix whose receiver says its horizontal error (`eph`) exceeds `maxEphMeters` is
+///   refused before anything else looks at it.
 ///
 /// - Order: fixes are ordered by the receiver's own fix time when both have one (gpsd's
 ///   `time`; reference/gpsd.md), otherwise by arrival. Older than the last accepted fix →
@@ -41,6 +65,17 @@ public struct FixStatistics: Sendable, Hashable {
 ///   not move the order on: its time may be as wrong as its position.
 ///   `clockResetAfterFixes` consecutive "older" fixes mean the receiver's clock restarted:
 ///   the next one re-initialises rather than the target staying lost for ever.
+/// - Time stamps: the stream's clock is the recent minimum of (arrival − fix time) over used
+///   fixes (it may creep up by `clockCreepSecondsPerSecond` between fixes, so it follows slow
+///   changes of gpsd's latency). A fix more than `maxFixLeadSeconds` below it is stamped in the
+///   future: rejected, and it does not move the order on (else every later fix would look old —
+///   ≈ 5 s of "target stale" at 1 Hz before `clockResetAfterFixes`). A fix more than
+///   `maxFixLagSeconds` above it arrived late: a backlog dumped by a stalled gpsd or TCP stream,
+///   stale however recently it arrived. `clockResetAfterFixes` consecutive off-clock fixes whose
+///   offsets agree within `clockAgreementSeconds` and whose arrivals span `clockShiftMinimumSeconds`
+///   mean the receiver's clock (or the path's latency) really changed: the clock re-anchors. A
+///   dumped backlog arrives in a burst (and its offsets fall by one fix interval per fix), so it
+///   never qualifies.
 /// - Jumps: a fix further from the last accepted one than
 ///   `maxPlausibleSpeed·Δt + outlierAllowance` is rejected (100 m in 1 s is not a person).
 ///   If `reinitialiseAfterFixes` rejected fixes in a row agree with one another (each within
@@ -51,7 +86,27 @@ public struct FixScreen: Sendable, Hashable {
     public let outlierAllowanceMeters: Double
     public let reinitialiseAfterFixes: Int
     public let clockResetAfterFixes: Int
+    public let maxFixLeadSeconds: Double
+    public let maxFixLagSeconds: Double
+    public let maxEphMeters: Double
     public private(set) var statistics = FixStatistics()
+
+    /// The stream's clock may rise by this between fixes, seconds per second (our choice: far
+    /// above receiver clock drift, ppm, yet a 1 s stall still stands out after a minute).
+    public static let clockCreepSecondsPerSecond = 0.01
+    /// Off-clock fixes whose offsets differ by less than this agree, seconds (gpsd delivery jitter
+    /// is tens of milliseconds on a LAN; our choice).
+    public static let clockAgreementSeconds = 0.25
+    /// …and a run of them must arrive over at least this long to move the clock, seconds.
+    public static let clockShiftMinimumSeconds = 1.0
+
+    /// Recent minimum of (arrival − fix time) over used fixes, seconds.
+    private var streamOffsetSeconds: Double?
+    private var streamOffsetAt: MonotonicTime?
+    /// The current run of off-clock fixes: last offset, first arrival, count.
+    private var offClockOffset: Double?
+    private var offClockSince: MonotonicTime?
+    private var offClockCount = 0
 
     /// Fix time of the last accepted fix (a rejected fix's time may be as wrong as its position).
     private var lastAcceptedFixTime: FixTime?
@@ -65,15 +120,28 @@ public struct FixScreen: Sendable, Hashable {
     private var candidateCount = 0
     private var backwardsRun = 0
 
-    public init(tuning: EstimatorTuning) {
+    /// - Parameters:
+    ///   - maxFixLagSeconds: `FailsafeParameters.maxFixLagSeconds` (infinite: no check).
+    ///   - maxEphMeters: `FailsafeParameters.maxEphMeters` (infinite: no check).
+    public init(tuning: EstimatorTuning, maxFixLagSeconds: Double = .infinity, maxEphMeters: Double = .infinity) {
         self.maxPlausibleSpeedMetersPerSecond = tuning.maxPlausibleSpeedMetersPerSecond
         self.outlierAllowanceMeters = tuning.outlierAllowanceMeters
         self.reinitialiseAfterFixes = tuning.reinitialiseAfterFixes
         self.clockResetAfterFixes = tuning.clockResetAfterFixes
+        self.maxFixLeadSeconds = tuning.maxFixLeadSeconds
+        self.maxFixLagSeconds = maxFixLagSeconds
+        self.maxEphMeters = maxEphMeters
     }
 
-    /// Judges a fix at plane `position`.
-    public mutating func screen(position: PlaneVector, fixTime: FixTime?, receivedAt: MonotonicTime) -> FixVerdict {
+    /// Judges a fix at plane `position`; `ephMeters` is the receiver's horizontal error estimate.
+    public mutating func screen(
+        position: PlaneVector, ephMeters: Double? = nil, fixTime: FixTime?, receivedAt: MonotonicTime
+    ) -> FixVerdict {
+        // Accuracy.
+        if let ephMeters, ephMeters > maxEphMeters {
+            statistics.refusedInaccurate += 1
+            return .refusedInaccurate(ephMeters: ephMeters)
+        }
         // Order.
         var clockReset = false
         if let fixTime, fixTime == lastRejectedFixTime {
@@ -100,13 +168,29 @@ public struct FixScreen: Sendable, Hashable {
         backwardsRun = 0
         lastSeenReceivedAt = receivedAt
 
+        // Time stamp against the stream's clock.
+        var offset: Double?
+        if let fixTime, !clockReset {
+            let fixOffset = receivedAt.seconds - fixTime.unixSeconds
+            offset = fixOffset
+            if let verdict = judgeClock(offset: fixOffset, receivedAt: receivedAt) { return verdict }
+        }
+
         // Plausibility.
         guard !clockReset, let lastPosition = lastAcceptedPosition, let lastAt = lastAcceptedAt else {
+            if clockReset, let fixTime {
+                // The receiver's clock restarted: its old offset means nothing.
+                streamOffsetSeconds = receivedAt.seconds - fixTime.unixSeconds
+                streamOffsetAt = receivedAt
+            } else {
+                noteUsed(offset: offset, at: receivedAt)
+            }
             return initialise(position: position, fixTime: fixTime, at: receivedAt)
         }
         let dt = max(receivedAt.seconds(since: lastAt), 0)
         let jump = (position - lastPosition).length
         if jump <= maxPlausibleSpeedMetersPerSecond * dt + outlierAllowanceMeters {
+            noteUsed(offset: offset, at: receivedAt)
             lastAcceptedPosition = position
             lastAcceptedAt = receivedAt
             lastAcceptedFixTime = fixTime
@@ -127,11 +211,61 @@ public struct FixScreen: Sendable, Hashable {
         candidatePosition = position
         candidateAt = receivedAt
         if candidateCount >= reinitialiseAfterFixes {
+            noteUsed(offset: offset, at: receivedAt)
             return initialise(position: position, fixTime: fixTime, at: receivedAt)
         }
         lastRejectedFixTime = fixTime
         statistics.rejectedOutliers += 1
         return .rejectedOutlier(impliedSpeedMetersPerSecond: dt > 0 ? jump / dt : .infinity)
+    }
+
+    /// Checks a fix's (arrival − fix time) against the stream's clock; `nil` = on time.
+    private mutating func judgeClock(offset: Double, receivedAt: MonotonicTime) -> FixVerdict? {
+        guard let reference = streamOffset(at: receivedAt) else { return nil }
+        let lead = reference - offset, lag = offset - reference
+        guard lead > maxFixLeadSeconds || lag > maxFixLagSeconds else {
+            offClockOffset = nil
+            offClockSince = nil
+            offClockCount = 0
+            return nil
+        }
+        if let previous = offClockOffset, abs(offset - previous) <= Self.clockAgreementSeconds {
+            offClockCount += 1
+        } else {
+            offClockCount = 1
+            offClockSince = receivedAt
+        }
+        offClockOffset = offset
+        if offClockCount >= clockResetAfterFixes, let since = offClockSince,
+           receivedAt.seconds(since: since) >= Self.clockShiftMinimumSeconds {
+            // A steady new offset, delivered at the normal pace: the clock moved, not one stamp.
+            streamOffsetSeconds = offset
+            streamOffsetAt = receivedAt
+            offClockOffset = nil
+            offClockSince = nil
+            offClockCount = 0
+            statistics.clockReanchors += 1
+            return nil
+        }
+        if lead > maxFixLeadSeconds {
+            statistics.rejectedFutureTimes += 1
+            return .rejectedFutureTime(leadSeconds: lead)
+        }
+        statistics.ignoredStale += 1
+        return .ignoredStale(lagSeconds: lag)
+    }
+
+    /// The stream's clock at `time`: the recent minimum offset, crept up since it was set.
+    private func streamOffset(at time: MonotonicTime) -> Double? {
+        guard let offset = streamOffsetSeconds, let at = streamOffsetAt else { return nil }
+        return offset + Self.clockCreepSecondsPerSecond * max(time.seconds(since: at), 0)
+    }
+
+    private mutating func noteUsed(offset: Double?, at time: MonotonicTime) {
+        guard let offset else { return }
+        if let current = streamOffset(at: time), current <= offset { return }
+        streamOffsetSeconds = offset
+        streamOffsetAt = time
     }
 
     private mutating func initialise(position: PlaneVector, fixTime: FixTime?, at time: MonotonicTime) -> FixVerdict {

@@ -8,6 +8,9 @@ extension HoldReason {
         case .headingStale: "heading-stale"
         case .targetStale: "target-stale"
         case .geofence: "geofence"
+        case .targetTooFar: "target-too-far"
+        case .headingRejected: "heading-rejected"
+        case .altitudeNotReached: "altitude-not-reached"
         }
     }
 }
@@ -19,6 +22,8 @@ extension LandReason {
         case .lowBattery: "low-battery"
         case .shutdown: "shutdown"
         case .droneInitiated: "drone-initiated"
+        case .criticalBattery: "critical-battery"
+        case .takeOffAborted(let missing): "take-off-aborted:\(missing.names.joined(separator: ","))"
         }
     }
 }
@@ -69,6 +74,7 @@ extension TransitionReason {
         case .emergencyReported: "emergency-reported"
         case .emergencyCleared: "emergency-cleared"
         case .shutdownBeforeTakeOff: "shutdown-before-take-off"
+        case .takeOffNotConfirmed: "take-off-not-confirmed"
         }
     }
 }
@@ -94,6 +100,9 @@ extension FixVerdict {
         case .rejectedOutlier: "rejected-outlier"
         case .ignoredOutOfOrder: "ignored-out-of-order"
         case .ignoredDuplicate: "ignored-duplicate"
+        case .rejectedFutureTime: "rejected-future-time"
+        case .ignoredStale: "ignored-stale"
+        case .refusedInaccurate: "refused-inaccurate"
         }
     }
 }

@@ -38,8 +38,18 @@ public enum HoldReason: Sendable, Hashable {
     case headingStale
     /// No target fix for `targetTimeoutSeconds`.
     case targetStale
-    /// Further than `geofenceMeters` from the take-off point.
+    /// At the home fence: the drone is further than `geofenceMeters` from the take-off point, or
+    /// following would take it beyond 90 % of that (the aim point had to be pulled in). Holds a
+    /// point inside the fence (flying back in first if it is outside).
     case geofence
+    /// The person is further than `maxTargetDistanceMeters` from the drone (ArduPilot's
+    /// `FOLL_DIST_MAX` idea): too far to follow safely or stay in Wi-Fi range of the ground unit.
+    case targetTooFar
+    /// Onboard heading reports keep disagreeing with the navdata-propagated heading (a re-mounted
+    /// receiver, a compass gone wrong): `Navigator.headingRejected`, for `headingTimeoutSeconds`.
+    case headingRejected
+    /// Climbing did not reach `altitudeMeters` within `climbTimeoutSeconds`; hovering where it got to.
+    case altitudeNotReached
 }
 
 /// Why the drone is landing.
@@ -52,13 +62,20 @@ public enum LandReason: Sendable, Hashable {
     case shutdown
     /// Navdata reports the drone landing of its own accord (e.g. its own battery cut-off).
     case droneInitiated
+    /// Battery under `criticalBatteryPercent`: landed at once, without `lowBatteryConfirmSeconds`.
+    case criticalBattery
+    /// A preflight prerequisite (other than the drone being on the ground, and the take-off
+    /// battery margin, which sags as the motors start) stopped holding during take-off.
+    case takeOffAborted(Prerequisites)
 }
 
 /// The follower's flight state. Every change is confirmed by telemetry, never by a delay.
 public enum FlightState: Sendable, Hashable {
     /// On the ground, waiting for everything needed to fly.
     case preflight(waitingFor: Prerequisites)
-    /// REF take-off sent; waiting for navdata to report flying or hovering.
+    /// REF take-off sent; waiting for navdata to report flying or hovering. Left for
+    /// `landing(.takeOffAborted)` as soon as a preflight prerequisite stops holding, and for
+    /// `landed` if navdata does not confirm lift-off within `takeOffTimeoutSeconds`.
     case takingOff
     /// Airborne; climbing (or descending) to `altitudeMeters` before moving sideways.
     case climbing
@@ -127,6 +144,9 @@ public enum TransitionReason: Sendable, Hashable {
     case emergencyCleared
     /// Shutdown requested before take-off.
     case shutdownBeforeTakeOff
+    /// Navdata did not confirm lift-off within `takeOffTimeoutSeconds`; the take-off is abandoned
+    /// for this run.
+    case takeOffNotConfirmed
 }
 
 /// One state change, for the flight log.

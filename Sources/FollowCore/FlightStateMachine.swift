@@ -13,12 +13,21 @@ import Telemetry
 /// `emergency` whenever navdata raises the emergency bit. A drone that navdata reports airborne
 /// before we took off is adopted (held or followed), never landed for it.
 ///
+/// Take-off: REF take-off is sent only while every preflight prerequisite still holds (except
+/// `droneReady`, which the lift-off itself ends, and the take-off battery margin, which sags as
+/// the motors start): losing one aborts → `landing(.takeOffAborted(missing))`. Navdata must
+/// confirm lift-off (TRANS_TAKEOFF, flying or hovering) within `takeOffTimeoutSeconds`, else the
+/// attempt is abandoned → `landed` (`.takeOffNotConfirmed`). Once the drone has been airborne, it
+/// is never told to take off again in this run.
+///
 /// Failsafes, in order of precedence, in every airborne state:
-/// emergency bit → `emergency`; shutdown → land; battery < `minBatteryPercent` → land; navdata
+/// emergency bit → `emergency`; shutdown → land; battery under `criticalBatteryPercent` → land at
+/// once; battery under `minBatteryPercent` for `lowBatteryConfirmSeconds` → land; navdata
 /// says the drone is landing by itself → `landing(.droneInitiated)`; navdata says landed for
-/// `landedConfirmSeconds` → `landed`; navdata, onboard fix, heading or target fix stale, or
-/// outside the geofence → `holding(reason)`, and still holding `landAfterSeconds` after holding
-/// began → land. Fresh data (and, for the geofence, being back more than
+/// `landedConfirmSeconds` (while holding: at once) → `landed`; navdata, onboard fix, heading or
+/// target fix stale, heading reports rejected for `headingTimeoutSeconds`, outside the geofence,
+/// or a climb longer than `climbTimeoutSeconds` → `holding(reason)`, and still holding
+/// `landAfterSeconds` after holding began → land. Fresh data (and, for the geofence, being back more than
 /// `geofenceResumeMarginMeters` inside it) before that deadline → back to following (via
 /// climbing if the altitude is off). A source counts as fresh only once its estimator has
 /// converged (`EstimatorTuning.fixesToConverge` fixes since it (re)started) and its last used
@@ -43,6 +52,19 @@ public struct FlightStateMachine: Sendable {
     private var holdingSince: MonotonicTime?
     private var landedReportedSince: MonotonicTime?
     private var hasBeenAirborne = false
+    /// When REF take-off was first commanded (`takeOffTimeoutSeconds` counts from here).
+    private var takeOffStartedAt: MonotonicTime?
+    /// Navdata reported TRANS_TAKEOFF, flying or hovering since the take-off was commanded.
+    private var liftOffConfirmed = false
+    /// When the current climb began (lift-off, or entering `climbing`): `climbTimeoutSeconds`.
+    private var climbStartedAt: MonotonicTime?
+    /// Arrival of the first of the current run of navdata battery readings under `minBatteryPercent`.
+    private var lowBatterySince: MonotonicTime?
+
+    /// The point the drone holds while `holding` (or climbing: the take-off point), on the plane.
+    public private(set) var holdPoint: PlaneVector?
+    /// Whether the last following tick had its aim pulled in by the geofence.
+    private var aimLimitedByGeofence = false
 
     /// Back inside the geofence by this much before a geofence hold clears, metres (hysteresis
     /// against flapping on GPS noise at the boundary).
@@ -58,20 +80,25 @@ public struct FlightStateMachine: Sendable {
         try failsafe.validate()
         try estimator.validate()
         try controller.validate()
-        // The aim point sits `separationMarginMeters` outside the protected radius; a shorter
-        // standoff could never be flown (FollowMeConfig checks the same rule, FILE:LINE).
-        let shortestStandoff = failsafe.protectedRadiusMeters + controller.separationMarginMeters
+        // The standoff must leave room for a walker heading at the drone to be seen (one target
+        // fix period + GPS latency) and backed away from before the protected radius
+        // (StoppingModel; FollowMeConfig checks the same rule, FILE:LINE).
+        let shortestStandoff = StoppingModel.shortestDefensibleStandoffMeters(
+            protectedRadiusMeters: failsafe.protectedRadiusMeters, follow: follow, tuning: controller)
         guard follow.standoffMeters >= shortestStandoff else {
             throw .inconsistent(parameter: "standoffMeters", value: follow.standoffMeters,
                                 requirement: "must be at least minSeparationMeters + gpsRelativeErrorMeters + "
-                                    + "separationMarginMeters (\(shortestStandoff))")
+                                    + "separationMarginMeters + the approach reserve for a walker at the configured "
+                                    + "target fix rate (\(shortestStandoff))")
         }
         self.followParameters = follow
         self.failsafeParameters = failsafe
         self.navigator = Navigator(mountOffsetDegrees: follow.mountOffsetDegrees,
                                    headingLatencySeconds: follow.assumedGPSLatencySeconds)
-        self.target = TargetEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds)
-        self.drone = DroneEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds)
+        self.target = TargetEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds,
+                                      maxFixLagSeconds: failsafe.maxFixLagSeconds, maxEphMeters: failsafe.maxEphMeters)
+        self.drone = DroneEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds,
+                                    maxFixLagSeconds: failsafe.maxFixLagSeconds, maxEphMeters: failsafe.maxEphMeters)
         self.controller = FollowController(
             parameters: follow, minSeparationMeters: failsafe.protectedRadiusMeters,
             geofenceMeters: failsafe.geofenceMeters, tuning: controller)
@@ -91,17 +118,26 @@ public struct FlightStateMachine: Sendable {
             }
             switch fix.role {
             case .target:
-                return .fix(.target, target.ingest(position: position, reportedVelocity: velocity,
+                return .fix(.target, target.ingest(position: position, reportedVelocity: velocity, ephMeters: fix.ephMeters,
                                                    fixTime: fix.fixTime, receivedAt: fix.receivedAt))
             case .onboard:
-                return .fix(.onboard, drone.ingest(position: position, reportedVelocity: velocity,
+                return .fix(.onboard, drone.ingest(position: position, reportedVelocity: velocity, ephMeters: fix.ephMeters,
                                                    fixTime: fix.fixTime, receivedAt: fix.receivedAt))
             }
         case .heading(let report):
-            return navigator.ingest(heading: report) ? .headingAccepted : .headingIgnored
+            switch navigator.ingestHeading(report) {
+            case .accepted, .reanchored: return .headingAccepted
+            case .rejected: return .headingRejected
+            case .ignored: return .headingIgnored
+            }
         case .telemetry(let packet):
             if let last = telemetry, packet.receivedAt < last.receivedAt { return .telemetryOutOfOrder }
             telemetry = packet
+            if packet.batteryPercent < failsafeParameters.minBatteryPercent {
+                if lowBatterySince == nil { lowBatterySince = packet.receivedAt }
+            } else {
+                lowBatterySince = nil
+            }
             if packet.flightState == .landed {
                 if landedReportedSince == nil { landedReportedSince = packet.receivedAt }
             } else {
@@ -141,14 +177,20 @@ public struct FlightStateMachine: Sendable {
             let output = followCommand(now: now)
             decision.follow = output
             decision.command = DroneCommand(intent: .fly, pilot: output?.pilot)
-        case .holding:
-            decision.command = DroneCommand(intent: .fly)
+        case .holding(let reason):
+            decision.command = DroneCommand(intent: .fly, pilot: holdCommand(reason: reason, now: now))
         case .landing:
             decision.command = DroneCommand(intent: .land)
         case .emergency:
             decision.command = DroneCommand(intent: .emergency)
         }
+        if state.kind != .holding { holdPoint = nil }
+        if state.kind != .following { aimLimitedByGeofence = false }
         if decision.command.pilot == nil { controller.reset() }
+        switch state.kind {
+        case .preflight, .takingOff, .landed, .emergency: controller.resetWindEstimate()
+        default: break
+        }
         return decision
     }
 
@@ -171,11 +213,23 @@ public struct FlightStateMachine: Sendable {
         age(telemetry?.receivedAt, now: now) <= failsafeParameters.navdataTimeoutSeconds
     }
 
-    private func missingPrerequisites(now: MonotonicTime) -> Prerequisites {
+    /// Whether heading reports have been rejected for `headingTimeoutSeconds` in a row.
+    private func headingRejected(_ now: MonotonicTime) -> Bool {
+        guard let since = navigator.headingRejectedSince else { return false }
+        return now.seconds(since: since) >= failsafeParameters.headingTimeoutSeconds
+    }
+
+    /// What is missing for a take-off. `strictHeading`: any current run of rejected heading
+    /// reports counts (before take-off); otherwise only one that lasted `headingTimeoutSeconds`
+    /// (during take-off, so that one wild report does not abort it).
+    private func missingPrerequisites(now: MonotonicTime, strictHeading: Bool = true) -> Prerequisites {
         var missing: Prerequisites = []
         if !targetFresh(now) { missing.insert(.targetFix) }
         if !onboardFresh(now) { missing.insert(.onboardFix) }
-        if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { missing.insert(.heading) }
+        if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds
+            || (strictHeading ? navigator.headingRejectedSince != nil : headingRejected(now)) {
+            missing.insert(.heading)
+        }
         if !navdataFresh(now) { missing.insert(.navdata) }
         if let person = target.estimate(at: now), let drone = drone.estimate(at: now),
            (person.position - drone.position).length >= failsafeParameters.protectedRadiusMeters {
@@ -205,13 +259,49 @@ public struct FlightStateMachine: Sendable {
         if !navdataFresh(now) { return .navdataLost }
         if !onboardFresh(now) { return .onboardFixStale }
         if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { return .headingStale }
+        if headingRejected(now) { return .headingRejected }
         if !targetFresh(now) { return .targetStale }
-        if let distance = distanceFromHome(now: now) {
-            let alreadyOut = state == .holding(.geofence)
-            let limit = failsafeParameters.geofenceMeters - (alreadyOut ? Self.geofenceResumeMarginMeters : 0)
-            if distance > limit { return .geofence }
+        if let person = target.estimate(at: now), let drone = drone.estimate(at: now) {
+            let alreadyHeld = state == .holding(.targetTooFar)
+            let limit = failsafeParameters.maxTargetDistanceMeters - (alreadyHeld ? Self.geofenceResumeMarginMeters : 0)
+            if (person.position - drone.position).length > limit { return .targetTooFar }
         }
+        if geofenceHolds(now: now) { return .geofence }
         return nil
+    }
+
+    /// Whether the home fence stops following: the drone is outside it, or following would
+    /// take it beyond `FollowController.geofenceAimFraction` of it. A fence hold clears once
+    /// the drone is back inside and the person's standoff circle fits inside that fraction with
+    /// `geofenceResumeMarginMeters` to spare.
+    private func geofenceHolds(now: MonotonicTime) -> Bool {
+        guard let home else { return false }
+        let fence = failsafeParameters.geofenceMeters
+        let margin = Self.geofenceResumeMarginMeters
+        if state == .holding(.geofence) {
+            if let distance = distanceFromHome(now: now), distance > fence - margin { return true }
+            guard let person = target.estimate(at: now) else { return true }
+            return (person.position - home).length + followParameters.standoffMeters
+                > FollowController.geofenceAimFraction * fence - margin
+        }
+        if let distance = distanceFromHome(now: now), distance > fence { return true }
+        return state == .following && aimLimitedByGeofence
+    }
+
+    /// `.altitudeNotReached` when a climb has run out of time (`climbTimeoutSeconds` since lift-off
+    /// or since entering `climbing`), or while such a hold lasts and the altitude is still off.
+    private func climbHoldReason(now: MonotonicTime) -> HoldReason? {
+        switch state {
+        case .holding(.altitudeNotReached):
+            return altitudeReached() ? nil : .altitudeNotReached
+        case .climbing:
+            return age(climbStartedAt, now: now) >= failsafeParameters.climbTimeoutSeconds ? .altitudeNotReached : nil
+        case .takingOff:
+            return liftOffConfirmed && age(climbStartedAt, now: now) >= failsafeParameters.climbTimeoutSeconds
+                ? .altitudeNotReached : nil
+        default:
+            return nil
+        }
     }
 
     private func altitudeReached() -> Bool {
@@ -254,7 +344,14 @@ public struct FlightStateMachine: Sendable {
         case .takingOff, .climbing, .following, .holding:
             if let telemetry, telemetry.emergency { return move(to: .emergency, .emergencyReported, now) }
             if shutdownRequested { return move(to: .landing(.shutdown), .land(.shutdown), now) }
-            if let telemetry, telemetry.batteryPercent < failsafeParameters.minBatteryPercent {
+            if let telemetry, telemetry.batteryPercent
+                < min(failsafeParameters.criticalBatteryPercent, failsafeParameters.minBatteryPercent) {
+                return move(to: .landing(.criticalBattery), .land(.criticalBattery), now)
+            }
+            // Low battery counts once readings stayed under the threshold across
+            // lowBatteryConfirmSeconds (first to latest packet: a lone reading never does).
+            if let telemetry, let since = lowBatterySince,
+               telemetry.receivedAt.seconds(since: since) >= failsafeParameters.lowBatteryConfirmSeconds {
                 return move(to: .landing(.lowBattery), .land(.lowBattery), now)
             }
             if let telemetry, fresh, hasBeenAirborne, telemetry.flightState == .landing {
@@ -264,7 +361,30 @@ public struct FlightStateMachine: Sendable {
                now.seconds(since: since) >= failsafeParameters.landedConfirmSeconds {
                 return move(to: .landed, .landedUnexpectedly, now)
             }
-            if let reason = holdReason(now: now) {
+            // Holding is where a drone that landed during a navdata gap is found: AT*REF bit 9 is
+            // a level ("be flying", docs/flight-safety-faults.md §1), so waiting landedConfirmSeconds here would tell a drone on
+            // the ground to take off again. Once airborne, never again: landed, full stop.
+            if case .holding = state, hasBeenAirborne, let telemetry, fresh, telemetry.flightState == .landed {
+                return move(to: .landed, .landedUnexpectedly, now)
+            }
+            if state == .takingOff {
+                if let telemetry, fresh, telemetry.flightState.isAirborne, !liftOffConfirmed {
+                    liftOffConfirmed = true
+                    climbStartedAt = now
+                }
+                // REF take-off only while every preflight prerequisite still holds. Not
+                // `droneReady` (the drone leaves "landed" as it lifts) nor the take-off battery
+                // margin (the reading sags as the motors start; the landing thresholds above apply).
+                let lost = missingPrerequisites(now: now, strictHeading: false).subtracting([.droneReady, .battery])
+                if !lost.isEmpty {
+                    return move(to: .landing(.takeOffAborted(lost)), .land(.takeOffAborted(lost)), now)
+                }
+                if !liftOffConfirmed, let started = takeOffStartedAt,
+                   now.seconds(since: started) >= failsafeParameters.takeOffTimeoutSeconds {
+                    return move(to: .landed, .takeOffNotConfirmed, now)
+                }
+            }
+            if let reason = holdReason(now: now) ?? climbHoldReason(now: now) {
                 if case .holding(let current) = state {
                     if let since = holdingSince, now.seconds(since: since) >= failsafeParameters.landAfterSeconds {
                         return move(to: .landing(.holdExpired(reason)), .land(.holdExpired(reason)), now)
@@ -288,8 +408,9 @@ public struct FlightStateMachine: Sendable {
                 case .flying, .hovering:
                     return move(to: altitudeReached() ? .following : .climbing, .dataFresh, now)
                 case .takingOff, .landed, .landing, .unknown:
-                    // Held during take-off: the drone is not up yet.
-                    return move(to: .takingOff, .dataFresh, now)
+                    // Held during take-off before the drone was ever up: back to taking off (which
+                    // re-checks every prerequisite and keeps its deadline). Once airborne, never.
+                    return hasBeenAirborne ? nil : move(to: .takingOff, .dataFresh, now)
                 }
             default:
                 break
@@ -316,17 +437,55 @@ public struct FlightStateMachine: Sendable {
 
     private mutating func move(to next: FlightState, _ reason: TransitionReason, _ now: MonotonicTime) -> FlightTransition {
         let transition = FlightTransition(from: state, to: next, reason: reason, at: now)
+        if next == .takingOff, state.kind == .preflight {
+            takeOffStartedAt = now
+            liftOffConfirmed = false
+        }
+        // A climb entered from take-off keeps its lift-off time; any other entry starts the clock.
+        if next == .climbing, state != .takingOff || climbStartedAt == nil { climbStartedAt = now }
         state = next
         return transition
     }
 
     // MARK: Commands
 
+    /// Climb holding the take-off point (so a wind cannot drift the drone towards the person).
     private mutating func climbCommand(now: MonotonicTime) -> PilotCommand? {
         guard let telemetry, let droneState = drone.estimate(at: now),
               let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
-        let command = controller.station(target: target.estimate(at: now), drone: droneState,
+        let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
+                                         holdPoint: home, drone: droneState,
                                          noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters, now: now)
+        return command.isValid ? command : nil
+    }
+
+    /// While holding: hold a point (inside the home fence, keeping off the person) when the drone
+    /// still knows where it is and which way it points; otherwise `nil` — the firmware's own hover
+    /// (PCMD flag 0), which is all that is left without navdata, an onboard fix or a heading.
+    private mutating func holdCommand(reason: HoldReason, now: MonotonicTime) -> PilotCommand? {
+        switch reason {
+        case .navdataLost, .onboardFixStale, .headingStale, .headingRejected:
+            return nil
+        case .targetStale, .geofence, .targetTooFar, .altitudeNotReached:
+            break
+        }
+        guard let telemetry, navdataFresh(now), onboardFresh(now), let droneState = drone.estimate(at: now),
+              let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
+        // Hold where the drone comes to rest braking gently from its current velocity, not where
+        // it happened to be (which it would overshoot and fly back to).
+        let speed = droneState.velocity.length
+        var point = holdPoint ?? droneState.position
+            + droneState.velocity * (speed / (2 * controller.tuning.brakingAccelerationMetersPerSecondSquared))
+        if let home {
+            let offset = point - home
+            let limit = FollowController.geofenceAimFraction * failsafeParameters.geofenceMeters
+            if offset.length > limit { point = home + offset * (limit / offset.length) }
+        }
+        holdPoint = point
+        let altitude = reason == .altitudeNotReached ? telemetry.altitudeMeters : followParameters.altitudeMeters
+        let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
+                                         holdPoint: point, drone: droneState, noseHeadingDegrees: nose,
+                                         altitudeMeters: telemetry.altitudeMeters, holdAltitudeMeters: altitude, now: now)
         return command.isValid ? command : nil
     }
 
@@ -339,6 +498,7 @@ public struct FlightStateMachine: Sendable {
                                        motion: target.motion, drone: droneState,
                                        noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
                                        home: home, now: now)
+        aimLimitedByGeofence = output.aimLimitedByGeofence
         return output.pilot.isValid ? output : nil
     }
 }

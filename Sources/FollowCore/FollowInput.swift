@@ -32,6 +32,9 @@ public enum InputOutcome: Sendable, Hashable {
     case headingAccepted
     /// A heading from the person's receiver, which says nothing about the drone.
     case headingIgnored
+    /// An onboard heading that disagrees with the navdata-propagated heading; not used
+    /// (`Navigator.rejectedHeadingReports` counts them).
+    case headingRejected
     case telemetryAccepted
     /// Navdata stamped before the last packet's time; dropped.
     case telemetryOutOfOrder

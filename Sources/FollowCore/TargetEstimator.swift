@@ -60,27 +60,29 @@ public struct TargetEstimator: Sendable {
     /// (`EstimatorTuning.fixesToConverge`). The failsafes treat an unconverged target as stale.
     public var isConverged: Bool { fixesSinceInitialisation >= tuning.fixesToConverge }
 
-    public init(tuning: EstimatorTuning = EstimatorTuning(), latencySeconds: Double) {
+    public init(tuning: EstimatorTuning = EstimatorTuning(), latencySeconds: Double,
+                maxFixLagSeconds: Double = .infinity, maxEphMeters: Double = .infinity) {
         self.tuning = tuning
         self.latencySeconds = latencySeconds
-        self.screen = FixScreen(tuning: tuning)
+        self.screen = FixScreen(tuning: tuning, maxFixLagSeconds: maxFixLagSeconds, maxEphMeters: maxEphMeters)
     }
 
     /// Offers one fix, already projected onto the plane. `reportedVelocity` is the receiver's
     /// own velocity (from speed and track), if it sent one.
     @discardableResult
     public mutating func ingest(
-        position: PlaneVector, reportedVelocity: PlaneVector? = nil,
+        position: PlaneVector, reportedVelocity: PlaneVector? = nil, ephMeters: Double? = nil,
         fixTime: FixTime?, receivedAt: MonotonicTime
     ) -> FixVerdict {
         guard position.isFinite else { return .rejectedOutlier(impliedSpeedMetersPerSecond: .infinity) }
-        let verdict = screen.screen(position: position, fixTime: fixTime, receivedAt: receivedAt)
+        let verdict = screen.screen(position: position, ephMeters: ephMeters, fixTime: fixTime, receivedAt: receivedAt)
+        let sigmaMeters = tuning.positionSigmaMeters(floorMeters: tuning.targetPositionSigmaMeters, ephMeters: ephMeters)
         let measuredAt = receivedAt.adding(seconds: -latencySeconds)
         let velocity = plausible(reportedVelocity)
         switch verdict {
         case .initialised:
             filter = ConstantVelocityFilter(
-                position: position, positionSigmaMeters: tuning.targetPositionSigmaMeters,
+                position: position, positionSigmaMeters: sigmaMeters,
                 velocity: velocity ?? .zero,
                 velocitySigmaMetersPerSecond: velocity == nil ? 1.5 : tuning.reportedVelocitySigmaMetersPerSecond,
                 time: measuredAt, accelerationSpectralDensity: tuning.targetAccelerationSpectralDensity)
@@ -90,12 +92,13 @@ public struct TargetEstimator: Sendable {
         case .accepted:
             guard var f = filter else { return verdict }
             f.predict(to: measuredAt)
-            f.update(position: position, sigmaMeters: tuning.targetPositionSigmaMeters)
+            f.update(position: position, sigmaMeters: sigmaMeters)
             if let velocity {
                 f.update(velocity: velocity, sigmaMetersPerSecond: tuning.reportedVelocitySigmaMetersPerSecond)
             }
             filter = f
-        case .rejectedOutlier, .ignoredOutOfOrder, .ignoredDuplicate:
+        case .rejectedOutlier, .ignoredOutOfOrder, .ignoredDuplicate, .rejectedFutureTime, .ignoredStale,
+             .refusedInaccurate:
             return verdict
         }
         lastUsedFixAt = receivedAt

@@ -124,6 +124,26 @@ struct ConfigReader {
         return string
     }
 
+    /// A string from `keywords`, or a number (integer or float) within `range` checked as `double` does.
+    /// Returns the keyword or the number; the default keyword when absent or rejected.
+    mutating func keywordOrNumber(_ table: String, _ key: String, keywords: [String], default defaultKeyword: String,
+                                  range: ClosedRange<Double>) -> (keyword: String?, number: Double?) {
+        guard let value = value(table, key) else { return (defaultKeyword, nil) }
+        let choices = keywords.map(renderTOMLString).joined(separator: ", ") + " or a number " + Self.format(range)
+        if let string = value.string {
+            if keywords.contains(string) { return (string, nil) }
+            reject(dotted(table, key), .invalid(path: path, line: line(table, key), key: dotted(table, key),
+                                                reason: "\(renderTOMLString(string)) is not \(choices)"))
+            return (defaultKeyword, nil)
+        }
+        if value.int != nil || value.double != nil {
+            let number = double(table, key, default: .nan, range: range)
+            return number.isNaN ? (defaultKeyword, nil) : (nil, number)
+        }
+        rejectWrongType(table, key, expected: choices, found: value)
+        return (defaultKeyword, nil)
+    }
+
     // MARK: Problems and lines
 
     /// Records a problem that is not about one key's own value (cross-field rules).

@@ -6,15 +6,17 @@
 enum ConfigSchema {
     static let tables: [(name: String, keys: [String])] = [
         ("gpsd", ["host", "port"]),
-        ("target", ["device", "host", "port"]),
-        ("onboard", ["device", "host", "port", "mount_offset_deg"]),
+        ("target", ["device", "host", "port", "rate_hz"]),
+        ("onboard", ["device", "host", "port", "mount_offset_deg", "rate_hz"]),
         ("drone", ["address", "at_port", "navdata_port", "outdoor", "altitude_max_m"]),
         ("follow", ["standoff_m", "altitude_m", "max_tilt_deg", "max_yaw_rate_dps", "max_climb_mps"]),
         (
             "failsafe",
             [
                 "target_timeout_s", "land_after_s", "onboard_timeout_s", "heading_timeout_s",
-                "navdata_timeout_s", "min_battery_pct", "geofence_m", "min_separation_m", "gps_relative_error_m",
+                "navdata_timeout_s", "min_battery_pct", "geofence_m", "max_target_distance_m", "min_separation_m",
+                "gps_relative_error_m", "takeoff_timeout_s", "climb_timeout_s", "low_battery_confirm_s",
+                "critical_battery_pct", "max_eph_m", "max_fix_lag_s",
             ]
         ),
         ("log", ["path"]),

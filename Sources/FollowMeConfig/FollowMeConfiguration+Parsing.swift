@@ -1,3 +1,4 @@
+import FollowCore
 import Geometry
 import TOMLKit
 
@@ -67,7 +68,8 @@ extension FollowMeConfiguration {
         let target = Target(
             device: nilIfEmpty(r.string("target", "device", default: "", problem: deviceProblem)),
             host: r.string("target", "host", default: gpsdHost) { hostProblem($0, allowIPv6: true) },
-            port: r.int("target", "port", default: gpsdPort, range: port)
+            port: r.int("target", "port", default: gpsdPort, range: port),
+            rate: receiverRate(&r, "target", default: d.target.rate)
         )
 
         let onboard = Onboard(
@@ -75,7 +77,8 @@ extension FollowMeConfiguration {
             host: r.string("onboard", "host", default: gpsdHost) { hostProblem($0, allowIPv6: true) },
             port: r.int("onboard", "port", default: gpsdPort, range: port),
             mountOffsetDegrees: normalizedDegrees360(
-                r.double("onboard", "mount_offset_deg", default: d.onboard.mountOffsetDegrees, range: nil))
+                r.double("onboard", "mount_offset_deg", default: d.onboard.mountOffsetDegrees, range: nil)),
+            rate: receiverRate(&r, "onboard", default: d.onboard.rate)
         )
 
         let drone = Drone(
@@ -133,10 +136,23 @@ extension FollowMeConfiguration {
                                      range: Failsafe.minBatteryPercentRange),
             geofenceMeters: r.double("failsafe", "geofence_m", default: f.geofenceMeters,
                                      range: Failsafe.geofenceMetersRange),
+            maxTargetDistanceMeters: r.double("failsafe", "max_target_distance_m", default: f.maxTargetDistanceMeters,
+                                              range: Failsafe.maxTargetDistanceMetersRange),
             minSeparationMeters: r.double("failsafe", "min_separation_m", default: f.minSeparationMeters,
                                           range: separationRange ?? Failsafe.minSeparationMetersRange,
                                           rangeNote: standoffKnown ? separationRangeNote(gpsErrorKnown: gpsErrorKnown) : nil),
-            gpsRelativeErrorMeters: gpsRelativeError
+            gpsRelativeErrorMeters: gpsRelativeError,
+            takeOffTimeoutSeconds: r.double("failsafe", "takeoff_timeout_s", default: f.takeOffTimeoutSeconds,
+                                            range: Failsafe.takeOffTimeoutSecondsRange),
+            climbTimeoutSeconds: r.double("failsafe", "climb_timeout_s", default: f.climbTimeoutSeconds,
+                                          range: Failsafe.climbTimeoutSecondsRange),
+            lowBatteryConfirmSeconds: r.double("failsafe", "low_battery_confirm_s", default: f.lowBatteryConfirmSeconds,
+                                               range: Failsafe.lowBatteryConfirmSecondsRange),
+            criticalBatteryPercent: r.int("failsafe", "critical_battery_pct", default: f.criticalBatteryPercent,
+                                          range: Failsafe.criticalBatteryPercentRange),
+            maxEphMeters: r.double("failsafe", "max_eph_m", default: f.maxEphMeters, range: Failsafe.maxEphMetersRange),
+            maxFixLagSeconds: r.double("failsafe", "max_fix_lag_s", default: f.maxFixLagSeconds,
+                                       range: Failsafe.maxFixLagSecondsRange)
         )
 
         let log = Log(path: nilIfEmpty(r.string("log", "path", default: "", problem: logPathProblem)))
@@ -180,6 +196,8 @@ extension FollowMeConfiguration {
                     + "\(ConfigReader.format(separationMax)) (\(separationRangeNote(gpsErrorKnown: gpsErrorKnown)))"))
         }
 
+        checkDefensibleStandoff(c, &r)
+
         // failsafe.land_after_s > failsafe.target_timeout_s: hover first, then land.
         if !r.isRejected("failsafe", "land_after_s"), !r.isRejected("failsafe", "target_timeout_s"),
             c.failsafe.landAfterSeconds <= c.failsafe.targetTimeoutSeconds
@@ -205,6 +223,37 @@ extension FollowMeConfiguration {
         }
 
         checkReceiverRouting(c, &r)
+    }
+
+    /// follow.standoff_m must leave room for a walker heading at the drone to be seen and backed
+    /// away from before the protected radius: the flight core's own rule (FollowCore
+    /// `StoppingModel.shortestDefensibleStandoffMeters`, docs/stopping-model.md §4), so a file that
+    /// passes `config check` is one `run` flies. Reported only when min_separation_m's own range
+    /// (above) holds, so one mistake gives one message.
+    private static func checkDefensibleStandoff(_ c: FollowMeConfiguration, _ r: inout ConfigReader) {
+        let keys = [("follow", "standoff_m"), ("follow", "max_tilt_deg"), ("failsafe", "min_separation_m"),
+                    ("failsafe", "gps_relative_error_m")]
+        guard !keys.contains(where: { r.isRejected($0.0, $0.1) }) else { return }
+        let separationMax = c.follow.standoffMeters - Failsafe.separationMarginMeters - c.failsafe.gpsRelativeErrorMeters
+        guard c.failsafe.minSeparationMeters <= separationMax else { return }
+        let follow = FollowParameters(standoffMeters: c.follow.standoffMeters, maxTiltDegrees: c.follow.maxTiltDegrees,
+                                      targetFixRateHz: c.target.assumedFixRateHz)
+        let protected = c.failsafe.minSeparationMeters + c.failsafe.gpsRelativeErrorMeters
+        let shortest = StoppingModel.shortestDefensibleStandoffMeters(
+            protectedRadiusMeters: protected, follow: follow, tuning: ControllerTuning())
+        guard c.follow.standoffMeters < shortest else { return }
+        let needed = (shortest * 10).rounded(.up) / 10
+        r.add(.invalid(
+            path: r.path,
+            line: blame(r, ("follow", "standoff_m"), ("failsafe", "min_separation_m")),
+            key: "follow.standoff_m",
+            reason: "\(valueText(c.follow.standoffMeters, written: r.isWritten("follow", "standoff_m"))) is too short "
+                + "to keep failsafe.min_separation_m (\(ConfigReader.format(c.failsafe.minSeparationMeters))) + "
+                + "failsafe.gps_relative_error_m (\(ConfigReader.format(c.failsafe.gpsRelativeErrorMeters))) from a "
+                + "person walking at the drone (1.4 m/s, seen \(ConfigReader.format(c.target.assumedFixRateHz)) Hz "
+                + "target fixes late); set follow.standoff_m to at least \(ConfigReader.format(needed)), or lower "
+                + "min_separation_m / gps_relative_error_m"
+                + (c.target.assumedFixRateHz < 5 ? ", or set target.rate_hz to the faster rate your puck delivers" : "")))
     }
 
     /// Target and onboard fixes are told apart by gpsd endpoint and device path. On one gpsd, both
@@ -298,6 +347,20 @@ extension FollowMeConfiguration {
             guard group.count <= 4, group.allSatisfy(\.isHexDigit) else { return false }
         }
         return true
+    }
+
+    /// `rate_hz`: "max", "device" or a number of Hz in ``ReceiverRate/hertzRange``.
+    static func receiverRate(_ r: inout ConfigReader, _ table: String, default d: ReceiverRate) -> ReceiverRate {
+        let keyword: String
+        switch d {
+        case .max: keyword = "max"
+        case .device: keyword = "device"
+        case .hertz: keyword = "max"  // defaults are keywords
+        }
+        let read = r.keywordOrNumber(table, "rate_hz", keywords: ["max", "device"], default: keyword,
+                                     range: ReceiverRate.hertzRange)
+        if let hz = read.number { return .hertz(hz) }
+        return read.keyword == "device" ? .device : .max
     }
 
     /// Why `device` is not a usable gpsd device path, or `nil` (empty = any device, fine).

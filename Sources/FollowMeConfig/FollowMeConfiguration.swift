@@ -44,13 +44,15 @@ public struct FollowMeConfiguration: Sendable, Equatable {
         onboard: Onboard(device: nil, host: "127.0.0.1", port: 2947, mountOffsetDegrees: 90),
         drone: Drone(address: "192.168.1.1", atPort: 5556, navdataPort: 5554, outdoor: true, altitudeMaxMeters: 10),
         follow: Follow(
-            standoffMeters: 8, altitudeMeters: 3, maxTiltDegrees: 20,
+            standoffMeters: 11, altitudeMeters: 3, maxTiltDegrees: 20,
             maxYawRateDegreesPerSecond: 120, maxClimbMetersPerSecond: 0.7
         ),
         failsafe: Failsafe(
             targetTimeoutSeconds: 1.5, landAfterSeconds: 10, onboardTimeoutSeconds: 1.5,
             headingTimeoutSeconds: 1.5, navdataTimeoutSeconds: 0.5, minBatteryPercent: 25,
-            geofenceMeters: 100, minSeparationMeters: 3, gpsRelativeErrorMeters: 4
+            geofenceMeters: 1000, maxTargetDistanceMeters: 50, minSeparationMeters: 3, gpsRelativeErrorMeters: 4,
+            takeOffTimeoutSeconds: 5, climbTimeoutSeconds: 20, lowBatteryConfirmSeconds: 2, criticalBatteryPercent: 15,
+            maxEphMeters: 15, maxFixLagSeconds: 1.5
         ),
         log: Log(path: nil)
     )
@@ -113,8 +115,14 @@ extension FollowMeConfiguration {
         public internal(set) var host: String
         /// gpsd TCP port; defaults to `[gpsd] port`.
         public internal(set) var port: Int
+        /// Fix rate to ask gpsd to run the puck at (`?DEVICE` cycle); default `.max`. See ``ReceiverRate``.
+        public internal(set) var rate: ReceiverRate = .max
 
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
+
+        /// The fix rate the shortest-standoff rule may count on, Hz: 1 (what any puck delivers)
+        /// until a configured rate says more.
+        public var assumedFixRateHz: Double { 1 }
     }
 
     /// `[onboard]`: the receiver on the drone, which also supplies the heading (gpsd ATT).
@@ -128,6 +136,9 @@ extension FollowMeConfiguration {
         /// Degrees clockwise from the receiver's heading to the drone's nose, normalised to [0, 360).
         /// Drone nose heading = receiver heading + this. Default 90 (receiver mounted sideways).
         public internal(set) var mountOffsetDegrees: Double
+        /// Fix rate to ask gpsd for; default `.device` (leave the drone's receiver as its integrator set
+        /// it up: it may feed other equipment, and it already runs faster than a puck). See ``ReceiverRate``.
+        public internal(set) var rate: ReceiverRate = .device
 
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
     }
@@ -154,7 +165,10 @@ extension FollowMeConfiguration {
 
     /// `[follow]`: where the drone flies relative to the person, and how hard it may manoeuvre.
     public struct Follow: Sendable, Equatable {
-        /// Horizontal distance kept from the person, metres, 2–50; default 6.
+        /// Horizontal distance kept from the person, metres, 2–50; default 11. At least
+        /// `min_separation_m + gps_relative_error_m + 0.5 +` the room a walker heading at the drone
+        /// takes before it has backed away to their pace (FollowCore `StoppingModel`,
+        /// docs/stopping-model.md §4): 10.34 m with the other defaults.
         public internal(set) var standoffMeters: Double
         /// Flight altitude above take-off, metres, 1–`drone.altitude_max_m`; default 3.
         public internal(set) var altitudeMeters: Double
@@ -198,14 +212,37 @@ extension FollowMeConfiguration {
         public internal(set) var navdataTimeoutSeconds: Double
         /// Battery at or below this → land, percent, 5–90; default 25 (navdata `vbat_flying_percentage`).
         public internal(set) var minBatteryPercent: Int
-        /// Radius of the allowed flight area around the take-off point, metres, 10–2000; default 100.
+        /// Radius of the allowed flight area around the take-off point, metres, 10–2000; default 1000
+        /// (the ground unit travels with the person: the fence bounds the area, and a 5-minute jog
+        /// must fit). Reaching 90 % of it is a named hold.
         public internal(set) var geofenceMeters: Double
+        /// Drone–person distance beyond which the drone stops following and holds (then lands),
+        /// metres, 10–500; default 50 (ArduPilot's `FOLL_DIST_MAX` idea; within sight and the Wi-Fi
+        /// range of the ground unit the person carries).
+        public internal(set) var maxTargetDistanceMeters: Double
         /// Closer than this to the person → back off/hold, metres, 1–(`follow.standoff_m` − 0.5 −
         /// `gpsRelativeErrorMeters`); default 3.
         public internal(set) var minSeparationMeters: Double
         /// How far the two receivers' measured offset may be off the truth, metres, 0–20; default 4.
         /// The drone keeps `minSeparationMeters` + this from the *measured* person.
         public internal(set) var gpsRelativeErrorMeters: Double
+        /// Navdata must confirm lift-off (TRANS_TAKEOFF, flying or hovering) this soon after REF
+        /// take-off, seconds, 1–30; default 5. Otherwise the take-off is abandoned (landed, no retry).
+        public internal(set) var takeOffTimeoutSeconds: Double
+        /// Longest climb to `follow.altitude_m` before holding where it got to (then landing after
+        /// `land_after_s`), seconds, 5–120; default 20.
+        public internal(set) var climbTimeoutSeconds: Double
+        /// Battery must stay under `min_battery_pct` this long before the drone lands for it,
+        /// seconds, 0–30; default 2 (the reading sags under load).
+        public internal(set) var lowBatteryConfirmSeconds: Double
+        /// Battery under this lands at once, percent, 0–90; default 15. The lower of this and
+        /// `min_battery_pct` applies (so a low `min_battery_pct` needs no second edit).
+        public internal(set) var criticalBatteryPercent: Int
+        /// Fixes whose gpsd `eph` exceeds this are refused, metres, 1–100; default 15.
+        public internal(set) var maxEphMeters: Double
+        /// A fix whose receiver time lags the stream's clock by more than this is stale (a backlog),
+        /// seconds, 0.2–10; default 1.5.
+        public internal(set) var maxFixLagSeconds: Double
 
         public static let targetTimeoutSecondsRange: ClosedRange<Double> = 0.2...10
         public static let landAfterSecondsRange: ClosedRange<Double> = 1...120
@@ -214,10 +251,17 @@ extension FollowMeConfiguration {
         public static let navdataTimeoutSecondsRange: ClosedRange<Double> = 0.1...5
         public static let minBatteryPercentRange: ClosedRange<Int> = 5...90
         public static let geofenceMetersRange: ClosedRange<Double> = 10...2000
+        public static let maxTargetDistanceMetersRange: ClosedRange<Double> = 10...500
         /// Static bounds; the upper bound is further limited to `follow.standoff_m` − ``separationMarginMeters``
         /// − `gps_relative_error_m`.
         public static let minSeparationMetersRange: ClosedRange<Double> = 1...49.5
         public static let gpsRelativeErrorMetersRange: ClosedRange<Double> = 0...20
+        public static let takeOffTimeoutSecondsRange: ClosedRange<Double> = 1...30
+        public static let climbTimeoutSecondsRange: ClosedRange<Double> = 5...120
+        public static let lowBatteryConfirmSecondsRange: ClosedRange<Double> = 0...30
+        public static let criticalBatteryPercentRange: ClosedRange<Int> = 0...90
+        public static let maxEphMetersRange: ClosedRange<Double> = 1...100
+        public static let maxFixLagSecondsRange: ClosedRange<Double> = 0.2...10
         /// How far inside the standoff the minimum separation must stay, metres: GPS noise alone moves the
         /// measured distance by about this much, so a tighter margin would trip the separation failsafe at rest.
         public static let separationMarginMeters: Double = 0.5
@@ -227,5 +271,33 @@ extension FollowMeConfiguration {
     public struct Log: Sendable, Equatable {
         /// Flight-log file path; `nil` (file: "") = no flight log.
         public internal(set) var path: String?
+    }
+}
+
+extension FollowMeConfiguration {
+    /// `rate_hz`: the fix rate FollowMe asks gpsd to run a receiver at (gpsd `?DEVICE` cycle).
+    ///
+    /// Asking never fails a flight: a receiver or gpsd driver that cannot change its rate (plain
+    /// NMEA, a read-only gpsd) keeps its own, and `followme gps` shows what each receiver delivers.
+    public enum ReceiverRate: Sendable, Equatable, CustomStringConvertible {
+        /// `"max"`: the fastest rate gpsd reports for the device, at most 10 Hz.
+        case max
+        /// `"device"`: send nothing; the receiver keeps the rate it is configured for.
+        case device
+        /// A number: this many fixes per second, 0.5–20 (``hertzRange``); slowed to the device's fastest.
+        case hertz(Double)
+
+        /// Our choice: below 0.5 Hz fixes arrive slower than any useful `failsafe.target_timeout_s`
+        /// allows; 20 Hz is the fastest consumer GNSS modules navigate (u-blox F9 data sheets).
+        public static let hertzRange: ClosedRange<Double> = 0.5...20
+
+        /// The TOML value: `"max"`, `"device"` or the number.
+        public var description: String {
+            switch self {
+            case .max: return "\"max\""
+            case .device: return "\"device\""
+            case .hertz(let hz): return String(hz)
+            }
+        }
     }
 }

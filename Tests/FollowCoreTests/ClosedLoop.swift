@@ -65,13 +65,18 @@ struct ClosedLoopConfig {
     var targetFixDisplacements: [(at: Double, by: PlaneVector)] = []
     /// Added to every target fix: the two receivers' relative bias (constant over a run).
     var targetBias: PlaneVector = .zero
+    /// Rewrites each onboard heading report: (sample time s, true receiver heading °) → reported
+    /// heading ° (heading faults: one wild value, a re-mounted receiver). nil = the truth.
+    var headingFault: (@Sendable (_ time: Double, _ headingDegrees: Double) -> Double)?
     /// Drone start, relative to the person's start; nil = standoff behind (west), facing them.
     var droneStart: PlaneVector?
     var seed: UInt64 = 1
     /// The physics of the world the drone flies in (`TestPlant.swift`): `.nominal` is the tum
     /// model the controller assumes, `.offModel` is not.
     var plant: PlantModel = .nominal
-    var follow = FollowParameters()
+    // 6.5 m: the geometry these tests were calibrated on (6 m before the walker reserve of issue 12
+    // made 6.34 m the shortest standoff at 1 Hz with a 3 m minimum separation).
+    var follow = FollowParameters(standoffMeters: 6.5)
     var failsafe = FailsafeParameters()
     var estimator = EstimatorTuning()
     var controller = ControllerTuning()
@@ -110,7 +115,12 @@ struct ClosedLoopResult {
     }
 
     /// Largest tick-to-tick change of roll or pitch while flying on PCMD.
-    var maxTiltStep: Double {
+    var maxTiltStep: Double { Self.maxTiltStep(samples) }
+
+    /// The same after settling (an escape from the stopping model may skip the slew limit earlier).
+    var maxSettledTiltStep: Double { Self.maxTiltStep(settled) }
+
+    private static func maxTiltStep(_ samples: [Sample]) -> Double {
         var worst = 0.0
         for (a, b) in zip(samples, samples.dropFirst()) {
             guard let p = a.pilot, let q = b.pilot else { continue }
@@ -195,7 +205,9 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
         }
         if step % headingEvery == 0 {
             let report = HeadingReport(role: .onboard, device: "/dev/test-onboard",
-                                       headingDegrees: plant.headingDegrees - config.follow.mountOffsetDegrees,
+                                       headingDegrees: config.headingFault.map {
+                                           normalizedDegrees360($0(t, plant.headingDegrees - config.follow.mountOffsetDegrees))
+                                       } ?? plant.headingDegrees - config.follow.mountOffsetDegrees,
                                        receivedAt: MonotonicTime(seconds: t + config.headingLatencySeconds))!
             deliveries.append((t + config.headingLatencySeconds, .heading(report)))
         }

@@ -25,15 +25,77 @@ struct FlightStateMachineTests {
         #expect(world.machine.home != nil)
     }
 
-    @Test func takeOffIsNotAssumedFromTime() throws {
+    @Test func takeOffIsNotAssumedFromTimeAndIsAbandonedWhenNotConfirmed() throws {
         // Given a drone whose firmware ignores take-off (navdata keeps saying landed)
         var world = try World()
         world.firmwareFollowsIntent = false
-        // When a minute passes
+        let startedTime = world.run(until: { $0 == .takingOff }, within: 10)
+        let started = try #require(startedTime)
+        // When takeOffTimeoutSeconds pass without navdata confirming lift-off
+        let endedTime = world.run(until: { $0 != .takingOff }, within: 10)
+        let ended = try #require(endedTime)
+        // Then it was never taken for airborne, and the attempt is abandoned: landed, named reason
+        #expect(world.state == .landed)
+        #expect(world.transitions.last?.reason == .takeOffNotConfirmed)
+        #expect(world.transitions.last?.reason.name == "take-off-not-confirmed")
+        #expect(abs(ended - started - Self.failsafe.takeOffTimeoutSeconds) <= Self.tick + 1e-9)
+        #expect(world.command == DroneCommand(intent: .stayLanded))
+        // And it never tries again by itself
         world.run(for: 60)
-        // Then the machine is still taking off (REF take-off repeated), never "climbing"
+        #expect(world.state == .landed)
+        #expect(world.command == DroneCommand(intent: .stayLanded))
+        #expect(world.transitions.filter { $0.to == .takingOff }.count == 1)
+    }
+
+    @Test("take-off is aborted (REF land) when a prerequisite stops holding before the drone is up", arguments: [
+        ("target", Prerequisites.targetFix), ("navdata", .navdata), ("heading", .heading),
+        ("person-close", .targetClear), ("configuration", .droneConfigured),
+    ])
+    func takeOffAbortsWhenAPrerequisiteIsLost(lost: String, expected: Prerequisites) throws {
+        // Given a drone taking off (its firmware lifting slowly: TRANS_TAKEOFF for 10 s)
+        var world = try World()
+        world.climbOutSeconds = 10
+        let reached1 = world.run(until: { $0 == .takingOff }, within: 10)
+        try #require(reached1 != nil)
+        world.run(for: 0.5)
         #expect(world.state == .takingOff)
-        #expect(world.command?.intent == .takeOff)
+        // When one prerequisite stops holding
+        switch lost {
+        case "target": world.sendsTarget = false
+        case "navdata": world.sendsNavdata = false
+        case "heading": world.sendsHeading = false
+        case "person-close": world.person = PlaneVector(east: 1, north: 1)
+        default: world.machine.handle(.droneConfiguration(.failed(key: "control:altitude_max")), now: world.now)
+        }
+        let aborted = world.run(until: { $0 != .takingOff }, within: 10)
+        // Then the take-off is aborted with that reason and REF land is sent, never take-off again
+        try #require(aborted != nil)
+        guard case .landing(.takeOffAborted(let missing)) = world.state else {
+            Issue.record("expected landing(take-off-aborted), got \(world.state.name)")
+            return
+        }
+        #expect(missing.contains(expected))
+        #expect(world.command?.intent == .land)
+        #expect(world.state.name.hasPrefix("landing(take-off-aborted:"))
+        world.sendsNavdata = true
+        world.sendsTarget = true
+        world.sendsHeading = true
+        world.run(for: 10)
+        #expect(world.state == .landed)
+        #expect(world.transitions.filter { $0.to == .takingOff }.count == 1)
+    }
+
+    @Test func aSaggingBatteryDoesNotAbortTheTakeOff() throws {
+        // Given a drone taking off with 36 % (just above the 35 % take-off threshold)
+        var world = try World()
+        world.battery = 36
+        let reached2 = world.run(until: { $0 == .takingOff }, within: 10)
+        try #require(reached2 != nil)
+        // When the reading sags to 30 % as the motors start
+        world.battery = 30
+        // Then the take-off goes on
+        world.flyToFollowing()
+        #expect(world.state == .following)
     }
 
     @Test func climbingWaitsForTheAltitude() throws {
@@ -110,12 +172,15 @@ struct FlightStateMachineTests {
         world.sendsTarget = false
         world.step()
         let lastFix = try #require(world.lastTargetFixAt)
-        // Then it holds (hover: PCMD flag 0, REF still flying) at the first tick after the fix
-        // is targetTimeoutSeconds old — following until then
+        // Then it holds (REF still flying; a position hold on PCMD, since it still knows where it
+        // is and which way it points) at the first tick after the fix is targetTimeoutSeconds
+        // old — following until then
         let holdTime = world.run(until: { $0.kind != .following })
         let holdStart = try #require(holdTime)
         #expect(world.state == .holding(.targetStale))
-        #expect(world.command == DroneCommand(intent: .fly, pilot: nil))
+        #expect(world.command?.intent == .fly)
+        #expect(world.command?.pilot != nil)
+        #expect(world.machine.holdPoint != nil)
         #expect(holdStart > lastFix + Self.failsafe.targetTimeoutSeconds)
         #expect(holdStart <= lastFix + Self.failsafe.targetTimeoutSeconds + Self.tick + 1e-9)
         // And lands at the first tick landAfterSeconds after holding began, holding until then
@@ -247,20 +312,82 @@ struct FlightStateMachineTests {
 
     // MARK: Battery, geofence, shutdown
 
-    @Test func lowBatteryLandsAtOnce() throws {
+    @Test func lowBatteryLandsOnceItPersists() throws {
+        // Given a drone following
         var world = try World()
         world.flyToFollowing()
+        // When the battery reads under minBatteryPercent and stays there
         world.battery = Self.failsafe.minBatteryPercent - 1
-        world.run(for: 0.1)
+        let first = world.time
+        let landingTime = world.run(until: { $0.kind != .following }, within: 10)
+        let landing = try #require(landingTime)
+        // Then it lands once the readings stayed low for lowBatteryConfirmSeconds (15 Hz navdata)
         #expect(world.state == .landing(.lowBattery))
         #expect(world.command?.intent == .land)
+        #expect(landing >= first + Self.failsafe.lowBatteryConfirmSeconds - 1e-9)
+        #expect(landing <= first + Self.failsafe.lowBatteryConfirmSeconds + 2 * Self.tick + 1e-9)
         world.run(for: 3)
         #expect(world.state == .landed)
     }
 
-    @Test func leavingTheGeofenceHoldsThenLands() throws {
-        // Given a drone following near home
+    @Test func oneLowBatteryReadingDoesNotLand() throws {
+        // Given a drone following
         var world = try World()
+        world.flyToFollowing()
+        // When a few readings sag under minBatteryPercent for a second (a burst of thrust), then recover
+        world.battery = Self.failsafe.minBatteryPercent - 5
+        world.run(for: Self.failsafe.lowBatteryConfirmSeconds / 2)
+        world.battery = Self.failsafe.minBatteryPercent + 5
+        world.run(for: 0.2)
+        world.battery = Self.failsafe.minBatteryPercent - 5
+        world.run(for: Self.failsafe.lowBatteryConfirmSeconds / 2)
+        world.battery = Self.failsafe.minBatteryPercent + 5
+        world.run(for: 5)
+        // Then it keeps following
+        #expect(world.state == .following)
+        #expect(!world.transitions.contains { $0.to.kind == .landing })
+    }
+
+    @Test func aCriticalBatteryLandsAtOnce() throws {
+        var world = try World()
+        world.flyToFollowing()
+        // When one reading is under criticalBatteryPercent
+        world.battery = Self.failsafe.criticalBatteryPercent - 1
+        world.run(for: 0.1)
+        // Then it lands at once, for a named reason
+        #expect(world.state == .landing(.criticalBattery))
+        #expect(world.state.name == "landing(critical-battery)")
+        #expect(world.command?.intent == .land)
+    }
+
+    // MARK: Climbing
+
+    @Test func aClimbThatCannotEndHoldsWhereItGotThenLands() throws {
+        // Given a drone whose firmware stops at 2 m (altitude_max below the 3 m follow altitude)
+        var world = try World()
+        world.altitudeCapMeters = 2
+        let climbingTime = world.run(until: { $0 == .climbing }, within: 20)
+        let climbing = try #require(climbingTime)
+        // When it has climbed for climbTimeoutSeconds (counted from lift-off, before `climbing`)
+        let heldTime = world.run(until: { $0 != .climbing }, within: 60)
+        let held = try #require(heldTime)
+        // Then it holds at the reached altitude, for a named reason
+        #expect(world.state == .holding(.altitudeNotReached))
+        #expect(world.state.name == "holding(altitude-not-reached)")
+        #expect(held - climbing <= Self.failsafe.climbTimeoutSeconds + 1e-9)
+        #expect(held - climbing >= Self.failsafe.climbTimeoutSeconds - 3)
+        #expect(world.command?.intent == .fly)
+        #expect(abs(world.altitude - 2) < 1e-9)
+        // And the hold expires to a landing like any other
+        let landingTime = world.run(until: { $0.kind == .landing }, within: 60)
+        let landing = try #require(landingTime)
+        #expect(world.state == .landing(.holdExpired(.altitudeNotReached)))
+        #expect(abs(landing - held - Self.failsafe.landAfterSeconds) <= Self.tick + 1e-9)
+    }
+
+    @Test func leavingTheGeofenceHoldsThenLands() throws {
+        // Given a drone following near home, with a 100 m fence
+        var world = try World(failsafe: FailsafeParameters(geofenceMeters: 100))
         world.flyToFollowing()
         // When its onboard fixes put it 101 m from home (beyond geofenceMeters 100)
         world.person = PlaneVector(east: 105, north: 0)
@@ -269,23 +396,29 @@ struct FlightStateMachineTests {
         let reached = world.run(until: { $0 == .holding(.geofence) }, within: 20)
 
         try #require(reached != nil)
-        #expect(world.command == DroneCommand(intent: .fly, pilot: nil))
+        // flying back inside: it holds a point within 90 % of the fence, on PCMD
+        #expect(world.command?.intent == .fly)
+        #expect(world.command?.pilot != nil)
+        let holdPoint = try #require(world.machine.holdPoint)
+        let home = try #require(world.machine.home)
+        #expect((holdPoint - home).length <= 90 + 1e-6)
         // And lands after landAfterSeconds
         world.run(for: Self.failsafe.landAfterSeconds + 0.1)
         #expect(world.state == .landing(.holdExpired(.geofence)))
     }
 
     @Test func backInsideTheGeofenceResumes() throws {
-        var world = try World()
+        var world = try World(failsafe: FailsafeParameters(geofenceMeters: 100))
         world.flyToFollowing()
         world.person = PlaneVector(east: 105, north: 0)
         world.drone = PlaneVector(east: 101, north: 0)
         let reached = world.run(until: { $0 == .holding(.geofence) }, within: 20)
 
         try #require(reached != nil)
-        // When the drone is back 5 m inside (wind, say)
-        world.drone = PlaneVector(east: 95, north: 0)
-        world.person = PlaneVector(east: 99, north: 0)
+        // When the drone is back inside and the person has come back far enough that their
+        // standoff circle fits inside 90 % of the fence with the resume margin
+        world.drone = PlaneVector(east: 70, north: 0)
+        world.person = PlaneVector(east: 75, north: 0)
         world.run(for: 3)
         // Then it follows again
         #expect(world.state == .following)
@@ -342,11 +475,11 @@ struct FlightStateMachineTests {
         world.altitude = 2
         world.sendsTarget = false
         world.run(for: 1)
-        // Then it holds (hover, REF flying) rather than landing
+        // Then it holds (REF flying, holding its point) rather than landing
         #expect(world.state == .holding(.targetStale))
         #expect(world.transitions.first?.reason == .adoptedInFlight)
         #expect(world.transitions.first?.to.kind == .holding)
-        #expect(world.command == DroneCommand(intent: .fly, pilot: nil))
+        #expect(world.command?.intent == .fly)
         // And when the target appears it climbs to the altitude, then follows
         world.sendsTarget = true
         world.run(until: { $0 == .following }, within: 10)
@@ -383,6 +516,36 @@ struct FlightStateMachineTests {
         #expect(world.command?.intent == .land)
     }
 
+    @Test("a drone that landed during a navdata gap is never told to take off again", arguments: [false, true])
+    func landedDuringANavdataGapStaysLanded(targetAlsoStale: Bool) throws {
+        // Given a drone following
+        var world = try World()
+        world.flyToFollowing()
+        // When the link drops both ways (navdata stops → holding) and the drone lands by itself meanwhile
+        world.sendsNavdata = false
+        world.firmwareFollowsIntent = false
+        if targetAlsoStale { world.sendsTarget = false }
+        let reached3 = world.run(until: { $0 == .holding(.navdataLost) }, within: 5)
+        try #require(reached3 != nil)
+        world.flightState = .landed
+        world.altitude = 0
+        world.run(for: 0.5)
+        // And the link comes back, navdata saying "landed" (the firmware obeys REF again)
+        world.sendsNavdata = true
+        world.firmwareFollowsIntent = true
+        var wantedAirborne = false
+        for _ in 0..<90 {
+            world.step()
+            if world.command?.intent.wantsAirborne == true { wantedAirborne = true }
+        }
+        // Then it is landed (unexpectedly), never asked to take off — full stop
+        #expect(world.state == .landed)
+        #expect(world.transitions.last?.reason == .landedUnexpectedly)
+        #expect(!wantedAirborne)
+        #expect(!world.transitions.contains { $0.to == .takingOff && $0.from.kind == .holding })
+        #expect(world.flightState == .landed)
+    }
+
     @Test func oneLandedPacketIsNotALanding() throws {
         var world = try World()
         world.flyToFollowing()
@@ -413,13 +576,23 @@ struct FlightStateMachineTests {
             // standoff 3.4 m with a 3 m minimum separation leaves no room for the 0.5 m aim margin
             _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 3.4))
         }
+        // The shortest standoff: protected radius + 0.5 + the reserve for a walker at the drone
+        // (2.84 m at 1 Hz target fixes, 1.72 m at 5 Hz, 20° tilt; docs/stopping-model.md §4)
+        let atOneHertz = StoppingModel.shortestDefensibleStandoffMeters(
+            protectedRadiusMeters: 6, follow: FollowParameters(), tuning: ControllerTuning())
+        #expect(abs(atOneHertz - (6 + 0.5 + 2.84)) < 0.01)
         #expect(throws: ParameterError.self) {
-            // 6 m would do for 3 m alone, not with 3 m of GPS relative error on top (needs 6.5)
-            _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 6),
+            // 6.5 m would do for 3 m + 3 m of GPS relative error standing still, not for a walker
+            _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 6.5),
                                        failsafe: FailsafeParameters(gpsRelativeErrorMeters: 3))
         }
         #expect(throws: Never.self) {
-            _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 6.5),
+            _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 9.35),
+                                       failsafe: FailsafeParameters(gpsRelativeErrorMeters: 3))
+        }
+        #expect(throws: Never.self) {
+            // faster target fixes shorten the reserve: 6 + 0.5 + 1.72
+            _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 8.25, targetFixRateHz: 5),
                                        failsafe: FailsafeParameters(gpsRelativeErrorMeters: 3))
         }
         #expect(throws: ParameterError.self) {
@@ -446,7 +619,9 @@ struct FlightStateMachineTests {
         let c = world.plane.unproject(PlaneVector(east: 0, north: 500))!
         let bad = GPSFix(role: .target, device: "/dev/world-target", mode: .threeD,
                          latitudeDegrees: c.latitudeDegrees, longitudeDegrees: c.longitudeDegrees,
-                         fixTime: FixTime(seconds: 1_800_000_000, nanoseconds: 0), receivedAt: world.now)!
+                         // stamped on the stream's clock (a fix stamped years ahead is now refused for its time)
+                         fixTime: FixTime(seconds: 1_700_000_000 + Int64(world.time), nanoseconds: 850_000_000),
+                         receivedAt: world.now)!
         let outcome = world.machine.handle(.fix(bad), now: world.now)
         guard case .fix(.target, .rejectedOutlier) = outcome else {
             Issue.record("expected a rejected outlier, got \(outcome)")
@@ -482,7 +657,7 @@ struct TakeOffSeparationTests {
     @Test func theGPSAllowanceCountsBeforeTakeOff() throws {
         // Given min separation 3 m plus a 4 m GPS allowance (standoff 8), and the person 5 m away:
         // outside min_separation_m, inside the protected radius of 7 m
-        var world = try World(follow: FollowParameters(standoffMeters: 8),
+        var world = try World(follow: FollowParameters(standoffMeters: 10.5),
                               failsafe: FailsafeParameters(gpsRelativeErrorMeters: 4))
         world.person = PlaneVector(east: 0, north: 5)
         world.run(for: 10)

@@ -31,6 +31,8 @@ struct World {
     /// The fake firmware: seconds from REF take-off to "takingOff", then to "hovering" at 1 m;
     /// seconds from REF land to "landed".
     var takeoffDelay = 0.3, climbOutSeconds = 2.0, landingSeconds = 2.0
+    /// The highest the fake firmware climbs, metres (a low `altitude_max`, a failed config write).
+    var altitudeCapMeters = Double.infinity
 
     private(set) var transitions: [FlightTransition] = []
     private(set) var last: FlightDecision?
@@ -92,7 +94,7 @@ struct World {
             case .flying, .hovering:
                 if let pilot = command.pilot {
                     flightState = .flying
-                    altitude += pilot.gaz * 0.7 * dt
+                    altitude = min(altitude + pilot.gaz * 0.7 * dt, altitudeCapMeters)
                 } else {
                     flightState = .hovering
                 }

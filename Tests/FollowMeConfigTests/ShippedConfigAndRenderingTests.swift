@@ -70,12 +70,15 @@ struct ShippedConfigAndRenderingTests {
             ("onboard", "port", "2947"), ("onboard", "mount_offset_deg", "-45.25"),
             ("drone", "address", "\"ardrone.local\""), ("drone", "at_port", "6000"), ("drone", "navdata_port", "6001"),
             ("drone", "outdoor", "false"), ("drone", "altitude_max_m", "12.3"),
-            ("follow", "standoff_m", "7.1"), ("follow", "altitude_m", "4"), ("follow", "max_tilt_deg", "11.5"),
+            ("follow", "standoff_m", "11.1"), ("follow", "altitude_m", "4"), ("follow", "max_tilt_deg", "11.5"),
             ("follow", "max_yaw_rate_dps", "90"), ("follow", "max_climb_mps", "0.35"),
             ("failsafe", "target_timeout_s", "0.3"), ("failsafe", "land_after_s", "15"),
             ("failsafe", "onboard_timeout_s", "2"), ("failsafe", "heading_timeout_s", "2.5"),
             ("failsafe", "navdata_timeout_s", "0.25"), ("failsafe", "min_battery_pct", "30"),
             ("failsafe", "geofence_m", "250.75"), ("failsafe", "min_separation_m", "2.2"),
+            ("failsafe", "takeoff_timeout_s", "7.5"), ("failsafe", "climb_timeout_s", "30"),
+            ("failsafe", "low_battery_confirm_s", "3.25"), ("failsafe", "critical_battery_pct", "12"),
+            ("failsafe", "max_eph_m", "8.5"), ("failsafe", "max_fix_lag_s", "2.5"),
             ("log", "path", "\"/var/log/followme/flight \\\"1\\\".log\""),
         ])
         let c = try doc.parse().get()
@@ -102,6 +105,12 @@ struct ShippedConfigAndRenderingTests {
         #expect(c.failsafe.minBatteryPercent != d.failsafe.minBatteryPercent)
         #expect(c.failsafe.geofenceMeters != d.failsafe.geofenceMeters)
         #expect(c.failsafe.minSeparationMeters != d.failsafe.minSeparationMeters)
+        #expect(c.failsafe.takeOffTimeoutSeconds != d.failsafe.takeOffTimeoutSeconds)
+        #expect(c.failsafe.climbTimeoutSeconds != d.failsafe.climbTimeoutSeconds)
+        #expect(c.failsafe.lowBatteryConfirmSeconds != d.failsafe.lowBatteryConfirmSeconds)
+        #expect(c.failsafe.criticalBatteryPercent != d.failsafe.criticalBatteryPercent)
+        #expect(c.failsafe.maxEphMeters != d.failsafe.maxEphMeters)
+        #expect(c.failsafe.maxFixLagSeconds != d.failsafe.maxFixLagSeconds)
         #expect(c.log != d.log)
     }
 

@@ -14,13 +14,17 @@ struct ValueValidationTests {
         #expect(d.onboard.mountOffsetDegrees == 90)
         #expect(d.drone.address == "192.168.1.1" && d.drone.atPort == 5556 && d.drone.navdataPort == 5554)
         #expect(d.drone.outdoor == true && d.drone.altitudeMaxMeters == 10)
-        #expect(d.follow.standoffMeters == 8 && d.follow.altitudeMeters == 3 && d.follow.maxTiltDegrees == 20)
+        #expect(d.follow.standoffMeters == 11 && d.follow.altitudeMeters == 3 && d.follow.maxTiltDegrees == 20)
         #expect(d.follow.maxYawRateDegreesPerSecond == 120 && d.follow.maxClimbMetersPerSecond == 0.7)
         #expect(d.failsafe.targetTimeoutSeconds == 1.5 && d.failsafe.landAfterSeconds == 10)
         #expect(d.failsafe.onboardTimeoutSeconds == 1.5 && d.failsafe.headingTimeoutSeconds == 1.5)
         #expect(d.failsafe.navdataTimeoutSeconds == 0.5 && d.failsafe.minBatteryPercent == 25)
-        #expect(d.failsafe.geofenceMeters == 100 && d.failsafe.minSeparationMeters == 3)
+        #expect(d.failsafe.geofenceMeters == 1000 && d.failsafe.minSeparationMeters == 3)
+        #expect(d.failsafe.maxTargetDistanceMeters == 50)
         #expect(d.failsafe.gpsRelativeErrorMeters == 4)
+        #expect(d.failsafe.takeOffTimeoutSeconds == 5 && d.failsafe.climbTimeoutSeconds == 20)
+        #expect(d.failsafe.lowBatteryConfirmSeconds == 2 && d.failsafe.criticalBatteryPercent == 15)
+        #expect(d.failsafe.maxEphMeters == 15 && d.failsafe.maxFixLagSeconds == 1.5)
         #expect(d.log.path == nil)
     }
 
@@ -58,6 +62,10 @@ struct ValueValidationTests {
         .init(key: "target.device", value: "1", expected: "a string", found: "integer 1"),
         .init(key: "target.host", value: "true", expected: "a string", found: "boolean true"),
         .init(key: "target.port", value: "\"2947\"", expected: "an integer", found: "string \"2947\""),
+        .init(key: "target.rate_hz", value: "true", expected: "\"max\", \"device\" or a number 0.5 to 20",
+              found: "boolean true"),
+        .init(key: "onboard.rate_hz", value: "[5]", expected: "\"max\", \"device\" or a number 0.5 to 20",
+              found: "an array"),
         .init(key: "onboard.device", value: "[\"/dev/a\"]", expected: "a string", found: "an array"),
         .init(key: "onboard.host", value: "{ name = \"x\" }", expected: "a string", found: "a table"),
         .init(key: "onboard.port", value: "1.5", expected: "an integer", found: "float 1.5"),
@@ -80,8 +88,15 @@ struct ValueValidationTests {
         .init(key: "failsafe.min_battery_pct", value: "25.0", expected: "an integer", found: "float 25.0"),
         .init(key: "failsafe.min_battery_pct", value: "\"25\"", expected: "an integer", found: "string \"25\""),
         .init(key: "failsafe.geofence_m", value: "\"100\"", expected: "a number", found: "string \"100\""),
+        .init(key: "failsafe.max_target_distance_m", value: "[50]", expected: "a number", found: "an array"),
         .init(key: "failsafe.min_separation_m", value: "false", expected: "a number", found: "boolean false"),
         .init(key: "failsafe.gps_relative_error_m", value: "\"4 m\"", expected: "a number", found: "string \"4 m\""),
+        .init(key: "failsafe.takeoff_timeout_s", value: "\"5\"", expected: "a number", found: "string \"5\""),
+        .init(key: "failsafe.climb_timeout_s", value: "true", expected: "a number", found: "boolean true"),
+        .init(key: "failsafe.low_battery_confirm_s", value: "\"2 s\"", expected: "a number", found: "string \"2 s\""),
+        .init(key: "failsafe.critical_battery_pct", value: "15.0", expected: "an integer", found: "float 15.0"),
+        .init(key: "failsafe.max_eph_m", value: "\"15\"", expected: "a number", found: "string \"15\""),
+        .init(key: "failsafe.max_fix_lag_s", value: "false", expected: "a number", found: "boolean false"),
         .init(key: "log.path", value: "0", expected: "a string", found: "integer 0"),
     ]
 
@@ -119,6 +134,8 @@ struct ValueValidationTests {
         .init(key: "gpsd.port", value: "0", shown: "0", range: "1 to 65535"),
         .init(key: "gpsd.port", value: "65536", shown: "65536", range: "1 to 65535"),
         .init(key: "target.port", value: "-1", shown: "-1", range: "1 to 65535"),
+        .init(key: "target.rate_hz", value: "0.2", shown: "0.2", range: "0.5 to 20"),
+        .init(key: "onboard.rate_hz", value: "21", shown: "21", range: "0.5 to 20"),
         .init(key: "onboard.port", value: "70000", shown: "70000", range: "1 to 65535"),
         .init(key: "drone.at_port", value: "0", shown: "0", range: "1 to 65535"),
         .init(key: "drone.navdata_port", value: "65536", shown: "65536", range: "1 to 65535"),
@@ -147,12 +164,26 @@ struct ValueValidationTests {
         .init(key: "failsafe.min_battery_pct", value: "91", shown: "91", range: "5 to 90"),
         .init(key: "failsafe.geofence_m", value: "9", shown: "9", range: "10 to 2000"),
         .init(key: "failsafe.geofence_m", value: "2001", shown: "2001", range: "10 to 2000"),
+        .init(key: "failsafe.max_target_distance_m", value: "9", shown: "9", range: "10 to 500"),
+        .init(key: "failsafe.max_target_distance_m", value: "501", shown: "501", range: "10 to 500"),
         .init(key: "failsafe.min_separation_m", value: "0.9", shown: "0.9",
-              range: "1 to 3.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
+              range: "1 to 6.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
         .init(key: "failsafe.min_separation_m", value: "50", shown: "50",
-              range: "1 to 3.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
+              range: "1 to 6.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
         .init(key: "failsafe.gps_relative_error_m", value: "-0.1", shown: "-0.1", range: "0 to 20"),
         .init(key: "failsafe.gps_relative_error_m", value: "21", shown: "21", range: "0 to 20"),
+        .init(key: "failsafe.takeoff_timeout_s", value: "0.5", shown: "0.5", range: "1 to 30"),
+        .init(key: "failsafe.takeoff_timeout_s", value: "31", shown: "31", range: "1 to 30"),
+        .init(key: "failsafe.climb_timeout_s", value: "4", shown: "4", range: "5 to 120"),
+        .init(key: "failsafe.climb_timeout_s", value: "121", shown: "121", range: "5 to 120"),
+        .init(key: "failsafe.low_battery_confirm_s", value: "-1", shown: "-1", range: "0 to 30"),
+        .init(key: "failsafe.low_battery_confirm_s", value: "31", shown: "31", range: "0 to 30"),
+        .init(key: "failsafe.critical_battery_pct", value: "-1", shown: "-1", range: "0 to 90"),
+        .init(key: "failsafe.critical_battery_pct", value: "91", shown: "91", range: "0 to 90"),
+        .init(key: "failsafe.max_eph_m", value: "0.5", shown: "0.5", range: "1 to 100"),
+        .init(key: "failsafe.max_eph_m", value: "101", shown: "101", range: "1 to 100"),
+        .init(key: "failsafe.max_fix_lag_s", value: "0.1", shown: "0.1", range: "0.2 to 10"),
+        .init(key: "failsafe.max_fix_lag_s", value: "11", shown: "11", range: "0.2 to 10"),
         .init(key: "follow.standoff_m", value: "nan", shown: "nan", range: "2 to 50"),
         .init(key: "follow.standoff_m", value: "+nan", shown: "nan", range: "2 to 50"),
         .init(key: "follow.standoff_m", value: "inf", shown: "inf", range: "2 to 50"),
@@ -189,21 +220,25 @@ struct ValueValidationTests {
 
     @Test("range bounds themselves are accepted",
           arguments: [
-              ("follow.standoff_m", "2"), ("follow.standoff_m", "50"), ("follow.max_tilt_deg", "3"),
+              ("follow.standoff_m", "50"), ("follow.max_tilt_deg", "3"),
+              ("failsafe.max_target_distance_m", "10"), ("failsafe.max_target_distance_m", "500"),
               ("follow.max_tilt_deg", "30"), ("follow.max_climb_mps", "2.0"), ("failsafe.min_battery_pct", "5"),
               ("failsafe.min_battery_pct", "90"), ("gpsd.port", "1"), ("gpsd.port", "65535"),
               ("failsafe.navdata_timeout_s", "0.1"), ("failsafe.geofence_m", "2000"),
               ("failsafe.gps_relative_error_m", "0"), ("failsafe.gps_relative_error_m", "20"),
+              ("failsafe.takeoff_timeout_s", "1"), ("failsafe.takeoff_timeout_s", "30"),
+              ("failsafe.climb_timeout_s", "5"), ("failsafe.climb_timeout_s", "120"),
+              ("failsafe.low_battery_confirm_s", "0"), ("failsafe.critical_battery_pct", "0"),
+              ("failsafe.critical_battery_pct", "90"), ("failsafe.max_eph_m", "1"), ("failsafe.max_eph_m", "100"),
+              ("failsafe.max_fix_lag_s", "0.2"), ("failsafe.max_fix_lag_s", "10"),
           ])
     func boundsAccepted(key: String, value: String) throws {
         var doc = TestDocument.flyable(key, value)
-        // A 2 m standoff only works with the smallest separation and GPS error, a 20 m GPS error only
-        // with a long standoff (cross-field rule, tested separately).
-        if key == "follow.standoff_m" {
-            doc.entries.append(("failsafe", "min_separation_m", "1"))
-            doc.entries.append(("failsafe", "gps_relative_error_m", "0.5"))
-        }
-        if key == "failsafe.gps_relative_error_m" { doc.entries.append(("follow", "standoff_m", "24")) }
+        // A 20 m GPS error only works with a long standoff, a 3° tilt (weak braking) too (cross-field
+        // rules, tested separately). The 2 m lower bound of follow.standoff_m is a static bound the
+        // walker rule (CrossFieldTests) never lets through at any tilt.
+        if key == "failsafe.gps_relative_error_m" { doc.entries.append(("follow", "standoff_m", "27")) }
+        if key == "follow.max_tilt_deg" { doc.entries.append(("follow", "standoff_m", "20")) }
         let result = doc.parse()
         #expect(result.failure == nil, "\(result.failure?.description ?? "")")
     }
@@ -212,9 +247,9 @@ struct ValueValidationTests {
 
     @Test("an integer is accepted where a float is expected")
     func integerForFloat() throws {
-        let c = try TestDocument.flyable([("follow", "standoff_m", "9"), ("drone", "altitude_max_m", "20")])
+        let c = try TestDocument.flyable([("follow", "standoff_m", "12"), ("drone", "altitude_max_m", "20")])
             .parse().get()
-        #expect(c.follow.standoffMeters == 9.0)
+        #expect(c.follow.standoffMeters == 12.0)
         #expect(c.drone.altitudeMaxMeters == 20.0)
     }
 
