@@ -259,8 +259,9 @@ public final class GPSClient: Sendable {
                         case .ignored(.notInteresting): break
                         }
                     }
-                    handleRate(cls, outcome: outcome, connection: connection, role: sub.role, meta: meta)
                     if case .event(let e) = outcome { deliver(e) }
+                    // After delivering: the flight loop gets the fix first; rate bookkeeping can wait.
+                    handleRate(cls, outcome: outcome, connection: connection, role: sub.role, meta: meta)
                 }
             }
             if !stopped { pause(backoffSeconds) }
