@@ -115,7 +115,7 @@ let package = Package(
             name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol"],
             resources: [.copy("Fixtures")], swiftSettings: strict
         ),
-        .testTarget(name: "FollowMeConfigTests", dependencies: ["FollowMeConfig"], swiftSettings: strict),
+        .testTarget(name: "FollowMeConfigTests", dependencies: ["FollowMeConfig", "FollowCore"], swiftSettings: strict),
         .testTarget(name: "FollowCoreTests", dependencies: ["FollowCore", "Geometry", "Telemetry"], swiftSettings: strict),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geometry", "Telemetry"], swiftSettings: strict),
         .testTarget(

@@ -18,13 +18,24 @@ public struct ControllerTuning: Sendable, Hashable {
     /// Inside `minSeparationMeters`, back-off speed per metre of intrusion, 1/s. Default 1.0,
     /// range 0.2…5.
     public var separationGainPerSecond: Double
-    /// Outside it, the approach speed is capped at the speed v from which the drone can still
-    /// stop before `minSeparationMeters`: v·T + v²/(2·this) = distance − minSeparation, m/s².
-    /// Default 2 (under the ≈3.5 m/s² the drone has at 20°), range 0.2…5.
-    public var separationBrakingMetersPerSecondSquared: Double
-    /// …with T = this reaction time: command latency + tilt + velocity-loop lag, seconds.
-    /// Default 0.4, range 0…2.
-    public var separationReactionSeconds: Double
+    /// Share of the full-tilt acceleration c1·c2·sin(maxTilt) the separation rules count on for
+    /// braking (`StoppingModel`), the rest being left for attitude and estimate errors. Default 0.7
+    /// (2.4 m/s² at 20°), range 0.2…1.
+    public var brakingAuthorityFraction: Double
+    /// Time constant of the drone's tilt response, seconds: part of the reaction time before
+    /// braking. Default 0.14 (tum_ardrone c3 = 7 s⁻¹, docs/stopping-model.md §1), range 0…1.
+    public var tiltTimeConstantSeconds: Double
+    /// Hardest stop the person is assumed able to make, m/s²: a person moving away at u is
+    /// credited u²/(2·this) of further travel. Default 4 (walkers stop within a step, runners
+    /// within two or three; a high bound gives *less* credit; docs/stopping-model.md §2),
+    /// range 1…20.
+    public var personDecelerationMetersPerSecondSquared: Double
+    /// Bandwidth of the wind (disturbance) observer, rad/s: it compares the measured velocity
+    /// with what the tilt model predicts from the tilt commanded, and the difference it cannot
+    /// explain becomes a wind estimate that the tilt feed-forward cancels (critically damped,
+    /// docs/stopping-model.md §5). Default 0.5 (settles in ≈ 8 s: slow enough that GPS jitter in
+    /// the velocity estimate is not taken for wind), range 0…3 (0 = no wind compensation).
+    public var windObserverRadiansPerSecond: Double
     /// Extra margin kept between the aim point and `minSeparationMeters`, metres. Default 0.5.
     public var separationMarginMeters: Double
     /// Heading error → yaw rate, 1/s. Default 1.5, range 0.2…5.
@@ -66,8 +77,10 @@ public struct ControllerTuning: Sendable, Hashable {
         brakingAccelerationMetersPerSecondSquared: Double = 1.5,
         velocityGainPerSecond: Double = 2.5,
         separationGainPerSecond: Double = 1.0,
-        separationBrakingMetersPerSecondSquared: Double = 2.0,
-        separationReactionSeconds: Double = 0.4,
+        brakingAuthorityFraction: Double = 0.7,
+        tiltTimeConstantSeconds: Double = 0.14,
+        personDecelerationMetersPerSecondSquared: Double = 4,
+        windObserverRadiansPerSecond: Double = 0.5,
         separationMarginMeters: Double = 0.5,
         yawGainPerSecond: Double = 1.5,
         yawDeadZoneMeters: Double = 1,
@@ -88,8 +101,10 @@ public struct ControllerTuning: Sendable, Hashable {
         self.brakingAccelerationMetersPerSecondSquared = brakingAccelerationMetersPerSecondSquared
         self.velocityGainPerSecond = velocityGainPerSecond
         self.separationGainPerSecond = separationGainPerSecond
-        self.separationBrakingMetersPerSecondSquared = separationBrakingMetersPerSecondSquared
-        self.separationReactionSeconds = separationReactionSeconds
+        self.brakingAuthorityFraction = brakingAuthorityFraction
+        self.tiltTimeConstantSeconds = tiltTimeConstantSeconds
+        self.personDecelerationMetersPerSecondSquared = personDecelerationMetersPerSecondSquared
+        self.windObserverRadiansPerSecond = windObserverRadiansPerSecond
         self.separationMarginMeters = separationMarginMeters
         self.yawGainPerSecond = yawGainPerSecond
         self.yawDeadZoneMeters = yawDeadZoneMeters
@@ -113,8 +128,10 @@ public struct ControllerTuning: Sendable, Hashable {
         try ParameterError.check("brakingAccelerationMetersPerSecondSquared", brakingAccelerationMetersPerSecondSquared, in: 0.3...5)
         try ParameterError.check("velocityGainPerSecond", velocityGainPerSecond, in: 0.5...6)
         try ParameterError.check("separationGainPerSecond", separationGainPerSecond, in: 0.2...5)
-        try ParameterError.check("separationBrakingMetersPerSecondSquared", separationBrakingMetersPerSecondSquared, in: 0.2...5)
-        try ParameterError.check("separationReactionSeconds", separationReactionSeconds, in: 0...2)
+        try ParameterError.check("brakingAuthorityFraction", brakingAuthorityFraction, in: 0.2...1)
+        try ParameterError.check("tiltTimeConstantSeconds", tiltTimeConstantSeconds, in: 0...1)
+        try ParameterError.check("personDecelerationMetersPerSecondSquared", personDecelerationMetersPerSecondSquared, in: 1...20)
+        try ParameterError.check("windObserverRadiansPerSecond", windObserverRadiansPerSecond, in: 0...3)
         try ParameterError.check("separationMarginMeters", separationMarginMeters, in: 0...10)
         try ParameterError.check("yawGainPerSecond", yawGainPerSecond, in: 0.2...5)
         try ParameterError.check("yawDeadZoneMeters", yawDeadZoneMeters, in: 0.1...10)

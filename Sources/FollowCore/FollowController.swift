@@ -15,6 +15,12 @@ public struct FollowOutput: Sendable, Hashable {
     public var relativeBearingDegrees: Double
     /// Whether the standoff direction is frozen (person standing).
     public var standoffDirectionFrozen: Bool
+    /// The velocity loop's wind (disturbance) estimate, plane m/s: the air mass's velocity that
+    /// explains the tilt needed to hold the commanded velocity.
+    public var windEstimate: PlaneVector = .zero
+    /// Whether the geofence pulled the aim point in (the person is further out than the drone may
+    /// go): the state machine turns this into a named `holding(.geofence)`.
+    public var aimLimitedByGeofence: Bool = false
 }
 
 /// Turns estimates of the person and the drone into a PCMD, every tick.
@@ -40,14 +46,22 @@ public struct FollowOutput: Sendable, Hashable {
 /// with (safety is not smoothed away) + a position term (linear near the aim point,
 /// √(2·a·e) far from it).
 ///
-/// **Separation.** The velocity component towards the person is capped at the speed from
-/// which the drone can still stop outside `minSeparationMeters` (braking
-/// `separationBrakingMetersPerSecondSquared` after `separationReactionSeconds`), and inside it
-/// must be negative — back off at `separationGainPerSecond` per metre. This holds against the
-/// estimate (kept further off by the estimate's 1σ) and against the point nearest the drone
-/// between the person's last raw fix and the estimate (they may have stopped since that fix).
-/// Inside `minSeparationMeters` any tilt towards either is also removed from the final PCMD,
+/// **Separation.** The closing speed towards the person is capped by `StoppingModel`: the
+/// drone, braking as hard as its tilt allows (less any wind pushing it towards them) after its
+/// reaction time, must stop outside `minSeparationMeters` (the protected radius) even if the
+/// person stops as hard as a person can; inside it the drone must back off at
+/// `separationGainPerSecond` per metre. This holds against two points: the estimate (kept
+/// further off by its 1σ; its velocity counts — someone walking at the drone closes the gap at
+/// their speed plus the drone's) and the *stop point* of the last raw fix (the nearest place
+/// the person can be if they began stopping right when that fix was taken). Inside
+/// `minSeparationMeters` any tilt towards either is also removed from the final PCMD,
 /// bypassing the slew limiter.
+///
+/// **Wind.** A disturbance observer compares the drone's velocity with what the tilt model
+/// predicts from the tilts commanded; what the model cannot explain (wind, or c1/c2 being off)
+/// becomes a wind estimate that the tilt feed-forward cancels, so a steady wind leaves no
+/// standing offset and the approach limits count on less braking when it blows towards the
+/// person. It is kept across hovers and used while following, climbing and holding.
 ///
 /// **Into a PCMD.** A velocity loop inverts the AR.Drone's tilt→velocity model
 /// v̇ = c1·(c2·sin(tilt) − v) (tum_ardrone, dynamics-and-follow.md §1.2):
@@ -73,6 +87,12 @@ public struct FollowController: Sendable {
     private var standoffDirection: PlaneVector?
     private var lastCommand: PilotCommand = .zero
     private var lastTickAt: MonotonicTime?
+    /// The wind observer: its estimate (m/s, the air mass's velocity in the tilt model) and its
+    /// model of the drone's velocity (nil until the first tick after a hover).
+    private var windEstimateENU: PlaneVector = .zero
+    private var observedVelocity: PlaneVector?
+    /// Braking, reaction and the person's stopping ability.
+    public let stopping: StoppingModel
 
     /// Tick period assumed for the first tick after a reset, seconds (the shell runs at ~30 Hz).
     static let nominalTickSeconds = 1.0 / 30
@@ -91,19 +111,32 @@ public struct FollowController: Sendable {
         self.geofenceMeters = geofenceMeters
         self.maxTiltRadians = radians(fromDegrees: parameters.maxTiltDegrees)
         self.sinMaxTilt = _sin(radians(fromDegrees: parameters.maxTiltDegrees))
+        self.stopping = StoppingModel(parameters: parameters, tuning: tuning)
+    }
+
+    /// The velocity loop's wind estimate, plane m/s.
+    public var windEstimate: PlaneVector { windEstimateENU }
+
+    /// Forgets the wind estimate: call on the ground.
+    public mutating func resetWindEstimate() {
+        windEstimateENU = .zero
+        observedVelocity = nil
     }
 
     /// The last command produced (the slew limiter's memory).
     public var previousCommand: PilotCommand { lastCommand }
 
     /// Forgets smoothing, geometry and the previous command: call when the drone has been
-    /// hovering (PCMD flag 0), so the next command ramps up from level flight.
+    /// hovering (PCMD flag 0), so the next command ramps up from level flight. The wind
+    /// estimate is kept (the wind did not change because we hovered).
     public mutating func reset() {
         smoothedPosition = nil
         smoothedVelocity = .zero
         standoffDirection = nil
         lastCommand = .zero
         lastTickAt = nil
+        // The firmware flew the hover with tilts we do not know: restart the observer's velocity.
+        observedVelocity = nil
     }
 
     /// Follow the person.
@@ -125,6 +158,7 @@ public struct FollowController: Sendable {
         now: MonotonicTime
     ) -> FollowOutput {
         let dt = tickSeconds(now: now)
+        observeWind(drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt)
         let predicted = predictAcrossLatency(drone, noseHeadingDegrees: noseHeadingDegrees)
 
         // 1. Smooth reference for the person. Their velocity is faded in with speed, so the
@@ -159,18 +193,24 @@ public struct FollowController: Sendable {
 
         // 3. Aim point: on the circle, inside the geofence, outside the separation radius.
         var aim = person + direction * standoff
+        var limitedByGeofence = false
         if let home {
-            let offset = aim - home
-            let limit = Self.geofenceAimFraction * geofenceMeters
-            if offset.length > limit { aim = home + offset * (limit / offset.length) }
+            let clipped = Self.insideFence(aim, home: home, radius: Self.geofenceAimFraction * geofenceMeters)
+            limitedByGeofence = clipped != aim
+            aim = clipped
         }
-        // The person is somewhere between their last fix (if they stopped since) and the
-        // extrapolated estimate (if they kept going): the separation rules use the point of
-        // that segment nearest the drone as well as the estimate.
-        let nearest = Self.nearestPoint(on: targetLastFix ?? target.position, target.position, to: drone.position)
+        // The person is somewhere between the stop point of their last fix (if they began
+        // stopping right then) and the extrapolated estimate (if they kept going): the
+        // separation rules hold against both.
+        let stopPoint = self.stopPoint(lastFix: targetLastFix, target: target)
         aim = pushedOut(aim, from: target.position, fallback: direction)
-        aim = pushedOut(aim, from: nearest, fallback: direction)
+        aim = pushedOut(aim, from: stopPoint, fallback: direction)
         aim = pushedOut(aim, from: target.position, fallback: direction)
+        if let home {
+            // Separation first, then the fence: if both cannot hold the approach limits below
+            // still keep the drone off the person.
+            aim = Self.insideFence(aim, home: home, radius: Self.geofenceAimFraction * geofenceMeters)
+        }
 
         // 4. Commanded velocity: feed-forward of the aim point's own motion, plus position
         //    feedback comparing aim and drone both `commandLatencySeconds` ahead.
@@ -193,20 +233,26 @@ public struct FollowController: Sendable {
         }
         velocity = velocity.clamped(toLength: parameters.maxHorizontalSpeedMetersPerSecond)
         let margin = separationUncertaintyMeters.isFinite ? max(separationUncertaintyMeters, 0) : 0
-        velocity = HalfPlane.project(
-            velocity,
-            approachLimit(drone: drone.position, person: target.position, margin: margin),
-            approachLimit(drone: drone.position, person: nearest, margin: 0))
+        let estimateLimit = approachLimit(drone: drone.position, person: target.position,
+                                          personVelocity: target.velocity, margin: margin)
+        let stopPointLimit = approachLimit(drone: drone.position, person: stopPoint, personVelocity: .zero, margin: 0)
+        velocity = HalfPlane.project(velocity, estimateLimit, stopPointLimit)
+        // The stopping model says the drone must already be moving away from where the person
+        // measurably is (not merely from the estimate's uncertainty): that is an escape, and the
+        // tilt slew limit (smoothness) must not delay it.
+        let measuredLimit = approachLimit(drone: drone.position, person: target.position,
+                                          personVelocity: target.velocity, margin: 0)
+        let escaping = (measuredLimit?.limit ?? 0) < 0 || (stopPointLimit?.limit ?? 0) < 0
 
         // 5. Tilt, yaw, gaz.
         var command = PilotCommand(roll: 0, pitch: 0, gaz: 0, yaw: 0)
-        setTilt(&command, velocity: velocity, drone: predicted, noseHeadingDegrees: noseHeadingDegrees)
+        setTilt(&command, velocity: velocity, drone: predicted, noseHeadingDegrees: noseHeadingDegrees, dt: dt)
         let toPerson = person - predicted.position
         command.yaw = yawCommand(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
                                  noseHeadingDegrees: noseHeadingDegrees)
-        command.gaz = gazCommand(altitudeMeters: altitudeMeters)
-        command = slewLimited(command, dt: dt)
-        command = withoutTiltTowards(target.position, nearest, from: drone.position, command,
+        command.gaz = gazCommand(altitudeMeters: altitudeMeters, targetMeters: parameters.altitudeMeters)
+        command = slewLimited(command, dt: dt, tilt: !escaping)
+        command = withoutTiltTowards(target.position, stopPoint, from: drone.position, command,
                                      noseHeadingDegrees: noseHeadingDegrees)
         lastCommand = command
 
@@ -216,27 +262,51 @@ public struct FollowController: Sendable {
             distanceToTargetMeters: rel.length,
             relativeBearingDegrees: Navigator.relativeBearingDegrees(
                 from: drone.position, noseHeadingDegrees: noseHeadingDegrees, to: target.position),
-            standoffDirectionFrozen: frozen)
+            standoffDirectionFrozen: frozen, windEstimate: windEstimate,
+            aimLimitedByGeofence: limitedByGeofence)
     }
 
-    /// Stay put horizontally (velocity brought to zero), face the person if known, and climb or
-    /// descend to `altitudeMeters`. Used while climbing after take-off.
+    /// Hold a point: fly to `holdPoint` (or, without one, bring the velocity to zero), face the
+    /// person if known, and climb or descend to `altitudeMeters`. Used while climbing after
+    /// take-off (holding the take-off point, so wind cannot drift the drone towards the person)
+    /// and while holding. The separation rules of `follow` apply against the person, if known.
     public mutating func station(
-        target: PlaneState?, drone: PlaneState, noseHeadingDegrees: Double,
-        altitudeMeters: Double, now: MonotonicTime
+        target: PlaneState?, targetLastFix: PlaneVector? = nil, holdPoint: PlaneVector? = nil,
+        drone: PlaneState, noseHeadingDegrees: Double,
+        altitudeMeters: Double, holdAltitudeMeters: Double? = nil, now: MonotonicTime
     ) -> PilotCommand {
         let dt = tickSeconds(now: now)
+        observeWind(drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt)
         let predicted = predictAcrossLatency(drone, noseHeadingDegrees: noseHeadingDegrees)
+        var velocity = PlaneVector.zero
+        if let holdPoint {
+            let error = holdPoint - predicted.position
+            let errorLength = error.length
+            if errorLength > 1e-9 {
+                let speed = min(tuning.positionGainPerSecond * errorLength,
+                                (2 * tuning.brakingAccelerationMetersPerSecondSquared * errorLength).squareRoot())
+                velocity = (error * (speed / errorLength)).clamped(toLength: parameters.maxHorizontalSpeedMetersPerSecond)
+            }
+        }
+        var stopPoint: PlaneVector?
+        if let target {
+            let point = self.stopPoint(lastFix: targetLastFix, target: target)
+            stopPoint = point
+            velocity = HalfPlane.project(
+                velocity,
+                approachLimit(drone: drone.position, person: target.position, personVelocity: target.velocity, margin: 0),
+                approachLimit(drone: drone.position, person: point, personVelocity: .zero, margin: 0))
+        }
         var command = PilotCommand.zero
-        setTilt(&command, velocity: .zero, drone: predicted, noseHeadingDegrees: noseHeadingDegrees)
+        setTilt(&command, velocity: velocity, drone: predicted, noseHeadingDegrees: noseHeadingDegrees, dt: dt)
         if let target {
             command.yaw = yawCommand(toPerson: target.position - predicted.position,
                                      relativeVelocity: .zero, noseHeadingDegrees: noseHeadingDegrees)
         }
-        command.gaz = gazCommand(altitudeMeters: altitudeMeters)
+        command.gaz = gazCommand(altitudeMeters: altitudeMeters, targetMeters: holdAltitudeMeters ?? parameters.altitudeMeters)
         command = slewLimited(command, dt: dt)
-        if let target {
-            command = withoutTiltTowards(target.position, target.position, from: drone.position, command,
+        if let target, let stopPoint {
+            command = withoutTiltTowards(target.position, stopPoint, from: drone.position, command,
                                          noseHeadingDegrees: noseHeadingDegrees)
         }
         lastCommand = command
@@ -292,7 +362,7 @@ public struct FollowController: Sendable {
         let latency = tuning.commandLatencySeconds
         guard latency > 0 else { return drone }
         let tilt = worldTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees)
-        let acceleration = (tilt * tuning.tiltSpeedMetersPerSecond - drone.velocity) * tuning.dragRatePerSecond
+        let acceleration = (tilt * tuning.tiltSpeedMetersPerSecond - drone.velocity + windEstimate) * tuning.dragRatePerSecond
         return PlaneState(
             position: drone.position + drone.velocity * latency + acceleration * (0.5 * latency * latency),
             velocity: drone.velocity + acceleration * latency)
@@ -308,36 +378,70 @@ public struct FollowController: Sendable {
         return person + away * keepOut
     }
 
-    /// The point of segment a–b nearest to p.
-    private static func nearestPoint(on a: PlaneVector, _ b: PlaneVector, to p: PlaneVector) -> PlaneVector {
-        let ab = b - a
-        let lengthSquared = ab.dot(ab)
-        guard lengthSquared > 1e-12 else { return a }
-        let t = min(max((p - a).dot(ab) / lengthSquared, 0), 1)
-        return a + ab * t
+    /// `point` clipped into the circle of `radius` round `home`.
+    private static func insideFence(_ point: PlaneVector, home: PlaneVector, radius: Double) -> PlaneVector {
+        let offset = point - home
+        let length = offset.length
+        return length > radius ? home + offset * (radius / length) : point
     }
 
-    /// The cap on the velocity component towards the person, as a half-plane v·n ≤ limit (nil
-    /// when the drone is on top of the point and no direction exists). With room = distance −
-    /// minSeparation − margin: outside, the speed v from which the drone still stops in time
-    /// after reacting, v·T + v²/(2a) = room; inside, negative — back off — separationGain·room.
-    private func approachLimit(drone: PlaneVector, person: PlaneVector, margin: Double) -> HalfPlane? {
+    /// The nearest place the person can be if they began stopping as hard as a person can when
+    /// their last fix was taken: the fix plus their stopping distance along their velocity.
+    private func stopPoint(lastFix: PlaneVector?, target: PlaneState) -> PlaneVector {
+        guard let lastFix else { return target.position }
+        let speed = target.velocity.length
+        guard speed > 1e-6 else { return lastFix }
+        // v·|v|/(2a): the stopping distance along the direction of travel.
+        return lastFix + target.velocity * (speed / (2 * stopping.personDecelerationMetersPerSecondSquared))
+    }
+
+    /// The cap on the velocity component towards a person point, as a half-plane v·n ≤ limit
+    /// (nil when the drone is on top of the point and no direction exists): the closing speed
+    /// `StoppingModel` allows with room = distance − protected radius − margin, the point moving
+    /// at `personVelocity`, braking reduced by any wind towards it.
+    private func approachLimit(drone: PlaneVector, person: PlaneVector, personVelocity: PlaneVector,
+                               margin: Double) -> HalfPlane? {
         let rel = person - drone
         let distance = rel.length
         guard distance > 1e-6 else { return nil }
+        let towards = rel / distance
         let room = distance - minSeparationMeters - margin
-        let a = tuning.separationBrakingMetersPerSecondSquared
-        let t = tuning.separationReactionSeconds
-        let allowed = room >= 0
-            ? a * ((t * t + 2 * room / a).squareRoot() - t)
-            : tuning.separationGainPerSecond * room
-        return HalfPlane(normal: rel / distance, limit: allowed)
+        let braking = stopping.braking(windTowardsMetersPerSecond: windEstimate.dot(towards))
+        let allowed = stopping.allowedApproachSpeed(
+            roomMeters: room, pointAwaySpeedMetersPerSecond: personVelocity.dot(towards), braking: braking,
+            backOffGainPerSecond: tuning.separationGainPerSecond)
+        return HalfPlane(normal: towards, limit: allowed)
     }
 
-    /// Velocity loop through the inverted tilt model, into body-frame roll/pitch fractions.
-    private func setTilt(_ command: inout PilotCommand, velocity: PlaneVector, drone: PlaneState, noseHeadingDegrees: Double) {
+    /// Wind observer, once per tick before the command: v̂̇ = c1·(c2·tilt − v̂ + ŵ) + L1·(v − v̂),
+    /// ŵ̇ = L2·(v − v̂), with the tilt last commanded; critically damped at ω =
+    /// `windObserverRadiansPerSecond` (L1 = 2ω − c1, L2 = ω²/c1). Whatever the model cannot
+    /// explain — wind, or c1/c2 being off — ends up in ŵ, so the velocity loop holds the commanded
+    /// velocity without a standing error. Bounded by what full tilt can cancel.
+    private mutating func observeWind(_ drone: PlaneState, noseHeadingDegrees: Double, dt: Double) {
+        let omega = tuning.windObserverRadiansPerSecond
+        guard omega > 0, dt > 0, drone.velocity.isFinite else { return }
+        guard let estimate = observedVelocity else {
+            observedVelocity = drone.velocity
+            return
+        }
+        let c1 = tuning.dragRatePerSecond
+        let tilt = worldTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees)
+        let innovation = drone.velocity - estimate
+        let l1 = max(2 * omega - c1, 0), l2 = omega * omega / c1
+        observedVelocity = estimate + ((tilt * tuning.tiltSpeedMetersPerSecond - estimate + windEstimateENU) * c1
+                                       + innovation * l1) * dt
+        windEstimateENU = (windEstimateENU + innovation * (l2 * dt))
+            .clamped(toLength: tuning.tiltSpeedMetersPerSecond * sinMaxTilt)
+    }
+
+    /// Velocity loop through the inverted tilt model (less the wind estimate), into body-frame
+    /// roll/pitch fractions.
+    private mutating func setTilt(_ command: inout PilotCommand, velocity: PlaneVector, drone: PlaneState,
+                                  noseHeadingDegrees: Double, dt: Double) {
         let acceleration = (velocity - drone.velocity) * tuning.velocityGainPerSecond
-        let sinTilt = (velocity + acceleration / tuning.dragRatePerSecond) / tuning.tiltSpeedMetersPerSecond
+        // v̇ = c1·(c2·sin(tilt) − v + wind): the tilt that holds `velocity` cancels the wind estimate.
+        let sinTilt = (velocity + acceleration / tuning.dragRatePerSecond - windEstimateENU) / tuning.tiltSpeedMetersPerSecond
         let limited = sinTilt.clamped(toLength: sinMaxTilt)
         let body = limited.bodyFrame(headingDegrees: noseHeadingDegrees)
         command.pitch = Self.clampUnit(-_asin(Self.clampUnit(body.forward)) / maxTiltRadians)
@@ -356,16 +460,19 @@ public struct FollowController: Sendable {
         return Self.clampUnit(rate / maxRate)
     }
 
-    private func gazCommand(altitudeMeters: Double) -> Double {
-        guard altitudeMeters.isFinite else { return 0 }
-        let climb = tuning.altitudeGainPerSecond * (parameters.altitudeMeters - altitudeMeters)
+    private func gazCommand(altitudeMeters: Double, targetMeters: Double) -> Double {
+        guard altitudeMeters.isFinite, targetMeters.isFinite else { return 0 }
+        let climb = tuning.altitudeGainPerSecond * (targetMeters - altitudeMeters)
         return Self.clampUnit(climb / parameters.maxClimbMetersPerSecond)
     }
 
-    private func slewLimited(_ command: PilotCommand, dt: Double) -> PilotCommand {
-        PilotCommand(
-            roll: Self.step(lastCommand.roll, towards: command.roll, limit: tuning.tiltSlewPerSecond * dt),
-            pitch: Self.step(lastCommand.pitch, towards: command.pitch, limit: tuning.tiltSlewPerSecond * dt),
+    /// Each output moved at most its slew rate from the last command (`tilt: false` leaves roll and
+    /// pitch unlimited, for escapes).
+    private func slewLimited(_ command: PilotCommand, dt: Double, tilt: Bool = true) -> PilotCommand {
+        let tiltLimit = tilt ? tuning.tiltSlewPerSecond * dt : 2
+        return PilotCommand(
+            roll: Self.step(lastCommand.roll, towards: command.roll, limit: tiltLimit),
+            pitch: Self.step(lastCommand.pitch, towards: command.pitch, limit: tiltLimit),
             gaz: Self.step(lastCommand.gaz, towards: command.gaz, limit: tuning.gazSlewPerSecond * dt),
             yaw: Self.step(lastCommand.yaw, towards: command.yaw, limit: tuning.yawSlewPerSecond * dt))
     }

@@ -4,8 +4,9 @@
 /// The config module maps the user's file onto this; `validate()` is the single place that
 /// checks ranges. Defaults are the values in the comments.
 public struct FollowParameters: Sendable, Hashable {
-    /// Horizontal distance to keep from the person, metres. Default 6, range 2…50.
-    /// Must exceed `FailsafeParameters.minSeparationMeters` by at least 1 m.
+    /// Horizontal distance to keep from the person, metres. Default 8, range 2…50. Must be at least
+    /// `StoppingModel.shortestDefensibleStandoffMeters` (protected radius + margin + the room a
+    /// walker heading at the drone takes before it has backed away to their pace).
     public var standoffMeters: Double
     /// Height to hold, metres above ground as navdata reports it (ultrasound). Default 3,
     /// range 1…10. The drone's own `control:altitude_max` (default 3000 mm, ardrone-protocol.md §4)
@@ -33,9 +34,13 @@ public struct FollowParameters: Sendable, Hashable {
     /// Fastest horizontal speed the follower may ask for, metres per second. Default 5, range 0.5…10.
     /// The drone tops out near 17.5·sin(maxTilt) (6 m/s at 20°, dynamics-and-follow.md §1.2).
     public var maxHorizontalSpeedMetersPerSecond: Double
+    /// Fix rate of the person's receiver the shortest accepted standoff is sized for, Hz
+    /// (`StoppingModel.shortestDefensibleStandoffMeters`: one fix period is how late the drone
+    /// learns that someone started walking at it). Default 1 (what any puck delivers), range 0.2…20.
+    public var targetFixRateHz: Double
 
     public init(
-        standoffMeters: Double = 6,
+        standoffMeters: Double = 8,
         altitudeMeters: Double = 3,
         altitudeToleranceMeters: Double = 0.3,
         maxTiltDegrees: Double = 20,
@@ -43,7 +48,8 @@ public struct FollowParameters: Sendable, Hashable {
         maxClimbMetersPerSecond: Double = 0.7,
         mountOffsetDegrees: Double = 90,
         assumedGPSLatencySeconds: Double = 0.3,
-        maxHorizontalSpeedMetersPerSecond: Double = 5
+        maxHorizontalSpeedMetersPerSecond: Double = 5,
+        targetFixRateHz: Double = 1
     ) {
         self.standoffMeters = standoffMeters
         self.altitudeMeters = altitudeMeters
@@ -54,6 +60,7 @@ public struct FollowParameters: Sendable, Hashable {
         self.mountOffsetDegrees = mountOffsetDegrees
         self.assumedGPSLatencySeconds = assumedGPSLatencySeconds
         self.maxHorizontalSpeedMetersPerSecond = maxHorizontalSpeedMetersPerSecond
+        self.targetFixRateHz = targetFixRateHz
     }
 
     /// Checks every field against its documented range.
@@ -67,5 +74,6 @@ public struct FollowParameters: Sendable, Hashable {
         try ParameterError.check("mountOffsetDegrees", mountOffsetDegrees, in: -360...360)
         try ParameterError.check("assumedGPSLatencySeconds", assumedGPSLatencySeconds, in: 0...2)
         try ParameterError.check("maxHorizontalSpeedMetersPerSecond", maxHorizontalSpeedMetersPerSecond, in: 0.5...10)
+        try ParameterError.check("targetFixRateHz", targetFixRateHz, in: 0.2...20)
     }
 }

@@ -245,7 +245,10 @@ extension FollowMeConfiguration {
         let needed = (shortest * 10).rounded(.up) / 10
         r.add(.invalid(
             path: r.path,
-            line: blame(r, ("follow", "standoff_m"), ("failsafe", "min_separation_m")),
+            // The line of the key the user wrote (the one they changed), in order of likelihood.
+            line: r.lineIfWritten("follow", "standoff_m") ?? r.lineIfWritten("failsafe", "min_separation_m")
+                ?? r.lineIfWritten("failsafe", "gps_relative_error_m") ?? r.lineIfWritten("follow", "max_tilt_deg")
+                ?? r.line("follow", "standoff_m"),
             key: "follow.standoff_m",
             reason: "\(valueText(c.follow.standoffMeters, written: r.isWritten("follow", "standoff_m"))) is too short "
                 + "to keep failsafe.min_separation_m (\(ConfigReader.format(c.failsafe.minSeparationMeters))) + "

@@ -38,8 +38,15 @@ public struct FlightConfiguration: Sendable {
             navdataTimeoutSeconds: config.failsafe.navdataTimeoutSeconds,
             minBatteryPercent: Double(config.failsafe.minBatteryPercent),
             geofenceMeters: config.failsafe.geofenceMeters,
+            maxTargetDistanceMeters: config.failsafe.maxTargetDistanceMeters,
             minSeparationMeters: config.failsafe.minSeparationMeters,
-            gpsRelativeErrorMeters: config.failsafe.gpsRelativeErrorMeters
+            gpsRelativeErrorMeters: config.failsafe.gpsRelativeErrorMeters,
+            takeOffTimeoutSeconds: config.failsafe.takeOffTimeoutSeconds,
+            climbTimeoutSeconds: config.failsafe.climbTimeoutSeconds,
+            lowBatteryConfirmSeconds: config.failsafe.lowBatteryConfirmSeconds,
+            criticalBatteryPercent: Double(config.failsafe.criticalBatteryPercent),
+            maxEphMeters: config.failsafe.maxEphMeters,
+            maxFixLagSeconds: config.failsafe.maxFixLagSeconds
         )
         do {
             try follow.validate()
@@ -64,10 +71,10 @@ public struct FlightConfiguration: Sendable {
         }
         subscriptions = [
             ReceiverSubscription(role: .target, endpoint: GPSDAddress(host: config.target.host, port: config.target.port),
-                                 device: config.target.device),
+                                 device: config.target.device, rate: RateRequest(config.target.rate)),
             ReceiverSubscription(role: .onboard,
                                  endpoint: GPSDAddress(host: config.onboard.host, port: config.onboard.port),
-                                 device: config.onboard.device),
+                                 device: config.onboard.device, rate: RateRequest(config.onboard.rate)),
         ]
     }
 }

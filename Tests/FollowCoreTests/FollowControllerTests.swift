@@ -5,7 +5,7 @@ import Testing
 
 @Suite("FollowController: signs, feed-forward, limits, the separation rule")
 struct FollowControllerTests {
-    static let parameters = FollowParameters()
+    static let parameters = FollowParameters(standoffMeters: 6)
     static let minSeparation = FailsafeParameters().minSeparationMeters
 
     static func controller() -> FollowController {

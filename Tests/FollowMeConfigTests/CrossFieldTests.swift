@@ -1,4 +1,5 @@
 import Testing
+import FollowCore
 @testable import FollowMeConfig
 
 @Suite("Cross-field rules")
@@ -60,7 +61,9 @@ struct CrossFieldTests {
                                          ("failsafe", "gps_relative_error_m", gpsError)])
         let result = doc.parse()
         if accepted {
-            #expect(result.failure == nil, "\(result.failure?.description ?? "")")
+            // (the walker rule below may still refuse the standoff; this rule must not)
+            #expect(result.failure?.problems.contains { $0.key == "failsafe.min_separation_m" } != true,
+                    "\(result.failure?.description ?? "")")
         } else {
             let max = ConfigReader.format(Double(standoff)! - 0.5 - Double(gpsError)!)
             #expect(result.failure?.problems == [
@@ -82,12 +85,54 @@ struct CrossFieldTests {
 
     @Test("a large GPS error conflicts with the default standoff, reported on the GPS error's line")
     func largeGPSErrorVersusDefaultStandoff() throws {
-        let doc = TestDocument.flyable("failsafe.gps_relative_error_m", "5")
+        let doc = TestDocument.flyable("failsafe.gps_relative_error_m", "8")
         #expect(try #require(doc.parse().failure).problems == [
             .outOfRange(path: Self.path, line: doc.line(of: "failsafe.gps_relative_error_m"),
                         key: "failsafe.min_separation_m", value: "3 (default)",
                         range: "1 to 2.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)")
         ])
+    }
+
+    // MARK: follow.standoff_m ≥ the shortest standoff that defends a walker heading at the drone
+
+    @Test("the standoff must leave room for a walker heading at the drone (same rule as the flight core)",
+          arguments: [
+              // (standoff, min separation, GPS error, max tilt, accepted)
+              ("11", "3", "4", "20", true), ("10.3", "3", "4", "20", false), ("10.4", "3", "4", "20", true),
+              ("8", "2", "1.5", "20", true), ("6.8", "2", "1.5", "20", false), ("6.9", "2", "1.5", "20", true),
+              // weaker braking at a lower tilt needs more room: 12° → 3 + 4 + 0.5 + 3.1
+              ("10.4", "3", "4", "12", false), ("10.7", "3", "4", "12", true),
+          ])
+    func walkerReserve(standoff: String, separation: String, gpsError: String, tilt: String, accepted: Bool) throws {
+        let doc = TestDocument.flyable([("follow", "standoff_m", standoff), ("failsafe", "min_separation_m", separation),
+                                         ("failsafe", "gps_relative_error_m", gpsError), ("follow", "max_tilt_deg", tilt)])
+        let result = doc.parse()
+        // The flight core refuses exactly what the config refuses
+        let core = Result {
+            try FlightStateMachine(
+                follow: FollowParameters(standoffMeters: Double(standoff)!, maxTiltDegrees: Double(tilt)!),
+                failsafe: FailsafeParameters(minSeparationMeters: Double(separation)!,
+                                             gpsRelativeErrorMeters: Double(gpsError)!))
+        }
+        if accepted {
+            #expect(result.failure == nil, "\(result.failure?.description ?? "")")
+            #expect((try? core.get()) != nil)
+        } else {
+            let problems = try #require(result.failure).problems
+            #expect(problems.map(\.key) == ["follow.standoff_m"])
+            #expect(problems.first?.description.contains("set follow.standoff_m to at least") == true)
+            #expect(problems.first?.description.contains("\(Self.path):\(doc.line(of: "follow.standoff_m")!)") == true)
+            #expect((try? core.get()) == nil)
+        }
+    }
+
+    @Test("the shipped defaults with a 5 m GPS error: the walker rule names the standoff, on the GPS error's line")
+    func walkerRuleBlamesTheWrittenKey() throws {
+        let doc = TestDocument.flyable("failsafe.gps_relative_error_m", "5")
+        let problems = try #require(doc.parse().failure).problems
+        #expect(problems.map(\.key) == ["follow.standoff_m"])
+        #expect(problems.first?.description.hasPrefix("\(Self.path):\(doc.line(of: "failsafe.gps_relative_error_m")!): ") == true)
+        #expect(problems.first?.description.contains("at least 11.4") == true)
     }
 
     @Test("with the GPS error rejected, min_separation_m is checked against the standoff alone")

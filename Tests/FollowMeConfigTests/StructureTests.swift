@@ -158,12 +158,12 @@ struct StructureTests {
             target = { device = "/dev/gpstarget" }
             onboard.device = "/dev/gpsonboard"
             [ follow ]
-            "standoff_m" = 8
+            "standoff_m" = 12
             'altitude_m' = 4
             """
         let c = try FollowMeConfiguration.parse(toml: text, path: Self.path)
         #expect(c.target.device == "/dev/gpstarget" && c.onboard.device == "/dev/gpsonboard")
-        #expect(c.follow.standoffMeters == 8 && c.follow.altitudeMeters == 4)
+        #expect(c.follow.standoffMeters == 12 && c.follow.altitudeMeters == 4)
     }
 
     @Test("an error inside an inline table is located on its line")
