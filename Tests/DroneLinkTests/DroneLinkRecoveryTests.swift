@@ -132,6 +132,46 @@ struct DroneLinkRecoveryTests {
     }
 }
 
+extension DroneLinkRecoveryTests {
+    @Test("a failing navdata trigger (ENETUNREACH) closes the navdata socket: the link re-binds it, re-triggers and navdata is restored",
+          .enabled(if: PrivateNetwork.isAvailable, "needs root and unshare(CLONE_NEWNET)"))
+    func navdataSocketRebound() async throws {
+        // Given a private network namespace with the drone on 127.0.0.2 and a connected link
+        let network = try await PrivateNetwork.make()
+        let peer = try await DronePeer.start(demoMode: true, host: "127.0.0.2", loop: network.loop)
+        let harness = try await LinkHarness.start(peer: peer, address: "127.0.0.2", eventLoopGroup: network.group)
+        #expect(await eventually { harness.recorder.completions.count == 1 })
+
+        // When the drone goes quiet (it answers no trigger) and the route to it disappears, so the
+        // link's re-sent trigger fails with ENETUNREACH
+        peer.state.withLock { s in
+            s.streaming = false
+            s.respondToTriggers = false
+        }
+        try network.ip("rule", "add", "to", "127.0.0.2", "unreachable", "pref", "10")
+        let closed = await eventually { harness.recorder.closedSockets.contains(.navdata) }
+        #expect(closed, "events: \(harness.recorder.events.suffix(6))")
+        // and the route and the drone come back
+        let navdataBefore = harness.recorder.navdata.count
+        try network.ip("rule", "del", "pref", "10")
+        peer.state.withLock { $0.respondToTriggers = true }
+
+        // Then the navdata socket is bound again, the trigger goes out and navdata flows again
+        let restored = await eventually {
+            harness.recorder.navdata.count > navdataBefore + 10
+                && harness.recorder.events.contains { if case .navdataRestored = $0 { true } else { false } }
+        }
+        let reopened = harness.recorder.reopenedSockets
+        await harness.shutdown()
+        await network.shutdown()
+        #expect(restored, "events: \(harness.recorder.events.suffix(8))")
+        #expect(reopened.contains { $0.socket == .navdata })
+        // and the drone still streams to the port it learnt from the last trigger (the same one, if re-bound on it)
+        let last = try #require(reopened.last { $0.socket == .navdata })
+        #expect(peer.snapshot.linkNavdataAddress?.port == last.localPort)
+    }
+}
+
 extension EventRecorder {
     /// The `failedKeys` of every `.configurationComplete`, in order.
     var completions: [[String]] {
