@@ -232,7 +232,7 @@ extension FollowMeConfiguration {
     /// (above) holds, so one mistake gives one message.
     private static func checkDefensibleStandoff(_ c: FollowMeConfiguration, _ r: inout ConfigReader) {
         let keys = [("follow", "standoff_m"), ("follow", "max_tilt_deg"), ("failsafe", "min_separation_m"),
-                    ("failsafe", "gps_relative_error_m")]
+                    ("failsafe", "gps_relative_error_m"), ("target", "rate_hz")]
         guard !keys.contains(where: { r.isRejected($0.0, $0.1) }) else { return }
         let separationMax = c.follow.standoffMeters - Failsafe.separationMarginMeters - c.failsafe.gpsRelativeErrorMeters
         guard c.failsafe.minSeparationMeters <= separationMax else { return }

@@ -120,9 +120,12 @@ extension FollowMeConfiguration {
 
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
 
-        /// The fix rate the shortest-standoff rule may count on, Hz: 1 (what any puck delivers)
-        /// until a configured rate says more.
-        public var assumedFixRateHz: Double { 1 }
+        /// The fix rate the shortest-standoff rule may count on, Hz: a numeric `rate_hz`, else 1
+        /// (what any puck delivers; "max" is only known once gpsd has answered).
+        public var assumedFixRateHz: Double {
+            if case .hertz(let hz) = rate { return hz }
+            return 1
+        }
     }
 
     /// `[onboard]`: the receiver on the drone, which also supplies the heading (gpsd ATT).

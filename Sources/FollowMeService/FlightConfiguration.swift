@@ -28,7 +28,8 @@ public struct FlightConfiguration: Sendable {
             maxTiltDegrees: config.follow.maxTiltDegrees,
             maxYawRateDegreesPerSecond: config.follow.maxYawRateDegreesPerSecond,
             maxClimbMetersPerSecond: config.follow.maxClimbMetersPerSecond,
-            mountOffsetDegrees: config.onboard.mountOffsetDegrees
+            mountOffsetDegrees: config.onboard.mountOffsetDegrees,
+            targetFixRateHz: config.target.assumedFixRateHz
         )
         failsafe = FailsafeParameters(
             targetTimeoutSeconds: config.failsafe.targetTimeoutSeconds,

@@ -126,6 +126,15 @@ struct CrossFieldTests {
         }
     }
 
+    @Test("a numeric target.rate_hz shortens the walker reserve; \"max\" counts as 1 Hz",
+          arguments: [("\"max\"", false), ("1", false), ("5", true)])
+    func walkerReserveUsesTheConfiguredRate(rate: String, accepted: Bool) throws {
+        // 3 + 4 + 0.5 + 1.72 (5 Hz) = 9.22 ≤ 9.3 < 10.34 (1 Hz)
+        let doc = TestDocument.flyable([("follow", "standoff_m", "9.3"), ("target", "rate_hz", rate)])
+        let result = doc.parse()
+        #expect((result.failure == nil) == accepted, "\(result.failure?.description ?? "")")
+    }
+
     @Test("the shipped defaults with a 5 m GPS error: the walker rule names the standoff, on the GPS error's line")
     func walkerRuleBlamesTheWrittenKey() throws {
         let doc = TestDocument.flyable("failsafe.gps_relative_error_m", "5")

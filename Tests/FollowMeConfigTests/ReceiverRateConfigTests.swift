@@ -21,7 +21,8 @@ struct ReceiverRateConfigTests {
     ])
     func accepted(_ text: String, _ expected: FollowMeConfiguration.ReceiverRate) throws {
         for table in ["target", "onboard"] {
-            let c = try TestDocument.flyable("\(table).rate_hz", text).parse().get()
+            // (a slow target rate needs a longer standoff: the walker rule, CrossFieldTests)
+            let c = try TestDocument.flyable([(table, "rate_hz", text), ("follow", "standoff_m", "14")]).parse().get()
             #expect((table == "target" ? c.target.rate : c.onboard.rate) == expected)
         }
     }
