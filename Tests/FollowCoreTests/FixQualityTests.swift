@@ -177,3 +177,39 @@ struct FixQualityTests {
         #expect(poor > 0)
     }
 }
+
+/// The failsafe bounds reach the estimators through `FlightStateMachine`.
+@Suite("FlightStateMachine: fix quality bounds from FailsafeParameters")
+struct FixQualityWiringTests {
+    static let plane = LocalPlane(origin: GeoCoordinate(latitudeDegrees: 47.3769, longitudeDegrees: 8.5417)!)
+
+    static func fix(_ role: ReceiverRole, at t: Double, stamped stamp: Double, eph: Double?) -> FollowInput {
+        let c = plane.unproject(PlaneVector(east: 0, north: 10))!
+        return .fix(GPSFix(role: role, device: "/dev/test", mode: .threeD,
+                           latitudeDegrees: c.latitudeDegrees, longitudeDegrees: c.longitudeDegrees,
+                           fixTime: FixFeeder.fixTime(stamp), receivedAt: MonotonicTime(seconds: t),
+                           ephMeters: eph)!)
+    }
+
+    @Test("eph above max_eph_m and a dumped backlog are refused for both receivers", arguments: [ReceiverRole.target, .onboard])
+    func boundsAreWired(role: ReceiverRole) throws {
+        // Given a machine with max_eph_m 10 and a stream of good fixes
+        var machine = try FlightStateMachine(failsafe: FailsafeParameters(maxEphMeters: 10, maxFixLagSeconds: 1.5))
+        for k in 0...5 {
+            let t = Double(k)
+            machine.handle(Self.fix(role, at: t + 0.3, stamped: t, eph: 3), now: MonotonicTime(seconds: t + 0.3))
+        }
+        // When a fix reports eph 12 m, and another arrives 3 s behind the stream's clock
+        let inaccurate = machine.handle(Self.fix(role, at: 6.3, stamped: 6, eph: 12), now: MonotonicTime(seconds: 6.3))
+        let late = machine.handle(Self.fix(role, at: 10.3, stamped: 7, eph: 3), now: MonotonicTime(seconds: 10.3))
+        // Then both are refused with their reasons and counted by that receiver's estimator
+        #expect(inaccurate == .fix(role, .refusedInaccurate(ephMeters: 12)))
+        guard case .fix(role, .ignoredStale(let lag)) = late else {
+            Issue.record("expected ignored-stale, got \(late)")
+            return
+        }
+        #expect(abs(lag - 3) < 0.1)   // less the clock creep (FixScreen.clockCreepSecondsPerSecond × 5 s)
+        let statistics = role == .target ? machine.target.statistics : machine.drone.statistics
+        #expect(statistics.refusedInaccurate == 1 && statistics.ignoredStale == 1)
+    }
+}
