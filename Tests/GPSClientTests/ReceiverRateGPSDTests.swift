@@ -3,6 +3,9 @@ import Logging
 import Synchronization
 import Telemetry
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Rate control and the delivered-rate measurement against a real gpsd: what the client asks
 /// with `?DEVICE`, what gpsd 3.22 answers for each kind of source, and the rate measured.
@@ -132,6 +135,42 @@ struct ReceiverRateGPSDTests {
         print("[rate] served \(hz) Hz, measured \(NMEA.fixed(rate, 2)) Hz over \(report.intervalsMeasured) intervals")
         #expect(abs(rate - hz) / hz < 0.1, "served \(hz) Hz, measured \(rate) Hz")
         #expect(report.control == .unconfirmed(cycleSeconds: 0.1), "history \(harness.controlHistory)")
+    }
+
+    @Test("gpsd restarts: the rate is asked again on the new connection, and the meter starts over",
+          .timeLimit(.minutes(1)))
+    func askedAgainAfterRestart() async throws {
+        // Given a client asking for 5 Hz of a 5 Hz tcp:// NMEA source, answered once.
+        let dir = try TestDirectory(label: "rate-restart")
+        defer { dir.remove() }
+        let source = try NMEATCPServer(rateHz: 5, script: TestSources.walk(
+            from: TestSources.targetStart, withHeading: false, periodCentiseconds: 20))
+        source.start()
+        defer { source.stop() }
+        let path = source.gpsdSource()
+        let first = try await GPSDProcesses.startGPSD(devices: [path], in: dir)
+        defer { first.process.stop() }
+        let harness = RateHarness([.local(.target, port: first.port, device: path).withRate(.hertz(5))])
+        defer { harness.stop() }
+        let answered = await harness.waitUntil(.target, timeoutSeconds: 10) {
+            $0.control == .unconfirmed(cycleSeconds: 0.2) && $0.deliveredHertz != nil
+        }
+        try #require(answered, "history \(harness.controlHistory)")
+
+        // When gpsd is killed and started again on the same port.
+        first.process.send(SIGTERM)
+        _ = await first.process.waitForExitAsync(timeoutSeconds: 3)
+        let reset = await harness.waitUntil(.target, timeoutSeconds: 5) { $0.deliveredHertz == nil }
+        let second = try await GPSDProcesses.startGPSD(devices: [path], in: dir, port: first.port)
+        defer { second.process.stop() }
+
+        // Then the meter forgot the old connection, and the request went out again and was answered.
+        #expect(reset, "the delivered rate survived the lost connection")
+        let again = await harness.waitUntil(.target, timeoutSeconds: 10) { $0.deliveredHertz != nil }
+        let history = harness.controlHistory
+        #expect(again, "history \(history)")
+        #expect(history.filter { $0 == .requested(cycleSeconds: 0.2) }.count == 2, "history \(history)")
+        #expect(history.last == .unconfirmed(cycleSeconds: 0.2), "history \(history)")
     }
 }
 
