@@ -38,6 +38,8 @@ public struct SimulatorConfiguration: Sendable {
     public var mountOffsetDegrees: Double = 90
     /// Error model of both receivers.
     public var gpsNoise: GPSNoise = .clean
+    /// Fixes per second of the person's receiver (`--person-rate-hz`); nil = the error model's (5 Hz).
+    public var personFixRateHertz: Double?
     /// Seed of every random component (GPS noise).
     public var seed: UInt64 = 1
     /// What the person does; `.none` serves no person NMEA stream.

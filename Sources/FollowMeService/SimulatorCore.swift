@@ -56,8 +56,10 @@ final class SimulatorCore {
         simulator = DroneSimulator(
             dynamics: configuration.dynamics, start: start, positionPlane: .zero,
             noseHeadingDegrees: configuration.initialNoseHeadingDegrees)
+        var gpsModel = configuration.gpsNoise.model(mountOffsetDegrees: configuration.mountOffsetDegrees)
+        if let hz = configuration.personFixRateHertz { gpsModel.target.fixRateHertz = hz }
         gps = GPSPairSimulator(
-            model: configuration.gpsNoise.model(mountOffsetDegrees: configuration.mountOffsetDegrees),
+            model: gpsModel,
             plane: plane, seed: configuration.seed, start: start,
             groundHAEMeters: configuration.groundHAEMeters, utcEpochSeconds: utcEpochSeconds)
         personScenario = configuration.person == .track ? configuration.personTrack

@@ -63,6 +63,9 @@ struct SimCommand: AsyncParsableCommand {
     @Option(name: .long, help: "GPS error model: clean (truth at 5 Hz) or realistic (metre-level bias, 0.3 s latency).")
     var gpsNoise: String = "clean"
 
+    @Option(name: .long, help: "Fixes per second of the person's NMEA stream, 0.5 to 20 (default: 5, the GPS model's).")
+    var personRateHz: Double?
+
     @Option(name: .long, help: "Seed for the GPS noise.")
     var seed: UInt64 = 1
 
@@ -94,6 +97,9 @@ struct SimCommand: AsyncParsableCommand {
             throw ValidationError("--gps-noise must be clean or realistic, got '\(gpsNoise)'")
         }
         guard noseHeadingDeg.isFinite else { throw ValidationError("--nose-heading-deg must be finite") }
+        if let personRateHz, !(0.5...20).contains(personRateHz) {
+            throw ValidationError("--person-rate-hz must be 0.5 to 20, got \(personRateHz)")
+        }
         if let mountOffsetDeg, !mountOffsetDeg.isFinite { throw ValidationError("--mount-offset-deg must be finite") }
     }
 
@@ -111,6 +117,7 @@ struct SimCommand: AsyncParsableCommand {
         if let personTrack { try settings.usePersonTrack(gpxPath: personTrack) }
         settings.personStart = PersonStart(argument: personStart) ?? .whenAirborne
         settings.gpsNoise = GPSNoise(rawValue: gpsNoise) ?? .clean
+        settings.personFixRateHertz = personRateHz
         settings.seed = seed
         if let mountOffsetDeg {
             settings.mountOffsetDegrees = mountOffsetDeg

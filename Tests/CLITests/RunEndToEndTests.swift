@@ -80,12 +80,12 @@ struct SimulatedField {
     let targetDevice: String
     let onboardDevice: String
 
-    static func start(in dir: URL, person: String = "straight-walk") async throws -> SimulatedField {
+    static func start(in dir: URL, person: String = "straight-walk", simArguments: [String] = []) async throws -> SimulatedField {
         let gpsd = try #require(RunEndToEndTests.gpsdPath, "gpsd is not installed (apt-get install gpsd)")
         let sim = try ChildProcess(name: "sim", executable: FollowMeBinary.url.path, arguments: [
             "sim", "--at-port", "0", "--navdata-port", "0", "--nmea-port", "0", "--person-nmea-port", "0",
             "--person", person, "--person-start", "airborne", "--json",
-        ])
+        ] + simArguments)
         let started = await eventually(seconds: 20) { sim.stdoutLines.lines.first?.contains("listening") == true }
         guard started, let first = sim.stdoutLines.lines.first,
               let ports = try? JSONDecoder().decode(RunEndToEndTests.Ports.self, from: Data(first.utf8)),
