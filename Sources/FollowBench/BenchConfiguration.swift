@@ -133,7 +133,10 @@ public struct BenchConfiguration: Sendable, Hashable {
             standoffMeters: standoffMeters,
             maxTiltDegrees: eulerAngleMaxDegrees,
             maxYawRateDegreesPerSecond: degrees(fromRadians: drone.active.yawRateMaxRadiansPerSecond),
-            maxClimbMetersPerSecond: drone.active.verticalSpeedMaxMillimetersPerSecond / 1000
+            maxClimbMetersPerSecond: drone.active.verticalSpeedMaxMillimetersPerSecond / 1000,
+            // The rate the standoff rule is sized for: the bench's target receiver rate (its GPS
+            // models run the target at 5 Hz unless `targetRateHertz` says otherwise).
+            targetFixRateHz: targetRateHertz ?? GPSReceiverModel().fixRateHertz
         )
     }
 
