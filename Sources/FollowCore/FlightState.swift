@@ -9,7 +9,8 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     public static let targetFix = Prerequisites(rawValue: 1 << 0)
     /// A fresh fix from the drone's receiver.
     public static let onboardFix = Prerequisites(rawValue: 1 << 1)
-    /// A fresh heading report from the drone's receiver.
+    /// A fresh heading report from the drone's receiver, and none currently rejected for
+    /// disagreeing with navdata yaw (`Navigator.headingRejectedSince`).
     public static let heading = Prerequisites(rawValue: 1 << 2)
     /// Fresh navdata.
     public static let navdata = Prerequisites(rawValue: 1 << 3)
