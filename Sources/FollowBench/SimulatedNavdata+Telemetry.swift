@@ -27,6 +27,7 @@ extension DroneTelemetry {
             velocityBody: vx.isFinite && vy.isFinite
                 ? BodyVelocity(forwardMetersPerSecond: vx, rightMetersPerSecond: vy) : nil,
             yawDegrees: psi.isFinite ? psi : nil,
+            pitchDegrees: Double(navdata.thetaMillidegrees) / 1000, rollDegrees: Double(navdata.phiMillidegrees) / 1000,
             receivedAt: receivedAt
         )
     }

@@ -52,6 +52,10 @@ public struct DroneTelemetry: Sendable, Hashable {
     public var altitudeMeters: Double
     /// Body-frame horizontal velocity, if the packet carried a finite one.
     public var velocityBody: BodyVelocity?
+    /// Navdata attitude: pitch (`theta`, positive = nose up) and roll (`phi`, positive = right side
+    /// down), degrees, if finite. Used to learn the wind while the firmware flies (take-off).
+    public var pitchDegrees: Double?
+    public var rollDegrees: Double?
     /// Navdata yaw `psi`, degrees clockwise, with an arbitrary offset from true north
     /// (gyro/magnetometer fused on board). Used only for how the heading *changes* between
     /// heading-receiver reports.
@@ -63,8 +67,11 @@ public struct DroneTelemetry: Sendable, Hashable {
         flightState: DroneFlightState, emergency: Bool = false,
         batteryPercent: Double, altitudeMeters: Double,
         velocityBody: BodyVelocity? = nil, yawDegrees: Double? = nil,
+        pitchDegrees: Double? = nil, rollDegrees: Double? = nil,
         receivedAt: MonotonicTime
     ) {
+        self.pitchDegrees = pitchDegrees.flatMap { $0.isFinite ? $0 : nil }
+        self.rollDegrees = rollDegrees.flatMap { $0.isFinite ? $0 : nil }
         self.flightState = flightState
         self.emergency = emergency
         self.batteryPercent = batteryPercent

@@ -188,7 +188,17 @@ public struct FlightStateMachine: Sendable {
         if state.kind != .following { aimLimitedByGeofence = false }
         if decision.command.pilot == nil { controller.reset() }
         switch state.kind {
-        case .preflight, .takingOff, .landed, .emergency: controller.resetWindEstimate()
+        case .preflight, .landed, .emergency: controller.resetWindEstimate()
+        case .takingOff:
+            // The firmware holds the drone still as it lifts off: its tilt tells the wind.
+            if let telemetry, navdataFresh(now), telemetry.flightState.isAirborne, telemetry.altitudeMeters > 0.2,
+               let pitch = telemetry.pitchDegrees, let roll = telemetry.rollDegrees,
+               let droneState = drone.estimate(at: now), let nose = navigator.noseHeadingDegrees(now: now) {
+                controller.observeHover(pitchDegrees: pitch, rollDegrees: roll, drone: droneState,
+                                        noseHeadingDegrees: nose, now: now)
+            } else {
+                controller.resetWindEstimate()
+            }
         default: break
         }
         return decision
@@ -455,7 +465,8 @@ public struct FlightStateMachine: Sendable {
               let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
         let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
                                          holdPoint: home, drone: droneState,
-                                         noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters, now: now)
+                                         noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
+                                         climbing: true, now: now)
         return command.isValid ? command : nil
     }
 

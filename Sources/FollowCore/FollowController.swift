@@ -98,6 +98,9 @@ public struct FollowController: Sendable {
     static let nominalTickSeconds = 1.0 / 30
     /// Longest tick gap integrated at once, seconds.
     static let maxTickSeconds = 0.2
+    /// Wind observer bandwidth during the climb, rad/s (our choice: converges in ≈ 3 s, the length
+    /// of a climb to 3 m; GPS jitter matters less than drift next to the person there).
+    static let climbWindObserverRadiansPerSecond = 1.5
     /// The aim point stays inside this fraction of the geofence.
     static let geofenceAimFraction = 0.9
 
@@ -116,6 +119,29 @@ public struct FollowController: Sendable {
 
     /// The velocity loop's wind estimate, plane m/s.
     public var windEstimate: PlaneVector { windEstimateENU }
+
+    /// Learns the wind while the firmware flies the drone (take-off, PCMD flag 0): it holds the
+    /// drone still, so the tilt it needs is what the wind takes, c1·(c2·sin(tilt) − v + w) ≈ 0, and
+    /// the follower's first PCMD starts from that tilt instead of level (which would let the
+    /// wind push the drone towards the person while the observer converges).
+    /// - Parameters: navdata attitude (pitch positive = nose up, roll positive = right down), degrees.
+    public mutating func observeHover(pitchDegrees: Double, rollDegrees: Double, drone: PlaneState,
+                                      noseHeadingDegrees: Double, now: MonotonicTime) {
+        guard pitchDegrees.isFinite, rollDegrees.isFinite, drone.velocity.isFinite,
+              tuning.windObserverRadiansPerSecond > 0 else { return }
+        let dt = tickSeconds(now: now)
+        let forward = _sin(radians(fromDegrees: -pitchDegrees)), right = _sin(radians(fromDegrees: rollDegrees))
+        let tilt = PlaneVector.unit(bearingDegrees: noseHeadingDegrees) * forward
+            + PlaneVector.unit(bearingDegrees: noseHeadingDegrees + 90) * right
+        let wind = drone.velocity - tilt * tuning.tiltSpeedMetersPerSecond
+        let gain = min(dt * Self.climbWindObserverRadiansPerSecond, 1)
+        windEstimateENU = (windEstimateENU + (wind - windEstimateENU) * gain)
+            .clamped(toLength: tuning.tiltSpeedMetersPerSecond * sinMaxTilt)
+        lastCommand = PilotCommand(roll: Self.clampUnit(radians(fromDegrees: rollDegrees) / maxTiltRadians),
+                                   pitch: Self.clampUnit(radians(fromDegrees: pitchDegrees) / maxTiltRadians),
+                                   gaz: 0, yaw: 0)
+        observedVelocity = nil
+    }
 
     /// Forgets the wind estimate: call on the ground.
     public mutating func resetWindEstimate() {
@@ -158,7 +184,7 @@ public struct FollowController: Sendable {
         now: MonotonicTime
     ) -> FollowOutput {
         let dt = tickSeconds(now: now)
-        observeWind(drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt)
+        observeWind(drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt, omega: tuning.windObserverRadiansPerSecond)
         let predicted = predictAcrossLatency(drone, noseHeadingDegrees: noseHeadingDegrees)
 
         // 1. Smooth reference for the person. Their velocity is faded in with speed, so the
@@ -273,10 +299,14 @@ public struct FollowController: Sendable {
     public mutating func station(
         target: PlaneState?, targetLastFix: PlaneVector? = nil, holdPoint: PlaneVector? = nil,
         drone: PlaneState, noseHeadingDegrees: Double,
-        altitudeMeters: Double, holdAltitudeMeters: Double? = nil, now: MonotonicTime
+        altitudeMeters: Double, holdAltitudeMeters: Double? = nil, climbing: Bool = false, now: MonotonicTime
     ) -> PilotCommand {
         let dt = tickSeconds(now: now)
-        observeWind(drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt)
+        // The climb starts with no wind estimate (it is reset on the ground) and lasts seconds: the
+        // observer runs at `climbWindObserverRadiansPerSecond` there, so the take-off point is held.
+        observeWind(drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt,
+                    omega: climbing ? max(Self.climbWindObserverRadiansPerSecond, tuning.windObserverRadiansPerSecond)
+                        : tuning.windObserverRadiansPerSecond)
         let predicted = predictAcrossLatency(drone, noseHeadingDegrees: noseHeadingDegrees)
         var velocity = PlaneVector.zero
         if let holdPoint {
@@ -418,9 +448,8 @@ public struct FollowController: Sendable {
     /// `windObserverRadiansPerSecond` (L1 = 2ω − c1, L2 = ω²/c1). Whatever the model cannot
     /// explain — wind, or c1/c2 being off — ends up in ŵ, so the velocity loop holds the commanded
     /// velocity without a standing error. Bounded by what full tilt can cancel.
-    private mutating func observeWind(_ drone: PlaneState, noseHeadingDegrees: Double, dt: Double) {
-        let omega = tuning.windObserverRadiansPerSecond
-        guard omega > 0, dt > 0, drone.velocity.isFinite else { return }
+    private mutating func observeWind(_ drone: PlaneState, noseHeadingDegrees: Double, dt: Double, omega: Double) {
+        guard tuning.windObserverRadiansPerSecond > 0, omega > 0, dt > 0, drone.velocity.isFinite else { return }
         guard let estimate = observedVelocity else {
             observedVelocity = drone.velocity
             return
