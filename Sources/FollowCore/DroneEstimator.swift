@@ -38,8 +38,9 @@ public struct DroneEstimator: Sendable {
         fixTime: FixTime?, receivedAt: MonotonicTime
     ) -> FixVerdict {
         guard position.isFinite else { return .rejectedOutlier(impliedSpeedMetersPerSecond: .infinity) }
+        // Weighted against this receiver's own recent best eph (before this fix updates it).
+        let sigmaMeters = tuning.dronePositionSigmaMeters * screen.sigmaScale(ephMeters: ephMeters, at: receivedAt)
         let verdict = screen.screen(position: position, ephMeters: ephMeters, fixTime: fixTime, receivedAt: receivedAt)
-        let sigmaMeters = tuning.positionSigmaMeters(floorMeters: tuning.dronePositionSigmaMeters, ephMeters: ephMeters)
         let measuredAt = receivedAt.adding(seconds: -latencySeconds)
         let velocity: PlaneVector? = tuning.fusesReportedVelocity ? reportedVelocity.flatMap {
             $0.isFinite && $0.length <= tuning.maxPlausibleSpeedMetersPerSecond ? $0 : nil

@@ -55,13 +55,6 @@ public struct EstimatorTuning: Sendable, Hashable {
     /// end-of-cycle reporting can move a 1 Hz fix's delivery by up to a cycle; a wrong stamp —
     /// a receiver's bad week, a leap second, a corrupted field — is off by seconds or more).
     public var maxFixLeadSeconds: Double
-    /// The receiver `eph` (gpsd's horizontal error estimate, a guessed 95 % bound,
-    /// docs/flight-safety-faults.md §3) at which the
-    /// position sigmas above apply, metres. Default 5, range 1…50 (a consumer receiver under open
-    /// sky reports 2–5 m): a fix with a larger `eph` is fused with its sigma scaled by
-    /// `eph / ephNominalMeters`; a smaller one never below the sigma (the floor).
-    public var ephNominalMeters: Double
-
     public init(
         targetPositionSigmaMeters: Double = 0.7,
         targetAccelerationSpectralDensity: Double = 0.25,
@@ -79,8 +72,7 @@ public struct EstimatorTuning: Sendable, Hashable {
         movingSpeedMetersPerSecond: Double = 1.0,
         movingConfirmationFixes: Int = 2,
         stationarySpeedMetersPerSecond: Double = 0.5,
-        maxFixLeadSeconds: Double = 1.5,
-        ephNominalMeters: Double = 5
+        maxFixLeadSeconds: Double = 1.5
     ) {
         self.targetPositionSigmaMeters = targetPositionSigmaMeters
         self.targetAccelerationSpectralDensity = targetAccelerationSpectralDensity
@@ -99,14 +91,6 @@ public struct EstimatorTuning: Sendable, Hashable {
         self.movingConfirmationFixes = movingConfirmationFixes
         self.stationarySpeedMetersPerSecond = stationarySpeedMetersPerSecond
         self.maxFixLeadSeconds = maxFixLeadSeconds
-        self.ephNominalMeters = ephNominalMeters
-    }
-
-    /// The 1σ position noise for a fix with receiver `eph`, metres: `floorMeters` up to
-    /// `ephNominalMeters`, growing in proportion above it.
-    @inlinable public func positionSigmaMeters(floorMeters: Double, ephMeters: Double?) -> Double {
-        guard let ephMeters, ephMeters.isFinite else { return floorMeters }
-        return floorMeters * max(1, ephMeters / ephNominalMeters)
     }
 
     /// Checks every field against its documented range.
@@ -127,6 +111,5 @@ public struct EstimatorTuning: Sendable, Hashable {
         try ParameterError.check("movingConfirmationFixes", Double(movingConfirmationFixes), in: 1...10)
         try ParameterError.check("stationarySpeedMetersPerSecond", stationarySpeedMetersPerSecond, in: 0.1...movingSpeedMetersPerSecond)
         try ParameterError.check("maxFixLeadSeconds", maxFixLeadSeconds, in: 0.2...10)
-        try ParameterError.check("ephNominalMeters", ephNominalMeters, in: 1...50)
     }
 }

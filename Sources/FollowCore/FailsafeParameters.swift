@@ -65,9 +65,11 @@ public struct FailsafeParameters: Sendable, Hashable {
     /// is empty still leaves the ≈ 1 min a landing from altitude needs).
     public var criticalBatteryPercent: Double
     /// A fix whose receiver reports a horizontal error estimate (gpsd `eph`) above this is
-    /// refused (counted, not fused, does not refresh freshness), metres. Default 15, range 1…100:
-    /// at 15 m the fix cannot place the drone relative to a person kept 8 m away; a consumer
-    /// receiver with a 3D fix under open sky reports 2–5 m.
+    /// refused (counted, not fused, does not refresh freshness), metres. Default 100, range 5…1000.
+    /// gpsd derives `eph` from HDOP for NMEA receivers, a guess "to be used only as relative
+    /// goodness" (docs/flight-safety-faults.md §3): open sky at HDOP 0.9 already reads ≈ 17 m and a
+    /// normal recorded log 46 m, so the bound only refuses the clearly bad (≈ HDOP 5 and worse);
+    /// below it, fixes are weighted against the receiver's own recent best `eph` (`FixScreen`).
     public var maxEphMeters: Double
     /// A fix whose receiver time lags the stream's clock (arrival − fix time against its recent
     /// minimum) by more than this is stale however recently it arrived, seconds: a backlog dumped
@@ -94,7 +96,7 @@ public struct FailsafeParameters: Sendable, Hashable {
         climbTimeoutSeconds: Double = 20,
         lowBatteryConfirmSeconds: Double = 2,
         criticalBatteryPercent: Double = 15,
-        maxEphMeters: Double = 15,
+        maxEphMeters: Double = 100,
         maxFixLagSeconds: Double = 1.5
     ) {
         self.targetTimeoutSeconds = targetTimeoutSeconds
@@ -135,7 +137,7 @@ public struct FailsafeParameters: Sendable, Hashable {
         try ParameterError.check("climbTimeoutSeconds", climbTimeoutSeconds, in: 5...120)
         try ParameterError.check("lowBatteryConfirmSeconds", lowBatteryConfirmSeconds, in: 0...30)
         try ParameterError.check("criticalBatteryPercent", criticalBatteryPercent, in: 0...90)
-        try ParameterError.check("maxEphMeters", maxEphMeters, in: 1...100)
+        try ParameterError.check("maxEphMeters", maxEphMeters, in: 5...1000)
         try ParameterError.check("maxFixLagSeconds", maxFixLagSeconds, in: 0.2...10)
     }
 

@@ -57,7 +57,10 @@ public struct FixStatistics: Sendable, Hashable {
 /// time stamps, jumps.
 ///
 /// - Accuracy: a fix whose receiver says its horizontal error (`eph`) exceeds `maxEphMeters` is
-///   refused before anything else looks at it.
+///   refused before anything else looks at it. Below that, `eph` is used only relatively, as gpsd
+///   advises (docs/flight-safety-faults.md §3; for NMEA receivers gpsd derives it from HDOP, e.g.
+///   17 m at HDOP 0.9): `sigmaScale(ephMeters:at:)` = eph ÷ the stream's own recent best eph
+///   (never below 1), which the estimators multiply their tuned position sigma by.
 ///
 /// - Order: fixes are ordered by the receiver's own fix time when both have one (gpsd's
 ///   `time`; reference/gpsd.md), otherwise by arrival. Older than the last accepted fix →
@@ -100,6 +103,13 @@ public struct FixScreen: Sendable, Hashable {
     /// …and a run of them must arrive over at least this long to move the clock, seconds.
     public static let clockShiftMinimumSeconds = 1.0
 
+    /// The stream's recent best eph may rise by this fraction per second (our choice: a receiver
+    /// that stays worse for minutes is weighted as tuned again after ≈ 3 min at 2×).
+    public static let ephReferenceRisePerSecond = 0.005
+
+    /// Recent minimum of `eph` over used fixes, metres, and when it was set.
+    private var ephReferenceMeters: Double?
+    private var ephReferenceAt: MonotonicTime?
     /// Recent minimum of (arrival − fix time) over used fixes, seconds.
     private var streamOffsetSeconds: Double?
     private var streamOffsetAt: MonotonicTime?
@@ -185,12 +195,14 @@ public struct FixScreen: Sendable, Hashable {
             } else {
                 noteUsed(offset: offset, at: receivedAt)
             }
+            noteUsed(ephMeters: ephMeters, at: receivedAt)
             return initialise(position: position, fixTime: fixTime, at: receivedAt)
         }
         let dt = max(receivedAt.seconds(since: lastAt), 0)
         let jump = (position - lastPosition).length
         if jump <= maxPlausibleSpeedMetersPerSecond * dt + outlierAllowanceMeters {
             noteUsed(offset: offset, at: receivedAt)
+            noteUsed(ephMeters: ephMeters, at: receivedAt)
             lastAcceptedPosition = position
             lastAcceptedAt = receivedAt
             lastAcceptedFixTime = fixTime
@@ -212,11 +224,31 @@ public struct FixScreen: Sendable, Hashable {
         candidateAt = receivedAt
         if candidateCount >= reinitialiseAfterFixes {
             noteUsed(offset: offset, at: receivedAt)
+            noteUsed(ephMeters: ephMeters, at: receivedAt)
             return initialise(position: position, fixTime: fixTime, at: receivedAt)
         }
         lastRejectedFixTime = fixTime
         statistics.rejectedOutliers += 1
         return .rejectedOutlier(impliedSpeedMetersPerSecond: dt > 0 ? jump / dt : .infinity)
+    }
+
+    /// How much less a fix with this `eph` should count than the stream's best recent fixes: the
+    /// factor (≥ 1) for its position sigma. 1 without an `eph` or before the first one.
+    public func sigmaScale(ephMeters: Double?, at time: MonotonicTime) -> Double {
+        guard let ephMeters, ephMeters > 0, let reference = ephReference(at: time), reference > 0 else { return 1 }
+        return max(1, ephMeters / reference)
+    }
+
+    private func ephReference(at time: MonotonicTime) -> Double? {
+        guard let eph = ephReferenceMeters, let at = ephReferenceAt else { return nil }
+        return eph * (1 + Self.ephReferenceRisePerSecond * max(time.seconds(since: at), 0))
+    }
+
+    private mutating func noteUsed(ephMeters: Double?, at time: MonotonicTime) {
+        guard let ephMeters, ephMeters > 0 else { return }
+        if let current = ephReference(at: time), current <= ephMeters { return }
+        ephReferenceMeters = ephMeters
+        ephReferenceAt = time
     }
 
     /// Checks a fix's (arrival − fix time) against the stream's clock; `nil` = on time.

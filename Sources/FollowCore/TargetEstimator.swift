@@ -75,8 +75,9 @@ public struct TargetEstimator: Sendable {
         fixTime: FixTime?, receivedAt: MonotonicTime
     ) -> FixVerdict {
         guard position.isFinite else { return .rejectedOutlier(impliedSpeedMetersPerSecond: .infinity) }
+        // Weighted against this receiver's own recent best eph (before this fix updates it).
+        let sigmaMeters = tuning.targetPositionSigmaMeters * screen.sigmaScale(ephMeters: ephMeters, at: receivedAt)
         let verdict = screen.screen(position: position, ephMeters: ephMeters, fixTime: fixTime, receivedAt: receivedAt)
-        let sigmaMeters = tuning.positionSigmaMeters(floorMeters: tuning.targetPositionSigmaMeters, ephMeters: ephMeters)
         let measuredAt = receivedAt.adding(seconds: -latencySeconds)
         let velocity = plausible(reportedVelocity)
         switch verdict {

@@ -52,7 +52,7 @@ public struct FollowMeConfiguration: Sendable, Equatable {
             headingTimeoutSeconds: 1.5, navdataTimeoutSeconds: 0.5, minBatteryPercent: 25,
             geofenceMeters: 1000, maxTargetDistanceMeters: 50, minSeparationMeters: 3, gpsRelativeErrorMeters: 4,
             takeOffTimeoutSeconds: 5, climbTimeoutSeconds: 20, lowBatteryConfirmSeconds: 2, criticalBatteryPercent: 15,
-            maxEphMeters: 15, maxFixLagSeconds: 1.5
+            maxEphMeters: 100, maxFixLagSeconds: 1.5
         ),
         log: Log(path: nil)
     )
@@ -241,7 +241,8 @@ extension FollowMeConfiguration {
         /// Battery under this lands at once, percent, 0–90; default 15. The lower of this and
         /// `min_battery_pct` applies (so a low `min_battery_pct` needs no second edit).
         public internal(set) var criticalBatteryPercent: Int
-        /// Fixes whose gpsd `eph` exceeds this are refused, metres, 1–100; default 15.
+        /// Fixes whose gpsd `eph` exceeds this are refused, metres, 5–1000; default 100 (gpsd's `eph`
+        /// for NMEA receivers is an HDOP-based guess: ≈ 17 m under open sky).
         public internal(set) var maxEphMeters: Double
         /// A fix whose receiver time lags the stream's clock by more than this is stale (a backlog),
         /// seconds, 0.2–10; default 1.5.
@@ -263,7 +264,7 @@ extension FollowMeConfiguration {
         public static let climbTimeoutSecondsRange: ClosedRange<Double> = 5...120
         public static let lowBatteryConfirmSecondsRange: ClosedRange<Double> = 0...30
         public static let criticalBatteryPercentRange: ClosedRange<Int> = 0...90
-        public static let maxEphMetersRange: ClosedRange<Double> = 1...100
+        public static let maxEphMetersRange: ClosedRange<Double> = 5...1000
         public static let maxFixLagSecondsRange: ClosedRange<Double> = 0.2...10
         /// How far inside the standoff the minimum separation must stay, metres: GPS noise alone moves the
         /// measured distance by about this much, so a tighter margin would trip the separation failsafe at rest.

@@ -123,7 +123,7 @@ struct FixQualityTests {
     }
 
     @Test func aFixAboveTheEphBoundIsRefusedAndCounted() {
-        // Given a tracked walker, eph bound 15 m
+        // Given a tracked walker, eph bound 15 m (FailsafeParameters default: 100 m)
         var estimator = TargetEstimator(latencySeconds: Self.latency, maxEphMeters: 15)
         for k in 0...10 {
             let t = Double(k)
@@ -143,19 +143,19 @@ struct FixQualityTests {
         #expect(estimator.lastUsedFixAt == lastUsed)
     }
 
-    @Test("fixes are weighted by eph", arguments: [false, true])
+    @Test("fixes are weighted by eph, relative to the receiver's own recent best", arguments: [false, true])
     func fixesAreWeightedByEph(drone: Bool) {
-        // Given a receiver standing at the origin for 20 fixes (eph 3 m), one estimator per case
-        func settledOffset(lastEph: Double) -> Double {
+        // Given a receiver standing at the origin for 20 fixes, reporting eph `steadyEph`
+        func settledOffset(steadyEph: Double?, lastEph: Double?) -> Double {
             var target = TargetEstimator(latencySeconds: Self.latency, maxEphMeters: 100)
             var droneEstimator = DroneEstimator(latencySeconds: Self.latency, maxEphMeters: 100)
             for k in 0...20 {
                 let t = Double(k)
                 if drone {
-                    _ = droneEstimator.ingest(position: .zero, ephMeters: 3, fixTime: FixFeeder.fixTime(t),
+                    _ = droneEstimator.ingest(position: .zero, ephMeters: steadyEph, fixTime: FixFeeder.fixTime(t),
                                               receivedAt: MonotonicTime(seconds: t + Self.latency))
                 } else {
-                    _ = target.ingest(position: .zero, ephMeters: 3, fixTime: FixFeeder.fixTime(t),
+                    _ = target.ingest(position: .zero, ephMeters: steadyEph, fixTime: FixFeeder.fixTime(t),
                                       receivedAt: MonotonicTime(seconds: t + Self.latency))
                 }
             }
@@ -169,11 +169,16 @@ struct FixQualityTests {
             _ = target.ingest(position: off, ephMeters: lastEph, fixTime: FixFeeder.fixTime(21), receivedAt: now)
             return target.filter!.position.east
         }
-        let good = settledOffset(lastEph: 3), nominal = settledOffset(lastEph: 5), poor = settledOffset(lastEph: 20)
-        // Then up to the nominal eph the tuning's sigma applies (the floor), and a fix reporting
-        // 4× the nominal error moves the estimate less than half as far
-        #expect(abs(good - nominal) < 1e-9)
-        #expect(poor < nominal * 0.5, "eph 20 moved it \(poor) m, eph 5 \(nominal) m")
+        let untagged = settledOffset(steadyEph: nil, lastEph: nil)
+        let steadyNMEA = settledOffset(steadyEph: 17.1, lastEph: 17.1)
+        let better = settledOffset(steadyEph: 17.1, lastEph: 9)
+        let poor = settledOffset(steadyEph: 17.1, lastEph: 4 * 17.1)
+        // Then a fix as good as the receiver's usual (gpsd's HDOP-based 17.1 m under open sky) or
+        // better counts as the tuning says (the tuned sigma is the floor), and one reporting 4× the
+        // receiver's usual error moves the estimate less than half as far
+        #expect(abs(steadyNMEA - untagged) < 1e-9)
+        #expect(abs(better - untagged) < 1e-9)
+        #expect(poor < steadyNMEA * 0.5, "eph 68 m moved it \(poor) m, eph 17 m \(steadyNMEA) m")
         #expect(poor > 0)
     }
 }

@@ -78,7 +78,7 @@ struct ShippedConfigAndRenderingTests {
             ("failsafe", "geofence_m", "250.75"), ("failsafe", "max_target_distance_m", "60"), ("failsafe", "min_separation_m", "2.2"),
             ("failsafe", "takeoff_timeout_s", "7.5"), ("failsafe", "climb_timeout_s", "30"),
             ("failsafe", "low_battery_confirm_s", "3.25"), ("failsafe", "critical_battery_pct", "12"),
-            ("failsafe", "max_eph_m", "8.5"), ("failsafe", "max_fix_lag_s", "2.5"),
+            ("failsafe", "max_eph_m", "60.5"), ("failsafe", "max_fix_lag_s", "2.5"),
             ("log", "path", "\"/var/log/followme/flight \\\"1\\\".log\""),
         ])
         let c = try doc.parse().get()

@@ -24,7 +24,7 @@ struct ValueValidationTests {
         #expect(d.failsafe.gpsRelativeErrorMeters == 4)
         #expect(d.failsafe.takeOffTimeoutSeconds == 5 && d.failsafe.climbTimeoutSeconds == 20)
         #expect(d.failsafe.lowBatteryConfirmSeconds == 2 && d.failsafe.criticalBatteryPercent == 15)
-        #expect(d.failsafe.maxEphMeters == 15 && d.failsafe.maxFixLagSeconds == 1.5)
+        #expect(d.failsafe.maxEphMeters == 100 && d.failsafe.maxFixLagSeconds == 1.5)
         #expect(d.log.path == nil)
     }
 
@@ -180,8 +180,8 @@ struct ValueValidationTests {
         .init(key: "failsafe.low_battery_confirm_s", value: "31", shown: "31", range: "0 to 30"),
         .init(key: "failsafe.critical_battery_pct", value: "-1", shown: "-1", range: "0 to 90"),
         .init(key: "failsafe.critical_battery_pct", value: "91", shown: "91", range: "0 to 90"),
-        .init(key: "failsafe.max_eph_m", value: "0.5", shown: "0.5", range: "1 to 100"),
-        .init(key: "failsafe.max_eph_m", value: "101", shown: "101", range: "1 to 100"),
+        .init(key: "failsafe.max_eph_m", value: "4.5", shown: "4.5", range: "5 to 1000"),
+        .init(key: "failsafe.max_eph_m", value: "1001", shown: "1001", range: "5 to 1000"),
         .init(key: "failsafe.max_fix_lag_s", value: "0.1", shown: "0.1", range: "0.2 to 10"),
         .init(key: "failsafe.max_fix_lag_s", value: "11", shown: "11", range: "0.2 to 10"),
         .init(key: "follow.standoff_m", value: "nan", shown: "nan", range: "2 to 50"),
@@ -229,7 +229,7 @@ struct ValueValidationTests {
               ("failsafe.takeoff_timeout_s", "1"), ("failsafe.takeoff_timeout_s", "30"),
               ("failsafe.climb_timeout_s", "5"), ("failsafe.climb_timeout_s", "120"),
               ("failsafe.low_battery_confirm_s", "0"), ("failsafe.critical_battery_pct", "0"),
-              ("failsafe.critical_battery_pct", "90"), ("failsafe.max_eph_m", "1"), ("failsafe.max_eph_m", "100"),
+              ("failsafe.critical_battery_pct", "90"), ("failsafe.max_eph_m", "5"), ("failsafe.max_eph_m", "1000"),
               ("failsafe.max_fix_lag_s", "0.2"), ("failsafe.max_fix_lag_s", "10"),
           ])
     func boundsAccepted(key: String, value: String) throws {
