@@ -402,11 +402,12 @@ public final class DroneLink: Sendable {
     /// (not after `stop()`), and starts re-binding it.
     private func watchClose(of channel: any Channel, socket: DroneLinkSocket, runtime: LinkRuntime) {
         let id = ObjectIdentifier(runtime)
+        // Read now: a closed channel may no longer report its local address.
+        let localPort = channel.localAddress?.port ?? 0
         channel.closeFuture.whenComplete { [self] _ in
             guard let runtime = currentRuntime(id), runtime.channel(socket) === channel,
                   runtime[socket].reopen == nil else { return }
             let now = SystemClock.now()
-            let localPort = channel.localAddress?.port ?? 0
             runtime[socket].reopen = LinkRuntime.Reopen(previousPort: localPort, closedAt: now)
             runtime.effects.reset()
             runtime.core.socketClosed(socket, error: runtime[socket].lastError, now: now, effects: &runtime.effects)
@@ -426,8 +427,14 @@ public final class DroneLink: Sendable {
             runtime[socket].reopen = reopen
             let host = Self.bindHost(for: runtime.atAddress)
             // The same local port first (a drone or firewall that learnt it keeps working), else any.
-            bindFuture(socket, host: host, port: reopen.previousPort)
-                .flatMapError { [self] _ in bindFuture(socket, host: host, port: 0) }
+            let previousPort = reopen.previousPort
+            bindFuture(socket, host: host, port: previousPort)
+                .flatMapError { [self] error in
+                    logger.warning("drone link socket: its previous local port is taken; binding a new one", metadata: [
+                        "socket": "\(socket.rawValue)", "port": "\(previousPort)", "error": "\(error)",
+                    ])
+                    return bindFuture(socket, host: host, port: 0)
+                }
                 .whenComplete { [self] result in
                     guard let runtime = currentRuntime(id), let reopen = runtime[socket].reopen else {
                         if case .success(let channel) = result { channel.close(promise: nil) }
@@ -526,6 +533,9 @@ public final class DroneLink: Sendable {
     private func bindFuture(_ socket: DroneLinkSocket, host: String, port: Int) -> EventLoopFuture<any Channel> {
         eventLoop.flatSubmit { [self] in
             DatagramBootstrap(group: eventLoop)
+                // Lets a re-bind take the port of the socket that just closed even if the kernel
+                // has not released it yet (UDP has no TIME_WAIT; only our own sockets use the port).
+                .channelOption(.socketOption(.so_reuseaddr), value: 1)
                 .channelOption(.recvAllocator,
                                value: FixedSizeRecvByteBufferAllocator(capacity: Self.navdataReceiveBufferBytes))
                 .channelInitializer { [self] channel in
