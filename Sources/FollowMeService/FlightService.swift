@@ -397,12 +397,15 @@ struct FlightLoop {
         case .statistics(let statistics):
             let dropped = Self.droppedLogCounts(recorder: recorder, logWriter: options.logWriter)
             let navigator = machine.navigator
+            let target = machine.target.statistics, onboard = machine.drone.statistics
             record(now) { j in
                 j.add("kind", "link"); j.add("event", "statistics")
                 Self.addStatistics(statistics, to: &j)
                 Self.addDroppedLogCounts(dropped, to: &j)
                 j.add("heading_reports_rejected", navigator.rejectedHeadingReports)
                 j.add("heading_reanchored", navigator.reanchoredHeadings)
+                Self.addFixStatistics(target, prefix: "target", to: &j)
+                Self.addFixStatistics(onboard, prefix: "onboard", to: &j)
             }
         }
     }
@@ -426,6 +429,16 @@ struct FlightLoop {
         j.add("sockets_closed", s.socketsClosed)
         j.add("sockets_reopened", s.socketsReopened)
         j.add("bootstrap_redos", s.bootstrapRedos)
+    }
+
+    /// What the fix screen refused so far, per receiver (`<prefix>_fixes_…`).
+    static func addFixStatistics(_ s: FixStatistics, prefix: String, to j: inout JSONLine) {
+        j.add(prefix + "_fixes_accepted", s.accepted)
+        j.add(prefix + "_fixes_outliers", s.rejectedOutliers)
+        j.add(prefix + "_fixes_future_time", s.rejectedFutureTimes)
+        j.add(prefix + "_fixes_stale", s.ignoredStale)
+        j.add(prefix + "_fixes_refused_eph", s.refusedInaccurate)
+        j.add(prefix + "_clock_reanchors", s.clockReanchors)
     }
 
     /// Log lines (stderr) and flight-log lines dropped because their writer could not keep up,

@@ -90,8 +90,6 @@ final class FlightField: @unchecked Sendable {
         address = "127.0.0.1"
         at_port = \(relay?.localPort ?? ports.at_port)
         navdata_port = \(ports.navdata_port)
-        [failsafe]
-        max_eph_m = 100.0
         """
     }
 
