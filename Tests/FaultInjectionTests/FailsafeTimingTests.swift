@@ -239,23 +239,34 @@ struct FailsafeTimingTests {
         }
     }
 
-    @Test("10. low battery (sim battery below min_battery_pct) → land at once, landed", .timeLimit(.minutes(6)))
-    func lowBattery() async throws {
-        try await FaultRig.withFollowingField("low-battery") { rig in
-            // When the battery reads 20 % (min_battery_pct 25)
-            let reply = try rig.control.send(["command": "battery", "percent": 20])
+    /// Issue 11 (defect 11): a low reading must persist `low_battery_confirm_s` (default 2 s) before
+    /// the drone lands; at or under `critical_battery_pct` (default 15) it lands at once.
+    static let batteryCases: [(percent: Int, landing: String, earliestSeconds: Double, latestSeconds: Double)] = [
+        (20, "landing(low-battery)", 2.0 - 0.1, 2.0 + 1.0),
+        (10, "landing(critical-battery)", 0, 1.0),
+    ]
+
+    @Test("10. low battery 20 % (min 25) → land after low_battery_confirm_s; critical 10 % (≤ 15) → land at once; landed",
+          .timeLimit(.minutes(6)), arguments: 0..<2)
+    func lowBattery(caseIndex: Int) async throws {
+        let battery = Self.batteryCases[caseIndex]
+        try await FaultRig.withFollowingField("low-battery-\(battery.percent)") { rig in
+            // When the battery reads 20 % (min_battery_pct 25) or 10 % (critical_battery_pct 15)
+            let reply = try rig.control.send(["command": "battery", "percent": battery.percent])
             let t0 = reply["t"] as? Double ?? monotonicSeconds()
-            // Then it lands for low battery within a navdata period or two, and navdata confirms it
+            // Then it lands for the battery after the confirmation time (low) or within a navdata
+            // period or two (critical), and navdata confirms it
             let land = await rig.log.waitForTransition(after: t0 - 1, within: 8) { $0.to.hasPrefix("landing") || $0.to.hasPrefix("holding") }
-            #expect(land?.to == "landing(low-battery)", "\(rig.diagnostics())")
+            #expect(land?.to == battery.landing, "\(rig.diagnostics())")
             let toLand = land.map { $0.t - t0 } ?? .nan
-            #expect(toLand >= 0 && toLand <= 1.0, "landing \(toLand) s after the battery dropped")
+            #expect(toLand >= battery.earliestSeconds && toLand <= battery.latestSeconds,
+                    "landing \(toLand) s after the battery dropped to \(battery.percent) %")
             let landed = await rig.log.waitForTransition(to: "landed", after: t0, within: 15)
             #expect(landed?.reason == "landed-confirmed")
             if let status = rig.status() {
                 #expect(status.state == "landed" && status.landingReason == "commanded", "sim: \(status.summary)")
             }
-            FaultReport.record("10-low-battery", ["to_landing_s": toLand, "to_landed_s": landed.map { $0.t - t0 } ?? .nan])
+            FaultReport.record("10-battery-\(battery.percent)", ["to_landing_s": toLand, "to_landed_s": landed.map { $0.t - t0 } ?? .nan])
         }
     }
 
