@@ -83,19 +83,15 @@ struct SimPorts: Decodable {
 /// Config sections as TOML literals: `["failsafe": ["land_after_s": "4.0"]]`.
 typealias ConfigOverrides = [String: [String: String]]
 
-/// Short failsafe timeouts so every fault resolves in seconds (ranges: etc/followme.toml).
-///
-/// `max_eph_m` 50: gpsd 3.22 derives `eph` of an NMEA receiver from its HDOP (the simulator's
-/// open-sky HDOP 0.9 reads as eph 17.1 m), above the shipped default 15 m, which refuses every fix
-/// of the simulator (and of a real NMEA puck at HDOP 0.8 or more): nothing would fly. 50 m keeps
-/// the check in force for truly bad fixes. `FAULT_LEGACY_CONFIG=1` leaves it out, for a
-/// `FAULT_RUN_BINARY` built before the key existed (07310b2).
+/// Short failsafe timeouts so every fault resolves in seconds (ranges: etc/followme.toml). Fix
+/// quality (`max_eph_m`) stays at the shipped default: gpsd 3.22 reads the simulator's open-sky
+/// HDOP 0.9 as eph 17.1 m, which the field must accept.
 let shortFailsafes: ConfigOverrides = [
     "follow": ["altitude_m": "2.0"],
     "failsafe": [
         "target_timeout_s": "1.0", "land_after_s": "4.0", "onboard_timeout_s": "1.0", "heading_timeout_s": "1.0",
         "navdata_timeout_s": "0.5", "geofence_m": "500.0", "min_battery_pct": "25",
-    ].merging(ProcessInfo.processInfo.environment["FAULT_LEGACY_CONFIG"] == nil ? ["max_eph_m": "50.0"] : [:]) { a, _ in a },
+    ],
 ]
 
 /// `base` with `overrides` on top, key by key.
