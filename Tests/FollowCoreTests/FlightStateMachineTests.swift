@@ -407,6 +407,36 @@ struct FlightStateMachineTests {
         #expect(world.state == .landing(.holdExpired(.geofence)))
     }
 
+    @Test func followingThatWouldLeaveTheFenceIsANamedHoldNotSilentParking() throws {
+        // Given a drone following with a 100 m fence (aim limited to 90 m from home)
+        var world = try World(failsafe: FailsafeParameters(geofenceMeters: 100))
+        world.flyToFollowing()
+        let home = try #require(world.machine.home) // on the machine's plane (origin: its first fix)
+        // When the person walks out to 100 m from the take-off point (the world's origin), the
+        // drone (still inside) behind them
+        world.person = PlaneVector(east: 0, north: 100)
+        world.drone = PlaneVector(east: 0, north: 91)
+        // Then following stops with a named geofence hold (before issue 12 the state stayed
+        // `following` while the aim was parked at the fence) and the held point is inside 90 %
+        let reached = world.run(until: { $0 == .holding(.geofence) }, within: 20)
+        try #require(reached != nil)
+        let holdPoint = try #require(world.machine.holdPoint)
+        #expect((holdPoint - home).length <= 90 + 1e-6)
+    }
+
+    @Test func aPersonBeyondMaxTargetDistanceIsANamedHold() throws {
+        // Given a drone following, max target distance 50 m
+        var world = try World()
+        world.flyToFollowing()
+        // When the person's fixes put them 60 m from the drone (they ran, the drone fell behind)
+        world.person = world.drone + PlaneVector(east: 0, north: 60)
+        // Then it holds with its own reason (then lands like any hold)
+        let reached = world.run(until: { $0 == .holding(.targetTooFar) }, within: 20)
+        try #require(reached != nil)
+        world.run(for: FailsafeParameters().landAfterSeconds + 0.2)
+        #expect(world.state == .landing(.holdExpired(.targetTooFar)))
+    }
+
     @Test func backInsideTheGeofenceResumes() throws {
         var world = try World(failsafe: FailsafeParameters(geofenceMeters: 100))
         world.flyToFollowing()
