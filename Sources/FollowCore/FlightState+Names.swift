@@ -39,6 +39,7 @@ extension Prerequisites {
         if contains(.droneReady) { out.append("drone-ready") }
         if contains(.targetClear) { out.append("person-too-close") }
         if contains(.droneConfigured) { out.append("drone-configuration") }
+        if contains(.targetRate) { out.append("target-rate") }
         return out
     }
 }

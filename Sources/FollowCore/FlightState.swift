@@ -2,8 +2,8 @@ import Telemetry
 
 /// What has to be true before the drone may take off. Each member is one thing still missing.
 public struct Prerequisites: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt8
-    @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public let rawValue: UInt16
+    @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// A fresh fix from the person's receiver.
     public static let targetFix = Prerequisites(rawValue: 1 << 0)
@@ -24,9 +24,14 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
 
     /// The drone's configuration writes are acknowledged (`FollowInput.droneConfiguration(.done)`).
     public static let droneConfigured = Prerequisites(rawValue: 1 << 7)
+    /// The person's receiver delivers the fix rate the standoff was sized for
+    /// (`FollowParameters.targetFixRateHz`, when above 1 Hz): the shortest accepted standoff counted
+    /// on seeing someone walk at the drone one fix period late, so a puck slower than configured
+    /// must not fly on it.
+    public static let targetRate = Prerequisites(rawValue: 1 << 8)
 
     public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .navdata, .battery, .droneReady, .targetClear,
-                                            .droneConfigured]
+                                            .droneConfigured, .targetRate]
 }
 
 /// Why the drone is hovering in place instead of following. In order of precedence.

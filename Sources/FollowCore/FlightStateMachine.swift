@@ -61,6 +61,12 @@ public struct FlightStateMachine: Sendable {
     /// Arrival of the first of the current run of navdata battery readings under `minBatteryPercent`.
     private var lowBatterySince: MonotonicTime?
 
+    /// The person's receiver's delivered fix interval (smoothed), seconds; nil before two fixes.
+    public private(set) var targetFixIntervalSeconds: Double?
+    /// A delivered interval up to this many configured periods still counts as the configured rate
+    /// (our choice: jitter and a dropped fix now and then must not ground a good puck).
+    static let targetRateTolerance = 1.5
+
     /// The point the drone holds while `holding` (or climbing: the take-off point), on the plane.
     public private(set) var holdPoint: PlaneVector?
     /// Whether the last following tick had its aim pulled in by the geofence.
@@ -118,8 +124,15 @@ public struct FlightStateMachine: Sendable {
             }
             switch fix.role {
             case .target:
-                return .fix(.target, target.ingest(position: position, reportedVelocity: velocity, ephMeters: fix.ephMeters,
-                                                   fixTime: fix.fixTime, receivedAt: fix.receivedAt))
+                let previous = target.lastUsedFixAt
+                let verdict = target.ingest(position: position, reportedVelocity: velocity, ephMeters: fix.ephMeters,
+                                            fixTime: fix.fixTime, receivedAt: fix.receivedAt)
+                if verdict.isUsed, let previous {
+                    // Delivered fix interval, smoothed (0.3 per fix): what the standoff rule's rate is checked against.
+                    let interval = max(fix.receivedAt.seconds(since: previous), 0)
+                    targetFixIntervalSeconds = targetFixIntervalSeconds.map { 0.7 * $0 + 0.3 * interval } ?? interval
+                }
+                return .fix(.target, verdict)
             case .onboard:
                 return .fix(.onboard, drone.ingest(position: position, reportedVelocity: velocity, ephMeters: fix.ephMeters,
                                                    fixTime: fix.fixTime, receivedAt: fix.receivedAt))
@@ -256,6 +269,10 @@ public struct FlightStateMachine: Sendable {
             missing.insert(.droneReady)
         }
         if droneConfiguration != .done { missing.insert(.droneConfigured) }
+        if followParameters.targetFixRateHz > 1,
+           (targetFixIntervalSeconds ?? .infinity) > Self.targetRateTolerance / followParameters.targetFixRateHz {
+            missing.insert(.targetRate)
+        }
         return missing
     }
 

@@ -684,6 +684,23 @@ struct TakeOffSeparationTests {
         #expect(world.run(until: { $0 == .takingOff }, within: 10) != nil)
     }
 
+    @Test("the standoff rule's target fix rate must be delivered before take-off",
+          arguments: [(configuredHz: 10.0, takesOff: false), (configuredHz: 5.0, takesOff: true), (configuredHz: 1.0, takesOff: true)])
+    func targetRateIsCheckedBeforeTakeOff(configuredHz: Double, takesOff: Bool) throws {
+        // Given the world's puck delivering 5 Hz, and a standoff sized for `configuredHz`
+        var world = try World(follow: FollowParameters(targetFixRateHz: configuredHz))
+        world.run(for: 5)
+        // Then a 10 Hz promise keeps it on the ground, listing target-rate; 5 Hz (or the 1 Hz any
+        // puck delivers) flies
+        #expect((world.state.kind != .preflight) == takesOff, "\(world.state)")
+        if !takesOff {
+            #expect(world.state == .preflight(waitingFor: .targetRate))
+            #expect(world.state.name == "preflight(waiting: target-rate)")
+        }
+        let interval = try #require(world.machine.targetFixIntervalSeconds)
+        #expect(abs(interval - 0.2) < 0.01)
+    }
+
     @Test func theGPSAllowanceCountsBeforeTakeOff() throws {
         // Given min separation 3 m plus a 4 m GPS allowance (standoff 8), and the person 5 m away:
         // outside min_separation_m, inside the protected radius of 7 m
