@@ -33,13 +33,13 @@ public enum BenchReplays {
                          summary: "recorded jog, San Francisco (Strava, 1 s, median 3.2 m/s)"),
         BenchTrackSource(file: "togeojson-run.gpx", format: .gpx(trackName: nil), scenarioName: "track-run-dc",
                          summary: "recorded run, Washington DC (Garmin, ~4 s, median 3.9 m/s)"),
-        // Only segment "ACTIVE LOG #2" is a clean walk (shared/fixtures/tracks/README.md).
+        // Only segment "ACTIVE LOG #2" is a clean walk (tracks/PROVENANCE.md).
         BenchTrackSource(file: "gpxpy-cerknicko-jezero.gpx", format: .gpx(trackName: "ACTIVE LOG #2"),
                          scenarioName: "track-walk-cerknica", summary: "recorded walk, Lake Cerknica (Garmin, ~9 s, 1.2 m/s)"),
     ]
 
     /// GPL-3.0 NMEA walks (serialc/gnss_accuracy_and_error_oer), never copied into this repository:
-    /// read from `../shared/fixtures/gpsd/walks/` at run time only, when present.
+    /// read at run time from the directory `followme bench --walks DIR` names, when given.
     public static let nmeaWalks: [BenchTrackSource] = [
         BenchTrackSource(file: "belval.txt", format: .nmea, scenarioName: "walk-belval",
                          summary: "recorded walk, Belval (logger, 1 s, 2022-05-19)"),

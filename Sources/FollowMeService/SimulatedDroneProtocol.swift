@@ -54,7 +54,7 @@ public struct SimulatedDroneProtocol: Sendable {
 
     /// State bits the real firmware reports all the time: PIC version OK (23) and the AT codec,
     /// navdata, video and acquisition threads on (24–27) — set in the real bootstrap packet
-    /// 0x4F800C10 (shared/fixtures/ardrone/navdata_bootstrap_24byte_forum.bin) and the landed
+    /// 0x4F800C10 (Tests/ARDroneProtocolTests/Fixtures/navdata_bootstrap_24byte_forum.bin) and the landed
     /// fixtures.
     public static let alwaysOnStateBits: DroneState = [
         .picVersionOK, .atCodecThreadOn, .navdataThreadOn, .videoThreadOn, .acquisitionThreadOn,

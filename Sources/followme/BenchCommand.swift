@@ -61,8 +61,8 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "Directory with the vendored GPX tracks (tracks/ in the repository).")
     var tracks: String = "tracks"
 
-    @Option(name: .long, help: "Directory with the GPL-3.0 NMEA walks, read at run time only if present.")
-    var walks: String = "../shared/fixtures/gpsd/walks"
+    @Option(name: .long, help: "Directory with the GPL-3.0 NMEA walks (serialc/gnss_accuracy_and_error_oer; never copied into this repository), read at run time when given.")
+    var walks: String?
 
     @Flag(name: .long, help: "Run the synthetic scenarios only.")
     var noReplays = false

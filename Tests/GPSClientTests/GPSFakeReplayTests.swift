@@ -11,7 +11,7 @@ struct GPSFakeReplayTests {
         /// gpsfake `-c`: seconds slept after each line/packet.
         var cycleSeconds: Double
         /// TPV reports and those with mode >= 2 in the `.chk`, as counted independently in
-        /// shared/fixtures/gpsd/README.md (guards the `.chk` parser itself).
+        /// Tests/GPSClientTests/Fixtures/PROVENANCE.md (guards the `.chk` parser itself).
         var documentedTPVs: Int
         var documentedFixes: Int
         var testDescription: String { log }
