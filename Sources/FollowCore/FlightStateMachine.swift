@@ -72,6 +72,10 @@ public struct FlightStateMachine: Sendable {
     /// Whether the last following tick had its aim pulled in by the geofence.
     private var aimLimitedByGeofence = false
 
+    /// Closer than `maxTargetDistanceMeters` by this much before a target-too-far hold clears,
+    /// metres (our choice: hysteresis against flapping on GPS noise at the limit).
+    public static let targetDistanceResumeMarginMeters = 2.0
+
     /// Back inside the geofence by this much before a geofence hold clears, metres (hysteresis
     /// against flapping on GPS noise at the boundary).
     public static let geofenceResumeMarginMeters = 2.0
@@ -290,7 +294,7 @@ public struct FlightStateMachine: Sendable {
         if !targetFresh(now) { return .targetStale }
         if let person = target.estimate(at: now), let drone = drone.estimate(at: now) {
             let alreadyHeld = state == .holding(.targetTooFar)
-            let limit = failsafeParameters.maxTargetDistanceMeters - (alreadyHeld ? Self.geofenceResumeMarginMeters : 0)
+            let limit = failsafeParameters.maxTargetDistanceMeters - (alreadyHeld ? Self.targetDistanceResumeMarginMeters : 0)
             if (person.position - drone.position).length > limit { return .targetTooFar }
         }
         if geofenceHolds(now: now) { return .geofence }
@@ -505,9 +509,8 @@ public struct FlightStateMachine: Sendable {
         var point = holdPoint ?? droneState.position
             + droneState.velocity * (speed / (2 * controller.tuning.brakingAccelerationMetersPerSecondSquared))
         if let home {
-            let offset = point - home
-            let limit = FollowController.geofenceAimFraction * failsafeParameters.geofenceMeters
-            if offset.length > limit { point = home + offset * (limit / offset.length) }
+            point = FollowController.insideFence(
+                point, home: home, radius: FollowController.geofenceAimFraction * failsafeParameters.geofenceMeters)
         }
         holdPoint = point
         let altitude = reason == .altitudeNotReached ? telemetry.altitudeMeters : followParameters.altitudeMeters

@@ -272,7 +272,7 @@ public struct FollowController: Sendable {
 
         // 5. Tilt, yaw, gaz.
         var command = PilotCommand(roll: 0, pitch: 0, gaz: 0, yaw: 0)
-        setTilt(&command, velocity: velocity, drone: predicted, noseHeadingDegrees: noseHeadingDegrees, dt: dt)
+        setTilt(&command, velocity: velocity, drone: predicted, noseHeadingDegrees: noseHeadingDegrees)
         let toPerson = person - predicted.position
         command.yaw = yawCommand(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
                                  noseHeadingDegrees: noseHeadingDegrees)
@@ -328,7 +328,7 @@ public struct FollowController: Sendable {
                 approachLimit(drone: drone.position, person: point, personVelocity: .zero, margin: 0))
         }
         var command = PilotCommand.zero
-        setTilt(&command, velocity: velocity, drone: predicted, noseHeadingDegrees: noseHeadingDegrees, dt: dt)
+        setTilt(&command, velocity: velocity, drone: predicted, noseHeadingDegrees: noseHeadingDegrees)
         if let target {
             command.yaw = yawCommand(toPerson: target.position - predicted.position,
                                      relativeVelocity: .zero, noseHeadingDegrees: noseHeadingDegrees)
@@ -409,7 +409,7 @@ public struct FollowController: Sendable {
     }
 
     /// `point` clipped into the circle of `radius` round `home`.
-    private static func insideFence(_ point: PlaneVector, home: PlaneVector, radius: Double) -> PlaneVector {
+    static func insideFence(_ point: PlaneVector, home: PlaneVector, radius: Double) -> PlaneVector {
         let offset = point - home
         let length = offset.length
         return length > radius ? home + offset * (radius / length) : point
@@ -466,8 +466,8 @@ public struct FollowController: Sendable {
 
     /// Velocity loop through the inverted tilt model (less the wind estimate), into body-frame
     /// roll/pitch fractions.
-    private mutating func setTilt(_ command: inout PilotCommand, velocity: PlaneVector, drone: PlaneState,
-                                  noseHeadingDegrees: Double, dt: Double) {
+    private func setTilt(_ command: inout PilotCommand, velocity: PlaneVector, drone: PlaneState,
+                         noseHeadingDegrees: Double) {
         let acceleration = (velocity - drone.velocity) * tuning.velocityGainPerSecond
         // v̇ = c1·(c2·sin(tilt) − v + wind): the tilt that holds `velocity` cancels the wind estimate.
         let sinTilt = (velocity + acceleration / tuning.dragRatePerSecond - windEstimateENU) / tuning.tiltSpeedMetersPerSecond
