@@ -52,7 +52,7 @@ read -r at_port navdata_port nmea_port person_port < <(head -1 "$work/sim.out" |
 
 gpsd_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 gpsd_cmd=(gpsd -N -n -S "$gpsd_port" -F "$work/gpsd.sock" "tcp://127.0.0.1:$person_port" "tcp://127.0.0.1:$nmea_port")
-# A root gpsd drops privileges and leaks a SysV SHM segment: run it as nobody (reference/gpsd.md §2.3).
+# A root gpsd drops privileges and leaks a SysV SHM segment: run it as nobody (docs/gpsd.md §2.3).
 [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && gpsd_cmd=(setpriv --reuid=65534 --regid=65534 --clear-groups -- "${gpsd_cmd[@]}")
 TMPDIR="$work" GPSD_SHM_KEY=$(printf '0x4770%04X' "$gpsd_port") "${gpsd_cmd[@]}" >"$work/gpsd.log" 2>&1 &
 pids+=($!)

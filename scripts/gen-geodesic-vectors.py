@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates Tests/GeometryTests/GeodesicReferenceVectors.swift from GeographicLib (WGS84).
 
-Independent reference for the flat-plane navigator (STYLE.md habit 21): for each start point,
+Independent reference for the flat-plane navigator (docs/style.md habit 21): for each start point,
 azimuth and distance, Geodesic.WGS84.Direct gives the end point, Inverse gives s12, azi1, azi2.
 The plane cannot represent meridian convergence, so tests compare against the mean azimuth.
 Run: pip install geographiclib && python3 scripts/gen-geodesic-vectors.py

@@ -2,7 +2,7 @@
  * CGPS shim: the single seam between FollowMe and libgps (Debian libgps-dev).
  *
  * Every libgps call FollowMe makes goes through a function here, and all API-version drift
- * lives in this file (reference/gpsd.md §1.4). Supported: API 9 (gpsd 3.20) … 16 (3.27).
+ * lives in this file (docs/gpsd.md §1.4). Supported: API 9 (gpsd 3.20) … 16 (3.27).
  *  - API < 9: fix.time is a double, not a timespec → refuse.
  *  - API 12 moved `attitude` out of a union: `g->attitude.heading` reads the same either way.
  *  - API 14 (3.25) changed gps_stream's third parameter to `const char *`: passing a `void *`
@@ -23,7 +23,7 @@
 #elif GPSD_API_MAJOR_VERSION < 9
 #error "FollowMe CGPS: libgps API < 9 (gpsd < 3.20) is not supported: fix.time must be a timespec."
 #elif GPSD_API_MAJOR_VERSION > 16
-#error "FollowMe CGPS: unknown libgps API > 16. Review the API changes (reference/gpsd.md §1.4) and extend Sources/CGPS/shim.h."
+#error "FollowMe CGPS: unknown libgps API > 16. Review the API changes (docs/gpsd.md §1.4) and extend Sources/CGPS/shim.h."
 #endif
 
 /* gps_json.h (which defines it) is not installed before 3.25. */
@@ -31,7 +31,7 @@
 #define GPS_JSON_RESPONSE_MAX 10240
 #endif
 
-/* Longest device path gps_stream's 80-byte command buffer carries intact (reference/gpsd.md §1.5 #1). */
+/* Longest device path gps_stream's 80-byte command buffer carries intact (docs/gpsd.md §1.5 #1). */
 #define FM_WATCH_DEVICE_MAX_STREAM 32
 
 static const int fm_api_major = GPSD_API_MAJOR_VERSION;
@@ -79,11 +79,11 @@ static inline int fm_send_device_cycle(struct gps_data_t *g, const char *path, d
     return gps_send(g, "?DEVICE={\"path\":\"%s\",\"cycle\":%.3f};", path, cycle);
 }
 
-/* True if data is ready within timeout_us MICROseconds (not ms: reference/gpsd.md §1.1). */
+/* True if data is ready within timeout_us MICROseconds (not ms: docs/gpsd.md §1.1). */
 static inline int fm_waiting(const struct gps_data_t *g, int timeout_us) { return gps_waiting(g, timeout_us) ? 1 : 0; }
 
 /* One JSON line. Zeroes `set` first: libgps only ORs most bits, so stale bits would survive
- * (reference/gpsd.md §1.2). Returns bytes consumed, 0 for a partial line, -1 on error/EOF. */
+ * (docs/gpsd.md §1.2). Returns bytes consumed, 0 for a partial line, -1 on error/EOF. */
 static inline int fm_read(struct gps_data_t *g, char *message, int message_len) {
     g->set = 0;
     if (message && message_len > 0) message[0] = '\0';

@@ -4,7 +4,7 @@
 /// range documented next to it, so a link never runs on a value that skipped validation.
 public struct DroneLinkConfiguration: Sendable, Equatable {
     /// Drone IPv4/IPv6 address or host name; default "192.168.1.1" (the drone's own access point,
-    /// reference/ardrone-protocol.md §1.1).
+    /// docs/ardrone-protocol.md §1.1).
     public let address: String
     /// Drone UDP port for AT commands, 1–65535; default 5556 (`AT_PORT`, ARDroneLib `config.h`).
     public let atPort: Int
@@ -92,7 +92,7 @@ public struct DroneLinkConfiguration: Sendable, Equatable {
     }
 }
 
-/// The flight limits the link writes with `AT*CONFIG` at start (reference/ardrone-protocol.md §4).
+/// The flight limits the link writes with `AT*CONFIG` at start (docs/ardrone-protocol.md §4).
 ///
 /// Written in this order, one at a time: `control:outdoor` first, because a limit written before it
 /// lands in the wrong (indoor/outdoor) parameter set and is overwritten when the set changes

@@ -16,10 +16,10 @@ struct DroneLinkEffects {
 }
 
 /// The link's decisions, as a value: every input (tick, navdata datagram, owner request) comes in
-/// with `now`, and the output is the AT datagram to send plus effects (STYLE.md habit 4). No
+/// with `now`, and the output is the AT datagram to send plus effects (docs/style.md habit 4). No
 /// sockets, no clock: the shell (`DroneLink`) owns both.
 ///
-/// Rules, each from reference/ardrone-protocol.md:
+/// Rules, each from docs/ardrone-protocol.md:
 /// * AT traffic starts only after the first accepted navdata, so a drone that is already flying
 ///   is never sent a land REF (§7.3, node-ar-drone #55/#120).
 /// * Every tick is one datagram: `[COMWDG] REF PCMD [CTRL | CONFIG_IDS CONFIG] [FTRIM]`, numbered

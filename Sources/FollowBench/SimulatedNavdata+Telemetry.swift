@@ -5,7 +5,7 @@ import Telemetry
 extension DroneTelemetry {
     /// What the follow core gets from one simulated navdata packet: the same mapping the shell
     /// applies to real demo navdata (FollowMeService `Navdata+Telemetry.swift`; CTRL_STATES and
-    /// units in reference/ardrone-protocol.md §3.4).
+    /// units in docs/ardrone-protocol.md §3.4).
     init(simulated navdata: SimulatedNavdata, receivedAt: MonotonicTime) {
         let state: DroneFlightState
         switch navdata.controlStateMajor {

@@ -35,7 +35,7 @@ public struct FailsafeParameters: Sendable, Hashable {
     /// `gpsRelativeErrorMeters` (see `protectedRadiusMeters`).
     public var minSeparationMeters: Double
     /// How far the measured drone–person offset may be off the truth, metres: the relative error
-    /// of the two receivers, which no filter removes (slow bias, reference/dynamics-and-follow.md
+    /// of the two receivers, which no filter removes (slow bias, docs/dynamics-and-follow.md
     /// §3.4). Added to `minSeparationMeters` on the measured positions. Default 0, range 0…20.
     public var gpsRelativeErrorMeters: Double
     /// Navdata must report "landed" for this long before a drone that had been flying is taken

@@ -63,7 +63,7 @@ public struct FixStatistics: Sendable, Hashable {
 ///   (never below 1), which the estimators multiply their tuned position sigma by.
 ///
 /// - Order: fixes are ordered by the receiver's own fix time when both have one (gpsd's
-///   `time`; reference/gpsd.md), otherwise by arrival. Older than the last accepted fix →
+///   `time`; docs/gpsd.md), otherwise by arrival. Older than the last accepted fix →
 ///   ignored, equal to it (or to the last rejected one) → duplicate. A rejected fix's time does
 ///   not move the order on: its time may be as wrong as its position.
 ///   `clockResetAfterFixes` consecutive "older" fixes mean the receiver's clock restarted:

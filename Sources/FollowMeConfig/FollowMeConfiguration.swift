@@ -100,7 +100,7 @@ extension FollowMeConfiguration {
     public struct GPSD: Sendable, Equatable {
         /// gpsd host (DNS name, IPv4 or IPv6); default "127.0.0.1".
         public internal(set) var host: String
-        /// gpsd TCP port, 1–65535; default 2947 (gpsd's `DEFAULT_GPSD_PORT`, reference/gpsd.md §1.1).
+        /// gpsd TCP port, 1–65535; default 2947 (gpsd's `DEFAULT_GPSD_PORT`, docs/gpsd.md §1.1).
         public internal(set) var port: Int
 
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
@@ -109,7 +109,7 @@ extension FollowMeConfiguration {
     /// `[target]`: the person's GPS puck.
     public struct Target: Sendable, Equatable {
         /// Exact gpsd device path of the puck (e.g. "/dev/gpstarget"); `nil` (file: "") = any device
-        /// on that gpsd. gpsd matches paths as strings: a symlink and its target differ (reference/gpsd.md §1.3).
+        /// on that gpsd. gpsd matches paths as strings: a symlink and its target differ (docs/gpsd.md §1.3).
         public internal(set) var device: String?
         /// gpsd host; defaults to `[gpsd] host`.
         public internal(set) var host: String
@@ -150,14 +150,14 @@ extension FollowMeConfiguration {
     public struct Drone: Sendable, Equatable {
         /// Drone IPv4 address or hostname; default "192.168.1.1" (the drone's own access point).
         public internal(set) var address: String
-        /// UDP port of the AT command channel; default 5556 (reference/ardrone-protocol.md §1.1, config.h AT_PORT).
+        /// UDP port of the AT command channel; default 5556 (docs/ardrone-protocol.md §1.1, config.h AT_PORT).
         public internal(set) var atPort: Int
-        /// UDP port of the navdata channel; default 5554 (reference/ardrone-protocol.md §1.1, config.h NAVDATA_PORT).
+        /// UDP port of the navdata channel; default 5554 (docs/ardrone-protocol.md §1.1, config.h NAVDATA_PORT).
         public internal(set) var navdataPort: Int
-        /// Selects the drone's outdoor limit set (`control:outdoor`, reference/ardrone-protocol.md §4); default true.
+        /// Selects the drone's outdoor limit set (`control:outdoor`, docs/ardrone-protocol.md §4); default true.
         public internal(set) var outdoor: Bool
         /// Altitude ceiling, metres above take-off, 1–100; default 10. Sent as `control:altitude_max` (mm);
-        /// 100 m is the SDK's `no_altitude_limit` (reference/ardrone-protocol.md §4).
+        /// 100 m is the SDK's `no_altitude_limit` (docs/ardrone-protocol.md §4).
         public internal(set) var altitudeMaxMeters: Double
 
         public static let altitudeMaxMetersRange: ClosedRange<Double> = 1...100
@@ -176,13 +176,13 @@ extension FollowMeConfiguration {
         /// Flight altitude above take-off, metres, 1–`drone.altitude_max_m`; default 3.
         public internal(set) var altitudeMeters: Double
         /// Maximum tilt (roll/pitch), degrees, 3–30; default 20. Sent as `control:euler_angle_max`, whose
-        /// settable range is 0–0.52 rad = 30° (reference/dynamics-and-follow.md §1.1, config_keys.h).
+        /// settable range is 0–0.52 rad = 30° (docs/dynamics-and-follow.md §1.1, config_keys.h).
         public internal(set) var maxTiltDegrees: Double
         /// Maximum yaw rate, degrees/second, 40–350; default 120. Sent as `control:control_yaw`;
-        /// 40–350 °/s is the SDK's recommended range (reference/ardrone-protocol.md §4).
+        /// 40–350 °/s is the SDK's recommended range (docs/ardrone-protocol.md §4).
         public internal(set) var maxYawRateDegreesPerSecond: Double
         /// Maximum climb/descent rate, m/s, 0.2–2.0; default 0.7. Sent as `control:control_vz_max`
-        /// (mm/s), recommended 200–2000 mm/s (reference/ardrone-protocol.md §4).
+        /// (mm/s), recommended 200–2000 mm/s (docs/ardrone-protocol.md §4).
         public internal(set) var maxClimbMetersPerSecond: Double
 
         public static let standoffMetersRange: ClosedRange<Double> = 2...50
@@ -211,7 +211,7 @@ extension FollowMeConfiguration {
         /// Onboard heading (gpsd ATT) older than this → hover, seconds, 0.2–10; default 1.5.
         public internal(set) var headingTimeoutSeconds: Double
         /// No navdata for this long → link lost, seconds, 0.1–5; default 0.5. The drone's own com
-        /// watchdog fires at 2 s (reference/ardrone-protocol.md §2.2).
+        /// watchdog fires at 2 s (docs/ardrone-protocol.md §2.2).
         public internal(set) var navdataTimeoutSeconds: Double
         /// Battery at or below this → land, percent, 5–90; default 25 (navdata `vbat_flying_percentage`).
         public internal(set) var minBatteryPercent: Int

@@ -3,7 +3,7 @@ import FollowMeConfig
 import Logging
 import ServiceLifecycle
 
-/// Builds the service graph for `followme run` from a validated config (STYLE.md habit 2:
+/// Builds the service graph for `followme run` from a validated config (docs/style.md habit 2:
 /// `main` parses, loads config and calls this one factory).
 public enum ServiceFactory {
     /// The flight service and the group that runs it with SIGTERM/SIGINT as graceful shutdown.

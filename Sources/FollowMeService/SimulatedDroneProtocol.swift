@@ -5,7 +5,7 @@ import Simulation
 /// count, and what navdata packet goes out next. A value with no sockets and no clock, so every
 /// rule here is tested without a network.
 ///
-/// Rules (reference/ardrone-protocol.md):
+/// Rules (docs/ardrone-protocol.md):
 /// - AT datagrams are decoded strictly (`ATDecoder`); a datagram that does not decode is counted
 ///   and ignored whole (§2.1: a bad command line "is rejected").
 /// - A command whose sequence number is not greater than the last accepted one is ignored, except
@@ -154,7 +154,7 @@ public struct SimulatedDroneProtocol: Sendable {
 
     /// Navdata falls back to bootstrap, as when the drone's firmware restarts: header and
     /// checksum only with state bit 11, until the client writes `general:navdata_demo` again
-    /// (reference/ardrone-protocol.md §1.2). `restartingSequence` also numbers packets from 1 again
+    /// (docs/ardrone-protocol.md §1.2). `restartingSequence` also numbers packets from 1 again
     /// and forgets the last accepted AT sequence number (the next command is accepted whatever its
     /// number), as a rebooted drone does (§1.3, `NAVDATA_SEQUENCE_DEFAULT`).
     public mutating func fallBackToBootstrap(restartingSequence: Bool) {

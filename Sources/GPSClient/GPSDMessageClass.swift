@@ -1,7 +1,7 @@
 /// The `class` of a gpsd JSON report, read from the raw line libgps hands back.
 ///
 /// libgps' `set` mask cannot say which report it just parsed (bits survive across reports,
-/// reference/gpsd.md §1.2), so we dispatch on the line itself. gpsd always writes `class` first.
+/// docs/gpsd.md §1.2), so we dispatch on the line itself. gpsd always writes `class` first.
 public enum GPSDMessageClass: Sendable, Hashable {
     case tpv, att, device, devices, sky, error, version, watch, other
 

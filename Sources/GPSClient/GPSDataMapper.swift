@@ -1,7 +1,7 @@
 import CGPS
 import Telemetry
 
-/// Turns what libgps parsed into a `GPSEvent`, trusting nothing (STYLE.md habit 12).
+/// Turns what libgps parsed into a `GPSEvent`, trusting nothing (docs/style.md habit 12).
 ///
 /// Checks the report class, the `set` bits, the mode and `isfinite` on every double; a fix
 /// with mode < 2 is never presented as a position. Pure apart from reading the struct.

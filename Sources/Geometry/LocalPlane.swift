@@ -3,7 +3,7 @@
 /// Equirectangular projection with the WGS84 meridian (M) and prime-vertical (N) radii of
 /// curvature at the origin latitude: east = N·cosφ₀·Δλ, north = M·Δφ. Against the WGS84
 /// geodesic this is exact to ~1e-8 relative at follow-me ranges when the origin is near the
-/// points (reference/dynamics-and-follow.md §6.2); it never uses raw degree differences.
+/// points (docs/dynamics-and-follow.md §6.2); it never uses raw degree differences.
 /// Δλ is wrapped to [−180°, 180°), so the plane is continuous across the antimeridian.
 public struct LocalPlane: Sendable, Hashable {
     /// The point that maps to (0, 0).

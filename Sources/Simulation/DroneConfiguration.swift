@@ -3,7 +3,7 @@
 /// Every key written is stored verbatim in `values` (unknown keys are accepted, like the drone
 /// keeps keys it has no use for). The keys the flight model uses are also parsed into typed,
 /// unit-named properties. Defaults and the indoor/outdoor split are from ARDroneLib
-/// `Soft/Common/config_keys.h` (reference/ardrone-protocol.md §4, dynamics-and-follow.md §1.1).
+/// `Soft/Common/config_keys.h` (docs/ardrone-protocol.md §4, dynamics-and-follow.md §1.1).
 public struct DroneConfiguration: Sendable, Hashable {
     /// One flight-limit set. The drone keeps an indoor and an outdoor set and uses the one that
     /// `control:outdoor` selects.

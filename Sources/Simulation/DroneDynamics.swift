@@ -1,7 +1,7 @@
 import Geometry
 
 /// Fixed physical and firmware-behaviour parameters of the simulated AR.Drone 2.0 (things a
-/// client cannot change with `AT*CONFIG`). The defaults follow reference/dynamics-and-follow.md
+/// client cannot change with `AT*CONFIG`). The defaults follow docs/dynamics-and-follow.md
 /// §1.4; every value without a published source is marked "our assumption".
 public struct DroneDynamics: Sendable, Hashable {
     /// How PCMD roll/pitch become a tilt reference.

@@ -1,5 +1,5 @@
 /// Navdata state bits the simulator models (ARDroneLib `Soft/Common/config.h`
-/// `def_ardrone_state_mask_t`; reference/ardrone-protocol.md §3.2).
+/// `def_ardrone_state_mask_t`; docs/ardrone-protocol.md §3.2).
 public struct DroneStateFlags: OptionSet, Sendable, Hashable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -47,7 +47,7 @@ public enum ControlStateMinor {
 }
 
 /// What the simulated drone would put in a navdata packet's header state and demo option
-/// (reference/ardrone-protocol.md §3.4), in the drone's own units and frames.
+/// (docs/ardrone-protocol.md §3.4), in the drone's own units and frames.
 public struct SimulatedNavdata: Sendable, Hashable {
     /// Header `ardrone_state`.
     public var state: DroneStateFlags

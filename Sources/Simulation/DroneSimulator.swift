@@ -2,7 +2,7 @@ import Geometry
 import Telemetry
 
 /// A deterministic AR.Drone 2.0 simulator: the tum_ardrone prediction model with SDK command
-/// semantics (reference/dynamics-and-follow.md §1.4) plus the firmware behaviours a follow-me
+/// semantics (docs/dynamics-and-follow.md §1.4) plus the firmware behaviours a follow-me
 /// client depends on (takeoff, landing, emergency, auto-hover, com watchdog, battery, config).
 ///
 /// Pure: time is an argument. Feed decoded AT commands with `apply(_:at:)` and move time with

@@ -4,7 +4,7 @@ import Telemetry
 ///
 /// Position error = σ_b·(√ρ·c + √(1−ρ)·i) + s + w, where c is the Gauss–Markov component
 /// shared with the other receiver, i this receiver's own Gauss–Markov component (both unit
-/// variance, §3.2/§3.4 of reference/dynamics-and-follow.md), s the decaying offset left by rare
+/// variance, §3.2/§3.4 of docs/dynamics-and-follow.md), s the decaying offset left by rare
 /// steps (constellation changes, §3.2) and w white noise.
 public struct GPSReceiverModel: Sendable, Hashable {
     /// Stationary standard deviation of the slow bias, metres per axis (σ_b).
@@ -58,7 +58,7 @@ public struct GPSReceiverModel: Sendable, Hashable {
         GPSReceiverModel(fixRateHertz: fixRateHertz, latencySeconds: latencySeconds)
     }
 
-    /// A consumer u-blox-class receiver (reference/dynamics-and-follow.md §3.2 recommended
+    /// A consumer u-blox-class receiver (docs/dynamics-and-follow.md §3.2 recommended
     /// default): σ_b 2 m (≈2.5 m CEP), τ 300 s, σ_w 0.3 m, 5 Hz, 0.3 s gpsd latency (ESR
     /// "Where's the Latency?", ≈310 ms at 19200 bps), velocity σ 0.05 m/s (u-blox spec). The 2°
     /// heading noise is our assumption (no published figure for the onboard heading source).
@@ -109,7 +109,7 @@ public struct GPSErrorModel: Sendable, Hashable {
     }
 
     /// Two u-blox-class receivers sharing half their bias variance (ρ 0.5): σ_b 2 m, τ 300 s,
-    /// σ_w 0.3 m, 5 Hz, 0.3 s latency (reference/dynamics-and-follow.md §3.2 recommended default,
+    /// σ_w 0.3 m, 5 Hz, 0.3 s latency (docs/dynamics-and-follow.md §3.2 recommended default,
     /// §3.4 correlation model, §4.2 noisy cases).
     public static let realistic = GPSErrorModel(
         target: .realistic, onboard: .realistic, sharedCorrelation: 0.5, sharedTimeConstantSeconds: 300

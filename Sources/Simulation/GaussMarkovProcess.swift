@@ -3,7 +3,7 @@ import Telemetry
 
 /// A 2-D first-order Gauss–Markov process (per axis independent) with unit stationary variance.
 ///
-/// Exact discretisation for any step Δt (reference/dynamics-and-follow.md §3.2):
+/// Exact discretisation for any step Δt (docs/dynamics-and-follow.md §3.2):
 /// x ← e^{−Δt/τ}·x + √(1 − e^{−2Δt/τ})·n, n ~ N(0, 1). It starts in its stationary
 /// distribution, so statistics do not depend on how long the run has been going.
 /// τ = +∞ gives a random constant.

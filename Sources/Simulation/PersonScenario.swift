@@ -24,7 +24,7 @@ public protocol PersonScenario: Sendable {
     func state(atSeconds t: Double) -> PersonState
 }
 
-/// Reference speeds (reference/dynamics-and-follow.md §4.1).
+/// Reference speeds (docs/dynamics-and-follow.md §4.1).
 public enum PersonSpeed {
     /// Preferred walking speed ≈1.4 m/s (Wikipedia "Preferred walking speed").
     public static let walkMetersPerSecond = 1.4

@@ -1,5 +1,5 @@
 /// One AT command as the simulated drone receives it (already decoded; the wire format is
-/// ARDroneProtocol's job). Semantics: reference/ardrone-protocol.md §2.3.
+/// ARDroneProtocol's job). Semantics: docs/ardrone-protocol.md §2.3.
 public enum SimulatorInput: Sendable, Hashable {
     /// `AT*REF`: `takeoff` is bit 9 (1 = take off / stay flying, 0 = land); `emergencyToggle` is
     /// bit 8. The emergency toggle acts on the *rising edge* of bit 8 (a client repeating REF every

@@ -16,7 +16,7 @@ public enum FixMode: Int, Sendable, Hashable, Codable {
 
 /// A receiver's own UTC timestamp for a fix (gpsd `fix.time`), kept exact as seconds + nanoseconds.
 ///
-/// Replayed logs carry dates years off the wall clock (reference/gpsd.md §1.5 #5): use it only
+/// Replayed logs carry dates years off the wall clock (docs/gpsd.md §1.5 #5): use it only
 /// to order fixes from one device, never to measure age. Age uses `receivedAt`.
 public struct FixTime: Sendable, Hashable, Comparable {
     public var seconds: Int64

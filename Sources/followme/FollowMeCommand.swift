@@ -3,7 +3,7 @@ import Foundation
 
 /// `followme`: make a Parrot AR.Drone 2.0 follow a person carrying a GPS.
 ///
-/// Thin by design (STYLE.md habit 2): each subcommand lives in its own file, parses, loads the
+/// Thin by design (docs/style.md habit 2): each subcommand lives in its own file, parses, loads the
 /// config and hands over to a library module.
 @main
 struct FollowMeCommand: AsyncParsableCommand {

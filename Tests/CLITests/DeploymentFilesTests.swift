@@ -574,7 +574,7 @@ import Testing
         #expect(families == ["AF_INET", "AF_INET6", "AF_UNIX"])
         #expect(unit.value("Service", "PrivateNetwork") == nil)
         #expect(unit.value("Service", "IPAddressDeny") == nil)
-        // Every directive has its comment (STYLE.md 18)
+        // Every directive has its comment (docs/style.md 18)
         #expect(unit.uncommented.isEmpty, "uncommented lines \(unit.uncommented)")
     }
 

@@ -230,7 +230,7 @@ struct RobustnessTests {
 }
 
 /// Well-formed demo navdata claiming EMERGENCY + LANDED + 1 % battery, built by hand from
-/// reference/ardrone-protocol.md §3.1, §3.4, §3.5 (independently of the product's encoder).
+/// docs/ardrone-protocol.md §3.1, §3.4, §3.5 (independently of the product's encoder).
 enum ForgedNavdata {
     static func packet(sequenceNumber: UInt32) -> [UInt8] {
         var bytes: [UInt8] = []

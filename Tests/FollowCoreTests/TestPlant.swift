@@ -45,7 +45,7 @@ struct PlantModel: Sendable, CustomStringConvertible {
 /// MINIMAL TEST PLANT — *not* the project's simulator (that is module `Simulation`).
 ///
 /// Just enough AR.Drone 2.0 to close the loop around `FlightStateMachine` in these tests,
-/// using the tum_ardrone model of reference/dynamics-and-follow.md §1.2/§1.4 with the constants
+/// using the tum_ardrone model of docs/dynamics-and-follow.md §1.2/§1.4 with the constants
 /// of a `PlantModel` (nominal values in brackets):
 /// - tilt: first order, τ = `tiltTimeConstantSeconds` [0.14 s], reference = (−pitch, roll)·
 ///   euler_angle_max in the body frame, rotated to the world by the heading;

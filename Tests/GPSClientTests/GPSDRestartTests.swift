@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// gpsd dies mid-stream and comes back on the same port: the same GPSClient must report the
-/// loss at once and resume on its own (reference/gpsd.md §6 #3: clients that never recover).
+/// loss at once and resume on its own (docs/gpsd.md §6 #3: clients that never recover).
 @Suite("gpsd restart")
 struct GPSDRestartTests {
     struct Kill: Sendable, CustomTestStringConvertible {

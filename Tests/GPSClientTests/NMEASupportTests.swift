@@ -5,7 +5,7 @@ import Testing
 @Suite("NMEA test-source builder")
 struct NMEASupportTests {
     @Test("checksums match real receivers' sentences", arguments: [
-        // reference/gpsd.md §3 (quectel.log loss of fix), hemi.log, mtk-3301.log
+        // docs/gpsd.md §3 (quectel.log loss of fix), hemi.log, mtk-3301.log
         "$GPGGA,,,,,,0,,,,,,,,*66",
         "$GPRMC,,V,,,,,,,,,,N*53",
         "$GPHDT,,T*1B",

@@ -11,7 +11,7 @@ struct OneGPSDTwoReceiversTests {
         /// `tcp://127.0.0.1:P` (~21 characters): WATCH goes through gps_stream.
         case short
         /// `tcp://127.0.0.1:000…P` (38 characters; gpsd and getaddrinfo accept the zeros):
-        /// longer than gps_stream's 80-byte command carries (reference/gpsd.md §1.5 #1), so
+        /// longer than gps_stream's 80-byte command carries (docs/gpsd.md §1.5 #1), so
         /// WATCH must go through gps_send.
         case long
 
@@ -97,7 +97,7 @@ struct OneGPSDTwoReceiversTests {
 
     /// Lengths around gps_stream's limit: 32 fits its 80-byte buffer, 33 goes through
     /// gps_send (fm_watch's cut-off), 34 broke with "Invalid WATCH", 35+ silently watched
-    /// every device when sent with gps_stream (reference/gpsd.md §1.5 #1).
+    /// every device when sent with gps_stream (docs/gpsd.md §1.5 #1).
     static let missingPathLengths = [32, 33, 34, 48, 82]
 
     @Test("WATCH for a missing device path of any length gets gpsd's error, not everything",

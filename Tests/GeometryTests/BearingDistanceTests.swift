@@ -12,7 +12,7 @@ import Testing
         #expect(abs(bd.distanceMeters - v.distanceMeters) / v.distanceMeters < 0.001)
     }
 
-    /// The Inverse table of reference/dynamics-and-follow.md §6.3 (GeographicLib 2.1).
+    /// The Inverse table of docs/dynamics-and-follow.md §6.3 (GeographicLib 2.1).
     @Test("reference doc §6.3 inverse vectors", arguments: [
         (45.0, 7.0, 45.0005, 7.0005, 68.130467, 35.355007118, 35.355360673),
         (52.52, 13.405, 52.5201, 13.4052, 17.553642, 50.659500378, 50.659659092),

@@ -14,7 +14,7 @@ struct NaiveBaselineControllerTests {
     }
 
     @Test("its bearing is up to ≈9.8° off at 45° and ≈29.3° at 70° latitude", arguments: [
-        (45.0, 9.8), (70.0, 29.3), // reference/dynamics-and-follow.md §6.2 (GeographicLib)
+        (45.0, 9.8), (70.0, 29.3), // docs/dynamics-and-follow.md §6.2 (GeographicLib)
     ])
     func bearingError(latitude: Double, referenceMaxDegrees: Double) {
         // Given targets 50 m away on every true bearing around a drone
@@ -90,7 +90,7 @@ struct NaiveBaselineControllerTests {
     }
 
     /// Closed loop: the baseline chasing a straight 1.4 m/s walker, perfect 1 Hz GPS with 0.3 s
-    /// latency (reference/dynamics-and-follow.md §4.2). Returns the distance after `seconds`.
+    /// latency (docs/dynamics-and-follow.md §4.2). Returns the distance after `seconds`.
     private func chase(eulerAngleMax: String, seconds: Double) -> Double {
         let plane = LocalPlane(origin: GeoCoordinate(latitudeDegrees: 45, longitudeDegrees: 7)!)
         var sim = DroneSimulator(startAirborne: true)

@@ -45,7 +45,7 @@ func meanAndStd(_ xs: [Double]) -> (mean: Double, std: Double) {
     return (mean, variance.squareRoot())
 }
 
-/// Steady speed of the tum model at tilt θ: c2·sin θ (reference/dynamics-and-follow.md §1.2).
+/// Steady speed of the tum model at tilt θ: c2·sin θ (docs/dynamics-and-follow.md §1.2).
 func steadySpeed(tiltRadians: Double, dynamics: DroneDynamics = .standard) -> Double {
     dynamics.speedPerSinTiltMetersPerSecond * _sin(tiltRadians)
 }

@@ -1,7 +1,7 @@
 import ARDroneProtocol
 
 /// Checks every AT datagram the fake drone receives against the wire rules the link promises
-/// (reference/ardrone-protocol.md §2.1, §2.3, §9.2) and counts violations instead of stopping at
+/// (docs/ardrone-protocol.md §2.1, §2.3, §9.2) and counts violations instead of stopping at
 /// the first, so a test can report all of them.
 struct ATProtocolChecker {
     private(set) var datagramCount = 0

@@ -188,7 +188,7 @@ final class FaultRig: @unchecked Sendable {
         var arguments = ["-N", "-n", "-S", String(gpsdPort), "-F", dir.appendingPathComponent("ctl.sock").path,
                          targetDevice, onboardDevice]
         if geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
-            // A root gpsd drops privileges and leaks its SHM segment; run it as nobody (reference/gpsd.md §2.3).
+            // A root gpsd drops privileges and leaks its SHM segment; run it as nobody (docs/gpsd.md §2.3).
             arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", gpsdPath] + arguments
             executable = "/usr/bin/setpriv"
         }

@@ -8,7 +8,7 @@ import Telemetry
 /// A real gpsd started for one test: `gpsd -N -n -S <port> -F <dir>/ctl.sock <sources…>`, in a
 /// private directory, stopped by its PID (SIGTERM, then SIGKILL after a grace period).
 ///
-/// Recipe from reference/gpsd.md §2.2–2.4: `-n` so sources open without waiting for a client, a
+/// Recipe from docs/gpsd.md §2.2–2.4: `-n` so sources open without waiting for a client, a
 /// private port and control socket, a per-port SysV SHM key (parallel gpsds must not share the
 /// default one), and — when the tests run as root — the daemon runs as `nobody` through
 /// `setpriv`, because a root gpsd drops privileges and then leaks its SHM segment and socket.

@@ -53,7 +53,7 @@ final class ChildProcess: Sendable {
     /// The uid/gid the children run as when the tests run as root (`nobody` on Debian).
     ///
     /// gpsd started as root drops privileges and then cannot remove its SysV shared-memory
-    /// segment or control socket, so root test runs leak both (reference/gpsd.md §2.3).
+    /// segment or control socket, so root test runs leak both (docs/gpsd.md §2.3).
     static let unprivilegedID: UInt32 = 65534
 
     /// True if children are re-executed through `setpriv` as `unprivilegedID`.

@@ -3,7 +3,7 @@ import Synchronization
 /// Starts gpsd and gpsfake for tests, each on its own loopback port, and waits until they
 /// accept clients. Stop them with `ChildProcess.stop()` (by PID) in a `defer`.
 ///
-/// Recipes and timings: reference/gpsd.md §2.2–2.4 (always `-n`, private port, private
+/// Recipes and timings: docs/gpsd.md §2.2–2.4 (always `-n`, private port, private
 /// TMPDIR, SIGTERM gpsfake so it takes its gpsd down with it).
 enum GPSDProcesses {
     struct Running: Sendable {
@@ -48,7 +48,7 @@ enum GPSDProcesses {
     /// `gpsfake -q [-1] -n -W <wait> -P <port> -c <cycle> <logs…>`, with its devices in gpsd's pool.
     ///
     /// `attach(port)` runs as soon as gpsd accepts clients, i.e. before gpsd has activated the
-    /// replayed device (~1 s later, reference/gpsd.md §2.3), so a client started there misses
+    /// replayed device (~1 s later, docs/gpsd.md §2.3), so a client started there misses
     /// nothing. Then this checks with `?DEVICES;` that the devices really are in gpsd's pool:
     /// twice in ~170 parallel starts we saw gpsd running with an empty pool 20 s later while
     /// gpsfake kept feeding a pty nobody reads (likely cause, not proven: gpsfake's

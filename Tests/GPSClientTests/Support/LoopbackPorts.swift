@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Loopback TCP port helpers (STYLE.md habit 20: bind port 0, never a fixed port).
+/// Loopback TCP port helpers (docs/style.md habit 20: bind port 0, never a fixed port).
 enum LoopbackPorts {
     /// A port the kernel just handed out for 127.0.0.1 and that is free again now.
     ///

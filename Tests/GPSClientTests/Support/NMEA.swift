@@ -49,7 +49,7 @@ enum NMEA {
     }
 
     /// RMC date field: 21 Nov 2026. Fixed because gpsd only needs *a* date; tests never
-    /// compare receiver time with the wall clock (reference/gpsd.md §1.5 #5).
+    /// compare receiver time with the wall clock (docs/gpsd.md §1.5 #5).
     static let dateField = "211126"
 
     /// `ddmm.mmmmmm` and N/S.

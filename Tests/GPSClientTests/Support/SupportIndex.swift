@@ -18,6 +18,6 @@
 //   ClientHarness.swift   starts a GPSClient with a recorder; `reportTiming`.
 //   TestSources.swift     the two test walks and position matching.
 //
-// Rules these helpers follow (STYLE.md habit 20, reference/gpsd.md §2.3): no fixed ports,
+// Rules these helpers follow (docs/style.md habit 20, docs/gpsd.md §2.3): no fixed ports,
 // a private TMPDIR per test, every process stopped by its PID in a `defer`, every wait
 // bounded, nothing that blocks Swift's cooperative pool for long.
