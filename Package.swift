@@ -1,10 +1,14 @@
 // swift-tools-version: 6.1
 // FollowMe: make a Parrot AR.Drone 2.0 follow a person carrying a GPS.
 //
-// Architecture (functional core, imperative shell):
-//   pure:  Geometry, Telemetry, ARDroneProtocol, FollowCore, Simulation, FollowMeConfig
+// Functional core, imperative shell (docs/architecture.md has the module map and the path of
+// one GPS fix to one AT datagram). The README's architecture table lists the same targets.
+//   pure:  Geometry, Observations, SeededRandom, ARDroneProtocol, FollowCore, FollowMeConfig,
+//          Simulation, FollowBench, Plots
 //          (no clocks, sockets, files or loggers; time is an argument)
-//   shell: CGPS (libgps), GPSClient, DroneLink (swift-nio UDP), FollowMeService, followme (CLI)
+//   shell: CGPS (libgps), GPSClient, DroneLink (swift-nio UDP), ShellSupport, FlightLog,
+//          TrackFiles, FlightService, SimulatorServer, followme (CLI)
+//   tools: Fuzzing (mutation fuzzers, corpora), TestSupport (test targets only)
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -12,15 +16,20 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+let log = Target.Dependency.product(name: "Logging", package: "swift-log")
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+
 let package = Package(
     name: "FollowMe",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "followme", targets: ["followme"]),
-        // For the separate Benchmarks/ package (package-benchmark), which depends on this one by path.
+        // For the separate Performance/ package (package-benchmark), which depends on this one by path.
         .library(
             name: "FollowMeKit",
-            targets: ["Geometry", "Telemetry", "ARDroneProtocol", "FollowCore", "GPSClient"]
+            targets: ["Geometry", "Observations", "ARDroneProtocol", "FollowCore", "GPSClient", "DroneLink"]
         ),
     ],
     // Pinned exactly to the versions CI tests (the local package mirror's); there is no lock file in git.
@@ -33,16 +42,14 @@ let package = Package(
     ],
     targets: [
         // MARK: C boundary
-        .systemLibrary(
-            name: "CGPS",
-            pkgConfig: "libgps",
-            providers: [.apt(["libgps-dev"])]
-        ),
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
 
-        // MARK: Pure core
+        // MARK: Pure core (values in, values out; time is an argument)
         .target(name: "Geometry", swiftSettings: strict),
-        .target(name: "Telemetry", dependencies: ["Geometry"], swiftSettings: strict),
+        .target(name: "Observations", dependencies: ["Geometry"], swiftSettings: strict),
+        .target(name: "SeededRandom", dependencies: ["Geometry"], swiftSettings: strict),
         .target(name: "ARDroneProtocol", swiftSettings: strict),
+        .target(name: "FollowCore", dependencies: ["Geometry", "Observations"], swiftSettings: strict),
         .target(
             name: "FollowMeConfig",
             // FollowCore: the config checks the flight core's own rules (one source of truth).
@@ -50,100 +57,121 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "FollowCore",
-            dependencies: ["Geometry", "Telemetry"],
-            swiftSettings: strict
-        ),
-        .target(
             name: "Simulation",
-            dependencies: ["Geometry", "Telemetry"],
+            dependencies: ["Geometry", "Observations", "SeededRandom", "ARDroneProtocol"],
             swiftSettings: strict
         ),
-
+        .target(name: "Plots", dependencies: ["Geometry"], swiftSettings: strict),
         .target(
             name: "FollowBench",
-            dependencies: ["FollowCore", "Simulation", "Geometry", "Telemetry"],
+            dependencies: ["FollowCore", "Simulation", "Geometry", "Observations", "SeededRandom", "DroneLink", "Plots"],
             swiftSettings: strict
         ),
 
-        // MARK: Shell
-        .target(name: "SystemTime", dependencies: ["Telemetry"], swiftSettings: strict),
+        // MARK: Shell (clocks, sockets, files, loggers)
+        .target(name: "ShellSupport", dependencies: ["Observations", log], swiftSettings: strict),
         .target(
             name: "GPSClient",
-            dependencies: [
-                "CGPS", "Telemetry", "Geometry", "SystemTime",
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["CGPS", "Observations", "Geometry", "ShellSupport", log],
             swiftSettings: strict
         ),
         .target(
             name: "DroneLink",
+            dependencies: ["ARDroneProtocol", "FollowCore", "Observations", "ShellSupport", nioCore, nioPosix, log],
+            swiftSettings: strict
+        ),
+        .target(name: "TrackFiles", dependencies: ["Geometry", "ShellSupport"], swiftSettings: strict),
+        .target(
+            name: "FlightLog", dependencies: ["Geometry", "Observations", "Plots", "TrackFiles", "ShellSupport"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FlightService",
             dependencies: [
-                "ARDroneProtocol", "Telemetry", "SystemTime",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "GPSClient", "DroneLink", "FollowCore", "FollowMeConfig", "FlightLog", "Observations", "Geometry",
+                "ShellSupport", "ARDroneProtocol", log, lifecycle, nioCore, nioPosix,
             ],
             swiftSettings: strict
         ),
         .target(
-            name: "FollowMeService",
+            name: "SimulatorServer",
             dependencies: [
-                "GPSClient", "DroneLink", "FollowCore", "FollowMeConfig", "Simulation", "Telemetry", "Geometry", "SystemTime",
-                "FollowBench",
-                "ARDroneProtocol",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "Simulation", "ARDroneProtocol", "Observations", "Geometry", "ShellSupport", "TrackFiles",
+                log, lifecycle, nioCore, nioPosix,
             ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "followme",
             dependencies: [
-                "FollowMeService", "FollowMeConfig", "GPSClient", "DroneLink", "ARDroneProtocol", "Telemetry",
-                "FollowBench", "Geometry", "Simulation",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                "FlightService", "FlightLog", "SimulatorServer", "TrackFiles", "ShellSupport", "FollowMeConfig",
+                "GPSClient", "DroneLink", "ARDroneProtocol", "Observations", "FollowBench", "Geometry", "Simulation",
+                "Fuzzing", .product(name: "ArgumentParser", package: "swift-argument-parser"), log,
             ],
             swiftSettings: strict
         ),
 
-        // MARK: Tests
+        // MARK: Tools (never part of a flight)
+        .target(
+            name: "Fuzzing",
+            dependencies: ["ARDroneProtocol", "FollowMeConfig", "SeededRandom"],
+            swiftSettings: strict
+        ),
+
+        // MARK: Tests (one target per module; integration targets start real gpsd / UDP peers)
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
+        .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"], swiftSettings: strict),
         .testTarget(
-            name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol"],
+            name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol", "Fuzzing", "SeededRandom"],
             resources: [.copy("Fixtures")], swiftSettings: strict
         ),
         .testTarget(name: "FollowMeConfigTests", dependencies: ["FollowMeConfig", "FollowCore"], swiftSettings: strict),
-        .testTarget(name: "FollowCoreTests", dependencies: ["FollowCore", "Geometry", "Telemetry"], swiftSettings: strict),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geometry", "Telemetry"], swiftSettings: strict),
+        .testTarget(
+            name: "FollowCoreTests", dependencies: ["FollowCore", "Geometry", "Observations", "SeededRandom"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SimulationTests", dependencies: ["Simulation", "Geometry", "Observations", "SeededRandom"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FuzzingTests", dependencies: ["Fuzzing", "ARDroneProtocol", "FollowMeConfig", "SeededRandom"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "GPSClientTests",
-            dependencies: ["GPSClient", "CGPS", "Telemetry", "SystemTime", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["GPSClient", "CGPS", "Observations", "ShellSupport", log],
             resources: [.copy("Fixtures")], swiftSettings: strict
         ),
         .testTarget(
             name: "DroneLinkTests",
+            dependencies: ["DroneLink", "ARDroneProtocol", "ShellSupport", "Observations", nioCore, nioPosix, log],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "ShellSupportTests", dependencies: ["ShellSupport", log], swiftSettings: strict),
+        .testTarget(
+            name: "FlightLogTests", dependencies: ["FlightLog", "Geometry", "Observations", "TrackFiles", "ShellSupport"], swiftSettings: strict
+        ),
+        .testTarget(
+            name: "TrackFilesTests", dependencies: ["TrackFiles", "FollowBench", "Geometry", "Simulation", "ShellSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FlightServiceTests",
+            dependencies: ["FlightService", "DroneLink", "FollowCore", "Observations", "ShellSupport", log],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SimulatorServerTests",
             dependencies: [
-                "DroneLink", "ARDroneProtocol", "SystemTime", "Telemetry",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "SimulatorServer", "DroneLink", "GPSClient", "ARDroneProtocol", "Simulation", "Observations",
+                "Geometry", "ShellSupport", log,
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "FollowMeServiceTests",
-            dependencies: [
-                "FollowMeService", "DroneLink", "GPSClient", "ARDroneProtocol", "Simulation", "Telemetry", "Geometry",
-                "FollowCore", "SystemTime", .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "FollowBenchTests", dependencies: ["FollowBench", "FollowCore", "Simulation", "Geometry", "Telemetry"],
+            name: "FollowBenchTests",
+            dependencies: ["FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots"],
             swiftSettings: strict
         ),
         .testTarget(name: "FaultInjectionTests", swiftSettings: strict),

@@ -10,6 +10,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
 swift build --build-tests
-integration='GPSClientTests|DroneLinkTests|FollowMeServiceTests|CLITests|FaultInjectionTests'
+integration='GPSClientTests|DroneLinkTests|SimulatorServerTests|FlightServiceTests|FlightLogTests|TrackFilesTests|ShellSupportTests|CLITests|FaultInjectionTests'
 swift test --skip-build --skip "$integration" "$@"
 swift test --skip-build --no-parallel --filter "$integration" "$@"

@@ -3,8 +3,8 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
-import SystemTime
-import Telemetry
+import ShellSupport
+import Observations
 
 /// The UDP link to one AR.Drone 2.0: AT commands out (port 5556), navdata in (port 5554).
 ///

@@ -1,6 +1,6 @@
 import ARDroneProtocol
 import NIOCore
-import Telemetry
+import Observations
 
 /// What the shell must do after the core handled an input.
 struct DroneLinkEffects {

@@ -1,6 +1,6 @@
 import ARDroneProtocol
 import NIOCore
-import Telemetry
+import Observations
 
 /// Something the link observed, delivered in order on `DroneLink.events`.
 public enum DroneLinkEvent: Sendable {

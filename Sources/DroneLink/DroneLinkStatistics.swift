@@ -1,5 +1,5 @@
 import ARDroneProtocol
-import Telemetry
+import Observations
 
 /// Counters of one link since `start()`; a value snapshot.
 public struct DroneLinkStatistics: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import FollowCore
 import Geometry
 import Simulation
-import Telemetry
+import Observations
 
 /// Runs one closed loop on simulated time: person scenario → GPS receivers → controller →
 /// AT commands → simulated AR.Drone → navdata → controller. No clock, no I/O; the same inputs

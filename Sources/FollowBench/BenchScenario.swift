@@ -2,18 +2,6 @@ import FollowCore
 import Geometry
 import Simulation
 
-/// One timestamped position of a recorded track (a GPX point, an NMEA RMC fix).
-public struct TimedCoordinate: Sendable, Hashable {
-    /// Seconds on any fixed scale (e.g. Unix time); only differences matter.
-    public var timeSeconds: Double
-    public var coordinate: GeoCoordinate
-
-    public init(timeSeconds: Double, coordinate: GeoCoordinate) {
-        self.timeSeconds = timeSeconds
-        self.coordinate = coordinate
-    }
-}
-
 /// What the person does in a bench run, and where on Earth.
 ///
 /// The person's motion is a `PersonScenario` on a `LocalPlane` whose origin is `origin`; the

@@ -1,6 +1,6 @@
 import FollowCore
 import Simulation
-import Telemetry
+import Observations
 
 extension DroneTelemetry {
     /// What the follow core gets from one simulated navdata packet: the same mapping the shell

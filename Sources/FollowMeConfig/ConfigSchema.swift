@@ -3,7 +3,7 @@
 /// Anything else is an error (a misspelt safety limit must not silently fall back to its default).
 /// Types, defaults and ranges live with the fields in ``FollowMeConfiguration`` and are enforced in
 /// `FollowMeConfiguration+Parsing.swift`; a test checks the three agree.
-enum ConfigSchema {
+package enum ConfigSchema {
     static let tables: [(name: String, keys: [String])] = [
         ("gpsd", ["host", "port"]),
         ("target", ["device", "host", "port", "rate_hz"]),
@@ -22,7 +22,7 @@ enum ConfigSchema {
         ("log", ["path"]),
     ]
 
-    static var tableNames: [String] { tables.map(\.name) }
+    package static var tableNames: [String] { tables.map(\.name) }
 
     /// The keys of a known table, or `nil` for an unknown one.
     static func keys(inTable table: String) -> [String]? {
@@ -30,7 +30,7 @@ enum ConfigSchema {
     }
 
     /// Every known key as `table.key`.
-    static var dottedKeys: [String] { tables.flatMap { t in t.keys.map { "\(t.name).\($0)" } } }
+    package static var dottedKeys: [String] { tables.flatMap { t in t.keys.map { "\(t.name).\($0)" } } }
 
     /// The closest known table name to `name`, if close enough to be a typo.
     static func suggestTable(for name: String) -> String? {

@@ -73,7 +73,7 @@ extension FollowMeConfiguration {
 }
 
 /// `text` as a TOML basic string: quoted, with `"`, `\` and control characters escaped.
-func renderTOMLString(_ text: String) -> String {
+package func renderTOMLString(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
         switch scalar {

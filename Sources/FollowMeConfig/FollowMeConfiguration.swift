@@ -10,9 +10,9 @@ public struct FollowMeConfiguration: Sendable, Equatable {
     /// `[gpsd]`: the default gpsd both receivers are read from.
     public internal(set) var gpsd: GPSD
     /// `[target]`: the GPS puck carried by the person the drone follows.
-    public internal(set) var target: Target
+    public package(set) var target: Target
     /// `[onboard]`: the GPS receiver (with compass) riding on the drone.
-    public internal(set) var onboard: Onboard
+    public package(set) var onboard: Onboard
     /// `[drone]`: how to reach the AR.Drone 2.0 and its hard limits.
     public internal(set) var drone: Drone
     /// `[follow]`: the follow geometry and the control limits sent to the drone.
@@ -110,7 +110,7 @@ extension FollowMeConfiguration {
     public struct Target: Sendable, Equatable {
         /// Exact gpsd device path of the puck (e.g. "/dev/gpstarget"); `nil` (file: "") = any device
         /// on that gpsd. gpsd matches paths as strings: a symlink and its target differ (docs/gpsd.md §1.3).
-        public internal(set) var device: String?
+        public package(set) var device: String?
         /// gpsd host; defaults to `[gpsd] host`.
         public internal(set) var host: String
         /// gpsd TCP port; defaults to `[gpsd] port`.
@@ -131,7 +131,7 @@ extension FollowMeConfiguration {
     /// `[onboard]`: the receiver on the drone, which also supplies the heading (gpsd ATT).
     public struct Onboard: Sendable, Equatable {
         /// Exact gpsd device path of the onboard receiver; `nil` (file: "") = any device on that gpsd.
-        public internal(set) var device: String?
+        public package(set) var device: String?
         /// gpsd host; defaults to `[gpsd] host` (may be a second gpsd running on the drone).
         public internal(set) var host: String
         /// gpsd TCP port; defaults to `[gpsd] port`.

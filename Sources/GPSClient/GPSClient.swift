@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import Synchronization
-import SystemTime
-import Telemetry
+import ShellSupport
+import Observations
 
 /// Reads the target and onboard receivers through gpsd/libgps and streams `GPSEvent`s.
 ///

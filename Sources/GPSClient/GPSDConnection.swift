@@ -1,6 +1,6 @@
 import CGPS
-import Telemetry
-import SystemTime
+import Observations
+import ShellSupport
 #if canImport(Glibc)
 import Glibc
 #endif

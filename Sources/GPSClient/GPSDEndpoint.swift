@@ -28,4 +28,4 @@ public struct ReceiverSubscription: Sendable, Hashable {
     }
 }
 
-import Telemetry
+import Observations

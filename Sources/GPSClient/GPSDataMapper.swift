@@ -1,5 +1,5 @@
 import CGPS
-import Telemetry
+import Observations
 
 /// Turns what libgps parsed into a `GPSEvent`, trusting nothing (docs/style.md habit 12).
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Telemetry
+import Observations
 
 /// What rate to ask gpsd to run a receiver at (config `rate_hz`).
 public enum RateRequest: Sendable, Hashable, CustomStringConvertible {

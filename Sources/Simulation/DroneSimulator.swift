@@ -1,5 +1,5 @@
 import Geometry
-import Telemetry
+import Observations
 
 /// A deterministic AR.Drone 2.0 simulator: the tum_ardrone prediction model with SDK command
 /// semantics (docs/dynamics-and-follow.md §1.4) plus the firmware behaviours a follow-me

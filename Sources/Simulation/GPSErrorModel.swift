@@ -1,4 +1,4 @@
-import Telemetry
+import Observations
 
 /// Error and timing model of one simulated GPS receiver (per horizontal axis unless stated).
 ///

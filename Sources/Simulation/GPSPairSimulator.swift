@@ -1,5 +1,6 @@
 import Geometry
-import Telemetry
+import Observations
+import SeededRandom
 
 /// The true state of one receiver's carrier at a fix time.
 public struct GPSTruthSample: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Geometry
-import Telemetry
+import Observations
+import SeededRandom
 
 /// A 2-D first-order Gauss–Markov process (per axis independent) with unit stationary variance.
 ///

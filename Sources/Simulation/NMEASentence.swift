@@ -1,5 +1,5 @@
 import Geometry
-import Telemetry
+import Observations
 
 /// A two-letter NMEA 0183 talker identifier (the `GP` of `$GPRMC`).
 ///

@@ -1,5 +1,5 @@
 import Geometry
-import Telemetry
+import Observations
 
 /// The objc.io "quadcopter navigator" follow logic, reproduced as the benchmark baseline
 /// (objcio/issue-8-quadcopter-navigator `Navigator.m`, `DroneController.m`; reference

@@ -1,5 +1,6 @@
 import Geometry
-import Telemetry
+import Observations
+import SeededRandom
 
 /// Horizontal wind at the drone: a steady mean plus gusts, deterministic for a seed.
 ///

@@ -2,7 +2,11 @@ import ArgumentParser
 import FollowBench
 import FollowCore
 import FollowMeConfig
-import FollowMeService
+import FlightLog
+import FlightService
+import ShellSupport
+import SimulatorServer
+import TrackFiles
 import Foundation
 import Geometry
 import Simulation
@@ -141,7 +145,7 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         var (scenarios, notes) = BenchReplays.allScenarios(
-            tracksDirectory: noReplays ? nil : tracks, walksDirectory: noReplays ? nil : walks)
+            tracksDirectory: noReplays ? nil : tracks, walksDirectory: noReplays ? nil : walks, read: readTrack)
         let extras = BenchScenario.extra()
         if extraScenarios {
             scenarios += extras
@@ -220,5 +224,13 @@ private struct ProgressBar {
     func clear() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}
+
+/// The bench's track reader: GPX and NMEA files through TrackFiles; nil when the file is missing.
+func readTrack(_ format: BenchTrackSource.Format, _ path: String) throws -> [TimedCoordinate]? {
+    switch format {
+    case .gpx(let trackName): try TrackFile.gpxPoints(path: path, trackName: trackName)
+    case .nmea: try TrackFile.nmeaPoints(path: path)
     }
 }

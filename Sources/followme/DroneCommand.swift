@@ -3,12 +3,16 @@ import ARDroneProtocol
 import Dispatch
 import DroneLink
 import FollowMeConfig
-import FollowMeService
+import FlightLog
+import FlightService
+import ShellSupport
+import SimulatorServer
+import TrackFiles
 import Foundation
 import Logging
 import Synchronization
-import SystemTime
-import Telemetry
+import ShellSupport
+import Observations
 
 /// `followme drone …`: bench tools that talk to the AR.Drone 2.0 directly through `DroneLink`.
 struct DroneCommand: AsyncParsableCommand {

@@ -1,3 +1,4 @@
+import Fuzzing
 import ARDroneProtocol
 import ArgumentParser
 import FollowMeConfig

@@ -1,12 +1,16 @@
 import ArgumentParser
 import Foundation
 import FollowMeConfig
-import FollowMeService
+import FlightLog
+import FlightService
+import ShellSupport
+import SimulatorServer
+import TrackFiles
 import GPSClient
 import Geometry
 import Logging
-import SystemTime
-import Telemetry
+import ShellSupport
+import Observations
 
 /// `followme gps`: watch both receivers live, like `cgps` for our two roles.
 struct GPSCommand: AsyncParsableCommand {

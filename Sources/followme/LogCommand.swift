@@ -1,5 +1,9 @@
 import ArgumentParser
-import FollowMeService
+import FlightLog
+import FlightService
+import ShellSupport
+import SimulatorServer
+import TrackFiles
 import Foundation
 
 /// `followme log`: tools for the JSONL flight log written by `followme run --flight-log`.

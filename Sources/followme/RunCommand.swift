@@ -1,7 +1,11 @@
 import ArgumentParser
 import DroneLink
 import Foundation
-import FollowMeService
+import FlightLog
+import FlightService
+import ShellSupport
+import SimulatorServer
+import TrackFiles
 import Logging
 
 /// `followme run --config FILE`: the appliance. Takes off once preflight passes, follows,

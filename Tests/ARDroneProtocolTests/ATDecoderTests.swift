@@ -1,5 +1,7 @@
+import Fuzzing
 import Testing
 @testable import ARDroneProtocol
+import SeededRandom
 
 @Test("Decoder reads every command kind with its sequence number")
 func decodesAllKinds() throws {

@@ -1,3 +1,4 @@
+import Fuzzing
 import Testing
 @testable import ARDroneProtocol
 

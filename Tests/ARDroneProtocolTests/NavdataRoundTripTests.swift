@@ -1,5 +1,7 @@
+import Fuzzing
 import Testing
 @testable import ARDroneProtocol
+import SeededRandom
 
 @Test("Navdata round trip over 3000 generated packets: decode(encode(x)) == x")
 func navdataRoundTrip() throws {

@@ -1,5 +1,7 @@
+import Fuzzing
 import Testing
 @testable import ARDroneProtocol
+import SeededRandom
 
 /// `NavdataSummary` is what `DroneLink` decodes on every datagram; these tests pin it to the full
 /// decoder: same packets accepted, same errors, same header and demo values.

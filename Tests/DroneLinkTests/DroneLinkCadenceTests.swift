@@ -1,6 +1,6 @@
 import ARDroneProtocol
 import DroneLink
-import SystemTime
+import ShellSupport
 import Testing
 
 /// The 30 ms sender, measured over real UDP on 127.0.0.1.

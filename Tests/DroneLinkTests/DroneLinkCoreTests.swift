@@ -1,7 +1,7 @@
 import ARDroneProtocol
 @testable import DroneLink
 import NIOCore
-import Telemetry
+import Observations
 import Testing
 
 /// The link's decisions without sockets or a clock: time is an argument.

@@ -4,8 +4,8 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
-import SystemTime
-import Telemetry
+import ShellSupport
+import Observations
 import Testing
 
 /// The owner hooks of `DroneLink` over real UDP on 127.0.0.1: `eventHandler` (events bypass

@@ -3,8 +3,8 @@ import DroneLink
 import Foundation
 import NIOCore
 import NIOPosix
-import SystemTime
-import Telemetry
+import ShellSupport
+import Observations
 import Testing
 
 /// Recovery from a drone that falls back to bootstrap navdata (reboot) and from a link socket that

@@ -1,7 +1,7 @@
 import ARDroneProtocol
 import DroneLink
-import SystemTime
-import Telemetry
+import ShellSupport
+import Observations
 import Testing
 
 @Suite("Latency histogram and the fix-to-datagram probe")

@@ -2,6 +2,7 @@ import FollowBench
 import FollowCore
 import Geometry
 import Simulation
+import Plots
 import Testing
 
 @Suite("Closed-loop bench runs")

@@ -1,6 +1,7 @@
 import FollowBench
 import Geometry
 import Testing
+import Plots
 
 @Suite("SVG track plots")
 struct TrackPlotTests {

@@ -1,6 +1,6 @@
 import FollowCore
 import Geometry
-import Telemetry
+import Observations
 
 /// Where the person is at time t (seconds), on the truth plane.
 struct PersonPath: Sendable {

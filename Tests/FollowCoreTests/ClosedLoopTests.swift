@@ -1,6 +1,6 @@
 import FollowCore
 import Geometry
-import Telemetry
+import Observations
 import Testing
 
 /// Closed-loop scenarios: `FlightStateMachine` flying `TestPlant` (the minimal model in this

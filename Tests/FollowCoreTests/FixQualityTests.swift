@@ -1,6 +1,6 @@
 import FollowCore
 import Geometry
-import Telemetry
+import Observations
 import Testing
 
 /// Fix time stamps, backlogs and receiver accuracy (`eph`): issue 11 items 9 and 12.

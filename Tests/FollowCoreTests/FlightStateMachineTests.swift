@@ -1,6 +1,6 @@
 import FollowCore
 import Geometry
-import Telemetry
+import Observations
 import Testing
 
 @Suite("FlightStateMachine: states, telemetry-confirmed transitions, every failsafe")

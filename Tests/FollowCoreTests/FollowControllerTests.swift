@@ -1,6 +1,6 @@
 import FollowCore
 import Geometry
-import Telemetry
+import Observations
 import Testing
 
 @Suite("FollowController: signs, feed-forward, limits, the separation rule")

@@ -1,6 +1,6 @@
 import FollowCore
 import Geometry
-import Telemetry
+import Observations
 import Testing
 
 @Suite("Navigator: plane, nose heading, relative bearing")

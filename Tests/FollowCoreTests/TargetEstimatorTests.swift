@@ -1,6 +1,6 @@
 import FollowCore
 import Geometry
-import Telemetry
+import Observations
 import Testing
 
 /// Feeds a `TargetEstimator` fixes of a known path, sampled at `rateHz` and received

@@ -1,5 +1,5 @@
 import GPSClient
-import Telemetry
+import Observations
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import CGPS
 import GPSClient
-import Telemetry
+import Observations
 import Testing
 #if canImport(Glibc)
 import Glibc

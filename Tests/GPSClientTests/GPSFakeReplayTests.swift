@@ -1,5 +1,5 @@
 import GPSClient
-import Telemetry
+import Observations
 import Testing
 
 /// Real receiver logs replayed through gpsfake (its own gpsd, real libgps) into a GPSClient;

@@ -1,5 +1,5 @@
 import GPSClient
-import Telemetry
+import Observations
 import Testing
 
 /// Bad NMEA through the real path (source → gpsd → libgps → client): whatever gpsd makes

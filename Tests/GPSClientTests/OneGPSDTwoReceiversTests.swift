@@ -1,5 +1,5 @@
 import GPSClient
-import Telemetry
+import Observations
 import Testing
 
 /// One gpsd serving both receivers (two `tcp://` NMEA sources); each role subscribes to its

@@ -1,7 +1,7 @@
 import GPSClient
 import Logging
 import Synchronization
-import Telemetry
+import Observations
 import Testing
 #if canImport(Glibc)
 import Glibc

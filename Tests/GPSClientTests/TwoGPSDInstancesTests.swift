@@ -1,5 +1,5 @@
 import GPSClient
-import Telemetry
+import Observations
 import Testing
 
 /// Target and onboard on two different gpsd instances (the deployment where each receiver

@@ -1,6 +1,6 @@
 import Geometry
 import Simulation
-import Telemetry
+import Observations
 import Testing
 
 private let plane = LocalPlane(origin: GeoCoordinate(latitudeDegrees: 45, longitudeDegrees: 7)!)

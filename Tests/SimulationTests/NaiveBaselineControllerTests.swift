@@ -1,6 +1,6 @@
 import Geometry
 import Simulation
-import Telemetry
+import Observations
 import Testing
 
 @Suite("Naive objc.io baseline")

@@ -1,6 +1,6 @@
 import Geometry
 import Simulation
-import Telemetry
+import Observations
 
 /// A client that keeps the link alive like the appliance: REF + one command every 30 ms.
 extension DroneSimulator {

@@ -1,6 +1,6 @@
 import Geometry
 import Simulation
-import Telemetry
+import Observations
 import Testing
 
 @Suite("Wind: steady mean plus Gauss–Markov (Dryden-form) gusts")

@@ -2,8 +2,8 @@ import ARDroneProtocol
 import NIOCore
 import NIOPosix
 import Synchronization
-import SystemTime
-import Telemetry
+import ShellSupport
+import Observations
 
 /// A fake AR.Drone on 127.0.0.1 for the link tests: real UDP, ephemeral ports.
 ///

@@ -4,8 +4,8 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
-import SystemTime
-import Telemetry
+import ShellSupport
+import Observations
 
 /// A `DroneLink` talking to a `DronePeer` over loopback, with its events recorded.
 struct LinkHarness {

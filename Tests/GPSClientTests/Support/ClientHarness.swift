@@ -1,6 +1,6 @@
 import GPSClient
 import Logging
-import Telemetry
+import Observations
 
 /// A started `GPSClient` with an `EventRecorder` draining its events.
 /// Call `stop()` in a `defer`; it returns at once (the reader threads exit within ~250 ms).

@@ -1,6 +1,6 @@
 import GPSClient
 import Synchronization
-import Telemetry
+import Observations
 
 /// Drains a `GPSClient.events` stream in the background and lets a test wait, with a bound,
 /// for a condition on everything received so far.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Telemetry
+import Observations
 
 /// CLOCK_MONOTONIC as a `MonotonicTime`: the same clock GPSClient stamps its events with
 /// (SystemTime.SystemClock), so test timestamps and event timestamps can be subtracted.

@@ -1,0 +1,34 @@
+import ARDroneProtocol
+import FollowCore
+import Observations
+
+extension DroneTelemetry {
+    /// What the follow core needs from one navdata packet; nil for packets without the demo
+    /// option (bootstrap), which carry no flight state.
+    public init?(navdata: NavdataSummary, receivedAt: MonotonicTime) {
+        guard let demo = navdata.demo else { return nil }
+        let state: DroneFlightState
+        switch demo.controlState {
+        case .landed?: state = .landed
+        case .flying?, .transitionGotoFix?: state = .flying
+        case .hovering?: state = .hovering
+        case .transitionTakeoff?: state = .takingOff
+        case .transitionLanding?: state = .landing
+        default: state = .unknown
+        }
+        let v = demo.bodyVelocityMetersPerSecond
+        let vx = v.x, vy = v.y
+        let psi = demo.psiDegrees
+        self.init(
+            flightState: state,
+            emergency: navdata.state.contains(.emergency),
+            batteryPercent: Double(demo.batteryPercent),
+            altitudeMeters: demo.altitudeMeters,
+            velocityBody: vx.isFinite && vy.isFinite
+                ? BodyVelocity(forwardMetersPerSecond: vx, rightMetersPerSecond: vy) : nil,
+            yawDegrees: psi.isFinite ? psi : nil,
+            pitchDegrees: Double(demo.thetaMillidegrees) / 1000, rollDegrees: Double(demo.phiMillidegrees) / 1000,
+            receivedAt: receivedAt
+        )
+    }
+}

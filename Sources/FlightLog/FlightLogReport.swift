@@ -1,0 +1,97 @@
+import Foundation
+import Geometry
+import Observations
+
+/// The scored summary of a flight log: how well the drone kept its standoff while following.
+///
+/// Distances are between the latest target fix and the latest onboard fix at each fix, i.e. what
+/// the two receivers say (on a simulated flight with clean GPS that is the truth; in the field it
+/// includes both receivers' errors). Only time spent in `following`, after `settleSeconds`, counts
+/// for the standoff error; the minimum separation counts every fix pair while airborne.
+public struct FlightLogReport: Sendable {
+    public var standoffMeters: Double
+    public var minSeparationLimitMeters: Double
+    public var followingSeconds: Double
+    public var samples: Int
+    public var rmsStandoffErrorMeters: Double?
+    public var p95StandoffErrorMeters: Double?
+    public var minSeparationMeters: Double?
+    public var transitions: [(t: Double, to: String, reason: String)]
+    public var finalState: String?
+
+    /// Builds the report from the JSONL text of a flight log.
+    public init(text: String, settleSeconds: Double = 10, defaultStandoffMeters: Double = 6,
+                defaultMinSeparationMeters: Double = 3)
+    {
+        standoffMeters = defaultStandoffMeters
+        minSeparationLimitMeters = defaultMinSeparationMeters
+        transitions = []
+        var plane: LocalPlane?
+        var target: PlaneVector?, drone: PlaneVector?
+        var state = "preflight"
+        var followingSince: Double?
+        var followingTotal = 0.0
+        var errors: [Double] = []
+        var minSep: Double?
+        var lastT = 0.0
+        for line in text.split(separator: "\n") {
+            guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let kind = obj["kind"] as? String, let t = obj["t"] as? Double else { continue }
+            lastT = t
+            switch kind {
+            case "start":
+                standoffMeters = obj["standoff_m"] as? Double ?? standoffMeters
+                minSeparationLimitMeters = obj["min_separation_m"] as? Double ?? minSeparationLimitMeters
+            case "transition":
+                let to = obj["to"] as? String ?? "?"
+                transitions.append((t, to, obj["reason"] as? String ?? "?"))
+                if state == "following", let since = followingSince { followingTotal += t - since }
+                state = to
+                followingSince = to == "following" ? t : nil
+            case "gps":
+                guard let e = obj["event"] as? [String: Any], let role = e["role"] as? String,
+                      let lat = e["lat"] as? Double, let lon = e["lon"] as? Double,
+                      let c = GeoCoordinate(latitudeDegrees: lat, longitudeDegrees: lon) else { continue }
+                if (obj["verdict"] as? String).map({ $0.hasPrefix("rejected") || $0.hasPrefix("ignored") }) == true {
+                    continue
+                }
+                if plane == nil { plane = LocalPlane(origin: c) }
+                let p = plane!.project(c)
+                if role == "target" { target = p } else { drone = p }
+                guard let target, let drone else { continue }
+                let d = (target - drone).length
+                let airborne = ["taking-off", "climbing", "following"].contains(state) || state.hasPrefix("holding")
+                    || state.hasPrefix("landing")
+                if airborne { minSep = min(minSep ?? d, d) }
+                if state == "following", let since = followingSince, t - since >= settleSeconds {
+                    errors.append(abs(d - standoffMeters))
+                }
+            default:
+                break
+            }
+        }
+        if state == "following", let since = followingSince { followingTotal += lastT - since }
+        followingSeconds = followingTotal
+        samples = errors.count
+        minSeparationMeters = minSep
+        finalState = transitions.last?.to
+        if !errors.isEmpty {
+            rmsStandoffErrorMeters = (errors.reduce(0) { $0 + $1 * $1 } / Double(errors.count)).squareRoot()
+            let sorted = errors.sorted()
+            p95StandoffErrorMeters = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.down)))]
+        }
+    }
+
+    /// A few human-readable lines.
+    public var text: String {
+        func f(_ v: Double?) -> String { v.map { String(format: "%.2f m", $0) } ?? "n/a" }
+        var s = "flight report\n"
+        s += "  following:          \(String(format: "%.1f", followingSeconds)) s (\(samples) fix pairs after settling)\n"
+        s += "  standoff:           \(String(format: "%.1f", standoffMeters)) m\n"
+        s += "  RMS standoff error: \(f(rmsStandoffErrorMeters))   p95: \(f(p95StandoffErrorMeters))\n"
+        s += "  min separation:     \(f(minSeparationMeters)) (limit \(String(format: "%.1f", minSeparationLimitMeters)) m)"
+        if let m = minSeparationMeters, m < minSeparationLimitMeters { s += "  ← BELOW THE LIMIT" }
+        s += "\n  transitions:        " + transitions.map { "\($0.to) (\($0.reason))" }.joined(separator: " → ") + "\n"
+        return s
+    }
+}

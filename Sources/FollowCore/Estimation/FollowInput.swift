@@ -1,0 +1,55 @@
+import Observations
+
+/// Something the shell learned. Everything the state machine knows arrives this way.
+public enum FollowInput: Sendable {
+    /// A fix from either receiver (routed by `GPSFix.role`).
+    case fix(GPSFix)
+    /// A heading report; only `.onboard` reports are the drone's heading.
+    case heading(HeadingReport)
+    /// One navdata packet.
+    case telemetry(DroneTelemetry)
+    /// SIGTERM or an operator's stop: land (or, before take-off, stay on the ground).
+    case shutdownRequested
+    /// Whether the drone's configuration writes (navdata demo, altitude limits, …) are in place.
+    /// Anything but `.done` blocks take-off (`Prerequisites.droneConfigured`); the machine starts
+    /// as `.done` so callers that configure nothing (the bench, pure tests) fly as before.
+    case droneConfiguration(DroneConfigurationStatus)
+}
+
+/// The state of the drone's configuration writes, as the link reports it.
+public enum DroneConfigurationStatus: Sendable, Hashable {
+    /// Writes sent (e.g. after a bootstrap or reboot), not all acknowledged yet.
+    case pending
+    /// Every write acknowledged.
+    case done
+    /// A write still failed after its retries; `key` is the AT*CONFIG key (e.g. `control:altitude_max`).
+    case failed(key: String)
+}
+
+/// What became of one input (for counters and the log).
+public enum InputOutcome: Sendable, Hashable {
+    case fix(ReceiverRole, FixVerdict)
+    case headingAccepted
+    /// A heading from the person's receiver, which says nothing about the drone.
+    case headingIgnored
+    /// An onboard heading that disagrees with the navdata-propagated heading; not used
+    /// (`Navigator.rejectedHeadingReports` counts them).
+    case headingRejected
+    case telemetryAccepted
+    /// Navdata stamped before the last packet's time; dropped.
+    case telemetryOutOfOrder
+    case shutdownNoted
+    case droneConfigurationNoted
+}
+
+/// The output of one control tick.
+public struct FlightDecision: Sendable, Hashable {
+    /// What to send to the drone this tick.
+    public var command: DroneCommand
+    /// The state after this tick.
+    public var state: FlightState
+    /// The transition this tick made, if any (at most one per tick).
+    public var transition: FlightTransition?
+    /// What the follower aimed at, when it produced a following command.
+    public var follow: FollowOutput?
+}

@@ -1,0 +1,236 @@
+import Geometry
+import Observations
+
+/// Where things are and which way the drone points: the local plane and the nose heading.
+///
+/// - Positions: a `LocalPlane` (east/north metres, WGS84 radii, never raw degree differences)
+///   anchored at the first fix either receiver delivers — normally the take-off point, where
+///   the drone sits at start-up. Follow-me distances are ≤ the geofence (≤ 1 km), where the
+///   projection is exact to ~1e-8 (dynamics-and-follow.md §6.2), so the plane is never
+///   re-anchored.
+/// - Heading: the onboard receiver reports *its* heading; the nose is that plus
+///   `mountOffsetDegrees`. Reports come at 1–10 Hz with GPS latency, too slow and late to
+///   steer a yaw loop on, so between reports the nose heading follows navdata `psi` (15 Hz,
+///   arbitrary zero): each report re-estimates the offset psi → true nose heading. A report
+///   that disagrees with that propagated heading by more than `headingGateDegrees` is not used
+///   (one wild value, a 180° flip); a persistent run of them is exposed as
+///   `headingRejectedSince` for the failsafe (`HoldReason.headingRejected`). Without navdata yaw
+///   the last report is used as is.
+public struct Navigator: Sendable {
+    /// Receiver forward axis → nose, degrees clockwise.
+    public let mountOffsetDegrees: Double
+    /// Age of a heading report on arrival, seconds (taken equal to the GPS latency).
+    public let headingLatencySeconds: Double
+    /// The plane, once the first fix has anchored it.
+    public private(set) var plane: LocalPlane?
+
+    /// Latest *used* heading report turned into a nose heading, degrees [0, 360).
+    public private(set) var lastReportedNoseHeadingDegrees: Double?
+    /// Arrival of the latest onboard heading report, used or not (the receiver is alive).
+    public private(set) var lastHeadingReportAt: MonotonicTime?
+    /// Arrival of the latest heading report that was used.
+    public private(set) var lastAcceptedHeadingAt: MonotonicTime?
+    /// Arrival of the first of the current run of rejected reports; `nil` once one is used again.
+    /// The failsafe holds (`HoldReason.headingRejected`) when the run lasts `headingTimeoutSeconds`.
+    public private(set) var headingRejectedSince: MonotonicTime?
+    /// Reports rejected for disagreeing with the navdata-propagated heading (for the flight log).
+    public private(set) var rejectedHeadingReports = 0
+    /// Times a run of agreeing reports replaced a weakly supported offset (for the flight log).
+    public private(set) var reanchoredHeadings = 0
+
+    private var navdataYawDegrees: Double?
+    private var navdataYawAt: MonotonicTime?
+    private var navdataYawRateDegreesPerSecond: Double = 0
+    /// True nose heading minus navdata psi, degrees in [−180, 180).
+    private var navdataYawOffsetDegrees: Double?
+    /// Reports that agreed with the current offset since it was set.
+    private var offsetSupport = 0
+    /// The offset the current run of rejected reports implies, its start and length.
+    private var candidateOffsetDegrees: Double?
+    private var candidateSince: MonotonicTime?
+    private var candidateCount = 0
+
+    /// Offset re-estimates are taken only while the drone yaws slower than this, degrees per
+    /// second: the report's latency makes faster turns bias the offset.
+    static let offsetUpdateMaxYawRateDegreesPerSecond = 45.0
+    /// Weight of each new offset measurement (per report).
+    static let offsetUpdateGain = 0.3
+    /// A report disagreeing with the navdata-propagated heading by more than this is not used,
+    /// degrees. Our choice: consumer dual-antenna/compass heading noise is a few degrees and the
+    /// report latency at the 45 °/s update limit adds ≈ 14°, so 30° passes every honest report
+    /// while a 0.0-when-invalid or a 180° flip is caught.
+    public static let headingGateDegrees = 30.0
+    /// A run of this many mutually agreeing rejected reports… (our choice: one wild value is
+    /// common, three agreeing ones in a row are not)
+    public static let headingConfirmReports = 3
+    /// …spanning at least this long, seconds (so a burst of re-sent reports does not confirm itself)…
+    public static let headingConfirmSeconds = 0.5
+    /// A navdata psi change faster than this is a reset of psi, not a turn, degrees per second
+    /// (the AR.Drone's yaw rate limit `control:control_yaw` is at most 350 °/s,
+    /// docs/flight-safety-faults.md §4; our margin ×2).
+    static let navdataYawMaxPlausibleRateDegreesPerSecond = 700.0
+    /// Navdata yaw older than this is not used, seconds.
+    static let navdataYawMaxAgeSeconds = 0.5
+    /// Navdata yaw is extrapolated with its rate by at most this, seconds.
+    static let navdataYawMaxExtrapolationSeconds = 0.1
+
+    public init(mountOffsetDegrees: Double, headingLatencySeconds: Double = 0) {
+        self.mountOffsetDegrees = mountOffsetDegrees
+        self.headingLatencySeconds = headingLatencySeconds
+    }
+
+    // MARK: Positions
+
+    /// Projects a coordinate onto the plane, anchoring the plane at it if this is the first.
+    public mutating func position(of coordinate: GeoCoordinate) -> PlaneVector {
+        if let plane { return plane.project(coordinate) }
+        let plane = LocalPlane(origin: coordinate)
+        self.plane = plane
+        return plane.project(coordinate)
+    }
+
+    /// Relative bearing of a target as seen from the drone, degrees in [−180, 180):
+    /// 0 = dead ahead, positive = to the right (clockwise).
+    @inlinable
+    public static func relativeBearingDegrees(
+        from drone: PlaneVector, noseHeadingDegrees: Double, to target: PlaneVector
+    ) -> Double {
+        wrappedDegrees180((target - drone).bearingDegrees - noseHeadingDegrees)
+    }
+
+    // MARK: Heading
+
+    /// The nose heading a receiver heading implies, degrees [0, 360).
+    @inlinable
+    public func noseHeadingDegrees(receiverHeadingDegrees: Double) -> Double {
+        normalizedDegrees360(receiverHeadingDegrees + mountOffsetDegrees)
+    }
+
+    /// What became of one heading report.
+    public enum HeadingVerdict: Sendable, Hashable {
+        /// Used (agrees with the navdata-propagated heading, or there is nothing to check it against).
+        case accepted
+        /// A run of mutually agreeing reports replaced a heading reference that only one or two
+        /// reports had set (the first report was the wild one).
+        case reanchored
+        /// Disagrees with the navdata-propagated heading by more than `headingGateDegrees`; not used.
+        case rejected
+        /// From the person's receiver: says nothing about the drone.
+        case ignored
+    }
+
+    /// Takes an onboard heading report (reports from the target's receiver are not the
+    /// drone's heading and are ignored; returns false).
+    ///
+    /// Once navdata yaw has anchored an offset, a report whose implied offset (report − navdata
+    /// psi at the report's instant) is more than `headingGateDegrees` from the current one is
+    /// rejected: compasses and dual-antenna receivers emit single wild values (0.0 when invalid,
+    /// 180° flips), and navdata psi, 15 Hz from the gyros, does not jump. A run of rejected
+    /// reports that agree with one another in navdata's frame (so they also agree with the yaw
+    /// navdata integrated between them) replaces the offset only if the offset itself rests on
+    /// fewer than `headingConfirmReports` reports — otherwise the *reports* changed frame (a
+    /// re-mounted receiver), which `headingRejectedSince` exposes for the failsafe to hold on.
+    @discardableResult
+    public mutating func ingest(heading report: HeadingReport) -> Bool {
+        ingestHeading(report) != .ignored
+    }
+
+    /// `ingest(heading:)` with the verdict.
+    public mutating func ingestHeading(_ report: HeadingReport) -> HeadingVerdict {
+        guard report.role == .onboard else { return .ignored }
+        let nose = noseHeadingDegrees(receiverHeadingDegrees: report.headingDegrees)
+        lastHeadingReportAt = report.receivedAt
+        guard let yaw = navdataYawDegrees, let yawAt = navdataYawAt else {
+            accept(nose: nose, at: report.receivedAt)
+            return .accepted
+        }
+        let measuredAt = report.receivedAt.adding(seconds: -headingLatencySeconds)
+        let gap = measuredAt.seconds(since: yawAt)
+        guard abs(gap) <= Self.navdataYawMaxAgeSeconds else {
+            // Nothing fresh to check it against: used as is (as before navdata).
+            accept(nose: nose, at: report.receivedAt)
+            return .accepted
+        }
+        let yawThen = yaw + navdataYawRateDegreesPerSecond * gap
+        let measured = wrappedDegrees180(nose - yawThen)
+        guard let offset = navdataYawOffsetDegrees else {
+            navdataYawOffsetDegrees = measured
+            offsetSupport = 1
+            accept(nose: nose, at: report.receivedAt)
+            return .accepted
+        }
+        let innovation = wrappedDegrees180(measured - offset)
+        // While the drone yaws, the report's uncertain age (its latency is assumed, not measured)
+        // shifts the implied offset by rate × age: widen the gate by that much.
+        let gate = Self.headingGateDegrees + abs(navdataYawRateDegreesPerSecond) * headingLatencySeconds
+        if abs(innovation) <= gate {
+            if abs(navdataYawRateDegreesPerSecond) < Self.offsetUpdateMaxYawRateDegreesPerSecond {
+                navdataYawOffsetDegrees = wrappedDegrees180(offset + Self.offsetUpdateGain * innovation)
+            }
+            offsetSupport += 1
+            accept(nose: nose, at: report.receivedAt)
+            return .accepted
+        }
+        // Disagrees: a candidate for a new offset, confirmed only by agreeing successors.
+        rejectedHeadingReports += 1
+        if headingRejectedSince == nil { headingRejectedSince = report.receivedAt }
+        if let candidate = candidateOffsetDegrees, abs(wrappedDegrees180(measured - candidate)) <= gate {
+            candidateCount += 1
+        } else {
+            candidateOffsetDegrees = measured
+            candidateSince = report.receivedAt
+            candidateCount = 1
+        }
+        if offsetSupport < Self.headingConfirmReports, candidateCount >= Self.headingConfirmReports,
+           let since = candidateSince, report.receivedAt.seconds(since: since) >= Self.headingConfirmSeconds {
+            navdataYawOffsetDegrees = measured
+            offsetSupport = candidateCount
+            reanchoredHeadings += 1
+            accept(nose: nose, at: report.receivedAt)
+            return .reanchored
+        }
+        return .rejected
+    }
+
+    private mutating func accept(nose: Double, at time: MonotonicTime) {
+        lastReportedNoseHeadingDegrees = nose
+        lastAcceptedHeadingAt = time
+        headingRejectedSince = nil
+        candidateOffsetDegrees = nil
+        candidateSince = nil
+        candidateCount = 0
+    }
+
+    /// Takes navdata yaw (`psi`, degrees, arbitrary zero).
+    public mutating func ingest(navdataYawDegrees yaw: Double, at time: MonotonicTime) {
+        guard yaw.isFinite else { return }
+        if let previous = navdataYawDegrees, let previousAt = navdataYawAt {
+            let dt = time.seconds(since: previousAt)
+            guard dt > 0 else { return }
+            let rate = wrappedDegrees180(yaw - previous) / dt
+            if dt <= Self.navdataYawMaxAgeSeconds, abs(rate) > Self.navdataYawMaxPlausibleRateDegreesPerSecond {
+                // psi itself jumped (a reset, not a turn): the offset means nothing any more.
+                navdataYawOffsetDegrees = nil
+                offsetSupport = 0
+                navdataYawRateDegreesPerSecond = 0
+            } else {
+                navdataYawRateDegreesPerSecond = dt <= Self.navdataYawMaxAgeSeconds ? rate : 0
+            }
+        }
+        navdataYawDegrees = yaw
+        navdataYawAt = time
+    }
+
+    /// The best estimate of the nose heading at `now`, degrees [0, 360), or `nil` before the
+    /// first heading report. Staleness is the caller's business (FailsafeParameters).
+    public func noseHeadingDegrees(now: MonotonicTime) -> Double? {
+        if let offset = navdataYawOffsetDegrees, let yaw = navdataYawDegrees, let yawAt = navdataYawAt {
+            let age = now.seconds(since: yawAt)
+            if age >= -Self.navdataYawMaxAgeSeconds, age <= Self.navdataYawMaxAgeSeconds {
+                let ahead = min(max(age, 0), Self.navdataYawMaxExtrapolationSeconds)
+                return normalizedDegrees360(yaw + navdataYawRateDegreesPerSecond * ahead + offset)
+            }
+        }
+        return lastReportedNoseHeadingDegrees
+    }
+}

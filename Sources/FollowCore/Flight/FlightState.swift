@@ -1,0 +1,171 @@
+import Observations
+
+/// What has to be true before the drone may take off. Each member is one thing still missing.
+public struct Prerequisites: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt16
+    @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// A fresh fix from the person's receiver.
+    public static let targetFix = Prerequisites(rawValue: 1 << 0)
+    /// A fresh fix from the drone's receiver.
+    public static let onboardFix = Prerequisites(rawValue: 1 << 1)
+    /// A fresh heading report from the drone's receiver, and none currently rejected for
+    /// disagreeing with navdata yaw (`Navigator.headingRejectedSince`).
+    public static let heading = Prerequisites(rawValue: 1 << 2)
+    /// Fresh navdata.
+    public static let navdata = Prerequisites(rawValue: 1 << 3)
+    /// Battery at or above `minTakeoffBatteryPercent` (and `minBatteryPercent`).
+    public static let battery = Prerequisites(rawValue: 1 << 4)
+    /// Navdata says the drone is landed and not in emergency.
+    public static let droneReady = Prerequisites(rawValue: 1 << 5)
+    /// The person stands at least `protectedRadiusMeters` (min separation + GPS relative error)
+    /// from the drone (by both fixes), so the take-off does not start next to someone.
+    public static let targetClear = Prerequisites(rawValue: 1 << 6)
+
+    /// The drone's configuration writes are acknowledged (`FollowInput.droneConfiguration(.done)`).
+    public static let droneConfigured = Prerequisites(rawValue: 1 << 7)
+    /// The person's receiver delivers the fix rate the standoff was sized for
+    /// (`FollowParameters.targetFixRateHz`, when above 1 Hz): the shortest accepted standoff counted
+    /// on seeing someone walk at the drone one fix period late, so a puck slower than configured
+    /// must not fly on it.
+    public static let targetRate = Prerequisites(rawValue: 1 << 8)
+
+    public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .navdata, .battery, .droneReady, .targetClear,
+                                            .droneConfigured, .targetRate]
+}
+
+/// Why the drone is hovering in place instead of following. In order of precedence.
+public enum HoldReason: Sendable, Hashable {
+    /// No navdata for `navdataTimeoutSeconds`.
+    case navdataLost
+    /// No onboard fix for `onboardTimeoutSeconds`.
+    case onboardFixStale
+    /// No onboard heading for `headingTimeoutSeconds`.
+    case headingStale
+    /// No target fix for `targetTimeoutSeconds`.
+    case targetStale
+    /// At the home fence: the drone is further than `geofenceMeters` from the take-off point, or
+    /// following would take it beyond 90 % of that (the aim point had to be pulled in). Holds a
+    /// point inside the fence (flying back in first if it is outside).
+    case geofence
+    /// The person is further than `maxTargetDistanceMeters` from the drone (ArduPilot's
+    /// `FOLL_DIST_MAX` idea): too far to follow safely or stay in Wi-Fi range of the ground unit.
+    case targetTooFar
+    /// Onboard heading reports keep disagreeing with the navdata-propagated heading (a re-mounted
+    /// receiver, a compass gone wrong): `Navigator.headingRejected`, for `headingTimeoutSeconds`.
+    case headingRejected
+    /// Climbing did not reach `altitudeMeters` within `climbTimeoutSeconds`; hovering where it got to.
+    case altitudeNotReached
+}
+
+/// Why the drone is landing.
+public enum LandReason: Sendable, Hashable {
+    /// Holding lasted `landAfterSeconds`; carries the reason it was holding at the end.
+    case holdExpired(HoldReason)
+    /// Battery under `minBatteryPercent`.
+    case lowBattery
+    /// The service was asked to stop (SIGTERM).
+    case shutdown
+    /// Navdata reports the drone landing of its own accord (e.g. its own battery cut-off).
+    case droneInitiated
+    /// Battery under `criticalBatteryPercent`: landed at once, without `lowBatteryConfirmSeconds`.
+    case criticalBattery
+    /// A preflight prerequisite (other than the drone being on the ground, and the take-off
+    /// battery margin, which sags as the motors start) stopped holding during take-off.
+    case takeOffAborted(Prerequisites)
+}
+
+/// The follower's flight state. Every change is confirmed by telemetry, never by a delay.
+public enum FlightState: Sendable, Hashable {
+    /// On the ground, waiting for everything needed to fly.
+    case preflight(waitingFor: Prerequisites)
+    /// REF take-off sent; waiting for navdata to report flying or hovering. Left for
+    /// `landing(.takeOffAborted)` as soon as a preflight prerequisite stops holding, and for
+    /// `landed` if navdata does not confirm lift-off within `takeOffTimeoutSeconds`.
+    case takingOff
+    /// Airborne; climbing (or descending) to `altitudeMeters` before moving sideways.
+    case climbing
+    /// Following the person.
+    case following
+    /// Hovering in place (PCMD flag 0) until the reason clears or `landAfterSeconds` pass.
+    case holding(HoldReason)
+    /// REF land sent; waiting for navdata to report landed.
+    case landing(LandReason)
+    /// On the ground after a flight (or a stop before take-off). Terminal.
+    case landed
+    /// Navdata reports an emergency.
+    case emergency
+
+    /// Whether the state machine will never fly again from here (the shell may exit).
+    @inlinable public var isTerminal: Bool {
+        switch self {
+        case .landed: return true
+        default: return false
+        }
+    }
+
+    /// The state without its payload, for comparisons where the reason does not matter.
+    @inlinable public var kind: FlightStateKind {
+        switch self {
+        case .preflight: return .preflight
+        case .takingOff: return .takingOff
+        case .climbing: return .climbing
+        case .following: return .following
+        case .holding: return .holding
+        case .landing: return .landing
+        case .landed: return .landed
+        case .emergency: return .emergency
+        }
+    }
+}
+
+/// `FlightState` without payloads.
+public enum FlightStateKind: Sendable, Hashable, CaseIterable {
+    case preflight, takingOff, climbing, following, holding, landing, landed, emergency
+}
+
+/// Why a transition happened.
+public enum TransitionReason: Sendable, Hashable {
+    /// Everything needed was fresh; take-off commanded.
+    case prerequisitesMet
+    /// Navdata said the drone was already flying when we started: taken over, not landed.
+    case adoptedInFlight
+    /// Navdata confirmed the drone is airborne after take-off.
+    case airborneConfirmed
+    /// Navdata altitude reached `altitudeMeters` within tolerance.
+    case altitudeReached
+    /// The cause of holding cleared before the land deadline.
+    case dataFresh
+    /// Started (or changed the reason for) holding.
+    case hold(HoldReason)
+    /// Started landing.
+    case land(LandReason)
+    /// Navdata confirmed the drone landed after we asked it to.
+    case landedConfirmed
+    /// Navdata reported "landed" for `landedConfirmSeconds` while we thought it was flying.
+    case landedUnexpectedly
+    /// Navdata raised the emergency bit.
+    case emergencyReported
+    /// Navdata cleared the emergency bit and reports landed.
+    case emergencyCleared
+    /// Shutdown requested before take-off.
+    case shutdownBeforeTakeOff
+    /// Navdata did not confirm lift-off within `takeOffTimeoutSeconds`; the take-off is abandoned
+    /// for this run.
+    case takeOffNotConfirmed
+}
+
+/// One state change, for the flight log.
+public struct FlightTransition: Sendable, Hashable {
+    public var from: FlightState
+    public var to: FlightState
+    public var reason: TransitionReason
+    public var at: MonotonicTime
+
+    public init(from: FlightState, to: FlightState, reason: TransitionReason, at: MonotonicTime) {
+        self.from = from
+        self.to = to
+        self.reason = reason
+        self.at = at
+    }
+}

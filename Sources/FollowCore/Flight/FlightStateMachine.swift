@@ -1,0 +1,535 @@
+import Geometry
+import Observations
+
+/// The follow core: inputs in, one `DroneCommand` per tick out.
+///
+/// Owns the `Navigator`, both estimators and the `FollowController`, and decides the flight
+/// state. Pure: it never reads a clock — `now` is an argument everywhere — and `tick` does not
+/// allocate.
+///
+/// States (`FlightState`): `preflight(waitingFor:)` → `takingOff` (REF take-off until navdata
+/// reports flying/hovering) → `climbing` (until navdata altitude is within tolerance) →
+/// `following` ⇄ `holding(reason)` → `landing(reason)` → `landed` (when navdata says landed);
+/// `emergency` whenever navdata raises the emergency bit. A drone that navdata reports airborne
+/// before we took off is adopted (held or followed), never landed for it.
+///
+/// Take-off: REF take-off is sent only while every preflight prerequisite still holds (except
+/// `droneReady`, which the lift-off itself ends, and the take-off battery margin, which sags as
+/// the motors start): losing one aborts → `landing(.takeOffAborted(missing))`. Navdata must
+/// confirm lift-off (TRANS_TAKEOFF, flying or hovering) within `takeOffTimeoutSeconds`, else the
+/// attempt is abandoned → `landed` (`.takeOffNotConfirmed`). Once the drone has been airborne, it
+/// is never told to take off again in this run.
+///
+/// Failsafes, in order of precedence, in every airborne state:
+/// emergency bit → `emergency`; shutdown → land; battery under `criticalBatteryPercent` → land at
+/// once; battery under `minBatteryPercent` for `lowBatteryConfirmSeconds` → land; navdata
+/// says the drone is landing by itself → `landing(.droneInitiated)`; navdata says landed for
+/// `landedConfirmSeconds` (while holding: at once) → `landed`; navdata, onboard fix, heading or
+/// target fix stale, heading reports rejected for `headingTimeoutSeconds`, outside the geofence,
+/// or a climb longer than `climbTimeoutSeconds` → `holding(reason)`, and still holding
+/// `landAfterSeconds` after holding began → land. Fresh data (and, for the geofence, being back more than
+/// `geofenceResumeMarginMeters` inside it) before that deadline → back to following (via
+/// climbing if the altitude is off). A source counts as fresh only once its estimator has
+/// converged (`EstimatorTuning.fixesToConverge` fixes since it (re)started) and its last used
+/// input is younger than its timeout; a rejected outlier does not refresh it.
+public struct FlightStateMachine: Sendable {
+    public let followParameters: FollowParameters
+    public let failsafeParameters: FailsafeParameters
+
+    public private(set) var state: FlightState = .preflight(waitingFor: .all)
+    public private(set) var navigator: Navigator
+    public private(set) var target: TargetEstimator
+    public private(set) var drone: DroneEstimator
+    public private(set) var controller: FollowController
+    /// The latest navdata.
+    public private(set) var telemetry: DroneTelemetry?
+    /// The take-off (or adoption) point on the plane: the geofence centre.
+    public private(set) var home: PlaneVector?
+    public private(set) var shutdownRequested = false
+    /// The latest configuration status from the link; `.done` until told otherwise.
+    public private(set) var droneConfiguration: DroneConfigurationStatus = .done
+
+    private var holdingSince: MonotonicTime?
+    private var landedReportedSince: MonotonicTime?
+    private var hasBeenAirborne = false
+    /// When REF take-off was first commanded (`takeOffTimeoutSeconds` counts from here).
+    private var takeOffStartedAt: MonotonicTime?
+    /// Navdata reported TRANS_TAKEOFF, flying or hovering since the take-off was commanded.
+    private var liftOffConfirmed = false
+    /// When the current climb began (lift-off, or entering `climbing`): `climbTimeoutSeconds`.
+    private var climbStartedAt: MonotonicTime?
+    /// Arrival of the first of the current run of navdata battery readings under `minBatteryPercent`.
+    private var lowBatterySince: MonotonicTime?
+
+    /// The person's receiver's delivered fix interval (smoothed), seconds; nil before two fixes.
+    public private(set) var targetFixIntervalSeconds: Double?
+    /// A delivered interval up to this many configured periods still counts as the configured rate
+    /// (our choice: jitter and a dropped fix now and then must not ground a good puck).
+    static let targetRateTolerance = 1.5
+
+    /// The point the drone holds while `holding` (or climbing: the take-off point), on the plane.
+    public private(set) var holdPoint: PlaneVector?
+    /// Whether the last following tick had its aim pulled in by the geofence.
+    private var aimLimitedByGeofence = false
+
+    /// Closer than `maxTargetDistanceMeters` by this much before a target-too-far hold clears,
+    /// metres (our choice: hysteresis against flapping on GPS noise at the limit).
+    public static let targetDistanceResumeMarginMeters = 2.0
+
+    /// Back inside the geofence by this much before a geofence hold clears, metres (hysteresis
+    /// against flapping on GPS noise at the boundary).
+    public static let geofenceResumeMarginMeters = 2.0
+
+    public init(
+        follow: FollowParameters = FollowParameters(),
+        failsafe: FailsafeParameters = FailsafeParameters(),
+        estimator: EstimatorTuning = EstimatorTuning(),
+        controller: ControllerTuning = ControllerTuning()
+    ) throws(ParameterError) {
+        try follow.validate()
+        try failsafe.validate()
+        try estimator.validate()
+        try controller.validate()
+        // The standoff must leave room for a walker heading at the drone to be seen (one target
+        // fix period + GPS latency) and backed away from before the protected radius
+        // (StoppingModel; FollowMeConfig checks the same rule, FILE:LINE).
+        let shortestStandoff = StoppingModel.shortestDefensibleStandoffMeters(
+            protectedRadiusMeters: failsafe.protectedRadiusMeters, follow: follow, tuning: controller)
+        guard follow.standoffMeters >= shortestStandoff else {
+            throw .inconsistent(parameter: "standoffMeters", value: follow.standoffMeters,
+                                requirement: "must be at least minSeparationMeters + gpsRelativeErrorMeters + "
+                                    + "separationMarginMeters + the approach reserve for a walker at the configured "
+                                    + "target fix rate (\(shortestStandoff))")
+        }
+        self.followParameters = follow
+        self.failsafeParameters = failsafe
+        self.navigator = Navigator(mountOffsetDegrees: follow.mountOffsetDegrees,
+                                   headingLatencySeconds: follow.assumedGPSLatencySeconds)
+        self.target = TargetEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds,
+                                      maxFixLagSeconds: failsafe.maxFixLagSeconds, maxEphMeters: failsafe.maxEphMeters)
+        self.drone = DroneEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds,
+                                    maxFixLagSeconds: failsafe.maxFixLagSeconds, maxEphMeters: failsafe.maxEphMeters)
+        self.controller = FollowController(
+            parameters: follow, minSeparationMeters: failsafe.protectedRadiusMeters,
+            geofenceMeters: failsafe.geofenceMeters, tuning: controller)
+    }
+
+    // MARK: Inputs
+
+    /// Takes one input. Inputs only update knowledge; decisions happen in `tick`.
+    @discardableResult
+    public mutating func handle(_ input: FollowInput, now: MonotonicTime) -> InputOutcome {
+        switch input {
+        case .fix(let fix):
+            let position = navigator.position(of: fix.coordinate)
+            var velocity: PlaneVector?
+            if let speed = fix.speedMetersPerSecond, let track = fix.trackDegrees {
+                velocity = PlaneVector.unit(bearingDegrees: track) * speed
+            }
+            switch fix.role {
+            case .target:
+                let previous = target.lastUsedFixAt
+                let verdict = target.ingest(position: position, reportedVelocity: velocity, ephMeters: fix.ephMeters,
+                                            fixTime: fix.fixTime, receivedAt: fix.receivedAt)
+                if verdict.isUsed, let previous {
+                    // Delivered fix interval, smoothed (0.3 per fix): what the standoff rule's rate is checked against.
+                    let interval = max(fix.receivedAt.seconds(since: previous), 0)
+                    targetFixIntervalSeconds = targetFixIntervalSeconds.map { 0.7 * $0 + 0.3 * interval } ?? interval
+                }
+                return .fix(.target, verdict)
+            case .onboard:
+                return .fix(.onboard, drone.ingest(position: position, reportedVelocity: velocity, ephMeters: fix.ephMeters,
+                                                   fixTime: fix.fixTime, receivedAt: fix.receivedAt))
+            }
+        case .heading(let report):
+            switch navigator.ingestHeading(report) {
+            case .accepted, .reanchored: return .headingAccepted
+            case .rejected: return .headingRejected
+            case .ignored: return .headingIgnored
+            }
+        case .telemetry(let packet):
+            if let last = telemetry, packet.receivedAt < last.receivedAt { return .telemetryOutOfOrder }
+            telemetry = packet
+            if packet.batteryPercent < failsafeParameters.minBatteryPercent {
+                if lowBatterySince == nil { lowBatterySince = packet.receivedAt }
+            } else {
+                lowBatterySince = nil
+            }
+            if packet.flightState == .landed {
+                if landedReportedSince == nil { landedReportedSince = packet.receivedAt }
+            } else {
+                landedReportedSince = nil
+            }
+            if let yaw = packet.yawDegrees { navigator.ingest(navdataYawDegrees: yaw, at: packet.receivedAt) }
+            if let body = packet.velocityBody, let nose = navigator.noseHeadingDegrees(now: packet.receivedAt) {
+                let world = PlaneVector.unit(bearingDegrees: nose) * body.forwardMetersPerSecond
+                    + PlaneVector.unit(bearingDegrees: nose + 90) * body.rightMetersPerSecond
+                drone.ingest(navdataVelocity: world, at: packet.receivedAt)
+            }
+            return .telemetryAccepted
+        case .shutdownRequested:
+            shutdownRequested = true
+            return .shutdownNoted
+        case .droneConfiguration(let status):
+            droneConfiguration = status
+            return .droneConfigurationNoted
+        }
+    }
+
+    // MARK: Tick
+
+    /// Decides the state and the command for this instant. Call every ~30 ms.
+    public mutating func tick(now: MonotonicTime) -> FlightDecision {
+        let transition = advance(now: now)
+        var decision = FlightDecision(command: DroneCommand(intent: .stayLanded), state: state,
+                                      transition: transition, follow: nil)
+        switch state {
+        case .preflight, .landed:
+            decision.command = DroneCommand(intent: .stayLanded)
+        case .takingOff:
+            decision.command = DroneCommand(intent: .takeOff)
+        case .climbing:
+            decision.command = DroneCommand(intent: .fly, pilot: climbCommand(now: now))
+        case .following:
+            let output = followCommand(now: now)
+            decision.follow = output
+            decision.command = DroneCommand(intent: .fly, pilot: output?.pilot)
+        case .holding(let reason):
+            decision.command = DroneCommand(intent: .fly, pilot: holdCommand(reason: reason, now: now))
+        case .landing:
+            decision.command = DroneCommand(intent: .land)
+        case .emergency:
+            decision.command = DroneCommand(intent: .emergency)
+        }
+        if state.kind != .holding { holdPoint = nil }
+        if state.kind != .following { aimLimitedByGeofence = false }
+        if decision.command.pilot == nil { controller.reset() }
+        switch state.kind {
+        case .preflight, .landed, .emergency: controller.resetWindEstimate()
+        case .takingOff:
+            // The firmware holds the drone still as it lifts off: its tilt tells the wind.
+            if let telemetry, navdataFresh(now), telemetry.flightState.isAirborne, telemetry.altitudeMeters > 0.2,
+               let pitch = telemetry.pitchDegrees, let roll = telemetry.rollDegrees,
+               let droneState = drone.estimate(at: now), let nose = navigator.noseHeadingDegrees(now: now) {
+                controller.observeHover(pitchDegrees: pitch, rollDegrees: roll, drone: droneState,
+                                        noseHeadingDegrees: nose, now: now)
+            } else {
+                controller.resetWindEstimate()
+            }
+        default: break
+        }
+        return decision
+    }
+
+    // MARK: Conditions
+
+    private func age(_ time: MonotonicTime?, now: MonotonicTime) -> Double {
+        guard let time else { return .infinity }
+        return now.seconds(since: time)
+    }
+
+    private func targetFresh(_ now: MonotonicTime) -> Bool {
+        target.isConverged && age(target.lastUsedFixAt, now: now) <= failsafeParameters.targetTimeoutSeconds
+    }
+
+    private func onboardFresh(_ now: MonotonicTime) -> Bool {
+        drone.isConverged && age(drone.lastUsedFixAt, now: now) <= failsafeParameters.onboardTimeoutSeconds
+    }
+
+    private func navdataFresh(_ now: MonotonicTime) -> Bool {
+        age(telemetry?.receivedAt, now: now) <= failsafeParameters.navdataTimeoutSeconds
+    }
+
+    /// Whether heading reports have been rejected for `headingTimeoutSeconds` in a row.
+    private func headingRejected(_ now: MonotonicTime) -> Bool {
+        guard let since = navigator.headingRejectedSince else { return false }
+        return now.seconds(since: since) >= failsafeParameters.headingTimeoutSeconds
+    }
+
+    /// What is missing for a take-off. `strictHeading`: any current run of rejected heading
+    /// reports counts (before take-off); otherwise only one that lasted `headingTimeoutSeconds`
+    /// (during take-off, so that one wild report does not abort it).
+    private func missingPrerequisites(now: MonotonicTime, strictHeading: Bool = true) -> Prerequisites {
+        var missing: Prerequisites = []
+        if !targetFresh(now) { missing.insert(.targetFix) }
+        if !onboardFresh(now) { missing.insert(.onboardFix) }
+        if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds
+            || (strictHeading ? navigator.headingRejectedSince != nil : headingRejected(now)) {
+            missing.insert(.heading)
+        }
+        if !navdataFresh(now) { missing.insert(.navdata) }
+        if let person = target.estimate(at: now), let drone = drone.estimate(at: now),
+           (person.position - drone.position).length >= failsafeParameters.protectedRadiusMeters {
+            // clear
+        } else {
+            missing.insert(.targetClear)
+        }
+        if let telemetry {
+            let takeoffBattery = max(failsafeParameters.minTakeoffBatteryPercent, failsafeParameters.minBatteryPercent)
+            if telemetry.batteryPercent < takeoffBattery { missing.insert(.battery) }
+            if telemetry.emergency || telemetry.flightState != .landed { missing.insert(.droneReady) }
+        } else {
+            missing.insert(.battery)
+            missing.insert(.droneReady)
+        }
+        if droneConfiguration != .done { missing.insert(.droneConfigured) }
+        if followParameters.targetFixRateHz > 1,
+           (targetFixIntervalSeconds ?? .infinity) > Self.targetRateTolerance / followParameters.targetFixRateHz {
+            missing.insert(.targetRate)
+        }
+        return missing
+    }
+
+    private func distanceFromHome(now: MonotonicTime) -> Double? {
+        guard let home, let estimate = drone.estimate(at: now) else { return nil }
+        return (estimate.position - home).length
+    }
+
+    /// The highest-precedence reason to hold right now, if any.
+    private func holdReason(now: MonotonicTime) -> HoldReason? {
+        if !navdataFresh(now) { return .navdataLost }
+        if !onboardFresh(now) { return .onboardFixStale }
+        if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { return .headingStale }
+        if headingRejected(now) { return .headingRejected }
+        if !targetFresh(now) { return .targetStale }
+        if let person = target.estimate(at: now), let drone = drone.estimate(at: now) {
+            let alreadyHeld = state == .holding(.targetTooFar)
+            let limit = failsafeParameters.maxTargetDistanceMeters - (alreadyHeld ? Self.targetDistanceResumeMarginMeters : 0)
+            if (person.position - drone.position).length > limit { return .targetTooFar }
+        }
+        if geofenceHolds(now: now) { return .geofence }
+        return nil
+    }
+
+    /// Whether the home fence stops following: the drone is outside it, or following would
+    /// take it beyond `FollowController.geofenceAimFraction` of it. A fence hold clears once
+    /// the drone is back inside and the person's standoff circle fits inside that fraction with
+    /// `geofenceResumeMarginMeters` to spare.
+    private func geofenceHolds(now: MonotonicTime) -> Bool {
+        guard let home else { return false }
+        let fence = failsafeParameters.geofenceMeters
+        let margin = Self.geofenceResumeMarginMeters
+        if state == .holding(.geofence) {
+            if let distance = distanceFromHome(now: now), distance > fence - margin { return true }
+            guard let person = target.estimate(at: now) else { return true }
+            return (person.position - home).length + followParameters.standoffMeters
+                > FollowController.geofenceAimFraction * fence - margin
+        }
+        if let distance = distanceFromHome(now: now), distance > fence { return true }
+        return state == .following && aimLimitedByGeofence
+    }
+
+    /// `.altitudeNotReached` when a climb has run out of time (`climbTimeoutSeconds` since lift-off
+    /// or since entering `climbing`), or while such a hold lasts and the altitude is still off.
+    private func climbHoldReason(now: MonotonicTime) -> HoldReason? {
+        switch state {
+        case .holding(.altitudeNotReached):
+            return altitudeReached() ? nil : .altitudeNotReached
+        case .climbing:
+            return age(climbStartedAt, now: now) >= failsafeParameters.climbTimeoutSeconds ? .altitudeNotReached : nil
+        case .takingOff:
+            return liftOffConfirmed && age(climbStartedAt, now: now) >= failsafeParameters.climbTimeoutSeconds
+                ? .altitudeNotReached : nil
+        default:
+            return nil
+        }
+    }
+
+    private func altitudeReached() -> Bool {
+        guard let telemetry else { return false }
+        return abs(telemetry.altitudeMeters - followParameters.altitudeMeters) <= followParameters.altitudeToleranceMeters
+    }
+
+    // MARK: Transitions
+
+    /// Applies at most one transition and returns it.
+    private mutating func advance(now: MonotonicTime) -> FlightTransition? {
+        let fresh = navdataFresh(now)
+        if let telemetry, fresh, telemetry.flightState.isAirborne, state.kind != .preflight {
+            hasBeenAirborne = true
+        }
+        if home == nil, state.kind != .preflight, state.kind != .landed {
+            home = drone.estimate(at: now)?.position
+        }
+
+        switch state {
+        case .preflight:
+            if shutdownRequested { return move(to: .landed, .shutdownBeforeTakeOff, now) }
+            if let telemetry, fresh, telemetry.flightState.isAirborne, !telemetry.emergency {
+                hasBeenAirborne = true
+                home = drone.estimate(at: now)?.position
+                if let reason = holdReason(now: now) {
+                    holdingSince = now
+                    return move(to: .holding(reason), .adoptedInFlight, now)
+                }
+                return move(to: altitudeReached() ? .following : .climbing, .adoptedInFlight, now)
+            }
+            let missing = missingPrerequisites(now: now)
+            if missing.isEmpty {
+                home = drone.estimate(at: now)?.position
+                return move(to: .takingOff, .prerequisitesMet, now)
+            }
+            state = .preflight(waitingFor: missing)
+            return nil
+
+        case .takingOff, .climbing, .following, .holding:
+            if let telemetry, telemetry.emergency { return move(to: .emergency, .emergencyReported, now) }
+            if shutdownRequested { return move(to: .landing(.shutdown), .land(.shutdown), now) }
+            if let telemetry, telemetry.batteryPercent
+                < min(failsafeParameters.criticalBatteryPercent, failsafeParameters.minBatteryPercent) {
+                return move(to: .landing(.criticalBattery), .land(.criticalBattery), now)
+            }
+            // Low battery counts once readings stayed under the threshold across
+            // lowBatteryConfirmSeconds (first to latest packet: a lone reading never does).
+            if let telemetry, let since = lowBatterySince,
+               telemetry.receivedAt.seconds(since: since) >= failsafeParameters.lowBatteryConfirmSeconds {
+                return move(to: .landing(.lowBattery), .land(.lowBattery), now)
+            }
+            if let telemetry, fresh, hasBeenAirborne, telemetry.flightState == .landing {
+                return move(to: .landing(.droneInitiated), .land(.droneInitiated), now)
+            }
+            if hasBeenAirborne, fresh, let since = landedReportedSince,
+               now.seconds(since: since) >= failsafeParameters.landedConfirmSeconds {
+                return move(to: .landed, .landedUnexpectedly, now)
+            }
+            // Holding is where a drone that landed during a navdata gap is found: AT*REF bit 9 is
+            // a level ("be flying", docs/flight-safety-faults.md §1), so waiting landedConfirmSeconds here would tell a drone on
+            // the ground to take off again. Once airborne, never again: landed, full stop.
+            if case .holding = state, hasBeenAirborne, let telemetry, fresh, telemetry.flightState == .landed {
+                return move(to: .landed, .landedUnexpectedly, now)
+            }
+            if state == .takingOff {
+                if let telemetry, fresh, telemetry.flightState.isAirborne, !liftOffConfirmed {
+                    liftOffConfirmed = true
+                    climbStartedAt = now
+                }
+                // REF take-off only while every preflight prerequisite still holds. Not
+                // `droneReady` (the drone leaves "landed" as it lifts) nor the take-off battery
+                // margin (the reading sags as the motors start; the landing thresholds above apply).
+                let lost = missingPrerequisites(now: now, strictHeading: false).subtracting([.droneReady, .battery])
+                if !lost.isEmpty {
+                    return move(to: .landing(.takeOffAborted(lost)), .land(.takeOffAborted(lost)), now)
+                }
+                if !liftOffConfirmed, let started = takeOffStartedAt,
+                   now.seconds(since: started) >= failsafeParameters.takeOffTimeoutSeconds {
+                    return move(to: .landed, .takeOffNotConfirmed, now)
+                }
+            }
+            if let reason = holdReason(now: now) ?? climbHoldReason(now: now) {
+                if case .holding(let current) = state {
+                    if let since = holdingSince, now.seconds(since: since) >= failsafeParameters.landAfterSeconds {
+                        return move(to: .landing(.holdExpired(reason)), .land(.holdExpired(reason)), now)
+                    }
+                    return current == reason ? nil : move(to: .holding(reason), .hold(reason), now)
+                }
+                holdingSince = now
+                return move(to: .holding(reason), .hold(reason), now)
+            }
+            switch state {
+            case .takingOff:
+                if let telemetry, telemetry.flightState == .flying || telemetry.flightState == .hovering {
+                    return move(to: .climbing, .airborneConfirmed, now)
+                }
+            case .climbing:
+                if altitudeReached() { return move(to: .following, .altitudeReached, now) }
+            case .holding:
+                holdingSince = nil
+                guard let telemetry else { return nil }
+                switch telemetry.flightState {
+                case .flying, .hovering:
+                    return move(to: altitudeReached() ? .following : .climbing, .dataFresh, now)
+                case .takingOff, .landed, .landing, .unknown:
+                    // Held during take-off before the drone was ever up: back to taking off (which
+                    // re-checks every prerequisite and keeps its deadline). Once airborne, never.
+                    return hasBeenAirborne ? nil : move(to: .takingOff, .dataFresh, now)
+                }
+            default:
+                break
+            }
+            return nil
+
+        case .landing:
+            if let telemetry, telemetry.emergency { return move(to: .emergency, .emergencyReported, now) }
+            if let telemetry, fresh, telemetry.flightState == .landed {
+                return move(to: .landed, .landedConfirmed, now)
+            }
+            return nil
+
+        case .landed:
+            return nil
+
+        case .emergency:
+            if let telemetry, fresh, !telemetry.emergency, telemetry.flightState == .landed {
+                return move(to: .landed, .emergencyCleared, now)
+            }
+            return nil
+        }
+    }
+
+    private mutating func move(to next: FlightState, _ reason: TransitionReason, _ now: MonotonicTime) -> FlightTransition {
+        let transition = FlightTransition(from: state, to: next, reason: reason, at: now)
+        if next == .takingOff, state.kind == .preflight {
+            takeOffStartedAt = now
+            liftOffConfirmed = false
+        }
+        // A climb entered from take-off keeps its lift-off time; any other entry starts the clock.
+        if next == .climbing, state != .takingOff || climbStartedAt == nil { climbStartedAt = now }
+        state = next
+        return transition
+    }
+
+    // MARK: Commands
+
+    /// Climb holding the take-off point (so a wind cannot drift the drone towards the person).
+    private mutating func climbCommand(now: MonotonicTime) -> PilotCommand? {
+        guard let telemetry, let droneState = drone.estimate(at: now),
+              let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
+        let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
+                                         holdPoint: home, drone: droneState,
+                                         noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
+                                         climbing: true, now: now)
+        return command.isValid ? command : nil
+    }
+
+    /// While holding: hold a point (inside the home fence, keeping off the person) when the drone
+    /// still knows where it is and which way it points; otherwise `nil` — the firmware's own hover
+    /// (PCMD flag 0), which is all that is left without navdata, an onboard fix or a heading.
+    private mutating func holdCommand(reason: HoldReason, now: MonotonicTime) -> PilotCommand? {
+        switch reason {
+        case .navdataLost, .onboardFixStale, .headingStale, .headingRejected:
+            return nil
+        case .targetStale, .geofence, .targetTooFar, .altitudeNotReached:
+            break
+        }
+        guard let telemetry, navdataFresh(now), onboardFresh(now), let droneState = drone.estimate(at: now),
+              let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
+        // Hold where the drone comes to rest braking gently from its current velocity, not where
+        // it happened to be (which it would overshoot and fly back to).
+        let speed = droneState.velocity.length
+        var point = holdPoint ?? droneState.position
+            + droneState.velocity * (speed / (2 * controller.tuning.brakingAccelerationMetersPerSecondSquared))
+        if let home {
+            point = FollowController.insideFence(
+                point, home: home, radius: FollowController.geofenceAimFraction * failsafeParameters.geofenceMeters)
+        }
+        holdPoint = point
+        let altitude = reason == .altitudeNotReached ? telemetry.altitudeMeters : followParameters.altitudeMeters
+        let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
+                                         holdPoint: point, drone: droneState, noseHeadingDegrees: nose,
+                                         altitudeMeters: telemetry.altitudeMeters, holdAltitudeMeters: altitude, now: now)
+        return command.isValid ? command : nil
+    }
+
+    private mutating func followCommand(now: MonotonicTime) -> FollowOutput? {
+        guard let telemetry, let droneState = drone.estimate(at: now), let person = target.estimate(at: now),
+              let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
+        let uncertainty = ((target.filter?.positionVariance ?? 0) + (drone.filter?.positionVariance ?? 0)).squareRoot()
+        let output = controller.follow(target: person, targetLastFix: target.lastFixPosition,
+                                       separationUncertaintyMeters: uncertainty,
+                                       motion: target.motion, drone: droneState,
+                                       noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
+                                       home: home, now: now)
+        aimLimitedByGeofence = output.aimLimitedByGeofence
+        return output.pilot.isValid ? output : nil
+    }
+}
