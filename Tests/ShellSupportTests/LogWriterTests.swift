@@ -150,7 +150,7 @@ struct LogWriterTests {
         let lines = text.split(separator: "\n")
         #expect(lines.count == 1)
         let line = String(try #require(lines.first))
-        #expect(line.contains(" warning followme.test : flight=42 reason=no-fix role=target [FollowMeServiceTests] receiver lost"),
+        #expect(line.contains(" warning followme.test : flight=42 reason=no-fix role=target [ShellSupportTests] receiver lost"),
                 "\(line)")
         #expect(line.first?.isNumber == true)
     }

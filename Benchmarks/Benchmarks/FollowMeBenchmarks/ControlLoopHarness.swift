@@ -1,7 +1,7 @@
 import ARDroneProtocol
 import FollowCore
 import Geometry
-import Telemetry
+import Observations
 
 /// One 30 Hz control step of `followme run`, driven by synthetic inputs, in the `following` state.
 ///

@@ -2,7 +2,7 @@ import ARDroneProtocol
 import Benchmark
 import CGPS
 import GPSClient
-import Telemetry
+import Observations
 
 #if canImport(Glibc)
 import Glibc
