@@ -4,7 +4,7 @@ import ARDroneProtocol
 public struct ConfigurationWrite: Sendable, Hashable, CustomStringConvertible {
     /// `category:name`, e.g. `control:altitude_max`.
     public let key: String
-    /// The value as the drone expects it: always a string (reference §2.3).
+    /// The value as the drone expects it: always a string (docs/ardrone-protocol.md §2.3).
     public let value: String
 
     public init(key: String, value: String) {
@@ -12,10 +12,10 @@ public struct ConfigurationWrite: Sendable, Hashable, CustomStringConvertible {
         self.value = value
     }
 
-    /// `general:navdata_demo = TRUE`: leaves bootstrap mode, demo navdata at ≈15 Hz (reference §1.2).
+    /// `general:navdata_demo = TRUE`: leaves bootstrap mode, demo navdata at ≈15 Hz (docs/ardrone-protocol.md §1.2).
     public static let navdataDemo = ConfigurationWrite(key: "general:navdata_demo", value: "TRUE")
 
-    /// `general:navdata_options = <mask>` (INI_INT, reference §1.3).
+    /// `general:navdata_options = <mask>` (INI_INT, docs/ardrone-protocol.md §1.3).
     public static func navdataOptions(_ mask: UInt32) -> ConfigurationWrite {
         ConfigurationWrite(key: "general:navdata_options", value: ConfigurationValue.integer(Int(mask)))
     }

@@ -9,7 +9,7 @@ import Observations
 /// The UDP link to one AR.Drone 2.0: AT commands out (port 5556), navdata in (port 5554).
 ///
 /// Two UDP sockets on ephemeral local ports, like the SDK (`COM_CONFIG_SOCKET_AT(…, 0, …)`,
-/// reference §1.1): one sends AT datagrams to `address:atPort`, the other sends the navdata trigger
+/// docs/ardrone-protocol.md §1.1): one sends AT datagrams to `address:atPort`, the other sends the navdata trigger
 /// to `address:navdataPort` and receives navdata (the drone answers the trigger's source).
 ///
 /// A fixed-rate timer re-sends the *desired* state every `tickIntervalSeconds` in one datagram
@@ -20,7 +20,7 @@ import Observations
 ///
 /// One owner (the flight service task) calls `setDesired`. `stop()` only stops sending: it does
 /// not land. Landing is the owner's job (`setDesired(flying: false, …)` and waiting for navdata);
-/// after `stop()` the drone's own com watchdog takes over (2 s, reference §2.2).
+/// after `stop()` the drone's own com watchdog takes over (2 s, docs/ardrone-protocol.md §2.2).
 public final class DroneLink: Sendable {
     public let configuration: DroneLinkConfiguration
     /// Everything the link observes, in order. Finishes after `stop()`. Buffers the newest
@@ -30,7 +30,7 @@ public final class DroneLink: Sendable {
     /// Events kept for a slow consumer (about a minute of demo navdata).
     public static let eventBufferCount = 1024
     /// `01 00 00 00`: the int32 1 ("unicast") in host (little-endian) order, what the SDK
-    /// (`ardrone_navdata_open_server`), pyardrone, paparazzi and objc.io send to port 5554 (§1.2).
+    /// (`ardrone_navdata_open_server`), pyardrone, paparazzi and objc.io send to port 5554 (docs/ardrone-protocol.md §1.2).
     public static let navdataTriggerBytes: [UInt8] = [0x01, 0x00, 0x00, 0x00]
     /// Receive buffer for one navdata datagram: above `NAVDATA_MAX_SIZE` (4096) so an oversized
     /// packet is seen whole and rejected, not silently truncated.
@@ -204,7 +204,7 @@ public final class DroneLink: Sendable {
 
     /// Asks the drone to leave EMERGENCY: REF bit 8 while navdata shows bit 31, then released.
     /// Refused unless the latest navdata shows bit 31, because bit 8 *toggles*: sent to a
-    /// healthy drone it cuts the motors (reference §2.3, §7.4). Also clears `desiredFlying`.
+    /// healthy drone it cuts the motors (docs/ardrone-protocol.md §2.3, §7.4). Also clears `desiredFlying`.
     public func requestEmergencyToggle() async throws(DroneLinkRefusal) {
         let result = await onLoop { runtime in runtime.core.requestEmergencyReset() }
         guard let result else { throw .notRunning }
@@ -394,7 +394,7 @@ public final class DroneLink: Sendable {
     /// every failed bind and every re-bound socket that closes again before it carried a datagram
     /// (a route that stays down), and starts over once one went through. Our choice: the first retry
     /// after 50 ms (an ENOBUFS or a flapping route is usually gone by then), at most 1 s apart so a
-    /// retry falls inside every 2 s com-watchdog period (reference §2.2).
+    /// retry falls inside every 2 s com-watchdog period (docs/ardrone-protocol.md §2.2).
     static let reopenInitialDelay = TimeAmount.milliseconds(50)
     static let reopenMaximumDelay = TimeAmount.seconds(1)
 

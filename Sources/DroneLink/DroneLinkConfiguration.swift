@@ -12,11 +12,11 @@ public struct DroneLinkConfiguration: Sendable, Equatable {
     public let navdataPort: Int
     /// Seconds between two AT datagrams, 0.01–0.05; default 0.030. The guide asks for a command every
     /// 30 ms for "satisfying control" (yumpu p.35); node-ar-drone and go-ardrone use 30 ms, the SDK
-    /// 20 ms (`ARDRONE_REFRESH_MS`); §9.2 of the reference caps it at 50 ms.
+    /// 20 ms (`ARDRONE_REFRESH_MS`); docs/ardrone-protocol.md §9.2 caps it at 50 ms.
     public let tickIntervalSeconds: Double
     /// Navdata silence after which the link reports navdata lost and re-sends the 5554 trigger,
     /// seconds, 0.1–2; default 1 (SDK `SO_RCVTIMEO` 1 s in `ardrone_navdata_client.c`; node-ar-drone
-    /// uses 100 ms). Must stay below the drone's 2 s com watchdog (§2.2).
+    /// uses 100 ms). Must stay below the drone's 2 s com watchdog (docs/ardrone-protocol.md §2.2).
     public let navdataSilenceSeconds: Double
     /// How long to wait for state bit 6 (command ACK) after an `AT*CONFIG`, seconds, 0.05–5;
     /// default 0.5 (node-ar-drone `UdpControl` default ACK timeout).
@@ -28,7 +28,7 @@ public struct DroneLinkConfiguration: Sendable, Equatable {
     public let configurationIDs: ConfigurationIDs
     /// `general:navdata_options` bit mask written after `general:navdata_demo`; `nil` (default) = leave
     /// the drone's default 65537 (demo + vision detect, `config_keys.h`). 138412033 adds magneto (22)
-    /// and GPS (27), reference §1.3.
+    /// and GPS (27), docs/ardrone-protocol.md §1.3.
     public let navdataOptionsMask: UInt32?
     /// Flight limits written once at start, after the navdata bootstrap.
     public let limits: FlightLimits
@@ -147,7 +147,7 @@ public struct FlightLimits: Sendable, Equatable {
 
     /// The `(key, value)` writes in the order they must be sent; values are the strings the SDK's
     /// `ARDRONE_CONFIG_KEY_IMM` macro produces: booleans `TRUE`/`FALSE`, ints `%d`, floats `%f`
-    /// (reference §2.3 "values are strings").
+    /// (docs/ardrone-protocol.md §2.3 "values are strings").
     public var configurationWrites: [ConfigurationWrite] {
         var writes = [ConfigurationWrite(key: "control:outdoor", value: ConfigurationValue.boolean(outdoor))]
         if let flightWithoutShell {
@@ -170,7 +170,7 @@ public struct FlightLimits: Sendable, Equatable {
 ///
 /// Each is 8 lowercase hex digits (SDK `ardrone_gen_ids.c`); the SDK's defaults are "00000000"
 /// (`ardrone_tool.c`). Whether the drone rejects CAT_USER keys (euler_angle_max, control_vz_max,
-/// control_yaw) without a matching session is unverified (reference §2.3).
+/// control_yaw) without a matching session is unverified (docs/ardrone-protocol.md §2.3).
 public struct ConfigurationIDs: Sendable, Equatable {
     public let sessionID: String
     public let userID: String

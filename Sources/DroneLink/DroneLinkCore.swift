@@ -37,7 +37,7 @@ struct DroneLinkCore {
     let expectedNavdataSource: SocketAddress
 
     /// How many times a flat trim is repeated on consecutive ticks (node-ar-drone repeats its
-    /// one-shot commands 10×, reference §2.3 `AT*FTRIM`).
+    /// one-shot commands 10×, docs/ardrone-protocol.md §2.3 `AT*FTRIM`).
     static let flatTrimRepeatCount = 10
     /// A backwards navdata sequence number `s` counts as a drone restart (the drone counts from 1,
     /// `NAVDATA_SEQUENCE_DEFAULT`) when `s <= restartWindow` and the last accepted number exceeds
@@ -49,7 +49,7 @@ struct DroneLinkCore {
     /// packet cannot restart the config writes, while a rebooted drone (every packet bootstrap) is
     /// caught at once.
     static let bootstrapFallbackPacketCount = 2
-    /// `NAVDATA_DEMO_TAG` = 0: bit 0 of `general:navdata_options` asks for the demo option (§1.3).
+    /// `NAVDATA_DEMO_TAG` = 0: bit 0 of `general:navdata_options` asks for the demo option (docs/ardrone-protocol.md §1.3).
     static let demoOptionMaskBit: UInt32 = 1 << 0
 
     private(set) var statistics = DroneLinkStatistics()
@@ -135,7 +135,7 @@ struct DroneLinkCore {
     }
 
     /// Toggles emergency off: REF bit 8 on every tick while navdata shows EMERGENCY, cleared as
-    /// soon as it does not (node-ar-drone `disableEmergency` pattern, reference §2.3 / §7.4).
+    /// soon as it does not (node-ar-drone `disableEmergency` pattern, docs/ardrone-protocol.md §2.3 / §7.4).
     mutating func requestEmergencyReset() -> Result<Void, DroneLinkRefusal> {
         guard let state = latestState else { return .failure(.noNavdataYet) }
         guard state.contains(.emergency) else { return .failure(.notInEmergency(state: state)) }
@@ -144,7 +144,7 @@ struct DroneLinkCore {
         return .success(())
     }
 
-    /// Cuts the motors: REF bit 8 while navdata does not show EMERGENCY, then released (§2.3:
+    /// Cuts the motors: REF bit 8 while navdata does not show EMERGENCY, then released (docs/ardrone-protocol.md §2.3:
     /// "to trigger an emergency (motor cut) send bit 8 while bit 31 = 0").
     mutating func requestEmergencyCutoff(now: MonotonicTime, effects: inout DroneLinkEffects) -> Result<Void, DroneLinkRefusal> {
         guard let state = latestState else { return .failure(.noNavdataYet) }
@@ -159,7 +159,7 @@ struct DroneLinkCore {
         return .success(())
     }
 
-    /// Flat trim, only while navdata says landed (reference §2.3 `AT*FTRIM`; node-ar-drone refuses
+    /// Flat trim, only while navdata says landed (docs/ardrone-protocol.md §2.3 `AT*FTRIM`; node-ar-drone refuses
     /// while flying).
     mutating func requestFlatTrim() -> Result<Void, DroneLinkRefusal> {
         guard let state = latestState else { return .failure(.noNavdataYet) }
@@ -252,7 +252,7 @@ struct DroneLinkCore {
         let bootstrap = latestState?.contains(.navdataBootstrap) ?? true
         if comWatchdogResetPending {
             comWatchdogResetPending = false
-            // SDK: COMWDG on the next tick unless the drone is in bootstrap (ardrone_tool.c, §2.2).
+            // SDK: COMWDG on the next tick unless the drone is in bootstrap (ardrone_tool.c, docs/ardrone-protocol.md §2.2).
             if !bootstrap {
                 commands.append(.comwdg)
                 statistics.comWatchdogResetsSent += 1
@@ -296,7 +296,7 @@ struct DroneLinkCore {
     }
 
     /// SDK: re-send the trigger whenever a 1 s read times out and restart the sequence expectation
-    /// (`ardrone_navdata_client.c`, reference §1.2/§1.3).
+    /// (`ardrone_navdata_client.c`, docs/ardrone-protocol.md §1.2/§1.3).
     private mutating func checkSilence(now: MonotonicTime, effects: inout DroneLinkEffects) {
         let silence = configuration.navdataSilenceSeconds
         let lastHeard = statistics.lastNavdataAt ?? startedAt
@@ -327,7 +327,7 @@ struct DroneLinkCore {
 
     private mutating func appendConfigurationCommands(now: MonotonicTime, effects: inout DroneLinkEffects) {
         // Only while navdata flows: the ACK is only visible in navdata, and a drone without a
-        // navdata client "might simply drop the configuration" (pyardrone #12, reference §7.7).
+        // navdata client "might simply drop the configuration" (pyardrone #12, docs/ardrone-protocol.md §7.7).
         guard !isNavdataLost, let state = latestState else { return }
         let acknowledgeBitSet = state.contains(.commandAcknowledged)
         let timeout = configuration.configAcknowledgementTimeoutSeconds

@@ -7,7 +7,7 @@ public enum DroneLinkEvent: Sendable {
     /// A navdata packet passed every check (source, decoding, sequence).
     case navdata(ReceivedNavdata)
     /// The first navdata arrived. AT commands start only now: if the drone was already flying,
-    /// the link keeps REF bit 9 set (`desiredFlying` true) instead of landing it (reference §7.3).
+    /// the link keeps REF bit 9 set (`desiredFlying` true) instead of landing it (docs/ardrone-protocol.md §7.3).
     case connected(droneWasFlying: Bool, desiredFlying: Bool, at: MonotonicTime)
     /// No accepted navdata for `DroneLinkConfiguration.navdataSilenceSeconds`; the trigger is being
     /// re-sent and PCMD was reset to hover.
@@ -26,7 +26,7 @@ public enum DroneLinkEvent: Sendable {
     /// than EMSGSIZE/EHOSTUNREACH (e.g. ENETUNREACH, ENOBUFS when Wi-Fi drops; swift-nio 2.x
     /// `NIOPosix/PendingDatagramWritesManager.swift`, `handleError`) and on read errors other than
     /// ECONNREFUSED/ENOMEM (`NIOPosix/SocketChannel.swift`, `shouldCloseOnErrnoCode`). The link re-binds it with backoff (`.socketReopened`); meanwhile no AT command goes out
-    /// (the drone's 2 s com watchdog makes it hover, reference §2.2) and navdata may stop (`.navdataLost`).
+    /// (the drone's 2 s com watchdog makes it hover, docs/ardrone-protocol.md §2.2) and navdata may stop (`.navdataLost`).
     /// `error`: the error that closed it, when the link saw one.
     case socketClosed(DroneLinkSocket, error: String?, at: MonotonicTime)
     /// The socket is bound again after `attempts` binds; `samePort`: on its previous local port.
@@ -53,7 +53,7 @@ public enum DroneLinkSocket: String, Sendable, Hashable {
 
 /// Why the link redoes the bootstrap.
 public enum BootstrapFallbackReason: String, Sendable, Hashable {
-    /// State bit 11 (NAVDATA_BOOTSTRAP) set again (reference §1.2).
+    /// State bit 11 (NAVDATA_BOOTSTRAP) set again (docs/ardrone-protocol.md §1.2).
     case bootstrapBit = "bootstrap-bit"
     /// The demo option is missing although navdata_demo was acknowledged.
     case demoOptionMissing = "demo-option-missing"
@@ -115,10 +115,10 @@ public enum DroneLinkRefusal: Error, Sendable, Equatable, CustomStringConvertibl
     case notRunning
     /// No navdata has been accepted yet, so the drone's state is unknown.
     case noNavdataYet
-    /// Flat trim needs a landed drone (reference §2.3 `AT*FTRIM`); navdata says otherwise.
+    /// Flat trim needs a landed drone (docs/ardrone-protocol.md §2.3 `AT*FTRIM`); navdata says otherwise.
     case notLanded(state: DroneState, controlState: ControlState?)
     /// An emergency reset was requested but navdata does not show EMERGENCY (bit 31): bit 8 toggles,
-    /// so sending it now would cut the motors instead (reference §2.3).
+    /// so sending it now would cut the motors instead (docs/ardrone-protocol.md §2.3).
     case notInEmergency(state: DroneState)
     /// A cutoff was requested but the drone already reports EMERGENCY.
     case alreadyInEmergency

@@ -499,7 +499,7 @@ struct FlightLoop {
             }
         }
         // Until this loop has seen navdata it cannot know whether the drone flies: a preflight
-        // "stay landed" must not overwrite the link's adopt-on-connect REF bit 9 (reference §7.3).
+        // "stay landed" must not overwrite the link's adopt-on-connect REF bit 9 (docs/ardrone-protocol.md §7.3).
         // Found by FaultInjectionTests (SIGKILL + restart landed a flying drone ~2.6 % of restarts).
         if machine.telemetry != nil {
             link.setDesired(flying: flying, pilot: pilot, sendImmediately: immediately, reflecting: fixReceivedAt)

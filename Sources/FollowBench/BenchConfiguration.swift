@@ -23,7 +23,7 @@ public struct BenchConfiguration: Sendable, Hashable {
     public var standoffMeters: Double
     /// `control:euler_angle_max` of the simulated drone, degrees, for both controllers; FollowMe's
     /// `maxTiltDegrees` is set to it. Default 12: the SDK default (ARDroneLib `config_keys.h`,
-    /// reference §1.1), which the objc.io app never changed. Range 1…30.
+    /// docs/dynamics-and-follow.md §1.1), which the objc.io app never changed. Range 1…30.
     public var eulerAngleMaxDegrees: Double
     /// `control:altitude_max` written to the drone at start, metres (the shipped config's 10 m;
     /// the drone's own default 3 m would cap FollowMe's 3 m follow height).
@@ -31,7 +31,7 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// Control period, seconds: both controllers' commands are (re)sent this often, like the
     /// link's 30 ms AT loop (AR.Drone Developer Guide §6). Default 0.03.
     public var controlPeriodSeconds: Double
-    /// Navdata rate, Hz: 15 in demo mode (reference §1.3). Default 15.
+    /// Navdata rate, Hz: 15 in demo mode (docs/ardrone-protocol.md §1.3). Default 15.
     public var navdataRateHertz: Double
     /// Spacing of the recorded person/drone track samples (for plots), seconds. Default 0.5.
     public var trackSampleSeconds: Double

@@ -2,8 +2,8 @@ import Simulation
 
 /// The GPS error model of a bench run, by name.
 ///
-/// Both models share the realistic model's timing (5 Hz fixes, 0.3 s gpsd latency, reference
-/// dynamics-and-follow.md §3.2–3.3), so "clean" isolates controller quality (reference §4.2
+/// Both models share the realistic model's timing (5 Hz fixes, 0.3 s gpsd latency,
+/// docs/dynamics-and-follow.md §3.2–3.3), so "clean" isolates controller quality (§4.2
 /// "perfect GPS … 0.3 s") and "realistic" adds the receivers' errors (system quality). Runs with
 /// the same seed see the same error realisation whichever controller flies.
 public enum BenchNoise: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {

@@ -5,8 +5,8 @@ import Simulation
 /// What the person does in a bench run, and where on Earth.
 ///
 /// The person's motion is a `PersonScenario` on a `LocalPlane` whose origin is `origin`; the
-/// naive baseline's raw-degree bearing error depends on that latitude (reference
-/// dynamics-and-follow.md §6.2), so replays keep their real place.
+/// naive baseline's raw-degree bearing error depends on that latitude
+/// (docs/dynamics-and-follow.md §6.2), so replays keep their real place.
 public struct BenchScenario: Sendable {
     public enum Kind: String, Sendable, Hashable {
         /// A generated path (`Simulation` person scenarios).
@@ -78,10 +78,10 @@ public struct BenchScenario: Sendable {
     // MARK: Synthetic scenarios
 
     /// Where the synthetic scenarios take place: the Champ de Mars in Paris (48.8584 N 2.2945 E),
-    /// the `followme sim` default home. At 48.9° the naive bearing is up to ≈11° off (§6.2).
+    /// the `followme sim` default home. At 48.9° the naive bearing is up to ≈11° off (docs/dynamics-and-follow.md §6.2).
     public static let defaultOrigin = GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!
 
-    /// A straight walk at 1.4 m/s (preferred walking speed, reference §4.1) heading north-east,
+    /// A straight walk at 1.4 m/s (preferred walking speed, docs/dynamics-and-follow.md §4.1) heading north-east,
     /// the direction where the raw-degree bearing is most wrong.
     public static func straightWalk(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
         BenchScenario(name: "straight-walk", summary: "straight walk, 1.4 m/s, heading 045°", kind: .synthetic,

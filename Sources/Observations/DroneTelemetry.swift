@@ -1,7 +1,7 @@
 import Observations
 
 /// The drone's flight state as navdata reports it (demo option `ctrl_state >> 16`,
-/// ardrone-protocol.md §3.4 CTRL_STATES), reduced to what the follower needs.
+/// docs/ardrone-protocol.md §3.4 CTRL_STATES), reduced to what the follower needs.
 public enum DroneFlightState: Sendable, Hashable {
     /// On the ground, motors off (CTRL_STATES 2 LANDED).
     case landed
@@ -26,7 +26,7 @@ public enum DroneFlightState: Sendable, Hashable {
 }
 
 /// Horizontal velocity in the drone's body frame, metres per second: navdata demo `vx`
-/// (forward) and `vy` (right), converted from mm/s (ardrone-protocol.md §3.4).
+/// (forward) and `vy` (right), converted from mm/s (docs/ardrone-protocol.md §3.4).
 public struct BodyVelocity: Sendable, Hashable {
     /// Along the nose, m/s.
     public var forwardMetersPerSecond: Double
@@ -44,7 +44,7 @@ public struct BodyVelocity: Sendable, Hashable {
 public struct DroneTelemetry: Sendable, Hashable {
     /// Major control state.
     public var flightState: DroneFlightState
-    /// State bit 31 EMERGENCY (ardrone-protocol.md §3.2).
+    /// State bit 31 EMERGENCY (docs/ardrone-protocol.md §3.2).
     public var emergency: Bool
     /// Battery, percent 0…100 (demo `vbat_flying_percentage`).
     public var batteryPercent: Double

@@ -3,7 +3,7 @@
 /// Every key written is stored verbatim in `values` (unknown keys are accepted, like the drone
 /// keeps keys it has no use for). The keys the flight model uses are also parsed into typed,
 /// unit-named properties. Defaults and the indoor/outdoor split are from ARDroneLib
-/// `Soft/Common/config_keys.h` (docs/ardrone-protocol.md §4, dynamics-and-follow.md §1.1).
+/// `Soft/Common/config_keys.h` (docs/ardrone-protocol.md §4, docs/dynamics-and-follow.md §1.1).
 public struct DroneConfiguration: Sendable, Hashable {
     /// One flight-limit set. The drone keeps an indoor and an outdoor set and uses the one that
     /// `control:outdoor` selects.
@@ -36,7 +36,7 @@ public struct DroneConfiguration: Sendable, Hashable {
     }
 
     /// Largest accepted `euler_angle_max`, radians: "between 0 and 0.52 (ie. 30 deg)" (SDK text,
-    /// reference §4). Larger writes are clamped to it.
+    /// docs/ardrone-protocol.md §4). Larger writes are clamped to it.
     public static let eulerAngleMaxLimitRadians = 0.52
 
     /// Every key ever written, with its raw string value (`"TRUE"`, `"0.350000"`, `"3000"`, …).

@@ -1,15 +1,15 @@
 import Geometry
 
 /// Fixed physical and firmware-behaviour parameters of the simulated AR.Drone 2.0 (things a
-/// client cannot change with `AT*CONFIG`). The defaults follow docs/dynamics-and-follow.md
-/// §1.4; every value without a published source is marked "our assumption".
+/// client cannot change with `AT*CONFIG`). The defaults follow
+/// docs/dynamics-and-follow.md §1.4; every value without a published source is marked "our assumption".
 public struct DroneDynamics: Sendable, Hashable {
     /// How PCMD roll/pitch become a tilt reference.
     public enum TiltCommandProfile: Sendable, Hashable {
         /// SDK semantics: tilt = u · euler_angle_max (ardrone_api.h; ardrone_autonomy issue #171).
         case sdk
         /// tum_ardrone's literal fit: tilt = 24° · clamp(u, ±0.5), ignoring euler_angle_max
-        /// (tum_ardrone `cfg/StateestimationParams.cfg` c4 = 24; reference §1.2 caveat).
+        /// (tum_ardrone `cfg/StateestimationParams.cfg` c4 = 24; docs/dynamics-and-follow.md §1.2 caveat).
         case tumLiteral
     }
 
@@ -47,7 +47,7 @@ public struct DroneDynamics: Sendable, Hashable {
     /// euler_angle_max. Our assumption; no published figure.
     public var hoverBrakeRatePerSecond = 1.5
     /// Wind, m/s ENU: drag acts on air-relative velocity, v̇ = c1·(c2·sin(tilt) − (v − wind))
-    /// (reference §1.4 "bias acceleration c1·w_wind").
+    /// (docs/dynamics-and-follow.md §1.4 "bias acceleration c1·w_wind").
     public var windENU: PlaneVector = .zero
     /// Motors spin up on the ground before the climb starts, seconds. Our assumption.
     public var takeoffSpinUpSeconds = 1.0
@@ -60,7 +60,7 @@ public struct DroneDynamics: Sendable, Hashable {
     /// Gain that slows vertical speed near altitude_max / altitude_min, s⁻¹. Our assumption.
     public var altitudeLimitGainPerSecond = 1.0
     /// Total silence after which a drone hovering on lost com lands, seconds. The first stage
-    /// (hover) is `general:com_watchdog` (2 s); "hover, then land" is reference §2.2's reading of
+    /// (hover) is `general:com_watchdog` (2 s); "hover, then land" is docs/ardrone-protocol.md §2.2's reading of
     /// `COM_INPUT_LANDING_TIME` and the LOST_COM hovering states. The 5 s is our assumption.
     public var comLossLandingSeconds = 5.0
 
@@ -79,7 +79,7 @@ public struct DroneDynamics: Sendable, Hashable {
 
     public init() {}
 
-    /// The tum_ardrone constants with SDK command semantics (reference §1.4).
+    /// The tum_ardrone constants with SDK command semantics (docs/dynamics-and-follow.md §1.4).
     public static let standard = DroneDynamics()
 
     /// A plant that is *not* the controller's own model (issues 11 and 12): the tum constants

@@ -18,7 +18,7 @@ public struct DroneStateFlags: OptionSet, Sendable, Hashable {
     public static let emergency = DroneStateFlags(rawValue: 1 << 31)
 }
 
-/// Major control states (ARDroneLib `Soft/Common/control_states.h` CTRL_STATES; reference §3.4).
+/// Major control states (ARDroneLib `Soft/Common/control_states.h` CTRL_STATES; docs/ardrone-protocol.md §3.4).
 public enum ControlStateMajor: UInt16, Sendable, Hashable {
     /// CTRL_DEFAULT. The SDK has no emergency control state; we report DEFAULT during an
     /// emergency (our choice, so that it can never be mistaken for LANDED/FLYING). Clients must

@@ -12,7 +12,7 @@ import Observations
 /// Frames: the plane is east/north metres (`LocalPlane`), headings are compass degrees
 /// (clockwise from true north), altitude is metres above the ground.
 ///
-/// Model per step (reference §1.4):
+/// Model per step (docs/dynamics-and-follow.md §1.4):
 /// - tilt_ref_body = (−u_pitch, u_roll)·euler_angle_max, rotated to the world by the heading;
 ///   world tilt follows it first-order with c3;
 /// - v̇ = c1·(c2·sin|tilt|·(tilt/|tilt|) − (v − wind)), ṗ = v;

@@ -13,9 +13,9 @@ public struct GPSReceiverModel: Sendable, Hashable {
     public var biasTimeConstantSeconds: Double
     /// White noise per fix, metres per axis (σ_w).
     public var whiteSigmaMeters: Double
-    /// Fixes per second (1, 5, 10 Hz are typical; §3.1).
+    /// Fixes per second (1, 5, 10 Hz are typical; docs/dynamics-and-follow.md §3.1).
     public var fixRateHertz: Double
-    /// Delay from a fix's true time to its arrival from gpsd, seconds (§3.3: ≈0.31 s at 19200 bps).
+    /// Delay from a fix's true time to its arrival from gpsd, seconds (docs/dynamics-and-follow.md §3.3: ≈0.31 s at 19200 bps).
     public var latencySeconds: Double
     /// Velocity noise per axis, m/s (speed and track come from the noisy velocity).
     public var velocitySigmaMetersPerSecond: Double
@@ -69,7 +69,7 @@ public struct GPSReceiverModel: Sendable, Hashable {
     )
 
     /// The horizontal 95 % radius implied by the model (R95 = 2.448σ for a circular Gaussian,
-    /// §3.1), metres; reported as the fix's `ephMeters`.
+    /// docs/dynamics-and-follow.md §3.1), metres; reported as the fix's `ephMeters`.
     public var horizontal95Meters: Double {
         2.448 * (biasSigmaMeters * biasSigmaMeters + whiteSigmaMeters * whiteSigmaMeters).squareRoot()
     }
@@ -82,7 +82,7 @@ public struct GPSErrorModel: Sendable, Hashable {
     /// The receiver on the drone.
     public var onboard: GPSReceiverModel
     /// Fraction ρ ∈ [0, 1] of the bias variance the two receivers share (same satellites, same
-    /// corrections): relative error per axis σ_b·√(2(1−ρ)) (§3.4). No published ρ; sweep 0–0.9.
+    /// corrections): relative error per axis σ_b·√(2(1−ρ)) (docs/dynamics-and-follow.md §3.4). No published ρ; sweep 0–0.9.
     public var sharedCorrelation: Double
     /// Correlation time of the shared component, seconds.
     public var sharedTimeConstantSeconds: Double
@@ -102,7 +102,7 @@ public struct GPSErrorModel: Sendable, Hashable {
     /// No error, 5 Hz, no latency: every fix is the truth at its time.
     public static let clean = GPSErrorModel(target: .perfect(), onboard: .perfect())
 
-    /// Perfect positions with real timing (controller-quality runs, reference §4.2).
+    /// Perfect positions with real timing (controller-quality runs, docs/dynamics-and-follow.md §4.2).
     public static func perfect(fixRateHertz: Double, latencySeconds: Double) -> GPSErrorModel {
         let r = GPSReceiverModel.perfect(fixRateHertz: fixRateHertz, latencySeconds: latencySeconds)
         return GPSErrorModel(target: r, onboard: r)

@@ -2,8 +2,8 @@ import Geometry
 import Observations
 
 /// The objc.io "quadcopter navigator" follow logic, reproduced as the benchmark baseline
-/// (objcio/issue-8-quadcopter-navigator `Navigator.m`, `DroneController.m`; reference
-/// ardrone-protocol.md §8 and dynamics-and-follow.md §2.5).
+/// (objcio/issue-8-quadcopter-navigator `Navigator.m`, `DroneController.m`;
+/// docs/ardrone-protocol.md §8 and docs/dynamics-and-follow.md §2.5).
 ///
 /// Every 0.25 s (their NSTimer) it recomputes:
 /// - bearing = atan2(Δlon, Δlat) in raw degrees — the flat-earth shortcut *without* cos(lat),

@@ -28,7 +28,7 @@ public protocol PersonScenario: Sendable {
 public enum PersonSpeed {
     /// Preferred walking speed ≈1.4 m/s (Wikipedia "Preferred walking speed").
     public static let walkMetersPerSecond = 1.4
-    /// Jogging; the benchmark's jog case (§4.2) uses 3.0 m/s (recreational running 2.2–2.8 m/s).
+    /// Jogging; the benchmark's jog case (docs/dynamics-and-follow.md §4.2) uses 3.0 m/s (recreational running 2.2–2.8 m/s).
     public static let jogMetersPerSecond = 3.0
 }
 

@@ -60,7 +60,7 @@ public struct SimulatedDroneProtocol: Sendable {
         .picVersionOK, .atCodecThreadOn, .navdataThreadOn, .videoThreadOn, .acquisitionThreadOn,
     ]
 
-    /// The configuration key that ends bootstrap (§1.2, `config_keys.h`).
+    /// The configuration key that ends bootstrap (docs/ardrone-protocol.md §1.2, `config_keys.h`).
     public static let navdataDemoKey = "general:navdata_demo"
 
     public private(set) var counters = Counters()
@@ -156,7 +156,7 @@ public struct SimulatedDroneProtocol: Sendable {
     /// checksum only with state bit 11, until the client writes `general:navdata_demo` again
     /// (docs/ardrone-protocol.md §1.2). `restartingSequence` also numbers packets from 1 again
     /// and forgets the last accepted AT sequence number (the next command is accepted whatever its
-    /// number), as a rebooted drone does (§1.3, `NAVDATA_SEQUENCE_DEFAULT`).
+    /// number), as a rebooted drone does (docs/ardrone-protocol.md §1.3, `NAVDATA_SEQUENCE_DEFAULT`).
     public mutating func fallBackToBootstrap(restartingSequence: Bool) {
         navdataMode = .bootstrap
         counters.bootstrapFallbacks += 1

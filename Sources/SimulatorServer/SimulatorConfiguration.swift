@@ -7,9 +7,9 @@ public struct SimulatorConfiguration: Sendable {
     /// Address all sockets bind to. Default 127.0.0.1: the simulator is a bench tool, never
     /// exposed to a network unless asked.
     public var bindHost: String = "127.0.0.1"
-    /// UDP port for AT commands; 5556 is the drone's `AT_PORT` (reference §1.1). 0 = any free port.
+    /// UDP port for AT commands; 5556 is the drone's `AT_PORT` (docs/ardrone-protocol.md §1.1). 0 = any free port.
     public var atPort: Int = 5556
-    /// UDP port for navdata triggers and navdata; 5554 is the drone's `NAVDATA_PORT` (§1.1).
+    /// UDP port for navdata triggers and navdata; 5554 is the drone's `NAVDATA_PORT` (docs/ardrone-protocol.md §1.1).
     /// 0 = any free port.
     public var navdataPort: Int = 5554
     /// TCP port serving the onboard receiver's NMEA (gpsd: `tcp://HOST:PORT`). 10110 is the IANA
@@ -64,7 +64,7 @@ public struct SimulatorConfiguration: Sendable {
     /// Period of the simulation timer, seconds. 5 ms = the physics step of `DroneDynamics`.
     public var tickIntervalSeconds: Double = 0.005
     /// Navdata packets per second: 15 in demo mode (`NAVDATA_SUBSAMPLING 13`, "200 / 15 fps",
-    /// ardronelib `config.h`; reference §1.3). Bootstrap packets use the same rate.
+    /// ardronelib `config.h`; docs/ardrone-protocol.md §1.3). Bootstrap packets use the same rate.
     public var navdataRateHertz: Double = 15
     /// UTC seconds at `MonotonicTime.zero` for the receivers' timestamps; nil = derived from the
     /// wall clock at start, so NMEA times are today's.

@@ -21,9 +21,9 @@ public enum SimulatorStream: String, Sendable, Hashable, CaseIterable {
 /// Both claim EMERGENCY (state bit 31), LANDED and 1 % battery, so a client that accepted one
 /// would visibly react (emergency state, landing).
 public enum InjectedNavdata: String, Sendable, Hashable, CaseIterable {
-    /// A well-formed demo packet with the next sequence number and a wrong checksum (§3.5).
+    /// A well-formed demo packet with the next sequence number and a wrong checksum (docs/ardrone-protocol.md §3.5).
     case corrupt
-    /// A well-formed demo packet whose sequence number is 5 below the last one sent (§1.3: the
+    /// A well-formed demo packet whose sequence number is 5 below the last one sent (docs/ardrone-protocol.md §1.3: the
     /// client must drop non-increasing sequence numbers). Refused before 6 packets were sent.
     case staleSequence = "stale-sequence"
 }

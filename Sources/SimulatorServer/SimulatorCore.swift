@@ -114,7 +114,7 @@ final class SimulatorCore {
         }
     }
 
-    /// A datagram arrived on the navdata port: its source becomes the navdata client (§1.2: the
+    /// A datagram arrived on the navdata port: its source becomes the navdata client (docs/ardrone-protocol.md §1.2: the
     /// drone answers the trigger's source address and port).
     func receiveNavdataTrigger(from source: SocketAddress, now: MonotonicTime) {
         if navdataClient != source {
@@ -338,7 +338,7 @@ final class SimulatorCore {
             return "the packet did not encode: \(error)"
         }
         if kind == .corrupt {
-            // The checksum is the packet's last 4 bytes (reference §3.5); one flipped byte breaks it.
+            // The checksum is the packet's last 4 bytes (docs/ardrone-protocol.md §3.5); one flipped byte breaks it.
             bytes[bytes.count - 1] ^= 0x5A
         }
         for _ in 0..<count {

@@ -686,7 +686,7 @@ extension DroneLinkEvent {
 
 /// JSON rendering of a decoded navdata packet for `drone decode`.
 enum NavdataJSON {
-    /// Option names by tag (`navdata_keys.h`; 27 = GPS from fw 2.4, reference §3.3).
+    /// Option names by tag (`navdata_keys.h`; 27 = GPS from fw 2.4, docs/ardrone-protocol.md §3.3).
     static let optionNames: [UInt16: String] = [
         0: "demo", 1: "time", 2: "raw_measures", 3: "phys_measures", 4: "gyros_offsets", 5: "euler_angles",
         6: "references", 7: "trims", 8: "rc_references", 9: "pwm", 10: "altitude", 11: "vision_raw",
@@ -728,7 +728,7 @@ enum NavdataJSON {
         var j = JSONLine()
         j.add("tag", Int(option.tag.rawValue))
         var name = optionNames[option.tag.rawValue] ?? "unknown"
-        // Tag 27 is zimmu_3000 (12 bytes) in SDK 2.0.1 and GPS (216 bytes) from fw 2.4.8 (reference §3.3);
+        // Tag 27 is zimmu_3000 (12 bytes) in SDK 2.0.1 and GPS (216 bytes) from fw 2.4.8 (docs/ardrone-protocol.md §3.3);
         // other sizes (fw 2.4.7's 480 bytes) have no known layout.
         if case .raw = option, option.tag == .gps { name = option.wireSize == 12 ? "zimmu_3000" : "gps_unknown_layout" }
         j.add("name", name)

@@ -1,8 +1,9 @@
+import Foundation
 import Fuzzing
 import Testing
 @testable import ARDroneProtocol
 
-/// Expected values: `Fixtures/PROVENANCE.md` → shared fixtures README (node-ar-drone
+/// Expected values: `Fixtures/PROVENANCE.md` and docs/ardrone-protocol.md §6 (node-ar-drone
 /// `test-parseNavdata.js` at 11667d46, go-ardrone `decoder_test.go`).
 private let fullOptionList: [(tag: UInt16, size: Int)] = [
     (0, 148), (1, 8), (2, 52), (3, 46), (4, 16), (5, 12), (6, 88), (7, 16), (8, 24), (9, 76), (10, 56),
@@ -15,10 +16,12 @@ private func storedChecksum(_ bytes: [UInt8]) -> UInt32 {
     bytes.suffix(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
 }
 
-@Test("Embedded fuzz corpus equals the fixture files", arguments: Fixture.allNavdata.indices)
-func embeddedCorpusMatchesFixtures(index: Int) throws {
-    let name = Fixture.allNavdata[index]
-    #expect(try Fixture.bytes(name) == NavdataFixtureCorpus.all[index], "\(name)")
+@Test("The fuzz seed corpus (Fuzz/corpus/navdata) holds byte-exact copies of the fixture files", arguments: Fixture.allNavdata)
+func fuzzCorpusMatchesFixtures(name: String) throws {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    let copy = FileManager.default.contents(atPath: url.appendingPathComponent("Fuzz/corpus/navdata/\(name)").path)
+    #expect(copy.map { [UInt8]($0) } == (try Fixture.bytes(name)), "\(name)")
 }
 
 @Test("fw 2.4.8 capture: header and state word")

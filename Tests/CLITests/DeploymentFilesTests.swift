@@ -28,7 +28,7 @@ import Testing
     static let logDirectory = "var/log/followme"
     static let manifest = "var/lib/followme/install-manifest"
 
-    /// Debian bookworm's /etc/default/gpsd as shipped by gpsd 3.22-4.1 (reference gpsd.md §5.1).
+    /// Debian bookworm's /etc/default/gpsd as shipped by gpsd 3.22-4.1 (docs/gpsd.md §5.1).
     static let debianDefaultGPSD = """
         # Devices gpsd should collect to at boot time.
         # They need to be read/writeable, either by user gpsd or the group dialout.
@@ -574,7 +574,7 @@ import Testing
         #expect(families == ["AF_INET", "AF_INET6", "AF_UNIX"])
         #expect(unit.value("Service", "PrivateNetwork") == nil)
         #expect(unit.value("Service", "IPAddressDeny") == nil)
-        // Every directive has its comment (docs/style.md 18)
+        // Every directive has its comment (docs/style.md habit 18)
         #expect(unit.uncommented.isEmpty, "uncommented lines \(unit.uncommented)")
     }
 
@@ -772,7 +772,7 @@ import Testing
         }
     }
 
-    /// Every USB id Debian bookworm's 60-gpsd.rules lists (reference gpsd.md §5.1), with the
+    /// Every USB id Debian bookworm's 60-gpsd.rules lists (docs/gpsd.md §5.1), with the
     /// kernel module its comment must name; FTDI is disabled there and here.
     static let debianPucks: [(vendor: String, product: String, module: String, enabled: Bool)] = [
         ("1546", "01a5", "cdc_acm", true), ("1546", "01a6", "cdc_acm", true), ("1546", "01a7", "cdc_acm", true),

@@ -76,7 +76,7 @@ struct BenchRunnerTests {
         ])
     }
 
-    @Test("the default 12° drone flown by the baseline falls behind a walker (reference §4.2)")
+    @Test("the default 12° drone flown by the baseline falls behind a walker (docs/dynamics-and-follow.md §4.2)")
     func baselineFallsBehind() throws {
         // pitch 0.2 × 12° = 2.4° → ≈0.73 m/s steady, against 1.4 m/s
         let result = try Self.run(.straightWalk(), .naive, .clean, duration: 90)

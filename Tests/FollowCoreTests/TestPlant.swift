@@ -26,7 +26,7 @@ struct PlantModel: Sendable, CustomStringConvertible {
 
     var description: String { name }
 
-    /// The tum_ardrone cfg defaults (reference dynamics-and-follow.md §1.2, written out here on
+    /// The tum_ardrone cfg defaults (docs/dynamics-and-follow.md §1.2, written out here on
     /// purpose, not read from `ControllerTuning`): c1 0.58, c2 17.5, c3 7 (τ 0.14 s), 100 ms
     /// `delayControl`, no wind.
     static let nominal = PlantModel(name: "nominal", dragRatePerSecond: 0.58, speedPerSinTilt: 17.5,

@@ -13,7 +13,7 @@ import Testing
     }
 
     /// The Inverse table of docs/dynamics-and-follow.md §6.3 (GeographicLib 2.1).
-    @Test("reference doc §6.3 inverse vectors", arguments: [
+    @Test("docs/dynamics-and-follow.md §6.3 inverse vectors", arguments: [
         (45.0, 7.0, 45.0005, 7.0005, 68.130467, 35.355007118, 35.355360673),
         (52.52, 13.405, 52.5201, 13.4052, 17.553642, 50.659500378, 50.659659092),
         (70.0, 20.0, 70.0, 20.01, 381.865412, 89.995301537, 90.004698463),

@@ -62,7 +62,7 @@ public struct Navdata: Sendable, Equatable {
     }
 
     /// A bootstrap packet: header and checksum only, with `.navdataBootstrap` set — what the
-    /// drone sends before `general:navdata_demo` is configured (fixtures README §4).
+    /// drone sends before `general:navdata_demo` is configured (docs/ardrone-protocol.md §1.2).
     public static func bootstrap(state: DroneState, sequenceNumber: UInt32) -> Navdata {
         Navdata(state: state.union(.navdataBootstrap), sequenceNumber: sequenceNumber)
     }

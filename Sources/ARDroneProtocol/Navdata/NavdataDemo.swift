@@ -1,6 +1,6 @@
 /// The demo option (tag 0, 148 bytes): flight state, battery, attitude, altitude, velocity.
 ///
-/// Layout `navdata_demo_t` (`navdata_common.h`); units per the reference doc §3.4. Body frame
+/// Layout `navdata_demo_t` (`navdata_common.h`); units per docs/ardrone-protocol.md §3.4. Body frame
 /// is x forward, y right, z down; theta positive = nose up, psi increasing clockwise seen from
 /// above (ardrone_autonomy's REP-103 conversion negates theta, psi, vy, vz).
 public struct NavdataDemo: Sendable, Equatable {
@@ -34,7 +34,7 @@ public struct NavdataDemo: Sendable, Equatable {
     /// `psi`, yaw in millidegrees, ±180000; increases clockwise seen from above.
     public var psiMillidegrees: Float
     /// `altitude` in millimeters (what node-ar-drone and ardrone_autonomy odometry assume; the SDK
-    /// comment says cm — conflict noted in the reference doc).
+    /// comment says cm — conflict, docs/ardrone-protocol.md §3.4).
     public var altitudeMillimeters: Int32
     /// `vx, vy, vz` in mm/s, body frame (x forward, y right, z down).
     public var bodyVelocityMillimetersPerSecond: NavdataVector3

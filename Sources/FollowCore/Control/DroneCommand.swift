@@ -1,5 +1,5 @@
 /// What the drone should be doing at the top level: the `AT*REF` take-off/land bit and whether
-/// `AT*PCMD` is relevant at all (ardrone-protocol.md §2.3).
+/// `AT*PCMD` is relevant at all (docs/ardrone-protocol.md §2.3).
 public enum FlightIntent: Sendable, Hashable {
     /// Stay on the ground: REF with bit 9 clear, no PCMD.
     case stayLanded
@@ -23,7 +23,7 @@ public enum FlightIntent: Sendable, Hashable {
 }
 
 /// One progressive `AT*PCMD`: each value a fraction in [−1, 1] of the drone's configured maximum
-/// (ardrone-protocol.md §2.3, dynamics-and-follow.md §1.1).
+/// (docs/ardrone-protocol.md §2.3, docs/dynamics-and-follow.md §1.1).
 public struct PilotCommand: Sendable, Hashable {
     /// Bank, fraction of `euler_angle_max`; positive = bank right (move right).
     public var roll: Double

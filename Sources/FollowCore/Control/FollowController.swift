@@ -64,7 +64,7 @@ public struct FollowOutput: Sendable, Hashable {
 /// person. It is kept across hovers and used while following, climbing and holding.
 ///
 /// **Into a PCMD.** A velocity loop inverts the AR.Drone's tilt→velocity model
-/// v̇ = c1·(c2·sin(tilt) − v) (tum_ardrone, dynamics-and-follow.md §1.2):
+/// v̇ = c1·(c2·sin(tilt) − v) (tum_ardrone, docs/dynamics-and-follow.md §1.2):
 /// sin(tilt) = (v_cmd + Kv·(v_cmd − v)/c1)/c2, so a steady speed v holds asin(v/c2) as its
 /// feed-forward. The tilt vector is rotated into the body frame (PCMD: negative pitch =
 /// forward, positive roll = right, fractions of `maxTiltDegrees`), so the drone moves sideways

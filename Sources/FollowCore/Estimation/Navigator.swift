@@ -6,7 +6,7 @@ import Observations
 /// - Positions: a `LocalPlane` (east/north metres, WGS84 radii, never raw degree differences)
 ///   anchored at the first fix either receiver delivers — normally the take-off point, where
 ///   the drone sits at start-up. Follow-me distances are ≤ the geofence (≤ 1 km), where the
-///   projection is exact to ~1e-8 (dynamics-and-follow.md §6.2), so the plane is never
+///   projection is exact to ~1e-8 (docs/dynamics-and-follow.md §6.2), so the plane is never
 ///   re-anchored.
 /// - Heading: the onboard receiver reports *its* heading; the nose is that plus
 ///   `mountOffsetDegrees`. Reports come at 1–10 Hz with GPS latency, too slow and late to

@@ -23,7 +23,7 @@ public struct PlaneState: Sendable, Hashable {
 /// The person's position and velocity from their receiver's fixes.
 ///
 /// A constant-velocity Kalman filter (`ConstantVelocityFilter`) behind a `FixScreen`:
-/// - each fix is taken to describe `receivedAt − latencySeconds` (gpsd latency, §3.3), and
+/// - each fix is taken to describe `receivedAt − latencySeconds` (gpsd latency, docs/dynamics-and-follow.md §3.3), and
 ///   estimates are predicted from there to the `now` the caller asks about (at most
 ///   `maxPredictionSeconds` ahead), so the follower aims where the person is, not where
 ///   they were 0.3 s ago;

@@ -2,7 +2,7 @@
 /// defaults were tuned in closed loop against the tum_ardrone model (FollowCoreTests).
 public struct ControllerTuning: Sendable, Hashable {
     /// Drag rate c1 of the tilt→velocity model v̇ = c1·(c2·sin(tilt) − v), 1/s. Default 0.58
-    /// (tum_ardrone `cfg/StateestimationParams.cfg`, dynamics-and-follow.md §1.2).
+    /// (tum_ardrone `cfg/StateestimationParams.cfg`, docs/dynamics-and-follow.md §1.2).
     public var dragRatePerSecond: Double
     /// Terminal speed per unit sin(tilt), c2, m/s. Default 17.5 (same source), so the steady
     /// tilt for speed v is asin(v / 17.5).
@@ -46,7 +46,7 @@ public struct ControllerTuning: Sendable, Hashable {
     public var altitudeGainPerSecond: Double
     /// Natural frequency of the critically damped second-order filter that turns the person's
     /// estimate (which steps at every fix) into a smooth reference, rad/s. Default 1 (PX4's
-    /// follow-target filter uses 1 rad/s, dynamics-and-follow.md §2.1), range 0.5…10.
+    /// follow-target filter uses 1 rad/s, docs/dynamics-and-follow.md §2.1), range 0.5…10.
     /// It is fed the estimated velocity too, so a steady walk is tracked without lag.
     public var targetSmoothingRadiansPerSecond: Double
     /// How fast the standoff direction swings round to "behind the person" while they walk,
@@ -67,7 +67,7 @@ public struct ControllerTuning: Sendable, Hashable {
     /// Largest change of gaz per second, fraction of full scale. Default 2, range 0.2…20.
     public var gazSlewPerSecond: Double
     /// Command-to-motion latency the controller predicts the drone across, seconds. Default 0.1
-    /// (tum_ardrone `delayControl`, §1.2), range 0…0.5.
+    /// (tum_ardrone `delayControl`, docs/dynamics-and-follow.md §1.2), range 0…0.5.
     public var commandLatencySeconds: Double
 
     public init(

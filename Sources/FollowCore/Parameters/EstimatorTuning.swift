@@ -1,9 +1,9 @@
 /// Noise models and plausibility limits for the two position estimators. Expert settings:
-/// the defaults suit consumer receivers (dynamics-and-follow.md §3) and people on foot.
+/// the defaults suit consumer receivers (docs/dynamics-and-follow.md §3) and people on foot.
 public struct EstimatorTuning: Sendable, Hashable {
     /// Fix-to-fix position noise of the person's receiver, metres (1σ per axis). Default 0.7,
     /// range 0.1…10. Consumer receivers show ≈0.3 m white noise on top of a slow bias
-    /// (dynamics-and-follow.md §3.2); the slow bias cannot be filtered and is not modelled.
+    /// (docs/dynamics-and-follow.md §3.2); the slow bias cannot be filtered and is not modelled.
     public var targetPositionSigmaMeters: Double
     /// How hard the person may manoeuvre: white-acceleration spectral density, m²/s³.
     /// Default 0.25, range 0.01…10. Higher follows turns sooner and passes more GPS jitter on
@@ -12,14 +12,14 @@ public struct EstimatorTuning: Sendable, Hashable {
     public var targetAccelerationSpectralDensity: Double
     /// Noise of a receiver-reported velocity (gpsd `speed`/`track`), m/s (1σ per axis).
     /// Default 0.3, range 0.01…5. Doppler velocity from u-blox-class receivers is better than
-    /// 0.1 m/s (§3.1); the default leaves room for receivers that differentiate positions.
+    /// 0.1 m/s (docs/dynamics-and-follow.md §3.1); the default leaves room for receivers that differentiate positions.
     public var reportedVelocitySigmaMetersPerSecond: Double
     /// Whether to fuse receiver-reported velocity at all. Default true.
     public var fusesReportedVelocity: Bool
     /// Fix-to-fix position noise of the onboard receiver, metres (1σ per axis). Default 0.7, range 0.1…10.
     public var dronePositionSigmaMeters: Double
     /// Drone manoeuvre spectral density, m²/s³. Default 2, range 0.01…50 (it accelerates at up
-    /// to ≈3.5 m/s² at 20° tilt, §1.2).
+    /// to ≈3.5 m/s² at 20° tilt, docs/dynamics-and-follow.md §1.2).
     public var droneAccelerationSpectralDensity: Double
     /// Noise of navdata body velocity after rotation to the plane, m/s (1σ per axis).
     /// Default 0.2, range 0.01…5 (optical flow + IMU; worse over featureless ground).
@@ -43,7 +43,7 @@ public struct EstimatorTuning: Sendable, Hashable {
     /// (Beyond it the source is stale and the failsafes take over anyway.)
     public var maxPredictionSeconds: Double
     /// The person counts as walking once the estimated speed exceeds this, m/s. Default 1.0
-    /// (PX4 freezes its follow orientation below 1 m/s, §2.1), range 0.2…5.
+    /// (PX4 freezes its follow orientation below 1 m/s, docs/dynamics-and-follow.md §2.1), range 0.2…5.
     public var movingSpeedMetersPerSecond: Double
     /// …for this many consecutive fixes (one fast fix of a standing person is jitter), count.
     /// Default 2, range 1…10.

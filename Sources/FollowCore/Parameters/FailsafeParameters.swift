@@ -11,7 +11,7 @@ public struct FailsafeParameters: Sendable, Hashable {
     /// An onboard heading report older than this makes the drone hold, seconds. Default 1.5, range 0.2…10.
     public var headingTimeoutSeconds: Double
     /// Navdata older than this makes the drone hold, seconds. Default 0.5, range 0.1…5
-    /// (navdata arrives at 15 Hz in demo mode, dynamics-and-follow.md §1.3).
+    /// (navdata arrives at 15 Hz in demo mode, docs/dynamics-and-follow.md §1.3).
     public var navdataTimeoutSeconds: Double
     /// Battery below this (percent, navdata `vbat_flying_percentage`) makes the drone land.
     /// Default 25, range 5…90.

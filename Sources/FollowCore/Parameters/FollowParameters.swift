@@ -9,30 +9,30 @@ public struct FollowParameters: Sendable, Hashable {
     /// walker heading at the drone takes before it has backed away to their pace).
     public var standoffMeters: Double
     /// Height to hold, metres above ground as navdata reports it (ultrasound). Default 3,
-    /// range 1…10. The drone's own `control:altitude_max` (default 3000 mm, ardrone-protocol.md §4)
+    /// range 1…10. The drone's own `control:altitude_max` (default 3000 mm, docs/ardrone-protocol.md §4)
     /// must be set above this, or the drone caps the climb.
     public var altitudeMeters: Double
     /// How close to `altitudeMeters` the climb must get before horizontal following starts,
     /// metres. Default 0.3, range 0.1…2. (PX4 likewise waits for altitude before moving sideways.)
     public var altitudeToleranceMeters: Double
     /// Tilt that a roll/pitch command of ±1 means: the drone's `control:euler_angle_max`, degrees.
-    /// Default 20 (the outdoor profile), range 1…30 (SDK: at most 0.52 rad). dynamics-and-follow.md §1.1.
+    /// Default 20 (the outdoor profile), range 1…30 (SDK: at most 0.52 rad). docs/dynamics-and-follow.md §1.1.
     public var maxTiltDegrees: Double
     /// Yaw rate that a yaw command of ±1 means: the drone's `control:control_yaw`, degrees per
-    /// second. Default 120, range 40…350 (SDK recommended range). dynamics-and-follow.md §1.1.
+    /// second. Default 120, range 40…350 (SDK recommended range). docs/dynamics-and-follow.md §1.1.
     public var maxYawRateDegreesPerSecond: Double
     /// Vertical speed that a gaz command of ±1 means: the drone's `control:control_vz_max`, metres
-    /// per second. Default 0.7, range 0.2…2 (SDK recommended range). dynamics-and-follow.md §1.1.
+    /// per second. Default 0.7, range 0.2…2 (SDK recommended range). docs/dynamics-and-follow.md §1.1.
     public var maxClimbMetersPerSecond: Double
     /// Angle from the onboard heading receiver's forward axis to the drone's nose, degrees
     /// clockwise: nose heading = receiver heading + this. Default 90, range −360…360.
     public var mountOffsetDegrees: Double
     /// Age of a GPS fix when the shell receives it, seconds (receiver + serial + gpsd). Both
     /// receivers' fixes are taken to describe `receivedAt − this`. Default 0.3, range 0…2
-    /// (gpsd "Where's the Latency?": ≈0.31 s at 19200 bps; dynamics-and-follow.md §3.3).
+    /// (gpsd "Where's the Latency?": ≈0.31 s at 19200 bps; docs/dynamics-and-follow.md §3.3).
     public var assumedGPSLatencySeconds: Double
     /// Fastest horizontal speed the follower may ask for, metres per second. Default 5, range 0.5…10.
-    /// The drone tops out near 17.5·sin(maxTilt) (6 m/s at 20°, dynamics-and-follow.md §1.2).
+    /// The drone tops out near 17.5·sin(maxTilt) (6 m/s at 20°, docs/dynamics-and-follow.md §1.2).
     public var maxHorizontalSpeedMetersPerSecond: Double
     /// Fix rate of the person's receiver the shortest accepted standoff is sized for, Hz
     /// (`StoppingModel.shortestDefensibleStandoffMeters`: one fix period is how late the drone

@@ -5,11 +5,11 @@ import Observations
 
 /// A minimal AR.Drone client on raw UDP sockets and the ARDroneProtocol codec: one socket sends AT
 /// commands to the AT port, another sends the navdata trigger and receives navdata (like the
-/// SDK, reference §1.1). Used from one test task only.
+/// SDK, docs/ardrone-protocol.md §1.1). Used from one test task only.
 final class RawDroneClient {
-    /// `01 00 00 00`, the SDK's unicast navdata request (reference §1.2).
+    /// `01 00 00 00`, the SDK's unicast navdata request (docs/ardrone-protocol.md §1.2).
     static let trigger: [UInt8] = [1, 0, 0, 0]
-    /// Seconds between command datagrams: node-ar-drone's and go-ardrone's 30 ms (§2.1).
+    /// Seconds between command datagrams: node-ar-drone's and go-ardrone's 30 ms (docs/ardrone-protocol.md §2.1).
     static let tickSeconds = 0.03
 
     let ports: SimulatorPorts
