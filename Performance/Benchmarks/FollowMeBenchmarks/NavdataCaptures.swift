@@ -7,11 +7,11 @@ import Glibc
 /// - `demo-172B`: its header and demo option (bytes [0, 164)) with a checksum option, as
 ///   `NavdataFuzzer`'s corpus derives it;
 /// - `demo-default-500B`: FollowMe's steady state on a real drone — demo mode with the firmware's
-///   default `general:navdata_options` (demo + vision_detect, reference ardrone-protocol.md §1.3):
+///   default `general:navdata_options` (demo + vision_detect, docs/ardrone-protocol.md §1.3):
 ///   the capture's header, demo option (148 B) and vision_detect option (328 B), then a checksum.
 enum NavdataCaptures {
     static let fixturesDirectory: String = {
-        // <repo>/Benchmarks/Benchmarks/FollowMeBenchmarks/NavdataCaptures.swift → <repo>
+        // <repo>/Performance/Benchmarks/FollowMeBenchmarks/NavdataCaptures.swift → <repo>
         var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(4)
         return parts.joined(separator: "/") + "/Tests/ARDroneProtocolTests/Fixtures"

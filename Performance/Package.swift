@@ -2,7 +2,7 @@
 // FollowMe performance benchmarks (package-benchmark), kept in their own package so the main
 // package's build and CI never compile them or fetch package-benchmark.
 //
-// Run from the repository root: scripts/bench.sh   (= cd Benchmarks && swift package benchmark)
+// Run from the repository root: scripts/bench.sh   (= cd Performance && swift package benchmark)
 // What is measured and the thresholds: ../PERFORMANCE.md.
 import PackageDescription
 
