@@ -3,14 +3,15 @@ import SeededRandom
 /// Deterministic mutation fuzzer for `Navdata(bytes:)`.
 ///
 /// Each iteration builds one input from a seeded `SplitMix64`: usually 1–3 mutations of a corpus
-/// packet (the four real captures plus synthetic demo/GPS packets) — bit flips, byte
+/// packet (real captures handed in by the shell, plus synthetic demo/GPS packets) — bit flips, byte
 /// replacements, truncations, extensions, option size/tag corruption, option removal, insertion
 /// and truncation at an option boundary, splices, magic changes — followed, 3 times in 4, by a
 /// checksum fix-up so the parser gets past the checksum into option decoding; otherwise a purely
 /// random input. Every input is decoded; decoded packets must re-encode to the same bytes.
 /// The same seed always produces the same report.
 public enum NavdataFuzzer {
-    /// Runs `iterations` inputs over the built-in corpus.
+    /// Runs `iterations` inputs over the synthetic corpus (no captures: those are files, which this
+    /// pure module does not read; the shell passes them to `corpus(captures:)`).
     public static func run(iterations: Int, seed: UInt64) -> FuzzReport<NavdataDecodingError.Kind> {
         run(iterations: iterations, seed: seed, corpus: defaultCorpus())
     }
@@ -37,13 +38,31 @@ public enum NavdataFuzzer {
         return report
     }
 
-    /// The real captures plus synthetic packets: the README's derived 172-byte demo packet
-    /// (fixture bytes [0, 164) + checksum), a demo+magneto+GPS packet, and generated packets.
+    /// Real captures (e.g. `Fuzz/corpus/navdata/*.bin`, read by the shell) plus, for each capture
+    /// that starts with a demo option, its derived demo-only packet (header + demo + checksum, the
+    /// 172-byte packet the drone sends in demo mode), plus the synthetic corpus.
+    public static func corpus(captures: [[UInt8]]) -> [[UInt8]] {
+        var corpus = captures
+        for capture in captures where capture.count >= demoPrefixLength && isDemoFirst(capture) {
+            var demoOnly = Array(capture.prefix(demoPrefixLength))
+            appendChecksumOption(to: &demoOnly)
+            corpus.append(demoOnly)
+        }
+        return corpus + defaultCorpus()
+    }
+
+    /// Header (16 bytes) + demo option (tag 0, 148 bytes): docs/ardrone-protocol.md §3.3–3.4.
+    private static let demoPrefixLength = 16 + 148
+
+    /// Whether the first option after the 16-byte header is a 148-byte demo option.
+    private static func isDemoFirst(_ packet: [UInt8]) -> Bool {
+        packet[16] == 0 && packet[17] == 0 && packet[18] == 148 && packet[19] == 0
+    }
+
+    /// Synthetic packets only: a demo+magneto+GPS packet like the one FollowMe flies on, and
+    /// generated packets.
     package static func defaultCorpus() -> [[UInt8]] {
-        var corpus = NavdataFixtureCorpus.all
-        var demoOnly = Array(NavdataFixtureCorpus.fw248GPS.prefix(164))
-        appendChecksumOption(to: &demoOnly)
-        corpus.append(demoOnly)
+        var corpus: [[UInt8]] = []
         var rng = SplitMix64(seed: 0x4E41_5644_4154_41)  // "NAVDATA"
         let followMePacket = Navdata.demoPacket(
             state: [.flying, .communicationWatchdog], sequenceNumber: 42,

@@ -12,7 +12,7 @@ struct FuzzCommand: ParsableCommand {
         commandName: "fuzz",
         abstract: "Fuzz the navdata and AT decoders and the config loader with seeded mutations.",
         discussion: """
-            navdata: mutations of the real navdata captures fed to Navdata(bytes:); decoded packets must \
+            navdata: mutations of the real navdata captures (--navdata-corpus, default Fuzz/corpus/navdata) and synthetic packets fed to Navdata(bytes:); decoded packets must \
             re-encode byte for byte. at: mutations of documented AT datagrams fed to ATDecoder; the same \
             round trip. config: mutations of a followme.toml (--corpus) fed to the config parser, which \
             must return a config or FILE:LINE: KEY problems. The same --seed gives the same report.
@@ -37,6 +37,9 @@ struct FuzzCommand: ParsableCommand {
     @Option(name: .long, help: "Config document to mutate (default etc/followme.toml, else a built-in copy of the defaults).")
     var corpus: String?
 
+    @Option(name: .long, help: "Directory of real navdata captures (*.bin) to mutate (default Fuzz/corpus/navdata if present; synthetic packets always).")
+    var navdataCorpus: String?
+
     func validate() throws {
         guard iterations > 0 else { throw ValidationError("--iterations must be positive") }
     }
@@ -44,6 +47,7 @@ struct FuzzCommand: ParsableCommand {
     func run() throws {
         let targets: [Target] = target == .all ? [.navdata, .at, .config] : [target]
         let configCorpus = targets.contains(.config) ? try loadCorpus() : []
+        let captures = targets.contains(.navdata) ? try loadCaptures() : (names: [], bytes: [])
         var failed = false
         for target in targets {
             let clock = ContinuousClock()
@@ -52,7 +56,7 @@ struct FuzzCommand: ParsableCommand {
             let ok: Bool
             switch target {
             case .navdata:
-                let r = NavdataFuzzer.run(iterations: iterations, seed: seed)
+                let r = NavdataFuzzer.run(iterations: iterations, seed: seed, corpus: NavdataFuzzer.corpus(captures: captures.bytes))
                 (report, ok) = (r.description, r.roundTripMismatchCount == 0)
             case .at:
                 let r = ATFuzzer.run(iterations: iterations, seed: seed)
@@ -64,7 +68,8 @@ struct FuzzCommand: ParsableCommand {
             let elapsed = clock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             print("== \(target.rawValue) fuzz, seed \(seed)"
-                + (target == .config ? ", corpus \(configCorpus.map(\.name).joined(separator: ", "))" : ""))
+                + (target == .config ? ", corpus \(configCorpus.map(\.name).joined(separator: ", "))" : "")
+                + (target == .navdata ? ", captures \(captures.names.isEmpty ? "none" : captures.names.joined(separator: ", "))" : ""))
             print(report)
             print(String(format: "time: %.2f s, rate: %.0f inputs/s, result: %@", seconds,
                          Double(iterations) / max(seconds, 1e-9), ok ? "ok" : "FAILED"))
@@ -73,6 +78,28 @@ struct FuzzCommand: ParsableCommand {
             failed = failed || !ok
         }
         if failed { throw ExitCode(1) }
+    }
+
+    /// The navdata captures: every `*.bin` in `--navdata-corpus DIR`, else in Fuzz/corpus/navdata if present.
+    private func loadCaptures() throws -> (names: [String], bytes: [[UInt8]]) {
+        let directory = navdataCorpus ?? "Fuzz/corpus/navdata"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            if navdataCorpus != nil {
+                printError("followme fuzz: navdata corpus directory \(directory) not found")
+                throw ExitCode(2)
+            }
+            return ([], [])
+        }
+        let files = names.filter { $0.hasSuffix(".bin") }.sorted()
+        var bytes: [[UInt8]] = []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: directory + "/" + file) else {
+                printError("followme fuzz: cannot read \(directory)/\(file)")
+                throw ExitCode(2)
+            }
+            bytes.append([UInt8](data))
+        }
+        return (files, bytes)
     }
 
     /// The config corpus: `--corpus FILE`, else etc/followme.toml if present, else the built-in document.

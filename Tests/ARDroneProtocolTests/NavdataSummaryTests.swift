@@ -40,7 +40,7 @@ struct NavdataSummaryTests {
     @Test("Over 20000 fuzzed datagrams both decoders accept the same ones, with the same errors and values")
     func agreesWithFullDecoder() throws {
         var rng = SplitMix64(seed: 0x5EED)
-        let corpus = NavdataFuzzer.defaultCorpus()
+        let corpus = NavdataFuzzer.corpus(captures: try Fixture.allNavdata.map(Fixture.bytes))
         var input: [UInt8] = []
         var accepted = 0, rejected = 0, withDemo = 0
         for _ in 0..<20_000 {

@@ -1,3 +1,4 @@
+import Foundation  // test-only: read the seed captures from disk
 import Testing
 @testable import ARDroneProtocol
 import Fuzzing
@@ -5,7 +6,7 @@ import SeededRandom
 
 @Test("Navdata fuzz slice: 20000 inputs, no crash, every decoded packet re-encodes exactly")
 func navdataFuzzSlice() {
-    let report = NavdataFuzzer.run(iterations: 20_000, seed: 0xF00D)
+    let report = NavdataFuzzer.run(iterations: 20_000, seed: 0xF00D, corpus: NavdataFuzzer.corpus(captures: seedCaptures()))
     #expect(report.iterations == 20_000)
     #expect(report.decodedCount + report.rejectedCount == 20_000)
     #expect(report.roundTripMismatchCount == 0, "first mismatch: \(String(describing: report.firstRoundTripMismatch))")
@@ -52,4 +53,18 @@ func reportDescription() {
     let text = NavdataFuzzer.run(iterations: 50, seed: 3).description
     #expect(text.contains("iterations: 50"))
     for kind in NavdataDecodingError.Kind.allCases { #expect(text.contains(kind.rawValue)) }
+}
+
+/// The real navdata captures of `Fuzz/corpus/navdata/` (copies of the ARDroneProtocolTests fixtures).
+func seedCaptures() -> [[UInt8]] {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    let directory = url.appendingPathComponent("Fuzz/corpus/navdata")
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".bin") }.sorted()
+    return names.compactMap { FileManager.default.contents(atPath: directory.appendingPathComponent($0).path).map { [UInt8]($0) } }
+}
+
+@Test("The seed corpus holds the four real captures")
+func seedCorpusPresent() {
+    #expect(seedCaptures().map(\.count).sorted() == [24, 1916, 2120, 2384])
 }
