@@ -106,7 +106,7 @@ let package = Package(
             dependencies: [
                 "FlightService", "FlightLog", "SimulatorServer", "TrackFiles", "ShellSupport", "FollowMeConfig",
                 "GPSClient", "DroneLink", "ARDroneProtocol", "Observations", "FollowBench", "Geometry", "Simulation",
-                "Fuzzing", .product(name: "ArgumentParser", package: "swift-argument-parser"), log,
+                "Fuzzing", .product(name: "ArgumentParser", package: "swift-argument-parser"), log, lifecycle,
             ],
             swiftSettings: strict
         ),

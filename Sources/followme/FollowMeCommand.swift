@@ -19,7 +19,7 @@ struct FollowMeCommand: AsyncParsableCommand {
             GPSCommand.self,
             ConfigCommand.self,
             SimCommand.self,
-            DroneCommand.self,
+            DroneGroupCommand.self,
             BenchCommand.self,
             LogCommand.self,
             FuzzCommand.self,

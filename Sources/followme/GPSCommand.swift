@@ -44,8 +44,7 @@ struct GPSCommand: AsyncParsableCommand {
     var timeout: Double?
 
     func validate() throws {
-        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be positive") }
+        try validateCountAndTimeout(count: count, timeout: timeout)
     }
 
     func run() async throws {

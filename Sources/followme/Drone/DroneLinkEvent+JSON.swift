@@ -1,0 +1,88 @@
+import ARDroneProtocol
+import DroneLink
+import ShellSupport
+
+/// `followme drone status --json`: one JSON object per `DroneLinkEvent` ({"event":"navdata",…},
+/// {"event":"statistics",…}, {"event":"navdata-lost",…}, …), written with ShellSupport's `JSONLine`.
+extension DroneLinkEvent {
+    /// The event as one JSON object for `status --json` (nil for nothing to print).
+    func jsonLine() -> String? {
+        var j = JSONLine()
+        switch self {
+        case .navdata(let received):
+            let navdata = received.navdata
+            j.add("event", "navdata")
+            j.add("rx", received.receivedAt.seconds)
+            j.add("seq", Int(navdata.sequenceNumber))
+            j.add("state", NavdataJSON.hex(navdata.state.rawValue))
+            j.addRaw("flags", NavdataJSON.array(navdata.state.setBitNames.map { NavdataJSON.string($0) }))
+            if let demo = navdata.demo {
+                j.add("ctrl_state", demo.controlStateName.lowercased())
+                j.add("battery_pct", Int(demo.batteryPercent))
+                j.add("alt_m", demo.altitudeMeters)
+                j.add("pitch_deg", demo.thetaDegrees)
+                j.add("roll_deg", demo.phiDegrees)
+                j.add("yaw_deg", demo.psiDegrees)
+                let v = demo.bodyVelocityMetersPerSecond
+                j.add("vx_mps", v.x)
+                j.add("vy_mps", v.y)
+                j.add("vz_mps", v.z)
+            }
+        case .statistics(let s):
+            j.add("event", "statistics")
+            j.add("navdata_hz", s.navdataRateHz)
+            // The link's counters, under the names `status --json` has always printed (the flight
+            // log's differ: FlightService's `addStatistics`).
+            let received: [(String, Int)] = [
+                ("navdata_received", s.navdataReceived), ("dropped_source", s.droppedUnexpectedSource),
+                ("dropped_sequence", s.droppedSequenceNotIncreasing), ("dropped_malformed", s.droppedMalformed),
+            ]
+            for (key, count) in received { j.add(key, count) }
+            j.add("navdata_lost", s.navdataLost)
+            let sent: [(String, Int)] = [
+                ("navdata_losses", s.navdataLosses), ("datagrams_sent", s.datagramsSent),
+                ("commands_sent", s.commandsSent), ("send_failures", s.sendFailures), ("ticks_late", s.ticksLate),
+                ("config_pending", s.configurationsPending), ("config_failed", s.configurationFailures),
+            ]
+            for (key, count) in sent { j.add(key, count) }
+        case .connected(let wasFlying, let desiredFlying, let at):
+            j.add("event", "connected")
+            j.add("drone_was_flying", wasFlying)
+            j.add("desired_flying", desiredFlying)
+            j.add("rx", at.seconds)
+        case .navdataLost(let last, let at):
+            j.add("event", "navdata-lost")
+            j.add("silence_s", at.seconds(since: last))
+            j.add("rx", at.seconds)
+        case .navdataRestored(let silence, let at):
+            j.add("event", "navdata-restored")
+            j.add("silence_s", silence)
+            j.add("rx", at.seconds)
+        case .configurationAcknowledged(let write, let attempts, let at):
+            j.add("event", "config-ack")
+            j.add("key", write.key)
+            j.add("value", write.value)
+            j.add("attempts", attempts)
+            j.add("rx", at.seconds)
+        case .configurationFailed(let write, let reason, let at):
+            j.add("event", "config-failed")
+            j.add("key", write.key)
+            j.add("value", write.value)
+            j.add("reason", reason.description)
+            j.add("rx", at.seconds)
+        case .desiredFlyingCleared(let reason, let at):
+            j.add("event", "desired-flying-cleared")
+            j.add("reason", reason == .emergency ? "emergency" : "cutoff")
+            j.add("rx", at.seconds)
+        case .socketClosed(let socket, _, let at):
+            j.add("event", "socket-closed"); j.add("socket", socket.rawValue); j.add("rx", at.seconds)
+        case .socketReopened(let socket, let port, _, _, _, let at):
+            j.add("event", "socket-reopened"); j.add("socket", socket.rawValue); j.add("local_port", port); j.add("rx", at.seconds)
+        case .bootstrapFallback(let reason, let at):
+            j.add("event", "bootstrap-fallback"); j.add("reason", reason.rawValue); j.add("rx", at.seconds)
+        case .configurationComplete(let failedKeys, let at):
+            j.add("event", "config-complete"); j.add("failed", failedKeys.joined(separator: ",")); j.add("rx", at.seconds)
+        }
+        return j.string
+    }
+}

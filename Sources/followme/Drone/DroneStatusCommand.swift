@@ -1,0 +1,162 @@
+import ArgumentParser
+import ARDroneProtocol
+import DroneLink
+import Foundation
+import Observations
+import ShellSupport
+
+/// `followme drone status`: show the drone's flight state, battery, attitude, navdata rate and link
+/// quality live, or one JSON object per link event.
+///
+/// Wires `DroneConnectionOptions` (config → `DroneLinkConfiguration`) and `DroneSession.start` (a
+/// running `DroneLink`), then reads `DroneLink.events` itself: text mode renders `statusLine`,
+/// `--json` prints `DroneLinkEvent.jsonLine()` (DroneLinkEvent+JSON.swift). Starting the link writes
+/// the flight limits and hovers; it never lands a flying drone (the link keeps REF bit 9).
+struct DroneStatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show flight state, battery, altitude, attitude, navdata rate and link quality live.",
+        discussion: """
+            Text mode redraws one line (or prints one per second when not on a terminal).
+            --json prints one object per event: {"event":"navdata",…}, {"event":"statistics",…},
+            {"event":"navdata-lost"|"navdata-restored"|"connected"|"config-ack"|"config-failed",…}.
+            Starting the link writes general:navdata_demo and the flight limits; it never lands a
+            flying drone (REF keeps bit 9 if navdata says it flies) and sends hover.
+            """
+    )
+
+    @OptionGroup var connection: DroneConnectionOptions
+
+    @Flag(name: .long, help: "Print one JSON object per event instead of the live line.")
+    var json = false
+
+    @Option(name: .long, help: "Exit after this many navdata packets.")
+    var count: Int?
+
+    @Option(name: .long, help: "Give up after this many seconds (exit 1 if --count was not reached or no navdata came).")
+    var timeout: Double?
+
+    func validate() throws {
+        try validateCountAndTimeout(count: count, timeout: timeout)
+    }
+
+    func run() async throws {
+        let linkConfiguration = try connection.linkConfiguration()
+        let session = try await DroneSession.start(linkConfiguration, quiet: json)
+        let interactive = !json && isatty(STDOUT_FILENO) == 1
+        let json = self.json, limit = count
+        let deadline = timeout.map { SystemClock.now().adding(seconds: $0) }
+
+        let outcome: StatusOutcome = await withTaskGroup(of: StatusOutcome?.self) { group in
+            group.addTask { await printEvents(of: session.link, json: json, interactive: interactive, limit: limit) }
+            if let deadline {
+                group.addTask {
+                    let wait = max(0, deadline.seconds(since: SystemClock.now()))
+                    try? await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+                    return nil
+                }
+            }
+            // Whichever ends first; on timeout stop the link so the event loop ends too.
+            var result: StatusOutcome?
+            for await finished in group {
+                if let finished {
+                    result = finished
+                    group.cancelAll()
+                } else {
+                    await session.link.stop()
+                }
+            }
+            return result ?? StatusOutcome()
+        }
+        if interactive { print("") }
+        await session.stop()
+        if let limit, !outcome.reachedCount {
+            printError("followme drone status: stopped before \(limit) navdata packets arrived (got \(outcome.navdataCount))")
+            throw ExitCode(1)
+        }
+        if outcome.navdataCount == 0 {
+            printError("followme drone status: no navdata from \(linkConfiguration.address):\(linkConfiguration.navdataPort)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// What `status`'s event loop saw before it ended.
+private struct StatusOutcome: Sendable {
+    var reachedCount = false
+    var navdataCount = 0
+}
+
+/// Prints the link's events (JSON lines, or the live line at most once a second when not on a
+/// terminal) until the link stops or `limit` navdata packets arrived.
+private func printEvents(of link: DroneLink, json: Bool, interactive: Bool, limit: Int?) async -> StatusOutcome {
+    var outcome = StatusOutcome()
+    var lastPrinted = MonotonicTime.zero
+    var latest: ReceivedNavdata?
+    var statistics = DroneLinkStatistics()
+    var linkState = "waiting for navdata"
+    for await event in link.events {
+        if json, let line = event.jsonLine() {
+            print(line)
+            flushStandardOutput()
+        }
+        switch event {
+        case .navdata(let received):
+            outcome.navdataCount += 1
+            latest = received
+        case .statistics(let snapshot):
+            statistics = snapshot
+        case .connected:
+            linkState = "connected"
+        case .navdataLost:
+            linkState = "NAVDATA LOST"
+        case .navdataRestored:
+            linkState = "restored"
+        case .configurationFailed(let write, let reason, _):
+            if !json { printError("followme drone: configuration \(write) failed: \(reason)") }
+        default:
+            break
+        }
+        let now = SystemClock.now()
+        if !json, latest != nil || interactive, interactive || now.seconds(since: lastPrinted) >= 1 {
+            let line = statusLine(latest, statistics: statistics, linkState: linkState, now: now)
+            print(interactive ? "\r\u{1B}[2K" + line : line, terminator: interactive ? "" : "\n")
+            flushStandardOutput()
+            lastPrinted = now
+        }
+        if let limit, outcome.navdataCount >= limit {
+            outcome.reachedCount = true
+            return outcome
+        }
+    }
+    return outcome
+}
+
+/// The live line: state, battery, attitude, navdata rate and age, drops, raised alarms, link state.
+private func statusLine(_ latest: ReceivedNavdata?, statistics: DroneLinkStatistics, linkState: String,
+                       now: MonotonicTime) -> String {
+    guard let latest else { return "[\(linkState)]" }
+    let navdata = latest.navdata
+    var line: String
+    if let demo = navdata.demo {
+        line = demo.controlStateName.padding(toLength: 10, withPad: " ", startingAt: 0)
+        line += String(format: " bat %3u%% alt %5.2f m pitch %6.2f° roll %6.2f° yaw %7.2f°",
+                       demo.batteryPercent, demo.altitudeMeters, demo.thetaDegrees, demo.phiDegrees, demo.psiDegrees)
+    } else {
+        line = (navdata.state.contains(.navdataBootstrap) ? "BOOTSTRAP" : "NO DEMO").padding(toLength: 10, withPad: " ", startingAt: 0)
+    }
+    line += String(format: "  navdata %4.1f Hz age %.1fs", statistics.navdataRateHz, now.seconds(since: latest.receivedAt))
+    line += "  drops src \(statistics.droppedUnexpectedSource) seq \(statistics.droppedSequenceNotIncreasing) bad \(statistics.droppedMalformed)"
+    let raised = statusAlarms.filter { navdata.state.contains($0.0) }.map(\.1)
+    if !raised.isEmpty { line += "  [" + raised.joined(separator: ", ") + "]" }
+    if linkState != "connected" && linkState != "restored" { line += "  [\(linkState)]" }
+    return line
+}
+
+/// The state bits the live line shows as alarms, in this order.
+private let statusAlarms: [(DroneState, String)] = [
+    (.emergency, "EMERGENCY"), (.batteryLow, "BATTERY LOW"), (.communicationWatchdog, "COM WATCHDOG"),
+    (.communicationLost, "COM LOST"), (.motorsProblem, "MOTORS"), (.softwareFault, "SOFTWARE FAULT"),
+    (.tooMuchWind, "WIND"), (.ultrasoundDeaf, "ULTRASOUND"), (.anglesOutOfRange, "ANGLES"),
+    (.cutoutDetected, "CUTOUT"), (.magnetometerNeedsCalibration, "MAGNETO CALIB"),
+]

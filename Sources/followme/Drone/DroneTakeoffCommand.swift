@@ -1,0 +1,85 @@
+import ArgumentParser
+import DroneLink
+import Foundation
+import ShellSupport
+
+/// `followme drone takeoff`: take off, hover, then land, each step confirmed by navdata.
+///
+/// Wires `DroneConnectionOptions` (config → `DroneLinkConfiguration`), `DroneSession` (a running
+/// `DroneLink` and its latest navdata) and `ShutdownSignals` (SIGTERM/SIGINT through
+/// swift-service-lifecycle: a signal ends the take-off or hover and lands at once; the landing itself
+/// is not interrupted). The drone is never left without a controller: the link stays up throughout.
+struct DroneTakeoffCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "takeoff",
+        abstract: "Take off, hover, then land; each step confirmed by navdata.",
+        discussion: """
+            Refuses if navdata shows EMERGENCY or low battery. Waits up to --timeout seconds for
+            the drone to report hovering/flying, hovers for --hover-seconds (Ctrl-C or SIGTERM
+            lands at once), then lands and waits for LANDED. The link stays up the whole time so
+            the drone is never left without a controller. Exit 0 only if both take-off and
+            landing were confirmed.
+            """
+    )
+
+    @OptionGroup var connection: DroneConnectionOptions
+
+    @Option(name: .long, help: "Seconds to wait for the take-off (and later the landing) to be confirmed.")
+    var timeout: Double = 15
+
+    @Option(name: .customLong("hover-seconds"), help: "Seconds to hover before landing (0–300).")
+    var hoverSeconds: Double = 5
+
+    @Flag(name: .customLong("flat-trim"), help: "Send a flat trim (FTRIM) first; the drone must sit on level ground.")
+    var flatTrim = false
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard (0...300).contains(hoverSeconds) else { throw ValidationError("--hover-seconds must be 0–300") }
+    }
+
+    func run() async throws {
+        let timeout = timeout, hoverSeconds = hoverSeconds, flatTrim = flatTrim
+        try await DroneSession.run(connection, shutdownSignals: true) { session, first in
+            if first.state.contains(.emergency) {
+                printError("followme drone takeoff: the drone reports EMERGENCY (state bit 31); inspect it, then run `followme drone emergency-reset`")
+                throw ExitCode(1)
+            }
+            if first.state.contains(.batteryLow) {
+                printError("followme drone takeoff: the drone reports low battery (state bit 15); refusing to take off")
+                throw ExitCode(1)
+            }
+            if flatTrim, session.isLanded {
+                do {
+                    try await session.link.requestFlatTrim()
+                    printProgress("flat trim sent")
+                    try? await Task.sleep(for: .milliseconds(500))
+                } catch {
+                    printError("followme drone takeoff: flat trim refused: \(error)")
+                }
+            }
+
+            let started = SystemClock.now()
+            printProgress(session.isAirborne ? "already airborne" : "taking off…")
+            session.link.setDesired(flying: true, pilot: .hover, sendImmediately: true)
+            let airborne = await session.wait(timeoutSeconds: timeout, interruptible: true) { $0.isAirborne }
+            if !airborne {
+                printError(ShutdownSignals.requested
+                    ? "followme drone takeoff: interrupted; landing"
+                    : "followme drone takeoff: not confirmed within \(timeout) s (state \(session.stateDescription)); landing")
+            } else {
+                printProgress(String(format: "airborne after %.1f s", SystemClock.now().seconds(since: started)) + " (\(session.stateDescription))")
+                if hoverSeconds > 0 {
+                    printProgress("hovering for \(hoverSeconds) s (Ctrl-C lands now)…")
+                    _ = await session.wait(timeoutSeconds: hoverSeconds, interruptible: true) { _ in false }
+                }
+            }
+
+            printProgress("landing…")
+            let landed = await session.land(timeoutSeconds: timeout)
+            if landed { printProgress("landed (\(session.stateDescription))") }
+            else { printError("followme drone takeoff: landing not confirmed within \(timeout) s (state \(session.stateDescription))") }
+            guard airborne, landed else { throw ExitCode(1) }
+        }
+    }
+}
