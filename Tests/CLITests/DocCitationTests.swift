@@ -13,8 +13,8 @@ import Testing
         .deletingLastPathComponent()
 
     /// Where citations may appear: folders (walked recursively) and single files.
-    static let scannedRoots = ["Sources", "Tests", "Performance", "scripts", "etc", "udev", "docs", ".ci", "tracks",
-                               "README.md"]
+    static let scannedRoots = ["Sources", "Tests", "Performance", "Fuzz", "scripts", "etc", "udev", "docs", ".ci", "tracks",
+                               "README.md", "PERFORMANCE.md", "Package.swift"]
     /// Text files that can carry a citation. Files without an extension are scanned under etc/ and
     /// udev/ only (etc/default/gpsd is a shell fragment).
     static let scannedExtensions: Set<String> = ["swift", "sh", "py", "toml", "service", "rules", "md", "h", "c",
