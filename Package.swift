@@ -117,6 +117,8 @@ let package = Package(
             dependencies: ["ARDroneProtocol", "FollowMeConfig", "SeededRandom"],
             swiftSettings: strict
         ),
+        // Shared by the integration test targets only: child processes, gpsd launchers, UDP peers, the sim field.
+        .target(name: "TestSupport", dependencies: ["Observations", "ShellSupport"], path: "Tests/TestSupport", swiftSettings: strict),
 
         // MARK: Tests (one target per module; integration targets start real gpsd / UDP peers)
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
@@ -140,12 +142,12 @@ let package = Package(
         ),
         .testTarget(
             name: "GPSClientTests",
-            dependencies: ["GPSClient", "CGPS", "Observations", "ShellSupport", log],
+            dependencies: ["GPSClient", "CGPS", "Observations", "Geometry", "Simulation", "ShellSupport", "TestSupport", log],
             resources: [.copy("Fixtures")], swiftSettings: strict
         ),
         .testTarget(
             name: "DroneLinkTests",
-            dependencies: ["DroneLink", "ARDroneProtocol", "ShellSupport", "Observations", nioCore, nioPosix, log],
+            dependencies: ["DroneLink", "ARDroneProtocol", "ShellSupport", "Observations", "TestSupport", nioCore, nioPosix, log],
             swiftSettings: strict
         ),
         .testTarget(name: "ShellSupportTests", dependencies: ["ShellSupport", log], swiftSettings: strict),
@@ -165,7 +167,7 @@ let package = Package(
             name: "SimulatorServerTests",
             dependencies: [
                 "SimulatorServer", "DroneLink", "GPSClient", "ARDroneProtocol", "Simulation", "Observations",
-                "Geometry", "ShellSupport", log,
+                "Geometry", "ShellSupport", "TestSupport", log,
             ],
             swiftSettings: strict
         ),
@@ -174,7 +176,7 @@ let package = Package(
             dependencies: ["FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots"],
             swiftSettings: strict
         ),
-        .testTarget(name: "FaultInjectionTests", swiftSettings: strict),
-        .testTarget(name: "CLITests", dependencies: ["FollowMeConfig"], swiftSettings: strict),
+        .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CLITests", dependencies: ["FollowMeConfig", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A bad config stops every command with exit 2 and a message naming FILE:LINE and the key.
 @Suite struct ConfigExitCodeTests {

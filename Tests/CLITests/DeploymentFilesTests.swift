@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The field-deployment files and their installer: `scripts/install.sh` staged into a temporary
 /// root (DESTDIR), `systemd-analyze` on the unit, `udevadm test` on the udev rules against

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `followme drone decode FILE` prints the real navdata captures as JSON with the values the
 /// fixtures' sources assert (Tests/ARDroneProtocolTests/Fixtures/PROVENANCE.md).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The flight log survives `kill -9`: every line already written parses (whole lines only).
 @Suite struct FlightLogKillTests {
@@ -7,7 +8,7 @@ import Testing
     func sigkillLeavesParsableLog() async throws {
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let field = try await SimulatedField.start(in: dir)
+        let field = try await SimField.start(in: dir)
         let log = dir.appendingPathComponent("flight.jsonl")
         let run: ChildProcess
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `followme gps --json` shows the rate each receiver delivers and what gpsd answered to the rate
 /// asked by `rate_hz`: the sim serves the person at 10 Hz and the drone at 5 Hz to one real gpsd.
@@ -10,7 +11,7 @@ import Testing
         // Given the sim's person NMEA at 10 Hz and its onboard NMEA at 5 Hz, read by one gpsd.
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let field = try await SimulatedField.start(in: dir, simArguments: ["--person-rate-hz", "10"])
+        let field = try await SimField.start(in: dir, simArguments: ["--person-rate-hz", "10"])
         let r: FollowMeBinary.Result
         do {
             // When `followme gps --json` runs with target.rate_hz = "max" (the default) and

@@ -1,28 +1,18 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `followme run` end to end: the simulated drone (`followme sim`, real UDP protocol) serves the
 /// drone's and the person's NMEA over TCP, a real gpsd reads both, and `followme run` flies:
 /// takes off, follows, lands on SIGTERM confirmed by navdata, exits 0.
 @Suite(.serialized) struct RunEndToEndTests {
-    struct Ports: Decodable {
-        let at_port: Int
-        let navdata_port: Int
-        let nmea_port: Int
-        let person_nmea_port: Int?
-    }
-
-    static var gpsdPath: String? {
-        ["/usr/sbin/gpsd", "/usr/bin/gpsd"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
     @Test("takes off, follows a walking person, lands on SIGTERM and exits 0", .timeLimit(.minutes(3)))
     func flyAndLandOnSIGTERM() async throws {
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
 
         // Given a simulated drone, a person walking straight once the drone is up, and a real gpsd
-        let field = try await SimulatedField.start(in: dir)
+        let field = try await SimField.start(in: dir)
         let run: ChildProcess
         do {
             run = try await startRun(field: field, dir: dir)
@@ -31,12 +21,12 @@ import Testing
             throw error
         }
         await flyAndLand(run: run, log: dir.appendingPathComponent("flight.jsonl"))
-        await run.stop()
+        await run.terminate()
         await field.stop()
     }
 
     /// Starts `followme run` against the field.
-    func startRun(field: SimulatedField, dir: URL) async throws -> ChildProcess {
+    func startRun(field: SimField, dir: URL) async throws -> ChildProcess {
         // And a config pointing followme at them
         let log = dir.appendingPathComponent("flight.jsonl")
         let config = try temporaryConfig(field.configText(), directory: dir)
@@ -55,7 +45,7 @@ import Testing
         #expect(following, "never reached following; stderr:\n\(run.stderrText.text.suffix(3000))")
         guard following else { return }
         try? await Task.sleep(for: .seconds(8))
-        #expect(run.process.isRunning)
+        #expect(run.isRunning)
 
         // When SIGTERM arrives it lands, navdata confirms, and it exits 0
         run.signal(SIGTERM)
@@ -71,92 +61,13 @@ import Testing
     }
 }
 
-/// `followme sim` (drone + person NMEA over TCP) and a real gpsd reading both streams.
-struct SimulatedField {
-    let sim: ChildProcess
-    let daemon: ChildProcess
-    let ports: RunEndToEndTests.Ports
-    let gpsdPort: Int
-    let targetDevice: String
-    let onboardDevice: String
-
-    static func start(in dir: URL, person: String = "straight-walk", simArguments: [String] = []) async throws -> SimulatedField {
-        let gpsd = try #require(RunEndToEndTests.gpsdPath, "gpsd is not installed (apt-get install gpsd)")
-        let sim = try ChildProcess(name: "sim", executable: FollowMeBinary.url.path, arguments: [
-            "sim", "--at-port", "0", "--navdata-port", "0", "--nmea-port", "0", "--person-nmea-port", "0",
-            "--person", person, "--person-start", "airborne", "--json",
-        ] + simArguments)
-        let started = await eventually(seconds: 20) { sim.stdoutLines.lines.first?.contains("listening") == true }
-        guard started, let first = sim.stdoutLines.lines.first,
-              let ports = try? JSONDecoder().decode(RunEndToEndTests.Ports.self, from: Data(first.utf8)),
-              let personPort = ports.person_nmea_port
-        else {
-            await sim.stop()
-            Issue.record("sim did not start: \(sim.stderrText.text)")
-            throw CancellationError()
-        }
-        let gpsdPort = freeTCPPort()
-        let targetDevice = "tcp://127.0.0.1:\(personPort)", onboardDevice = "tcp://127.0.0.1:\(ports.nmea_port)"
-        var executable = gpsd
-        var arguments = ["-N", "-n", "-S", String(gpsdPort), "-F", dir.appendingPathComponent("ctl.sock").path,
-                         targetDevice, onboardDevice]
-        if geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
-            // A root gpsd drops privileges and leaks its SHM segment; run it as nobody (docs/gpsd.md §2.3).
-            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", gpsd] + arguments
-            executable = "/usr/bin/setpriv"
-        }
-        let daemon: ChildProcess
-        do {
-            daemon = try ChildProcess(
-                name: "gpsd", executable: executable, arguments: arguments,
-                environment: ["TMPDIR": dir.path, "GPSD_SHM_KEY": String(format: "0x4770%04X", gpsdPort)])
-        } catch {
-            await sim.stop()
-            throw error
-        }
-        return SimulatedField(sim: sim, daemon: daemon, ports: ports, gpsdPort: gpsdPort,
-                              targetDevice: targetDevice, onboardDevice: onboardDevice)
-    }
-
-    func stop() async {
-        await daemon.stop()
-        await sim.stop()
-    }
-
-    /// A config for this field (drone on loopback, both receivers on the one gpsd).
-    func configText() -> String {
-        """
-        [gpsd]
-        host = "127.0.0.1"
-        port = \(gpsdPort)
-        [target]
-        device = "\(targetDevice)"
-        [onboard]
-        device = "\(onboardDevice)"
-        mount_offset_deg = 90
-        [drone]
-        address = "127.0.0.1"
-        at_port = \(ports.at_port)
-        navdata_port = \(ports.navdata_port)
-        """
-    }
-}
-
-/// A scratch directory gpsd (as nobody) can write its control socket into.
-func scratchDirectory() throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("followme-e2e-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    chmod(dir.path, 0o777)
-    return dir
-}
-
 /// `followme gps --json --count 20` against one real gpsd with two receivers: roles and positions.
 @Suite struct GPSCommandEndToEndTests {
     @Test("prints 20 position fixes with the right role for each receiver", .timeLimit(.minutes(2)))
     func twoReceiversOneGPSD() async throws {
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let field = try await SimulatedField.start(in: dir)
+        let field = try await SimField.start(in: dir)
         let r: FollowMeBinary.Result
         do {
             let config = try temporaryConfig(field.configText(), directory: dir)

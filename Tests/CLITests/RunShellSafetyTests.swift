@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `followme run` end to end (sim + real gpsd) for two shell faults: a stderr nobody reads, and a
 /// dry run started while the drone is already airborne.
@@ -99,7 +100,7 @@ import Testing
         let following = await eventually(seconds: 90) { text(firstLog).contains(#""to":"following""#) }
         #expect(following, "stderr:\n\(first.stderrText.text.suffix(2000))")
         guard following else {
-            await first.stop()
+            await first.terminate()
             return await field.stop()
         }
         // and it was killed (SIGKILL) while flying
@@ -143,7 +144,7 @@ import Testing
         let status = await dry.waitForExit(seconds: 10)
         #expect(status == 1, "exit \(String(describing: status))")
         #expect(try field.status()["state"] as? String == "flying")
-        await dry.stop()
+        await dry.terminate()
         await field.stop()
     }
 
@@ -171,7 +172,7 @@ import Testing
         }
         #expect(following, "stderr:\n\(run.stderrText.text.suffix(2000))")
         guard following else {
-            await run.stop()
+            await run.terminate()
             return await field.stop()
         }
         // and its configuration was complete before it took off
@@ -181,7 +182,7 @@ import Testing
         #expect((firstComplete["t"] as? Double ?? .infinity) < (takeOff["t"] as? Double ?? 0))
 
         // When the drone falls back to bootstrap navdata and forgets every config key
-        let reply = try field.control.send(["command": "navdata-bootstrap", "forget": "all", "restart_sequence": true])
+        let reply = try field.control.exchange(["command": "navdata-bootstrap", "forget": "all", "restart_sequence": true])
         #expect(reply["ok"] as? Bool == true, "\(reply)")
 
         // Then followme reports the fallback, writes navdata_demo and every limit again, all acknowledged
@@ -205,7 +206,7 @@ import Testing
         run.signal(SIGTERM)
         let exit = await run.waitForExit(seconds: 60)
         #expect(exit == 0)
-        await run.stop()
+        await run.terminate()
         await field.stop()
     }
 }

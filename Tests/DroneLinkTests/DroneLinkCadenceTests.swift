@@ -2,6 +2,7 @@ import ARDroneProtocol
 import DroneLink
 import ShellSupport
 import Testing
+import TestSupport
 
 /// The 30 ms sender, measured over real UDP on 127.0.0.1.
 @Suite("DroneLink cadence and keep-alive (loopback UDP)", .serialized)

@@ -1,6 +1,7 @@
 import ARDroneProtocol
 import DroneLink
 import Testing
+import TestSupport
 
 /// Bootstrap and configuration over real UDP on 127.0.0.1 against `DronePeer`.
 @Suite("DroneLink handshake and configuration (loopback UDP)")

@@ -7,6 +7,7 @@ import Synchronization
 import ShellSupport
 import Observations
 import Testing
+import TestSupport
 
 /// The owner hooks of `DroneLink` over real UDP on 127.0.0.1: `eventHandler` (events bypass
 /// `events`), `tickHandler` (called after every periodic tick), and how `setDesired` reaches the
@@ -22,7 +23,7 @@ struct DroneLinkHooksTests {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true)
-        let recorder = EventRecorder()
+        let recorder = EventRecorder<DroneLinkEvent>()
         let calledOnLoop = Collected<Bool>()
         let link = try makeLink(peer: peer, eventLoopGroup: group, eventHandler: { event in
             calledOnLoop.append(loop.inEventLoop)
@@ -70,7 +71,7 @@ struct DroneLinkHooksTests {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true)
-        let recorder = EventRecorder()
+        let recorder = EventRecorder<DroneLinkEvent>()
         let ticks = Collected<TickCall>()
         let link = try makeLink(
             peer: peer, eventLoopGroup: group,
@@ -133,7 +134,7 @@ struct DroneLinkHooksTests {
     func coalescedSetDesiredReachesWire() async throws {
         // Given a connected link to a landed drone
         let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true)
-        let recorder = EventRecorder()
+        let recorder = EventRecorder<DroneLinkEvent>()
         let link = try makeLink(peer: peer, eventHandler: { recorder.append($0) })
         try await link.start()
         let connected = await eventually { recorder.connected != nil && peer.snapshot.datagrams.count >= 5 }
@@ -171,7 +172,7 @@ struct DroneLinkHooksTests {
     func coalescedSetDesiredLastWins() async throws {
         // Given a connected link to a landed drone
         let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true)
-        let recorder = EventRecorder()
+        let recorder = EventRecorder<DroneLinkEvent>()
         let link = try makeLink(peer: peer, eventHandler: { recorder.append($0) })
         try await link.start()
         let connected = await eventually { recorder.connected != nil && peer.snapshot.datagrams.count >= 5 }
@@ -209,7 +210,7 @@ struct DroneLinkHooksTests {
         // Given a link to a landed drone whose owner asks to fly with a distinctive pilot command
         // before start()
         let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true)
-        let recorder = EventRecorder()
+        let recorder = EventRecorder<DroneLinkEvent>()
         let link = try makeLink(peer: peer, eventHandler: { recorder.append($0) })
         let pilot = ProgressiveCommand(rollFraction: 0.25, pitchFraction: -0.5)
         link.setDesired(flying: true, pilot: pilot)
@@ -242,7 +243,7 @@ struct DroneLinkHooksTests {
         // a value that merely waited for the next loop entry would arrive ~15 ms late on median
         let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true,
                                              navdataRateHz: 5)
-        let recorder = EventRecorder()
+        let recorder = EventRecorder<DroneLinkEvent>()
         let link = try makeLink(peer: peer, tickIntervalSeconds: 0.050, eventHandler: { recorder.append($0) })
         try await link.start()
         let connected = await eventually { recorder.connected != nil && peer.snapshot.datagrams.count >= 5 }

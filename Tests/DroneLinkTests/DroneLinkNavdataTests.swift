@@ -2,6 +2,7 @@ import ARDroneProtocol
 import DroneLink
 import NIOCore
 import Testing
+import TestSupport
 
 /// Navdata reception: silence, spoofing, sequence numbers, malformed packets (loopback UDP).
 @Suite("DroneLink navdata reception (loopback UDP)")

@@ -6,6 +6,7 @@ import NIOPosix
 import ShellSupport
 import Observations
 import Testing
+import TestSupport
 
 /// Recovery from a drone that falls back to bootstrap navdata (reboot) and from a link socket that
 /// a real send error closed, over real UDP against `DronePeer`.
@@ -172,7 +173,7 @@ extension DroneLinkRecoveryTests {
     }
 }
 
-extension EventRecorder {
+extension EventRecorder where Event == DroneLinkEvent {
     /// The `failedKeys` of every `.configurationComplete`, in order.
     var completions: [[String]] {
         events.compactMap { if case .configurationComplete(let keys, _) = $0 { keys } else { nil } }

@@ -1,6 +1,7 @@
 import ARDroneProtocol
 import DroneLink
 import Testing
+import TestSupport
 
 /// Never land a flying drone on connect; FTRIM and emergency toggles only in the right state.
 @Suite("DroneLink safety rules (loopback UDP)")

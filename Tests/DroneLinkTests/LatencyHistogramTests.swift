@@ -3,6 +3,7 @@ import DroneLink
 import ShellSupport
 import Observations
 import Testing
+import TestSupport
 
 @Suite("Latency histogram and the fix-to-datagram probe")
 struct LatencyHistogramTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Fault 14: a config with one bad value must stop `followme run` before it touches the drone.
 @Suite("Fault injection: a bad config never reaches the drone")
@@ -21,7 +22,7 @@ struct BadConfigTests {
     @Test("14. any single bad config value → exit 2, and the drone receives zero AT datagrams",
           .timeLimit(.minutes(4)))
     func badConfigNeverFlies() async throws {
-        let dir = try scratchDirectory()
+        let dir = try scratchDirectory(label: "faults")
         // Given a simulated drone (no gpsd needed: nothing may get that far)
         let rig = try await FaultRig.startSim(name: "bad-config", dir: dir)
         do {
@@ -35,7 +36,7 @@ struct BadConfigTests {
                     "run", "--config", config.path, "--flight-log", dir.appendingPathComponent("bad-\(index).jsonl").path,
                 ])
                 let status = await run.waitForExit(seconds: 20)
-                if status == nil { await run.stop() }
+                if status == nil { await run.terminate() }
                 // Then it refuses with exit 2, naming the key
                 #expect(status == 2, "[\(bad.label)] exit \(String(describing: status)); stderr: \(run.stderrText.text)")
                 #expect(run.stderrText.text.contains(bad.mentions), "[\(bad.label)] stderr: \(run.stderrText.text)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Timings shared by the scenarios; they must match `shortFailsafes`.
 enum Short {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// One ground-truth sample of the drone relative to the person (simulator `status`).
 struct OffsetSample {

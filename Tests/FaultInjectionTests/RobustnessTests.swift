@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Faults 5, 7, 8, 9, 13: disturbances the follower must ride out without landing.
 @Suite("Fault injection: disturbances that must not end the flight")
@@ -130,9 +131,9 @@ struct RobustnessTests {
 
             // When packets that claim EMERGENCY, LANDED and 1 % battery (valid format, increasing
             // sequence numbers) arrive from another port on the drone's address …
-            let otherPort = try UDPSocket(bindHost: "127.0.0.1", port: 0)
+            let otherPort = try LoopbackUDPSocket(bindHost: "127.0.0.1", port: 0)
             // … and from another address with the drone's navdata port
-            let otherAddress = try UDPSocket(bindHost: "127.0.0.2", port: rig.ports.navdata_port)
+            let otherAddress = try LoopbackUDPSocket(bindHost: "127.0.0.2", port: rig.ports.navdata_port)
             for i in 0..<20 {
                 try otherPort.send(ForgedNavdata.packet(sequenceNumber: 1_000_000 + UInt32(i)), to: "127.0.0.1", port: navdataPort)
                 try otherAddress.send(ForgedNavdata.packet(sequenceNumber: 2_000_000 + UInt32(i)), to: "127.0.0.1", port: navdataPort)
@@ -214,7 +215,7 @@ struct RobustnessTests {
                 #expect(following != nil, "cycle \(cycle)\n\(rig.diagnostics())")
                 let landings = rig.log.transitions().filter { $0.to.hasPrefix("landing") || $0.to == "landed" }
                 #expect(landings.isEmpty, "cycle \(cycle): \(landings)")
-                #expect(next.process.isRunning)
+                #expect(next.isRunning)
                 if let t = connected?["t"] as? Double { toConnected.append(t - t1) }
                 if let following { toFollowing.append(following.t - t1) }
                 guard statesSeen == ["flying"], following != nil else { break }

@@ -1,6 +1,7 @@
 import GPSClient
 import Observations
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

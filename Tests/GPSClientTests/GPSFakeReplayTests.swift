@@ -1,6 +1,7 @@
 import GPSClient
 import Observations
 import Testing
+import TestSupport
 
 /// Real receiver logs replayed through gpsfake (its own gpsd, real libgps) into a GPSClient;
 /// what comes out must match gpsd's own expected output (`.chk`) report for report.

@@ -1,6 +1,7 @@
 import GPSClient
 import Observations
 import Testing
+import TestSupport
 
 /// Bad NMEA through the real path (source → gpsd → libgps → client): whatever gpsd makes
 /// of it, no fix may come out. Then valid sentences, to prove the pipeline was alive.

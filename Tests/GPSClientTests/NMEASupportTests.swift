@@ -1,7 +1,9 @@
+import Simulation
 import Testing
 
-/// The test NMEA builder against sentences from real receivers (so the integration tests'
-/// sources are known to speak valid NMEA when they mean to).
+/// The integration tests' NMEA sources (the product's `NMEASentence` plus the test-only corrupt
+/// checksum and decoded position) against sentences from real receivers, so the sources are known
+/// to speak valid NMEA when they mean to.
 @Suite("NMEA test-source builder")
 struct NMEASupportTests {
     @Test("checksums match real receivers' sentences", arguments: [
@@ -21,11 +23,12 @@ struct NMEASupportTests {
 
     @Test("angles are ddmm.mmmmmm / dddmm.mmmmmm with hemisphere")
     func angles() {
-        #expect(NMEA.latitude(48.8566) == ("4851.396000", "N"))
-        #expect(NMEA.latitude(-34.9062263) == ("3454.373578", "S"))
-        #expect(NMEA.longitude(2.3522) == ("00221.132000", "E"))
-        #expect(NMEA.longitude(-71.0323987) == ("07101.943922", "W"))
-        #expect(NMEA.latitude(0.99999999999) == ("0100.000000", "N"))  // 59.9999999 min rounds up
+        #expect(NMEASentence.latitudeFields(48.8566) == ("4851.396000", "N"))
+        #expect(NMEASentence.latitudeFields(-34.9062263) == ("3454.373578", "S"))
+        #expect(NMEASentence.longitudeFields(2.3522) == ("00221.132000", "E"))
+        #expect(NMEASentence.longitudeFields(-71.0323987) == ("07101.943922", "W"))
+        #expect(NMEASentence.latitudeFields(0.99999999999) == ("0100.000000", "N"))  // 59.9999999 min rounds up
+        #expect(NMEA.decodedDegrees(0.99999999999) == 1)
     }
 
     @Test("the decoded position is what the text encodes")
@@ -35,13 +38,11 @@ struct NMEASupportTests {
         #expect(abs(p.longitudeDegrees + (2 + 21.137926 / 60)) < 1e-12)
     }
 
-    @Test("time of day and fixed-point fields")
+    @Test("time of day, date and heading fields")
     func fields() {
-        #expect(NMEA.TimeOfDay(centiseconds: 12 * 360_000 + 123).field == "120001.23")
-        #expect(NMEA.TimeOfDay(centiseconds: 8_640_000 + 5).field == "000000.05")
-        #expect(NMEA.fixed(274.07, 1) == "274.1")
-        #expect(NMEA.fixed(-0.04, 1) == "0.0")
-        #expect(NMEA.fixed(100, 0) == "100")
-        #expect(NMEA.hdt(headingDegrees: 123.4) == NMEA.sentence("HCHDT,123.4,T"))
+        #expect(NMEA.TimeOfDay(centiseconds: 12 * 360_000 + 123).field == "120001.230")
+        #expect(NMEA.TimeOfDay(centiseconds: 8_640_000 + 5).field == "000000.050")
+        #expect(NMEA.TimeOfDay(centiseconds: 5).utc.dateField == NMEA.dateField)
+        #expect(NMEA.hdt(headingDegrees: 123.4) == NMEA.sentence("HCHDT,123.40,T"))
     }
 }

@@ -1,6 +1,7 @@
 import GPSClient
 import Observations
 import Testing
+import TestSupport
 
 /// One gpsd serving both receivers (two `tcp://` NMEA sources); each role subscribes to its
 /// own device path, and must only ever hear that device.

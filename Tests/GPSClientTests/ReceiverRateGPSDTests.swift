@@ -2,7 +2,9 @@ import GPSClient
 import Logging
 import Synchronization
 import Observations
+import Simulation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +16,7 @@ struct ReceiverRateGPSDTests {
     /// A client whose rate reports (from `rateHandler`) are kept in order.
     final class RateHarness: Sendable {
         let client: GPSClient
-        let recorder: EventRecorder
+        let recorder: EventRecorder<GPSEvent>
         private let log: ReportLog
 
         final class ReportLog: Sendable {
@@ -132,7 +134,7 @@ struct ReceiverRateGPSDTests {
         let report = harness.report(.target)
         #expect(measured, "report \(report); gpsd: \(gpsd.diagnostics())")
         let rate = try #require(report.deliveredHertz)
-        print("[rate] served \(hz) Hz, measured \(NMEA.fixed(rate, 2)) Hz over \(report.intervalsMeasured) intervals")
+        print("[rate] served \(hz) Hz, measured \(NMEASentence.decimal(rate, fractionDigits: 2)) Hz over \(report.intervalsMeasured) intervals")
         #expect(abs(rate - hz) / hz < 0.1, "served \(hz) Hz, measured \(rate) Hz")
         #expect(report.control == .unconfirmed(cycleSeconds: 0.1), "history \(harness.controlHistory)")
     }

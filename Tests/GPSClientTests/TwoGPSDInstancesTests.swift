@@ -1,6 +1,7 @@
 import GPSClient
 import Observations
 import Testing
+import TestSupport
 
 /// Target and onboard on two different gpsd instances (the deployment where each receiver
 /// has its own daemon): routing is by endpoint, with any device on each.

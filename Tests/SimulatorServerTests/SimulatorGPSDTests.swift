@@ -8,6 +8,7 @@ import Synchronization
 import ShellSupport
 import Observations
 import Testing
+import TestSupport
 
 /// The simulator's NMEA read by a real gpsd (`tcp://` source) and the product's GPSClient.
 @Suite("Simulator NMEA through gpsd", .timeLimit(.minutes(2)))

@@ -6,12 +6,13 @@ import NIOPosix
 import Synchronization
 import ShellSupport
 import Observations
+import TestSupport
 
 /// A `DroneLink` talking to a `DronePeer` over loopback, with its events recorded.
 struct LinkHarness {
     let peer: DronePeer
     let link: DroneLink
-    let recorder: EventRecorder
+    let recorder: EventRecorder<DroneLinkEvent>
     private let consumer: Task<Void, Never>
 
     /// Limits used by most tests: outdoor, 20° tilt, 700 mm/s, 120°/s, 10 m.
@@ -41,7 +42,7 @@ struct LinkHarness {
         var logger = Logger(label: "test.dronelink")
         logger.logLevel = .warning
         let link = DroneLink(configuration: configuration, eventLoopGroup: eventLoopGroup, logger: logger)
-        let recorder = EventRecorder()
+        let recorder = EventRecorder<DroneLinkEvent>()
         let events = link.events
         let consumer = Task {
             for await event in events { recorder.append(event) }
@@ -61,18 +62,7 @@ struct LinkHarness {
     }
 }
 
-/// Thread-safe list of the link's events with their arrival time.
-final class EventRecorder: Sendable {
-    private let storage = Mutex<[(event: DroneLinkEvent, at: MonotonicTime)]>([])
-
-    func append(_ event: DroneLinkEvent) {
-        storage.withLock { $0.append((event, SystemClock.now())) }
-    }
-
-    var events: [DroneLinkEvent] { storage.withLock { $0.map(\.event) } }
-
-    var timedEvents: [(event: DroneLinkEvent, at: MonotonicTime)] { storage.withLock { $0 } }
-
+extension EventRecorder where Event == DroneLinkEvent {
     var navdata: [ReceivedNavdata] {
         events.compactMap { if case .navdata(let received) = $0 { received } else { nil } }
     }
@@ -93,17 +83,6 @@ final class EventRecorder: Sendable {
         for case .connected(let was, let desired, _) in events { return (was, desired) }
         return nil
     }
-}
-
-/// Polls `condition` every 10 ms until it holds or `timeoutSeconds` pass; returns whether it held.
-/// A bounded wait, never an assertion about timing.
-func eventually(timeoutSeconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
-    let deadline = SystemClock.now().adding(seconds: timeoutSeconds)
-    while SystemClock.now() < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
 }
 
 extension ATCommand {

@@ -17,6 +17,7 @@
 
 import Foundation
 import Testing
+import TestSupport
 
 /// Limits how many simulated fields (sim + gpsd + followme, ~3 busy processes) run at once: the
 /// CI machine has 2 cores, and an overloaded machine would measure itself, not the failsafes.
@@ -71,18 +72,6 @@ enum FaultReport {
     }
 }
 
-/// The ports `followme sim` printed in its "listening" line.
-struct SimPorts: Decodable {
-    let at_port: Int
-    let navdata_port: Int
-    let nmea_port: Int
-    let person_nmea_port: Int?
-    let control_port: Int?
-}
-
-/// Config sections as TOML literals: `["failsafe": ["land_after_s": "4.0"]]`.
-typealias ConfigOverrides = [String: [String: String]]
-
 /// Short failsafe timeouts so every fault resolves in seconds (ranges: etc/followme.toml). Fix
 /// quality (`max_eph_m`) stays at the shipped default: gpsd 3.22 reads the simulator's open-sky
 /// HDOP 0.9 as eph 17.1 m, which the field must accept.
@@ -94,79 +83,41 @@ let shortFailsafes: ConfigOverrides = [
     ],
 ]
 
-/// `base` with `overrides` on top, key by key.
-func merged(_ base: ConfigOverrides, _ overrides: ConfigOverrides) -> ConfigOverrides {
-    var out = base
-    for (section, keys) in overrides { out[section, default: [:]].merge(keys) { _, new in new } }
-    return out
-}
-
-/// A simulated field for one fault: `followme sim` with its control channel (drone on the real
-/// UDP protocol, onboard and person NMEA over TCP, a person walking away once the drone is up),
-/// a real gpsd reading both NMEA streams, and `followme run` flying it with a JSONL flight log.
-/// Every process is stopped by its PID in `stopAll()`.
+/// A simulated field for one fault (`SimField`: `followme sim` with its control channel, a person
+/// walking away once the drone is up, a real gpsd reading both NMEA streams) and `followme run`
+/// flying it with a JSONL flight log. Every process is stopped by its PID in `stopAll()`.
 final class FaultRig: @unchecked Sendable {
-    static var gpsdPath: String? {
-        ["/usr/sbin/gpsd", "/usr/bin/gpsd"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    let name: String
-    let dir: URL
-    let sim: ChildProcess
-    let ports: SimPorts
-    let control: SimControl
-    let gpsdPort: Int
+    let field: SimField
     let config: ConfigOverrides
     let runArguments: [String]
-    private(set) var gpsd: ChildProcess?
     private(set) var run: ChildProcess?
     private(set) var runs: [ChildProcess] = []
     /// The flight log of the current `followme run`.
     private(set) var log: FlightLogReader
     private var runCount = 0
 
-    private init(name: String, dir: URL, sim: ChildProcess, ports: SimPorts, control: SimControl, config: ConfigOverrides,
-                 runArguments: [String]) {
-        self.name = name
-        self.dir = dir
-        self.sim = sim
-        self.ports = ports
-        self.control = control
-        self.gpsdPort = freeTCPPort()
+    var name: String { field.name }
+    var dir: URL { field.dir }
+    var ports: SimField.Ports { field.ports }
+    var control: SimControl { field.control! }
+
+    private init(field: SimField, config: ConfigOverrides, runArguments: [String]) {
+        self.field = field
         self.config = config
         self.runArguments = runArguments
-        self.log = FlightLogReader(url: dir.appendingPathComponent("flight-0.jsonl"))
+        self.log = FlightLogReader(url: field.dir.appendingPathComponent("flight-0.jsonl"))
     }
 
     /// Starts the simulator only (no gpsd, no followme).
     static func startSim(name: String, dir: URL, config: ConfigOverrides = shortFailsafes,
                          runArguments: [String] = [], person: String = "straight-walk") async throws -> FaultRig {
-        let sim = try ChildProcess(name: "sim", executable: FollowMeBinary.url.path, arguments: [
-            "sim", "--at-port", "0", "--navdata-port", "0", "--nmea-port", "0", "--person-nmea-port", "0",
-            "--control-port", "0", "--person", person, "--person-start", "airborne", "--json",
-        ])
-        let started = await eventually(seconds: 20) { sim.stdoutLines.lines.first?.contains("listening") == true }
-        guard started, let first = sim.stdoutLines.lines.first,
-              let ports = try? JSONDecoder().decode(SimPorts.self, from: Data(first.utf8)),
-              let controlPort = ports.control_port
-        else {
-            await sim.stop()
-            Issue.record("[\(name)] sim did not start: \(sim.stdoutLines.text.prefix(500)) \(sim.stderrText.text.suffix(2000))")
-            throw CancellationError()
-        }
-        do {
-            let control = try SimControl(port: controlPort)
-            return FaultRig(name: name, dir: dir, sim: sim, ports: ports, control: control, config: config,
-                            runArguments: runArguments)
-        } catch {
-            await sim.stop()
-            throw error
-        }
+        let field = try await SimField.startSim(in: dir, name: name, person: person, control: true)
+        return FaultRig(field: field, config: config, runArguments: runArguments)
     }
 
     /// Starts the whole field: sim, gpsd, `followme run`.
     static func start(name: String, config: ConfigOverrides, runArguments: [String] = []) async throws -> FaultRig {
-        let dir = try scratchDirectory()
+        let dir = try scratchDirectory(label: "faults")
         let rig = try await startSim(name: name, dir: dir, config: config, runArguments: runArguments)
         do {
             try rig.startGPSD()
@@ -178,44 +129,15 @@ final class FaultRig: @unchecked Sendable {
         return rig
     }
 
-    var targetDevice: String { "tcp://127.0.0.1:\(ports.person_nmea_port ?? 0)" }
-    var onboardDevice: String { "tcp://127.0.0.1:\(ports.nmea_port)" }
-
-    /// Starts gpsd on `gpsdPort` reading both NMEA streams (as nobody when we are root).
-    func startGPSD() throws {
-        let gpsdPath = try #require(Self.gpsdPath, "gpsd is not installed (apt-get install gpsd)")
-        var executable = gpsdPath
-        var arguments = ["-N", "-n", "-S", String(gpsdPort), "-F", dir.appendingPathComponent("ctl.sock").path,
-                         targetDevice, onboardDevice]
-        if geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
-            // A root gpsd drops privileges and leaks its SHM segment; run it as nobody (docs/gpsd.md §2.3).
-            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", gpsdPath] + arguments
-            executable = "/usr/bin/setpriv"
-        }
-        gpsd = try ChildProcess(name: "gpsd", executable: executable, arguments: arguments,
-                                environment: ["TMPDIR": dir.path, "GPSD_SHM_KEY": String(format: "0x4770%04X", gpsdPort)])
-    }
+    /// Starts gpsd reading both NMEA streams (as nobody when we are root).
+    func startGPSD() throws { try field.startGPSD() }
 
     /// SIGKILLs gpsd (a crash) and waits for it to exit.
-    func killGPSD() async {
-        await gpsd?.kill9()
-    }
+    func killGPSD() async { await field.killGPSD() }
 
-    /// The config text for this field with `config` applied.
+    /// The config text for this field with `config` (or `overrides`) applied.
     func configText(_ overrides: ConfigOverrides? = nil) -> String {
-        var sections: ConfigOverrides = [
-            "gpsd": ["host": "\"127.0.0.1\"", "port": "\(gpsdPort)"],
-            "target": ["device": "\"\(targetDevice)\""],
-            "onboard": ["device": "\"\(onboardDevice)\"", "mount_offset_deg": "90.0"],
-            "drone": ["address": "\"127.0.0.1\"", "at_port": "\(ports.at_port)", "navdata_port": "\(ports.navdata_port)"],
-        ]
-        sections = merged(sections, overrides ?? config)
-        var text = ""
-        for section in sections.keys.sorted() {
-            text += "[\(section)]\n"
-            for (key, value) in sections[section]!.sorted(by: { $0.key < $1.key }) { text += "\(key) = \(value)\n" }
-        }
-        return text
+        field.configText(overrides ?? config)
     }
 
     /// Starts `followme run` with a new flight log (`flight-N.jsonl`), which becomes `log`.
@@ -251,9 +173,8 @@ final class FaultRig: @unchecked Sendable {
 
     /// Stops every process this rig started, by PID: followme first (it may land), then gpsd, then the sim.
     func stopAll() async {
-        for process in runs { await process.stop() }
-        await gpsd?.stop()
-        await sim.stop()
+        for process in runs { await process.terminate() }
+        await field.stop()
         try? FileManager.default.removeItem(at: dir)
     }
 

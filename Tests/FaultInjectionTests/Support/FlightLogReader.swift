@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// One state change from the flight log (`"kind":"transition"`).
 struct Transition: CustomStringConvertible {

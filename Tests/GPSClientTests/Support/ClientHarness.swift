@@ -1,12 +1,14 @@
 import GPSClient
 import Logging
 import Observations
+import Simulation
+import TestSupport
 
 /// A started `GPSClient` with an `EventRecorder` draining its events.
 /// Call `stop()` in a `defer`; it returns at once (the reader threads exit within ~250 ms).
 struct ClientHarness: Sendable {
     let client: GPSClient
-    let recorder: EventRecorder
+    let recorder: EventRecorder<GPSEvent>
     /// When `start()` was called (CLOCK_MONOTONIC, the clock of event timestamps).
     let startedAt: MonotonicTime
 
@@ -34,5 +36,5 @@ extension ReceiverSubscription {
 
 /// Prints a measured timing so it shows in the test log (collected for the report).
 func reportTiming(_ what: String, _ seconds: Double) {
-    print("[timing] \(what): \(NMEA.fixed(seconds * 1000, 0)) ms")
+    print("[timing] \(what): \(NMEASentence.decimal(seconds * 1000, fractionDigits: 0)) ms")
 }

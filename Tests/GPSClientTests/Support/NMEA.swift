@@ -1,3 +1,6 @@
+import Geometry
+import Simulation
+
 /// A latitude/longitude as the test NMEA sources send it.
 struct NMEAPosition: Sendable, Hashable, CustomStringConvertible {
     var latitudeDegrees: Double
@@ -5,8 +8,9 @@ struct NMEAPosition: Sendable, Hashable, CustomStringConvertible {
 
     var description: String { "(\(latitudeDegrees), \(longitudeDegrees))" }
 
-    /// The position the NMEA text encodes (minutes rounded to 6 decimals, as `NMEA.latitude`
-    /// writes them), i.e. what gpsd will decode; compare received fixes against this.
+    /// The position the NMEA text encodes (minutes rounded to `NMEASentence.minuteFractionDigits`
+    /// decimals, as `NMEASentence` writes them), i.e. what gpsd will decode; compare received
+    /// fixes against this.
     var asEncoded: NMEAPosition {
         NMEAPosition(latitudeDegrees: NMEA.decodedDegrees(latitudeDegrees),
                      longitudeDegrees: NMEA.decodedDegrees(longitudeDegrees))
@@ -18,22 +22,24 @@ struct NMEAPosition: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// NMEA 0183 sentence building for test sources, with correct (or deliberately wrong) checksums.
-///
-/// Sentence form `$<body>*<XOR of body bytes as 2 hex digits>\r\n` (NMEA 0183 §5.2.1;
-/// gpsd `driver_nmea0183.c` rejects a mismatch). Field layouts follow gpsd's NMEA docs
-/// ("NMEA Revealed", gpsd.gitlab.io/gpsd/NMEA.html): RMC, GGA, HDT.
+/// The integration tests' NMEA 0183 sources, written by the product's `NMEASentence` (the
+/// simulator's builder), plus what only a test needs: a deliberately wrong checksum, and the
+/// position gpsd decodes from the text.
 enum NMEA {
-    /// XOR of all bytes between `$` and `*`.
-    static func checksum(_ body: String) -> UInt8 {
-        body.utf8.reduce(0) { $0 ^ $1 }
-    }
-
     /// `$body*HH\r\n`; with `corruptChecksum` the checksum is off by 0x55 (so always wrong).
     static func sentence(_ body: String, corruptChecksum: Bool = false) -> String {
-        let sum = checksum(body) ^ (corruptChecksum ? 0x55 : 0)
-        return "$\(body)*\(hex2(sum))\r\n"
+        guard corruptChecksum else { return NMEASentence.framed(body: body) }
+        let wrong = NMEASentence.checksum(ofBody: body) ^ 0x55
+        let digits = Array("0123456789ABCDEF")
+        return "$\(body)*" + String([digits[Int(wrong >> 4)], digits[Int(wrong & 0xf)]]) + "\r\n"
     }
+
+    /// Unix seconds of 2026-11-21 00:00:00 UTC: the date of every test cycle. Fixed because gpsd
+    /// only needs *a* date; tests never compare receiver time with the wall clock (docs/gpsd.md §1.5 #5).
+    static let dayUnixSeconds: Int64 = 1_795_219_200
+
+    /// RMC date field of `dayUnixSeconds`.
+    static let dateField = "211126"
 
     /// A UTC time of day, hundredths of a second since midnight (wraps at 24 h).
     struct TimeOfDay: Sendable, Hashable {
@@ -41,85 +47,55 @@ enum NMEA {
 
         init(centiseconds: Int) { self.centiseconds = ((centiseconds % 8_640_000) + 8_640_000) % 8_640_000 }
 
-        /// `hhmmss.ss`
-        var field: String {
-            let cs = centiseconds % 100, s = centiseconds / 100
-            return pad(s / 3600, 2) + pad((s / 60) % 60, 2) + pad(s % 60, 2) + "." + pad(cs, 2)
+        /// The instant on `NMEA.dayUnixSeconds`'s date.
+        var utc: NMEAUTCTime {
+            NMEAUTCTime(unixSeconds: NMEA.dayUnixSeconds + Int64(centiseconds / 100),
+                        nanoseconds: Int32(centiseconds % 100) * 10_000_000)
         }
+
+        /// `hhmmss.sss`
+        var field: String { utc.timeField }
     }
 
-    /// RMC date field: 21 Nov 2026. Fixed because gpsd only needs *a* date; tests never
-    /// compare receiver time with the wall clock (docs/gpsd.md §1.5 #5).
-    static let dateField = "211126"
-
-    /// `ddmm.mmmmmm` and N/S.
-    static func latitude(_ degrees: Double) -> (String, String) {
-        (angle(abs(degrees), degreeDigits: 2), degrees < 0 ? "S" : "N")
+    /// $GPRMC: status A (valid), 0.5 kn, track 45° true (`NMEASentence.rmc`).
+    static func rmc(time: TimeOfDay, position: NMEAPosition) -> String {
+        NMEASentence.rmc(time: time.utc, coordinate: coordinate(position),
+                         speedMetersPerSecond: 0.5 * NMEASentence.metersPerSecondPerKnot, trackDegrees: 45)
     }
 
-    /// `dddmm.mmmmmm` and E/W.
-    static func longitude(_ degrees: Double) -> (String, String) {
-        (angle(abs(degrees), degreeDigits: 3), degrees < 0 ? "W" : "E")
+    /// $GPGGA: quality 1 (GPS fix), 8 satellites, HDOP 0.9, 100 m above MSL, geoid 47 m (`NMEASentence.gga`).
+    static func gga(time: TimeOfDay, position: NMEAPosition) -> String {
+        NMEASentence.gga(time: time.utc, coordinate: coordinate(position), altitudeMSLMeters: 100,
+                         satellitesInUse: 8, hdop: 0.9, geoidSeparationMeters: 47)
     }
 
-    /// $GPRMC: time, status A (valid), position, speed (knots), track (deg true), date, mode A.
-    static func rmc(time: TimeOfDay, position: NMEAPosition, speedKnots: Double = 0.5,
-                    trackDegrees: Double = 45, talker: String = "GP") -> String {
-        let (lat, ns) = latitude(position.latitudeDegrees)
-        let (lon, ew) = longitude(position.longitudeDegrees)
-        return sentence("\(talker)RMC,\(time.field),A,\(lat),\(ns),\(lon),\(ew),\(fixed(speedKnots, 1)),\(fixed(trackDegrees, 1)),\(dateField),,,A")
+    /// $HCHDT: true heading, degrees (talker HC = magnetic compass, as gpsd's own tests).
+    static func hdt(headingDegrees: Double) -> String {
+        NMEASentence.hdt(talker: .compass, headingDegrees: headingDegrees)
     }
 
-    /// $GPGGA: time, position, quality 1 (GPS fix), 8 satellites, HDOP 0.9, altitude MSL, geoid 47 m.
-    static func gga(time: TimeOfDay, position: NMEAPosition, altitudeMSLMeters: Double = 100,
-                    talker: String = "GP") -> String {
-        let (lat, ns) = latitude(position.latitudeDegrees)
-        let (lon, ew) = longitude(position.longitudeDegrees)
-        return sentence("\(talker)GGA,\(time.field),\(lat),\(ns),\(lon),\(ew),1,08,0.9,\(fixed(altitudeMSLMeters, 1)),M,47.0,M,,")
-    }
-
-    /// $HCHDT: true heading, degrees, one decimal (talker HC = magnetic compass).
-    static func hdt(headingDegrees: Double, talker: String = "HC") -> String {
-        sentence("\(talker)HDT,\(fixed(headingDegrees, 1)),T")
-    }
-
-    /// The value gpsd decodes from `angle(_:degreeDigits:)`'s text: whole degrees plus
-    /// minutes rounded to 6 decimals, divided by 60.
+    /// The value gpsd decodes from `NMEASentence`'s position text: whole degrees plus minutes
+    /// rounded to 6 decimals, divided by 60.
     static func decodedDegrees(_ degrees: Double) -> Double {
-        let (whole, microMinutes) = split(abs(degrees))
+        var whole = Int(abs(degrees))
+        var microMinutes = Int(((abs(degrees) - Double(whole)) * 60 * 1e6).rounded())
+        if microMinutes >= 60_000_000 {
+            whole += 1
+            microMinutes -= 60_000_000
+        }
         let value = Double(whole) + Double(microMinutes) / 1e6 / 60
         return degrees < 0 ? -value : value
     }
 
-    /// `value` rounded to `decimals` places, without Foundation's String(format:).
-    static func fixed(_ value: Double, _ decimals: Int) -> String {
-        var scale = 1
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int((abs(value) * Double(scale)).rounded())
-        let sign = value < 0 && scaled != 0 ? "-" : ""
-        let whole = String(scaled / scale)
-        return decimals == 0 ? sign + whole : sign + whole + "." + pad(scaled % scale, decimals)
-    }
-
-    private static func split(_ degrees: Double) -> (Int, Int) {
-        var whole = Int(degrees)
-        var micro = Int(((degrees - Double(whole)) * 60 * 1e6).rounded())
-        if micro >= 60_000_000 { whole += 1; micro -= 60_000_000 }
-        return (whole, micro)
-    }
-
-    private static func angle(_ degrees: Double, degreeDigits: Int) -> String {
-        let (whole, micro) = split(degrees)
-        return pad(whole, degreeDigits) + pad(micro / 1_000_000, 2) + "." + pad(micro % 1_000_000, 6)
-    }
-
+    /// `n` left-padded with zeros to `width` digits.
     static func pad(_ n: Int, _ width: Int) -> String {
         let s = String(n)
         return String(repeating: "0", count: max(0, width - s.count)) + s
     }
 
-    private static func hex2(_ b: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(b >> 4)], digits[Int(b & 0xf)]])
+    private static func coordinate(_ position: NMEAPosition) -> GeoCoordinate {
+        guard let c = GeoCoordinate(latitudeDegrees: position.latitudeDegrees, longitudeDegrees: position.longitudeDegrees)
+        else { preconditionFailure("test source position out of range: \(position)") }
+        return c
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Synchronization
 import Observations
+import TestSupport
 
 /// A fake receiver gpsd can read as `tcp://127.0.0.1:<port>`: listens on 127.0.0.1 port 0
 /// and writes one cycle of NMEA sentences to every connected client at a fixed rate.

@@ -1,20 +1,21 @@
-// Test support for gpsd integration tests — written to be copied into other test targets.
+// Test support for the gpsd integration tests.
 //
-// Self-contained (Glibc, Synchronization, Foundation only):
-//   ChildProcess.swift    posix_spawn runner; stop by PID (SIGTERM → SIGKILL to it and its
+// Shared with the other integration test targets, in the TestSupport target (Tests/TestSupport):
+//   ChildProcess          posix_spawn runner; stop by PID (SIGTERM → SIGKILL to it and its
 //                         children), bounded waits; runs children as `nobody` when root.
-//   LoopbackPorts.swift   free port via bind(127.0.0.1:0); wait until a port accepts.
-//   TestClock.swift       CLOCK_MONOTONIC as Telemetry.MonotonicTime (needs Telemetry);
-//                         `Blocking.run` keeps blocking work off the cooperative pool.
-//   NMEA.swift            NMEA 0183 sentences (RMC, GGA, HDT) with correct or corrupt checksums.
+//   LoopbackPorts         free port via bind(127.0.0.1:0); wait until a port accepts.
+//   TestClock, Blocking   CLOCK_MONOTONIC as MonotonicTime; blocking work off the cooperative pool.
+//   TestDirectory         per-test TMPDIR/HOME.
+//   GPSDProcesses         gpsd / gpsfake start with port retry and device-pool check.
+//   GPSDProbe             raw gpsd protocol (`?DEVICES;`, `?WATCH`) for readiness and diagnostics.
+//   EventRecorder<Event>  drains an event stream; bounded `waitUntil`.
+// Here (they know GPSClient, this target's fixtures or its NMEA sources):
+//   NMEA.swift            the sources' sentences, written by Simulation's NMEASentence, plus a
+//                         corrupt checksum and the position gpsd decodes.
 //   NMEATCPServer.swift   a `tcp://` NMEA source for gpsd, recording what it sent.
-//   GPSDProbe.swift       raw gpsd protocol (`?DEVICES;`, `?WATCH`) for readiness and diagnostics.
 //   GPSDCheckFile.swift   parser for gpsd regression `.chk` files.
-// Need the test target's resources (`resources: [.copy("Fixtures")]`, for `Bundle.module`):
-//   TestDirectory.swift   per-test TMPDIR/HOME, fixture copies.
-//   GPSDProcesses.swift   gpsd / gpsfake start with port retry and device-pool check.
-// Need GPSClient (and Logging):
-//   EventRecorder.swift   drains `GPSClient.events`; bounded `waitUntil`.
+//   TestDirectory.swift   `Fixtures` (this bundle's resources) and `copyFixture`.
+//   EventRecorder.swift   GPSEvent filters (fixes, headings, losses).
 //   ClientHarness.swift   starts a GPSClient with a recorder; `reportTiming`.
 //   TestSources.swift     the two test walks and position matching.
 //

@@ -2,6 +2,7 @@ import ARDroneProtocol
 import SimulatorServer
 import ShellSupport
 import Observations
+import TestSupport
 
 /// A minimal AR.Drone client on raw UDP sockets and the ARDroneProtocol codec: one socket sends AT
 /// commands to the AT port, another sends the navdata trigger and receives navdata (like the

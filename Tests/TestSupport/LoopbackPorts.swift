@@ -3,12 +3,12 @@ import Glibc
 #endif
 
 /// Loopback TCP port helpers (docs/style.md habit 20: bind port 0, never a fixed port).
-enum LoopbackPorts {
+package enum LoopbackPorts {
     /// A port the kernel just handed out for 127.0.0.1 and that is free again now.
     ///
     /// Another process may take it before the caller binds it; callers that start a daemon on
     /// it retry with a new port when the daemon fails to come up (see `GPSDProcesses`).
-    static func freeTCPPort() -> Int {
+    package static func freeTCPPort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         precondition(fd >= 0, "socket() failed: errno \(errno)")
         defer { close(fd) }
@@ -21,7 +21,7 @@ enum LoopbackPorts {
     }
 
     /// True if something accepts TCP connections on 127.0.0.1:`port` (connects and closes).
-    static func isAccepting(port: Int) -> Bool {
+    package static func isAccepting(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -33,28 +33,33 @@ enum LoopbackPorts {
         }
     }
 
-    /// Polls every 5 ms until `port` accepts, `giveUp()` says stop, or `timeoutSeconds` pass.
-    static func waitUntilAccepting(
-        port: Int, timeoutSeconds: Double, giveUp: () -> Bool = { false }
+    /// Polls every `pollSeconds` until `port` accepts, `giveUp()` says stop, or `timeoutSeconds` pass.
+    package static func waitUntilAccepting(
+        port: Int, timeoutSeconds: Double, pollSeconds: Double = 0.005, giveUp: () -> Bool = { false }
     ) async -> Bool {
         let deadline = TestClock.now().adding(seconds: timeoutSeconds)
         while TestClock.now() < deadline, !Task.isCancelled {
             if isAccepting(port: port) { return true }
             if giveUp() { return false }
-            await TestClock.sleep(seconds: 0.005)
+            await TestClock.sleep(seconds: pollSeconds)
         }
         return false
     }
 
-    static func loopback(port: Int) -> sockaddr_in {
+    /// `host`:`port` as a socket address (`host` a dotted IPv4 address).
+    package static func address(_ host: String, port: Int) -> sockaddr_in {
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
+        addr.sin_addr.s_addr = inet_addr(host)
         return addr
     }
 
-    static func boundPort(_ fd: Int32) -> Int {
+    /// 127.0.0.1:`port`.
+    package static func loopback(port: Int) -> sockaddr_in { address("127.0.0.1", port: port) }
+
+    /// The local port `fd` is bound to.
+    package static func boundPort(_ fd: Int32) -> Int {
         var addr = sockaddr_in()
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &addr) {

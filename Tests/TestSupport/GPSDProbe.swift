@@ -5,10 +5,10 @@ import Foundation
 
 /// Raw gpsd protocol over a plain socket, for failure diagnostics and readiness checks that
 /// must not depend on the client under test.
-enum GPSDProbe {
+package enum GPSDProbe {
     /// Sends `command` (e.g. `?DEVICES;`) to 127.0.0.1:`port` and returns what gpsd wrote
     /// within `seconds`, or a description of the failure.
-    static func exchange(port: Int, command: String, seconds: Double = 1,
+    package static func exchange(port: Int, command: String, seconds: Double = 1,
                          until done: (String) -> Bool = { _ in false }) -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return "<socket failed: errno \(errno)>" }
@@ -38,7 +38,7 @@ enum GPSDProbe {
     }
 
     /// gpsd's `?DEVICES;` answer (one line of JSON) plus anything else it sent.
-    static func devices(port: Int) -> String {
+    package static func devices(port: Int) -> String {
         // gpsd ends lines with CR LF; compare bytes ("\r\n" is one Character in Swift).
         exchange(port: port, command: "?DEVICES;", seconds: 1) {
             $0.contains(#"{"class":"DEVICES""#) && $0.utf8.last == UInt8(ascii: "\n")
@@ -46,7 +46,7 @@ enum GPSDProbe {
     }
 
     /// The number of devices in gpsd's pool (`?DEVICES;`), or nil if gpsd did not answer.
-    static func deviceCount(port: Int) -> Int? {
+    package static func deviceCount(port: Int) -> Int? {
         let answer = devices(port: port)
         let lines = answer.utf8.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
         guard let line = lines.first(where: { $0.hasPrefix(#"{"class":"DEVICES""#) }) else { return nil }
