@@ -133,7 +133,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "SimulationTests", dependencies: ["Simulation", "Geometry", "Observations", "SeededRandom"],
+            name: "SimulationTests", dependencies: ["Simulation", "ARDroneProtocol", "Geometry", "Observations", "SeededRandom"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -173,7 +173,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FollowBenchTests",
-            dependencies: ["FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots"],
+            dependencies: ["FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots", "DroneLink", "ARDroneProtocol"],
             swiftSettings: strict
         ),
         .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport"], swiftSettings: strict),

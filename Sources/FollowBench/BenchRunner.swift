@@ -1,3 +1,5 @@
+import ARDroneProtocol
+import DroneLink
 import FollowCore
 import Geometry
 import Simulation
@@ -11,8 +13,9 @@ import Observations
 /// behind the person's start, nose towards them, and both configuration writes
 /// (`control:euler_angle_max`, `control:altitude_max`) arrive. The person stands until
 /// `personStartSeconds`, then moves for `durationSeconds` (a replay stops at its track's end).
-/// Every control period (30 ms) the controller's command is sent as REF + PCMD, like the link's
-/// AT loop; navdata reaches FollowMe at 15 Hz; GPS fixes and headings arrive as the error model
+/// Every control period (30 ms) the controller's command is sent as REF + PCMD, mapped as the link
+/// maps it (`DroneCommand.refInput`, `.progressiveCommand` in DroneLink); navdata reaches FollowMe at
+/// 15 Hz through the link's own mapping (`DroneTelemetry(navdata:receivedAt:)`); GPS fixes and headings arrive as the error model
 /// delivers them (5 Hz, 0.3 s late).
 ///
 /// - FollowMe: `FlightStateMachine` with the bench's standoff and the drone's own limits; it takes
@@ -160,8 +163,8 @@ public enum BenchRunner {
                 while let output = gps.nextOutput(readyBy: now) { deliver(output, now: now) }
                 if t >= nextNavdata {
                     nextNavdata += navdataNanoseconds
-                    if machine != nil {
-                        machine!.handle(.telemetry(DroneTelemetry(simulated: sim.navdata, receivedAt: now)), now: now)
+                    if machine != nil, let telemetry = DroneTelemetry(navdata: sim.navdata, receivedAt: now) {
+                        machine!.handle(.telemetry(telemetry), now: now)
                     }
                 }
                 if t >= nextControl {
@@ -224,13 +227,8 @@ public enum BenchRunner {
                         timeSeconds: now.seconds,
                         description: "\(change.from.name) → \(change.to.name) (\(change.reason.name))"))
                 }
-                sim.apply(.ref(takeoff: decision.command.intent.wantsAirborne, emergencyToggle: false), at: now)
-                if let p = decision.command.pilot {
-                    sim.apply(.pcmd(progressive: true, roll: Float(p.roll), pitch: Float(p.pitch), gaz: Float(p.gaz),
-                                    yaw: Float(p.yaw)), at: now)
-                } else {
-                    sim.apply(.hover, at: now)
-                }
+                sim.apply(.ref(decision.command.refInput), at: now)
+                sim.apply(.pcmd(decision.command.progressiveCommand), at: now)
                 var aim: PlaneVector?
                 if let follow = decision.follow, let controllerPlane = machine!.navigator.plane,
                    let coordinate = controllerPlane.unproject(follow.aimPoint) {
@@ -244,8 +242,8 @@ public enum BenchRunner {
                 input = .init(targetCoordinate: target, droneCoordinate: drone, receiverHeadingDegrees: heading)
             }
             let command = naive!.update(input, at: now)
-            sim.apply(.ref(takeoff: true, emergencyToggle: false), at: now)
-            sim.apply(command.simulatorInput, at: now)
+            sim.apply(.ref(.takeoff), at: now)
+            sim.apply(command.atCommand, at: now)
             return Tick()
         }
 
@@ -255,7 +253,7 @@ public enum BenchRunner {
                 seed: configuration.seed, origin: scenario.origin, standoffMeters: configuration.standoffMeters,
                 simulatedSeconds: sim.time.seconds,
                 metrics: metrics.metrics(tracksFollowing: machine != nil),
-                finalDroneState: sim.flightState.benchLabel,
+                finalDroneState: sim.flightPhase.name,
                 finalControllerState: machine?.state.name ?? BenchController.naive.rawValue,
                 events: events, track: track, plant: configuration.plant, wind: wind.parameters,
                 geofenceMeters: failsafe.geofenceMeters)

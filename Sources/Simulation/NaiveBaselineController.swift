@@ -1,3 +1,4 @@
+import ARDroneProtocol
 import Geometry
 import Observations
 
@@ -40,11 +41,12 @@ public struct NaiveBaselineController: Sendable {
         /// PCMD flag 1 with these values (roll and gaz are always 0 for this baseline).
         case move(roll: Float, pitch: Float, gaz: Float, yaw: Float)
 
-        /// The simulator input for this command.
-        public var simulatorInput: SimulatorInput {
+        /// The `AT*PCMD` for this command.
+        public var atCommand: ATCommand {
             switch self {
-            case .hover: .hover
-            case let .move(roll, pitch, gaz, yaw): .pcmd(progressive: true, roll: roll, pitch: pitch, gaz: gaz, yaw: yaw)
+            case .hover: .pcmd(.hover)
+            case let .move(roll, pitch, gaz, yaw):
+                .pcmd(ProgressiveCommand(rollFraction: roll, pitchFraction: pitch, gazFraction: gaz, yawFraction: yaw))
             }
         }
     }

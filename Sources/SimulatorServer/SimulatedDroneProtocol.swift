@@ -1,5 +1,4 @@
 import ARDroneProtocol
-import Simulation
 
 /// The drone-side half of the AR.Drone 2.0 UDP protocol, for the simulator: which AT commands
 /// count, and what navdata packet goes out next. A value with no sockets and no clock, so every
@@ -76,8 +75,9 @@ public struct SimulatedDroneProtocol: Sendable {
 
     // MARK: AT commands
 
-    /// Decodes one AT datagram and returns what the simulated drone must apply, in order.
-    public mutating func receiveATDatagram(_ datagram: [UInt8]) -> [SimulatorInput] {
+    /// Decodes one AT datagram and returns the commands the simulated drone must apply, in order
+    /// (`DroneSimulator.apply(_:at:)`).
+    public mutating func receiveATDatagram(_ datagram: [UInt8]) -> [ATCommand] {
         counters.atDatagrams += 1
         let commands: [SequencedATCommand]
         do {
@@ -87,8 +87,8 @@ public struct SimulatedDroneProtocol: Sendable {
             lastDecodingError = error
             return []
         }
-        var inputs: [SimulatorInput] = []
-        inputs.reserveCapacity(commands.count)
+        var accepted: [ATCommand] = []
+        accepted.reserveCapacity(commands.count)
         for sequenced in commands {
             guard accepts(sequenceNumber: sequenced.sequenceNumber) else {
                 counters.staleCommands += 1
@@ -97,37 +97,15 @@ public struct SimulatedDroneProtocol: Sendable {
             lastAcceptedSequenceNumber = sequenced.sequenceNumber
             counters.acceptedCommands += 1
             observe(sequenced.command)
-            inputs.append(Self.simulatorInput(for: sequenced.command))
+            accepted.append(sequenced.command)
         }
-        return inputs
+        return accepted
     }
 
     /// Whether a command with `sequenceNumber` would be applied now.
     public func accepts(sequenceNumber: UInt32) -> Bool {
         guard let last = lastAcceptedSequenceNumber else { return true }
         return sequenceNumber == 1 || sequenceNumber > last
-    }
-
-    /// The simulator input for one AT command.
-    ///
-    /// Commands the model has no use for (`CONFIG_IDS`, `CALIB`, `CTRL` other than mode 5) still
-    /// count as traffic for the com watchdog, like on the drone, so they map to `.comwdg`.
-    public static func simulatorInput(for command: ATCommand) -> SimulatorInput {
-        switch command {
-        case .ref(let input):
-            return .ref(takeoff: input.requestsFlight, emergencyToggle: input.togglesEmergency)
-        case .pcmd(let p), .pcmdMag(let p, _):
-            return .pcmd(progressive: !p.isHover, roll: p.rollFraction, pitch: p.pitchFraction,
-                         gaz: p.gazFraction, yaw: p.yawFraction)
-        case .config(let key, let value):
-            return .config(key: key, value: value)
-        case .ctrl(.acknowledgeCommand):
-            return .ctrlAck
-        case .ftrim:
-            return .ftrim
-        case .comwdg, .configIDs, .calib, .ctrl:
-            return .comwdg
-        }
     }
 
     private mutating func observe(_ command: ATCommand) {
@@ -166,40 +144,27 @@ public struct SimulatedDroneProtocol: Sendable {
         }
     }
 
-    /// The header state word for the simulator's current flags (plus `alwaysOnStateBits`).
-    public static func droneState(for navdata: SimulatedNavdata) -> DroneState {
-        // `DroneStateFlags` uses the SDK bit positions, so the raw values carry over unchanged.
-        DroneState(rawValue: navdata.state.rawValue).union(alwaysOnStateBits)
+    /// The header state word: the simulator's modelled bits (`DroneSimulator.droneState`) plus
+    /// `alwaysOnStateBits`.
+    public static func headerState(_ simulated: DroneState) -> DroneState {
+        simulated.union(alwaysOnStateBits)
     }
 
-    /// The demo option for the simulator's current navdata.
-    public static func demoOption(for navdata: SimulatedNavdata) -> NavdataDemo {
-        NavdataDemo(
-            controlStateWord: navdata.ctrlState,
-            batteryPercent: navdata.batteryPercent,
-            thetaMillidegrees: navdata.thetaMillidegrees,
-            phiMillidegrees: navdata.phiMillidegrees,
-            psiMillidegrees: navdata.psiMillidegrees,
-            altitudeMillimeters: navdata.altitudeMillimeters,
-            bodyVelocityMillimetersPerSecond: NavdataVector3(
-                x: navdata.vxMillimetersPerSecond, y: navdata.vyMillimetersPerSecond, z: navdata.vzMillimetersPerSecond)
-        )
-    }
-
-    /// The next navdata packet for the simulator's current state, numbered and counted.
-    public mutating func nextNavdataPacket(for navdata: SimulatedNavdata) -> Navdata {
+    /// The next navdata packet for the simulator's current header state and demo option
+    /// (`DroneSimulator.droneState`, `.demoOption`), numbered and counted.
+    public mutating func nextNavdataPacket(state simulated: DroneState, demo: NavdataDemo) -> Navdata {
         let sequenceNumber = nextNavdataSequenceNumber
         nextNavdataSequenceNumber &+= 1
         counters.navdataPackets += 1
-        let state = Self.droneState(for: navdata)
+        let state = Self.headerState(simulated)
         switch navdataMode {
         case .bootstrap:
             return Navdata.bootstrap(state: state, sequenceNumber: sequenceNumber)
         case .demo:
-            return Navdata.demoPacket(state: state, sequenceNumber: sequenceNumber, demo: Self.demoOption(for: navdata))
+            return Navdata.demoPacket(state: state, sequenceNumber: sequenceNumber, demo: demo)
         case .full:
             return Navdata(state: state.subtracting([.navdataDemo, .navdataBootstrap]), sequenceNumber: sequenceNumber,
-                           options: [.demo(Self.demoOption(for: navdata))])
+                           options: [.demo(demo)])
         }
     }
 }

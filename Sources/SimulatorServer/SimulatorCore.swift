@@ -95,22 +95,22 @@ final class SimulatorCore {
         if let lastATAt { maxCommandGapSeconds = max(maxCommandGapSeconds, now.seconds(since: lastATAt)) }
         lastATAt = now
         let malformedBefore = droneProtocol.counters.malformedDatagrams
-        let inputs = droneProtocol.receiveATDatagram(datagram)
+        let commands = droneProtocol.receiveATDatagram(datagram)
         if droneProtocol.counters.malformedDatagrams != malformedBefore {
             logger.debug("malformed AT datagram ignored", metadata: [
                 "from": "\(source)", "bytes": "\(datagram.count)",
                 "error": "\(droneProtocol.lastDecodingError.map { "\($0)" } ?? "?")",
             ])
         }
-        for input in inputs {
-            if case .ref(takeoff: true, _) = input {
+        for command in commands {
+            if case .ref(let input) = command, input.requestsFlight {
                 simulator.advance(to: now)
-                if simulator.flightState == .landed, landedAnnouncedAt != nil {
+                if simulator.flightPhase == .landed, landedAnnouncedAt != nil {
                     takeoffBitsAfterLandedAnnounced += 1
                     lastTakeoffBitAfterLandedAnnouncedAt = now
                 }
             }
-            simulator.apply(input, at: now)
+            simulator.apply(command, at: now)
         }
     }
 
@@ -129,7 +129,7 @@ final class SimulatorCore {
     /// Advances everything to `now` and sends what is due.
     func tick(now: MonotonicTime) {
         simulator.advance(to: now)
-        if simulator.flightState != .landed { landedAnnouncedAt = nil }
+        if simulator.flightPhase != .landed { landedAnnouncedAt = nil }
         updatePerson(now: now)
         gps.update(now: now, target: personTruth(now: now), onboard: simulator.gpsTruth)
         while let output = gps.nextOutput(readyBy: now) {
@@ -152,7 +152,7 @@ final class SimulatorCore {
         guard personScenario != nil, personStartedAt == nil else { return }
         switch configuration.personStart {
         case .whenAirborne:
-            if simulator.flightState == .flying { personStartedAt = now }
+            if simulator.flightPhase == .flying { personStartedAt = now }
         case .afterSeconds(let seconds):
             if now.seconds(since: startedAt) >= seconds { personStartedAt = now }
         }
@@ -240,8 +240,8 @@ final class SimulatorCore {
 
     private func sendNavdata(now: MonotonicTime) {
         guard let navdataChannel, let navdataClient else { return }
-        if simulator.flightState == .landed, landedAnnouncedAt == nil { landedAnnouncedAt = now }
-        let packet = droneProtocol.nextNavdataPacket(for: simulator.navdata)
+        if simulator.flightPhase == .landed, landedAnnouncedAt == nil { landedAnnouncedAt = now }
+        let packet = droneProtocol.nextNavdataPacket(state: simulator.droneState, demo: simulator.demoOption)
         do {
             try packet.encode(into: &navdataBuffer)
         } catch {
@@ -286,7 +286,7 @@ final class SimulatorCore {
         case .land:
             guard simulator.beginAutomaticLanding(at: now) else {
                 return Self.reply(ok: false, command: command.name, now: now,
-                                  error: "the drone is \(SimulatorSnapshot.name(simulator.flightState)), not airborne")
+                                  error: "the drone is \(simulator.flightPhase.name), not airborne")
             }
             faults.automaticLandings += 1
         case .navdataBootstrap(let forget, let restartSequence):
@@ -311,12 +311,12 @@ final class SimulatorCore {
     private func injectNavdata(_ kind: InjectedNavdata, count: Int) -> String? {
         guard let navdataChannel, let navdataClient else { return "no navdata client registered yet" }
         // What a client must never believe from a bad packet: emergency, landed, empty battery.
-        var claim = simulator.navdata
-        claim.state.insert(.emergency)
-        claim.state.remove(.flying)
-        claim.controlStateMajor = .landed
-        claim.controlStateMinor = 0
-        claim.batteryPercent = 1
+        var claimedState = simulator.droneState
+        claimedState.insert(.emergency)
+        claimedState.remove(.flying)
+        var claimedDemo = simulator.demoOption
+        claimedDemo.controlStateWord = UInt32(ControlState.landed.rawValue) << 16 | UInt32(ControlMinorState.ok)
+        claimedDemo.batteryPercent = 1
         let lastSent = droneProtocol.nextNavdataSequenceNumber &- 1
         let sequenceNumber: UInt32
         switch kind {
@@ -326,11 +326,10 @@ final class SimulatorCore {
             guard lastSent > 5 else { return "fewer than 6 navdata packets sent so far" }
             sequenceNumber = lastSent - 5
         }
-        let state = SimulatedDroneProtocol.droneState(for: claim)
+        let state = SimulatedDroneProtocol.headerState(claimedState)
         let packet = droneProtocol.navdataMode == .bootstrap
             ? Navdata.bootstrap(state: state, sequenceNumber: sequenceNumber)
-            : Navdata.demoPacket(state: state, sequenceNumber: sequenceNumber,
-                                 demo: SimulatedDroneProtocol.demoOption(for: claim))
+            : Navdata.demoPacket(state: state, sequenceNumber: sequenceNumber, demo: claimedDemo)
         var bytes: [UInt8] = []
         do {
             try packet.encode(into: &bytes)
@@ -357,7 +356,7 @@ final class SimulatorCore {
         return SimulatorSnapshot(
             time: simulator.time,
             uptimeSeconds: simulator.time.seconds(since: startedAt),
-            flightState: simulator.flightState,
+            flightPhase: simulator.flightPhase,
             navdata: simulator.navdata,
             navdataMode: droneProtocol.navdataMode,
             counters: droneProtocol.counters,

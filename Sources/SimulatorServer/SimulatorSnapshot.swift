@@ -1,3 +1,4 @@
+import ARDroneProtocol
 import Geometry
 import Simulation
 import Observations
@@ -31,9 +32,10 @@ public struct SimulatorSnapshot: Sendable {
     public var time: MonotonicTime
     /// Seconds since the server started.
     public var uptimeSeconds: Double
-    public var flightState: DroneSimulator.FlightState
-    /// What the next navdata packet will report.
-    public var navdata: SimulatedNavdata
+    public var flightPhase: DroneSimulator.FlightPhase
+    /// What the next navdata packet will report: the simulator's header state bits (without
+    /// `SimulatedDroneProtocol.alwaysOnStateBits`) and demo option.
+    public var navdata: NavdataSummary
     public var navdataMode: SimulatedDroneProtocol.NavdataMode
     public var counters: SimulatedDroneProtocol.Counters
     public var lastAcceptedSequenceNumber: UInt32?
@@ -88,8 +90,8 @@ public struct SimulatorSnapshot: Sendable {
     /// One human-readable status line; rates are per second since `previous`.
     public func statusLine(since previous: SimulatorSnapshot?) -> String {
         let rates = Rates(self, previous)
-        var s = "t=\(NMEASentence.decimal(uptimeSeconds, fractionDigits: 1))s \(Self.name(flightState))"
-        s += " ctrl=\(navdata.controlStateMajor) bat=\(NMEASentence.decimal(batteryPercent, fractionDigits: 1))%"
+        var s = "t=\(NMEASentence.decimal(uptimeSeconds, fractionDigits: 1))s \(flightPhase.name)"
+        s += " ctrl=\(Self.controlStateName(navdata)) bat=\(NMEASentence.decimal(batteryPercent, fractionDigits: 1))%"
         s += " alt=\(NMEASentence.decimal(altitudeMeters, fractionDigits: 2))m"
         if let c = coordinate {
             s += " pos=\(NMEASentence.decimal(c.latitudeDegrees, fractionDigits: 7)),\(NMEASentence.decimal(c.longitudeDegrees, fractionDigits: 7))"
@@ -115,9 +117,9 @@ public struct SimulatorSnapshot: Sendable {
         var j = JSONLine()
         j.add("event", "status")
         j.add("uptime", uptimeSeconds)
-        j.add("state", Self.name(flightState))
-        j.add("ctrl_state", "\(navdata.controlStateMajor)")
-        j.add("state_word", Int(SimulatedDroneProtocol.droneState(for: navdata).rawValue))
+        j.add("state", flightPhase.name)
+        j.add("ctrl_state", Self.controlStateName(navdata))
+        j.add("state_word", Int(SimulatedDroneProtocol.headerState(navdata.state).rawValue))
         j.add("battery", batteryPercent)
         j.add("alt", altitudeMeters)
         j.add("lat", coordinate?.latitudeDegrees)
@@ -140,14 +142,21 @@ public struct SimulatorSnapshot: Sendable {
         return j.string
     }
 
-    /// Short lower-case name of a flight state.
-    public static func name(_ state: DroneSimulator.FlightState) -> String {
-        switch state {
-        case .landed: "landed"
-        case .takingOff: "taking-off"
-        case .flying: "flying"
-        case .landing: "landing"
-        case .emergency: "emergency"
+    /// The major control state as the status line and JSON have always named it (the simulator's
+    /// former case names, kept so `followme sim` output does not change): `landed`, `hovering`,
+    /// `transTakeoff`, … (docs/ardrone-protocol.md §3.4).
+    static func controlStateName(_ navdata: NavdataSummary) -> String {
+        switch navdata.demo?.controlState {
+        case .defaultState?, nil: "default"
+        case .initializing?: "initializing"
+        case .landed?: "landed"
+        case .flying?: "flying"
+        case .hovering?: "hovering"
+        case .test?: "test"
+        case .transitionTakeoff?: "transTakeoff"
+        case .transitionGotoFix?: "transGotofix"
+        case .transitionLanding?: "transLanding"
+        case .transitionLooping?: "transLooping"
         }
     }
 

@@ -1,3 +1,4 @@
+import ARDroneProtocol
 import Geometry
 import Simulation
 import Observations
@@ -17,20 +18,20 @@ struct DroneSimulatorPhysicsTests {
         #expect(abs(speed - steadySpeed(tiltRadians: 12 * .pi / 180)) < 0.01)
         #expect(abs(wrappedDegrees180(sim.velocityENU.bearingDegrees - noseHeadingDegrees)) < 0.5)
         // And navdata reports it in the body frame: vx forward, theta negative (nose down)
-        let nav = sim.navdata
-        #expect(abs(Double(nav.vxMillimetersPerSecond) - speed * 1000) < 1)
-        #expect(abs(nav.vyMillimetersPerSecond) < 5)
+        let nav = sim.demoOption
+        #expect(abs(Double(nav.bodyVelocityMillimetersPerSecond.x) - speed * 1000) < 1)
+        #expect(abs(nav.bodyVelocityMillimetersPerSecond.y) < 5)
         #expect(abs(nav.thetaMillidegrees + 12000) < 50)
-        #expect(nav.controlStateMajor == .flying)
+        #expect(nav.controlState == .flying)
     }
 
     @Test("positive roll moves the drone to its right (nose + 90°)")
     func rollRight() {
         var sim = DroneSimulator.hoveringAfterTakeoff(noseHeadingDegrees: 30)
-        sim.pilot(.pcmd(progressive: true, roll: 0.5, pitch: 0, gaz: 0, yaw: 0), seconds: 10)
+        sim.pilot(.pcmd(ProgressiveCommand(rollFraction: 0.5)), seconds: 10)
         #expect(abs(wrappedDegrees180(sim.velocityENU.bearingDegrees - 120)) < 0.5)
-        #expect(sim.navdata.vyMillimetersPerSecond > 1000)
-        #expect(sim.navdata.phiMillidegrees > 5000)
+        #expect(sim.demoOption.bodyVelocityMillimetersPerSecond.y > 1000)
+        #expect(sim.demoOption.phiMillidegrees > 5000)
     }
 
     @Test("yaw 1.0 at control_yaw 100°/s turns clockwise at ≈100°/s")
@@ -38,9 +39,9 @@ struct DroneSimulatorPhysicsTests {
         // Given a hovering drone
         var sim = DroneSimulator.hoveringAfterTakeoff()
         // When full right yaw is commanded and the rate has settled (c5 = 25 s⁻¹)
-        sim.pilot(.pcmd(progressive: true, roll: 0, pitch: 0, gaz: 0, yaw: 1), seconds: 1)
+        sim.pilot(.pcmd(ProgressiveCommand(yawFraction: 1)), seconds: 1)
         let before = sim.noseHeadingDegrees
-        sim.pilot(.pcmd(progressive: true, roll: 0, pitch: 0, gaz: 0, yaw: 1), seconds: 1.5)
+        sim.pilot(.pcmd(ProgressiveCommand(yawFraction: 1)), seconds: 1.5)
         // Then the heading advanced by ≈150° in 1.5 s
         let turned = normalizedDegrees360(sim.noseHeadingDegrees - before)
         #expect(abs(turned / 1.5 - 100) < 1)
@@ -50,11 +51,11 @@ struct DroneSimulatorPhysicsTests {
     @Test("negative yaw turns counter-clockwise; psi reports ±180000 compass-like")
     func yawLeftAndPsi() {
         var sim = DroneSimulator.hoveringAfterTakeoff(noseHeadingDegrees: 10)
-        sim.pilot(.pcmd(progressive: true, roll: 0, pitch: 0, gaz: 0, yaw: -0.5), seconds: 2)
+        sim.pilot(.pcmd(ProgressiveCommand(yawFraction: -0.5)), seconds: 2)
         // 50°/s for ~2 s (minus the 0.1 s latency and the 40 ms lag) ≈ −93°
         #expect(sim.yawRateDegreesPerSecond < -49)
         #expect(sim.noseHeadingDegrees > 270 && sim.noseHeadingDegrees < 285)
-        #expect(sim.navdata.psiMillidegrees < -75000 && sim.navdata.psiMillidegrees > -90000)
+        #expect(sim.demoOption.psiMillidegrees < -75000 && sim.demoOption.psiMillidegrees > -90000)
     }
 
     @Test("hover (PCMD flag 0) brakes to zero faster than coasting with zero progressive commands")
@@ -65,16 +66,16 @@ struct DroneSimulatorPhysicsTests {
         var coasting = hovering
         let initial = hovering.velocityENU.length
         // When one is told to hover and the other gets progressive zeros for 3 s
-        hovering.pilot(.hover, seconds: 3)
-        coasting.pilot(.pcmd(progressive: true, roll: 0, pitch: 0, gaz: 0, yaw: 0), seconds: 3)
+        hovering.pilot(.pcmd(.hover), seconds: 3)
+        coasting.pilot(.pcmd(ProgressiveCommand(flags: .progressive)), seconds: 3)
         // Then the hovering one has nearly stopped, reports HOVERING, and the coasting one is faster
         #expect(hovering.velocityENU.length < 0.1 * initial)
         #expect(coasting.velocityENU.length > 2 * hovering.velocityENU.length)
-        #expect(hovering.navdata.controlStateMajor == .hovering)
-        #expect(coasting.navdata.controlStateMajor == .flying)
+        #expect(hovering.demoOption.controlState == .hovering)
+        #expect(coasting.demoOption.controlState == .flying)
         // And a hovering drone stays put
         let parked = hovering.positionPlane
-        hovering.pilot(.hover, seconds: 10)
+        hovering.pilot(.pcmd(.hover), seconds: 10)
         #expect((hovering.positionPlane - parked).length < 0.2)
         #expect(hovering.velocityENU.length < 0.01)
     }
@@ -116,24 +117,24 @@ struct DroneSimulatorPhysicsTests {
         dynamics.descentAsymmetry = asymmetry
         var sim = DroneSimulator(dynamics: dynamics, startAirborne: true)
         sim.apply(.config(key: "control:altitude_max", value: "10000"), at: .zero)
-        sim.pilot(.pcmd(progressive: true, roll: 0, pitch: 0, gaz: 0.5, yaw: 0), seconds: 1.5)
+        sim.pilot(.pcmd(ProgressiveCommand(gazFraction: 0.5)), seconds: 1.5)
         // c7 = 0.8 s⁻¹: after 1.5 s (minus latency) the climb rate is ≈ 0.35·(1 − e^{−1.1}) m/s
         #expect(sim.climbRateMetersPerSecond > 0.2 && sim.climbRateMetersPerSecond < 0.35)
-        sim.pilot(.pcmd(progressive: true, roll: 0, pitch: 0, gaz: 1, yaw: 0), seconds: 4)
-        sim.pilot(.pcmd(progressive: true, roll: 0, pitch: 0, gaz: -0.25, yaw: 0), seconds: 7)
+        sim.pilot(.pcmd(ProgressiveCommand(gazFraction: 1)), seconds: 4)
+        sim.pilot(.pcmd(ProgressiveCommand(gazFraction: -0.25)), seconds: 7)
         #expect(sim.altitudeMeters > 1)
         let expected = -0.25 * 0.7 * (asymmetry ? 2 : 1)
         #expect(abs(sim.climbRateMetersPerSecond - expected) < 0.01)
-        #expect(abs(Double(sim.navdata.vzMillimetersPerSecond) + expected * 1000) < 10) // z down
+        #expect(abs(Double(sim.demoOption.bodyVelocityMillimetersPerSecond.z) + expected * 1000) < 10) // z down
     }
 
     @Test("altitude_max stops the climb")
     func ceiling() {
         var sim = DroneSimulator(startAirborne: true)
         sim.apply(.config(key: "control:altitude_max", value: "2000"), at: .zero)
-        sim.pilot(.pcmd(progressive: true, roll: 0, pitch: 0, gaz: 1, yaw: 0), seconds: 30)
+        sim.pilot(.pcmd(ProgressiveCommand(gazFraction: 1)), seconds: 30)
         #expect(sim.altitudeMeters > 1.8 && sim.altitudeMeters < 2.05)
-        #expect(abs(Double(sim.navdata.altitudeMillimeters) - sim.altitudeMeters * 1000) < 1)
+        #expect(abs(Double(sim.demoOption.altitudeMillimeters) - sim.altitudeMeters * 1000) < 1)
     }
 
     @Test("wind pushes a coasting drone; hover holds it still")
@@ -142,9 +143,9 @@ struct DroneSimulatorPhysicsTests {
         dynamics.windENU = PlaneVector(east: 2, north: 0)
         var sim = DroneSimulator(dynamics: dynamics, startAirborne: true)
         var coasting = sim
-        coasting.pilot(.pcmd(progressive: true, roll: 0, pitch: 0, gaz: 0, yaw: 0), seconds: 15)
+        coasting.pilot(.pcmd(ProgressiveCommand(flags: .progressive)), seconds: 15)
         #expect(abs(coasting.velocityENU.east - 2) < 0.05)
-        sim.pilot(.hover, seconds: 15)
+        sim.pilot(.pcmd(.hover), seconds: 15)
         #expect(sim.velocityENU.length < 0.01)
     }
 
@@ -171,12 +172,12 @@ struct DroneSimulatorStateTests {
     @Test("starts landed with the com watchdog bit set (no client yet)")
     func initialState() {
         let sim = DroneSimulator()
-        let nav = sim.navdata
-        #expect(sim.flightState == .landed)
-        #expect(nav.controlStateMajor == .landed)
-        #expect(nav.ctrlState == 2 << 16)
-        #expect(nav.state.contains(.comWatchdog))
-        #expect(!nav.state.contains(.flying))
+        let nav = sim.demoOption, state = sim.droneState
+        #expect(sim.flightPhase == .landed)
+        #expect(nav.controlState == .landed)
+        #expect(nav.controlStateWord == 2 << 16)
+        #expect(state.contains(.communicationWatchdog))
+        #expect(!state.contains(.flying))
         #expect(nav.batteryPercent == 100)
         #expect(nav.altitudeMillimeters == 0)
     }
@@ -188,14 +189,14 @@ struct DroneSimulatorStateTests {
         // When the client sends REF with bit 9 for a second
         sim.pilot(nil, seconds: 1)
         // Then it is taking off with the FLY bit set
-        #expect(sim.flightState == .takingOff)
-        #expect(sim.navdata.controlStateMajor == .transTakeoff)
+        #expect(sim.flightPhase == .takingOff)
+        #expect(sim.demoOption.controlState == .transitionTakeoff)
         #expect(sim.navdata.state.contains(.flying))
-        #expect(!sim.navdata.state.contains(.comWatchdog))
+        #expect(!sim.navdata.state.contains(.communicationWatchdog))
         // And within a few seconds it hovers at about 1 m
         sim.pilot(nil, seconds: 4)
-        #expect(sim.flightState == .flying)
-        #expect(sim.navdata.controlStateMajor == .hovering)
+        #expect(sim.flightPhase == .flying)
+        #expect(sim.demoOption.controlState == .hovering)
         #expect(abs(sim.altitudeMeters - 1) < 0.05)
     }
 
@@ -204,15 +205,15 @@ struct DroneSimulatorStateTests {
         var sim = DroneSimulator.hoveringAfterTakeoff()
         sim.pilot(forward(0.5), seconds: 3)
         sim.pilot(nil, seconds: 0.5, takeoff: false)
-        #expect(sim.flightState == .landing)
+        #expect(sim.flightPhase == .landing)
         #expect(sim.landingReason == .commanded)
-        #expect(sim.navdata.controlStateMajor == .transLanding)
+        #expect(sim.demoOption.controlState == .transitionLanding)
         sim.pilot(nil, seconds: 5, takeoff: false)
-        #expect(sim.flightState == .landed)
+        #expect(sim.flightPhase == .landed)
         #expect(sim.altitudeMeters == 0)
         #expect(sim.velocityENU == .zero)
         #expect(!sim.navdata.state.contains(.flying))
-        #expect(sim.navdata.controlStateMajor == .landed)
+        #expect(sim.demoOption.controlState == .landed)
     }
 
     @Test("com watchdog: hover after 2 s of silence, land after 5 s; any command clears the bit")
@@ -224,41 +225,41 @@ struct DroneSimulatorStateTests {
         // When the client goes silent for 1.9 s
         sim.wait(seconds: 1.9)
         // Then it still obeys the last command
-        #expect(sim.navdata.controlStateMajor == .flying)
-        #expect(!sim.navdata.state.contains(.comWatchdog))
+        #expect(sim.demoOption.controlState == .flying)
+        #expect(!sim.navdata.state.contains(.communicationWatchdog))
         // When silence passes 2 s
         sim.wait(seconds: 0.2)
         // Then it hovers on lost com and sets bit 30
-        #expect(sim.navdata.state.contains(.comWatchdog))
-        #expect(sim.navdata.controlStateMajor == .hovering)
-        #expect(sim.navdata.controlStateMinor == ControlStateMinor.hoveringLostCom)
+        #expect(sim.navdata.state.contains(.communicationWatchdog))
+        #expect(sim.demoOption.controlState == .hovering)
+        #expect(sim.demoOption.controlStateMinor == ControlMinorState.hoveringLostCom)
         sim.wait(seconds: 2.5)
         #expect(sim.velocityENU.length < 0.2 * speed)
-        #expect(sim.flightState == .flying)
+        #expect(sim.flightPhase == .flying)
         // When silence passes 5 s it lands by itself
         sim.wait(seconds: 0.5)
-        #expect(sim.flightState == .landing)
+        #expect(sim.flightPhase == .landing)
         #expect(sim.landingReason == .comLost)
         sim.wait(seconds: 5)
-        #expect(sim.flightState == .landed)
+        #expect(sim.flightPhase == .landed)
         // And a returning client clears bit 30 but cannot take off with bit 9 still held
         sim.pilot(nil, seconds: 1)
-        #expect(!sim.navdata.state.contains(.comWatchdog))
-        #expect(sim.flightState == .landed)
+        #expect(!sim.navdata.state.contains(.communicationWatchdog))
+        #expect(sim.flightPhase == .landed)
         // until it sends a land REF first
         sim.pilot(nil, seconds: 0.1, takeoff: false)
         sim.pilot(nil, seconds: 0.5)
-        #expect(sim.flightState == .takingOff)
+        #expect(sim.flightPhase == .takingOff)
     }
 
     @Test("commands resuming within the landing timeout end the lost-com hover")
     func comWatchdogRecovers() {
         var sim = DroneSimulator.hoveringAfterTakeoff()
         sim.wait(seconds: 3)
-        #expect(sim.navdata.controlStateMinor == ControlStateMinor.hoveringLostCom)
+        #expect(sim.demoOption.controlStateMinor == ControlMinorState.hoveringLostCom)
         sim.pilot(forward(1), seconds: 1)
-        #expect(sim.navdata.controlStateMajor == .flying)
-        #expect(!sim.navdata.state.contains(.comWatchdog))
+        #expect(sim.demoOption.controlState == .flying)
+        #expect(!sim.navdata.state.contains(.communicationWatchdog))
     }
 
     @Test("general:com_watchdog changes the first timeout")
@@ -266,7 +267,7 @@ struct DroneSimulatorStateTests {
         var sim = DroneSimulator.hoveringAfterTakeoff()
         sim.apply(.config(key: "general:com_watchdog", value: "1"), at: sim.time)
         sim.wait(seconds: 1.1)
-        #expect(sim.navdata.state.contains(.comWatchdog))
+        #expect(sim.navdata.state.contains(.communicationWatchdog))
     }
 
     @Test("emergency: bit 8 rising edge cuts the motors; toggling again on the ground clears it")
@@ -276,21 +277,21 @@ struct DroneSimulatorStateTests {
         // When the client holds REF bit 8 for 0.2 s
         sim.pilot(nil, seconds: 0.2, emergencyBit: true)
         // Then the motors are cut (one toggle, not one per REF) and it falls
-        #expect(sim.flightState == .emergency)
+        #expect(sim.flightPhase == .emergency)
         #expect(sim.navdata.state.contains(.emergency))
         #expect(!sim.navdata.state.contains(.flying))
-        #expect(sim.navdata.controlStateMajor == .default)
+        #expect(sim.demoOption.controlState == .defaultState)
         #expect(sim.altitudeMeters < 1)
         sim.pilot(nil, seconds: 1)
         #expect(sim.altitudeMeters == 0)
-        #expect(sim.flightState == .emergency)
+        #expect(sim.flightPhase == .emergency)
         // When bit 8 rises again on the ground
         sim.pilot(nil, seconds: 0.2, emergencyBit: true)
         // Then the emergency clears, and bit 9 held does not relaunch it
-        #expect(sim.flightState == .landed)
+        #expect(sim.flightPhase == .landed)
         #expect(!sim.navdata.state.contains(.emergency))
         sim.pilot(nil, seconds: 1)
-        #expect(sim.flightState == .landed)
+        #expect(sim.flightPhase == .landed)
     }
 
     @Test("an emergency toggle during the fall does not clear the emergency")
@@ -299,11 +300,11 @@ struct DroneSimulatorStateTests {
         dynamics.takeoffAltitudeMeters = 3 // a longer fall (≈0.8 s)
         var sim = DroneSimulator.hoveringAfterTakeoff(dynamics: dynamics)
         sim.pilot(nil, seconds: 8)
-        sim.apply(.ref(takeoff: true, emergencyToggle: true), at: sim.time.adding(seconds: 0.03))
-        sim.apply(.ref(takeoff: true, emergencyToggle: false), at: sim.time.adding(seconds: 0.06))
-        sim.apply(.ref(takeoff: true, emergencyToggle: true), at: sim.time.adding(seconds: 0.09))
+        sim.apply(.ref(REFInput(flying: true, emergencyToggle: true)), at: sim.time.adding(seconds: 0.03))
+        sim.apply(.ref(REFInput(flying: true, emergencyToggle: false)), at: sim.time.adding(seconds: 0.06))
+        sim.apply(.ref(REFInput(flying: true, emergencyToggle: true)), at: sim.time.adding(seconds: 0.09))
         #expect(sim.altitudeMeters > 0)
-        #expect(sim.flightState == .emergency)
+        #expect(sim.flightPhase == .emergency)
     }
 
     @Test("battery drains ≈12 min per pack in flight, sets VBAT_LOW below 20 % and forces a landing")
@@ -311,22 +312,22 @@ struct DroneSimulatorStateTests {
         // Given a drone flying from a full pack
         var sim = DroneSimulator.hoveringAfterTakeoff()
         let afterTakeoff = sim.batteryPercent
-        sim.pilot(.hover, seconds: 360)
+        sim.pilot(.pcmd(.hover), seconds: 360)
         // Then 6 min of flight uses half the pack
         #expect(abs((afterTakeoff - sim.batteryPercent) - 50) < 0.5)
         #expect(!sim.navdata.state.contains(.batteryLow))
         // When it keeps flying to 19 %
-        sim.pilot(.hover, seconds: 230)
+        sim.pilot(.pcmd(.hover), seconds: 230)
         #expect(sim.navdata.state.contains(.batteryLow))
-        #expect(sim.flightState == .flying)
+        #expect(sim.flightPhase == .flying)
         // Then at ≈3 % it lands by itself
-        sim.pilot(.hover, seconds: 120)
+        sim.pilot(.pcmd(.hover), seconds: 120)
         #expect(sim.landingReason == .lowBattery)
-        #expect(sim.flightState == .landed)
+        #expect(sim.flightPhase == .landed)
         // And refuses to take off again
         sim.pilot(nil, seconds: 0.1, takeoff: false)
         sim.pilot(nil, seconds: 1)
-        #expect(sim.flightState == .landed)
+        #expect(sim.flightPhase == .landed)
     }
 
     @Test("landed drain is much slower than flying drain")
@@ -340,9 +341,9 @@ struct DroneSimulatorStateTests {
     func configAck() {
         var sim = DroneSimulator()
         sim.apply(.config(key: "control:altitude_max", value: "5000"), at: MonotonicTime(seconds: 1))
-        #expect(sim.navdata.state.contains(.commandAck))
-        sim.apply(.ctrlAck, at: MonotonicTime(seconds: 1.05))
-        #expect(!sim.navdata.state.contains(.commandAck))
+        #expect(sim.navdata.state.contains(.commandAcknowledged))
+        sim.apply(.ctrl(.acknowledgeCommand), at: MonotonicTime(seconds: 1.05))
+        #expect(!sim.navdata.state.contains(.commandAcknowledged))
         #expect(sim.configuration.altitudeMaxMillimeters == 5000)
     }
 

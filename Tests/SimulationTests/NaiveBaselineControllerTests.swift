@@ -1,3 +1,4 @@
+import ARDroneProtocol
 import Geometry
 import Simulation
 import Observations
@@ -117,8 +118,8 @@ struct NaiveBaselineControllerTests {
                     target.flatMap { tc in drone.flatMap { dc in heading.map { .init(targetCoordinate: tc, droneCoordinate: dc, receiverHeadingDegrees: $0) } } },
                     at: t
                 )
-                sim.apply(.ref(takeoff: true, emergencyToggle: false), at: t)
-                sim.apply(decision.simulatorInput, at: t)
+                sim.apply(.ref(REFInput(flying: true, emergencyToggle: false)), at: t)
+                sim.apply(decision.atCommand, at: t)
             }
         }
         return (person.state(atSeconds: t.seconds).positionPlane - sim.positionPlane).length

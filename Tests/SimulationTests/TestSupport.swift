@@ -1,3 +1,4 @@
+import ARDroneProtocol
 import Geometry
 import Simulation
 import Observations
@@ -7,13 +8,13 @@ extension DroneSimulator {
     /// Sends REF (bit 9 = `takeoff`) and `input` every `periodSeconds` for `seconds`, starting one
     /// period after the current time, then advances to the end.
     mutating func pilot(
-        _ input: SimulatorInput?, seconds: Double, takeoff: Bool = true, emergencyBit: Bool = false,
+        _ input: ATCommand?, seconds: Double, takeoff: Bool = true, emergencyBit: Bool = false,
         periodSeconds: Double = 0.03
     ) {
         let end = time.adding(seconds: seconds)
         var t = time.adding(seconds: periodSeconds)
         while t <= end {
-            apply(.ref(takeoff: takeoff, emergencyToggle: emergencyBit), at: t)
+            apply(.ref(REFInput(flying: takeoff, emergencyToggle: emergencyBit)), at: t)
             if let input { apply(input, at: t) }
             t = t.adding(seconds: periodSeconds)
         }
@@ -34,8 +35,8 @@ extension DroneSimulator {
 }
 
 /// Forward PCMD at `fraction` of euler_angle_max (SDK: negative pitch = forward).
-func forward(_ fraction: Float = 1) -> SimulatorInput {
-    .pcmd(progressive: true, roll: 0, pitch: -fraction, gaz: 0, yaw: 0)
+func forward(_ fraction: Float = 1) -> ATCommand {
+    .pcmd(ProgressiveCommand(pitchFraction: -fraction))
 }
 
 /// Mean and population standard deviation.

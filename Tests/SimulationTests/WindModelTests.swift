@@ -1,3 +1,4 @@
+import ARDroneProtocol
 import Geometry
 import Simulation
 import Observations
@@ -65,11 +66,11 @@ struct WindModelTests {
     func simulatorFollowsWindChanges() {
         // Given a drone coasting (level PCMD) in calm air
         var sim = DroneSimulator(startAirborne: true)
-        sim.pilot(.pcmd(progressive: true, roll: 0, pitch: 0, gaz: 0, yaw: 0), seconds: 5)
+        sim.pilot(.pcmd(ProgressiveCommand(flags: .progressive)), seconds: 5)
         #expect(sim.velocityENU.length < 0.01)
         // When the wind is set to 3 m/s north and it coasts on for 15 s
         sim.windENU = PlaneVector(east: 0, north: 3)
-        sim.pilot(.pcmd(progressive: true, roll: 0, pitch: 0, gaz: 0, yaw: 0), seconds: 15)
+        sim.pilot(.pcmd(ProgressiveCommand(flags: .progressive)), seconds: 15)
         // Then it moves with the air
         #expect(abs(sim.velocityENU.north - 3) < 0.05)
     }

@@ -35,7 +35,7 @@ struct SimulatedDroneProtocolTests {
         // When a datagram carries seq 19 (stale) and 21 (fresh).
         let inputs = proto.receiveATDatagram(datagram("AT*REF=19,290718208\rAT*REF=21,290717696\r"))
         // Then only the land REF (21) is applied.
-        #expect(inputs == [.ref(takeoff: false, emergencyToggle: false)])
+        #expect(inputs == [.ref(REFInput(flying: false, emergencyToggle: false))])
         #expect(proto.lastAcceptedSequenceNumber == 21)
     }
 
@@ -52,40 +52,34 @@ struct SimulatedDroneProtocolTests {
         #expect(proto.lastAcceptedSequenceNumber == nil)
     }
 
-    static let mappings: [(ATCommand, SimulatorInput)] = [
-        (.ref(.takeoff), .ref(takeoff: true, emergencyToggle: false)),
-        (.ref(.land), .ref(takeoff: false, emergencyToggle: false)),
-        (.ref(.emergencyToggle), .ref(takeoff: false, emergencyToggle: true)),
-        (.pcmd(ProgressiveCommand(rollFraction: 0.25, pitchFraction: -0.5, gazFraction: 0.75, yawFraction: -1)),
-         .pcmd(progressive: true, roll: 0.25, pitch: -0.5, gaz: 0.75, yaw: -1)),
-        (.pcmd(.hover), .hover),
-        (.pcmdMag(ProgressiveCommand(pitchFraction: -0.1), ControllerHeading(psiFraction: 0.5, psiAccuracyFraction: 0.1)),
-         .pcmd(progressive: true, roll: 0, pitch: -0.1, gaz: 0, yaw: 0)),
-        (.config(key: "control:altitude_max", value: "3000"), .config(key: "control:altitude_max", value: "3000")),
-        (.ctrl(.acknowledgeCommand), .ctrlAck),
-        (.ctrl(.configurationGet), .comwdg),
-        (.configIDs(sessionID: "00000000", userID: "00000000", applicationID: "00000000"), .comwdg),
-        (.calib(.magnetometer), .comwdg),
-        (.ftrim, .ftrim),
-        (.comwdg, .comwdg),
+    static let commands: [ATCommand] = [
+        .ref(.takeoff), .ref(.land), .ref(.emergencyToggle),
+        .pcmd(ProgressiveCommand(rollFraction: 0.25, pitchFraction: -0.5, gazFraction: 0.75, yawFraction: -1)),
+        .pcmd(.hover),
+        .pcmdMag(ProgressiveCommand(pitchFraction: -0.1), ControllerHeading(psiFraction: 0.5, psiAccuracyFraction: 0.1)),
+        .config(key: "control:altitude_max", value: "3000"),
+        .ctrl(.acknowledgeCommand), .ctrl(.configurationGet),
+        .configIDs(sessionID: "00000000", userID: "00000000", applicationID: "00000000"),
+        .calib(.magnetometer), .ftrim, .comwdg,
     ]
 
-    @Test("AT commands map to simulator inputs", arguments: mappings)
-    func mapping(command: ATCommand, input: SimulatorInput) throws {
-        // Also through the wire: encode, then receive as the drone would.
-        #expect(SimulatedDroneProtocol.simulatorInput(for: command) == input)
+    @Test("every AT command reaches the simulator as the codec decodes it", arguments: commands)
+    func passesThrough(command: ATCommand) throws {
+        // Given a command encoded as a client sends it, when the drone side receives the datagram,
+        // then the simulator gets the same ATCommand value (what it does with it: DroneSimulatorTests).
         var encoder = ATEncoder()
         var proto = SimulatedDroneProtocol()
         let bytes = try encoder.encodeDatagram([command])
-        #expect(proto.receiveATDatagram(bytes) == [input])
+        #expect(proto.receiveATDatagram(bytes) == [command])
     }
 
     /// A landed drone that has heard no client yet (com watchdog bit set), battery 87 %, psi 45°.
-    static let landed: SimulatedNavdata = {
-        var navdata = DroneSimulator(start: .zero).navdata
-        navdata.batteryPercent = 87
-        navdata.psiMillidegrees = 45_000
-        return navdata
+    static let landed: (state: DroneState, demo: NavdataDemo) = {
+        let simulator = DroneSimulator(start: .zero)
+        var demo = simulator.demoOption
+        demo.batteryPercent = 87
+        demo.psiMillidegrees = 45_000
+        return (simulator.droneState, demo)
     }()
 
     @Test("navdata: bootstrap, then demo after navdata_demo TRUE, numbered from 1")
@@ -94,7 +88,7 @@ struct SimulatedDroneProtocolTests {
         var proto = SimulatedDroneProtocol()
         // Then it sends bootstrap packets: bit 11, no options, sequence 1, 2.
         for expectedSequence: UInt32 in 1...2 {
-            let packet = proto.nextNavdataPacket(for: Self.landed)
+            let packet = proto.nextNavdataPacket(state: Self.landed.state, demo: Self.landed.demo)
             #expect(packet.sequenceNumber == expectedSequence)
             #expect(packet.state.contains(.navdataBootstrap))
             #expect(!packet.state.contains(.navdataDemo))
@@ -106,9 +100,7 @@ struct SimulatedDroneProtocolTests {
         // When the client configures demo navdata.
         _ = proto.receiveATDatagram(Array("AT*CONFIG=1,\"general:navdata_demo\",\"TRUE\"\r".utf8))
         // Then packets carry the demo option and bit 10, without bit 11; numbering continues.
-        var flags = Self.landed
-        flags.state.insert(.navdataDemo)
-        let packet = proto.nextNavdataPacket(for: flags)
+        let packet = proto.nextNavdataPacket(state: Self.landed.state.union(.navdataDemo), demo: Self.landed.demo)
         #expect(proto.navdataMode == .demo)
         #expect(packet.sequenceNumber == 3)
         #expect(packet.state.contains(.navdataDemo))
@@ -124,20 +116,20 @@ struct SimulatedDroneProtocolTests {
     func fullMode() throws {
         var proto = SimulatedDroneProtocol()
         _ = proto.receiveATDatagram(Array("AT*CONFIG=1,\"general:navdata_demo\",\"FALSE\"\r".utf8))
-        let packet = proto.nextNavdataPacket(for: Self.landed)
+        let packet = proto.nextNavdataPacket(state: Self.landed.state, demo: Self.landed.demo)
         #expect(proto.navdataMode == .full)
         #expect(!packet.state.contains(.navdataBootstrap))
         #expect(!packet.state.contains(.navdataDemo))
         #expect(packet.demo != nil)
     }
 
-    @Test("simulator flags keep their SDK bit positions in the state word")
+    @Test("the header state word is the simulator's bits plus the always-on ones")
     func stateWord() {
-        // Given every flag the simulator models.
-        var navdata = Self.landed
-        navdata.state = [.flying, .commandAck, .navdataDemo, .batteryLow, .comWatchdog, .emergency]
-        let state = SimulatedDroneProtocol.droneState(for: navdata)
-        // Then each lands on the bit DroneState names for it, plus the always-on thread bits.
+        // Given every bit the simulator models.
+        let simulated: DroneState = [.flying, .commandAcknowledged, .navdataDemo, .batteryLow, .communicationWatchdog,
+                                     .emergency]
+        let state = SimulatedDroneProtocol.headerState(simulated)
+        // Then the header carries each, plus the always-on thread bits.
         let expected: DroneState = [.flying, .commandAcknowledged, .navdataDemo, .batteryLow, .communicationWatchdog,
                                     .emergency, .picVersionOK, .atCodecThreadOn, .navdataThreadOn, .videoThreadOn,
                                     .acquisitionThreadOn]

@@ -60,7 +60,7 @@ struct SimulatorDroneLinkTests {
             #expect(landed)
             await link.stop()
             snapshot = try await server.snapshot()
-            #expect(snapshot.flightState == .landed)
+            #expect(snapshot.flightPhase == .landed)
             #expect(snapshot.counters.malformedDatagrams == 0)
             reportMeasurement("DroneLink commands accepted by the simulator", "\(snapshot.counters.acceptedCommands)")
         }

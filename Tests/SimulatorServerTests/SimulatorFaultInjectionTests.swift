@@ -8,7 +8,6 @@ import Simulation
 import ShellSupport
 import Observations
 import Testing
-import TestSupport
 
 /// The simulator's fault injections for issue 11 (heading glitch and re-mount, a landing of its
 /// own, navdata falling back to bootstrap), each checked at the simulator alone: parsing, the pure
@@ -57,30 +56,30 @@ struct SimulatorFaultInjectionTests {
         // Given a drone flying at 1 m.
         var sim = DroneSimulator(start: .zero)
         var t = MonotonicTime.zero
-        func hold(_ input: SimulatorInput, seconds: Double) {
+        func hold(_ input: ATCommand, seconds: Double) {
             let end = t.adding(seconds: seconds)
             while t < end {
                 sim.apply(input, at: t)
                 t = t.adding(seconds: 0.03)
             }
         }
-        hold(.ref(takeoff: true, emergencyToggle: false), seconds: 6)
-        #expect(sim.flightState == .flying)
+        hold(.ref(REFInput(flying: true, emergencyToggle: false)), seconds: 6)
+        #expect(sim.flightPhase == .flying)
         // When it lands on its own while the client keeps REF bit 9 set.
         let started = sim.beginAutomaticLanding(at: t)
         #expect(started)
-        #expect(sim.flightState == .landing)
+        #expect(sim.flightPhase == .landing)
         #expect(sim.landingReason == .automatic)
-        hold(.ref(takeoff: true, emergencyToggle: false), seconds: 6)
+        hold(.ref(REFInput(flying: true, emergencyToggle: false)), seconds: 6)
         // Then it touches down and stays down: the held bit is not a new take-off request.
-        #expect(sim.flightState == .landed)
+        #expect(sim.flightPhase == .landed)
         #expect(sim.altitudeMeters == 0)
         let startedWhileLanded = sim.beginAutomaticLanding(at: t)
         #expect(!startedWhileLanded, "a landed drone cannot start a landing")
         // And only a take-off bit after a cleared one lifts it again.
-        hold(.ref(takeoff: false, emergencyToggle: false), seconds: 0.1)
-        hold(.ref(takeoff: true, emergencyToggle: false), seconds: 0.1)
-        #expect(sim.flightState == .takingOff)
+        hold(.ref(REFInput(flying: false, emergencyToggle: false)), seconds: 0.1)
+        hold(.ref(REFInput(flying: true, emergencyToggle: false)), seconds: 0.1)
+        #expect(sim.flightPhase == .takingOff)
     }
 
     @Test("forgetting configuration: navdata-demo clears bit 10 and that key only; all returns every default")
@@ -91,14 +90,14 @@ struct SimulatorFaultInjectionTests {
             sim.apply(.config(key: key, value: value), at: .zero)
         }
         #expect(sim.navdata.state.contains(.navdataDemo))
-        #expect(sim.navdata.state.contains(.commandAck))
+        #expect(sim.navdata.state.contains(.commandAcknowledged))
 
         // When it forgets navdata_demo only.
         var demoOnly = sim
         demoOnly.forgetConfiguration(.navdataDemo, at: .zero)
         // Then bit 10 and the ACK are gone, the other keys stay.
         #expect(!demoOnly.navdata.state.contains(.navdataDemo))
-        #expect(!demoOnly.navdata.state.contains(.commandAck))
+        #expect(!demoOnly.navdata.state.contains(.commandAcknowledged))
         #expect(demoOnly.configuration.values["general:navdata_demo"] == nil)
         #expect(demoOnly.configuration.isOutdoor)
         #expect(demoOnly.configuration.active.eulerAngleMaxRadians == 0.30)
@@ -123,14 +122,14 @@ struct SimulatorFaultInjectionTests {
         receive("AT*CTRL=2,5,0\r")
         receive("AT*REF=3,290718208\r")
         #expect(proto.navdataMode == .demo)
-        let before = proto.nextNavdataPacket(for: sim.navdata)
+        let before = proto.nextNavdataPacket(state: sim.droneState, demo: sim.demoOption)
         #expect(before.demo != nil)
 
         // When navdata falls back to bootstrap (sequence numbers kept) and the drone forgets the key.
         proto.fallBackToBootstrap(restartingSequence: false)
         sim.forgetConfiguration(.navdataDemo, at: .zero)
         // Then the next packets are bootstrap: bit 11, bit 10 clear, no options, numbering goes on.
-        let packet = proto.nextNavdataPacket(for: sim.navdata)
+        let packet = proto.nextNavdataPacket(state: sim.droneState, demo: sim.demoOption)
         #expect(packet.state.contains(.navdataBootstrap))
         #expect(!packet.state.contains(.navdataDemo))
         #expect(packet.options.isEmpty)
@@ -144,7 +143,7 @@ struct SimulatorFaultInjectionTests {
         receive("AT*CONFIG=4,\"general:navdata_demo\",\"TRUE\"\r")
         receive("AT*CTRL=5,5,0\r")
         // Then demo navdata is back, and the counters show both bootstraps.
-        let again = proto.nextNavdataPacket(for: sim.navdata)
+        let again = proto.nextNavdataPacket(state: sim.droneState, demo: sim.demoOption)
         #expect(again.demo != nil && again.state.contains(.navdataDemo) && !again.state.contains(.navdataBootstrap))
         #expect(proto.counters.navdataDemoWrites == 2)
         #expect(proto.counters.configWrites == 2)
@@ -158,12 +157,12 @@ struct SimulatorFaultInjectionTests {
         // Given a drone that accepted AT seq 1000 and sent a few packets.
         var proto = SimulatedDroneProtocol()
         _ = proto.receiveATDatagram(Array("AT*COMWDG=1000\r".utf8))
-        let navdata = DroneSimulator(start: .zero).navdata
-        for _ in 0..<5 { _ = proto.nextNavdataPacket(for: navdata) }
+        let drone = DroneSimulator(start: .zero)
+        for _ in 0..<5 { _ = proto.nextNavdataPacket(state: drone.droneState, demo: drone.demoOption) }
         // When it falls back with a sequence restart.
         proto.fallBackToBootstrap(restartingSequence: true)
         // Then navdata is numbered from 1 and AT seq 7 (below 1000, not 1) is accepted.
-        #expect(proto.nextNavdataPacket(for: navdata).sequenceNumber == 1)
+        #expect(proto.nextNavdataPacket(state: drone.droneState, demo: drone.demoOption).sequenceNumber == 1)
         #expect(proto.accepts(sequenceNumber: 7))
         #expect(!proto.receiveATDatagram(Array("AT*COMWDG=7\r".utf8)).isEmpty)
         #expect(proto.lastAcceptedSequenceNumber == 7)

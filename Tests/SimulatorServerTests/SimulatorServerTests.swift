@@ -79,7 +79,7 @@ struct SimulatorServerTests {
             reportMeasurement("REF takeoff to hovering navdata", NMEASentence.decimal(SystemClock.now().seconds(since: takeoffStart), fractionDigits: 2) + " s")
             #expect((hovering.demo?.altitudeMeters ?? 0) > 0.8)
             let beforeForward = try await server.snapshot()
-            #expect(beforeForward.flightState == .flying)
+            #expect(beforeForward.flightPhase == .flying)
 
             // When it pitches forward (negative pitch) for 2.5 s.
             let forward = ProgressiveCommand(pitchFraction: -0.5)
@@ -102,7 +102,7 @@ struct SimulatorServerTests {
             }, "no landed navdata within 15 s of REF land")
             // Then it lands.
             #expect(landed.demo?.altitudeMillimeters == 0)
-            #expect(try await server.snapshot().flightState == .landed)
+            #expect(try await server.snapshot().flightPhase == .landed)
 
             // When the client toggles emergency (REF bit 8).
             let emergency = try #require(try await client.run(timeoutSeconds: 3, sending: { [.ref(.emergencyToggle)] }) {
@@ -110,7 +110,7 @@ struct SimulatorServerTests {
             })
             // Then navdata shows the emergency bit 31.
             #expect(emergency.state.rawValue & (1 << 31) != 0)
-            #expect(try await server.snapshot().flightState == .emergency)
+            #expect(try await server.snapshot().flightPhase == .emergency)
         }
     }
 

@@ -1,4 +1,5 @@
 import ARDroneProtocol
+import DroneLink
 import FollowCore
 import Geometry
 import Observations
@@ -9,8 +10,8 @@ import Observations
 /// around the take-off point at `walkingSpeedMetersPerSecond`, the drone hovers over the take-off
 /// point facing north. Rates as on the real link: the target fix every step (the benchmarked input:
 /// `FlightLoop` decides on every fix), navdata every 2nd step (15 Hz), onboard fix and heading every
-/// 6th (5 Hz). Each step ends with the tick's AT datagram (REF + PCMD) encoded into a reused buffer,
-/// as `DroneLinkCore` does. Not `Sendable`: one benchmark thread owns it.
+/// 6th (5 Hz). Each step ends with the tick's AT datagram (REF + PCMD, mapped by DroneLink's
+/// `DroneCommand.refInput` / `.progressiveCommand`) encoded into a reused buffer, as `DroneLinkCore` does. Not `Sendable`: one benchmark thread owns it.
 final class ControlLoopHarness {
     private(set) var machine: FlightStateMachine
     private var encoder = ATEncoder()
@@ -85,13 +86,9 @@ final class ControlLoopHarness {
 
         // The tick's datagram, as the link sends it: REF (bit 9 = fly) + PCMD.
         datagram.removeAll(keepingCapacity: true)
-        let pilot = decision.command.pilot.map {
-            ProgressiveCommand(flags: [.progressive], rollFraction: Float($0.roll), pitchFraction: Float($0.pitch),
-                               gazFraction: Float($0.gaz), yawFraction: Float($0.yaw))
-        } ?? .hover
         do {
-            try encoder.append(.ref(REFInput(flying: decision.command.intent.wantsAirborne)), to: &datagram)
-            try encoder.append(.pcmd(pilot), to: &datagram)
+            try encoder.append(.ref(decision.command.refInput), to: &datagram)
+            try encoder.append(.pcmd(decision.command.progressiveCommand), to: &datagram)
         } catch {
             preconditionFailure("AT encoding failed: \(error)")
         }

@@ -180,3 +180,12 @@ public enum ControlState: UInt16, Sendable, CaseIterable {
     /// `CTRL_TRANS_LOOPING`: flip animation.
     case transitionLooping = 9
 }
+
+/// Minor control states (the low 16 bits of `ctrl_state`, `control_states.h`; docs/ardrone-protocol.md
+/// §3.4) that FollowMe names. Their meaning depends on the major state.
+public enum ControlMinorState {
+    /// FLYING_OK / HOVERING_OK, and the only minor state of the other majors.
+    public static let ok: UInt16 = 0
+    /// HOVERING_LOST_COM: hovering because the communication watchdog tripped.
+    public static let hoveringLostCom: UInt16 = 8
+}

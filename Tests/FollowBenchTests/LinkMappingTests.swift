@@ -1,0 +1,43 @@
+import ARDroneProtocol
+import DroneLink
+import FollowCore
+import Observations
+import Testing
+
+/// `followme bench` drives the simulated drone through the link's own mappings (DroneLink): a
+/// decision becomes REF + PCMD as `followme run` sends it, and navdata becomes `DroneTelemetry` as
+/// on a real drone (docs/ardrone-protocol.md §2.3, §3.4).
+@Suite("DroneLink mappings the bench shares")
+struct LinkMappingTests {
+    @Test("DroneCommand → AT*REF bit 9 and AT*PCMD", arguments: [
+        (DroneCommand(intent: .stayLanded), REFInput.land, ProgressiveCommand.hover),
+        (DroneCommand(intent: .takeOff), .takeoff, .hover),
+        (DroneCommand(intent: .land), .land, .hover),
+        (DroneCommand(intent: .emergency), .land, .hover),
+        (DroneCommand(intent: .fly), .takeoff, .hover),
+        (DroneCommand(intent: .fly, pilot: PilotCommand(roll: 0.25, pitch: -0.5, gaz: 0.125, yaw: -1)), .takeoff,
+         ProgressiveCommand(flags: [.progressive], rollFraction: 0.25, pitchFraction: -0.5, gazFraction: 0.125,
+                            yawFraction: -1)),
+        // Out of range: clamped; not finite: the whole command hovers (ProgressiveCommand's rules).
+        (DroneCommand(intent: .fly, pilot: PilotCommand(roll: 2, pitch: -3, gaz: 0, yaw: 0)), .takeoff,
+         ProgressiveCommand(rollFraction: 1, pitchFraction: -1)),
+        (DroneCommand(intent: .fly, pilot: PilotCommand(roll: .nan, pitch: -0.5, gaz: 0, yaw: 0)), .takeoff, .hover),
+    ] as [(DroneCommand, REFInput, ProgressiveCommand)])
+    func commandMapping(command: DroneCommand, ref: REFInput, pcmd: ProgressiveCommand) {
+        #expect(command.refInput == ref)
+        #expect(command.progressiveCommand == pcmd)
+        #expect(ProgressiveCommand(pilot: command.pilot) == pcmd)
+    }
+
+    @Test("telemetry's isAirborne follows the navdata rule for every control state", arguments: ControlState.allCases)
+    func airborneAgrees(state: ControlState) throws {
+        // Given a demo packet with this control state and the FLY bit clear
+        let navdata = NavdataSummary(state: [], sequenceNumber: 1,
+                                     demo: NavdataDemo(controlState: state, batteryPercent: 50), optionCount: 1)
+        // When the link maps it to telemetry
+        let telemetry = try #require(DroneTelemetry(navdata: navdata, receivedAt: .zero))
+        // Then the follower's "airborne" is the navdata side's control-state rule
+        #expect(telemetry.flightState.isAirborne == state.isAirborne)
+        #expect(telemetry.flightState.isAirborne == navdata.isAirborne)
+    }
+}
