@@ -135,11 +135,16 @@ import Testing
         return targets
     }
 
-    /// Every citation in the scanned files.
-    static let citations: [Citation] = lines.flatMap { line in
-        line.text.matches(of: docPath).map { match in
+    /// Every citation in the scanned files. A file name that ends its line continues on the next
+    /// comment line (`…docs/ardrone-protocol.md` / `/// §2.3): …`), so that line's start is its tail.
+    static let citations: [Citation] = lines.indices.flatMap { index in
+        let line = lines[index]
+        return line.text.matches(of: docPath).map { match in
             let file = String(match.output.1)
-            let tail = line.text[match.range.upperBound...]
+            var tail = line.text[match.range.upperBound...]
+            if tail.allSatisfy(\.isWhitespace), index + 1 < lines.count, lines[index + 1].path == line.path {
+                tail = lines[index + 1].text.drop { " \t/#*".contains($0) }
+            }
             return Citation(line: line, file: file, targets: targets(in: tail, habits: file == "docs/style.md"))
         }
     }
