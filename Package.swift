@@ -127,7 +127,7 @@ let package = Package(
             name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol", "Fuzzing", "SeededRandom"],
             resources: [.copy("Fixtures")], swiftSettings: strict
         ),
-        .testTarget(name: "FollowMeConfigTests", dependencies: ["FollowMeConfig", "FollowCore"], swiftSettings: strict),
+        .testTarget(name: "FollowMeConfigTests", dependencies: ["FollowMeConfig", "FollowCore", "FlightService", "SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "FollowCoreTests", dependencies: ["FollowCore", "Geometry", "Observations", "SeededRandom"],
             swiftSettings: strict
@@ -160,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlightServiceTests",
-            dependencies: ["FlightService", "DroneLink", "FollowCore", "Observations", "ShellSupport", log],
+            dependencies: ["FlightService", "DroneLink", "FlightLog", "FollowCore", "Geometry", "Observations", "ShellSupport", log],
             swiftSettings: strict
         ),
         .testTarget(
@@ -176,7 +176,7 @@ let package = Package(
             dependencies: ["FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots", "DroneLink", "ARDroneProtocol"],
             swiftSettings: strict
         ),
-        .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport", "FlightLog"], swiftSettings: strict),
         .testTarget(name: "CLITests", dependencies: ["FollowMeConfig", "TestSupport"], swiftSettings: strict),
     ]
 )

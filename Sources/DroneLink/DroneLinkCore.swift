@@ -52,59 +52,59 @@ struct DroneLinkCore {
     /// `NAVDATA_DEMO_TAG` = 0: bit 0 of `general:navdata_options` asks for the demo option (docs/ardrone-protocol.md §1.3).
     static let demoOptionMaskBit: UInt32 = 1 << 0
 
-    private(set) var statistics = DroneLinkStatistics()
+    var statistics = DroneLinkStatistics()
 
     // MARK: Encoding
-    private var encoder = ATEncoder()
-    private var commands: [ATCommand] = []
+    var encoder = ATEncoder()
+    var commands: [ATCommand] = []
 
     // MARK: Desired state (from the owner)
     /// REF bit 9 the owner wants (before masking by emergency).
-    private(set) var desiredFlying = false
+    var desiredFlying = false
     /// The owner's last PCMD; reset to hover when navdata is lost.
-    private(set) var pilot: ProgressiveCommand = .hover
+    var pilot: ProgressiveCommand = .hover
     /// When set, PCMD_MAG is sent instead of PCMD.
-    private(set) var controllerHeading: ControllerHeading?
+    var controllerHeading: ControllerHeading?
 
     // MARK: Requests
-    private var emergencyResetRequested = false
-    private var emergencyCutoffRequested = false
-    private var flatTrimTicksRemaining = 0
-    private var comWatchdogResetPending = false
+    var emergencyResetRequested = false
+    var emergencyCutoffRequested = false
+    var flatTrimTicksRemaining = 0
+    var comWatchdogResetPending = false
 
     // MARK: Navdata
-    private(set) var latestState: DroneState?
-    private(set) var latestControlState: ControlState?
-    private var lastSequenceNumber: UInt32?
-    private(set) var isConnected = false
-    private(set) var isNavdataLost = false
-    private var startedAt = MonotonicTime.zero
-    private var lastTriggerAt = MonotonicTime.zero
+    var latestState: DroneState?
+    var latestControlState: ControlState?
+    var lastSequenceNumber: UInt32?
+    var isConnected = false
+    var isNavdataLost = false
+    var startedAt = MonotonicTime.zero
+    var lastTriggerAt = MonotonicTime.zero
 
     // MARK: Configuration
-    private enum ConfigurationPhase {
+    enum ConfigurationPhase {
         case idle
         case awaitingAcknowledgement(attempt: Int, sentAt: MonotonicTime)
     }
-    private var configurationQueue: [ConfigurationWrite]
+    var configurationQueue: [ConfigurationWrite]
     /// navdata_demo, the options mask and the flight limits: written at start and on every bootstrap redo.
-    private let startupWrites: [ConfigurationWrite]
+    let startupWrites: [ConfigurationWrite]
     /// Keys given up since the last `.configurationComplete` (reported with it).
-    private var failedKeys: [String] = []
+    var failedKeys: [String] = []
     /// Whether `.configurationComplete` is owed once the queue empties.
-    private var configurationCompletionPending = true
+    var configurationCompletionPending = true
     /// Navdata showed demo mode after navdata_demo was acknowledged: from now on, bootstrap mode
     /// (or a missing demo option) is a fallback to redo.
-    private(set) var bootstrapComplete = false
-    private var navdataDemoAcknowledged = false
-    private var fallbackPacketCount = 0
-    private var configurationPhase = ConfigurationPhase.idle
+    var bootstrapComplete = false
+    var navdataDemoAcknowledged = false
+    var fallbackPacketCount = 0
+    var configurationPhase = ConfigurationPhase.idle
     /// Since when the head of the queue waits for bit 6 to clear.
-    private var acknowledgementClearWaitStartedAt: MonotonicTime?
+    var acknowledgementClearWaitStartedAt: MonotonicTime?
 
     // MARK: Statistics interval
-    private var lastStatisticsAt = MonotonicTime.zero
-    private var navdataCountAtLastStatistics = 0
+    var lastStatisticsAt = MonotonicTime.zero
+    var navdataCountAtLastStatistics = 0
 
     init(configuration: DroneLinkConfiguration, expectedNavdataSource: SocketAddress) {
         self.configuration = configuration
@@ -218,15 +218,6 @@ struct DroneLinkCore {
         return true
     }
 
-    /// Airborne according to one packet: state bit 0, or a demo control state that is in the air.
-    static func isAirborne(_ navdata: NavdataSummary) -> Bool {
-        if navdata.state.contains(.flying) { return true }
-        switch navdata.demo?.controlState {
-        case .flying, .hovering, .transitionTakeoff, .transitionGotoFix: return true
-        default: return false
-        }
-    }
-
     /// The REF input this tick: base bits, bit 9 = desired flying (never while in emergency or
     /// cutting off), bit 8 = pending emergency reset/cutoff.
     var currentREF: REFInput {
@@ -289,7 +280,7 @@ struct DroneLinkCore {
         return true
     }
 
-    private mutating func sendTrigger(now: MonotonicTime, effects: inout DroneLinkEffects) {
+    mutating func sendTrigger(now: MonotonicTime, effects: inout DroneLinkEffects) {
         effects.sendNavdataTrigger = true
         lastTriggerAt = now
         statistics.navdataTriggersSent += 1
@@ -297,7 +288,7 @@ struct DroneLinkCore {
 
     /// SDK: re-send the trigger whenever a 1 s read times out and restart the sequence expectation
     /// (`ardrone_navdata_client.c`, docs/ardrone-protocol.md §1.2/§1.3).
-    private mutating func checkSilence(now: MonotonicTime, effects: inout DroneLinkEffects) {
+    mutating func checkSilence(now: MonotonicTime, effects: inout DroneLinkEffects) {
         let silence = configuration.navdataSilenceSeconds
         let lastHeard = statistics.lastNavdataAt ?? startedAt
         guard now.seconds(since: lastHeard) >= silence else { return }
@@ -314,207 +305,12 @@ struct DroneLinkCore {
         }
     }
 
-    private mutating func emitStatisticsIfDue(now: MonotonicTime, effects: inout DroneLinkEffects) {
+    mutating func emitStatisticsIfDue(now: MonotonicTime, effects: inout DroneLinkEffects) {
         let elapsed = now.seconds(since: lastStatisticsAt)
         guard elapsed >= configuration.statisticsIntervalSeconds else { return }
         statistics.navdataRateHz = Double(statistics.navdataReceived - navdataCountAtLastStatistics) / elapsed
         navdataCountAtLastStatistics = statistics.navdataReceived
         lastStatisticsAt = now
         effects.events.append(.statistics(statistics))
-    }
-
-    // MARK: - Configuration
-
-    private mutating func appendConfigurationCommands(now: MonotonicTime, effects: inout DroneLinkEffects) {
-        // Only while navdata flows: the ACK is only visible in navdata, and a drone without a
-        // navdata client "might simply drop the configuration" (pyardrone #12, docs/ardrone-protocol.md §7.7).
-        guard !isNavdataLost, let state = latestState else { return }
-        let acknowledgeBitSet = state.contains(.commandAcknowledged)
-        let timeout = configuration.configAcknowledgementTimeoutSeconds
-        switch configurationPhase {
-        case .awaitingAcknowledgement(let attempt, let sentAt):
-            // The ACK itself is seen in `receiveNavdata`; here only the timeout.
-            guard now.seconds(since: sentAt) >= timeout, let write = configurationQueue.first else { return }
-            if attempt < configuration.configMaxAttempts {
-                statistics.configurationRetries += 1
-                appendConfigurationWrite(write, attempt: attempt + 1, now: now)
-            } else {
-                finishHead(.configurationFailed(write, reason: .notAcknowledged(attempts: attempt), at: now),
-                           now: now, effects: &effects)
-                statistics.configurationFailures += 1
-            }
-        case .idle:
-            if acknowledgeBitSet {
-                // Reset the ACK bit (ours from the previous write, or a stale one): ACK_CONTROL_MODE.
-                commands.append(.ctrl(.acknowledgeCommand))
-                guard let write = configurationQueue.first else { return }
-                let waitingSince = acknowledgementClearWaitStartedAt ?? now
-                acknowledgementClearWaitStartedAt = waitingSince
-                let stuckLimit = timeout * Double(configuration.configMaxAttempts)
-                let waited = now.seconds(since: waitingSince)
-                if waited >= stuckLimit {
-                    finishHead(.configurationFailed(write, reason: .acknowledgementBitStuck(seconds: waited), at: now),
-                               now: now, effects: &effects)
-                    statistics.configurationFailures += 1
-                }
-                return
-            }
-            guard let write = configurationQueue.first else { return }
-            appendConfigurationWrite(write, attempt: 1, now: now)
-        }
-    }
-
-    private mutating func appendConfigurationWrite(_ write: ConfigurationWrite, attempt: Int, now: MonotonicTime) {
-        let ids = configuration.configurationIDs
-        // SDK sends CONFIG_IDS immediately before every CONFIG (ardrone_at_set_toy_configuration_ids).
-        commands.append(.configIDs(sessionID: ids.sessionID, userID: ids.userID, applicationID: ids.applicationID))
-        commands.append(.config(key: write.key, value: write.value))
-        configurationPhase = .awaitingAcknowledgement(attempt: attempt, sentAt: now)
-        acknowledgementClearWaitStartedAt = nil
-    }
-
-    private mutating func finishHead(_ event: DroneLinkEvent, now: MonotonicTime, effects: inout DroneLinkEffects) {
-        let write = configurationQueue.removeFirst()
-        configurationPhase = .idle
-        acknowledgementClearWaitStartedAt = nil
-        statistics.configurationsPending = configurationQueue.count
-        switch event {
-        case .configurationAcknowledged where write == .navdataDemo: navdataDemoAcknowledged = true
-        case .configurationFailed: failedKeys.append(write.key)
-        default: break
-        }
-        effects.events.append(event)
-        if configurationQueue.isEmpty, configurationCompletionPending {
-            completeConfiguration(at: now, effects: &effects)
-        }
-    }
-
-    private mutating func completeConfiguration(at now: MonotonicTime, effects: inout DroneLinkEffects) {
-        configurationCompletionPending = false
-        effects.events.append(.configurationComplete(failedKeys: failedKeys, at: now))
-        failedKeys.removeAll()
-    }
-
-    /// Navdata shows bootstrap mode (or no demo option) although the bootstrap had completed:
-    /// the drone rebooted or fell back. Re-queues every start-up write in front of anything still
-    /// queued (navdata_demo first), restarts the head's handshake, and reports it.
-    private mutating func redoBootstrap(_ reason: BootstrapFallbackReason, now: MonotonicTime,
-                                        effects: inout DroneLinkEffects) {
-        bootstrapComplete = false
-        navdataDemoAcknowledged = false
-        fallbackPacketCount = 0
-        let startup = Set(startupWrites)
-        configurationQueue = startupWrites + configurationQueue.filter { !startup.contains($0) }
-        configurationPhase = .idle
-        acknowledgementClearWaitStartedAt = nil
-        configurationCompletionPending = true
-        failedKeys.removeAll()
-        statistics.configurationsPending = configurationQueue.count
-        statistics.bootstrapRedos += 1
-        effects.events.append(.bootstrapFallback(reason, at: now))
-    }
-
-    /// Whether this packet shows demo mode as configured (bit 11 clear and, unless the options mask
-    /// leaves it out, the demo option present).
-    private func showsDemoMode(_ navdata: NavdataSummary) -> BootstrapFallbackReason? {
-        if navdata.state.contains(.navdataBootstrap) { return .bootstrapBit }
-        let demoExpected = configuration.navdataOptionsMask.map { $0 & Self.demoOptionMaskBit != 0 } ?? true
-        if demoExpected, navdata.demo == nil { return .demoOptionMissing }
-        return nil
-    }
-
-    // MARK: - Navdata
-
-    /// Why the datagram was dropped, or nil if accepted (events appended to `effects`).
-    @discardableResult
-    mutating func receiveNavdata(
-        _ bytes: UnsafeRawBufferPointer,
-        from source: SocketAddress,
-        now: MonotonicTime,
-        effects: inout DroneLinkEffects
-    ) -> NavdataDropReason? {
-        statistics.navdataDatagramsRead += 1
-        guard source == expectedNavdataSource else {
-            statistics.droppedUnexpectedSource += 1
-            return .unexpectedSource
-        }
-        let navdata: NavdataSummary
-        do {
-            navdata = try NavdataSummary(bytes: bytes)
-        } catch {
-            statistics.droppedMalformed += 1
-            statistics.droppedMalformedByKind[error.kind, default: 0] += 1
-            return .malformed(error.kind)
-        }
-        if let last = lastSequenceNumber, navdata.sequenceNumber <= last {
-            let restart = navdata.sequenceNumber <= Self.sequenceRestartWindow
-                && last > navdata.sequenceNumber + Self.sequenceRestartWindow
-            guard restart else {
-                statistics.droppedSequenceNotIncreasing += 1
-                return .sequenceNotIncreasing
-            }
-            statistics.sequenceRestarts += 1
-        }
-        accept(navdata, from: source, now: now, effects: &effects)
-        return nil
-    }
-
-    private mutating func accept(_ navdata: NavdataSummary, from source: SocketAddress, now: MonotonicTime,
-                                 effects: inout DroneLinkEffects) {
-        let previousNavdataAt = statistics.lastNavdataAt
-        lastSequenceNumber = navdata.sequenceNumber
-        statistics.navdataReceived += 1
-        statistics.lastNavdataAt = now
-        let state = navdata.state
-        latestState = state
-        if let demo = navdata.demo { latestControlState = demo.controlState }
-
-        if !isConnected {
-            isConnected = true
-            let airborne = Self.isAirborne(navdata)
-            if airborne && !state.contains(.emergency) { desiredFlying = true }
-            effects.events.append(.connected(droneWasFlying: airborne, desiredFlying: desiredFlying, at: now))
-        }
-        if isNavdataLost {
-            isNavdataLost = false
-            statistics.navdataLost = false
-            let silenceSeconds = now.seconds(since: previousNavdataAt ?? startedAt)
-            effects.events.append(.navdataRestored(silenceSeconds: silenceSeconds, at: now))
-        }
-
-        if state.contains(.emergency) {
-            emergencyCutoffRequested = false
-            if desiredFlying {
-                desiredFlying = false
-                pilot = .hover
-                effects.events.append(.desiredFlyingCleared(reason: .emergency, at: now))
-            }
-        } else {
-            emergencyResetRequested = false
-        }
-        if state.contains(.communicationWatchdog) { comWatchdogResetPending = true }
-
-        if case .awaitingAcknowledgement(let attempt, _) = configurationPhase,
-           state.contains(.commandAcknowledged), let write = configurationQueue.first {
-            statistics.configurationsAcknowledged += 1
-            finishHead(.configurationAcknowledged(write, attempts: attempt, at: now), now: now, effects: &effects)
-        }
-        if !state.contains(.commandAcknowledged) { acknowledgementClearWaitStartedAt = nil }
-
-        let fallback = showsDemoMode(navdata)
-        if bootstrapComplete {
-            if let fallback {
-                fallbackPacketCount += 1
-                if fallbackPacketCount >= Self.bootstrapFallbackPacketCount {
-                    redoBootstrap(fallback, now: now, effects: &effects)
-                }
-            } else {
-                fallbackPacketCount = 0
-            }
-        } else if navdataDemoAcknowledged, fallback == nil {
-            bootstrapComplete = true
-        }
-
-        effects.events.append(.navdata(ReceivedNavdata(navdata: navdata, receivedAt: now, source: source)))
     }
 }

@@ -49,7 +49,7 @@ public enum FlightLogError: Error, Sendable, Hashable, CustomStringConvertible {
 /// The fixes of a JSONL flight log (`followme run --flight-log`, written by `FlightRecorder`):
 /// the person's receiver (`target`) and the drone's (`onboard`), in log order.
 ///
-/// Every line is `{"t":…,"kind":…}`; GPS lines carry `"event"`, the `GPSEvent.jsonLine()` object
+/// Every line is `{"t":…,"kind":…}` (FlightLogRecord.swift); GPS lines carry `"event"`, a `GPSEventRecord`
 /// (`{"role":"target","device":…,"mode":3,"lat":…,"lon":…,"time":…,"alt_hae":…,…}`), and fix lines
 /// may carry the follow core's `"verdict"`. Every fix is kept, refused ones too. Other kinds,
 /// heading/lost/connected events, and fixes with an out-of-range position are skipped; a line that
@@ -65,28 +65,6 @@ public struct FlightLog: Sendable, Hashable {
     public var targetFixes: [FlightLogFix] { fixes.filter { $0.role == .target } }
     public var onboardFixes: [FlightLogFix] { fixes.filter { $0.role == .onboard } }
 
-    private struct Line: Decodable {
-        var t: Double?
-        var kind: String?
-    }
-
-    private struct GPSLine: Decodable {
-        struct Event: Decodable {
-            var role: String?
-            var lat: Double?
-            var lon: Double?
-            var time: String?
-            var altitudeHAEMeters: Double?
-
-            enum CodingKeys: String, CodingKey {
-                case role, lat, lon, time
-                case altitudeHAEMeters = "alt_hae"
-            }
-        }
-        var event: Event?
-        var verdict: String?
-    }
-
     /// Parses log text.
     public init(text: String) {
         fixes = []
@@ -101,11 +79,12 @@ public struct FlightLog: Sendable, Hashable {
             if line.isEmpty { continue }
             lineCount += 1
             let data = Data(line.utf8)
-            guard let head = try? decoder.decode(Line.self, from: data) else {
+            guard let head = FlightLogHead.decode(data, with: decoder) else {
                 malformedLines.append(number)
                 continue
             }
-            guard head.kind == "gps", let gps = try? decoder.decode(GPSLine.self, from: data), let event = gps.event,
+            guard head.kind == FlightGPSRecord.kind, let gps = try? decoder.decode(FlightGPSRecord.self, from: data),
+                  let event = gps.event,
                   let role = event.role.flatMap(ReceiverRole.init(rawValue:)),
                   let lat = event.lat, let lon = event.lon,
                   let coordinate = GeoCoordinate(latitudeDegrees: lat, longitudeDegrees: lon)

@@ -34,27 +34,28 @@ public struct FlightLogReport: Sendable {
         var errors: [Double] = []
         var minSep: Double?
         var lastT = 0.0
+        let decoder = JSONDecoder()
         for line in text.split(separator: "\n") {
-            guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let kind = obj["kind"] as? String, let t = obj["t"] as? Double else { continue }
+            let data = Data(line.utf8)
+            guard let head = FlightLogHead.decode(data, with: decoder), let kind = head.kind, let t = head.t else { continue }
             lastT = t
             switch kind {
-            case "start":
-                standoffMeters = obj["standoff_m"] as? Double ?? standoffMeters
-                minSeparationLimitMeters = obj["min_separation_m"] as? Double ?? minSeparationLimitMeters
-            case "transition":
-                let to = obj["to"] as? String ?? "?"
-                transitions.append((t, to, obj["reason"] as? String ?? "?"))
+            case FlightStartRecord.kind:
+                let start = try? decoder.decode(FlightStartRecord.self, from: data)
+                standoffMeters = start?.standoffMeters ?? standoffMeters
+                minSeparationLimitMeters = start?.minSeparationMeters ?? minSeparationLimitMeters
+            case FlightTransitionRecord.kind:
+                let transition = try? decoder.decode(FlightTransitionRecord.self, from: data)
+                let to = transition?.to ?? "?"
+                transitions.append((t, to, transition?.reason ?? "?"))
                 if state == "following", let since = followingSince { followingTotal += t - since }
                 state = to
                 followingSince = to == "following" ? t : nil
-            case "gps":
-                guard let e = obj["event"] as? [String: Any], let role = e["role"] as? String,
-                      let lat = e["lat"] as? Double, let lon = e["lon"] as? Double,
+            case FlightGPSRecord.kind:
+                guard let gps = try? decoder.decode(FlightGPSRecord.self, from: data), let e = gps.event,
+                      let role = e.role, let lat = e.lat, let lon = e.lon,
                       let c = GeoCoordinate(latitudeDegrees: lat, longitudeDegrees: lon) else { continue }
-                if (obj["verdict"] as? String).map({ $0.hasPrefix("rejected") || $0.hasPrefix("ignored") }) == true {
-                    continue
-                }
+                if gps.wasRefused { continue }
                 if plane == nil { plane = LocalPlane(origin: c) }
                 let p = plane!.project(c)
                 if role == "target" { target = p } else { drone = p }

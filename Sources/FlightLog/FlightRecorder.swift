@@ -39,6 +39,9 @@ public final class FlightRecorder {
     /// Lines dropped because the writer's queue was full.
     public private(set) var droppedLines = 0
     public private(set) var linesWritten = 0
+    /// Records `JSONLineEncoder` refused (none expected: the schema has only scalars and objects).
+    public private(set) var unencodableRecords = 0
+    private let encoder = JSONLineEncoder()
 
     /// Opens (creating, appending) the log at `path`.
     public init(path: String, now: MonotonicTime, flushIntervalSeconds: Double = 0.5, flushBytes: Int = 64 * 1024) throws {
@@ -67,6 +70,17 @@ public final class FlightRecorder {
         bufferedLines += 1
         linesWritten += 1
         flushIfDue(now: now)
+    }
+
+    /// Adds one record of the flight log's schema (FlightLogRecord.swift) as one line, its keys in
+    /// declaration order (`JSONLineEncoder`). A record that cannot be encoded (none of the
+    /// schema's can fail) is counted in `unencodableRecords`, never fatal to the flight.
+    public func record(_ record: some Encodable, now: MonotonicTime) {
+        guard let line = try? encoder.encode(record) else {
+            unencodableRecords += 1
+            return
+        }
+        self.record(line, now: now)
     }
 
     /// Flushes if the interval has passed (call it from a periodic tick too).

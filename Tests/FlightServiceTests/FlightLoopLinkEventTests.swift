@@ -38,8 +38,8 @@ struct FlightLoopLinkEventTests {
     func configurationStatus(events: [String], expected: DroneConfigurationStatus) throws {
         // Given a flight loop that started (the link writes its configuration once navdata flows)
         var loop = try Self.makeLoop()
-        loop.start()
         let now = SystemClock.now()
+        loop.start(now: now)
 
         // When the link reports these events
         for name in events {

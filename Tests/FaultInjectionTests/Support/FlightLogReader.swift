@@ -1,7 +1,8 @@
+import FlightLog
 import Foundation
 import TestSupport
 
-/// One state change from the flight log (`"kind":"transition"`).
+/// One state change from the flight log (a `FlightTransitionRecord` with every field).
 struct Transition: CustomStringConvertible {
     let t: Double
     let from: String
@@ -10,7 +11,7 @@ struct Transition: CustomStringConvertible {
     var description: String { "t=\(t) \(from) → \(to) (\(reason))" }
 }
 
-/// One position fix from the flight log (`"kind":"gps"` with lat/lon), with the estimator's verdict.
+/// One position fix from the flight log (a `FlightGPSRecord` with lat/lon), with the estimator's verdict.
 struct LoggedFix {
     let t: Double
     let role: String
@@ -21,27 +22,36 @@ struct LoggedFix {
     let verdict: String?
 }
 
-/// Reads `followme run --flight-log FILE` while it is being written (JSONL, whole lines per flush).
+/// Reads `followme run --flight-log FILE` while it is being written (JSONL, whole lines per flush),
+/// through the flight log's own record types (FlightLogRecord.swift in the FlightLog module).
 struct FlightLogReader {
     let url: URL
 
-    /// Every complete line parsed as a JSON object (a torn last line is skipped).
-    func objects() -> [[String: Any]] {
+    /// Every complete line (a torn last line is skipped by the decoders).
+    func lines() -> [Data] {
         guard let data = try? Data(contentsOf: url) else { return [] }
-        var out: [[String: Any]] = []
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            if let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] { out.append(object) }
+        return data.split(separator: UInt8(ascii: "\n")).map { Data($0) }
+    }
+
+    /// The lines of one kind, decoded as its record type (lines that do not decode are skipped).
+    func records<Record: Decodable>(_ type: Record.Type, kind: String) -> [Record] {
+        let decoder = JSONDecoder()
+        return lines().compactMap { line in
+            guard FlightLogHead.decode(line, with: decoder)?.kind == kind else { return nil }
+            return try? decoder.decode(type, from: line)
         }
-        return out
+    }
+
+    /// Every complete line parsed as a JSON object, for ad-hoc checks of one field.
+    func objects() -> [[String: Any]] {
+        lines().compactMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
     }
 
     var text: String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
 
     func transitions() -> [Transition] {
-        objects().compactMap { o in
-            guard o["kind"] as? String == "transition", let t = o["t"] as? Double,
-                  let from = o["from"] as? String, let to = o["to"] as? String, let reason = o["reason"] as? String
-            else { return nil }
+        records(FlightTransitionRecord.self, kind: FlightTransitionRecord.kind).compactMap { r in
+            guard let t = r.t, let from = r.from, let to = r.to, let reason = r.reason else { return nil }
             return Transition(t: t, from: from, to: to, reason: reason)
         }
     }
@@ -87,11 +97,9 @@ struct FlightLogReader {
 
     /// Position fixes of one role (`target` / `onboard`).
     func fixes(role: String, after t0: Double = 0) -> [LoggedFix] {
-        gpsEvents(after: t0).compactMap { e in
-            guard e.event["role"] as? String == role, let lat = e.event["lat"] as? Double,
-                  let lon = e.event["lon"] as? Double else { return nil }
-            return LoggedFix(t: e.t, role: role, latitudeDegrees: lat, longitudeDegrees: lon,
-                             time: e.event["time"] as? String, verdict: e.verdict)
+        records(FlightGPSRecord.self, kind: FlightGPSRecord.kind).compactMap { r in
+            guard let t = r.t, t >= t0, let e = r.event, e.role == role, let lat = e.lat, let lon = e.lon else { return nil }
+            return LoggedFix(t: t, role: role, latitudeDegrees: lat, longitudeDegrees: lon, time: e.time, verdict: r.verdict)
         }
     }
 

@@ -1,0 +1,224 @@
+/// `"kind":"link"`: something the drone link observed (`event`: `connected`, `navdata-lost`,
+/// `navdata-restored`, `config-ack`, `config-failed`, `config-complete`, `flying-cleared`,
+/// `socket-closed`, `socket-reopened`, `bootstrap-fallback`, `statistics` (periodic),
+/// `statistics-final` (at exit)). Each event writes only its own fields; the statistics lines
+/// flatten their parts (link counters, dropped log lines, heading screen, per-receiver fix screen)
+/// into the one object, in that order.
+public struct FlightLinkRecord: Codable, Sendable, Hashable {
+    public static let kind = "link"
+    public var t: Double?
+    public var kind = Self.kind
+    public var event: String?
+    public var wasFlying: Bool?
+    public var silenceSeconds: Double?
+    /// Config writes: `category:name` and its value.
+    public var key: String?
+    public var value: String?
+    public var reason: String?
+    /// `at` or `navdata`.
+    public var socket: String?
+    public var error: String?
+    public var localPort: Int?
+    public var samePort: Bool?
+    public var attempts: Int?
+    public var downSeconds: Double?
+    /// Config complete: the keys given up, comma-separated (empty: all acknowledged).
+    public var failed: String?
+    public var link: LinkStatisticsRecord?
+    public var dropped: DroppedLogLinesRecord?
+    public var headingReportsRejected: Int?
+    public var headingReanchored: Int?
+    public var targetFixes: FixScreenRecord?
+    public var onboardFixes: FixScreenRecord?
+
+    enum CodingKeys: String, CodingKey {
+        case t, kind, event, wasFlying = "was_flying", silenceSeconds = "silence_s", key, value, reason, socket, error
+        case localPort = "local_port", samePort = "same_port", attempts, downSeconds = "down_s", failed
+        case headingReportsRejected = "heading_reports_rejected", headingReanchored = "heading_reanchored"
+    }
+
+    public init(t: Double, event: String) {
+        self.t = t
+        self.event = event
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(t, forKey: .t)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(event, forKey: .event)
+        try c.encodeIfPresent(wasFlying, forKey: .wasFlying)
+        try c.encodeIfPresent(silenceSeconds, forKey: .silenceSeconds)
+        try c.encodeIfPresent(key, forKey: .key)
+        try c.encodeIfPresent(value, forKey: .value)
+        try c.encodeIfPresent(reason, forKey: .reason)
+        try c.encodeIfPresent(socket, forKey: .socket)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(localPort, forKey: .localPort)
+        try c.encodeIfPresent(samePort, forKey: .samePort)
+        try c.encodeIfPresent(attempts, forKey: .attempts)
+        try c.encodeIfPresent(downSeconds, forKey: .downSeconds)
+        try c.encodeIfPresent(failed, forKey: .failed)
+        // The parts, flattened into this object.
+        try link?.encode(to: encoder)
+        try dropped?.encode(to: encoder)
+        try c.encodeIfPresent(headingReportsRejected, forKey: .headingReportsRejected)
+        try c.encodeIfPresent(headingReanchored, forKey: .headingReanchored)
+        try targetFixes?.encode(to: encoder, prefix: "target")
+        try onboardFixes?.encode(to: encoder, prefix: "onboard")
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        t = try c.decodeIfPresent(Double.self, forKey: .t)
+        kind = try c.decode(String.self, forKey: .kind)
+        event = try c.decodeIfPresent(String.self, forKey: .event)
+        wasFlying = try c.decodeIfPresent(Bool.self, forKey: .wasFlying)
+        silenceSeconds = try c.decodeIfPresent(Double.self, forKey: .silenceSeconds)
+        key = try c.decodeIfPresent(String.self, forKey: .key)
+        value = try c.decodeIfPresent(String.self, forKey: .value)
+        reason = try c.decodeIfPresent(String.self, forKey: .reason)
+        socket = try c.decodeIfPresent(String.self, forKey: .socket)
+        error = try c.decodeIfPresent(String.self, forKey: .error)
+        localPort = try c.decodeIfPresent(Int.self, forKey: .localPort)
+        samePort = try c.decodeIfPresent(Bool.self, forKey: .samePort)
+        attempts = try c.decodeIfPresent(Int.self, forKey: .attempts)
+        downSeconds = try c.decodeIfPresent(Double.self, forKey: .downSeconds)
+        failed = try c.decodeIfPresent(String.self, forKey: .failed)
+        headingReportsRejected = try c.decodeIfPresent(Int.self, forKey: .headingReportsRejected)
+        headingReanchored = try c.decodeIfPresent(Int.self, forKey: .headingReanchored)
+        let statistics = event == "statistics" || event == "statistics-final"
+        link = statistics ? try LinkStatisticsRecord(from: decoder) : nil
+        dropped = statistics ? try? DroppedLogLinesRecord(from: decoder) : nil
+        targetFixes = statistics ? try? FixScreenRecord(from: decoder, prefix: "target") : nil
+        onboardFixes = statistics ? try? FixScreenRecord(from: decoder, prefix: "onboard") : nil
+    }
+}
+
+/// The drone link's counters on a statistics line (what was sent, what navdata was dropped and why).
+public struct LinkStatisticsRecord: Codable, Sendable, Hashable {
+    public var datagramsSent: Int?
+    public var commandsSent: Int?
+    public var navdataRead: Int?
+    public var navdataReceived: Int?
+    public var droppedUnexpectedSource: Int?
+    public var droppedMalformed: Int?
+    public var droppedSequence: Int?
+    public var sequenceRestarts: Int?
+    public var navdataLosses: Int?
+    public var navdataRateHz: Double?
+    public var ticksLate: Int?
+    public var maxTickLatenessSeconds: Double?
+    public var sendFailures: Int?
+    public var eventsDropped: Int?
+    public var socketsClosed: Int?
+    public var socketsReopened: Int?
+    public var bootstrapRedos: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case datagramsSent = "datagrams_sent", commandsSent = "commands_sent", navdataRead = "navdata_read"
+        case navdataReceived = "navdata_received", droppedUnexpectedSource = "dropped_unexpected_source"
+        case droppedMalformed = "dropped_malformed", droppedSequence = "dropped_sequence"
+        case sequenceRestarts = "sequence_restarts", navdataLosses = "navdata_losses", navdataRateHz = "navdata_rate_hz"
+        case ticksLate = "ticks_late", maxTickLatenessSeconds = "max_tick_lateness_s", sendFailures = "send_failures"
+        case eventsDropped = "events_dropped", socketsClosed = "sockets_closed", socketsReopened = "sockets_reopened"
+        case bootstrapRedos = "bootstrap_redos"
+    }
+
+    public init() {}
+}
+
+/// Log lines (stderr) and flight-log lines dropped because their writer could not keep up, and
+/// log lines still waiting for a stalled stderr.
+public struct DroppedLogLinesRecord: Codable, Sendable, Hashable {
+    public var logLines = 0
+    public var logLinesWaiting = 0
+    public var flightLogLines = 0
+
+    enum CodingKeys: String, CodingKey {
+        case logLines = "log_lines_dropped", logLinesWaiting = "log_lines_waiting"
+        case flightLogLines = "flight_log_lines_dropped"
+    }
+
+    public init(logLines: Int, logLinesWaiting: Int, flightLogLines: Int) {
+        self.logLines = logLines
+        self.logLinesWaiting = logLinesWaiting
+        self.flightLogLines = flightLogLines
+    }
+}
+
+/// What one receiver's fix screen did so far, written as `<role>_fixes_…` fields.
+public struct FixScreenRecord: Sendable, Hashable {
+    public var accepted = 0
+    public var outliers = 0
+    public var futureTime = 0
+    public var stale = 0
+    public var refusedEph = 0
+    public var clockReanchors = 0
+
+    public init(accepted: Int, outliers: Int, futureTime: Int, stale: Int, refusedEph: Int, clockReanchors: Int) {
+        self.accepted = accepted
+        self.outliers = outliers
+        self.futureTime = futureTime
+        self.stale = stale
+        self.refusedEph = refusedEph
+        self.clockReanchors = clockReanchors
+    }
+
+    /// The field names after `<prefix>_`, in the order written.
+    static let suffixes = ["fixes_accepted", "fixes_outliers", "fixes_future_time", "fixes_stale", "fixes_refused_eph",
+                           "clock_reanchors"]
+    private var values: [Int] { [accepted, outliers, futureTime, stale, refusedEph, clockReanchors] }
+
+    func encode(to encoder: any Encoder, prefix: String) throws {
+        var c = encoder.container(keyedBy: NamedKey.self)
+        for (suffix, value) in zip(Self.suffixes, values) { try c.encode(value, forKey: NamedKey(prefix + "_" + suffix)) }
+    }
+
+    init(from decoder: any Decoder, prefix: String) throws {
+        let c = try decoder.container(keyedBy: NamedKey.self)
+        let v = try Self.suffixes.map { try c.decode(Int.self, forKey: NamedKey(prefix + "_" + $0)) }
+        self.init(accepted: v[0], outliers: v[1], futureTime: v[2], stale: v[3], refusedEph: v[4], clockReanchors: v[5])
+    }
+}
+
+/// A coding key made at run time (`target_fixes_accepted`, …).
+struct NamedKey: CodingKey {
+    let stringValue: String
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+}
+
+/// `"kind":"log","event":"final"` (the last line): log lines dropped over the whole flight.
+public struct FlightLogFinalRecord: Codable, Sendable, Hashable {
+    public static let kind = "log"
+    public var t: Double?
+    public var kind = Self.kind
+    public var event = "final"
+    public var dropped: DroppedLogLinesRecord?
+
+    public init(t: Double, dropped: DroppedLogLinesRecord) {
+        self.t = t
+        self.dropped = dropped
+    }
+
+    enum CodingKeys: String, CodingKey { case t, kind, event }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(t, forKey: .t)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(event, forKey: .event)
+        try dropped?.encode(to: encoder)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        t = try c.decodeIfPresent(Double.self, forKey: .t)
+        kind = try c.decode(String.self, forKey: .kind)
+        event = try c.decode(String.self, forKey: .event)
+        dropped = try? DroppedLogLinesRecord(from: decoder)
+    }
+}

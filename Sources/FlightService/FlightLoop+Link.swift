@@ -1,0 +1,121 @@
+import DroneLink
+import FlightLog
+import FollowCore
+import Observations
+import ShellSupport
+
+/// What the flight loop makes of the drone link's telemetry and events.
+extension FlightLoop {
+    mutating func handleTelemetry(_ telemetry: DroneTelemetry, sequence: Int?, now: MonotonicTime) {
+        droneAirborne = telemetry.flightState.isAirborne || telemetry.flightState == .landing
+        if !droneAirborne { dryRunFlying = false }
+        machine.handle(.telemetry(telemetry), now: now)
+        guard now.seconds(since: lastNavdataLog) >= 0.5 else { return }
+        lastNavdataLog = now
+        record(FlightNavdataRecord(
+            t: now.seconds, seq: sequence, flight: "\(telemetry.flightState)", battery: telemetry.batteryPercent,
+            alt: telemetry.altitudeMeters, yaw: telemetry.yawDegrees, vx: telemetry.velocityBody?.forwardMetersPerSecond,
+            vy: telemetry.velocityBody?.rightMetersPerSecond, emergency: telemetry.emergency), now)
+    }
+
+    mutating func handleLink(_ event: DroneLinkEvent, now: MonotonicTime) {
+        /// A link line: `event` and what `fill` adds.
+        func link(_ name: String, _ fill: (inout FlightLinkRecord) -> Void = { _ in }) {
+            guard recorder != nil else { return }
+            var r = FlightLinkRecord(t: now.seconds, event: name)
+            fill(&r)
+            record(r, now)
+        }
+        switch event {
+        case .navdata(let received):
+            guard let telemetry = DroneTelemetry(navdata: received.navdata, receivedAt: received.receivedAt) else { return }
+            handleTelemetry(telemetry, sequence: Int(received.navdata.sequenceNumber), now: now)
+        case .connected(let wasFlying, let desiredFlying, _):
+            droneAirborne = wasFlying
+            dryRunFlying = desiredFlying
+            logger.info("drone link connected", metadata: ["was-flying": "\(wasFlying)", "desired-flying": "\(desiredFlying)"])
+            link("connected") { $0.wasFlying = wasFlying }
+        case .navdataLost:
+            logger.warning("navdata lost")
+            link("navdata-lost")
+        case .navdataRestored(let silence, _):
+            logger.notice("navdata restored", metadata: ["silence-s": "\(silence)"])
+            link("navdata-restored") { $0.silenceSeconds = silence }
+        case .configurationAcknowledged(let write, let attempts, _):
+            link("config-ack") { ($0.key, $0.value, $0.attempts) = (write.key, write.value, attempts) }
+        case .configurationFailed(let write, let reason, _):
+            machine.handle(.droneConfiguration(.failed(key: write.key)), now: now)
+            logger.error("drone config write failed", metadata: ["key": "\(write.key)", "reason": "\(reason)"])
+            link("config-failed") { ($0.key, $0.reason) = (write.key, "\(reason)") }
+        case .desiredFlyingCleared(let reason, _):
+            link("flying-cleared") { $0.reason = "\(reason)" }
+        case .socketClosed(let socket, let error, _):
+            link("socket-closed") { ($0.socket, $0.error) = (socket.rawValue, error) }
+        case .socketReopened(let socket, let port, let samePort, let attempts, let down, _):
+            link("socket-reopened") {
+                ($0.socket, $0.localPort, $0.samePort, $0.attempts, $0.downSeconds) = (socket.rawValue, port, samePort, attempts, down)
+            }
+        case .bootstrapFallback(let reason, _):
+            machine.handle(.droneConfiguration(.pending), now: now)
+            logger.warning("drone fell back to bootstrap navdata; configuring it again", metadata: ["reason": "\(reason.rawValue)"])
+            link("bootstrap-fallback") { $0.reason = reason.rawValue }
+        case .configurationComplete(let failedKeys, _):
+            machine.handle(.droneConfiguration(failedKeys.first.map { .failed(key: $0) } ?? .done), now: now)
+            link("config-complete") { $0.failed = failedKeys.joined(separator: ",") }
+        case .statistics(let statistics):
+            let dropped = Self.droppedLogLines(recorder: recorder, logWriter: options.logWriter)
+            let navigator = machine.navigator
+            let target = machine.target.statistics, onboard = machine.drone.statistics
+            link("statistics") { r in
+                r.link = LinkStatisticsRecord(statistics)
+                r.dropped = dropped
+                r.headingReportsRejected = navigator.rejectedHeadingReports
+                r.headingReanchored = navigator.reanchoredHeadings
+                r.targetFixes = FixScreenRecord(target)
+                r.onboardFixes = FixScreenRecord(onboard)
+            }
+        }
+    }
+
+    /// Log lines (stderr) and flight-log lines dropped because their writer could not keep up,
+    /// and log lines still waiting for a stalled stderr.
+    static func droppedLogLines(recorder: FlightRecorder?, logWriter: LogWriter?) -> DroppedLogLinesRecord {
+        let log = logWriter?.counters
+        return DroppedLogLinesRecord(
+            logLines: log?.dropped ?? 0,
+            logLinesWaiting: log.map { $0.enqueued - $0.written - $0.writeErrors } ?? 0,
+            flightLogLines: recorder?.droppedLines ?? 0)
+    }
+}
+
+extension LinkStatisticsRecord {
+    /// The link counters a flight log reader needs (what was sent, what navdata was dropped and why).
+    init(_ s: DroneLinkStatistics) {
+        self.init()
+        datagramsSent = s.datagramsSent
+        commandsSent = s.commandsSent
+        navdataRead = s.navdataDatagramsRead
+        navdataReceived = s.navdataReceived
+        droppedUnexpectedSource = s.droppedUnexpectedSource
+        droppedMalformed = s.droppedMalformed
+        droppedSequence = s.droppedSequenceNotIncreasing
+        sequenceRestarts = s.sequenceRestarts
+        navdataLosses = s.navdataLosses
+        navdataRateHz = s.navdataRateHz
+        ticksLate = s.ticksLate
+        maxTickLatenessSeconds = s.maxTickLatenessSeconds
+        sendFailures = s.sendFailures
+        eventsDropped = s.eventsDropped
+        socketsClosed = s.socketsClosed
+        socketsReopened = s.socketsReopened
+        bootstrapRedos = s.bootstrapRedos
+    }
+}
+
+extension FixScreenRecord {
+    /// What the fix screen refused so far, per receiver (`<role>_fixes_…`).
+    init(_ s: FixStatistics) {
+        self.init(accepted: s.accepted, outliers: s.rejectedOutliers, futureTime: s.rejectedFutureTimes,
+                  stale: s.ignoredStale, refusedEph: s.refusedInaccurate, clockReanchors: s.clockReanchors)
+    }
+}

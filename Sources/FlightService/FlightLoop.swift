@@ -1,0 +1,220 @@
+import DroneLink
+import FlightLog
+import FollowCore
+import Foundation
+import Logging
+import Observations
+import ShellSupport
+
+/// The loop body of a flight: the only code that mutates flight state.
+///
+/// Values in (`Input` with its time), commands out (`DroneControlLink.send`), lines to the flight
+/// log. It reads no clock: every input carries `now`, so a test drives it in-process with a fake
+/// link, scripted telemetry and invented times (Tests/FlightServiceTests), while `FlightService`
+/// drives it from the link's event loop with `SystemClock` (FlightService.swift).
+struct FlightLoop {
+    /// One thing that happened, handed to `handle(_:now:)` in order.
+    enum Input: Sendable {
+        /// A GPS event from gpsd (a fix, a heading, a loss).
+        case gps(GPSEvent)
+        /// The drone's telemetry, whatever the link (`sequence`: the link's packet counter, if it has one).
+        case telemetry(DroneTelemetry, sequence: Int?)
+        /// Something the link observed. `.navdata` is mapped to `.telemetry` (Navdata+Telemetry.swift).
+        case link(DroneLinkEvent)
+        /// The link's periodic tick: run the control step at its cadence.
+        case tick
+        /// SIGTERM/SIGINT: land and wait for telemetry to confirm it.
+        case shutdown
+    }
+
+    var machine: FlightStateMachine
+    let link: any DroneControlLink
+    let recorder: FlightRecorder?
+    let options: FlightServiceOptions
+    let logger: Logger
+
+    private var shutdownDeadline: MonotonicTime?
+    private var lastCommandLog = MonotonicTime.zero
+    var lastNavdataLog = MonotonicTime.zero
+    private var lastStatus = MonotonicTime.zero
+    private var lastIntent: FlightIntent?
+    var droneAirborne = false
+    private var lastDecision: FlightDecision?
+    private var lastTargetFixAt: MonotonicTime?
+    private var lastOnboardFixAt: MonotonicTime?
+    /// Dry run: REF bit 9 as the link adopted it on connect; cleared for good once telemetry shows
+    /// the drone on the ground.
+    var dryRunFlying = false
+    private var lastDryRunLog = MonotonicTime.zero
+    /// Where the status line goes (never written from the loop itself).
+    private let statusWriter: LogWriter?
+
+    init(machine: FlightStateMachine, link: any DroneControlLink, recorder: FlightRecorder?,
+         options: FlightServiceOptions, logger: Logger)
+    {
+        self.machine = machine
+        self.link = link
+        self.recorder = recorder
+        self.options = options
+        self.logger = logger
+        statusWriter = options.statusLine
+            ? (options.logWriter ?? LogWriter(name: "status", fileDescriptor: STDERR_FILENO, capacityEntries: 16))
+            : nil
+    }
+
+    /// Records the flight's parameters; call once before the first input.
+    mutating func start(now: MonotonicTime) {
+        let follow = machine.followParameters, failsafe = machine.failsafeParameters
+        record(FlightStartRecord(t: now.seconds, standoffMeters: follow.standoffMeters,
+                                 altitudeMeters: follow.altitudeMeters, minSeparationMeters: failsafe.minSeparationMeters,
+                                 mountOffsetDegrees: follow.mountOffsetDegrees, dryRun: options.noTakeoff), now)
+        // The link writes its configuration once navdata flows: take-off waits for it.
+        machine.handle(.droneConfiguration(.pending), now: now)
+    }
+
+    /// One input; returns the outcome once the flight is over (after a shutdown request: landed,
+    /// or the landing deadline passed), nil while it goes on.
+    mutating func handle(_ input: Input, now: MonotonicTime) -> FlightOutcome? {
+        switch input {
+        case .gps(let event):
+            handleGPS(event, now: now)
+        case .telemetry(let telemetry, let sequence):
+            handleTelemetry(telemetry, sequence: sequence, now: now)
+        case .link(let event):
+            handleLink(event, now: now)
+        case .tick:
+            decide(now: now, immediately: false)
+            recorder?.flushIfDue(now: now)
+            if options.statusLine { drawStatus(now: now) }
+        case .shutdown:
+            logger.notice("shutdown requested: landing")
+            record(FlightShutdownRecord(t: now.seconds), now)
+            machine.handle(.shutdownRequested, now: now)
+            shutdownDeadline = now.adding(seconds: options.landTimeoutSeconds)
+            decide(now: now, immediately: true)
+            if options.noTakeoff {
+                // A dry run never lands (nor moves) the drone: it ends here.
+                if droneAirborne {
+                    logger.error("dry run: the drone is still airborne; a dry run does not land it")
+                    return .landingUnconfirmed
+                }
+                return .landed
+            }
+        }
+        if let deadline = shutdownDeadline {
+            if isSafelyDown { return .landed }
+            if now >= deadline {
+                logger.error("landing not confirmed by navdata before the deadline",
+                             metadata: ["state": "\(machine.state.name)"])
+                return .landingUnconfirmed
+            }
+        }
+        return nil
+    }
+
+    /// On the ground by telemetry, or never left it.
+    private var isSafelyDown: Bool {
+        switch machine.state {
+        case .landed, .preflight: return !droneAirborne
+        case .emergency: return true
+        case .takingOff: return options.noTakeoff && !droneAirborne
+        default: return false
+        }
+    }
+
+    private mutating func handleGPS(_ event: GPSEvent, now: MonotonicTime) {
+        var outcome: InputOutcome?
+        switch event {
+        case .fix(let fix):
+            if fix.role == .target { lastTargetFixAt = fix.receivedAt } else { lastOnboardFixAt = fix.receivedAt }
+            outcome = machine.handle(.fix(fix), now: now)
+        case .heading(let h):
+            machine.handle(.heading(h), now: now)
+        case .lost(let loss):
+            logger.warning("receiver lost", metadata: ["role": "\(loss.role.rawValue)", "reason": "\(loss.reason)"])
+        case .connected, .gpsdError:
+            break
+        }
+        // With what the estimator made of a fix (a jump or an out-of-order fix is dropped).
+        var verdict: String?
+        if case .fix(_, let v)? = outcome { verdict = v.name }
+        record(FlightGPSRecord(t: now.seconds, event: GPSEventRecord(event), verdict: verdict), now)
+        if case .fix(let fix) = event { decide(now: now, immediately: true, reflecting: fix.receivedAt) }
+    }
+
+    /// Runs the state machine and hands its command to the link.
+    /// `reflecting`: the `receivedAt` of the fix this decision answers (for the latency probe).
+    private mutating func decide(now: MonotonicTime, immediately: Bool, reflecting fixReceivedAt: MonotonicTime? = nil) {
+        let decision = machine.tick(now: now)
+        lastDecision = decision
+        if let t = decision.transition {
+            logger.notice("flight state", metadata: ["from": "\(t.from.name)", "to": "\(t.to.name)", "reason": "\(t.reason.name)"])
+            record(FlightTransitionRecord(t: now.seconds, from: t.from.name, to: t.to.name, reason: t.reason.name), now)
+        }
+        let wouldFly = decision.command.intent.wantsAirborne
+        var command = LinkCommand(flying: wouldFly, pilot: decision.command.pilot)
+        if options.noTakeoff {
+            // Dry run: REF stays as adopted, PCMD hovers; what the core wants is only logged.
+            command = LinkCommand(flying: dryRunFlying, pilot: nil)
+            if now.seconds(since: lastDryRunLog) >= 1 {
+                lastDryRunLog = now
+                logDryRun(decision, wouldFly: wouldFly, sentFlying: command.flying)
+            }
+        }
+        // Until this loop has seen navdata it cannot know whether the drone flies: a preflight
+        // "stay landed" must not overwrite the link's adopt-on-connect REF bit 9 (docs/ardrone-protocol.md §7.3).
+        // Found by FaultInjectionTests (SIGKILL + restart landed a flying drone ~2.6 % of restarts).
+        if machine.telemetry != nil {
+            link.send(command, immediately: immediately, reflecting: fixReceivedAt)
+        }
+        let pilot = command.pilot ?? .zero
+        logger.trace("command", metadata: [
+            "state": "\(decision.state.name)", "flying": "\(command.flying)", "roll": "\(pilot.roll)",
+            "pitch": "\(pilot.pitch)", "gaz": "\(pilot.gaz)", "yaw": "\(pilot.yaw)",
+        ])
+
+        if decision.command.intent != lastIntent || now.seconds(since: lastCommandLog) >= 0.1 {
+            lastIntent = decision.command.intent
+            lastCommandLog = now
+            var r = FlightCommandRecord(t: now.seconds, state: decision.state.name,
+                                        intent: decision.command.intent.name, sentFlying: command.flying)
+            if let p = decision.command.pilot {
+                (r.roll, r.pitch, r.gaz, r.yaw) = (p.roll, p.pitch, p.gaz, p.yaw)
+            } else {
+                r.hover = true
+            }
+            if let f = decision.follow { (r.dist, r.relBearing) = (f.distanceToTargetMeters, f.relativeBearingDegrees) }
+            if options.noTakeoff { (r.dryRun, r.wouldFly) = (true, wouldFly) }
+            record(r, now)
+        }
+    }
+
+    private func logDryRun(_ decision: FlightDecision, wouldFly: Bool, sentFlying: Bool) {
+        var metadata: Logger.Metadata = [
+            "state": "\(decision.state.name)", "intent": "\(decision.command.intent.name)",
+            "would-fly": "\(wouldFly)", "sent-flying": "\(sentFlying)",
+        ]
+        if let p = decision.command.pilot {
+            metadata["roll"] = "\(p.roll)"; metadata["pitch"] = "\(p.pitch)"
+            metadata["gaz"] = "\(p.gaz)"; metadata["yaw"] = "\(p.yaw)"
+        }
+        logger.info("dry run: would send", metadata: metadata)
+    }
+
+    /// One flight-log line (FlightLogRecord.swift); the record is only made when there is a log.
+    func record<Record: Encodable>(_ make: @autoclosure () -> Record, _ now: MonotonicTime) {
+        recorder?.record(make(), now: now)
+    }
+
+    private mutating func drawStatus(now: MonotonicTime) {
+        guard now.seconds(since: lastStatus) >= 0.25 else { return }
+        lastStatus = now
+        func age(_ t: MonotonicTime?) -> String { t.map { String(format: "%.1fs", now.seconds(since: $0)) } ?? "-" }
+        var s = "\r\u{1B}[2K" + machine.state.name
+        if let f = lastDecision?.follow { s += String(format: " | dist %.1fm", f.distanceToTargetMeters) }
+        s += " | target \(age(lastTargetFixAt)) | onboard \(age(lastOnboardFixAt))"
+        if let t = machine.telemetry { s += String(format: " | batt %.0f%% alt %.1fm", t.batteryPercent, t.altitudeMeters) }
+        // Through the writer thread: a stalled terminal must not stop the loop.
+        statusWriter?.enqueue(s)
+    }
+}

@@ -1,0 +1,150 @@
+import DroneLink
+@testable import FlightService
+import FlightLog
+import FollowCore
+import Foundation
+import Geometry
+import Logging
+import Observations
+import Synchronization
+
+/// A drone link that sends nothing anywhere: it keeps every `LinkCommand` the flight loop hands it.
+final class FakeDroneLink: DroneControlLink {
+    struct Sent: Sendable, Equatable {
+        var command: LinkCommand
+        var immediately: Bool
+    }
+
+    private let box = Mutex<[Sent]>([])
+
+    /// Every command so far, in order.
+    var sent: [Sent] { box.withLock { $0 } }
+    var latest: LinkCommand? { sent.last?.command }
+
+    func start() async throws {}
+    func stop() async {}
+    func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) {
+        box.withLock { $0.append(Sent(command: command, immediately: immediately)) }
+    }
+    func statistics() async -> DroneLinkStatistics? { nil }
+    func fixLatency() async -> LatencyHistogram? { nil }
+    var peerDescription: String { "fake" }
+}
+
+/// The flight loop in-process: a scripted world (both receivers, the heading, telemetry) feeds
+/// `FlightLoop.handle` at invented times, and a stand-in for the drone's *firmware* moves the
+/// telemetry's flight state in response to the latest command the loop sent the fake link. No
+/// sockets, no gpsd, no clock: one step is one 30 Hz link tick.
+struct FlightRig {
+    var loop: FlightLoop
+    let link = FakeDroneLink()
+    /// Tick index; time = 100 s + tick / 30 s (MonotonicTime is never 0 in a real run).
+    private(set) var tick = 0
+    var now: MonotonicTime { MonotonicTime(seconds: 100 + Double(tick) / 30) }
+
+    let plane = LocalPlane(origin: GeoCoordinate(latitudeDegrees: 47.3769, longitudeDegrees: 8.5417)!)
+    var person = PlaneVector(east: 0, north: 10)
+    var drone = PlaneVector.zero
+    /// Receiver heading: nose north with the default 90° mount.
+    var receiverHeadingDegrees = 270.0
+    var sendsTarget = true
+    var sendsTelemetry = true
+    var flightState: DroneFlightState = .landed
+    var altitude = 0.0
+    /// The fake firmware: seconds from a flying command to "hovering" at 1 m, and from a landing
+    /// command to "landed".
+    var climbOutSeconds = 1.0, landingSeconds = 2.0
+    private var firmwareTimer = 0.0
+
+    /// Each transition the loop made, as its state names (`FlightState.name`).
+    private(set) var states: [String] = []
+    /// The loop's outcome once it returned one.
+    private(set) var outcome: FlightOutcome?
+
+    init(options: FlightServiceOptions = FlightServiceOptions(), recorder: FlightRecorder? = nil) throws {
+        var logger = Logger(label: "test.flightloop")
+        logger.logLevel = .critical
+        let machine = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters())
+        loop = FlightLoop(machine: machine, link: link, recorder: recorder, options: options, logger: logger)
+    }
+
+    var state: FlightState { loop.machine.state }
+    /// The states it flew through, leaving out preflight's changing wait lists.
+    var flightStates: [String] { states.filter { !$0.hasPrefix("preflight") } }
+
+    /// Starts the loop as the service does: the link connects to a landed drone and writes its
+    /// configuration.
+    mutating func start() {
+        loop.start(now: now)
+        send(.link(.connected(droneWasFlying: false, desiredFlying: false, at: now)))
+        send(.link(.configurationComplete(failedKeys: [], at: now)))
+    }
+
+    mutating func send(_ input: FlightLoop.Input) {
+        let before = loop.machine.state
+        if let result = loop.handle(input, now: now), outcome == nil { outcome = result }
+        if loop.machine.state != before { states.append(loop.machine.state.name) }
+    }
+
+    private func fix(_ role: ReceiverRole, at position: PlaneVector) -> GPSEvent {
+        let c = plane.unproject(position)!
+        let t = 1_700_000_000 + Double(tick) / 30 - 0.3
+        let fixTime = FixTime(seconds: Int64(t), nanoseconds: Int32((t - t.rounded(.down)) * 1e9))
+        return .fix(GPSFix(role: role, device: "/dev/rig-\(role)", mode: .threeD,
+                           latitudeDegrees: c.latitudeDegrees, longitudeDegrees: c.longitudeDegrees,
+                           fixTime: fixTime, receivedAt: now, ephMeters: 2)!)
+    }
+
+    /// One 30 Hz tick: deliver what is due (receivers 5 Hz, telemetry 15 Hz), tick the loop, let
+    /// the firmware react to the link's latest command.
+    mutating func step() {
+        if tick % 6 == 0 {
+            if sendsTarget { send(.gps(fix(.target, at: person))) }
+            send(.gps(fix(.onboard, at: drone)))
+            send(.gps(.heading(HeadingReport(role: .onboard, device: "/dev/rig-onboard",
+                                             headingDegrees: receiverHeadingDegrees, receivedAt: now)!)))
+        }
+        if tick % 2 == 0, sendsTelemetry {
+            send(.telemetry(DroneTelemetry(
+                flightState: flightState, emergency: false, batteryPercent: 90, altitudeMeters: altitude,
+                velocityBody: BodyVelocity(forwardMetersPerSecond: 0, rightMetersPerSecond: 0), yawDegrees: 0,
+                receivedAt: now), sequence: tick / 2 + 1))
+        }
+        send(.tick)
+        react(to: link.latest)
+        tick += 1
+    }
+
+    private mutating func react(to command: LinkCommand?) {
+        guard let command else { return }
+        let dt = 1.0 / 30
+        firmwareTimer += dt
+        if command.flying {
+            switch flightState {
+            case .landed, .landing: flightState = .takingOff; firmwareTimer = 0
+            case .takingOff where firmwareTimer >= climbOutSeconds: flightState = .hovering; altitude = 1
+            case .flying, .hovering:
+                flightState = command.pilot == nil ? .hovering : .flying
+                altitude += (command.pilot?.gaz ?? 0) * 0.7 * dt
+            default: break
+            }
+        } else if flightState.isAirborne {
+            flightState = .landing; firmwareTimer = 0
+        } else if flightState == .landing, firmwareTimer >= landingSeconds {
+            flightState = .landed; altitude = 0
+        }
+    }
+
+    /// Steps until `predicate` holds (true) or `seconds` pass (false).
+    @discardableResult
+    mutating func run(within seconds: Double, until predicate: (FlightRig) -> Bool) -> Bool {
+        let end = tick + Int(seconds * 30)
+        while tick < end {
+            step()
+            if predicate(self) { return true }
+        }
+        return false
+    }
+
+    mutating func run(for seconds: Double) { run(within: seconds) { _ in false } }
+}
