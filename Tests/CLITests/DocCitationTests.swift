@@ -15,8 +15,8 @@ import Testing
     /// Where citations may appear: folders (walked recursively) and single files.
     static let scannedRoots = ["Sources", "Tests", "Performance", "Fuzz", "scripts", "etc", "udev", "docs", ".ci", "tracks",
                                "README.md", "PERFORMANCE.md", "Package.swift"]
-    /// Text files that can carry a citation. Files without an extension are scanned under etc/ and
-    /// udev/ only (etc/default/gpsd is a shell fragment).
+    /// Text files that can carry a citation. Files without an extension are scanned under etc/,
+    /// udev/, scripts/ and .ci/ only (etc/default/gpsd is a shell fragment, .ci/run a script).
     static let scannedExtensions: Set<String> = ["swift", "sh", "py", "toml", "service", "rules", "md", "h", "c",
                                                  "yml", "yaml"]
 
@@ -68,7 +68,7 @@ import Testing
         if let dot = name.lastIndex(of: "."), dot != name.startIndex {
             return scannedExtensions.contains(String(name[name.index(after: dot)...]))
         }
-        return path.hasPrefix("etc/") || path.hasPrefix("udev/")
+        return ["etc/", "udev/", "scripts/", ".ci/"].contains { path.hasPrefix($0) }
     }
 
     // MARK: - Citations
