@@ -55,9 +55,7 @@ import TestSupport
 
     @Test("the shipped etc/followme.toml checks clean and prints the effective config")
     func shippedConfig() throws {
-        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let r = try FollowMeBinary.run(["config", "check", repo.appendingPathComponent("etc/followme.toml").path])
+        let r = try FollowMeBinary.run(["config", "check", RepositoryRoot.file("etc/followme.toml").path])
         #expect(r.exitCode == 0, "\(r.stderr)")
         #expect(r.stdout.contains("mount_offset_deg = 90"))
     }

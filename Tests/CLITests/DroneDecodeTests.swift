@@ -5,8 +5,7 @@ import TestSupport
 /// `followme drone decode FILE` prints the real navdata captures as JSON with the values the
 /// fixtures' sources assert (Tests/ARDroneProtocolTests/Fixtures/PROVENANCE.md).
 @Suite struct DroneDecodeTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("ARDroneProtocolTests/Fixtures")
+    static let fixtures = RepositoryRoot.file("Tests/ARDroneProtocolTests/Fixtures")
 
     struct Expected: Sendable, CustomStringConvertible {
         var file: String, state: String, sequence: Int, checksum: Int, battery: Int?

@@ -330,6 +330,31 @@ package final class ChildProcess: Sendable {
     }
 }
 
+extension ChildProcess {
+    /// How a child that was run to the end ended, and everything it printed.
+    package struct Completed: Sendable {
+        /// The exit code, or the signal number if a signal ended it (-1 if it could not be reaped).
+        package var exitCode: Int32
+        package var stdout: String
+        package var stderr: String
+        package var both: String { stdout + stderr }
+    }
+
+    /// Runs `executable arguments…` to the end with its output captured, killing it (SIGKILL, by
+    /// PID) after `timeoutSeconds`. Blocks this thread.
+    package static func run(_ executable: String, _ arguments: [String], timeoutSeconds: Double) throws -> Completed {
+        let child = try ChildProcess(name: executable, executable: executable, arguments: arguments)
+        let termination = child.waitForExit(timeoutSeconds: timeoutSeconds) ?? {
+            child.signal(SIGKILL)
+            return child.waitForExit(timeoutSeconds: 10)
+        }()
+        // The pipes are drained on threads of their own; wait until both are read to the end.
+        child.stdoutLines.waitForEOF(seconds: 10)
+        child.stderrText.waitForEOF(seconds: 10)
+        return Completed(exitCode: termination?.status ?? -1, stdout: child.stdoutLines.text, stderr: child.stderrText.text)
+    }
+}
+
 /// Reads a file of at most 1 MiB as UTF-8 (lossy). Nil if it cannot be opened.
 package func readSmallFile(_ path: String) -> String? {
     let fd = open(path, O_RDONLY)

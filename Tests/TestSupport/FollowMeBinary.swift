@@ -5,11 +5,7 @@ import Foundation
 
 /// The built `followme` executable (it sits next to the test bundle in the build folder).
 package enum FollowMeBinary {
-    package struct Result: Sendable {
-        package var exitCode: Int32
-        package var stdout: String
-        package var stderr: String
-    }
+    package typealias Result = ChildProcess.Completed
 
     package static var url: URL {
         // CommandLine.arguments[0] is the test runner inside .build/<triple>/debug/.
@@ -24,15 +20,7 @@ package enum FollowMeBinary {
 
     /// Runs `followme args…` to the end, killing it (SIGKILL) after `timeoutSeconds`.
     package static func run(_ args: [String], timeoutSeconds: Double = 30) throws -> Result {
-        let child = try ChildProcess(name: "followme", executable: url.path, arguments: args)
-        let termination = child.waitForExit(timeoutSeconds: timeoutSeconds) ?? {
-            child.signal(SIGKILL)
-            return child.waitForExit(timeoutSeconds: 10)
-        }()
-        // The pipes are drained on threads of their own; wait until both are read to the end.
-        child.stdoutLines.waitForEOF(seconds: 10)
-        child.stderrText.waitForEOF(seconds: 10)
-        return Result(exitCode: termination?.status ?? -1, stdout: child.stdoutLines.text, stderr: child.stderrText.text)
+        try ChildProcess.run(url.path, args, timeoutSeconds: timeoutSeconds)
     }
 }
 
