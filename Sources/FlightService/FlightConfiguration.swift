@@ -22,36 +22,12 @@ public struct FlightConfiguration: Sendable {
     }
 
     public init(_ config: FollowMeConfiguration) throws(MappingError) {
-        follow = FollowParameters(
-            standoffMeters: config.follow.standoffMeters,
-            altitudeMeters: config.follow.altitudeMeters,
-            maxTiltDegrees: config.follow.maxTiltDegrees,
-            maxYawRateDegreesPerSecond: config.follow.maxYawRateDegreesPerSecond,
-            maxClimbMetersPerSecond: config.follow.maxClimbMetersPerSecond,
-            mountOffsetDegrees: config.onboard.mountOffsetDegrees,
-            targetFixRateHz: config.target.assumedFixRateHz
-        )
-        failsafe = FailsafeParameters(
-            targetTimeoutSeconds: config.failsafe.targetTimeoutSeconds,
-            landAfterSeconds: config.failsafe.landAfterSeconds,
-            onboardTimeoutSeconds: config.failsafe.onboardTimeoutSeconds,
-            headingTimeoutSeconds: config.failsafe.headingTimeoutSeconds,
-            navdataTimeoutSeconds: config.failsafe.navdataTimeoutSeconds,
-            minBatteryPercent: Double(config.failsafe.minBatteryPercent),
-            geofenceMeters: config.failsafe.geofenceMeters,
-            maxTargetDistanceMeters: config.failsafe.maxTargetDistanceMeters,
-            minSeparationMeters: config.failsafe.minSeparationMeters,
-            gpsRelativeErrorMeters: config.failsafe.gpsRelativeErrorMeters,
-            takeOffTimeoutSeconds: config.failsafe.takeOffTimeoutSeconds,
-            climbTimeoutSeconds: config.failsafe.climbTimeoutSeconds,
-            lowBatteryConfirmSeconds: config.failsafe.lowBatteryConfirmSeconds,
-            criticalBatteryPercent: Double(config.failsafe.criticalBatteryPercent),
-            maxEphMeters: config.failsafe.maxEphMeters,
-            maxFixLagSeconds: config.failsafe.maxFixLagSeconds
-        )
+        // The one config → core mapping (FollowMeConfig), which `config check` uses for the standoff rule.
+        follow = config.followParameters
+        failsafe = config.failsafeParameters
         do {
-            try follow.validate()
-            try failsafe.validate()
+            // Every range and the core's own cross-field rules (the standoff rule), as `run` builds it.
+            _ = try FlightStateMachine(follow: follow, failsafe: failsafe)
         } catch {
             throw .core("\(error)")
         }

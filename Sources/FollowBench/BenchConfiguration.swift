@@ -17,8 +17,8 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// first catch-up excluded). Default 15, range 0…600; must leave some of `durationSeconds`.
     public var settleSeconds: Double
     /// Horizontal distance both controllers keep from the person, metres (FollowMe's
-    /// `standoffMeters`; the baseline hovers inside it). Default: FollowCore's default
-    /// (`FollowParameters().standoffMeters`), so it always satisfies FollowCore's own standoff rule;
+    /// `standoffMeters`; the baseline hovers inside it). Default 8 (FollowCore's default before issue 13
+    /// made it the config's 11; with `failsafe`'s default it satisfies FollowCore's own standoff rule);
     /// `followme bench` passes the shipped config's.
     public var standoffMeters: Double
     /// `control:euler_angle_max` of the simulated drone, degrees, for both controllers; FollowMe's
@@ -35,8 +35,9 @@ public struct BenchConfiguration: Sendable, Hashable {
     public var navdataRateHertz: Double
     /// Spacing of the recorded person/drone track samples (for plots), seconds. Default 0.5.
     public var trackSampleSeconds: Double
-    /// FollowMe's failsafes. Default: the product defaults except a 1000 m geofence (its maximum),
-    /// so a long straight walk measures following, not the fence.
+    /// FollowMe's failsafes. Default: the product defaults except a 1000 m geofence, so a long straight
+    /// walk measures following, not the fence, and no GPS relative error (the tests' calibration;
+    /// `followme bench` passes the shipped config's).
     public var failsafe: FailsafeParameters
     /// The simulated drone's dynamics. Default `.nominal`.
     public var plant: BenchPlant
@@ -65,13 +66,13 @@ public struct BenchConfiguration: Sendable, Hashable {
         durationSeconds: Double = 240,
         personStartSeconds: Double = 15,
         settleSeconds: Double = 15,
-        standoffMeters: Double = FollowParameters().standoffMeters,
+        standoffMeters: Double = 8,
         eulerAngleMaxDegrees: Double = 12,
         altitudeMaxMeters: Double = 10,
         controlPeriodSeconds: Double = 0.03,
         navdataRateHertz: Double = 15,
         trackSampleSeconds: Double = 0.5,
-        failsafe: FailsafeParameters = FailsafeParameters(geofenceMeters: 1000),
+        failsafe: FailsafeParameters = FailsafeParameters(geofenceMeters: 1000, gpsRelativeErrorMeters: 0),
         plant: BenchPlant = .nominal,
         wind: WindModel.Parameters = .calm,
         targetRateHertz: Double? = nil,

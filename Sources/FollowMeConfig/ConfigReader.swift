@@ -1,3 +1,4 @@
+import FollowCore
 import TOMLKit
 
 /// Reads typed values out of a parsed TOML document and collects every problem instead of stopping.
@@ -80,6 +81,18 @@ struct ConfigReader {
             return defaultValue
         }
         return number
+    }
+
+    /// A number within the key's declared range (`ConfigSchema.specs`), its declared default when absent.
+    mutating func double(_ table: String, _ key: String) -> Double {
+        let spec = ConfigSchema.spec(table, key)
+        return double(table, key, default: spec.defaultValue, range: spec.range)
+    }
+
+    /// A whole number within the key's declared range (`ConfigSchema.specs`), its declared default when absent.
+    mutating func int(_ table: String, _ key: String) -> Int {
+        let spec = ConfigSchema.spec(table, key)
+        return int(table, key, default: spec.integerDefault, range: spec.integerRange)
     }
 
     /// An integer within `range`. A float is a wrong type even when whole: `2947.0` is not a port.

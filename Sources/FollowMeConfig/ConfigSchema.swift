@@ -1,8 +1,11 @@
+import FollowCore
+
 /// The names FollowMe accepts in `followme.toml`: every table and key, in file order.
 ///
 /// Anything else is an error (a misspelt safety limit must not silently fall back to its default).
-/// Types, defaults and ranges live with the fields in ``FollowMeConfiguration`` and are enforced in
-/// `FollowMeConfiguration+Parsing.swift`; a test checks the three agree.
+/// Unit, range and default of each numeric key: ``specs``, the flight core's own `ParameterSpec`s
+/// (declared once); `FollowMeConfiguration+Parsing.swift` enforces them, `+Rendering` prints them, and
+/// tests check `etc/followme.toml` states them.
 package enum ConfigSchema {
     static let tables: [(name: String, keys: [String])] = [
         ("gpsd", ["host", "port"]),
@@ -21,6 +24,45 @@ package enum ConfigSchema {
         ),
         ("log", ["path"]),
     ]
+
+    /// Unit, range and default of each numeric key, by `table.key`: the flight core's declarations,
+    /// so a value `config check` accepts is one the core accepts (mount_offset_deg: any finite angle,
+    /// normalised into [0, 360) before it reaches the core). `rate_hz` and ports are the config's own.
+    package static let specs: [String: ParameterSpec] = {
+        typealias F = FollowParameters.Spec
+        typealias S = FailsafeParameters.Spec
+        return [
+            "onboard.mount_offset_deg": F.mountOffsetDegrees,
+            "drone.altitude_max_m": FollowMeConfiguration.Drone.altitudeMaxMetersSpec,
+            "follow.standoff_m": F.standoffMeters, "follow.altitude_m": F.altitudeMeters,
+            "follow.max_tilt_deg": F.maxTiltDegrees, "follow.max_yaw_rate_dps": F.maxYawRateDegreesPerSecond,
+            "follow.max_climb_mps": F.maxClimbMetersPerSecond,
+            "failsafe.target_timeout_s": S.targetTimeoutSeconds, "failsafe.land_after_s": S.landAfterSeconds,
+            "failsafe.onboard_timeout_s": S.onboardTimeoutSeconds, "failsafe.heading_timeout_s": S.headingTimeoutSeconds,
+            "failsafe.navdata_timeout_s": S.navdataTimeoutSeconds, "failsafe.min_battery_pct": S.minBatteryPercent,
+            "failsafe.geofence_m": S.geofenceMeters, "failsafe.max_target_distance_m": S.maxTargetDistanceMeters,
+            "failsafe.min_separation_m": S.minSeparationMeters, "failsafe.gps_relative_error_m": S.gpsRelativeErrorMeters,
+            "failsafe.takeoff_timeout_s": S.takeOffTimeoutSeconds, "failsafe.climb_timeout_s": S.climbTimeoutSeconds,
+            "failsafe.low_battery_confirm_s": S.lowBatteryConfirmSeconds,
+            "failsafe.critical_battery_pct": S.criticalBatteryPercent, "failsafe.max_eph_m": S.maxEphMeters,
+            "failsafe.max_fix_lag_s": S.maxFixLagSeconds,
+        ]
+    }()
+
+    /// Numeric keys written as whole numbers (a float there is a wrong type).
+    package static let integerKeys: Set<String> = ["failsafe.min_battery_pct", "failsafe.critical_battery_pct"]
+
+    /// Keys whose upper bound another key narrows, with that bound as the file states it.
+    package static let dependentUpperBounds: [String: String] = [
+        "follow.altitude_m": "drone.altitude_max_m",
+        "failsafe.min_separation_m": "follow.standoff_m - 0.5 - gps_relative_error_m",
+    ]
+
+    /// The declared spec of a numeric key; a missing entry is a programming error caught by every test.
+    static func spec(_ table: String, _ key: String) -> ParameterSpec {
+        guard let spec = specs["\(table).\(key)"] else { preconditionFailure("no ParameterSpec for \(table).\(key)") }
+        return spec
+    }
 
     package static var tableNames: [String] { tables.map(\.name) }
 

@@ -76,6 +76,7 @@ extension FollowMeConfiguration {
             device: nilIfEmpty(r.string("onboard", "device", default: "", problem: deviceProblem)),
             host: r.string("onboard", "host", default: gpsdHost) { hostProblem($0, allowIPv6: true) },
             port: r.int("onboard", "port", default: gpsdPort, range: port),
+            // Any finite angle (not the core's −360…360): normalised into [0, 360) before it reaches the core.
             mountOffsetDegrees: normalizedDegrees360(
                 r.double("onboard", "mount_offset_deg", default: d.onboard.mountOffsetDegrees, range: nil)),
             rate: receiverRate(&r, "onboard", default: d.onboard.rate)
@@ -86,73 +87,56 @@ extension FollowMeConfiguration {
             atPort: r.int("drone", "at_port", default: d.drone.atPort, range: port),
             navdataPort: r.int("drone", "navdata_port", default: d.drone.navdataPort, range: port),
             outdoor: r.bool("drone", "outdoor", default: d.drone.outdoor),
-            altitudeMaxMeters: r.double("drone", "altitude_max_m", default: d.drone.altitudeMaxMeters,
-                                        range: Drone.altitudeMaxMetersRange)
+            altitudeMaxMeters: r.double("drone", "altitude_max_m")
         )
 
         // follow.altitude_m ≤ drone.altitude_max_m: the drone would fight its own ceiling.
-        let altitudeRange = Follow.altitudeMetersRange
+        let altitude = ConfigSchema.spec("follow", "altitude_m")
         let ceilingKnown = !r.isRejected("drone", "altitude_max_m")
         let follow = Follow(
-            standoffMeters: r.double("follow", "standoff_m", default: d.follow.standoffMeters,
-                                     range: Follow.standoffMetersRange),
-            altitudeMeters: r.double("follow", "altitude_m", default: d.follow.altitudeMeters,
-                                     range: ceilingKnown ? altitudeRange.lowerBound...drone.altitudeMaxMeters : altitudeRange,
+            standoffMeters: r.double("follow", "standoff_m"),
+            altitudeMeters: r.double("follow", "altitude_m", default: altitude.defaultValue,
+                                     range: ceilingKnown ? altitude.range.lowerBound...min(altitude.range.upperBound,
+                                                                                           drone.altitudeMaxMeters)
+                                         : altitude.range,
                                      rangeNote: ceilingKnown ? "drone.altitude_max_m" : nil),
-            maxTiltDegrees: r.double("follow", "max_tilt_deg", default: d.follow.maxTiltDegrees,
-                                     range: Follow.maxTiltDegreesRange),
-            maxYawRateDegreesPerSecond: r.double("follow", "max_yaw_rate_dps",
-                                                 default: d.follow.maxYawRateDegreesPerSecond,
-                                                 range: Follow.maxYawRateDegreesPerSecondRange),
-            maxClimbMetersPerSecond: r.double("follow", "max_climb_mps", default: d.follow.maxClimbMetersPerSecond,
-                                              range: Follow.maxClimbMetersPerSecondRange)
+            maxTiltDegrees: r.double("follow", "max_tilt_deg"),
+            maxYawRateDegreesPerSecond: r.double("follow", "max_yaw_rate_dps"),
+            maxClimbMetersPerSecond: r.double("follow", "max_climb_mps")
         )
 
         // failsafe.min_separation_m + failsafe.gps_relative_error_m ≤ follow.standoff_m − margin: the
         // drone keeps min_separation_m + gps_relative_error_m from the measured person and aims
         // `margin` beyond that; a shorter standoff could never be flown.
-        let f = d.failsafe
-        let gpsRelativeError = r.double("failsafe", "gps_relative_error_m", default: f.gpsRelativeErrorMeters,
-                                        range: Failsafe.gpsRelativeErrorMetersRange)
+        let gpsRelativeError = r.double("failsafe", "gps_relative_error_m")
+        let separation = ConfigSchema.spec("failsafe", "min_separation_m").range
         let standoffKnown = !r.isRejected("follow", "standoff_m")
         let gpsErrorKnown = !r.isRejected("failsafe", "gps_relative_error_m")
-        let separationUpper = follow.standoffMeters - Failsafe.separationMarginMeters
-            - (gpsErrorKnown ? gpsRelativeError : 0)
-        let separationRange = standoffKnown && separationUpper >= Failsafe.minSeparationMetersRange.lowerBound
-            ? Failsafe.minSeparationMetersRange.lowerBound...separationUpper
-            : standoffKnown ? nil : Failsafe.minSeparationMetersRange
+        let separationUpper = min(separation.upperBound, follow.standoffMeters - Failsafe.separationMarginMeters
+            - (gpsErrorKnown ? gpsRelativeError : 0))
+        let separationRange = standoffKnown && separationUpper >= separation.lowerBound
+            ? separation.lowerBound...separationUpper
+            : standoffKnown ? nil : separation
         let failsafe = Failsafe(
-            targetTimeoutSeconds: r.double("failsafe", "target_timeout_s", default: f.targetTimeoutSeconds,
-                                           range: Failsafe.targetTimeoutSecondsRange),
-            landAfterSeconds: r.double("failsafe", "land_after_s", default: f.landAfterSeconds,
-                                       range: Failsafe.landAfterSecondsRange),
-            onboardTimeoutSeconds: r.double("failsafe", "onboard_timeout_s", default: f.onboardTimeoutSeconds,
-                                            range: Failsafe.onboardTimeoutSecondsRange),
-            headingTimeoutSeconds: r.double("failsafe", "heading_timeout_s", default: f.headingTimeoutSeconds,
-                                            range: Failsafe.headingTimeoutSecondsRange),
-            navdataTimeoutSeconds: r.double("failsafe", "navdata_timeout_s", default: f.navdataTimeoutSeconds,
-                                            range: Failsafe.navdataTimeoutSecondsRange),
-            minBatteryPercent: r.int("failsafe", "min_battery_pct", default: f.minBatteryPercent,
-                                     range: Failsafe.minBatteryPercentRange),
-            geofenceMeters: r.double("failsafe", "geofence_m", default: f.geofenceMeters,
-                                     range: Failsafe.geofenceMetersRange),
-            maxTargetDistanceMeters: r.double("failsafe", "max_target_distance_m", default: f.maxTargetDistanceMeters,
-                                              range: Failsafe.maxTargetDistanceMetersRange),
-            minSeparationMeters: r.double("failsafe", "min_separation_m", default: f.minSeparationMeters,
-                                          range: separationRange ?? Failsafe.minSeparationMetersRange,
+            targetTimeoutSeconds: r.double("failsafe", "target_timeout_s"),
+            landAfterSeconds: r.double("failsafe", "land_after_s"),
+            onboardTimeoutSeconds: r.double("failsafe", "onboard_timeout_s"),
+            headingTimeoutSeconds: r.double("failsafe", "heading_timeout_s"),
+            navdataTimeoutSeconds: r.double("failsafe", "navdata_timeout_s"),
+            minBatteryPercent: r.int("failsafe", "min_battery_pct"),
+            geofenceMeters: r.double("failsafe", "geofence_m"),
+            maxTargetDistanceMeters: r.double("failsafe", "max_target_distance_m"),
+            minSeparationMeters: r.double("failsafe", "min_separation_m",
+                                          default: ConfigSchema.spec("failsafe", "min_separation_m").defaultValue,
+                                          range: separationRange ?? separation,
                                           rangeNote: standoffKnown ? separationRangeNote(gpsErrorKnown: gpsErrorKnown) : nil),
             gpsRelativeErrorMeters: gpsRelativeError,
-            takeOffTimeoutSeconds: r.double("failsafe", "takeoff_timeout_s", default: f.takeOffTimeoutSeconds,
-                                            range: Failsafe.takeOffTimeoutSecondsRange),
-            climbTimeoutSeconds: r.double("failsafe", "climb_timeout_s", default: f.climbTimeoutSeconds,
-                                          range: Failsafe.climbTimeoutSecondsRange),
-            lowBatteryConfirmSeconds: r.double("failsafe", "low_battery_confirm_s", default: f.lowBatteryConfirmSeconds,
-                                               range: Failsafe.lowBatteryConfirmSecondsRange),
-            criticalBatteryPercent: r.int("failsafe", "critical_battery_pct", default: f.criticalBatteryPercent,
-                                          range: Failsafe.criticalBatteryPercentRange),
-            maxEphMeters: r.double("failsafe", "max_eph_m", default: f.maxEphMeters, range: Failsafe.maxEphMetersRange),
-            maxFixLagSeconds: r.double("failsafe", "max_fix_lag_s", default: f.maxFixLagSeconds,
-                                       range: Failsafe.maxFixLagSecondsRange)
+            takeOffTimeoutSeconds: r.double("failsafe", "takeoff_timeout_s"),
+            climbTimeoutSeconds: r.double("failsafe", "climb_timeout_s"),
+            lowBatteryConfirmSeconds: r.double("failsafe", "low_battery_confirm_s"),
+            criticalBatteryPercent: r.int("failsafe", "critical_battery_pct"),
+            maxEphMeters: r.double("failsafe", "max_eph_m"),
+            maxFixLagSeconds: r.double("failsafe", "max_fix_lag_s")
         )
 
         let log = Log(path: nilIfEmpty(r.string("log", "path", default: "", problem: logPathProblem)))
@@ -175,7 +159,7 @@ extension FollowMeConfiguration {
                 path: path, line: blame(r, ("follow", "altitude_m"), ("drone", "altitude_max_m")),
                 key: "follow.altitude_m",
                 value: valueText(c.follow.altitudeMeters, written: r.isWritten("follow", "altitude_m")),
-                range: "\(ConfigReader.format(Follow.altitudeMetersRange.lowerBound)) to "
+                range: "\(ConfigReader.format(ConfigSchema.spec("follow", "altitude_m").range.lowerBound)) to "
                     + "\(ConfigReader.format(c.drone.altitudeMaxMeters)) (drone.altitude_max_m)"))
         }
 
@@ -192,7 +176,7 @@ extension FollowMeConfiguration {
                 path: path, line: line,
                 key: "failsafe.min_separation_m",
                 value: valueText(c.failsafe.minSeparationMeters, written: r.isWritten("failsafe", "min_separation_m")),
-                range: "\(ConfigReader.format(Failsafe.minSeparationMetersRange.lowerBound)) to "
+                range: "\(ConfigReader.format(ConfigSchema.spec("failsafe", "min_separation_m").range.lowerBound)) to "
                     + "\(ConfigReader.format(separationMax)) (\(separationRangeNote(gpsErrorKnown: gpsErrorKnown)))"))
         }
 
@@ -236,11 +220,9 @@ extension FollowMeConfiguration {
         guard !keys.contains(where: { r.isRejected($0.0, $0.1) }) else { return }
         let separationMax = c.follow.standoffMeters - Failsafe.separationMarginMeters - c.failsafe.gpsRelativeErrorMeters
         guard c.failsafe.minSeparationMeters <= separationMax else { return }
-        let follow = FollowParameters(standoffMeters: c.follow.standoffMeters, maxTiltDegrees: c.follow.maxTiltDegrees,
-                                      targetFixRateHz: c.target.assumedFixRateHz)
-        let protected = c.failsafe.minSeparationMeters + c.failsafe.gpsRelativeErrorMeters
         let shortest = StoppingModel.shortestDefensibleStandoffMeters(
-            protectedRadiusMeters: protected, follow: follow, tuning: ControllerTuning())
+            protectedRadiusMeters: c.failsafeParameters.protectedRadiusMeters, follow: c.followParameters,
+            tuning: ControllerTuning())
         guard c.follow.standoffMeters < shortest else { return }
         let needed = (shortest * 10).rounded(.up) / 10
         r.add(.invalid(

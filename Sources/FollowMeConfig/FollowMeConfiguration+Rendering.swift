@@ -4,7 +4,6 @@ extension FollowMeConfiguration {
     ///
     /// What `followme config check FILE` prints. Parsing the output gives back an equal value.
     public func renderedTOML() -> String {
-        func number(_ value: Double) -> String { String(value) }  // shortest round-trip form, always a float
         let f = follow, s = failsafe
         let lines: [String] = [
             "# FollowMe effective configuration: every key, defaults filled in.",
@@ -23,7 +22,7 @@ extension FollowMeConfiguration {
             "device = \(renderTOMLString(onboard.device ?? ""))  # \"\" = any device on its gpsd",
             "host = \(renderTOMLString(onboard.host))",
             "port = \(onboard.port)  # 1 to 65535",
-            "mount_offset_deg = \(number(onboard.mountOffsetDegrees))  # degrees clockwise, receiver heading → drone nose",
+            "mount_offset_deg = \(String(onboard.mountOffsetDegrees))  # degrees clockwise, receiver heading → drone nose",
             "rate_hz = \(onboard.rate)  # \"max\", \"device\" or Hz \(range(ReceiverRate.hertzRange))",
             "",
             "[drone]",
@@ -31,37 +30,33 @@ extension FollowMeConfiguration {
             "at_port = \(drone.atPort)  # UDP, 1 to 65535",
             "navdata_port = \(drone.navdataPort)  # UDP, 1 to 65535",
             "outdoor = \(drone.outdoor)",
-            "altitude_max_m = \(number(drone.altitudeMaxMeters))  # m, \(range(Drone.altitudeMaxMetersRange))",
+            number("drone", "altitude_max_m", drone.altitudeMaxMeters),
             "",
             "[follow]",
-            "standoff_m = \(number(f.standoffMeters))  # m, \(range(Follow.standoffMetersRange))",
-            "altitude_m = \(number(f.altitudeMeters))  # m, 1 to drone.altitude_max_m",
-            "max_tilt_deg = \(number(f.maxTiltDegrees))  # degrees, \(range(Follow.maxTiltDegreesRange))",
-            "max_yaw_rate_dps = \(number(f.maxYawRateDegreesPerSecond))  # degrees/s, "
-                + range(Follow.maxYawRateDegreesPerSecondRange),
-            "max_climb_mps = \(number(f.maxClimbMetersPerSecond))  # m/s, \(range(Follow.maxClimbMetersPerSecondRange))",
+            number("follow", "standoff_m", f.standoffMeters),
+            number("follow", "altitude_m", f.altitudeMeters),
+            number("follow", "max_tilt_deg", f.maxTiltDegrees),
+            number("follow", "max_yaw_rate_dps", f.maxYawRateDegreesPerSecond),
+            number("follow", "max_climb_mps", f.maxClimbMetersPerSecond),
             "",
             "[failsafe]",
-            "target_timeout_s = \(number(s.targetTimeoutSeconds))  # s, \(range(Failsafe.targetTimeoutSecondsRange))",
-            "land_after_s = \(number(s.landAfterSeconds))  # s, \(range(Failsafe.landAfterSecondsRange)), "
-                + "> target_timeout_s",
-            "onboard_timeout_s = \(number(s.onboardTimeoutSeconds))  # s, \(range(Failsafe.onboardTimeoutSecondsRange))",
-            "heading_timeout_s = \(number(s.headingTimeoutSeconds))  # s, \(range(Failsafe.headingTimeoutSecondsRange))",
-            "navdata_timeout_s = \(number(s.navdataTimeoutSeconds))  # s, \(range(Failsafe.navdataTimeoutSecondsRange))",
-            "min_battery_pct = \(s.minBatteryPercent)  # %, \(Failsafe.minBatteryPercentRange.lowerBound) to "
-                + "\(Failsafe.minBatteryPercentRange.upperBound)",
-            "geofence_m = \(number(s.geofenceMeters))  # m, \(range(Failsafe.geofenceMetersRange))",
-            "max_target_distance_m = \(number(s.maxTargetDistanceMeters))  # m, \(range(Failsafe.maxTargetDistanceMetersRange))",
-            "min_separation_m = \(number(s.minSeparationMeters))  # m, 1 to follow.standoff_m - 0.5 - gps_relative_error_m",
-            "gps_relative_error_m = \(number(s.gpsRelativeErrorMeters))  # m, \(range(Failsafe.gpsRelativeErrorMetersRange))",
-            "takeoff_timeout_s = \(number(s.takeOffTimeoutSeconds))  # s, \(range(Failsafe.takeOffTimeoutSecondsRange))",
-            "climb_timeout_s = \(number(s.climbTimeoutSeconds))  # s, \(range(Failsafe.climbTimeoutSecondsRange))",
-            "low_battery_confirm_s = \(number(s.lowBatteryConfirmSeconds))  # s, "
-                + range(Failsafe.lowBatteryConfirmSecondsRange),
-            "critical_battery_pct = \(s.criticalBatteryPercent)  # %, \(Failsafe.criticalBatteryPercentRange.lowerBound) to "
-                + "\(Failsafe.criticalBatteryPercentRange.upperBound), the lower of it and min_battery_pct applies",
-            "max_eph_m = \(number(s.maxEphMeters))  # m, \(range(Failsafe.maxEphMetersRange))",
-            "max_fix_lag_s = \(number(s.maxFixLagSeconds))  # s, \(range(Failsafe.maxFixLagSecondsRange))",
+            number("failsafe", "target_timeout_s", s.targetTimeoutSeconds),
+            number("failsafe", "land_after_s", s.landAfterSeconds, note: "> target_timeout_s"),
+            number("failsafe", "onboard_timeout_s", s.onboardTimeoutSeconds),
+            number("failsafe", "heading_timeout_s", s.headingTimeoutSeconds),
+            number("failsafe", "navdata_timeout_s", s.navdataTimeoutSeconds),
+            number("failsafe", "min_battery_pct", Double(s.minBatteryPercent)),
+            number("failsafe", "geofence_m", s.geofenceMeters),
+            number("failsafe", "max_target_distance_m", s.maxTargetDistanceMeters),
+            number("failsafe", "min_separation_m", s.minSeparationMeters),
+            number("failsafe", "gps_relative_error_m", s.gpsRelativeErrorMeters),
+            number("failsafe", "takeoff_timeout_s", s.takeOffTimeoutSeconds),
+            number("failsafe", "climb_timeout_s", s.climbTimeoutSeconds),
+            number("failsafe", "low_battery_confirm_s", s.lowBatteryConfirmSeconds),
+            number("failsafe", "critical_battery_pct", Double(s.criticalBatteryPercent),
+                   note: "the lower of it and min_battery_pct applies"),
+            number("failsafe", "max_eph_m", s.maxEphMeters),
+            number("failsafe", "max_fix_lag_s", s.maxFixLagSeconds),
             "",
             "[log]",
             "path = \(renderTOMLString(log.path ?? ""))  # \"\" = no flight log",
@@ -70,6 +65,18 @@ extension FollowMeConfiguration {
     }
 
     private func range(_ r: ClosedRange<Double>) -> String { ConfigReader.format(r) }
+
+    /// `key = value  # unit, range[, note]` from the key's declared spec (`ConfigSchema.specs`); a whole
+    /// number for an integer key, else the shortest round-trip float; a dependent upper bound as the key
+    /// it comes from (`ConfigSchema.dependentUpperBounds`).
+    private func number(_ table: String, _ key: String, _ value: Double, note: String? = nil) -> String {
+        let spec = ConfigSchema.spec(table, key)
+        let dotted = "\(table).\(key)"
+        let text = ConfigSchema.integerKeys.contains(dotted) ? String(Int(value)) : String(value)
+        let bounds = ConfigSchema.dependentUpperBounds[dotted].map { "\(ConfigReader.format(spec.range.lowerBound)) to \($0)" }
+            ?? range(spec.range)
+        return "\(key) = \(text)  # \(spec.unit), \(bounds)" + (note.map { ", \($0)" } ?? "")
+    }
 }
 
 /// `text` as a TOML basic string: quoted, with `"`, `\` and control characters escaped.

@@ -1,3 +1,4 @@
+import FollowCore
 import Geometry
 
 /// The validated FollowMe configuration, one value per key of `followme.toml`.
@@ -5,7 +6,9 @@ import Geometry
 /// The safety gate: the only ways to get one are ``parse(toml:path:)`` (every key type-checked,
 /// range-checked and cross-checked, all problems reported at once) and ``defaults``. Fields are
 /// read-only outside this module, so no code can fly on a value that skipped validation.
-/// Ranges live next to each field as `…Range` constants; the documented file is `etc/followme.toml`.
+/// Unit, range and default of each numeric key: `ConfigSchema.specs`, which are the flight core's own
+/// `FollowParameters.Spec` / `FailsafeParameters.Spec` (declared once); the documented file is
+/// `etc/followme.toml`.
 public struct FollowMeConfiguration: Sendable, Equatable {
     /// `[gpsd]`: the default gpsd both receivers are read from.
     public internal(set) var gpsd: GPSD
@@ -32,30 +35,45 @@ public struct FollowMeConfiguration: Sendable, Equatable {
         self.log = log
     }
 
-    /// Every key at its documented per-key default.
+    /// Every key at its declared default (`ConfigSchema.specs`: the flight core's `ParameterSpec`s).
     ///
     /// Not flyable on its own: both receivers then read the same gpsd with no device path, which
     /// `parse` rejects (the fixes could not be told apart). The shipped `etc/followme.toml` is these
     /// defaults plus `target.device = "/dev/gpstarget"` and `onboard.device = "/dev/gpsonboard"`.
     /// Flight code must take a configuration from `parse(toml:path:)`.
-    public static let defaults = FollowMeConfiguration(
-        gpsd: GPSD(host: "127.0.0.1", port: 2947),
-        target: Target(device: nil, host: "127.0.0.1", port: 2947),
-        onboard: Onboard(device: nil, host: "127.0.0.1", port: 2947, mountOffsetDegrees: 90),
-        drone: Drone(address: "192.168.1.1", atPort: 5556, navdataPort: 5554, outdoor: true, altitudeMaxMeters: 10),
-        follow: Follow(
-            standoffMeters: 11, altitudeMeters: 3, maxTiltDegrees: 20,
-            maxYawRateDegreesPerSecond: 120, maxClimbMetersPerSecond: 0.7
-        ),
-        failsafe: Failsafe(
-            targetTimeoutSeconds: 1.5, landAfterSeconds: 10, onboardTimeoutSeconds: 1.5,
-            headingTimeoutSeconds: 1.5, navdataTimeoutSeconds: 0.5, minBatteryPercent: 25,
-            geofenceMeters: 1000, maxTargetDistanceMeters: 50, minSeparationMeters: 3, gpsRelativeErrorMeters: 4,
-            takeOffTimeoutSeconds: 5, climbTimeoutSeconds: 20, lowBatteryConfirmSeconds: 2, criticalBatteryPercent: 15,
-            maxEphMeters: 100, maxFixLagSeconds: 1.5
-        ),
-        log: Log(path: nil)
-    )
+    public static let defaults: FollowMeConfiguration = {
+        typealias F = FollowParameters.Spec
+        typealias S = FailsafeParameters.Spec
+        return FollowMeConfiguration(
+            gpsd: GPSD(host: "127.0.0.1", port: 2947),
+            target: Target(device: nil, host: "127.0.0.1", port: 2947),
+            onboard: Onboard(device: nil, host: "127.0.0.1", port: 2947, mountOffsetDegrees: F.mountOffsetDegrees.defaultValue),
+            drone: Drone(address: "192.168.1.1", atPort: 5556, navdataPort: 5554, outdoor: true,
+                         altitudeMaxMeters: Drone.altitudeMaxMetersSpec.defaultValue),
+            follow: Follow(
+                standoffMeters: F.standoffMeters.defaultValue, altitudeMeters: F.altitudeMeters.defaultValue,
+                maxTiltDegrees: F.maxTiltDegrees.defaultValue,
+                maxYawRateDegreesPerSecond: F.maxYawRateDegreesPerSecond.defaultValue,
+                maxClimbMetersPerSecond: F.maxClimbMetersPerSecond.defaultValue
+            ),
+            failsafe: Failsafe(
+                targetTimeoutSeconds: S.targetTimeoutSeconds.defaultValue, landAfterSeconds: S.landAfterSeconds.defaultValue,
+                onboardTimeoutSeconds: S.onboardTimeoutSeconds.defaultValue,
+                headingTimeoutSeconds: S.headingTimeoutSeconds.defaultValue,
+                navdataTimeoutSeconds: S.navdataTimeoutSeconds.defaultValue,
+                minBatteryPercent: S.minBatteryPercent.integerDefault, geofenceMeters: S.geofenceMeters.defaultValue,
+                maxTargetDistanceMeters: S.maxTargetDistanceMeters.defaultValue,
+                minSeparationMeters: S.minSeparationMeters.defaultValue,
+                gpsRelativeErrorMeters: S.gpsRelativeErrorMeters.defaultValue,
+                takeOffTimeoutSeconds: S.takeOffTimeoutSeconds.defaultValue,
+                climbTimeoutSeconds: S.climbTimeoutSeconds.defaultValue,
+                lowBatteryConfirmSeconds: S.lowBatteryConfirmSeconds.defaultValue,
+                criticalBatteryPercent: S.criticalBatteryPercent.integerDefault, maxEphMeters: S.maxEphMeters.defaultValue,
+                maxFixLagSeconds: S.maxFixLagSeconds.defaultValue
+            ),
+            log: Log(path: nil)
+        )
+    }()
 }
 
 /// A gpsd daemon address: what `gps_open(host, port, …)` takes.
@@ -156,41 +174,36 @@ extension FollowMeConfiguration {
         public internal(set) var navdataPort: Int
         /// Selects the drone's outdoor limit set (`control:outdoor`, docs/ardrone-protocol.md §4); default true.
         public internal(set) var outdoor: Bool
-        /// Altitude ceiling, metres above take-off, 1–100; default 10. Sent as `control:altitude_max` (mm);
-        /// 100 m is the SDK's `no_altitude_limit` (docs/ardrone-protocol.md §4).
+        /// Altitude ceiling above take-off (`altitudeMaxMetersSpec`). Sent as `control:altitude_max` (mm).
         public internal(set) var altitudeMaxMeters: Double
 
-        public static let altitudeMaxMetersRange: ClosedRange<Double> = 1...100
+        /// Metres, 1…100 (100 m is the SDK's `no_altitude_limit`, docs/ardrone-protocol.md §4), default 10:
+        /// high enough to clear people, low enough to stay in sight. The config's own tunable (the flight
+        /// core never reads it; the drone enforces it).
+        public static let altitudeMaxMetersSpec = ParameterSpec("altitudeMaxMeters", unit: "m", range: 1...100, default: 10)
 
         /// `altitudeMaxMeters` in millimetres, as `control:altitude_max` takes it (int mm).
         public var altitudeMaxMillimeters: Int { Int((altitudeMaxMeters * 1000).rounded()) }
     }
 
     /// `[follow]`: where the drone flies relative to the person, and how hard it may manoeuvre.
+    /// Unit, range and default of each key: `FollowParameters.Spec` (the flight core's, declared once).
     public struct Follow: Sendable, Equatable {
-        /// Horizontal distance kept from the person, metres, 2–50; default 11. At least
-        /// `min_separation_m + gps_relative_error_m + 0.5 +` the room a walker heading at the drone
-        /// takes before it has backed away to their pace (FollowCore `StoppingModel`,
-        /// docs/stopping-model.md §4): 10.34 m with the other defaults.
+        /// Horizontal distance kept from the person. At least `min_separation_m + gps_relative_error_m +
+        /// 0.5 +` the room a walker heading at the drone takes before it has backed away to their pace
+        /// (FollowCore `StoppingModel`, docs/stopping-model.md §4): 10.34 m with the other defaults.
         public internal(set) var standoffMeters: Double
-        /// Flight altitude above take-off, metres, 1–`drone.altitude_max_m`; default 3.
+        /// Flight altitude above take-off; at most `drone.altitude_max_m`.
         public internal(set) var altitudeMeters: Double
-        /// Maximum tilt (roll/pitch), degrees, 3–30; default 20. Sent as `control:euler_angle_max`, whose
-        /// settable range is 0–0.52 rad = 30° (docs/dynamics-and-follow.md §1.1, config_keys.h).
+        /// Maximum tilt (roll/pitch). Sent as `control:euler_angle_max`, whose settable range is
+        /// 0–0.52 rad = 30° (docs/dynamics-and-follow.md §1.1, config_keys.h).
         public internal(set) var maxTiltDegrees: Double
-        /// Maximum yaw rate, degrees/second, 40–350; default 120. Sent as `control:control_yaw`;
-        /// 40–350 °/s is the SDK's recommended range (docs/ardrone-protocol.md §4).
+        /// Maximum yaw rate. Sent as `control:control_yaw`; 40–350 °/s is the SDK's recommended range
+        /// (docs/ardrone-protocol.md §4).
         public internal(set) var maxYawRateDegreesPerSecond: Double
-        /// Maximum climb/descent rate, m/s, 0.2–2.0; default 0.7. Sent as `control:control_vz_max`
-        /// (mm/s), recommended 200–2000 mm/s (docs/ardrone-protocol.md §4).
+        /// Maximum climb/descent rate. Sent as `control:control_vz_max` (mm/s), recommended
+        /// 200–2000 mm/s (docs/ardrone-protocol.md §4).
         public internal(set) var maxClimbMetersPerSecond: Double
-
-        public static let standoffMetersRange: ClosedRange<Double> = 2...50
-        /// Static bounds; the upper bound is further limited by `drone.altitude_max_m`.
-        public static let altitudeMetersRange: ClosedRange<Double> = 1...100
-        public static let maxTiltDegreesRange: ClosedRange<Double> = 3...30
-        public static let maxYawRateDegreesPerSecondRange: ClosedRange<Double> = 40...350
-        public static let maxClimbMetersPerSecondRange: ClosedRange<Double> = 0.2...2.0
 
         /// `maxTiltDegrees` in radians, as `control:euler_angle_max` takes it.
         public var maxTiltRadians: Double { radians(fromDegrees: maxTiltDegrees) }
@@ -201,74 +214,51 @@ extension FollowMeConfiguration {
     }
 
     /// `[failsafe]`: when telemetry counts as stale and the margins that make the drone hold or land.
+    /// Unit, range and default of each key: `FailsafeParameters.Spec` (the flight core's, declared once).
     public struct Failsafe: Sendable, Equatable {
-        /// Target fix older than this → stop following and hover, seconds, 0.2–10; default 1.5.
+        /// Target fix older than this → stop following and hover.
         public internal(set) var targetTimeoutSeconds: Double
-        /// No target fix for this long → land, seconds, 1–120, > `targetTimeoutSeconds`; default 10.
+        /// No target fix for this long → land; longer than `targetTimeoutSeconds`.
         public internal(set) var landAfterSeconds: Double
-        /// Onboard fix older than this → hover, seconds, 0.2–10; default 1.5.
+        /// Onboard fix older than this → hover.
         public internal(set) var onboardTimeoutSeconds: Double
-        /// Onboard heading (gpsd ATT) older than this → hover, seconds, 0.2–10; default 1.5.
+        /// Onboard heading (gpsd ATT) older than this → hover.
         public internal(set) var headingTimeoutSeconds: Double
-        /// No navdata for this long → link lost, seconds, 0.1–5; default 0.5. The drone's own com
-        /// watchdog fires at 2 s (docs/ardrone-protocol.md §2.2).
+        /// No navdata for this long → link lost. The drone's own com watchdog fires at 2 s
+        /// (docs/ardrone-protocol.md §2.2).
         public internal(set) var navdataTimeoutSeconds: Double
-        /// Battery at or below this → land, percent, 5–90; default 25 (navdata `vbat_flying_percentage`).
+        /// Battery at or below this → land, whole percent (navdata `vbat_flying_percentage`).
         public internal(set) var minBatteryPercent: Int
-        /// Radius of the allowed flight area around the take-off point, metres, 10–2000; default 1000
-        /// (the ground unit travels with the person: the fence bounds the area, and a 5-minute jog
-        /// must fit). Reaching 90 % of it is a named hold.
+        /// Radius of the allowed flight area around the take-off point. Reaching 90 % of it is a named hold.
         public internal(set) var geofenceMeters: Double
-        /// Drone–person distance beyond which the drone stops following and holds (then lands),
-        /// metres, 10–500; default 50 (ArduPilot's `FOLL_DIST_MAX` idea; within sight and the Wi-Fi
-        /// range of the ground unit the person carries).
+        /// Drone–person distance beyond which the drone stops following and holds (then lands).
         public internal(set) var maxTargetDistanceMeters: Double
-        /// Closer than this to the person → back off/hold, metres, 1–(`follow.standoff_m` − 0.5 −
-        /// `gpsRelativeErrorMeters`); default 3.
+        /// Closer than this to the person → back off/hold; at most `follow.standoff_m` −
+        /// ``separationMarginMeters`` − `gpsRelativeErrorMeters`.
         public internal(set) var minSeparationMeters: Double
-        /// How far the two receivers' measured offset may be off the truth, metres, 0–20; default 4.
-        /// The drone keeps `minSeparationMeters` + this from the *measured* person.
+        /// How far the two receivers' measured offset may be off the truth. The drone keeps
+        /// `minSeparationMeters` + this from the *measured* person.
         public internal(set) var gpsRelativeErrorMeters: Double
         /// Navdata must confirm lift-off (TRANS_TAKEOFF, flying or hovering) this soon after REF
-        /// take-off, seconds, 1–30; default 5. Otherwise the take-off is abandoned (landed, no retry).
+        /// take-off. Otherwise the take-off is abandoned (landed, no retry).
         public internal(set) var takeOffTimeoutSeconds: Double
         /// Longest climb to `follow.altitude_m` before holding where it got to (then landing after
-        /// `land_after_s`), seconds, 5–120; default 20.
+        /// `land_after_s`).
         public internal(set) var climbTimeoutSeconds: Double
-        /// Battery must stay under `min_battery_pct` this long before the drone lands for it,
-        /// seconds, 0–30; default 2 (the reading sags under load).
+        /// Battery must stay under `min_battery_pct` this long before the drone lands for it.
         public internal(set) var lowBatteryConfirmSeconds: Double
-        /// Battery under this lands at once, percent, 0–90; default 15. The lower of this and
-        /// `min_battery_pct` applies (so a low `min_battery_pct` needs no second edit).
+        /// Battery under this lands at once, whole percent. The lower of this and `min_battery_pct`
+        /// applies (so a low `min_battery_pct` needs no second edit).
         public internal(set) var criticalBatteryPercent: Int
-        /// Fixes whose gpsd `eph` exceeds this are refused, metres, 5–1000; default 100 (gpsd's `eph`
-        /// for NMEA receivers is an HDOP-based guess: ≈ 17 m under open sky).
+        /// Fixes whose gpsd `eph` exceeds this are refused.
         public internal(set) var maxEphMeters: Double
-        /// A fix whose receiver time lags the stream's clock by more than this is stale (a backlog),
-        /// seconds, 0.2–10; default 1.5.
+        /// A fix whose receiver time lags the stream's clock by more than this is stale (a backlog).
         public internal(set) var maxFixLagSeconds: Double
 
-        public static let targetTimeoutSecondsRange: ClosedRange<Double> = 0.2...10
-        public static let landAfterSecondsRange: ClosedRange<Double> = 1...120
-        public static let onboardTimeoutSecondsRange: ClosedRange<Double> = 0.2...10
-        public static let headingTimeoutSecondsRange: ClosedRange<Double> = 0.2...10
-        public static let navdataTimeoutSecondsRange: ClosedRange<Double> = 0.1...5
-        public static let minBatteryPercentRange: ClosedRange<Int> = 5...90
-        public static let geofenceMetersRange: ClosedRange<Double> = 10...2000
-        public static let maxTargetDistanceMetersRange: ClosedRange<Double> = 10...500
-        /// Static bounds; the upper bound is further limited to `follow.standoff_m` − ``separationMarginMeters``
-        /// − `gps_relative_error_m`.
-        public static let minSeparationMetersRange: ClosedRange<Double> = 1...49.5
-        public static let gpsRelativeErrorMetersRange: ClosedRange<Double> = 0...20
-        public static let takeOffTimeoutSecondsRange: ClosedRange<Double> = 1...30
-        public static let climbTimeoutSecondsRange: ClosedRange<Double> = 5...120
-        public static let lowBatteryConfirmSecondsRange: ClosedRange<Double> = 0...30
-        public static let criticalBatteryPercentRange: ClosedRange<Int> = 0...90
-        public static let maxEphMetersRange: ClosedRange<Double> = 5...1000
-        public static let maxFixLagSecondsRange: ClosedRange<Double> = 0.2...10
-        /// How far inside the standoff the minimum separation must stay, metres: GPS noise alone moves the
-        /// measured distance by about this much, so a tighter margin would trip the separation failsafe at rest.
-        public static let separationMarginMeters: Double = 0.5
+        /// How far inside the standoff the minimum separation must stay, metres: the flight core's aim
+        /// margin (`ControllerTuning.separationMarginMeters`); GPS noise alone moves the measured
+        /// distance by about this much, so a tighter margin would trip the separation failsafe at rest.
+        public static let separationMarginMeters: Double = ControllerTuning().separationMarginMeters
     }
 
     /// `[log]`: the flight log.

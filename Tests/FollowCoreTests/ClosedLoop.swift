@@ -77,7 +77,7 @@ struct ClosedLoopConfig {
     // 6.5 m: the geometry these tests were calibrated on (6 m before the walker reserve of issue 12
     // made 6.34 m the shortest standoff at 1 Hz with a 3 m minimum separation).
     var follow = FollowParameters(standoffMeters: 6.5)
-    var failsafe = FailsafeParameters()
+    var failsafe = FailsafeParameters.testDefault
     var estimator = EstimatorTuning()
     var controller = ControllerTuning()
 }

@@ -199,7 +199,9 @@ struct FixQualityWiringTests {
     @Test("eph above max_eph_m and a dumped backlog are refused for both receivers", arguments: [ReceiverRole.target, .onboard])
     func boundsAreWired(role: ReceiverRole) throws {
         // Given a machine with max_eph_m 10 and a stream of good fixes
-        var machine = try FlightStateMachine(failsafe: FailsafeParameters(maxEphMeters: 10, maxFixLagSeconds: 1.5))
+        var machine = try FlightStateMachine(
+            follow: .testDefault,
+            failsafe: FailsafeParameters(gpsRelativeErrorMeters: 0, maxEphMeters: 10, maxFixLagSeconds: 1.5))
         for k in 0...5 {
             let t = Double(k)
             machine.handle(Self.fix(role, at: t + 0.3, stamped: t, eph: 3), now: MonotonicTime(seconds: t + 0.3))

@@ -39,7 +39,7 @@ struct World {
     private(set) var lastTargetFixAt: Double?
     private var firmwareTimer = 0.0
 
-    init(follow: FollowParameters = FollowParameters(), failsafe: FailsafeParameters = FailsafeParameters()) throws {
+    init(follow: FollowParameters = .testDefault, failsafe: FailsafeParameters = .testDefault) throws {
         machine = try FlightStateMachine(follow: follow, failsafe: failsafe)
     }
 
@@ -129,4 +129,16 @@ struct World {
     mutating func flyToFollowing() {
         run(until: { $0 == .following }, within: 30)
     }
+}
+
+extension FollowParameters {
+    /// What these tests fly unless they say otherwise: the core's defaults as the tests were written
+    /// (standoff 8 m), before issue 13 made the core's declared defaults the config file's (11 m).
+    static let testDefault = FollowParameters(standoffMeters: 8)
+}
+
+extension FailsafeParameters {
+    /// As `FollowParameters.testDefault`: no GPS relative error (the declared default is 4 m), so the
+    /// protected radius is `minSeparationMeters` alone, as the tests were written.
+    static let testDefault = FailsafeParameters(gpsRelativeErrorMeters: 0)
 }

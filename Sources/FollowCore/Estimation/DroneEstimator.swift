@@ -9,26 +9,14 @@ import Observations
 /// describes `receivedAt − latencySeconds` — usually arrives for an instant the filter has
 /// already passed: it is compared with the estimate back-dated along the velocity and the
 /// correction applied now.
-public struct DroneEstimator: Sendable {
-    public let tuning: EstimatorTuning
-    public let latencySeconds: Double
-    public private(set) var screen: FixScreen
-    public private(set) var filter: ConstantVelocityFilter?
-    /// Arrival time of the last onboard fix that was used.
-    public private(set) var lastUsedFixAt: MonotonicTime?
-    /// Fixes fused since the filter was (re)initialised.
-    public private(set) var fixesSinceInitialisation = 0
-
-    /// Whether enough fixes have been fused to trust the position (`EstimatorTuning.fixesToConverge`).
-    public var isConverged: Bool { fixesSinceInitialisation >= tuning.fixesToConverge }
-
-    public var statistics: FixStatistics { screen.statistics }
+public struct DroneEstimator: Sendable, FixTrackEstimator {
+    /// The onboard receiver's screen and filter (its freshness, convergence and estimate: `FixTrackEstimator`).
+    public private(set) var track: FixTrack
 
     public init(tuning: EstimatorTuning = EstimatorTuning(), latencySeconds: Double,
                 maxFixLagSeconds: Double = .infinity, maxEphMeters: Double = .infinity) {
-        self.tuning = tuning
-        self.latencySeconds = latencySeconds
-        self.screen = FixScreen(tuning: tuning, maxFixLagSeconds: maxFixLagSeconds, maxEphMeters: maxEphMeters)
+        track = FixTrack(tuning: tuning, latencySeconds: latencySeconds, maxFixLagSeconds: maxFixLagSeconds,
+                         maxEphMeters: maxEphMeters)
     }
 
     /// Offers one onboard fix, already projected onto the plane.
@@ -37,45 +25,38 @@ public struct DroneEstimator: Sendable {
         position: PlaneVector, reportedVelocity: PlaneVector? = nil, ephMeters: Double? = nil,
         fixTime: FixTime?, receivedAt: MonotonicTime
     ) -> FixVerdict {
-        guard position.isFinite else { return .rejectedOutlier(impliedSpeedMetersPerSecond: .infinity) }
-        // Weighted against this receiver's own recent best eph (before this fix updates it).
-        let sigmaMeters = tuning.dronePositionSigmaMeters * screen.sigmaScale(ephMeters: ephMeters, at: receivedAt)
-        let verdict = screen.screen(position: position, ephMeters: ephMeters, fixTime: fixTime, receivedAt: receivedAt)
-        let measuredAt = receivedAt.adding(seconds: -latencySeconds)
-        let velocity: PlaneVector? = tuning.fusesReportedVelocity ? reportedVelocity.flatMap {
-            $0.isFinite && $0.length <= tuning.maxPlausibleSpeedMetersPerSecond ? $0 : nil
-        } : nil
-        switch verdict {
+        guard let fix = track.screen(position: position, reportedVelocity: reportedVelocity, ephMeters: ephMeters,
+                                     fixTime: fixTime, receivedAt: receivedAt,
+                                     positionSigmaMeters: tuning.dronePositionSigmaMeters)
+        else { return .rejectedOutlier(impliedSpeedMetersPerSecond: .infinity) }
+        switch fix.verdict {
         case .initialised:
-            let keptVelocity = filter?.velocity
-            filter = ConstantVelocityFilter(
-                position: position, positionSigmaMeters: sigmaMeters,
-                velocity: velocity ?? keptVelocity ?? .zero, velocitySigmaMetersPerSecond: 1.0,
-                time: measuredAt, accelerationSpectralDensity: tuning.droneAccelerationSpectralDensity)
-            fixesSinceInitialisation = 0
+            track.initialise(ConstantVelocityFilter(
+                position: position, positionSigmaMeters: fix.sigmaMeters,
+                velocity: fix.velocity ?? filter?.velocity ?? .zero, velocitySigmaMetersPerSecond: 1.0,
+                time: fix.measuredAt, accelerationSpectralDensity: tuning.droneAccelerationSpectralDensity))
         case .accepted:
-            guard var f = filter else { return verdict }
-            if measuredAt > f.time {
-                f.predict(to: measuredAt)
-                f.update(position: position, sigmaMeters: sigmaMeters)
-                if let velocity {
+            guard var f = filter else { return fix.verdict }
+            if fix.measuredAt > f.time {
+                f.predict(to: fix.measuredAt)
+                f.update(position: position, sigmaMeters: fix.sigmaMeters)
+                if let velocity = fix.velocity {
                     f.update(velocity: velocity, sigmaMetersPerSecond: tuning.reportedVelocitySigmaMetersPerSecond)
                 }
             } else {
                 // Navdata has carried the filter past the fix's instant: compare with the
                 // back-dated estimate (velocity assumed constant over the latency).
-                let lag = min(f.time.seconds(since: measuredAt), tuning.maxPredictionSeconds)
+                let lag = min(f.time.seconds(since: fix.measuredAt), tuning.maxPredictionSeconds)
                 f.update(position: position, predicted: f.position - f.velocity * lag,
-                         sigmaMeters: sigmaMeters)
+                         sigmaMeters: fix.sigmaMeters)
             }
-            filter = f
+            track.filter = f
         case .rejectedOutlier, .ignoredOutOfOrder, .ignoredDuplicate, .rejectedFutureTime, .ignoredStale,
              .refusedInaccurate:
-            return verdict
+            return fix.verdict
         }
-        lastUsedFixAt = receivedAt
-        fixesSinceInitialisation += 1
-        return verdict
+        track.markUsed(receivedAt: receivedAt)
+        return fix.verdict
     }
 
     /// Fuses navdata velocity already rotated onto the plane (east/north m/s), measured at `time`.
@@ -84,13 +65,6 @@ public struct DroneEstimator: Sendable {
         guard var f = filter, velocity.isFinite else { return }
         f.predict(to: time)
         f.update(velocity: velocity, sigmaMetersPerSecond: tuning.navdataVelocitySigmaMetersPerSecond)
-        filter = f
-    }
-
-    /// The drone's estimated position and velocity at `now`, or `nil` before the first fix.
-    public func estimate(at now: MonotonicTime) -> PlaneState? {
-        guard let filter else { return nil }
-        let ahead = min(max(now.seconds(since: filter.time), 0), tuning.maxPredictionSeconds)
-        return PlaneState(position: filter.position + filter.velocity * ahead, velocity: filter.velocity)
+        track.filter = f
     }
 }

@@ -37,34 +37,19 @@ public struct PlaneState: Sendable, Hashable {
 ///   the drone (closed-loop tests: 2.3 m instead of 3.0 m closest approach at 1 Hz);
 /// - after (re)initialisation the estimate is not `isConverged` until `fixesToConverge` fixes
 ///   have been fused: following a velocity made from one or two noisy fixes is how drones lunge.
-public struct TargetEstimator: Sendable {
-    public let tuning: EstimatorTuning
-    /// Assumed fix age on arrival, seconds.
-    public let latencySeconds: Double
-    public private(set) var screen: FixScreen
-    public private(set) var filter: ConstantVelocityFilter?
-    /// Arrival time of the last fix that was used; the failsafes measure staleness from it.
-    public private(set) var lastUsedFixAt: MonotonicTime?
+public struct TargetEstimator: Sendable, FixTrackEstimator {
+    /// The person's receiver's screen and filter (freshness, convergence and estimate: `FixTrackEstimator`).
+    public private(set) var track: FixTrack
     /// The last fix that was used, on the plane (neither filtered nor extrapolated).
     public private(set) var lastFixPosition: PlaneVector?
     public private(set) var motion: TargetMotion = .stationary
     /// Consecutive fixes faster than `movingSpeedMetersPerSecond` while standing.
     private var fastFixes = 0
-    /// Fixes fused since the filter was (re)initialised.
-    public private(set) var fixesSinceInitialisation = 0
-
-    /// Outlier, order and duplicate counters.
-    public var statistics: FixStatistics { screen.statistics }
-
-    /// Whether enough fixes have been fused for the estimate to be used
-    /// (`EstimatorTuning.fixesToConverge`). The failsafes treat an unconverged target as stale.
-    public var isConverged: Bool { fixesSinceInitialisation >= tuning.fixesToConverge }
 
     public init(tuning: EstimatorTuning = EstimatorTuning(), latencySeconds: Double,
                 maxFixLagSeconds: Double = .infinity, maxEphMeters: Double = .infinity) {
-        self.tuning = tuning
-        self.latencySeconds = latencySeconds
-        self.screen = FixScreen(tuning: tuning, maxFixLagSeconds: maxFixLagSeconds, maxEphMeters: maxEphMeters)
+        track = FixTrack(tuning: tuning, latencySeconds: latencySeconds, maxFixLagSeconds: maxFixLagSeconds,
+                         maxEphMeters: maxEphMeters)
     }
 
     /// Offers one fix, already projected onto the plane. `reportedVelocity` is the receiver's
@@ -74,52 +59,35 @@ public struct TargetEstimator: Sendable {
         position: PlaneVector, reportedVelocity: PlaneVector? = nil, ephMeters: Double? = nil,
         fixTime: FixTime?, receivedAt: MonotonicTime
     ) -> FixVerdict {
-        guard position.isFinite else { return .rejectedOutlier(impliedSpeedMetersPerSecond: .infinity) }
-        // Weighted against this receiver's own recent best eph (before this fix updates it).
-        let sigmaMeters = tuning.targetPositionSigmaMeters * screen.sigmaScale(ephMeters: ephMeters, at: receivedAt)
-        let verdict = screen.screen(position: position, ephMeters: ephMeters, fixTime: fixTime, receivedAt: receivedAt)
-        let measuredAt = receivedAt.adding(seconds: -latencySeconds)
-        let velocity = plausible(reportedVelocity)
-        switch verdict {
+        guard let fix = track.screen(position: position, reportedVelocity: reportedVelocity, ephMeters: ephMeters,
+                                     fixTime: fixTime, receivedAt: receivedAt,
+                                     positionSigmaMeters: tuning.targetPositionSigmaMeters)
+        else { return .rejectedOutlier(impliedSpeedMetersPerSecond: .infinity) }
+        switch fix.verdict {
         case .initialised:
-            filter = ConstantVelocityFilter(
-                position: position, positionSigmaMeters: sigmaMeters,
-                velocity: velocity ?? .zero,
-                velocitySigmaMetersPerSecond: velocity == nil ? 1.5 : tuning.reportedVelocitySigmaMetersPerSecond,
-                time: measuredAt, accelerationSpectralDensity: tuning.targetAccelerationSpectralDensity)
+            track.initialise(ConstantVelocityFilter(
+                position: position, positionSigmaMeters: fix.sigmaMeters,
+                velocity: fix.velocity ?? .zero,
+                velocitySigmaMetersPerSecond: fix.velocity == nil ? 1.5 : tuning.reportedVelocitySigmaMetersPerSecond,
+                time: fix.measuredAt, accelerationSpectralDensity: tuning.targetAccelerationSpectralDensity))
             motion = .stationary
             fastFixes = 0
-            fixesSinceInitialisation = 0
         case .accepted:
-            guard var f = filter else { return verdict }
-            f.predict(to: measuredAt)
-            f.update(position: position, sigmaMeters: sigmaMeters)
-            if let velocity {
+            guard var f = filter else { return fix.verdict }
+            f.predict(to: fix.measuredAt)
+            f.update(position: position, sigmaMeters: fix.sigmaMeters)
+            if let velocity = fix.velocity {
                 f.update(velocity: velocity, sigmaMetersPerSecond: tuning.reportedVelocitySigmaMetersPerSecond)
             }
-            filter = f
+            track.filter = f
         case .rejectedOutlier, .ignoredOutOfOrder, .ignoredDuplicate, .rejectedFutureTime, .ignoredStale,
              .refusedInaccurate:
-            return verdict
+            return fix.verdict
         }
-        lastUsedFixAt = receivedAt
+        track.markUsed(receivedAt: receivedAt)
         lastFixPosition = position
-        fixesSinceInitialisation += 1
         updateMotion()
-        return verdict
-    }
-
-    /// The person's estimated position and velocity at `now`, or `nil` before the first fix.
-    public func estimate(at now: MonotonicTime) -> PlaneState? {
-        guard let filter else { return nil }
-        let ahead = min(max(now.seconds(since: filter.time), 0), tuning.maxPredictionSeconds)
-        return PlaneState(position: filter.position + filter.velocity * ahead, velocity: filter.velocity)
-    }
-
-    private func plausible(_ velocity: PlaneVector?) -> PlaneVector? {
-        guard tuning.fusesReportedVelocity, let velocity, velocity.isFinite,
-              velocity.length <= tuning.maxPlausibleSpeedMetersPerSecond else { return nil }
-        return velocity
+        return fix.verdict
     }
 
     private mutating func updateMotion() {

@@ -40,7 +40,7 @@ public struct FlightStateMachine: Sendable {
     public private(set) var navigator: Navigator
     public private(set) var target: TargetEstimator
     public private(set) var drone: DroneEstimator
-    public private(set) var controller: FollowController
+    public internal(set) var controller: FollowController
     /// The latest navdata.
     public private(set) var telemetry: DroneTelemetry?
     /// The take-off (or adoption) point on the plane: the geofence centre.
@@ -54,10 +54,11 @@ public struct FlightStateMachine: Sendable {
     private var hasBeenAirborne = false
     /// When REF take-off was first commanded (`takeOffTimeoutSeconds` counts from here).
     private var takeOffStartedAt: MonotonicTime?
+    // Internal rather than private where FlightStateMachine+Conditions.swift / +Commands.swift read them.
     /// Navdata reported TRANS_TAKEOFF, flying or hovering since the take-off was commanded.
-    private var liftOffConfirmed = false
+    var liftOffConfirmed = false
     /// When the current climb began (lift-off, or entering `climbing`): `climbTimeoutSeconds`.
-    private var climbStartedAt: MonotonicTime?
+    var climbStartedAt: MonotonicTime?
     /// Arrival of the first of the current run of navdata battery readings under `minBatteryPercent`.
     private var lowBatterySince: MonotonicTime?
 
@@ -68,9 +69,9 @@ public struct FlightStateMachine: Sendable {
     static let targetRateTolerance = 1.5
 
     /// The point the drone holds while `holding` (or climbing: the take-off point), on the plane.
-    public private(set) var holdPoint: PlaneVector?
+    public internal(set) var holdPoint: PlaneVector?
     /// Whether the last following tick had its aim pulled in by the geofence.
-    private var aimLimitedByGeofence = false
+    var aimLimitedByGeofence = false
 
     /// Closer than `maxTargetDistanceMeters` by this much before a target-too-far hold clears,
     /// metres (our choice: hysteresis against flapping on GPS noise at the limit).
@@ -221,125 +222,6 @@ public struct FlightStateMachine: Sendable {
         return decision
     }
 
-    // MARK: Conditions
-
-    private func age(_ time: MonotonicTime?, now: MonotonicTime) -> Double {
-        guard let time else { return .infinity }
-        return now.seconds(since: time)
-    }
-
-    private func targetFresh(_ now: MonotonicTime) -> Bool {
-        target.isConverged && age(target.lastUsedFixAt, now: now) <= failsafeParameters.targetTimeoutSeconds
-    }
-
-    private func onboardFresh(_ now: MonotonicTime) -> Bool {
-        drone.isConverged && age(drone.lastUsedFixAt, now: now) <= failsafeParameters.onboardTimeoutSeconds
-    }
-
-    private func navdataFresh(_ now: MonotonicTime) -> Bool {
-        age(telemetry?.receivedAt, now: now) <= failsafeParameters.navdataTimeoutSeconds
-    }
-
-    /// Whether heading reports have been rejected for `headingTimeoutSeconds` in a row.
-    private func headingRejected(_ now: MonotonicTime) -> Bool {
-        guard let since = navigator.headingRejectedSince else { return false }
-        return now.seconds(since: since) >= failsafeParameters.headingTimeoutSeconds
-    }
-
-    /// What is missing for a take-off. `strictHeading`: any current run of rejected heading
-    /// reports counts (before take-off); otherwise only one that lasted `headingTimeoutSeconds`
-    /// (during take-off, so that one wild report does not abort it).
-    private func missingPrerequisites(now: MonotonicTime, strictHeading: Bool = true) -> Prerequisites {
-        var missing: Prerequisites = []
-        if !targetFresh(now) { missing.insert(.targetFix) }
-        if !onboardFresh(now) { missing.insert(.onboardFix) }
-        if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds
-            || (strictHeading ? navigator.headingRejectedSince != nil : headingRejected(now)) {
-            missing.insert(.heading)
-        }
-        if !navdataFresh(now) { missing.insert(.navdata) }
-        if let person = target.estimate(at: now), let drone = drone.estimate(at: now),
-           (person.position - drone.position).length >= failsafeParameters.protectedRadiusMeters {
-            // clear
-        } else {
-            missing.insert(.targetClear)
-        }
-        if let telemetry {
-            let takeoffBattery = max(failsafeParameters.minTakeoffBatteryPercent, failsafeParameters.minBatteryPercent)
-            if telemetry.batteryPercent < takeoffBattery { missing.insert(.battery) }
-            if telemetry.emergency || telemetry.flightState != .landed { missing.insert(.droneReady) }
-        } else {
-            missing.insert(.battery)
-            missing.insert(.droneReady)
-        }
-        if droneConfiguration != .done { missing.insert(.droneConfigured) }
-        if followParameters.targetFixRateHz > 1,
-           (targetFixIntervalSeconds ?? .infinity) > Self.targetRateTolerance / followParameters.targetFixRateHz {
-            missing.insert(.targetRate)
-        }
-        return missing
-    }
-
-    private func distanceFromHome(now: MonotonicTime) -> Double? {
-        guard let home, let estimate = drone.estimate(at: now) else { return nil }
-        return (estimate.position - home).length
-    }
-
-    /// The highest-precedence reason to hold right now, if any.
-    private func holdReason(now: MonotonicTime) -> HoldReason? {
-        if !navdataFresh(now) { return .navdataLost }
-        if !onboardFresh(now) { return .onboardFixStale }
-        if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { return .headingStale }
-        if headingRejected(now) { return .headingRejected }
-        if !targetFresh(now) { return .targetStale }
-        if let person = target.estimate(at: now), let drone = drone.estimate(at: now) {
-            let alreadyHeld = state == .holding(.targetTooFar)
-            let limit = failsafeParameters.maxTargetDistanceMeters - (alreadyHeld ? Self.targetDistanceResumeMarginMeters : 0)
-            if (person.position - drone.position).length > limit { return .targetTooFar }
-        }
-        if geofenceHolds(now: now) { return .geofence }
-        return nil
-    }
-
-    /// Whether the home fence stops following: the drone is outside it, or following would
-    /// take it beyond `FollowController.geofenceAimFraction` of it. A fence hold clears once
-    /// the drone is back inside and the person's standoff circle fits inside that fraction with
-    /// `geofenceResumeMarginMeters` to spare.
-    private func geofenceHolds(now: MonotonicTime) -> Bool {
-        guard let home else { return false }
-        let fence = failsafeParameters.geofenceMeters
-        let margin = Self.geofenceResumeMarginMeters
-        if state == .holding(.geofence) {
-            if let distance = distanceFromHome(now: now), distance > fence - margin { return true }
-            guard let person = target.estimate(at: now) else { return true }
-            return (person.position - home).length + followParameters.standoffMeters
-                > FollowController.geofenceAimFraction * fence - margin
-        }
-        if let distance = distanceFromHome(now: now), distance > fence { return true }
-        return state == .following && aimLimitedByGeofence
-    }
-
-    /// `.altitudeNotReached` when a climb has run out of time (`climbTimeoutSeconds` since lift-off
-    /// or since entering `climbing`), or while such a hold lasts and the altitude is still off.
-    private func climbHoldReason(now: MonotonicTime) -> HoldReason? {
-        switch state {
-        case .holding(.altitudeNotReached):
-            return altitudeReached() ? nil : .altitudeNotReached
-        case .climbing:
-            return age(climbStartedAt, now: now) >= failsafeParameters.climbTimeoutSeconds ? .altitudeNotReached : nil
-        case .takingOff:
-            return liftOffConfirmed && age(climbStartedAt, now: now) >= failsafeParameters.climbTimeoutSeconds
-                ? .altitudeNotReached : nil
-        default:
-            return nil
-        }
-    }
-
-    private func altitudeReached() -> Bool {
-        guard let telemetry else { return false }
-        return abs(telemetry.altitudeMeters - followParameters.altitudeMeters) <= followParameters.altitudeToleranceMeters
-    }
-
     // MARK: Transitions
 
     /// Applies at most one transition and returns it.
@@ -476,60 +358,5 @@ public struct FlightStateMachine: Sendable {
         if next == .climbing, state != .takingOff || climbStartedAt == nil { climbStartedAt = now }
         state = next
         return transition
-    }
-
-    // MARK: Commands
-
-    /// Climb holding the take-off point (so a wind cannot drift the drone towards the person).
-    private mutating func climbCommand(now: MonotonicTime) -> PilotCommand? {
-        guard let telemetry, let droneState = drone.estimate(at: now),
-              let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
-        let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
-                                         holdPoint: home, drone: droneState,
-                                         noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
-                                         climbing: true, now: now)
-        return command.isValid ? command : nil
-    }
-
-    /// While holding: hold a point (inside the home fence, keeping off the person) when the drone
-    /// still knows where it is and which way it points; otherwise `nil` — the firmware's own hover
-    /// (PCMD flag 0), which is all that is left without navdata, an onboard fix or a heading.
-    private mutating func holdCommand(reason: HoldReason, now: MonotonicTime) -> PilotCommand? {
-        switch reason {
-        case .navdataLost, .onboardFixStale, .headingStale, .headingRejected:
-            return nil
-        case .targetStale, .geofence, .targetTooFar, .altitudeNotReached:
-            break
-        }
-        guard let telemetry, navdataFresh(now), onboardFresh(now), let droneState = drone.estimate(at: now),
-              let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
-        // Hold where the drone comes to rest braking gently from its current velocity, not where
-        // it happened to be (which it would overshoot and fly back to).
-        let speed = droneState.velocity.length
-        var point = holdPoint ?? droneState.position
-            + droneState.velocity * (speed / (2 * controller.tuning.brakingAccelerationMetersPerSecondSquared))
-        if let home {
-            point = FollowController.insideFence(
-                point, home: home, radius: FollowController.geofenceAimFraction * failsafeParameters.geofenceMeters)
-        }
-        holdPoint = point
-        let altitude = reason == .altitudeNotReached ? telemetry.altitudeMeters : followParameters.altitudeMeters
-        let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
-                                         holdPoint: point, drone: droneState, noseHeadingDegrees: nose,
-                                         altitudeMeters: telemetry.altitudeMeters, holdAltitudeMeters: altitude, now: now)
-        return command.isValid ? command : nil
-    }
-
-    private mutating func followCommand(now: MonotonicTime) -> FollowOutput? {
-        guard let telemetry, let droneState = drone.estimate(at: now), let person = target.estimate(at: now),
-              let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
-        let uncertainty = ((target.filter?.positionVariance ?? 0) + (drone.filter?.positionVariance ?? 0)).squareRoot()
-        let output = controller.follow(target: person, targetLastFix: target.lastFixPosition,
-                                       separationUncertaintyMeters: uncertainty,
-                                       motion: target.motion, drone: droneState,
-                                       noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
-                                       home: home, now: now)
-        aimLimitedByGeofence = output.aimLimitedByGeofence
-        return output.pilot.isValid ? output : nil
     }
 }

@@ -2,54 +2,54 @@
 /// configuration, and the receiver set-up.
 ///
 /// The config module maps the user's file onto this; `validate()` is the single place that
-/// checks ranges. Defaults are the values in the comments.
+/// checks ranges. Unit, range and default of every field: `FollowParameters.Spec` (declared once,
+/// read by the config file too).
 public struct FollowParameters: Sendable, Hashable {
-    /// Horizontal distance to keep from the person, metres. Default 8, range 2…50. Must be at least
+    /// Horizontal distance to keep from the person (`Spec.standoffMeters`). Must be at least
     /// `StoppingModel.shortestDefensibleStandoffMeters` (protected radius + margin + the room a
     /// walker heading at the drone takes before it has backed away to their pace).
     public var standoffMeters: Double
-    /// Height to hold, metres above ground as navdata reports it (ultrasound). Default 3,
-    /// range 1…10. The drone's own `control:altitude_max` (default 3000 mm, docs/ardrone-protocol.md §4)
-    /// must be set above this, or the drone caps the climb.
+    /// Height to hold, above ground as navdata reports it (`Spec.altitudeMeters`). The drone's own
+    /// `control:altitude_max` (default 3000 mm, docs/ardrone-protocol.md §4) must be set above this,
+    /// or the drone caps the climb.
     public var altitudeMeters: Double
-    /// How close to `altitudeMeters` the climb must get before horizontal following starts,
-    /// metres. Default 0.3, range 0.1…2. (PX4 likewise waits for altitude before moving sideways.)
+    /// How close to `altitudeMeters` the climb must get before horizontal following starts
+    /// (`Spec.altitudeToleranceMeters`). PX4 likewise waits for altitude before moving sideways.
     public var altitudeToleranceMeters: Double
-    /// Tilt that a roll/pitch command of ±1 means: the drone's `control:euler_angle_max`, degrees.
-    /// Default 20 (the outdoor profile), range 1…30 (SDK: at most 0.52 rad). docs/dynamics-and-follow.md §1.1.
+    /// Tilt that a roll/pitch command of ±1 means: the drone's `control:euler_angle_max`
+    /// (`Spec.maxTiltDegrees`). docs/dynamics-and-follow.md §1.1.
     public var maxTiltDegrees: Double
-    /// Yaw rate that a yaw command of ±1 means: the drone's `control:control_yaw`, degrees per
-    /// second. Default 120, range 40…350 (SDK recommended range). docs/dynamics-and-follow.md §1.1.
+    /// Yaw rate that a yaw command of ±1 means: the drone's `control:control_yaw`
+    /// (`Spec.maxYawRateDegreesPerSecond`). docs/dynamics-and-follow.md §1.1.
     public var maxYawRateDegreesPerSecond: Double
-    /// Vertical speed that a gaz command of ±1 means: the drone's `control:control_vz_max`, metres
-    /// per second. Default 0.7, range 0.2…2 (SDK recommended range). docs/dynamics-and-follow.md §1.1.
+    /// Vertical speed that a gaz command of ±1 means: the drone's `control:control_vz_max`
+    /// (`Spec.maxClimbMetersPerSecond`). docs/dynamics-and-follow.md §1.1.
     public var maxClimbMetersPerSecond: Double
-    /// Angle from the onboard heading receiver's forward axis to the drone's nose, degrees
-    /// clockwise: nose heading = receiver heading + this. Default 90, range −360…360.
+    /// Angle from the onboard heading receiver's forward axis to the drone's nose, clockwise:
+    /// nose heading = receiver heading + this (`Spec.mountOffsetDegrees`).
     public var mountOffsetDegrees: Double
-    /// Age of a GPS fix when the shell receives it, seconds (receiver + serial + gpsd). Both
-    /// receivers' fixes are taken to describe `receivedAt − this`. Default 0.3, range 0…2
-    /// (gpsd "Where's the Latency?": ≈0.31 s at 19200 bps; docs/dynamics-and-follow.md §3.3).
+    /// Age of a GPS fix when the shell receives it (receiver + serial + gpsd). Both receivers'
+    /// fixes are taken to describe `receivedAt − this` (`Spec.assumedGPSLatencySeconds`).
     public var assumedGPSLatencySeconds: Double
-    /// Fastest horizontal speed the follower may ask for, metres per second. Default 5, range 0.5…10.
+    /// Fastest horizontal speed the follower may ask for (`Spec.maxHorizontalSpeedMetersPerSecond`).
     /// The drone tops out near 17.5·sin(maxTilt) (6 m/s at 20°, docs/dynamics-and-follow.md §1.2).
     public var maxHorizontalSpeedMetersPerSecond: Double
-    /// Fix rate of the person's receiver the shortest accepted standoff is sized for, Hz
+    /// Fix rate of the person's receiver the shortest accepted standoff is sized for
     /// (`StoppingModel.shortestDefensibleStandoffMeters`: one fix period is how late the drone
-    /// learns that someone started walking at it). Default 1 (what any puck delivers), range 0.2…20.
+    /// learns that someone started walking at it; `Spec.targetFixRateHz`).
     public var targetFixRateHz: Double
 
     public init(
-        standoffMeters: Double = 8,
-        altitudeMeters: Double = 3,
-        altitudeToleranceMeters: Double = 0.3,
-        maxTiltDegrees: Double = 20,
-        maxYawRateDegreesPerSecond: Double = 120,
-        maxClimbMetersPerSecond: Double = 0.7,
-        mountOffsetDegrees: Double = 90,
-        assumedGPSLatencySeconds: Double = 0.3,
-        maxHorizontalSpeedMetersPerSecond: Double = 5,
-        targetFixRateHz: Double = 1
+        standoffMeters: Double = Spec.standoffMeters.defaultValue,
+        altitudeMeters: Double = Spec.altitudeMeters.defaultValue,
+        altitudeToleranceMeters: Double = Spec.altitudeToleranceMeters.defaultValue,
+        maxTiltDegrees: Double = Spec.maxTiltDegrees.defaultValue,
+        maxYawRateDegreesPerSecond: Double = Spec.maxYawRateDegreesPerSecond.defaultValue,
+        maxClimbMetersPerSecond: Double = Spec.maxClimbMetersPerSecond.defaultValue,
+        mountOffsetDegrees: Double = Spec.mountOffsetDegrees.defaultValue,
+        assumedGPSLatencySeconds: Double = Spec.assumedGPSLatencySeconds.defaultValue,
+        maxHorizontalSpeedMetersPerSecond: Double = Spec.maxHorizontalSpeedMetersPerSecond.defaultValue,
+        targetFixRateHz: Double = Spec.targetFixRateHz.defaultValue
     ) {
         self.standoffMeters = standoffMeters
         self.altitudeMeters = altitudeMeters
@@ -63,17 +63,65 @@ public struct FollowParameters: Sendable, Hashable {
         self.targetFixRateHz = targetFixRateHz
     }
 
-    /// Checks every field against its documented range.
+    /// Checks every field against its declared range (`Spec`).
     public func validate() throws(ParameterError) {
-        try ParameterError.check("standoffMeters", standoffMeters, in: 2...50)
-        try ParameterError.check("altitudeMeters", altitudeMeters, in: 1...10)
-        try ParameterError.check("altitudeToleranceMeters", altitudeToleranceMeters, in: 0.1...2)
-        try ParameterError.check("maxTiltDegrees", maxTiltDegrees, in: 1...30)
-        try ParameterError.check("maxYawRateDegreesPerSecond", maxYawRateDegreesPerSecond, in: 40...350)
-        try ParameterError.check("maxClimbMetersPerSecond", maxClimbMetersPerSecond, in: 0.2...2)
-        try ParameterError.check("mountOffsetDegrees", mountOffsetDegrees, in: -360...360)
-        try ParameterError.check("assumedGPSLatencySeconds", assumedGPSLatencySeconds, in: 0...2)
-        try ParameterError.check("maxHorizontalSpeedMetersPerSecond", maxHorizontalSpeedMetersPerSecond, in: 0.5...10)
-        try ParameterError.check("targetFixRateHz", targetFixRateHz, in: 0.2...20)
+        try Spec.standoffMeters.check(standoffMeters)
+        try Spec.altitudeMeters.check(altitudeMeters)
+        try Spec.altitudeToleranceMeters.check(altitudeToleranceMeters)
+        try Spec.maxTiltDegrees.check(maxTiltDegrees)
+        try Spec.maxYawRateDegreesPerSecond.check(maxYawRateDegreesPerSecond)
+        try Spec.maxClimbMetersPerSecond.check(maxClimbMetersPerSecond)
+        try Spec.mountOffsetDegrees.check(mountOffsetDegrees)
+        try Spec.assumedGPSLatencySeconds.check(assumedGPSLatencySeconds)
+        try Spec.maxHorizontalSpeedMetersPerSecond.check(maxHorizontalSpeedMetersPerSecond)
+        try Spec.targetFixRateHz.check(targetFixRateHz)
+    }
+}
+
+extension FollowParameters {
+    /// Unit, range and default of each field, declared once (`ParameterSpec`). The config keys
+    /// `[follow]` and `onboard.mount_offset_deg` read them too.
+    public enum Spec {
+        /// Metres, 2…50, default 11 = failsafe.min_separation_m 3 + gps_relative_error_m 4 + margin 0.5
+        /// + the 2.84 m a 1.4 m/s walker takes at 1 Hz target fixes and 20° tilt, rounded up
+        /// (docs/stopping-model.md §4): the default that passes the standoff rule with the other defaults.
+        public static let standoffMeters = ParameterSpec("standoffMeters", unit: "m", range: 2...50, default: 11)
+        /// Metres, 1…100 (the config further bounds it by `drone.altitude_max_m`, whose 100 m is the SDK's
+        /// `no_altitude_limit`, docs/ardrone-protocol.md §4), default 3: above head height.
+        public static let altitudeMeters = ParameterSpec("altitudeMeters", unit: "m", range: 1...100, default: 3)
+        /// Metres, 0.1…2, default 0.3 (our choice: inside the ultrasound's noise, well under head height).
+        public static let altitudeToleranceMeters = ParameterSpec(
+            "altitudeToleranceMeters", unit: "m", range: 0.1...2, default: 0.3)
+        /// Degrees, 3…30 (SDK: `euler_angle_max` at most 0.52 rad = 30°; our lower bound: under 3° the
+        /// drone tops out below 17.5·sin 3° ≈ 0.9 m/s, slower than a walker), default 20: the outdoor profile.
+        public static let maxTiltDegrees = ParameterSpec("maxTiltDegrees", unit: "degrees", range: 3...30, default: 20)
+        /// Degrees per second, 40…350 (the SDK's recommended `control_yaw` range), default 120: turns to
+        /// face the person quickly without a violent spin.
+        public static let maxYawRateDegreesPerSecond = ParameterSpec(
+            "maxYawRateDegreesPerSecond", unit: "degrees/s", range: 40...350, default: 120)
+        /// Metres per second, 0.2…2 (the SDK's recommended `control_vz_max` range, 200…2000 mm/s),
+        /// default 0.7: the drone's own indoor default, gentle near people.
+        public static let maxClimbMetersPerSecond = ParameterSpec(
+            "maxClimbMetersPerSecond", unit: "m/s", range: 0.2...2, default: 0.7)
+        /// Degrees clockwise, −360…360, default 90 (receiver mounted sideways). The config accepts any
+        /// finite angle and normalises it into [0, 360) first.
+        public static let mountOffsetDegrees = ParameterSpec(
+            "mountOffsetDegrees", unit: "degrees", range: -360...360, default: 90)
+        /// Seconds, 0…2, default 0.3 (gpsd "Where's the Latency?": ≈0.31 s at 19200 bps;
+        /// docs/dynamics-and-follow.md §3.3).
+        public static let assumedGPSLatencySeconds = ParameterSpec(
+            "assumedGPSLatencySeconds", unit: "s", range: 0...2, default: 0.3)
+        /// Metres per second, 0.5…10, default 5 (our choice: a jogger's pace with room to catch up).
+        public static let maxHorizontalSpeedMetersPerSecond = ParameterSpec(
+            "maxHorizontalSpeedMetersPerSecond", unit: "m/s", range: 0.5...10, default: 5)
+        /// Hz, 0.2…20, default 1 (what any puck delivers; the config's numeric `target.rate_hz` sets it).
+        public static let targetFixRateHz = ParameterSpec("targetFixRateHz", unit: "Hz", range: 0.2...20, default: 1)
+
+        /// Every entry, in field order.
+        public static let all: [ParameterSpec] = [
+            standoffMeters, altitudeMeters, altitudeToleranceMeters, maxTiltDegrees, maxYawRateDegreesPerSecond,
+            maxClimbMetersPerSecond, mountOffsetDegrees, assumedGPSLatencySeconds, maxHorizontalSpeedMetersPerSecond,
+            targetFixRateHz,
+        ]
     }
 }

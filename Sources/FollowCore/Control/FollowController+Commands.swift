@@ -1,0 +1,136 @@
+import Geometry
+import Observations
+
+/// The follower's command path: tick timing, the smoothed reference, the wind observer, the
+/// velocity loop through the inverted tilt model, yaw and gaz, and the slew limits
+/// (the model: docs/dynamics-and-follow.md §1.2, docs/stopping-model.md §5).
+extension FollowController {
+    mutating func tickSeconds(now: MonotonicTime) -> Double {
+        defer { lastTickAt = now }
+        guard let last = lastTickAt else { return Self.nominalTickSeconds }
+        return min(max(now.seconds(since: last), 0), Self.maxTickSeconds)
+    }
+
+    /// Second-order reference ẍ = ω²(p − x) + 2ω(v − ẋ): first carried to `now` along its
+    /// velocity, then pulled towards the estimate for `now` (so a steady walk has no offset).
+    mutating func smooth(_ target: PlaneState, velocity: PlaneVector, dt: Double) -> PlaneState {
+        guard var position = smoothedPosition else {
+            smoothedPosition = target.position
+            smoothedVelocity = velocity
+            return PlaneState(position: target.position, velocity: velocity)
+        }
+        position += smoothedVelocity * dt
+        let w = tuning.targetSmoothingRadiansPerSecond
+        let acceleration = (target.position - position) * (w * w) + (velocity - smoothedVelocity) * (2 * w)
+        smoothedVelocity += acceleration * dt
+        smoothedPosition = position
+        return PlaneState(position: position, velocity: smoothedVelocity)
+    }
+
+    func initialDirection(from person: PlaneVector, to drone: PlaneVector, noseHeadingDegrees: Double) -> PlaneVector {
+        let rel = drone - person
+        let length = rel.length
+        // Too close to tell: the person is presumably ahead of the nose, so "behind the nose".
+        return length > 0.5 ? rel / length : -PlaneVector.unit(bearingDegrees: noseHeadingDegrees)
+    }
+
+    /// Counter-clockwise rotation (east = x, north = y).
+    static func rotated(_ v: PlaneVector, byRadians angle: Double) -> PlaneVector {
+        let c = _cos(angle), s = _sin(angle)
+        return PlaneVector(east: v.east * c - v.north * s, north: v.east * s + v.north * c)
+    }
+
+    /// World-frame sin(tilt) vector a PCMD asks for.
+    func worldTilt(of command: PilotCommand, noseHeadingDegrees: Double) -> PlaneVector {
+        let forward = _sin(-command.pitch * maxTiltRadians)
+        let right = _sin(command.roll * maxTiltRadians)
+        return PlaneVector.unit(bearingDegrees: noseHeadingDegrees) * forward
+            + PlaneVector.unit(bearingDegrees: noseHeadingDegrees + 90) * right
+    }
+
+    func predictAcrossLatency(_ drone: PlaneState, noseHeadingDegrees: Double) -> PlaneState {
+        let latency = tuning.commandLatencySeconds
+        guard latency > 0 else { return drone }
+        let tilt = worldTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees)
+        let acceleration = (tilt * tuning.tiltSpeedMetersPerSecond - drone.velocity + windEstimate) * tuning.dragRatePerSecond
+        return PlaneState(
+            position: drone.position + drone.velocity * latency + acceleration * (0.5 * latency * latency),
+            velocity: drone.velocity + acceleration * latency)
+    }
+
+    /// Wind observer, once per tick before the command: v̂̇ = c1·(c2·tilt − v̂ + ŵ) + L1·(v − v̂),
+    /// ŵ̇ = L2·(v − v̂), with the tilt last commanded; critically damped at ω =
+    /// `windObserverRadiansPerSecond` (L1 = 2ω − c1, L2 = ω²/c1). Whatever the model cannot
+    /// explain — wind, or c1/c2 being off — ends up in ŵ, so the velocity loop holds the commanded
+    /// velocity without a standing error. Bounded by what full tilt can cancel.
+    mutating func observeWind(_ drone: PlaneState, noseHeadingDegrees: Double, dt: Double, omega: Double) {
+        guard tuning.windObserverRadiansPerSecond > 0, omega > 0, dt > 0, drone.velocity.isFinite else { return }
+        guard let estimate = observedVelocity else {
+            observedVelocity = drone.velocity
+            return
+        }
+        let c1 = tuning.dragRatePerSecond
+        let tilt = worldTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees)
+        let innovation = drone.velocity - estimate
+        let l1 = max(2 * omega - c1, 0), l2 = omega * omega / c1
+        observedVelocity = estimate + ((tilt * tuning.tiltSpeedMetersPerSecond - estimate + windEstimateENU) * c1
+                                       + innovation * l1) * dt
+        windEstimateENU = (windEstimateENU + innovation * (l2 * dt))
+            .clamped(toLength: tuning.tiltSpeedMetersPerSecond * sinMaxTilt)
+    }
+
+    /// Velocity loop through the inverted tilt model (less the wind estimate), into body-frame
+    /// roll/pitch fractions.
+    func setTilt(_ command: inout PilotCommand, velocity: PlaneVector, drone: PlaneState,
+                         noseHeadingDegrees: Double) {
+        let acceleration = (velocity - drone.velocity) * tuning.velocityGainPerSecond
+        // v̇ = c1·(c2·sin(tilt) − v + wind): the tilt that holds `velocity` cancels the wind estimate.
+        let sinTilt = (velocity + acceleration / tuning.dragRatePerSecond - windEstimateENU) / tuning.tiltSpeedMetersPerSecond
+        setTilt(&command, worldSinTilt: sinTilt.clamped(toLength: sinMaxTilt), noseHeadingDegrees: noseHeadingDegrees)
+    }
+
+    /// Roll and pitch (fractions of `maxTiltDegrees`) that tilt the drone by the world-frame
+    /// sin(tilt) vector `worldSinTilt` (PCMD: negative pitch = forward, positive roll = right).
+    func setTilt(_ command: inout PilotCommand, worldSinTilt: PlaneVector, noseHeadingDegrees: Double) {
+        let body = worldSinTilt.bodyFrame(headingDegrees: noseHeadingDegrees)
+        command.pitch = Self.clampUnit(-_asin(Self.clampUnit(body.forward)) / maxTiltRadians)
+        command.roll = Self.clampUnit(_asin(Self.clampUnit(body.right)) / maxTiltRadians)
+    }
+
+    func yawCommand(toPerson: PlaneVector, relativeVelocity: PlaneVector, noseHeadingDegrees: Double) -> Double {
+        let distanceSquared = toPerson.dot(toPerson)
+        guard distanceSquared > tuning.yawDeadZoneMeters * tuning.yawDeadZoneMeters else { return 0 }
+        let error = wrappedDegrees180(toPerson.bearingDegrees - noseHeadingDegrees)
+        // d/dt atan2(east, north) = (north·ė − east·ṅ)/r², clockwise positive like the bearing.
+        let bearingRate = degrees(fromRadians:
+            (toPerson.north * relativeVelocity.east - toPerson.east * relativeVelocity.north) / distanceSquared)
+        let maxRate = parameters.maxYawRateDegreesPerSecond
+        let rate = tuning.yawGainPerSecond * error + min(max(bearingRate, -maxRate), maxRate)
+        return Self.clampUnit(rate / maxRate)
+    }
+
+    func gazCommand(altitudeMeters: Double, targetMeters: Double) -> Double {
+        guard altitudeMeters.isFinite, targetMeters.isFinite else { return 0 }
+        let climb = tuning.altitudeGainPerSecond * (targetMeters - altitudeMeters)
+        return Self.clampUnit(climb / parameters.maxClimbMetersPerSecond)
+    }
+
+    /// Each output moved at most its slew rate from the last command (`tilt: false` leaves roll and
+    /// pitch unlimited, for escapes).
+    func slewLimited(_ command: PilotCommand, dt: Double, tilt: Bool = true) -> PilotCommand {
+        let tiltLimit = tilt ? tuning.tiltSlewPerSecond * dt : 2
+        return PilotCommand(
+            roll: Self.step(lastCommand.roll, towards: command.roll, limit: tiltLimit),
+            pitch: Self.step(lastCommand.pitch, towards: command.pitch, limit: tiltLimit),
+            gaz: Self.step(lastCommand.gaz, towards: command.gaz, limit: tuning.gazSlewPerSecond * dt),
+            yaw: Self.step(lastCommand.yaw, towards: command.yaw, limit: tuning.yawSlewPerSecond * dt))
+    }
+
+    @inline(__always)
+    static func step(_ from: Double, towards to: Double, limit: Double) -> Double {
+        from + min(max(to - from, -limit), limit)
+    }
+
+    @inline(__always)
+    static func clampUnit(_ x: Double) -> Double { min(max(x, -1), 1) }
+}

@@ -1,0 +1,107 @@
+import Geometry
+
+/// The follower's keep-out geometry: the aim pushed out of the protected radius, clipped into the
+/// geofence, the approach-speed cap towards the person (`StoppingModel`, docs/stopping-model.md §3–4)
+/// and the tilt removed towards a person inside `minSeparationMeters`.
+extension FollowController {
+    /// Moves `aim` radially away from `person` to at least minSeparation + margin.
+    func pushedOut(_ aim: PlaneVector, from person: PlaneVector, fallback: PlaneVector) -> PlaneVector {
+        let keepOut = minSeparationMeters + tuning.separationMarginMeters
+        let offset = aim - person
+        let distance = offset.length
+        guard distance < keepOut else { return aim }
+        let away = distance > 1e-6 ? offset / distance : fallback
+        return person + away * keepOut
+    }
+
+    /// `point` clipped into the circle of `radius` round `home`.
+    static func insideFence(_ point: PlaneVector, home: PlaneVector, radius: Double) -> PlaneVector {
+        let offset = point - home
+        let length = offset.length
+        return length > radius ? home + offset * (radius / length) : point
+    }
+
+    /// The nearest place the person can be if they began stopping as hard as a person can when
+    /// their last fix was taken: the fix plus their stopping distance along their velocity.
+    func stopPoint(lastFix: PlaneVector?, target: PlaneState) -> PlaneVector {
+        guard let lastFix else { return target.position }
+        let speed = target.velocity.length
+        guard speed > 1e-6 else { return lastFix }
+        // v·|v|/(2a): the stopping distance along the direction of travel.
+        return lastFix + target.velocity * (speed / (2 * stopping.personDecelerationMetersPerSecondSquared))
+    }
+
+    /// The cap on the velocity component towards a person point, as a half-plane v·n ≤ limit
+    /// (nil when the drone is on top of the point and no direction exists): the closing speed
+    /// `StoppingModel` allows with room = distance − protected radius − margin, the point moving
+    /// at `personVelocity`, braking reduced by any wind towards it.
+    func approachLimit(drone: PlaneVector, person: PlaneVector, personVelocity: PlaneVector,
+                               margin: Double) -> HalfPlane? {
+        let rel = person - drone
+        let distance = rel.length
+        guard distance > 1e-6 else { return nil }
+        let towards = rel / distance
+        let room = distance - minSeparationMeters - margin
+        let braking = stopping.braking(windTowardsMetersPerSecond: windEstimate.dot(towards))
+        let allowed = stopping.allowedApproachSpeed(
+            roomMeters: room, pointAwaySpeedMetersPerSecond: personVelocity.dot(towards), braking: braking,
+            backOffGainPerSecond: tuning.separationGainPerSecond)
+        return HalfPlane(normal: towards, limit: allowed)
+    }
+
+    /// Inside `minSeparationMeters` of either person point: removes any tilt towards it
+    /// (bypassing the slew limit).
+    func withoutTiltTowards(
+        _ person: PlaneVector, _ other: PlaneVector, from drone: PlaneVector, _ command: PilotCommand,
+        noseHeadingDegrees: Double
+    ) -> PilotCommand {
+        let a = noTiltTowards(person, from: drone), b = noTiltTowards(other, from: drone)
+        guard a != nil || b != nil else { return command }
+        let tilt = worldTilt(of: command, noseHeadingDegrees: noseHeadingDegrees)
+        let safeTilt = HalfPlane.project(tilt, a, b)
+        guard safeTilt != tilt else { return command }
+        var safe = command
+        setTilt(&safe, worldSinTilt: safeTilt, noseHeadingDegrees: noseHeadingDegrees)
+        return safe
+    }
+
+    func noTiltTowards(_ point: PlaneVector, from drone: PlaneVector) -> HalfPlane? {
+        let rel = point - drone
+        let distance = rel.length
+        guard distance < minSeparationMeters, distance > 1e-6 else { return nil }
+        return HalfPlane(normal: rel / distance, limit: 0)
+    }
+}
+
+/// The constraint v·normal ≤ limit on a plane vector (normal of unit length).
+struct HalfPlane: Sendable, Hashable {
+    var normal: PlaneVector
+    var limit: Double
+
+    func contains(_ v: PlaneVector) -> Bool { v.dot(normal) <= limit + 1e-12 }
+
+    func project(_ v: PlaneVector) -> PlaneVector {
+        let excess = v.dot(normal) - limit
+        return excess > 0 ? v - normal * excess : v
+    }
+
+    /// The point nearest `v` that satisfies both constraints (Euclidean projection onto the
+    /// intersection). If they cannot both hold (opposite normals, e.g. two points either side
+    /// of the drone that both demand backing off), zero.
+    static func project(_ v: PlaneVector, _ a: HalfPlane?, _ b: HalfPlane?) -> PlaneVector {
+        guard let a else { return b?.project(v) ?? v }
+        guard let b else { return a.project(v) }
+        if a.contains(v), b.contains(v) { return v }
+        let onA = a.project(v)
+        if b.contains(onA) { return onA }
+        let onB = b.project(v)
+        if a.contains(onB) { return onB }
+        // Both active: the vertex where the two boundaries meet.
+        let det = a.normal.east * b.normal.north - a.normal.north * b.normal.east
+        if abs(det) > 1e-9 {
+            return PlaneVector(east: (a.limit * b.normal.north - b.limit * a.normal.north) / det,
+                               north: (a.normal.east * b.limit - b.normal.east * a.limit) / det)
+        }
+        return .zero
+    }
+}

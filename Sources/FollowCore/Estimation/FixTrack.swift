@@ -1,0 +1,94 @@
+import Geometry
+import Observations
+
+/// What the person's and the drone's estimators share: one receiver's `FixScreen`, the
+/// constant-velocity filter behind it, the freshness bookkeeping and the extrapolation to "now".
+/// Each estimator decides how a screened fix enters its filter (`TargetEstimator`, `DroneEstimator`).
+public struct FixTrack: Sendable {
+    public let tuning: EstimatorTuning
+    /// Assumed fix age on arrival, seconds: a fix describes `receivedAt − latencySeconds`.
+    public let latencySeconds: Double
+    public internal(set) var screen: FixScreen
+    public internal(set) var filter: ConstantVelocityFilter?
+    /// Arrival time of the last fix that was used; the failsafes measure staleness from it.
+    public internal(set) var lastUsedFixAt: MonotonicTime?
+    /// Fixes fused since the filter was (re)initialised.
+    public internal(set) var fixesSinceInitialisation = 0
+
+    init(tuning: EstimatorTuning, latencySeconds: Double, maxFixLagSeconds: Double, maxEphMeters: Double) {
+        self.tuning = tuning
+        self.latencySeconds = latencySeconds
+        self.screen = FixScreen(tuning: tuning, maxFixLagSeconds: maxFixLagSeconds, maxEphMeters: maxEphMeters)
+    }
+
+    /// A fix after the screen: the verdict, how much it counts, the instant it describes, and the
+    /// receiver-reported velocity if it is to be fused.
+    struct ScreenedFix {
+        let verdict: FixVerdict
+        let sigmaMeters: Double
+        let measuredAt: MonotonicTime
+        let velocity: PlaneVector?
+    }
+
+    /// Screens one fix (already projected onto the plane); nil for a non-finite position, which the
+    /// caller reports as an outlier. `positionSigmaMeters` is the receiver's nominal noise, weighted
+    /// against this receiver's own recent best eph before this fix updates it.
+    mutating func screen(
+        position: PlaneVector, reportedVelocity: PlaneVector?, ephMeters: Double?, fixTime: FixTime?,
+        receivedAt: MonotonicTime, positionSigmaMeters: Double
+    ) -> ScreenedFix? {
+        guard position.isFinite else { return nil }
+        let sigmaMeters = positionSigmaMeters * screen.sigmaScale(ephMeters: ephMeters, at: receivedAt)
+        let verdict = screen.screen(position: position, ephMeters: ephMeters, fixTime: fixTime, receivedAt: receivedAt)
+        let velocity = reportedVelocity.flatMap { v in
+            tuning.fusesReportedVelocity && v.isFinite && v.length <= tuning.maxPlausibleSpeedMetersPerSecond ? v : nil
+        }
+        return ScreenedFix(verdict: verdict, sigmaMeters: sigmaMeters,
+                           measuredAt: receivedAt.adding(seconds: -latencySeconds), velocity: velocity)
+    }
+
+    /// Starts the filter afresh (an initialising fix): convergence counts again from zero.
+    mutating func initialise(_ filter: ConstantVelocityFilter) {
+        self.filter = filter
+        fixesSinceInitialisation = 0
+    }
+
+    /// Records that the fix received at `receivedAt` was fused.
+    mutating func markUsed(receivedAt: MonotonicTime) {
+        lastUsedFixAt = receivedAt
+        fixesSinceInitialisation += 1
+    }
+
+    /// The estimated position and velocity at `now` (extrapolated at most `maxPredictionSeconds`),
+    /// or `nil` before the first fix.
+    public func estimate(at now: MonotonicTime) -> PlaneState? {
+        guard let filter else { return nil }
+        let ahead = min(max(now.seconds(since: filter.time), 0), tuning.maxPredictionSeconds)
+        return PlaneState(position: filter.position + filter.velocity * ahead, velocity: filter.velocity)
+    }
+}
+
+/// An estimator built on one `FixTrack`: the read-only view both estimators give the state machine,
+/// the flight log and the tests, written once.
+public protocol FixTrackEstimator {
+    var track: FixTrack { get }
+}
+
+extension FixTrackEstimator {
+    public var tuning: EstimatorTuning { track.tuning }
+    public var latencySeconds: Double { track.latencySeconds }
+    public var screen: FixScreen { track.screen }
+    public var filter: ConstantVelocityFilter? { track.filter }
+    /// Arrival time of the last fix that was used; the failsafes measure staleness from it.
+    public var lastUsedFixAt: MonotonicTime? { track.lastUsedFixAt }
+    /// Fixes fused since the filter was (re)initialised.
+    public var fixesSinceInitialisation: Int { track.fixesSinceInitialisation }
+    /// Whether enough fixes have been fused for the estimate to be used
+    /// (`EstimatorTuning.fixesToConverge`). The failsafes treat an unconverged source as stale.
+    public var isConverged: Bool { track.fixesSinceInitialisation >= track.tuning.fixesToConverge }
+    /// Outlier, order and duplicate counters.
+    public var statistics: FixStatistics { track.screen.statistics }
+
+    /// The estimated position and velocity at `now`, or `nil` before the first fix.
+    public func estimate(at now: MonotonicTime) -> PlaneState? { track.estimate(at: now) }
+}

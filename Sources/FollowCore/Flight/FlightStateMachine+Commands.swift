@@ -1,0 +1,59 @@
+import Geometry
+import Observations
+
+/// The PCMD for each airborne state: climbing over the take-off point, holding at the hold point,
+/// and following through `FollowController`.
+extension FlightStateMachine {
+    /// Climb holding the take-off point (so a wind cannot drift the drone towards the person).
+    mutating func climbCommand(now: MonotonicTime) -> PilotCommand? {
+        guard let telemetry, let droneState = drone.estimate(at: now),
+              let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
+        let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
+                                         holdPoint: home, drone: droneState,
+                                         noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
+                                         climbing: true, now: now)
+        return command.isValid ? command : nil
+    }
+
+    /// While holding: hold a point (inside the home fence, keeping off the person) when the drone
+    /// still knows where it is and which way it points; otherwise `nil` — the firmware's own hover
+    /// (PCMD flag 0), which is all that is left without navdata, an onboard fix or a heading.
+    mutating func holdCommand(reason: HoldReason, now: MonotonicTime) -> PilotCommand? {
+        switch reason {
+        case .navdataLost, .onboardFixStale, .headingStale, .headingRejected:
+            return nil
+        case .targetStale, .geofence, .targetTooFar, .altitudeNotReached:
+            break
+        }
+        guard let telemetry, navdataFresh(now), onboardFresh(now), let droneState = drone.estimate(at: now),
+              let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
+        // Hold where the drone comes to rest braking gently from its current velocity, not where
+        // it happened to be (which it would overshoot and fly back to).
+        let speed = droneState.velocity.length
+        var point = holdPoint ?? droneState.position
+            + droneState.velocity * (speed / (2 * controller.tuning.brakingAccelerationMetersPerSecondSquared))
+        if let home {
+            point = FollowController.insideFence(
+                point, home: home, radius: FollowController.geofenceAimFraction * failsafeParameters.geofenceMeters)
+        }
+        holdPoint = point
+        let altitude = reason == .altitudeNotReached ? telemetry.altitudeMeters : followParameters.altitudeMeters
+        let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
+                                         holdPoint: point, drone: droneState, noseHeadingDegrees: nose,
+                                         altitudeMeters: telemetry.altitudeMeters, holdAltitudeMeters: altitude, now: now)
+        return command.isValid ? command : nil
+    }
+
+    mutating func followCommand(now: MonotonicTime) -> FollowOutput? {
+        guard let telemetry, let droneState = drone.estimate(at: now), let person = target.estimate(at: now),
+              let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
+        let uncertainty = ((target.filter?.positionVariance ?? 0) + (drone.filter?.positionVariance ?? 0)).squareRoot()
+        let output = controller.follow(target: person, targetLastFix: target.lastFixPosition,
+                                       separationUncertaintyMeters: uncertainty,
+                                       motion: target.motion, drone: droneState,
+                                       noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
+                                       home: home, now: now)
+        aimLimitedByGeofence = output.aimLimitedByGeofence
+        return output.pilot.isValid ? output : nil
+    }
+}

@@ -1,0 +1,123 @@
+import Geometry
+import Observations
+
+/// What the state machine decides on: freshness of each source, the preflight prerequisites, and
+/// the reasons to hold (the failsafes' order of precedence: `FlightStateMachine`).
+extension FlightStateMachine {
+    func age(_ time: MonotonicTime?, now: MonotonicTime) -> Double {
+        guard let time else { return .infinity }
+        return now.seconds(since: time)
+    }
+
+    func targetFresh(_ now: MonotonicTime) -> Bool {
+        target.isConverged && age(target.lastUsedFixAt, now: now) <= failsafeParameters.targetTimeoutSeconds
+    }
+
+    func onboardFresh(_ now: MonotonicTime) -> Bool {
+        drone.isConverged && age(drone.lastUsedFixAt, now: now) <= failsafeParameters.onboardTimeoutSeconds
+    }
+
+    func navdataFresh(_ now: MonotonicTime) -> Bool {
+        age(telemetry?.receivedAt, now: now) <= failsafeParameters.navdataTimeoutSeconds
+    }
+
+    /// Whether heading reports have been rejected for `headingTimeoutSeconds` in a row.
+    func headingRejected(_ now: MonotonicTime) -> Bool {
+        guard let since = navigator.headingRejectedSince else { return false }
+        return now.seconds(since: since) >= failsafeParameters.headingTimeoutSeconds
+    }
+
+    /// What is missing for a take-off. `strictHeading`: any current run of rejected heading
+    /// reports counts (before take-off); otherwise only one that lasted `headingTimeoutSeconds`
+    /// (during take-off, so that one wild report does not abort it).
+    func missingPrerequisites(now: MonotonicTime, strictHeading: Bool = true) -> Prerequisites {
+        var missing: Prerequisites = []
+        if !targetFresh(now) { missing.insert(.targetFix) }
+        if !onboardFresh(now) { missing.insert(.onboardFix) }
+        if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds
+            || (strictHeading ? navigator.headingRejectedSince != nil : headingRejected(now)) {
+            missing.insert(.heading)
+        }
+        if !navdataFresh(now) { missing.insert(.navdata) }
+        if let person = target.estimate(at: now), let drone = drone.estimate(at: now),
+           (person.position - drone.position).length >= failsafeParameters.protectedRadiusMeters {
+            // clear
+        } else {
+            missing.insert(.targetClear)
+        }
+        if let telemetry {
+            let takeoffBattery = max(failsafeParameters.minTakeoffBatteryPercent, failsafeParameters.minBatteryPercent)
+            if telemetry.batteryPercent < takeoffBattery { missing.insert(.battery) }
+            if telemetry.emergency || telemetry.flightState != .landed { missing.insert(.droneReady) }
+        } else {
+            missing.insert(.battery)
+            missing.insert(.droneReady)
+        }
+        if droneConfiguration != .done { missing.insert(.droneConfigured) }
+        if followParameters.targetFixRateHz > 1,
+           (targetFixIntervalSeconds ?? .infinity) > Self.targetRateTolerance / followParameters.targetFixRateHz {
+            missing.insert(.targetRate)
+        }
+        return missing
+    }
+
+    func distanceFromHome(now: MonotonicTime) -> Double? {
+        guard let home, let estimate = drone.estimate(at: now) else { return nil }
+        return (estimate.position - home).length
+    }
+
+    /// The highest-precedence reason to hold right now, if any.
+    func holdReason(now: MonotonicTime) -> HoldReason? {
+        if !navdataFresh(now) { return .navdataLost }
+        if !onboardFresh(now) { return .onboardFixStale }
+        if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { return .headingStale }
+        if headingRejected(now) { return .headingRejected }
+        if !targetFresh(now) { return .targetStale }
+        if let person = target.estimate(at: now), let drone = drone.estimate(at: now) {
+            let alreadyHeld = state == .holding(.targetTooFar)
+            let limit = failsafeParameters.maxTargetDistanceMeters - (alreadyHeld ? Self.targetDistanceResumeMarginMeters : 0)
+            if (person.position - drone.position).length > limit { return .targetTooFar }
+        }
+        if geofenceHolds(now: now) { return .geofence }
+        return nil
+    }
+
+    /// Whether the home fence stops following: the drone is outside it, or following would
+    /// take it beyond `FollowController.geofenceAimFraction` of it. A fence hold clears once
+    /// the drone is back inside and the person's standoff circle fits inside that fraction with
+    /// `geofenceResumeMarginMeters` to spare.
+    func geofenceHolds(now: MonotonicTime) -> Bool {
+        guard let home else { return false }
+        let fence = failsafeParameters.geofenceMeters
+        let margin = Self.geofenceResumeMarginMeters
+        if state == .holding(.geofence) {
+            if let distance = distanceFromHome(now: now), distance > fence - margin { return true }
+            guard let person = target.estimate(at: now) else { return true }
+            return (person.position - home).length + followParameters.standoffMeters
+                > FollowController.geofenceAimFraction * fence - margin
+        }
+        if let distance = distanceFromHome(now: now), distance > fence { return true }
+        return state == .following && aimLimitedByGeofence
+    }
+
+    /// `.altitudeNotReached` when a climb has run out of time (`climbTimeoutSeconds` since lift-off
+    /// or since entering `climbing`), or while such a hold lasts and the altitude is still off.
+    func climbHoldReason(now: MonotonicTime) -> HoldReason? {
+        switch state {
+        case .holding(.altitudeNotReached):
+            return altitudeReached() ? nil : .altitudeNotReached
+        case .climbing:
+            return age(climbStartedAt, now: now) >= failsafeParameters.climbTimeoutSeconds ? .altitudeNotReached : nil
+        case .takingOff:
+            return liftOffConfirmed && age(climbStartedAt, now: now) >= failsafeParameters.climbTimeoutSeconds
+                ? .altitudeNotReached : nil
+        default:
+            return nil
+        }
+    }
+
+    func altitudeReached() -> Bool {
+        guard let telemetry else { return false }
+        return abs(telemetry.altitudeMeters - followParameters.altitudeMeters) <= followParameters.altitudeToleranceMeters
+    }
+}
