@@ -40,12 +40,6 @@ func loadConfiguration(path: String) throws(ConfigProblems) -> FollowMeConfigura
     return try FollowMeConfiguration.parse(toml: text, path: path)
 }
 
-/// `--count N` (at least 1) and `--timeout SECONDS` (positive), as `gps` and `drone status` take them.
-func validateCountAndTimeout(count: Int?, timeout: Double?) throws {
-    if let count, count < 1 { throw ValidationError("--count must be at least 1") }
-    if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be positive") }
-}
-
 /// Writes a line to standard error.
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))

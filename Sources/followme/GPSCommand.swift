@@ -34,18 +34,10 @@ struct GPSCommand: AsyncParsableCommand {
 
     @OptionGroup var configOption: ConfigOption
 
-    @Flag(name: .long, help: "Print one JSON object per event instead of the live display.")
-    var json = false
-
-    @Option(name: .long, help: "Exit after this many position fixes (both roles together).")
-    var count: Int?
-
-    @Option(name: .long, help: "Give up after this many seconds (exit 1 if --count was not reached).")
-    var timeout: Double?
-
-    func validate() throws {
-        try validateCountAndTimeout(count: count, timeout: timeout)
-    }
+    @OptionGroup var output: LiveOutputOptions<GPSCommand>
+    var json: Bool { output.json }
+    var count: Int? { output.count }
+    var timeout: Double? { output.timeout }
 
     func run() async throws {
         let config = try loadConfigurationOrExit(path: configOption.config)
@@ -235,4 +227,10 @@ actor StatusBoard {
         }
         return s
     }
+}
+
+extension GPSCommand: LiveOutputHelp {
+    static let jsonHelp = "Print one JSON object per event instead of the live display."
+    static let countHelp = "Exit after this many position fixes (both roles together)."
+    static let timeoutHelp = "Give up after this many seconds (exit 1 if --count was not reached)."
 }

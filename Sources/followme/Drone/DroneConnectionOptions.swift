@@ -46,3 +46,23 @@ struct DroneConnectionOptions: ParsableArguments {
         }
     }
 }
+
+/// What a drone command that waits for navdata to confirm something says about its `--timeout`.
+protocol DroneWaitHelp {
+    static var timeoutHelp: String { get }
+    /// `--timeout`'s default, seconds.
+    static var defaultTimeoutSeconds: Double { get }
+}
+
+/// `DroneConnectionOptions` plus `--timeout SECONDS` (positive), for `takeoff`, `land` and
+/// `emergency-reset`; `Help` words the option and gives its default.
+struct DroneWaitOptions<Help: DroneWaitHelp>: ParsableArguments {
+    @OptionGroup var connection: DroneConnectionOptions
+
+    @Option(name: .long, help: ArgumentHelp(Help.timeoutHelp))
+    var timeout: Double = Help.defaultTimeoutSeconds
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+}

@@ -15,18 +15,11 @@ struct DroneEmergencyResetCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var connection: DroneConnectionOptions
-
-    @Option(name: .long, help: "Seconds to wait for the emergency bit to clear.")
-    var timeout: Double = 5
-
-    func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-    }
+    @OptionGroup var options: DroneWaitOptions<DroneEmergencyResetCommand>
 
     func run() async throws {
-        let timeout = timeout
-        try await DroneSession.run(connection) { session, first in
+        let timeout = options.timeout
+        try await DroneSession.run(options.connection) { session, first in
             guard first.state.contains(.emergency) else {
                 printError("""
                     followme drone emergency-reset: the drone is not in emergency (state bit 31 clear), so there is \
@@ -43,11 +36,14 @@ struct DroneEmergencyResetCommand: AsyncParsableCommand {
             let cleared = await session.wait(timeoutSeconds: timeout) {
                 !($0.latest?.navdata.state.contains(.emergency) ?? true)
             }
-            guard cleared else {
-                printError("followme drone emergency-reset: emergency still reported after \(timeout) s")
-                throw ExitCode(1)
-            }
-            printProgress("emergency cleared (\(session.stateDescription))")
+            try confirmOrExit(
+                cleared, confirmed: "emergency cleared (\(session.stateDescription))",
+                failure: "followme drone emergency-reset: emergency still reported after \(timeout) s")
         }
     }
+}
+
+extension DroneEmergencyResetCommand: DroneWaitHelp {
+    static let timeoutHelp = "Seconds to wait for the emergency bit to clear."
+    static let defaultTimeoutSeconds = 5.0
 }

@@ -16,29 +16,26 @@ struct DroneLandCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var connection: DroneConnectionOptions
-
-    @Option(name: .long, help: "Seconds to wait for LANDED.")
-    var timeout: Double = 20
-
-    func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-    }
+    @OptionGroup var options: DroneWaitOptions<DroneLandCommand>
 
     func run() async throws {
-        let timeout = timeout
+        let timeout = options.timeout
         // Ctrl-C must not abandon a landing half-way: signals are received, not obeyed.
-        try await DroneSession.run(connection, shutdownSignals: true) { session, _ in
+        try await DroneSession.run(options.connection, shutdownSignals: true) { session, _ in
             if session.isLanded {
                 printProgress("already landed (\(session.stateDescription))")
                 return
             }
             printProgress("landing… (\(session.stateDescription))")
-            guard await session.land(timeoutSeconds: timeout) else {
-                printError("followme drone land: LANDED not reported within \(timeout) s (state \(session.stateDescription))")
-                throw ExitCode(1)
-            }
-            printProgress("landed (\(session.stateDescription))")
+            try confirmOrExit(
+                await session.land(timeoutSeconds: timeout),
+                confirmed: "landed (\(session.stateDescription))",
+                failure: "followme drone land: LANDED not reported within \(timeout) s (state \(session.stateDescription))")
         }
     }
+}
+
+extension DroneLandCommand: DroneWaitHelp {
+    static let timeoutHelp = "Seconds to wait for LANDED."
+    static let defaultTimeoutSeconds = 20.0
 }

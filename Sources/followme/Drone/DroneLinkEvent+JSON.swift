@@ -1,5 +1,6 @@
 import ARDroneProtocol
 import DroneLink
+import Observations
 import ShellSupport
 
 /// `followme drone status --json`: one JSON object per `DroneLinkEvent` ({"event":"navdata",…},
@@ -32,57 +33,63 @@ extension DroneLinkEvent {
             j.add("event", "statistics")
             j.add("navdata_hz", s.navdataRateHz)
             // The link's counters, under the names `status --json` has always printed (the flight
-            // log's differ: FlightService's `addStatistics`).
-            let received: [(String, Int)] = [
+            // log's differ: FlightService's `addStatistics`). Integers and one Bool, written as JSON.
+            let counters: [(String, any CustomStringConvertible)] = [
                 ("navdata_received", s.navdataReceived), ("dropped_source", s.droppedUnexpectedSource),
                 ("dropped_sequence", s.droppedSequenceNotIncreasing), ("dropped_malformed", s.droppedMalformed),
-            ]
-            for (key, count) in received { j.add(key, count) }
-            j.add("navdata_lost", s.navdataLost)
-            let sent: [(String, Int)] = [
-                ("navdata_losses", s.navdataLosses), ("datagrams_sent", s.datagramsSent),
-                ("commands_sent", s.commandsSent), ("send_failures", s.sendFailures), ("ticks_late", s.ticksLate),
+                ("navdata_lost", s.navdataLost), ("navdata_losses", s.navdataLosses),
+                ("datagrams_sent", s.datagramsSent), ("commands_sent", s.commandsSent),
+                ("send_failures", s.sendFailures), ("ticks_late", s.ticksLate),
                 ("config_pending", s.configurationsPending), ("config_failed", s.configurationFailures),
             ]
-            for (key, count) in sent { j.add(key, count) }
-        case .connected(let wasFlying, let desiredFlying, let at):
+            for (key, value) in counters { j.addRaw(key, value.description) }
+        case .connected(let wasFlying, let desiredFlying, _):
             j.add("event", "connected")
             j.add("drone_was_flying", wasFlying)
             j.add("desired_flying", desiredFlying)
-            j.add("rx", at.seconds)
         case .navdataLost(let last, let at):
             j.add("event", "navdata-lost")
             j.add("silence_s", at.seconds(since: last))
-            j.add("rx", at.seconds)
-        case .navdataRestored(let silence, let at):
+        case .navdataRestored(let silence, _):
             j.add("event", "navdata-restored")
             j.add("silence_s", silence)
-            j.add("rx", at.seconds)
-        case .configurationAcknowledged(let write, let attempts, let at):
+        case .configurationAcknowledged(let write, let attempts, _):
             j.add("event", "config-ack")
             j.add("key", write.key)
             j.add("value", write.value)
             j.add("attempts", attempts)
-            j.add("rx", at.seconds)
-        case .configurationFailed(let write, let reason, let at):
+        case .configurationFailed(let write, let reason, _):
             j.add("event", "config-failed")
             j.add("key", write.key)
             j.add("value", write.value)
             j.add("reason", reason.description)
-            j.add("rx", at.seconds)
-        case .desiredFlyingCleared(let reason, let at):
+        case .desiredFlyingCleared(let reason, _):
             j.add("event", "desired-flying-cleared")
             j.add("reason", reason == .emergency ? "emergency" : "cutoff")
-            j.add("rx", at.seconds)
-        case .socketClosed(let socket, _, let at):
-            j.add("event", "socket-closed"); j.add("socket", socket.rawValue); j.add("rx", at.seconds)
-        case .socketReopened(let socket, let port, _, _, _, let at):
-            j.add("event", "socket-reopened"); j.add("socket", socket.rawValue); j.add("local_port", port); j.add("rx", at.seconds)
-        case .bootstrapFallback(let reason, let at):
-            j.add("event", "bootstrap-fallback"); j.add("reason", reason.rawValue); j.add("rx", at.seconds)
-        case .configurationComplete(let failedKeys, let at):
-            j.add("event", "config-complete"); j.add("failed", failedKeys.joined(separator: ",")); j.add("rx", at.seconds)
+        case .socketClosed(let socket, _, _):
+            j.add("event", "socket-closed"); j.add("socket", socket.rawValue)
+        case .socketReopened(let socket, let port, _, _, _, _):
+            j.add("event", "socket-reopened"); j.add("socket", socket.rawValue); j.add("local_port", port)
+        case .bootstrapFallback(let reason, _):
+            j.add("event", "bootstrap-fallback"); j.add("reason", reason.rawValue)
+        case .configurationComplete(let failedKeys, _):
+            j.add("event", "config-complete"); j.add("failed", failedKeys.joined(separator: ","))
         }
+        // Every other event ends with when it happened (navdata has it second, statistics not at all).
+        if let at = occurredAt { j.add("rx", at.seconds) }
         return j.string
+    }
+
+    /// When the link saw the event, for every event but `navdata` (its `rx` comes second) and
+    /// `statistics` (no `rx`).
+    private var occurredAt: MonotonicTime? {
+        switch self {
+        case .navdata, .statistics: nil
+        case .connected(_, _, let at), .navdataLost(_, let at), .navdataRestored(_, let at),
+             .configurationAcknowledged(_, _, let at), .configurationFailed(_, _, let at),
+             .desiredFlyingCleared(_, let at), .socketClosed(_, _, let at), .socketReopened(_, _, _, _, _, let at),
+             .bootstrapFallback(_, let at), .configurationComplete(_, let at):
+            at
+        }
     }
 }

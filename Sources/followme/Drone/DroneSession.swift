@@ -159,3 +159,13 @@ final class DroneSession: Sendable {
         await task?.value
     }
 }
+
+/// The end of a drone command: `confirmed` on stdout when navdata confirmed what it waited for,
+/// else `failure` on stderr and exit code 1.
+func confirmOrExit(_ ok: Bool, confirmed: @autoclosure () -> String, failure: @autoclosure () -> String) throws {
+    guard ok else {
+        printError(failure())
+        throw ExitCode(1)
+    }
+    printProgress(confirmed())
+}

@@ -27,25 +27,14 @@ struct DroneStatusCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: DroneConnectionOptions
 
-    @Flag(name: .long, help: "Print one JSON object per event instead of the live line.")
-    var json = false
-
-    @Option(name: .long, help: "Exit after this many navdata packets.")
-    var count: Int?
-
-    @Option(name: .long, help: "Give up after this many seconds (exit 1 if --count was not reached or no navdata came).")
-    var timeout: Double?
-
-    func validate() throws {
-        try validateCountAndTimeout(count: count, timeout: timeout)
-    }
+    @OptionGroup var output: LiveOutputOptions<DroneStatusCommand>
 
     func run() async throws {
         let linkConfiguration = try connection.linkConfiguration()
+        let json = output.json, limit = output.count
         let session = try await DroneSession.start(linkConfiguration, quiet: json)
         let interactive = !json && isatty(STDOUT_FILENO) == 1
-        let json = self.json, limit = count
-        let deadline = timeout.map { SystemClock.now().adding(seconds: $0) }
+        let deadline = output.timeout.map { SystemClock.now().adding(seconds: $0) }
 
         let outcome: StatusOutcome = await withTaskGroup(of: StatusOutcome?.self) { group in
             group.addTask { await printEvents(of: session.link, json: json, interactive: interactive, limit: limit) }
@@ -79,6 +68,12 @@ struct DroneStatusCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
     }
+}
+
+extension DroneStatusCommand: LiveOutputHelp {
+    static let jsonHelp = "Print one JSON object per event instead of the live line."
+    static let countHelp = "Exit after this many navdata packets."
+    static let timeoutHelp = "Give up after this many seconds (exit 1 if --count was not reached or no navdata came)."
 }
 
 /// What `status`'s event loop saw before it ended.

@@ -22,10 +22,7 @@ struct DroneTakeoffCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var connection: DroneConnectionOptions
-
-    @Option(name: .long, help: "Seconds to wait for the take-off (and later the landing) to be confirmed.")
-    var timeout: Double = 15
+    @OptionGroup var options: DroneWaitOptions<DroneTakeoffCommand>
 
     @Option(name: .customLong("hover-seconds"), help: "Seconds to hover before landing (0–300).")
     var hoverSeconds: Double = 5
@@ -34,13 +31,12 @@ struct DroneTakeoffCommand: AsyncParsableCommand {
     var flatTrim = false
 
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         guard (0...300).contains(hoverSeconds) else { throw ValidationError("--hover-seconds must be 0–300") }
     }
 
     func run() async throws {
-        let timeout = timeout, hoverSeconds = hoverSeconds, flatTrim = flatTrim
-        try await DroneSession.run(connection, shutdownSignals: true) { session, first in
+        let timeout = options.timeout, hoverSeconds = hoverSeconds, flatTrim = flatTrim
+        try await DroneSession.run(options.connection, shutdownSignals: true) { session, first in
             if first.state.contains(.emergency) {
                 printError("followme drone takeoff: the drone reports EMERGENCY (state bit 31); inspect it, then run `followme drone emergency-reset`")
                 throw ExitCode(1)
@@ -82,4 +78,9 @@ struct DroneTakeoffCommand: AsyncParsableCommand {
             guard airborne, landed else { throw ExitCode(1) }
         }
     }
+}
+
+extension DroneTakeoffCommand: DroneWaitHelp {
+    static let timeoutHelp = "Seconds to wait for the take-off (and later the landing) to be confirmed."
+    static let defaultTimeoutSeconds = 15.0
 }
