@@ -9,6 +9,7 @@
 //   shell: CGPS (libgps), GPSClient, DroneLink (swift-nio UDP), ShellSupport, FlightLog,
 //          TrackFiles, FlightService, SimulatorServer, followme (CLI)
 //   tools: Fuzzing (mutation fuzzers, corpora), TestSupport (test targets only)
+import CompilerPluginSupport
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -39,10 +40,23 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        // For the @MemberwiseInit macro only (compile time; nothing of it is linked into followme).
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
         // MARK: C boundary
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+
+        // MARK: Build tool: the memberwise initializers public value types need across modules
+        .macro(
+            name: "MemberwiseInitMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(name: "MemberwiseInit", dependencies: ["MemberwiseInitMacros"], swiftSettings: strict),
 
         // MARK: Pure core (values in, values out; time is an argument)
         .target(name: "Geometry", swiftSettings: strict),
@@ -180,3 +194,8 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["FollowMeConfig", "TestSupport"], swiftSettings: strict),
     ]
 )
+
+// Every product module may use `@MemberwiseInit` (a compile-time macro; see Sources/MemberwiseInit).
+for target in package.targets where [.regular, .executable].contains(target.type) && target.name != "MemberwiseInit" {
+    target.dependencies.append("MemberwiseInit")
+}

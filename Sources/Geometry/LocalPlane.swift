@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// A local tangent plane (east/north metres) around a fixed origin.
 ///
 /// Equirectangular projection with the WGS84 meridian (M) and prime-vertical (N) radii of
@@ -41,16 +43,12 @@ public struct LocalPlane: Sendable, Hashable {
 }
 
 /// Bearing and distance from one point to another on the plane.
+@MemberwiseInit(inlinable: true)
 public struct BearingDistance: Sendable, Hashable {
     /// Compass bearing, degrees clockwise from true north, [0, 360).
     public var bearingDegrees: Double
     /// Horizontal distance, metres.
     public var distanceMeters: Double
-
-    @inlinable public init(bearingDegrees: Double, distanceMeters: Double) {
-        self.bearingDegrees = bearingDegrees
-        self.distanceMeters = distanceMeters
-    }
 
     /// Bearing and distance from `a` to `b` on a tangent plane at their mid-latitude
     /// (the projection's most accurate point; matches the mean geodesic azimuth).

@@ -1,4 +1,4 @@
-import Observations
+import MemberwiseInit
 
 /// The drone's flight state as navdata reports it (demo option `ctrl_state >> 16`,
 /// docs/ardrone-protocol.md §3.4 CTRL_STATES), reduced to what the follower needs.
@@ -27,16 +27,12 @@ public enum DroneFlightState: Sendable, Hashable {
 
 /// Horizontal velocity in the drone's body frame, metres per second: navdata demo `vx`
 /// (forward) and `vy` (right), converted from mm/s (docs/ardrone-protocol.md §3.4).
+@MemberwiseInit(inlinable: true)
 public struct BodyVelocity: Sendable, Hashable {
     /// Along the nose, m/s.
     public var forwardMetersPerSecond: Double
     /// To starboard, m/s.
     public var rightMetersPerSecond: Double
-
-    @inlinable public init(forwardMetersPerSecond: Double, rightMetersPerSecond: Double) {
-        self.forwardMetersPerSecond = forwardMetersPerSecond
-        self.rightMetersPerSecond = rightMetersPerSecond
-    }
 }
 
 /// One navdata packet's worth of what the follower uses. The shell fills it from the demo

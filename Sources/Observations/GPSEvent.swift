@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// Everything the gpsd client reports, one value per event, all `Sendable`.
 ///
 /// gpsd says nothing when a receiver goes silent, so per-device staleness is the consumer's
@@ -27,6 +29,7 @@ public enum GPSEvent: Sendable, Hashable {
 }
 
 /// Why a role's data stopped.
+@MemberwiseInit
 public struct GPSLoss: Sendable, Hashable {
     public enum Reason: Sendable, Hashable {
         /// A TPV with mode 0 (nothing seen) or 1 (no fix).
@@ -42,11 +45,4 @@ public struct GPSLoss: Sendable, Hashable {
     public let device: String?
     public let reason: Reason
     public let at: MonotonicTime
-
-    public init(role: ReceiverRole, device: String?, reason: Reason, at: MonotonicTime) {
-        self.role = role
-        self.device = device
-        self.reason = reason
-        self.at = at
-    }
 }

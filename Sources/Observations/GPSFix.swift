@@ -1,4 +1,5 @@
 import Geometry
+import MemberwiseInit
 
 /// Which receiver a value came from.
 public enum ReceiverRole: String, Sendable, Hashable, CaseIterable, Codable {
@@ -18,14 +19,10 @@ public enum FixMode: Int, Sendable, Hashable, Codable {
 ///
 /// Replayed logs carry dates years off the wall clock (docs/gpsd.md §1.5 #5): use it only
 /// to order fixes from one device, never to measure age. Age uses `receivedAt`.
+@MemberwiseInit(inlinable: true)
 public struct FixTime: Sendable, Hashable, Comparable {
     public var seconds: Int64
     public var nanoseconds: Int32
-
-    @inlinable public init(seconds: Int64, nanoseconds: Int32) {
-        self.seconds = seconds
-        self.nanoseconds = nanoseconds
-    }
 
     @inlinable public static func < (a: FixTime, b: FixTime) -> Bool {
         (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
