@@ -147,38 +147,32 @@ public struct DroppedLogLinesRecord: Codable, Sendable, Hashable {
     }
 }
 
-/// What one receiver's fix screen did so far, written as `<role>_fixes_…` fields.
+/// What one receiver's fix screen did so far, written as `<role>_<field>` fields, `fields` in order.
 public struct FixScreenRecord: Sendable, Hashable {
-    public var accepted = 0
-    public var outliers = 0
-    public var futureTime = 0
-    public var stale = 0
-    public var refusedEph = 0
-    public var clockReanchors = 0
+    /// The field names after `<role>_`, in the order written: fixes accepted, refused as outliers,
+    /// refused for a time in the future, ignored as stale, refused for their `eph`; clock re-anchors.
+    public static let fields = ["fixes_accepted", "fixes_outliers", "fixes_future_time", "fixes_stale",
+                                "fixes_refused_eph", "clock_reanchors"]
+    /// One count per field, in `fields` order.
+    public var counts: [Int]
 
-    public init(accepted: Int, outliers: Int, futureTime: Int, stale: Int, refusedEph: Int, clockReanchors: Int) {
-        self.accepted = accepted
-        self.outliers = outliers
-        self.futureTime = futureTime
-        self.stale = stale
-        self.refusedEph = refusedEph
-        self.clockReanchors = clockReanchors
+    /// `counts` must have one count per field.
+    public init(counts: [Int]) {
+        precondition(counts.count == Self.fields.count, "one count per FixScreenRecord.fields entry")
+        self.counts = counts
     }
 
-    /// The field names after `<prefix>_`, in the order written.
-    static let suffixes = ["fixes_accepted", "fixes_outliers", "fixes_future_time", "fixes_stale", "fixes_refused_eph",
-                           "clock_reanchors"]
-    private var values: [Int] { [accepted, outliers, futureTime, stale, refusedEph, clockReanchors] }
+    /// The count of one field (`fixes_accepted`, …), nil for an unknown field.
+    public subscript(field: String) -> Int? { Self.fields.firstIndex(of: field).map { counts[$0] } }
 
     func encode(to encoder: any Encoder, prefix: String) throws {
         var c = encoder.container(keyedBy: NamedKey.self)
-        for (suffix, value) in zip(Self.suffixes, values) { try c.encode(value, forKey: NamedKey(prefix + "_" + suffix)) }
+        for (field, count) in zip(Self.fields, counts) { try c.encode(count, forKey: NamedKey(prefix + "_" + field)) }
     }
 
     init(from decoder: any Decoder, prefix: String) throws {
         let c = try decoder.container(keyedBy: NamedKey.self)
-        let v = try Self.suffixes.map { try c.decode(Int.self, forKey: NamedKey(prefix + "_" + $0)) }
-        self.init(accepted: v[0], outliers: v[1], futureTime: v[2], stale: v[3], refusedEph: v[4], clockReanchors: v[5])
+        self.init(counts: try Self.fields.map { try c.decode(Int.self, forKey: NamedKey(prefix + "_" + $0)) })
     }
 }
 

@@ -115,7 +115,7 @@ extension LinkStatisticsRecord {
 extension FixScreenRecord {
     /// What the fix screen refused so far, per receiver (`<role>_fixes_…`).
     init(_ s: FixStatistics) {
-        self.init(accepted: s.accepted, outliers: s.rejectedOutliers, futureTime: s.rejectedFutureTimes,
-                  stale: s.ignoredStale, refusedEph: s.refusedInaccurate, clockReanchors: s.clockReanchors)
+        self.init(counts: [s.accepted, s.rejectedOutliers, s.rejectedFutureTimes, s.ignoredStale, s.refusedInaccurate,
+                           s.clockReanchors])
     }
 }

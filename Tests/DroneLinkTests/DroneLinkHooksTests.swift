@@ -133,10 +133,7 @@ struct DroneLinkHooksTests {
     @Test("setDesired without sendImmediately: stored, on the wire within the next tick or two, re-sent every tick")
     func coalescedSetDesiredReachesWire() async throws {
         // Given a connected link to a landed drone
-        let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true)
-        let recorder = EventRecorder<DroneLinkEvent>()
-        let link = try makeLink(peer: peer, eventHandler: { recorder.append($0) })
-        try await link.start()
+        let (peer, recorder, link) = try await startLandedLink()
         let connected = await eventually { recorder.connected != nil && peer.snapshot.datagrams.count >= 5 }
         let immediateBefore = (await link.statistics() ?? DroneLinkStatistics()).immediateDatagramsSent
 
@@ -171,10 +168,7 @@ struct DroneLinkHooksTests {
     @Test("setDesired called several times in a row without sendImmediately: the last value wins")
     func coalescedSetDesiredLastWins() async throws {
         // Given a connected link to a landed drone
-        let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true)
-        let recorder = EventRecorder<DroneLinkEvent>()
-        let link = try makeLink(peer: peer, eventHandler: { recorder.append($0) })
-        try await link.start()
+        let (peer, recorder, link) = try await startLandedLink()
         let connected = await eventually { recorder.connected != nil && peer.snapshot.datagrams.count >= 5 }
         let datagramsBefore = peer.snapshot.datagrams.count
 
@@ -209,9 +203,7 @@ struct DroneLinkHooksTests {
     func setDesiredBeforeStartIgnored() async throws {
         // Given a link to a landed drone whose owner asks to fly with a distinctive pilot command
         // before start()
-        let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true)
-        let recorder = EventRecorder<DroneLinkEvent>()
-        let link = try makeLink(peer: peer, eventHandler: { recorder.append($0) })
+        let (peer, recorder, link) = try await landedLink()
         let pilot = ProgressiveCommand(rollFraction: 0.25, pitchFraction: -0.5)
         link.setDesired(flying: true, pilot: pilot)
         link.setDesired(flying: true, pilot: pilot, sendImmediately: true)
@@ -289,6 +281,21 @@ struct DroneLinkHooksTests {
 // MARK: - Helpers
 
 /// A `DroneLink` to `peer` built directly, because `LinkHarness` does not pass the handlers.
+/// A landed drone sending demo navdata, and a link to it (not started) whose events are recorded.
+private func landedLink() async throws -> (DronePeer, EventRecorder<DroneLinkEvent>, DroneLink) {
+    let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true)
+    let recorder = EventRecorder<DroneLinkEvent>()
+    let link = try makeLink(peer: peer, eventHandler: { recorder.append($0) })
+    return (peer, recorder, link)
+}
+
+/// `landedLink()`, started.
+private func startLandedLink() async throws -> (DronePeer, EventRecorder<DroneLinkEvent>, DroneLink) {
+    let (peer, recorder, link) = try await landedLink()
+    try await link.start()
+    return (peer, recorder, link)
+}
+
 private func makeLink(
     peer: DronePeer,
     tickIntervalSeconds: Double = 0.030,

@@ -91,10 +91,7 @@ struct DroneLinkNavdataTests {
     @Test("a sequence number going backwards is dropped; a restart to 1 is accepted")
     func sequenceNumbers() async throws {
         // Given a drone that does not stream on its own (the test sends each packet)
-        let peer = try await DronePeer.start()
-        peer.state.withLock { $0.respondToTriggers = false }
-        let harness = try await LinkHarness.start(peer: peer)
-        #expect(await eventually { peer.snapshot.linkNavdataAddress != nil })
+        let (peer, harness) = try await Self.quietDrone()
 
         // When packets arrive with sequence numbers 5000, 4000, 5000, 1, 2
         let sequence: [UInt32] = [5000, 4000, 5000, 1, 2]
@@ -115,10 +112,7 @@ struct DroneLinkNavdataTests {
     @Test("malformed navdata is dropped and counted by kind; valid navdata still flows")
     func malformedNavdata() async throws {
         // Given a drone that does not stream on its own
-        let peer = try await DronePeer.start()
-        peer.state.withLock { $0.respondToTriggers = false }
-        let harness = try await LinkHarness.start(peer: peer)
-        #expect(await eventually { peer.snapshot.linkNavdataAddress != nil })
+        let (peer, harness) = try await Self.quietDrone()
         var good = try Navdata.bootstrap(state: DronePeer.landedState, sequenceNumber: 10).encoded()
         var badChecksum = good
         badChecksum[badChecksum.count - 1] ^= 0xFF
@@ -141,5 +135,17 @@ struct DroneLinkNavdataTests {
         #expect(statistics.droppedMalformed == 3)
         #expect(statistics.droppedMalformedByKind == [.packetTooShort: 1, .checksumMismatch: 1, .badMagic: 1])
         #expect(harness.recorder.navdata.map(\.navdata.sequenceNumber) == [10, 11])
+    }
+}
+
+extension DroneLinkNavdataTests {
+    /// A drone that sends navdata only when the test does (it ignores triggers), and a link to it
+    /// that has sent its trigger.
+    static func quietDrone() async throws -> (DronePeer, LinkHarness) {
+        let peer = try await DronePeer.start()
+        peer.state.withLock { $0.respondToTriggers = false }
+        let harness = try await LinkHarness.start(peer: peer)
+        #expect(await eventually { peer.snapshot.linkNavdataAddress != nil })
+        return (peer, harness)
     }
 }

@@ -93,10 +93,7 @@ struct DroneLinkRecoveryTests {
           .enabled(if: PrivateNetwork.isAvailable, "needs root and unshare(CLONE_NEWNET)"))
     func sendErrorClosesSocketAndLinkRebinds() async throws {
         // Given a private network namespace where the drone listens on 127.0.0.2 and the link runs
-        let network = try await PrivateNetwork.make()
-        let peer = try await DronePeer.start(demoMode: true, host: "127.0.0.2", loop: network.loop)
-        let harness = try await LinkHarness.start(peer: peer, address: "127.0.0.2", eventLoopGroup: network.group)
-        #expect(await eventually { harness.recorder.completions.count == 1 })
+        let (network, peer, harness) = try await PrivateNetwork.connectedLink()
         let localATPort = try #require(peer.snapshot.datagrams.last?.sourcePort)
 
         // When the route to the drone disappears (sendmsg fails with ENETUNREACH, which SwiftNIO
@@ -138,10 +135,7 @@ extension DroneLinkRecoveryTests {
           .enabled(if: PrivateNetwork.isAvailable, "needs root and unshare(CLONE_NEWNET)"))
     func navdataSocketRebound() async throws {
         // Given a private network namespace with the drone on 127.0.0.2 and a connected link
-        let network = try await PrivateNetwork.make()
-        let peer = try await DronePeer.start(demoMode: true, host: "127.0.0.2", loop: network.loop)
-        let harness = try await LinkHarness.start(peer: peer, address: "127.0.0.2", eventLoopGroup: network.group)
-        #expect(await eventually { harness.recorder.completions.count == 1 })
+        let (network, peer, harness) = try await PrivateNetwork.connectedLink()
 
         // When the drone goes quiet (it answers no trigger) and the route to it disappears, so the
         // link's re-sent trigger fails with ENETUNREACH
@@ -210,6 +204,16 @@ final class PrivateNetwork: Sendable {
     static let ipPath = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     } ?? "/usr/sbin/ip"
+
+    /// A private namespace with the drone listening on 127.0.0.2 and a link to it whose start-up
+    /// configuration writes completed.
+    static func connectedLink() async throws -> (PrivateNetwork, DronePeer, LinkHarness) {
+        let network = try await PrivateNetwork.make()
+        let peer = try await DronePeer.start(demoMode: true, host: "127.0.0.2", loop: network.loop)
+        let harness = try await LinkHarness.start(peer: peer, address: "127.0.0.2", eventLoopGroup: network.group)
+        #expect(await eventually { harness.recorder.completions.count == 1 })
+        return (network, peer, harness)
+    }
 
     static func make() async throws -> PrivateNetwork {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)

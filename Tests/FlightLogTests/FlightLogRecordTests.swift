@@ -28,8 +28,8 @@ struct FlightLogRecordTests {
         r.link = link
         r.dropped = DroppedLogLinesRecord(logLines: 16, logLinesWaiting: 17, flightLogLines: 18)
         (r.headingReportsRejected, r.headingReanchored) = (19, 20)
-        r.targetFixes = FixScreenRecord(accepted: 21, outliers: 22, futureTime: 23, stale: 24, refusedEph: 25, clockReanchors: 26)
-        r.onboardFixes = FixScreenRecord(accepted: 31, outliers: 32, futureTime: 33, stale: 34, refusedEph: 35, clockReanchors: 36)
+        r.targetFixes = FixScreenRecord(counts: [21, 22, 23, 24, 25, 26])
+        r.onboardFixes = FixScreenRecord(counts: [31, 32, 33, 34, 35, 36])
 
         // When it is encoded, then it is the line the recorder always wrote
         #expect(try Self.line(r) == """

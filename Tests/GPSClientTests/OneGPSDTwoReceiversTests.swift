@@ -54,22 +54,18 @@ struct OneGPSDTwoReceiversTests {
 
         // Then every target fix is a target position, from the target path, and likewise onboard.
         let targetSent = target.sentCycles, onboardSent = onboard.sentCycles
-        for fix in events.of(.target).fixes {
-            let lat = fix.coordinate.latitudeDegrees, lon = fix.coordinate.longitudeDegrees
-            #expect(fix.device == targetPath)
-            #expect(TestSources.cycle(latitudeDegrees: lat, longitudeDegrees: lon, in: targetSent) != nil,
-                    "target fix \(fix.coordinate) was never sent by the target source")
-            #expect(TestSources.cycle(latitudeDegrees: lat, longitudeDegrees: lon, in: onboardSent) == nil,
-                    "target fix \(fix.coordinate) is an onboard position")
+        func expectOnlyOwnPositions(_ role: ReceiverRole, path: String, own: [NMEATCPServer.SentCycle], other: [NMEATCPServer.SentCycle]) {
+            for fix in events.of(role).fixes {
+                let lat = fix.coordinate.latitudeDegrees, lon = fix.coordinate.longitudeDegrees
+                #expect(fix.device == path)
+                #expect(TestSources.cycle(latitudeDegrees: lat, longitudeDegrees: lon, in: own) != nil,
+                        "\(role) fix \(fix.coordinate) was never sent by the \(role) source")
+                #expect(TestSources.cycle(latitudeDegrees: lat, longitudeDegrees: lon, in: other) == nil,
+                        "\(role) fix \(fix.coordinate) is the other receiver's position")
+            }
         }
-        for fix in events.of(.onboard).fixes {
-            let lat = fix.coordinate.latitudeDegrees, lon = fix.coordinate.longitudeDegrees
-            #expect(fix.device == onboardPath)
-            #expect(TestSources.cycle(latitudeDegrees: lat, longitudeDegrees: lon, in: onboardSent) != nil,
-                    "onboard fix \(fix.coordinate) was never sent by the onboard source")
-            #expect(TestSources.cycle(latitudeDegrees: lat, longitudeDegrees: lon, in: targetSent) == nil,
-                    "onboard fix \(fix.coordinate) is a target position")
-        }
+        expectOnlyOwnPositions(.target, path: targetPath, own: targetSent, other: onboardSent)
+        expectOnlyOwnPositions(.onboard, path: onboardPath, own: onboardSent, other: targetSent)
 
         // Onboard headings equal what HDT said; the target source sends none, so the target has none.
         let sentHeadings = onboardSent.compactMap(\.headingDegrees)

@@ -56,55 +56,47 @@ struct ReceiverRateGPSDTests {
         func stop() { client.stop() }
     }
 
-    @Test("plain NMEA under gpsfake: ?DEVICE is sent, gpsd keeps cycle 1.00 without mincycle → not supported",
-          .timeLimit(.minutes(1)))
-    func nmeaNotSupported() async throws {
-        // Given gpsfake looping bu353s4.log (gpsd identifies it as NMEA0183).
-        let dir = try TestDirectory(label: "rate-nmea")
-        defer { dir.remove() }
-        let log = try dir.copyFixture("bu353s4.log")
-        let gpsfake = try await GPSDProcesses.startGPSFake(logs: [log], in: dir, cycleSeconds: 0.02, oneShot: false)
-        defer { gpsfake.process.stop() }
-
-        // When a client asks for the fastest rate.
-        let harness = RateHarness([.local(.target, port: gpsfake.port, device: nil).withRate(.fastest)])
-        defer { harness.stop() }
-        let answered = await harness.waitUntil(.target, timeoutSeconds: 20) { $0.control.name == "not-supported" }
-
-        // Then the request went out (the control passed through `requested`) and gpsd's answer
-        // says the driver cannot change the rate; fixes keep coming.
-        let report = harness.report(.target)
-        let diagnostics = answered ? "" : await gpsfake.diagnosticsAsync()
-        #expect(answered, "rate control: \(harness.controlHistory); gpsd: \(diagnostics)")
-        #expect(report.control == .notSupported(driver: "NMEA0183"))
-        #expect(harness.controlHistory.contains(.requested(cycleSeconds: 0.1)))
-        #expect(report.gpsdCycleSeconds == 1.0 && report.gpsdMinCycleSeconds == nil)
-        let fixes = await harness.recorder.waitUntil(timeoutSeconds: 10) { $0.fixes.count >= 3 }
-        #expect(fixes)
+    /// A gpsfake-replayed receiver log and what gpsd answers to "the fastest rate" for it.
+    struct ReplayCase: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var fixture: String
+        var gpsfakeCycleSeconds: Double
+        var control: RateControlStatus
+        /// The driver gpsd names, when the case checks it (NMEA's is in `control`).
+        var driver: String?
+        var gpsdCycleSeconds: Double
+        var gpsdMinCycleSeconds: Double?
     }
 
-    @Test("u-blox binary under gpsfake: asked for 10 Hz (gpsd's mincycle is 0.02 s), gpsd sets cycle 0.10 → accepted",
-          .timeLimit(.minutes(1)))
-    func ubloxAccepted() async throws {
-        // Given gpsfake looping ublox-neo-m8n.log (UBX binary; gpsfake runs gpsd with -b).
-        let dir = try TestDirectory(label: "rate-ubx")
+    @Test("under gpsfake, asked for the fastest rate (?DEVICE), gpsd answers by driver", .timeLimit(.minutes(1)), arguments: [
+        // bu353s4.log: gpsd identifies it as NMEA0183, keeps cycle 1.00 without mincycle → not supported.
+        ReplayCase(testDescription: "plain NMEA → not supported", fixture: "bu353s4.log", gpsfakeCycleSeconds: 0.02,
+                   control: .notSupported(driver: "NMEA0183"), driver: nil, gpsdCycleSeconds: 1.0, gpsdMinCycleSeconds: nil),
+        // ublox-neo-m8n.log: UBX binary (gpsfake runs gpsd with -b); asked for 10 Hz (the cap; gpsd's
+        // mincycle is 0.02 s), gpsd sets cycle 0.10 → accepted.
+        ReplayCase(testDescription: "u-blox binary → accepted at 10 Hz", fixture: "ublox-neo-m8n.log", gpsfakeCycleSeconds: 0.01,
+                   control: .accepted(cycleSeconds: 0.1), driver: "u-blox", gpsdCycleSeconds: 0.1, gpsdMinCycleSeconds: 0.02),
+    ])
+    func replayedRate(_ c: ReplayCase) async throws {
+        // Given gpsfake looping the receiver's log.
+        let dir = try TestDirectory(label: "rate-replay")
         defer { dir.remove() }
-        let log = try dir.copyFixture("ublox-neo-m8n.log")
-        let gpsfake = try await GPSDProcesses.startGPSFake(logs: [log], in: dir, cycleSeconds: 0.01, oneShot: false)
+        let log = try dir.copyFixture(c.fixture)
+        let gpsfake = try await GPSDProcesses.startGPSFake(logs: [log], in: dir, cycleSeconds: c.gpsfakeCycleSeconds, oneShot: false)
         defer { gpsfake.process.stop() }
 
         // When a client asks for the fastest rate.
         let harness = RateHarness([.local(.target, port: gpsfake.port, device: nil).withRate(.fastest)])
         defer { harness.stop() }
-        let answered = await harness.waitUntil(.target, timeoutSeconds: 20) { $0.control.name == "accepted" }
+        let answered = await harness.waitUntil(.target, timeoutSeconds: 20) { $0.control.name == c.control.name }
 
-        // Then it asked for 10 Hz (the cap; gpsd's mincycle is 0.02 s) and gpsd's reply carries the new cycle.
+        // Then the request went out (10 Hz, the cap) and gpsd's answer is the driver's; fixes keep coming.
         let report = harness.report(.target)
         let diagnostics = answered ? "" : await gpsfake.diagnosticsAsync()
         #expect(answered, "rate control: \(harness.controlHistory); gpsd: \(diagnostics)")
-        #expect(report.driver == "u-blox")
-        #expect(report.control == .accepted(cycleSeconds: 0.1))
-        #expect(report.gpsdCycleSeconds == 0.1 && report.gpsdMinCycleSeconds == 0.02)
+        if let driver = c.driver { #expect(report.driver == driver) }
+        #expect(report.control == c.control)
+        #expect(report.gpsdCycleSeconds == c.gpsdCycleSeconds && report.gpsdMinCycleSeconds == c.gpsdMinCycleSeconds)
         #expect(harness.controlHistory.contains(.requested(cycleSeconds: 0.1)))
         let fixes = await harness.recorder.waitUntil(timeoutSeconds: 10) { $0.fixes.count >= 3 }
         #expect(fixes)

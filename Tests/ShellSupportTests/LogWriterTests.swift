@@ -11,6 +11,14 @@ import Testing
 /// thread, and the swift-log handler that feeds it: nothing that enqueues may ever block.
 @Suite("Log writer: bounded queue, writer thread, queued log handler")
 struct LogWriterTests {
+    /// A writer appending to a new temporary file (`<label>-<uuid>.log`); the caller unlinks `path`.
+    static func fileWriter(_ label: String) throws -> (writer: LogWriter, path: String) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString).log").path
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        try #require(fd >= 0)
+        return (LogWriter(name: "file", fileDescriptor: fd, closesDescriptor: true), path)
+    }
+
     @Test("a full queue drops and counts what does not fit, and keeps the order of what it took",
           arguments: [(entries: 3, bytes: 1000), (entries: 100, bytes: 25)])
     func boundedQueueDropsAndCounts(capacity: (entries: Int, bytes: Int)) {
@@ -74,11 +82,8 @@ struct LogWriterTests {
     @Test("shutdown writes everything queued, whole lines in order")
     func shutdownFlushesInOrder() throws {
         // Given a writer on a file
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("logwriter-\(UUID().uuidString).log").path
+        let (writer, path) = try Self.fileWriter("logwriter")
         defer { unlink(path) }
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        try #require(fd >= 0)
-        let writer = LogWriter(name: "file", fileDescriptor: fd, closesDescriptor: true)
 
         // When 1000 numbered lines are enqueued and the writer is shut down
         for i in 0..<1000 { writer.enqueue("line \(i)\n") }
@@ -130,11 +135,8 @@ struct LogWriterTests {
     @Test("the queued log handler writes StreamLogHandler-style lines with every metadata source")
     func queuedLogHandlerKeepsMetadata() throws {
         // Given a logger whose handler queues to a file, with handler metadata and a provider
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("handler-\(UUID().uuidString).log").path
+        let (writer, path) = try Self.fileWriter("handler")
         defer { unlink(path) }
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        try #require(fd >= 0)
-        let writer = LogWriter(name: "file", fileDescriptor: fd, closesDescriptor: true)
         let provider = Logger.MetadataProvider { ["flight": "42"] }
         var logger = Logger(label: "followme.test") { QueuedLogHandler(label: $0, writer: writer, metadataProvider: provider) }
         logger[metadataKey: "role"] = "target"

@@ -11,15 +11,12 @@ struct Transition: CustomStringConvertible {
     var description: String { "t=\(t) \(from) → \(to) (\(reason))" }
 }
 
-/// One position fix from the flight log (a `FlightGPSRecord` with lat/lon), with the estimator's verdict.
-struct LoggedFix {
-    let t: Double
-    let role: String
-    let latitudeDegrees: Double
-    let longitudeDegrees: Double
+/// A position fix from the flight log, as the fault tests read it.
+extension FlightGPSRecord {
+    var latitudeDegrees: Double { event?.lat ?? .nan }
+    var longitudeDegrees: Double { event?.lon ?? .nan }
     /// The receiver's UTC time as gpsd reported it (ISO 8601).
-    let time: String?
-    let verdict: String?
+    var time: String? { event?.time }
 }
 
 /// Reads `followme run --flight-log FILE` while it is being written (JSONL, whole lines per flush),
@@ -95,11 +92,10 @@ struct FlightLogReader {
         }
     }
 
-    /// Position fixes of one role (`target` / `onboard`).
-    func fixes(role: String, after t0: Double = 0) -> [LoggedFix] {
-        records(FlightGPSRecord.self, kind: FlightGPSRecord.kind).compactMap { r in
-            guard let t = r.t, t >= t0, let e = r.event, e.role == role, let lat = e.lat, let lon = e.lon else { return nil }
-            return LoggedFix(t: t, role: role, latitudeDegrees: lat, longitudeDegrees: lon, time: e.time, verdict: r.verdict)
+    /// Position fixes (with lat/lon) of one role (`target` / `onboard`), with the estimator's verdict.
+    func fixes(role: String, after t0: Double = 0) -> [FlightGPSRecord] {
+        records(FlightGPSRecord.self, kind: FlightGPSRecord.kind).filter { r in
+            (r.t ?? -.infinity) >= t0 && r.event?.role == role && r.event?.lat != nil && r.event?.lon != nil
         }
     }
 
