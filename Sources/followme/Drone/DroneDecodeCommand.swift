@@ -4,8 +4,9 @@ import Foundation
 
 /// `followme drone decode FILE`: print one captured navdata packet as JSON.
 ///
-/// Wires `ARDroneProtocol`'s decoder (`Navdata(bytes:)`) to `NavdataJSON` (the JSON document and the
-/// person-readable decoder errors); no link, no config. Exit 2 when the file is not a valid packet.
+/// Modules: ARDroneProtocol (the decoder, `Navdata(bytes:)`) and ShellSupport (`JSONLine`, through
+/// `NavdataJSON`: the JSON document and the person-readable decoder errors); no link, no config.
+/// Exit 2 when the file is not a valid packet.
 struct DroneDecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",

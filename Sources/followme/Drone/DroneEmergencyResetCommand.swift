@@ -2,9 +2,9 @@ import ArgumentParser
 
 /// `followme drone emergency-reset`: clear the drone's EMERGENCY state after a person inspected it.
 ///
-/// Wires `DroneConnectionOptions` (config → `DroneLinkConfiguration`) and `DroneSession`; the refusal
-/// to toggle REF bit 8 on a drone not in emergency (it would cut the motors) is `DroneLink`'s
-/// (`requestEmergencyToggle`), checked here first to say why.
+/// Modules: FollowMeConfig (the config, through `DroneConnectionOptions`) and DroneLink (the link,
+/// through `DroneSession`). The refusal to toggle REF bit 8 on a drone not in emergency (it would cut
+/// the motors) is DroneLink's (`requestEmergencyToggle`); this command checks first to say why.
 struct DroneEmergencyResetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emergency-reset",

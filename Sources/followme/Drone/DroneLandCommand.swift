@@ -2,9 +2,9 @@ import ArgumentParser
 
 /// `followme drone land`: land the drone and wait until navdata reports LANDED.
 ///
-/// Wires `DroneConnectionOptions` (config → `DroneLinkConfiguration`), `DroneSession` (a running
-/// `DroneLink` and its latest navdata) and `ShutdownSignals`: SIGTERM/SIGINT are received but do not
-/// stop a landing half-way; `--timeout` bounds the wait.
+/// Modules: FollowMeConfig (the config, through `DroneConnectionOptions`), DroneLink (the link, through
+/// `DroneSession`) and ServiceLifecycle (through `ShutdownSignals`: SIGTERM/SIGINT are received but do
+/// not stop a landing half-way; `--timeout` bounds the wait).
 struct DroneLandCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "land",

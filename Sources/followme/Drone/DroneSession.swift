@@ -18,16 +18,17 @@ final class DroneSession: Sendable {
         var droneWasFlying: Bool?
         var failures: [String] = []
 
-        /// Airborne per the latest navdata, take-off finished: the one navdata → flight-state mapping
-        /// (`DroneTelemetry(navdata:receivedAt:)`) says flying or hovering, or, without the demo option,
-        /// the FLY bit. `DroneFlightState.isAirborne` also counts `takingOff`; here the take-off must
-        /// be over (`takeoff` waits for hovering/flying before it starts the hover time).
+        /// Airborne per the latest navdata, take-off finished: the demo's control state is airborne
+        /// (`ControlState.isAirborne`, the one definition) but not TRANS_TAKEOFF, because `takeoff`
+        /// waits for hovering/flying before its hover time starts; without a known control state,
+        /// the FLY bit. (`NavdataSummary.isAirborne`, the link's adopt-on-connect rule, also counts
+        /// the take-off and, through the FLY bit, the landing.)
         var isAirborne: Bool {
-            guard let latest else { return false }
-            guard let telemetry = DroneTelemetry(navdata: latest.navdata, receivedAt: latest.receivedAt) else {
-                return latest.navdata.state.contains(.flying)
+            guard let navdata = latest?.navdata else { return false }
+            if let control = navdata.demo?.controlState {
+                return control.isAirborne && control != .transitionTakeoff
             }
-            return telemetry.flightState.isAirborne && telemetry.flightState != .takingOff
+            return navdata.state.contains(.flying)
         }
 
         /// Landed per the latest navdata: FLY bit clear and (if demo is present) state LANDED.

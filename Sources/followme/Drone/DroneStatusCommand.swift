@@ -8,10 +8,11 @@ import ShellSupport
 /// `followme drone status`: show the drone's flight state, battery, attitude, navdata rate and link
 /// quality live, or one JSON object per link event.
 ///
-/// Wires `DroneConnectionOptions` (config → `DroneLinkConfiguration`) and `DroneSession.start` (a
-/// running `DroneLink`), then reads `DroneLink.events` itself: text mode renders `statusLine`,
-/// `--json` prints `DroneLinkEvent.jsonLine()` (DroneLinkEvent+JSON.swift). Starting the link writes
-/// the flight limits and hovers; it never lands a flying drone (the link keeps REF bit 9).
+/// Modules: FollowMeConfig (the config, through `DroneConnectionOptions`), DroneLink (a running link
+/// from `DroneSession.start`, whose `events` this command reads itself), ShellSupport (`JSONLine`,
+/// the clock). Text mode renders `statusLine`; `--json` prints `DroneLinkEvent.jsonLine()`
+/// (DroneLinkEvent+JSON.swift). Starting the link writes the flight limits and hovers; it never
+/// lands a flying drone (the link keeps REF bit 9). No signal handling: Ctrl-C ends it.
 struct DroneStatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",

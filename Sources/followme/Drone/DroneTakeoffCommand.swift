@@ -5,10 +5,11 @@ import ShellSupport
 
 /// `followme drone takeoff`: take off, hover, then land, each step confirmed by navdata.
 ///
-/// Wires `DroneConnectionOptions` (config → `DroneLinkConfiguration`), `DroneSession` (a running
-/// `DroneLink` and its latest navdata) and `ShutdownSignals` (SIGTERM/SIGINT through
-/// swift-service-lifecycle: a signal ends the take-off or hover and lands at once; the landing itself
-/// is not interrupted). The drone is never left without a controller: the link stays up throughout.
+/// Modules: FollowMeConfig (the config, through `DroneConnectionOptions`), DroneLink (the link, through
+/// `DroneSession`: REF take-off/land, flat trim, the latest navdata) and ServiceLifecycle (SIGTERM/
+/// SIGINT, through `ShutdownSignals`: a signal ends the take-off or the hover and lands at once; the
+/// landing itself is not interrupted). The link stays up throughout, so the drone is never left
+/// without a controller.
 struct DroneTakeoffCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "takeoff",
