@@ -9,25 +9,10 @@ import TestSupport
           .timeLimit(.minutes(2)))
     func deliveredRates() async throws {
         // Given the sim's person NMEA at 10 Hz and its onboard NMEA at 5 Hz, read by one gpsd.
-        let dir = try scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let field = try await SimField.start(in: dir, simArguments: ["--person-rate-hz", "10"])
-        let r: FollowMeBinary.Result
-        do {
-            // When `followme gps --json` runs with target.rate_hz = "max" (the default) and
-            // onboard.rate_hz = "device" (the default), for 80 fixes (~5 s).
-            let config = try temporaryConfig(field.configText(), directory: dir)
-            r = try FollowMeBinary.run(["gps", "--config", config.path, "--json", "--count", "80", "--timeout", "40"],
-                                       timeoutSeconds: 60)
-        } catch {
-            await field.stop()
-            throw error
-        }
-        await field.stop()
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        let objects = r.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
+        // When `followme gps --json` runs with target.rate_hz = "max" (the default) and
+        // onboard.rate_hz = "device" (the default), for 80 fixes (~5 s).
+        let run = try await GPSCommandRun.run(count: 80, simArguments: ["--person-rate-hz", "10"])
+        let r = run.result, objects = run.objects
 
         // Then the last fix of each role carries the rate it delivers (within 15 %).
         func lastRate(_ role: String) -> Double? {

@@ -65,23 +65,8 @@ import TestSupport
 @Suite struct GPSCommandEndToEndTests {
     @Test("prints 20 position fixes with the right role for each receiver", .timeLimit(.minutes(2)))
     func twoReceiversOneGPSD() async throws {
-        let dir = try scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let field = try await SimField.start(in: dir)
-        let r: FollowMeBinary.Result
-        do {
-            let config = try temporaryConfig(field.configText(), directory: dir)
-            r = try FollowMeBinary.run(["gps", "--config", config.path, "--json", "--count", "20", "--timeout", "40"],
-                                       timeoutSeconds: 60)
-        } catch {
-            await field.stop()
-            throw error
-        }
-        await field.stop()
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        let objects = r.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
+        let run = try await GPSCommandRun.run(count: 20)
+        let field = run.field, objects = run.objects
         let fixes = objects.filter { $0["lat"] != nil }
         #expect(fixes.count == 20)
         // The sim's drone sits at its home (48.8584, 2.2945); the person stands 10 m south of it.
