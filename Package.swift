@@ -136,6 +136,7 @@ let package = Package(
 
         // MARK: Tests (one target per module; integration targets start real gpsd / UDP peers)
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
+        .testTarget(name: "MemberwiseInitTests", dependencies: ["MemberwiseInit"], swiftSettings: strict),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol", "Fuzzing", "SeededRandom"],
