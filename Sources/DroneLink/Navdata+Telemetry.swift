@@ -4,7 +4,11 @@ import Observations
 
 extension DroneTelemetry {
     /// What the follow core needs from one navdata packet; nil for packets without the demo
-    /// option (bootstrap), which carry no flight state.
+    /// option (bootstrap), which carry no flight state. The one navdata → telemetry mapping: the
+    /// flight on a real drone, `followme drone` and `followme bench` (the simulated drone's
+    /// `DroneSimulator.navdata`) all use it. Control states (docs/ardrone-protocol.md §3.4) reduce so
+    /// that `DroneFlightState.isAirborne` equals `ControlState.isAirborne` (FollowBenchTests'
+    /// LinkMappingTests checks every state).
     public init?(navdata: NavdataSummary, receivedAt: MonotonicTime) {
         guard let demo = navdata.demo else { return nil }
         let state: DroneFlightState

@@ -1,4 +1,3 @@
-import FollowBench
 import Foundation
 import ShellSupport
 

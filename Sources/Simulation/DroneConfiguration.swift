@@ -72,29 +72,22 @@ public struct DroneConfiguration: Sendable, Hashable {
     /// `snippet_configure_drone.h`: send `outdoor` first or the limits land in the wrong set).
     public mutating func apply(key: String, value: String) {
         values[key] = value
+        if let (set, limit) = Self.limitKey(key) {
+            setNumber(key, value, positive: limit.positive) { c, v in
+                let v = limit.transform(v)
+                switch set {
+                case .active: c.withActive { $0[keyPath: limit.path] = v }
+                case .indoor: c.indoor[keyPath: limit.path] = v
+                case .outdoor: c.outdoor[keyPath: limit.path] = v
+                }
+            }
+            return
+        }
         switch key {
         case "control:outdoor":
             setBool(key, value) { $0.isOutdoor = $1 }
         case "general:navdata_demo":
             setBool(key, value) { $0.navdataDemo = $1 }
-        case "control:euler_angle_max":
-            setNumber(key, value, positive: false) { c, v in c.withActive { $0.eulerAngleMaxRadians = Self.clampEuler(v) } }
-        case "control:indoor_euler_angle_max":
-            setNumber(key, value, positive: false) { c, v in c.indoor.eulerAngleMaxRadians = Self.clampEuler(v) }
-        case "control:outdoor_euler_angle_max":
-            setNumber(key, value, positive: false) { c, v in c.outdoor.eulerAngleMaxRadians = Self.clampEuler(v) }
-        case "control:control_vz_max":
-            setNumber(key, value, positive: true) { c, v in c.withActive { $0.verticalSpeedMaxMillimetersPerSecond = v } }
-        case "control:indoor_control_vz_max":
-            setNumber(key, value, positive: true) { c, v in c.indoor.verticalSpeedMaxMillimetersPerSecond = v }
-        case "control:outdoor_control_vz_max":
-            setNumber(key, value, positive: true) { c, v in c.outdoor.verticalSpeedMaxMillimetersPerSecond = v }
-        case "control:control_yaw":
-            setNumber(key, value, positive: true) { c, v in c.withActive { $0.yawRateMaxRadiansPerSecond = v } }
-        case "control:indoor_control_yaw":
-            setNumber(key, value, positive: true) { c, v in c.indoor.yawRateMaxRadiansPerSecond = v }
-        case "control:outdoor_control_yaw":
-            setNumber(key, value, positive: true) { c, v in c.outdoor.yawRateMaxRadiansPerSecond = v }
         case "control:altitude_max":
             setNumber(key, value, positive: true) { c, v in c.altitudeMaxMillimeters = v }
         case "control:altitude_min":
@@ -113,8 +106,41 @@ public struct DroneConfiguration: Sendable, Hashable {
         navdataDemo = false
     }
 
-    private static func clampEuler(_ radians: Double) -> Double {
-        min(radians, eulerAngleMaxLimitRadians)
+    /// Which limit set a `control:` limit key writes.
+    private enum LimitSetChoice { case active, indoor, outdoor }
+
+    /// One per-set limit: the key's name without `control:` / `control:indoor_` / `control:outdoor_`,
+    /// the `LimitSet` field it sets, whether zero is rejected, and how the value is stored.
+    private struct LimitKey {
+        var name: String
+        var path: WritableKeyPath<LimitSet, Double>
+        var positive: Bool
+        var transform: (Double) -> Double
+    }
+
+    /// `euler_angle_max` accepts 0 and is clamped to `eulerAngleMaxLimitRadians`; the others must be
+    /// positive (config_keys.h, docs/ardrone-protocol.md §4).
+    private static var limitKeys: [LimitKey] {
+        [
+            LimitKey(name: "euler_angle_max", path: \.eulerAngleMaxRadians, positive: false) {
+                min($0, eulerAngleMaxLimitRadians)
+            },
+            LimitKey(name: "control_vz_max", path: \.verticalSpeedMaxMillimetersPerSecond, positive: true) { $0 },
+            LimitKey(name: "control_yaw", path: \.yawRateMaxRadiansPerSecond, positive: true) { $0 },
+        ]
+    }
+
+    /// The set and limit a key writes: `control:NAME` the active set, `control:indoor_NAME` and
+    /// `control:outdoor_NAME` their own.
+    private static func limitKey(_ key: String) -> (LimitSetChoice, LimitKey)? {
+        guard key.hasPrefix("control:") else { return nil }
+        let rest = key.dropFirst("control:".count)
+        for limit in limitKeys {
+            if rest == limit.name { return (.active, limit) }
+            if rest == "indoor_" + limit.name { return (.indoor, limit) }
+            if rest == "outdoor_" + limit.name { return (.outdoor, limit) }
+        }
+        return nil
     }
 
     private mutating func withActive(_ body: (inout LimitSet) -> Void) {

@@ -95,17 +95,17 @@ public final class SimulatorServer: Sendable {
                 : try await bindNMEA(host: host, port: configuration.personNMEAPort, label: "person", loop: loop, logger: logger)
             if let person { servers.append(person) }
             let atChannel = try await bindUDP(host: host, port: configuration.atPort, socket: "AT", loop: loop) { channel in
-                try channel.pipeline.syncOperations.addHandler(ATDatagramHandler(core: core))
+                try channel.pipeline.syncOperations.addHandler(SimulatorDatagramHandler.at(core: core))
             }
             opened.append(atChannel)
             let navdataChannel = try await bindUDP(host: host, port: configuration.navdataPort, socket: "navdata", loop: loop) { channel in
-                try channel.pipeline.syncOperations.addHandler(NavdataTriggerHandler(core: core))
+                try channel.pipeline.syncOperations.addHandler(SimulatorDatagramHandler.navdataTrigger(core: core))
             }
             opened.append(navdataChannel)
             var controlPort: Int?
             if let port = configuration.controlPort {
                 let controlChannel = try await bindUDP(host: host, port: port, socket: "control", loop: loop) { channel in
-                    try channel.pipeline.syncOperations.addHandler(ControlDatagramHandler(core: core))
+                    try channel.pipeline.syncOperations.addHandler(SimulatorDatagramHandler.control(core: core))
                 }
                 opened.append(controlChannel)
                 controlPort = try localPort(controlChannel, "control")
@@ -192,46 +192,5 @@ public final class SimulatorServer: Sendable {
     private static func localPort(_ channel: any Channel, _ socket: String) throws -> Int {
         guard let port = channel.localAddress?.port else { throw SimulatorServerError.noLocalAddress(socket: socket) }
         return port
-    }
-}
-
-/// AT datagrams → the core, stamped with their arrival time.
-final class ATDatagramHandler: ChannelInboundHandler {
-    typealias InboundIn = AddressedEnvelope<ByteBuffer>
-
-    private let core: NIOLoopBound<SimulatorCore>
-
-    init(core: NIOLoopBound<SimulatorCore>) {
-        self.core = core
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let envelope = unwrapInboundIn(data)
-        let bytes = Array(envelope.data.readableBytesView)
-        core.value.receiveAT(bytes, from: envelope.remoteAddress, now: SystemClock.now())
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A UDP socket error (e.g. ICMP unreachable surfacing) must not close the port.
-    }
-}
-
-/// Any datagram on the navdata port registers its source as the navdata client.
-final class NavdataTriggerHandler: ChannelInboundHandler {
-    typealias InboundIn = AddressedEnvelope<ByteBuffer>
-
-    private let core: NIOLoopBound<SimulatorCore>
-
-    init(core: NIOLoopBound<SimulatorCore>) {
-        self.core = core
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let envelope = unwrapInboundIn(data)
-        core.value.receiveNavdataTrigger(from: envelope.remoteAddress, now: SystemClock.now())
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // Sending navdata to a client that went away yields ECONNREFUSED here; keep serving.
     }
 }

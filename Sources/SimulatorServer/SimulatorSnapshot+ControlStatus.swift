@@ -20,11 +20,7 @@ extension SimulatorSnapshot {
         j.add("north", positionPlane.north)
         j.add("speed", velocityENU.length)
         j.add("nose", noseHeadingDegrees)
-        if let p = personPlane {
-            j.add("person_east", p.east)
-            j.add("person_north", p.north)
-            j.add("person_started", personStarted)
-        }
+        addPerson(to: &j)
         j.add("at_datagrams", counters.atDatagrams)
         j.add("malformed", counters.malformedDatagrams)
         j.add("accepted_commands", counters.acceptedCommands)

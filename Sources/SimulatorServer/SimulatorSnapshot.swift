@@ -134,11 +134,7 @@ public struct SimulatorSnapshot: Sendable {
         j.add("malformed", counters.malformedDatagrams)
         j.add("stale", counters.staleCommands)
         j.add("nmea_clients", onboardNMEAClients)
-        if let p = personPlane {
-            j.add("person_east", p.east)
-            j.add("person_north", p.north)
-            j.add("person_started", personStarted)
-        }
+        addPerson(to: &j)
         return j.string
     }
 
@@ -158,6 +154,14 @@ public struct SimulatorSnapshot: Sendable {
         case .transitionLanding?: "transLanding"
         case .transitionLooping?: "transLooping"
         }
+    }
+
+    /// The person's fields of both status JSON objects (none without a person).
+    func addPerson(to j: inout JSONLine) {
+        guard let p = personPlane else { return }
+        j.add("person_east", p.east)
+        j.add("person_north", p.north)
+        j.add("person_started", personStarted)
     }
 
     private struct Rates {

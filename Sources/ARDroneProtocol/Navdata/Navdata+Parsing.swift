@@ -138,16 +138,17 @@ extension Navdata {
     /// Decodes a demo option's fields; `reader` is past the option header of an option known to be
     /// at least `NavdataDemo.fixedByteCount` long. Allocates nothing for a 148-byte option.
     static func decodeDemo(_ reader: inout LittleEndianReader) -> NavdataDemo {
-        NavdataDemo(
+        var demo = NavdataDemo(
             controlStateWord: reader.uint32(),
             batteryPercent: reader.uint32(),
             thetaMillidegrees: reader.float32(),
             phiMillidegrees: reader.float32(),
             psiMillidegrees: reader.float32(),
             altitudeMillimeters: reader.int32(),
-            bodyVelocityMillimetersPerSecond: reader.float32Vector(),
-            trailing: reader.remainingRawBytes()
+            bodyVelocityMillimetersPerSecond: reader.float32Vector()
         )
+        demo.setTrailing(reader.remainingRawBytes())
+        return demo
     }
 
     /// Decodes the 212 payload bytes of a 216-byte GPS option (offsets in `NavdataGPS` docs).

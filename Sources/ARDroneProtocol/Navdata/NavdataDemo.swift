@@ -84,26 +84,10 @@ public struct NavdataDemo: Sendable, Equatable {
             ? Array(trailingBytes[Self.legacyTrailingByteCount...]) : []
     }
 
-    /// Decoding: `trailing` is everything after vz (at least 108 bytes: the caller checked the
-    /// option's size). Allocates only if the option is longer than 148 bytes.
-    init(
-        controlStateWord: UInt32,
-        batteryPercent: UInt32,
-        thetaMillidegrees: Float,
-        phiMillidegrees: Float,
-        psiMillidegrees: Float,
-        altitudeMillimeters: Int32,
-        bodyVelocityMillimetersPerSecond: NavdataVector3,
-        trailing: UnsafeRawBufferPointer
-    ) {
+    /// Decoding: sets everything after vz from `trailing` (at least 108 bytes: the caller checked
+    /// the option's size). Allocates only if the option is longer than 148 bytes.
+    mutating func setTrailing(_ trailing: UnsafeRawBufferPointer) {
         precondition(trailing.count >= Self.legacyTrailingByteCount, "demo option shorter than 148 bytes")
-        self.controlStateWord = controlStateWord
-        self.batteryPercent = batteryPercent
-        self.thetaMillidegrees = thetaMillidegrees
-        self.phiMillidegrees = phiMillidegrees
-        self.psiMillidegrees = psiMillidegrees
-        self.altitudeMillimeters = altitudeMillimeters
-        self.bodyVelocityMillimetersPerSecond = bodyVelocityMillimetersPerSecond
         legacyTrailer = InlineArray { trailing[$0] }
         extensionBytes = trailing.count > Self.legacyTrailingByteCount
             ? Array(trailing[Self.legacyTrailingByteCount...]) : []

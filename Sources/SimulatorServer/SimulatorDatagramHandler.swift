@@ -1,0 +1,62 @@
+import NIOCore
+import Observations
+import ShellSupport
+
+/// Datagrams on one of the simulator's UDP ports → the core (on its loop), stamped with their
+/// arrival time; a port with replies (control) answers the sender. A socket error — a client that
+/// went away surfaces as ICMP unreachable / ECONNREFUSED — never closes the port.
+final class SimulatorDatagramHandler: ChannelInboundHandler {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    typealias OutboundOut = AddressedEnvelope<ByteBuffer>
+    /// What the port does with one datagram; returns the reply line, if any.
+    typealias Receive = (SimulatorCore, AddressedEnvelope<ByteBuffer>, MonotonicTime) -> String?
+
+    private let core: NIOLoopBound<SimulatorCore>
+    private let receive: Receive
+
+    private init(core: NIOLoopBound<SimulatorCore>, receive: @escaping Receive) {
+        self.core = core
+        self.receive = receive
+    }
+
+    /// AT port: every datagram is AT commands.
+    static func at(core: NIOLoopBound<SimulatorCore>) -> SimulatorDatagramHandler {
+        SimulatorDatagramHandler(core: core) { core, envelope, now in
+            core.receiveAT(Array(envelope.data.readableBytesView), from: envelope.remoteAddress, now: now)
+            return nil
+        }
+    }
+
+    /// Navdata port: any datagram registers its source as the navdata client.
+    static func navdataTrigger(core: NIOLoopBound<SimulatorCore>) -> SimulatorDatagramHandler {
+        SimulatorDatagramHandler(core: core) { core, envelope, now in
+            core.receiveNavdataTrigger(from: envelope.remoteAddress, now: now)
+            return nil
+        }
+    }
+
+    /// Control port: one JSON command per datagram, one JSON reply line back.
+    static func control(core: NIOLoopBound<SimulatorCore>) -> SimulatorDatagramHandler {
+        SimulatorDatagramHandler(core: core) { core, envelope, now in
+            do throws(SimulatorControlError) {
+                let command = try SimulatorControlCommand(json: Array(envelope.data.readableBytesView))
+                return core.control(command, from: envelope.remoteAddress, now: now)
+            } catch {
+                var j = JSONLine()
+                j.add("ok", false)
+                j.add("error", error.description)
+                return j.string
+            }
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let envelope = Self.unwrapInboundIn(data)
+        guard let reply = receive(core.value, envelope, SystemClock.now()) else { return }
+        let buffer = context.channel.allocator.buffer(string: reply + "\n")
+        context.writeAndFlush(Self.wrapOutboundOut(AddressedEnvelope(remoteAddress: envelope.remoteAddress, data: buffer)),
+                              promise: nil)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {}
+}
