@@ -27,7 +27,7 @@ struct GPSDRestartTests {
         // Given a client receiving 10 Hz fixes from gpsd on port P.
         let dir = try TestDirectory(label: "restart")
         defer { dir.remove() }
-        let source = try NMEATCPServer(rateHz: 10, script: TestSources.walk(from: TestSources.targetStart, withHeading: false))
+        let source = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: TestSources.targetStart, withHeading: false))
         source.start()
         defer { source.stop() }
         let device = source.gpsdSource()

@@ -27,7 +27,7 @@ struct GarbageInputTests {
         /// The position the junk would claim, if a parser believed it (never a valid fix).
         static let claimed = NMEAPosition(latitudeDegrees: 10, longitudeDegrees: 10)
 
-        func cycle(_ index: Int) -> NMEATCPServer.Cycle {
+        func cycle(_ index: Int) -> ScriptedNMEAServer.Cycle {
             let t = TestSources.time(index, periodCentiseconds: 10).field
             let d = NMEA.dateField
             switch self {
@@ -66,7 +66,7 @@ struct GarbageInputTests {
         defer { dir.remove() }
         let valid = TestSources.walk(from: TestSources.targetStart, withHeading: false)
         let junkCycles = Self.junkCycles
-        let source = try NMEATCPServer(rateHz: 10) { index in
+        let source = try ScriptedNMEAServer(rateHz: 10) { index in
             index < junkCycles ? junk.cycle(index) : valid(index)
         }
         source.start()

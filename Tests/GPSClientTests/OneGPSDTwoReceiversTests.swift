@@ -27,8 +27,8 @@ struct OneGPSDTwoReceiversTests {
         // both read by one gpsd.
         let dir = try TestDirectory(label: "one-gpsd")
         defer { dir.remove() }
-        let target = try NMEATCPServer(rateHz: 10, script: TestSources.walk(from: TestSources.targetStart, withHeading: false))
-        let onboard = try NMEATCPServer(rateHz: 10, script: TestSources.walk(from: TestSources.onboardStart, withHeading: true))
+        let target = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: TestSources.targetStart, withHeading: false))
+        let onboard = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: TestSources.onboardStart, withHeading: true))
         target.start()
         defer { target.stop() }
         onboard.start()
@@ -54,7 +54,7 @@ struct OneGPSDTwoReceiversTests {
 
         // Then every target fix is a target position, from the target path, and likewise onboard.
         let targetSent = target.sentCycles, onboardSent = onboard.sentCycles
-        func expectOnlyOwnPositions(_ role: ReceiverRole, path: String, own: [NMEATCPServer.SentCycle], other: [NMEATCPServer.SentCycle]) {
+        func expectOnlyOwnPositions(_ role: ReceiverRole, path: String, own: [ScriptedNMEAServer.SentCycle], other: [ScriptedNMEAServer.SentCycle]) {
             for fix in events.of(role).fixes {
                 let lat = fix.coordinate.latitudeDegrees, lon = fix.coordinate.longitudeDegrees
                 #expect(fix.device == path)
@@ -103,7 +103,7 @@ struct OneGPSDTwoReceiversTests {
         // Given a gpsd with one live device streaming at 10 Hz.
         let dir = try TestDirectory(label: "long-path")
         defer { dir.remove() }
-        let source = try NMEATCPServer(rateHz: 10, script: TestSources.walk(from: TestSources.onboardStart, withHeading: true))
+        let source = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: TestSources.onboardStart, withHeading: true))
         source.start()
         defer { source.stop() }
         let gpsd = try await GPSDProcesses.startGPSD(devices: [source.gpsdSource()], in: dir)

@@ -108,7 +108,7 @@ struct ReceiverRateGPSDTests {
         // Given an NMEA source (RMC+GGA) at `hz`, read by gpsd as tcp://.
         let dir = try TestDirectory(label: "rate-tcp")
         defer { dir.remove() }
-        let source = try NMEATCPServer(rateHz: hz, script: TestSources.walk(
+        let source = try ScriptedNMEAServer(rateHz: hz, script: TestSources.walk(
             from: TestSources.targetStart, withHeading: false, periodCentiseconds: Int((100 / hz).rounded())))
         source.start()
         defer { source.stop() }
@@ -137,7 +137,7 @@ struct ReceiverRateGPSDTests {
         // Given a client asking for 5 Hz of a 5 Hz tcp:// NMEA source, answered once.
         let dir = try TestDirectory(label: "rate-restart")
         defer { dir.remove() }
-        let source = try NMEATCPServer(rateHz: 5, script: TestSources.walk(
+        let source = try ScriptedNMEAServer(rateHz: 5, script: TestSources.walk(
             from: TestSources.targetStart, withHeading: false, periodCentiseconds: 20))
         source.start()
         defer { source.stop() }

@@ -13,7 +13,7 @@ struct TwoGPSDInstancesTests {
         // u-blox NEO-M8N UBX log (Adelaide) for the onboard receiver.
         let dir = try TestDirectory(label: "two-gpsd")
         defer { dir.remove() }
-        let target = try NMEATCPServer(rateHz: 10, script: TestSources.walk(from: TestSources.targetStart, withHeading: false))
+        let target = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: TestSources.targetStart, withHeading: false))
         target.start()
         defer { target.stop() }
         let gpsdA = try await GPSDProcesses.startGPSD(devices: [target.gpsdSource()], in: dir)

@@ -12,7 +12,7 @@
 // Here (they know GPSClient, this target's fixtures or its NMEA sources):
 //   NMEA.swift            the sources' sentences, written by Simulation's NMEASentence, plus a
 //                         corrupt checksum and the position gpsd decodes.
-//   NMEATCPServer.swift   a `tcp://` NMEA source for gpsd, recording what it sent.
+//   ScriptedNMEAServer.swift   a `tcp://` NMEA source for gpsd, recording what it sent.
 //   GPSDCheckFile.swift   parser for gpsd regression `.chk` files.
 //   TestDirectory.swift   `Fixtures` (this bundle's resources) and `copyFixture`.
 //   EventRecorder.swift   GPSEvent filters (fixes, headings, losses).

@@ -32,7 +32,7 @@ enum TestSources {
 
     /// RMC + GGA of a walk (and `$HCHDT` when `withHeading`), one cycle per call.
     static func walk(from start: NMEAPosition, withHeading: Bool, periodCentiseconds: Int = 10)
-        -> @Sendable (Int) -> NMEATCPServer.Cycle
+        -> @Sendable (Int) -> ScriptedNMEAServer.Cycle
     {
         return { index in
             let p = position(start, index)
@@ -43,13 +43,13 @@ enum TestSources {
                 headingDegrees = heading(index)
                 text += NMEA.hdt(headingDegrees: heading(index))
             }
-            return NMEATCPServer.Cycle(text: text, position: p, headingDegrees: headingDegrees)
+            return ScriptedNMEAServer.Cycle(text: text, position: p, headingDegrees: headingDegrees)
         }
     }
 
     /// The sent cycle that carried this position, if any.
     static func cycle(latitudeDegrees: Double, longitudeDegrees: Double,
-                      in sent: [NMEATCPServer.SentCycle]) -> NMEATCPServer.SentCycle? {
+                      in sent: [ScriptedNMEAServer.SentCycle]) -> ScriptedNMEAServer.SentCycle? {
         sent.first { cycle in
             cycle.position?.matches(latitudeDegrees: latitudeDegrees, longitudeDegrees: longitudeDegrees,
                                     toleranceDegrees: positionToleranceDegrees) ?? false

@@ -9,10 +9,14 @@ import TestSupport
 /// A fake receiver gpsd can read as `tcp://127.0.0.1:<port>`: listens on 127.0.0.1 port 0
 /// and writes one cycle of NMEA sentences to every connected client at a fixed rate.
 ///
+/// Not SimulatorServer's `NMEATCPServer` (which broadcasts whatever the simulator hands it): the
+/// tests need a cycle script, the record of what each delivered cycle encoded and when, and a
+/// cycle that advances only once a client got it whole.
+///
 /// The cycle counter only advances when at least one client got the cycle, and continues
 /// across reconnects (a restarted gpsd picks up where the old one stopped). Every cycle sent
 /// is recorded with what it encoded, so tests can check that received fixes came from here.
-final class NMEATCPServer: Sendable {
+final class ScriptedNMEAServer: Sendable {
     /// What one cycle sends.
     struct Cycle: Sendable {
         /// The bytes to write (usually complete sentences with CR LF; may be junk).
