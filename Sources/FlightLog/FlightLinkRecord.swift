@@ -1,45 +1,42 @@
+import MemberwiseInit
 /// `"kind":"link"`: something the drone link observed (`event`: `connected`, `navdata-lost`,
 /// `navdata-restored`, `config-ack`, `config-failed`, `config-complete`, `flying-cleared`,
 /// `socket-closed`, `socket-reopened`, `bootstrap-fallback`, `statistics` (periodic),
 /// `statistics-final` (at exit)). Each event writes only its own fields; the statistics lines
 /// flatten their parts (link counters, dropped log lines, heading screen, per-receiver fix screen)
 /// into the one object, in that order.
+@MemberwiseInit
 public struct FlightLinkRecord: Codable, Sendable, Hashable {
     public static let kind = "link"
-    public var t: Double?
-    public var kind = Self.kind
-    public var event: String?
-    public var wasFlying: Bool?
-    public var silenceSeconds: Double?
+    public var t: Double? = nil
+    public var kind: String = Self.kind
+    public var event: String? = nil
+    public var wasFlying: Bool? = nil
+    public var silenceSeconds: Double? = nil
     /// Config writes: `category:name` and its value.
-    public var key: String?
-    public var value: String?
-    public var reason: String?
+    public var key: String? = nil
+    public var value: String? = nil
+    public var reason: String? = nil
     /// `at` or `navdata`.
-    public var socket: String?
-    public var error: String?
-    public var localPort: Int?
-    public var samePort: Bool?
-    public var attempts: Int?
-    public var downSeconds: Double?
+    public var socket: String? = nil
+    public var error: String? = nil
+    public var localPort: Int? = nil
+    public var samePort: Bool? = nil
+    public var attempts: Int? = nil
+    public var downSeconds: Double? = nil
     /// Config complete: the keys given up, comma-separated (empty: all acknowledged).
-    public var failed: String?
-    public var link: LinkStatisticsRecord?
-    public var dropped: DroppedLogLinesRecord?
-    public var headingReportsRejected: Int?
-    public var headingReanchored: Int?
-    public var targetFixes: FixScreenRecord?
-    public var onboardFixes: FixScreenRecord?
+    public var failed: String? = nil
+    public var link: LinkStatisticsRecord? = nil
+    public var dropped: DroppedLogLinesRecord? = nil
+    public var headingReportsRejected: Int? = nil
+    public var headingReanchored: Int? = nil
+    public var targetFixes: FixScreenRecord? = nil
+    public var onboardFixes: FixScreenRecord? = nil
 
     enum CodingKeys: String, CodingKey {
         case t, kind, event, wasFlying = "was_flying", silenceSeconds = "silence_s", key, value, reason, socket, error
         case localPort = "local_port", samePort = "same_port", attempts, downSeconds = "down_s", failed
         case headingReportsRejected = "heading_reports_rejected", headingReanchored = "heading_reanchored"
-    }
-
-    public init(t: Double, event: String) {
-        self.t = t
-        self.event = event
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -96,24 +93,25 @@ public struct FlightLinkRecord: Codable, Sendable, Hashable {
 }
 
 /// The drone link's counters on a statistics line (what was sent, what navdata was dropped and why).
+@MemberwiseInit
 public struct LinkStatisticsRecord: Codable, Sendable, Hashable {
-    public var datagramsSent: Int?
-    public var commandsSent: Int?
-    public var navdataRead: Int?
-    public var navdataReceived: Int?
-    public var droppedUnexpectedSource: Int?
-    public var droppedMalformed: Int?
-    public var droppedSequence: Int?
-    public var sequenceRestarts: Int?
-    public var navdataLosses: Int?
-    public var navdataRateHz: Double?
-    public var ticksLate: Int?
-    public var maxTickLatenessSeconds: Double?
-    public var sendFailures: Int?
-    public var eventsDropped: Int?
-    public var socketsClosed: Int?
-    public var socketsReopened: Int?
-    public var bootstrapRedos: Int?
+    public var datagramsSent: Int? = nil
+    public var commandsSent: Int? = nil
+    public var navdataRead: Int? = nil
+    public var navdataReceived: Int? = nil
+    public var droppedUnexpectedSource: Int? = nil
+    public var droppedMalformed: Int? = nil
+    public var droppedSequence: Int? = nil
+    public var sequenceRestarts: Int? = nil
+    public var navdataLosses: Int? = nil
+    public var navdataRateHz: Double? = nil
+    public var ticksLate: Int? = nil
+    public var maxTickLatenessSeconds: Double? = nil
+    public var sendFailures: Int? = nil
+    public var eventsDropped: Int? = nil
+    public var socketsClosed: Int? = nil
+    public var socketsReopened: Int? = nil
+    public var bootstrapRedos: Int? = nil
 
     enum CodingKeys: String, CodingKey {
         case datagramsSent = "datagrams_sent", commandsSent = "commands_sent", navdataRead = "navdata_read"
@@ -125,26 +123,21 @@ public struct LinkStatisticsRecord: Codable, Sendable, Hashable {
         case bootstrapRedos = "bootstrap_redos"
     }
 
-    public init() {}
 }
 
 /// Log lines (stderr) and flight-log lines dropped because their writer could not keep up, and
 /// log lines still waiting for a stalled stderr.
+@MemberwiseInit
 public struct DroppedLogLinesRecord: Codable, Sendable, Hashable {
-    public var logLines = 0
-    public var logLinesWaiting = 0
-    public var flightLogLines = 0
+    public var logLines: Int = 0
+    public var logLinesWaiting: Int = 0
+    public var flightLogLines: Int = 0
 
     enum CodingKeys: String, CodingKey {
         case logLines = "log_lines_dropped", logLinesWaiting = "log_lines_waiting"
         case flightLogLines = "flight_log_lines_dropped"
     }
 
-    public init(logLines: Int, logLinesWaiting: Int, flightLogLines: Int) {
-        self.logLines = logLines
-        self.logLinesWaiting = logLinesWaiting
-        self.flightLogLines = flightLogLines
-    }
 }
 
 /// What one receiver's fix screen did so far, written as `<role>_<field>` fields, `fields` in order.
@@ -186,17 +179,13 @@ struct NamedKey: CodingKey {
 }
 
 /// `"kind":"log","event":"final"` (the last line): log lines dropped over the whole flight.
+@MemberwiseInit
 public struct FlightLogFinalRecord: Codable, Sendable, Hashable {
     public static let kind = "log"
-    public var t: Double?
-    public var kind = Self.kind
-    public var event = "final"
-    public var dropped: DroppedLogLinesRecord?
-
-    public init(t: Double, dropped: DroppedLogLinesRecord) {
-        self.t = t
-        self.dropped = dropped
-    }
+    public var t: Double? = nil
+    public var kind: String = Self.kind
+    public var event: String = "final"
+    public var dropped: DroppedLogLinesRecord? = nil
 
     enum CodingKeys: String, CodingKey { case t, kind, event }
 

@@ -45,7 +45,7 @@ struct FlightLoopFlightTests {
         // When it ticks for a while
         rig.run(for: 3)
         // Then the link was never told anything (it keeps the REF bit 9 it adopted on connect)
-        #expect(rig.link.sent.isEmpty)
+        #expect(rig.link.sent.count == 0, "first: \(String(describing: rig.link.sent.first))")
         // And once telemetry arrives, it is
         rig.sendsTelemetry = true
         rig.run(for: 0.2)
