@@ -71,29 +71,29 @@ public struct ControllerTuning: Sendable, Hashable {
     public var commandLatencySeconds: Double
 
     public init(
-        dragRatePerSecond: Double = 0.58,
-        tiltSpeedMetersPerSecond: Double = 17.5,
-        positionGainPerSecond: Double = 0.9,
-        brakingAccelerationMetersPerSecondSquared: Double = 1.5,
-        velocityGainPerSecond: Double = 2.5,
-        separationGainPerSecond: Double = 1.0,
-        brakingAuthorityFraction: Double = 0.7,
-        tiltTimeConstantSeconds: Double = 0.14,
-        personDecelerationMetersPerSecondSquared: Double = 4,
-        windObserverRadiansPerSecond: Double = 0.5,
-        separationMarginMeters: Double = 0.5,
-        yawGainPerSecond: Double = 1.5,
-        yawDeadZoneMeters: Double = 1,
-        altitudeGainPerSecond: Double = 1.0,
-        targetSmoothingRadiansPerSecond: Double = 1,
-        standoffRotationDegreesPerSecond: Double = 15,
-        standoffRotationTimeConstantSeconds: Double = 3,
-        feedForwardStartMetersPerSecond: Double = 0.2,
-        feedForwardFullMetersPerSecond: Double = 0.6,
-        tiltSlewPerSecond: Double = 2.5,
-        yawSlewPerSecond: Double = 4,
-        gazSlewPerSecond: Double = 2,
-        commandLatencySeconds: Double = 0.1
+        dragRatePerSecond: Double = Spec.dragRatePerSecond.defaultValue,
+        tiltSpeedMetersPerSecond: Double = Spec.tiltSpeedMetersPerSecond.defaultValue,
+        positionGainPerSecond: Double = Spec.positionGainPerSecond.defaultValue,
+        brakingAccelerationMetersPerSecondSquared: Double = Spec.brakingAccelerationMetersPerSecondSquared.defaultValue,
+        velocityGainPerSecond: Double = Spec.velocityGainPerSecond.defaultValue,
+        separationGainPerSecond: Double = Spec.separationGainPerSecond.defaultValue,
+        brakingAuthorityFraction: Double = Spec.brakingAuthorityFraction.defaultValue,
+        tiltTimeConstantSeconds: Double = Spec.tiltTimeConstantSeconds.defaultValue,
+        personDecelerationMetersPerSecondSquared: Double = Spec.personDecelerationMetersPerSecondSquared.defaultValue,
+        windObserverRadiansPerSecond: Double = Spec.windObserverRadiansPerSecond.defaultValue,
+        separationMarginMeters: Double = Spec.separationMarginMeters.defaultValue,
+        yawGainPerSecond: Double = Spec.yawGainPerSecond.defaultValue,
+        yawDeadZoneMeters: Double = Spec.yawDeadZoneMeters.defaultValue,
+        altitudeGainPerSecond: Double = Spec.altitudeGainPerSecond.defaultValue,
+        targetSmoothingRadiansPerSecond: Double = Spec.targetSmoothingRadiansPerSecond.defaultValue,
+        standoffRotationDegreesPerSecond: Double = Spec.standoffRotationDegreesPerSecond.defaultValue,
+        standoffRotationTimeConstantSeconds: Double = Spec.standoffRotationTimeConstantSeconds.defaultValue,
+        feedForwardStartMetersPerSecond: Double = Spec.feedForwardStartMetersPerSecond.defaultValue,
+        feedForwardFullMetersPerSecond: Double = Spec.feedForwardFullMetersPerSecond.defaultValue,
+        tiltSlewPerSecond: Double = Spec.tiltSlewPerSecond.defaultValue,
+        yawSlewPerSecond: Double = Spec.yawSlewPerSecond.defaultValue,
+        gazSlewPerSecond: Double = Spec.gazSlewPerSecond.defaultValue,
+        commandLatencySeconds: Double = Spec.commandLatencySeconds.defaultValue
     ) {
         self.dragRatePerSecond = dragRatePerSecond
         self.tiltSpeedMetersPerSecond = tiltSpeedMetersPerSecond
@@ -120,31 +120,74 @@ public struct ControllerTuning: Sendable, Hashable {
         self.commandLatencySeconds = commandLatencySeconds
     }
 
-    /// Checks every field against its documented range.
+    /// Checks every field against its declared range (`Spec`) and the ranges that depend on another field.
     public func validate() throws(ParameterError) {
-        try ParameterError.check("dragRatePerSecond", dragRatePerSecond, in: 0.1...5)
-        try ParameterError.check("tiltSpeedMetersPerSecond", tiltSpeedMetersPerSecond, in: 5...40)
-        try ParameterError.check("positionGainPerSecond", positionGainPerSecond, in: 0.1...3)
-        try ParameterError.check("brakingAccelerationMetersPerSecondSquared", brakingAccelerationMetersPerSecondSquared, in: 0.3...5)
-        try ParameterError.check("velocityGainPerSecond", velocityGainPerSecond, in: 0.5...6)
-        try ParameterError.check("separationGainPerSecond", separationGainPerSecond, in: 0.2...5)
-        try ParameterError.check("brakingAuthorityFraction", brakingAuthorityFraction, in: 0.2...1)
-        try ParameterError.check("tiltTimeConstantSeconds", tiltTimeConstantSeconds, in: 0...1)
-        try ParameterError.check("personDecelerationMetersPerSecondSquared", personDecelerationMetersPerSecondSquared, in: 1...20)
-        try ParameterError.check("windObserverRadiansPerSecond", windObserverRadiansPerSecond, in: 0...3)
-        try ParameterError.check("separationMarginMeters", separationMarginMeters, in: 0...10)
-        try ParameterError.check("yawGainPerSecond", yawGainPerSecond, in: 0.2...5)
-        try ParameterError.check("yawDeadZoneMeters", yawDeadZoneMeters, in: 0.1...10)
-        try ParameterError.check("altitudeGainPerSecond", altitudeGainPerSecond, in: 0.1...5)
-        try ParameterError.check("targetSmoothingRadiansPerSecond", targetSmoothingRadiansPerSecond, in: 0.5...10)
-        try ParameterError.check("standoffRotationDegreesPerSecond", standoffRotationDegreesPerSecond, in: 0...90)
-        try ParameterError.check("standoffRotationTimeConstantSeconds", standoffRotationTimeConstantSeconds, in: 0.5...30)
-        try ParameterError.check("feedForwardStartMetersPerSecond", feedForwardStartMetersPerSecond, in: 0...2)
+        try Spec.dragRatePerSecond.check(dragRatePerSecond)
+        try Spec.tiltSpeedMetersPerSecond.check(tiltSpeedMetersPerSecond)
+        try Spec.positionGainPerSecond.check(positionGainPerSecond)
+        try Spec.brakingAccelerationMetersPerSecondSquared.check(brakingAccelerationMetersPerSecondSquared)
+        try Spec.velocityGainPerSecond.check(velocityGainPerSecond)
+        try Spec.separationGainPerSecond.check(separationGainPerSecond)
+        try Spec.brakingAuthorityFraction.check(brakingAuthorityFraction)
+        try Spec.tiltTimeConstantSeconds.check(tiltTimeConstantSeconds)
+        try Spec.personDecelerationMetersPerSecondSquared.check(personDecelerationMetersPerSecondSquared)
+        try Spec.windObserverRadiansPerSecond.check(windObserverRadiansPerSecond)
+        try Spec.separationMarginMeters.check(separationMarginMeters)
+        try Spec.yawGainPerSecond.check(yawGainPerSecond)
+        try Spec.yawDeadZoneMeters.check(yawDeadZoneMeters)
+        try Spec.altitudeGainPerSecond.check(altitudeGainPerSecond)
+        try Spec.targetSmoothingRadiansPerSecond.check(targetSmoothingRadiansPerSecond)
+        try Spec.standoffRotationDegreesPerSecond.check(standoffRotationDegreesPerSecond)
+        try Spec.standoffRotationTimeConstantSeconds.check(standoffRotationTimeConstantSeconds)
+        try Spec.feedForwardStartMetersPerSecond.check(feedForwardStartMetersPerSecond)
+        // Its lower bound depends on the start speed: the spec's upper bound, the start + 0.05 below.
         try ParameterError.check("feedForwardFullMetersPerSecond", feedForwardFullMetersPerSecond,
-                                 in: (feedForwardStartMetersPerSecond + 0.05)...5)
-        try ParameterError.check("tiltSlewPerSecond", tiltSlewPerSecond, in: 0.2...20)
-        try ParameterError.check("yawSlewPerSecond", yawSlewPerSecond, in: 0.2...20)
-        try ParameterError.check("gazSlewPerSecond", gazSlewPerSecond, in: 0.2...20)
-        try ParameterError.check("commandLatencySeconds", commandLatencySeconds, in: 0...0.5)
+                                 in: (feedForwardStartMetersPerSecond + 0.05)...Spec.feedForwardFullMetersPerSecond.range.upperBound)
+        try Spec.tiltSlewPerSecond.check(tiltSlewPerSecond)
+        try Spec.yawSlewPerSecond.check(yawSlewPerSecond)
+        try Spec.gazSlewPerSecond.check(gazSlewPerSecond)
+        try Spec.commandLatencySeconds.check(commandLatencySeconds)
+    }
+}
+
+extension ControllerTuning {
+    /// Unit, range and default of each numeric field, declared once (`ParameterSpec`): the init's
+    /// defaults and `validate()` read them; the field docs above say why each value.
+    public enum Spec {
+        public static let dragRatePerSecond = ParameterSpec("dragRatePerSecond", unit: "1/s", range: 0.1...5, default: 0.58)
+        public static let tiltSpeedMetersPerSecond = ParameterSpec("tiltSpeedMetersPerSecond", unit: "m/s", range: 5...40, default: 17.5)
+        public static let positionGainPerSecond = ParameterSpec("positionGainPerSecond", unit: "1/s", range: 0.1...3, default: 0.9)
+        public static let brakingAccelerationMetersPerSecondSquared = ParameterSpec("brakingAccelerationMetersPerSecondSquared", unit: "m/s²", range: 0.3...5, default: 1.5)
+        public static let velocityGainPerSecond = ParameterSpec("velocityGainPerSecond", unit: "1/s", range: 0.5...6, default: 2.5)
+        public static let separationGainPerSecond = ParameterSpec("separationGainPerSecond", unit: "1/s", range: 0.2...5, default: 1.0)
+        public static let brakingAuthorityFraction = ParameterSpec("brakingAuthorityFraction", unit: "fraction", range: 0.2...1, default: 0.7)
+        public static let tiltTimeConstantSeconds = ParameterSpec("tiltTimeConstantSeconds", unit: "s", range: 0...1, default: 0.14)
+        public static let personDecelerationMetersPerSecondSquared = ParameterSpec("personDecelerationMetersPerSecondSquared", unit: "m/s²", range: 1...20, default: 4)
+        public static let windObserverRadiansPerSecond = ParameterSpec("windObserverRadiansPerSecond", unit: "rad/s", range: 0...3, default: 0.5)
+        public static let separationMarginMeters = ParameterSpec("separationMarginMeters", unit: "m", range: 0...10, default: 0.5)
+        public static let yawGainPerSecond = ParameterSpec("yawGainPerSecond", unit: "1/s", range: 0.2...5, default: 1.5)
+        public static let yawDeadZoneMeters = ParameterSpec("yawDeadZoneMeters", unit: "m", range: 0.1...10, default: 1)
+        public static let altitudeGainPerSecond = ParameterSpec("altitudeGainPerSecond", unit: "1/s", range: 0.1...5, default: 1.0)
+        public static let targetSmoothingRadiansPerSecond = ParameterSpec("targetSmoothingRadiansPerSecond", unit: "rad/s", range: 0.5...10, default: 1)
+        public static let standoffRotationDegreesPerSecond = ParameterSpec("standoffRotationDegreesPerSecond", unit: "degrees/s", range: 0...90, default: 15)
+        public static let standoffRotationTimeConstantSeconds = ParameterSpec("standoffRotationTimeConstantSeconds", unit: "s", range: 0.5...30, default: 3)
+        public static let feedForwardStartMetersPerSecond = ParameterSpec("feedForwardStartMetersPerSecond", unit: "m/s", range: 0...2, default: 0.2)
+        public static let feedForwardFullMetersPerSecond = ParameterSpec("feedForwardFullMetersPerSecond", unit: "m/s", range: 0.05...5, default: 0.6)
+        public static let tiltSlewPerSecond = ParameterSpec("tiltSlewPerSecond", unit: "1/s", range: 0.2...20, default: 2.5)
+        public static let yawSlewPerSecond = ParameterSpec("yawSlewPerSecond", unit: "1/s", range: 0.2...20, default: 4)
+        public static let gazSlewPerSecond = ParameterSpec("gazSlewPerSecond", unit: "1/s", range: 0.2...20, default: 2)
+        public static let commandLatencySeconds = ParameterSpec("commandLatencySeconds", unit: "s", range: 0...0.5, default: 0.1)
+
+        /// Every entry, in field order.
+        public static let all: [ParameterSpec] = [
+            dragRatePerSecond, tiltSpeedMetersPerSecond, positionGainPerSecond,
+            brakingAccelerationMetersPerSecondSquared, velocityGainPerSecond, separationGainPerSecond,
+            brakingAuthorityFraction, tiltTimeConstantSeconds, personDecelerationMetersPerSecondSquared,
+            windObserverRadiansPerSecond, separationMarginMeters, yawGainPerSecond,
+            yawDeadZoneMeters, altitudeGainPerSecond, targetSmoothingRadiansPerSecond,
+            standoffRotationDegreesPerSecond, standoffRotationTimeConstantSeconds, feedForwardStartMetersPerSecond,
+            feedForwardFullMetersPerSecond, tiltSlewPerSecond, yawSlewPerSecond,
+            gazSlewPerSecond, commandLatencySeconds,
+        ]
     }
 }

@@ -56,23 +56,23 @@ public struct EstimatorTuning: Sendable, Hashable {
     /// a receiver's bad week, a leap second, a corrupted field — is off by seconds or more).
     public var maxFixLeadSeconds: Double
     public init(
-        targetPositionSigmaMeters: Double = 0.7,
-        targetAccelerationSpectralDensity: Double = 0.25,
-        reportedVelocitySigmaMetersPerSecond: Double = 0.3,
+        targetPositionSigmaMeters: Double = Spec.targetPositionSigmaMeters.defaultValue,
+        targetAccelerationSpectralDensity: Double = Spec.targetAccelerationSpectralDensity.defaultValue,
+        reportedVelocitySigmaMetersPerSecond: Double = Spec.reportedVelocitySigmaMetersPerSecond.defaultValue,
         fusesReportedVelocity: Bool = true,
-        dronePositionSigmaMeters: Double = 0.7,
-        droneAccelerationSpectralDensity: Double = 2,
-        navdataVelocitySigmaMetersPerSecond: Double = 0.2,
-        maxPlausibleSpeedMetersPerSecond: Double = 12,
-        outlierAllowanceMeters: Double = 4,
-        reinitialiseAfterFixes: Int = 3,
-        clockResetAfterFixes: Int = 5,
-        fixesToConverge: Int = 3,
-        maxPredictionSeconds: Double = 2,
-        movingSpeedMetersPerSecond: Double = 1.0,
-        movingConfirmationFixes: Int = 2,
-        stationarySpeedMetersPerSecond: Double = 0.5,
-        maxFixLeadSeconds: Double = 1.5
+        dronePositionSigmaMeters: Double = Spec.dronePositionSigmaMeters.defaultValue,
+        droneAccelerationSpectralDensity: Double = Spec.droneAccelerationSpectralDensity.defaultValue,
+        navdataVelocitySigmaMetersPerSecond: Double = Spec.navdataVelocitySigmaMetersPerSecond.defaultValue,
+        maxPlausibleSpeedMetersPerSecond: Double = Spec.maxPlausibleSpeedMetersPerSecond.defaultValue,
+        outlierAllowanceMeters: Double = Spec.outlierAllowanceMeters.defaultValue,
+        reinitialiseAfterFixes: Int = Spec.reinitialiseAfterFixes.integerDefault,
+        clockResetAfterFixes: Int = Spec.clockResetAfterFixes.integerDefault,
+        fixesToConverge: Int = Spec.fixesToConverge.integerDefault,
+        maxPredictionSeconds: Double = Spec.maxPredictionSeconds.defaultValue,
+        movingSpeedMetersPerSecond: Double = Spec.movingSpeedMetersPerSecond.defaultValue,
+        movingConfirmationFixes: Int = Spec.movingConfirmationFixes.integerDefault,
+        stationarySpeedMetersPerSecond: Double = Spec.stationarySpeedMetersPerSecond.defaultValue,
+        maxFixLeadSeconds: Double = Spec.maxFixLeadSeconds.defaultValue
     ) {
         self.targetPositionSigmaMeters = targetPositionSigmaMeters
         self.targetAccelerationSpectralDensity = targetAccelerationSpectralDensity
@@ -93,23 +93,58 @@ public struct EstimatorTuning: Sendable, Hashable {
         self.maxFixLeadSeconds = maxFixLeadSeconds
     }
 
-    /// Checks every field against its documented range.
+    /// Checks every field against its declared range (`Spec`) and the ranges that depend on another field.
     public func validate() throws(ParameterError) {
-        try ParameterError.check("targetPositionSigmaMeters", targetPositionSigmaMeters, in: 0.1...10)
-        try ParameterError.check("targetAccelerationSpectralDensity", targetAccelerationSpectralDensity, in: 0.01...10)
-        try ParameterError.check("reportedVelocitySigmaMetersPerSecond", reportedVelocitySigmaMetersPerSecond, in: 0.01...5)
-        try ParameterError.check("dronePositionSigmaMeters", dronePositionSigmaMeters, in: 0.1...10)
-        try ParameterError.check("droneAccelerationSpectralDensity", droneAccelerationSpectralDensity, in: 0.01...50)
-        try ParameterError.check("navdataVelocitySigmaMetersPerSecond", navdataVelocitySigmaMetersPerSecond, in: 0.01...5)
-        try ParameterError.check("maxPlausibleSpeedMetersPerSecond", maxPlausibleSpeedMetersPerSecond, in: 3...50)
-        try ParameterError.check("outlierAllowanceMeters", outlierAllowanceMeters, in: 0...50)
-        try ParameterError.check("reinitialiseAfterFixes", Double(reinitialiseAfterFixes), in: 2...20)
-        try ParameterError.check("clockResetAfterFixes", Double(clockResetAfterFixes), in: 2...50)
-        try ParameterError.check("fixesToConverge", Double(fixesToConverge), in: 1...20)
-        try ParameterError.check("maxPredictionSeconds", maxPredictionSeconds, in: 0.5...10)
-        try ParameterError.check("movingSpeedMetersPerSecond", movingSpeedMetersPerSecond, in: 0.2...5)
-        try ParameterError.check("movingConfirmationFixes", Double(movingConfirmationFixes), in: 1...10)
-        try ParameterError.check("stationarySpeedMetersPerSecond", stationarySpeedMetersPerSecond, in: 0.1...movingSpeedMetersPerSecond)
-        try ParameterError.check("maxFixLeadSeconds", maxFixLeadSeconds, in: 0.2...10)
+        try Spec.targetPositionSigmaMeters.check(targetPositionSigmaMeters)
+        try Spec.targetAccelerationSpectralDensity.check(targetAccelerationSpectralDensity)
+        try Spec.reportedVelocitySigmaMetersPerSecond.check(reportedVelocitySigmaMetersPerSecond)
+        try Spec.dronePositionSigmaMeters.check(dronePositionSigmaMeters)
+        try Spec.droneAccelerationSpectralDensity.check(droneAccelerationSpectralDensity)
+        try Spec.navdataVelocitySigmaMetersPerSecond.check(navdataVelocitySigmaMetersPerSecond)
+        try Spec.maxPlausibleSpeedMetersPerSecond.check(maxPlausibleSpeedMetersPerSecond)
+        try Spec.outlierAllowanceMeters.check(outlierAllowanceMeters)
+        try Spec.reinitialiseAfterFixes.check(Double(reinitialiseAfterFixes))
+        try Spec.clockResetAfterFixes.check(Double(clockResetAfterFixes))
+        try Spec.fixesToConverge.check(Double(fixesToConverge))
+        try Spec.maxPredictionSeconds.check(maxPredictionSeconds)
+        try Spec.movingSpeedMetersPerSecond.check(movingSpeedMetersPerSecond)
+        try Spec.movingConfirmationFixes.check(Double(movingConfirmationFixes))
+        // Its upper bound is the moving speed (hysteresis), within the spec's static range.
+        try ParameterError.check("stationarySpeedMetersPerSecond", stationarySpeedMetersPerSecond,
+                                 in: Spec.stationarySpeedMetersPerSecond.range.lowerBound...movingSpeedMetersPerSecond)
+        try Spec.maxFixLeadSeconds.check(maxFixLeadSeconds)
+    }
+}
+
+extension EstimatorTuning {
+    /// Unit, range and default of each numeric field, declared once (`ParameterSpec`): the init's
+    /// defaults and `validate()` read them; the field docs above say why each value.
+    public enum Spec {
+        public static let targetPositionSigmaMeters = ParameterSpec("targetPositionSigmaMeters", unit: "m", range: 0.1...10, default: 0.7)
+        public static let targetAccelerationSpectralDensity = ParameterSpec("targetAccelerationSpectralDensity", unit: "m²/s³", range: 0.01...10, default: 0.25)
+        public static let reportedVelocitySigmaMetersPerSecond = ParameterSpec("reportedVelocitySigmaMetersPerSecond", unit: "m/s", range: 0.01...5, default: 0.3)
+        public static let dronePositionSigmaMeters = ParameterSpec("dronePositionSigmaMeters", unit: "m", range: 0.1...10, default: 0.7)
+        public static let droneAccelerationSpectralDensity = ParameterSpec("droneAccelerationSpectralDensity", unit: "m²/s³", range: 0.01...50, default: 2)
+        public static let navdataVelocitySigmaMetersPerSecond = ParameterSpec("navdataVelocitySigmaMetersPerSecond", unit: "m/s", range: 0.01...5, default: 0.2)
+        public static let maxPlausibleSpeedMetersPerSecond = ParameterSpec("maxPlausibleSpeedMetersPerSecond", unit: "m/s", range: 3...50, default: 12)
+        public static let outlierAllowanceMeters = ParameterSpec("outlierAllowanceMeters", unit: "m", range: 0...50, default: 4)
+        public static let reinitialiseAfterFixes = ParameterSpec("reinitialiseAfterFixes", unit: "fixes", range: 2...20, default: 3)
+        public static let clockResetAfterFixes = ParameterSpec("clockResetAfterFixes", unit: "fixes", range: 2...50, default: 5)
+        public static let fixesToConverge = ParameterSpec("fixesToConverge", unit: "fixes", range: 1...20, default: 3)
+        public static let maxPredictionSeconds = ParameterSpec("maxPredictionSeconds", unit: "s", range: 0.5...10, default: 2)
+        public static let movingSpeedMetersPerSecond = ParameterSpec("movingSpeedMetersPerSecond", unit: "m/s", range: 0.2...5, default: 1.0)
+        public static let movingConfirmationFixes = ParameterSpec("movingConfirmationFixes", unit: "fixes", range: 1...10, default: 2)
+        public static let stationarySpeedMetersPerSecond = ParameterSpec("stationarySpeedMetersPerSecond", unit: "m/s", range: 0.1...5, default: 0.5)
+        public static let maxFixLeadSeconds = ParameterSpec("maxFixLeadSeconds", unit: "s", range: 0.2...10, default: 1.5)
+
+        /// Every entry, in field order.
+        public static let all: [ParameterSpec] = [
+            targetPositionSigmaMeters, targetAccelerationSpectralDensity, reportedVelocitySigmaMetersPerSecond,
+            dronePositionSigmaMeters, droneAccelerationSpectralDensity, navdataVelocitySigmaMetersPerSecond,
+            maxPlausibleSpeedMetersPerSecond, outlierAllowanceMeters, reinitialiseAfterFixes,
+            clockResetAfterFixes, fixesToConverge, maxPredictionSeconds,
+            movingSpeedMetersPerSecond, movingConfirmationFixes, stationarySpeedMetersPerSecond,
+            maxFixLeadSeconds,
+        ]
     }
 }

@@ -10,7 +10,7 @@ public struct FollowParameters: Sendable, Hashable {
     /// walker heading at the drone takes before it has backed away to their pace).
     public var standoffMeters: Double
     /// Height to hold, above ground as navdata reports it (`Spec.altitudeMeters`). The drone's own
-    /// `control:altitude_max` (default 3000 mm, docs/ardrone-protocol.md §4) must be set above this,
+    /// `control:altitude_max` (3000 mm unless set, docs/ardrone-protocol.md §4) must be set above this,
     /// or the drone caps the climb.
     public var altitudeMeters: Double
     /// How close to `altitudeMeters` the climb must get before horizontal following starts
