@@ -1,7 +1,8 @@
 import Geometry
-
+import MemberwiseInit
 
 /// A recorded track the bench replays as a person scenario, if its file is present.
+@MemberwiseInit
 public struct BenchTrackSource: Sendable, Hashable {
     public enum Format: Sendable, Hashable {
         /// GPX 1.0/1.1; `trackName` picks the `<trk>` (nil = the first).
@@ -16,13 +17,6 @@ public struct BenchTrackSource: Sendable, Hashable {
     /// The scenario's name in tables, JSON and plot file names.
     public var scenarioName: String
     public var summary: String
-
-    public init(file: String, format: Format, scenarioName: String, summary: String) {
-        self.file = file
-        self.format = format
-        self.scenarioName = scenarioName
-        self.summary = summary
-    }
 }
 
 /// The real tracks of the benchmark (provenance and licences: `tracks/PROVENANCE.md`).

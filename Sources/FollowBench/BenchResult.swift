@@ -1,7 +1,9 @@
 import Geometry
+import MemberwiseInit
 import Simulation
 
 /// One recorded instant of a run, for plots: true positions on the scenario's plane.
+@MemberwiseInit
 public struct BenchTrackSample: Sendable, Hashable {
     /// Seconds since the run started (the person starts at `BenchConfiguration.personStartSeconds`).
     public var timeSeconds: Double
@@ -11,13 +13,6 @@ public struct BenchTrackSample: Sendable, Hashable {
     public var dronePlane: PlaneVector
     /// The drone's nose, compass degrees.
     public var noseHeadingDegrees: Double
-
-    public init(timeSeconds: Double, personPlane: PlaneVector, dronePlane: PlaneVector, noseHeadingDegrees: Double) {
-        self.timeSeconds = timeSeconds
-        self.personPlane = personPlane
-        self.dronePlane = dronePlane
-        self.noseHeadingDegrees = noseHeadingDegrees
-    }
 }
 
 /// How well a run followed, from true positions (never from what the controller believed).
@@ -106,15 +101,11 @@ public struct BenchMetrics: Sendable, Hashable {
 }
 
 /// A state change of the controller during a run (FollowMe's flight-state transitions).
+@MemberwiseInit
 public struct BenchEvent: Sendable, Hashable {
     public var timeSeconds: Double
     /// e.g. `preflight → taking-off (prerequisites-met)`.
     public var description: String
-
-    public init(timeSeconds: Double, description: String) {
-        self.timeSeconds = timeSeconds
-        self.description = description
-    }
 }
 
 /// Everything one run produced.

@@ -1,17 +1,13 @@
+import MemberwiseInit
+
 /// FollowMe against the baseline on one scenario under one noise model.
+@MemberwiseInit
 public struct BenchComparison: Sendable, Hashable {
     public var scenario: String
     public var noise: BenchNoise
     /// RMS |distance − standoff|, metres.
     public var followMeRMSMeters: Double
     public var naiveRMSMeters: Double
-
-    public init(scenario: String, noise: BenchNoise, followMeRMSMeters: Double, naiveRMSMeters: Double) {
-        self.scenario = scenario
-        self.noise = noise
-        self.followMeRMSMeters = followMeRMSMeters
-        self.naiveRMSMeters = naiveRMSMeters
-    }
 
     /// FollowMe RMS / baseline RMS: below 1 means FollowMe follows better (0.1 = 10× smaller
     /// error). NaN when either is missing; +∞ if the baseline was perfect and FollowMe was not.
@@ -29,15 +25,11 @@ public struct BenchProgress: Sendable, Hashable {
 }
 
 /// Every run of a benchmark and the comparisons drawn from them.
+@MemberwiseInit
 public struct BenchReport: Sendable, Hashable {
     public var configuration: BenchConfiguration
     /// In run order: scenario, then noise, then controller.
     public var results: [BenchResult]
-
-    public init(configuration: BenchConfiguration, results: [BenchResult]) {
-        self.configuration = configuration
-        self.results = results
-    }
 
     /// Simulated seconds over all runs.
     public var simulatedSeconds: Double { results.reduce(0) { $0 + $1.simulatedSeconds } }

@@ -1,4 +1,5 @@
 import Geometry
+import MemberwiseInit
 
 /// A plan-view plot of tracks on a local plane (metres east/north) as an SVG document.
 ///
@@ -7,18 +8,13 @@ import Geometry
 /// series is exactly one `<polyline>`; axes, grid and scale bar are `<line>`s.
 public struct TrackPlot: Sendable, Hashable {
     /// One track.
+    @MemberwiseInit
     public struct Series: Sendable, Hashable {
         public var name: String
         /// Any SVG colour, e.g. `#1f77b4`.
         public var color: String
         /// Metres east/north of the plot's origin.
         public var pointsPlane: [PlaneVector]
-
-        public init(name: String, color: String, pointsPlane: [PlaneVector]) {
-            self.name = name
-            self.color = color
-            self.pointsPlane = pointsPlane
-        }
     }
 
     public var title: String

@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// The simulated drone's on-board configuration, as changed by `AT*CONFIG` writes.
 ///
 /// Every key written is stored verbatim in `values` (unknown keys are accepted, like the drone
@@ -7,6 +9,7 @@
 public struct DroneConfiguration: Sendable, Hashable {
     /// One flight-limit set. The drone keeps an indoor and an outdoor set and uses the one that
     /// `control:outdoor` selects.
+    @MemberwiseInit
     public struct LimitSet: Sendable, Hashable {
         /// Tilt reached at PCMD roll/pitch ±1, radians. `control:euler_angle_max`.
         public var eulerAngleMaxRadians: Double
@@ -14,12 +17,6 @@ public struct DroneConfiguration: Sendable, Hashable {
         public var verticalSpeedMaxMillimetersPerSecond: Double
         /// Yaw rate reached at PCMD yaw ±1, rad/s. `control:control_yaw`.
         public var yawRateMaxRadiansPerSecond: Double
-
-        public init(eulerAngleMaxRadians: Double, verticalSpeedMaxMillimetersPerSecond: Double, yawRateMaxRadiansPerSecond: Double) {
-            self.eulerAngleMaxRadians = eulerAngleMaxRadians
-            self.verticalSpeedMaxMillimetersPerSecond = verticalSpeedMaxMillimetersPerSecond
-            self.yawRateMaxRadiansPerSecond = yawRateMaxRadiansPerSecond
-        }
 
         /// Indoor defaults: 12° (`MAX_EULER_ANGLES_REF` 12000 mdeg), 700 mm/s, 100 °/s (config_keys.h).
         public static let indoorDefault = LimitSet(

@@ -1,16 +1,13 @@
 import Geometry
+import MemberwiseInit
 
 /// Where the followed person is and how fast they move, on the local plane.
+@MemberwiseInit
 public struct PersonState: Sendable, Hashable {
     /// Metres east/north of the plane origin.
     public var positionPlane: PlaneVector
     /// Ground velocity, m/s east/north.
     public var velocityENU: PlaneVector
-
-    public init(positionPlane: PlaneVector, velocityENU: PlaneVector) {
-        self.positionPlane = positionPlane
-        self.velocityENU = velocityENU
-    }
 
     /// The GPS truth for a person's receiver (on the ground, no heading output).
     public var gpsTruth: GPSTruthSample {
@@ -180,16 +177,12 @@ public struct CurveJogScenario: PersonScenario {
 }
 
 /// One timestamped point of a recorded track.
+@MemberwiseInit
 public struct TrackPoint: Sendable, Hashable {
     /// Seconds since the track start.
     public var timeSeconds: Double
     /// Metres east/north on the local plane.
     public var positionPlane: PlaneVector
-
-    public init(timeSeconds: Double, positionPlane: PlaneVector) {
-        self.timeSeconds = timeSeconds
-        self.positionPlane = positionPlane
-    }
 }
 
 /// Why a track cannot become a scenario.
@@ -251,6 +244,7 @@ public struct TrackScenario: PersonScenario {
 }
 
 /// One straight leg of a `LegsScenario`.
+@MemberwiseInit
 public struct PersonLeg: Sendable, Hashable {
     /// Direction of travel, compass degrees (ignored when standing).
     public var bearingDegrees: Double
@@ -258,12 +252,6 @@ public struct PersonLeg: Sendable, Hashable {
     public var speedMetersPerSecond: Double
     /// How long the leg lasts, seconds.
     public var seconds: Double
-
-    public init(bearingDegrees: Double, speedMetersPerSecond: Double, seconds: Double) {
-        self.bearingDegrees = bearingDegrees
-        self.speedMetersPerSecond = speedMetersPerSecond
-        self.seconds = seconds
-    }
 
     /// Stands for `seconds`.
     public static func stand(_ seconds: Double) -> PersonLeg {

@@ -1,12 +1,10 @@
+import MemberwiseInit
+
 /// A decoded AT command with the sequence number it carried on the wire.
+@MemberwiseInit
 public struct SequencedATCommand: Sendable, Equatable {
     public var sequenceNumber: UInt32
     public var command: ATCommand
-
-    public init(sequenceNumber: UInt32, command: ATCommand) {
-        self.sequenceNumber = sequenceNumber
-        self.command = command
-    }
 }
 
 /// Parses an AT datagram (what the drone receives on UDP 5556) back into commands.

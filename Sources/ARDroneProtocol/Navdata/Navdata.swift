@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// One navdata packet (UDP 5554, drone → client), decoded.
 ///
 /// Wire layout (`ARDroneLib/Soft/Common/navdata_common.h`, all little-endian): 16-byte header
@@ -169,27 +171,18 @@ public enum NavdataOption: Sendable, Equatable {
 ///
 /// If a raw option's tag and size match a typed layout (tag 0, 1, 22, or 27 with 216 bytes),
 /// re-decoding its encoding yields the typed case; the bytes are the same.
+@MemberwiseInit
 public struct NavdataRawOption: Sendable, Equatable {
     public var tag: NavdataOptionTag
     public var payload: [UInt8]
-
-    public init(tag: NavdataOptionTag, payload: [UInt8]) {
-        self.tag = tag
-        self.payload = payload
-    }
 }
 
 /// Three `Float` components as sent by the drone (frame and unit named by the property holding it).
+@MemberwiseInit
 public struct NavdataVector3: Sendable, Equatable {
     public var x: Float
     public var y: Float
     public var z: Float
-
-    public init(x: Float, y: Float, z: Float) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
 
     public static let zero = NavdataVector3(x: 0, y: 0, z: 0)
 }

@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// The GPS option (tag 27) in the firmware 2.4.8 layout: exactly 216 bytes.
 ///
 /// Layout `navdata_gps_t` from ardronelib branch `origin/gps` `navdata_common.h`, ardrone_autonomy
@@ -152,14 +154,10 @@ public struct NavdataGPS: Sendable, Equatable {
 }
 
 /// One GPS receiver channel: `{uint8 sat; uint8 c_n0}`.
+@MemberwiseInit
 public struct NavdataGPSChannel: Sendable, Hashable {
     /// Satellite id (PRN).
     public var satelliteID: UInt8
     /// Carrier-to-noise, dB-Hz.
     public var carrierToNoise: UInt8
-
-    public init(satelliteID: UInt8, carrierToNoise: UInt8) {
-        self.satelliteID = satelliteID
-        self.carrierToNoise = carrierToNoise
-    }
 }

@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// The magnetometer option (tag 22, 75 bytes).
 ///
 /// Layout `navdata_magneto_t` (`navdata_common.h`), packed: 3 × int16, 12 × float32, one 1-byte
@@ -69,14 +71,9 @@ public struct NavdataMagneto: Sendable, Equatable {
 }
 
 /// Three `Int16` components (raw sensor counts).
+@MemberwiseInit
 public struct NavdataInt16Vector3: Sendable, Hashable {
     public var x: Int16
     public var y: Int16
     public var z: Int16
-
-    public init(x: Int16, y: Int16, z: Int16) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
 }
