@@ -12,10 +12,10 @@ struct ArchitectureTests {
         try String(contentsOf: repo.appendingPathComponent(relative), encoding: .utf8)
     }
 
-    /// Non-test targets declared in Package.swift (`.target`, `.executableTarget`, `.systemLibrary`).
+    /// Non-test targets declared in Package.swift (`.target`, `.executableTarget`, `.systemLibrary`, `.macro`).
     static func packageTargets() throws -> Set<String> {
         let package = try text("Package.swift")
-        let pattern = /\.(?:target|executableTarget|systemLibrary)\(\s*name:\s*"([A-Za-z0-9_]+)"/
+        let pattern = /\.(?:target|executableTarget|systemLibrary|macro)\(\s*name:\s*"([A-Za-z0-9_]+)"/
         return Set(package.matches(of: pattern).map { String($0.1) })
     }
 
@@ -29,7 +29,10 @@ struct ArchitectureTests {
             if line.hasPrefix("## ") { break }
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 4, cells[1].hasPrefix("`"), cells[1].hasSuffix("`") else { continue }
-            table[String(cells[1].dropFirst().dropLast())] = cells[2]
+            // A row may name several modules: `A`, `B`.
+            for name in cells[1].split(separator: ",") {
+                table[name.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells[2]
+            }
         }
         return table
     }
