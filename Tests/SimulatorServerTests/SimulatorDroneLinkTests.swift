@@ -6,6 +6,7 @@ import Synchronization
 import ShellSupport
 import Observations
 import Testing
+import TestSupport
 
 /// The product's own UDP link (DroneLink) against the simulator: the bench setup of `followme sim`.
 @Suite("DroneLink against the simulator", .timeLimit(.minutes(1)))
@@ -20,7 +21,7 @@ struct SimulatorDroneLinkTests {
             let configuration = try DroneLinkConfiguration(address: "127.0.0.1", atPort: server.ports.atPort,
                                                            navdataPort: server.ports.navdataPort, limits: limits)
             let link = DroneLink(configuration: configuration)
-            let recorder = LinkRecorder(link.events)
+            let recorder = EventRecorder(link.events)
             try await link.start()
 
             // When it has connected and written its configuration.
@@ -64,33 +65,6 @@ struct SimulatorDroneLinkTests {
             #expect(snapshot.counters.malformedDatagrams == 0)
             reportMeasurement("DroneLink commands accepted by the simulator", "\(snapshot.counters.acceptedCommands)")
         }
-    }
-}
-
-/// Collects DroneLink events in the background.
-final class LinkRecorder: Sendable {
-    private final class Storage: Sendable {
-        let events = Mutex<[DroneLinkEvent]>([])
-    }
-
-    private let storage = Storage()
-
-    init(_ stream: AsyncStream<DroneLinkEvent>) {
-        let storage = storage
-        Task.detached {
-            for await event in stream { storage.events.withLock { $0.append(event) } }
-        }
-    }
-
-    var events: [DroneLinkEvent] { storage.events.withLock { $0 } }
-
-    func waitUntil(timeoutSeconds: Double, _ condition: ([DroneLinkEvent]) -> Bool) async -> Bool {
-        let deadline = SystemClock.now().adding(seconds: timeoutSeconds)
-        while SystemClock.now() < deadline {
-            if condition(events) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition(events)
     }
 }
 

@@ -177,42 +177,24 @@ struct SimulatorGPSDTests {
     }
 }
 
-/// Drains a GPSClient's events in the background; tests wait, with a bound, for a condition.
+/// A started GPSClient whose events an `EventRecorder` drains; tests wait, with a bound, for a condition.
 final class GPSWatcher: Sendable {
-    private final class Storage: Sendable {
-        let events = Mutex<[GPSEvent]>([])
-    }
-
     private let client: GPSClient
-    private let storage = Storage()
+    private let recorder: EventRecorder<GPSEvent>
 
     init(subscriptions: [ReceiverSubscription]) {
         client = GPSClient(subscriptions: subscriptions, logger: Logger(label: "SimulatorGPSDTests") { _ in SwiftLogNoOpLogHandler() })
-        let events = client.events
-        let storage = storage
-        Task.detached {
-            for await event in events { storage.events.withLock { $0.append(event) } }
-        }
+        recorder = EventRecorder(client.events)
         client.start()
     }
 
-    var events: [GPSEvent] { storage.events.withLock { $0 } }
+    var events: [GPSEvent] { recorder.events }
 
     func waitUntil(timeoutSeconds: Double, _ condition: ([GPSEvent]) -> Bool) async -> Bool {
-        let deadline = SystemClock.now().adding(seconds: timeoutSeconds)
-        while SystemClock.now() < deadline {
-            if condition(events) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition(events)
+        await recorder.waitUntil(timeoutSeconds: timeoutSeconds, condition)
     }
 
     func stop() { client.stop() }
-}
-
-extension Array where Element == GPSEvent {
-    var fixes: [GPSFix] { compactMap { if case .fix(let f) = $0 { f } else { nil } } }
-    var headings: [HeadingReport] { compactMap { if case .heading(let h) = $0 { h } else { nil } } }
 }
 
 extension GPSFix {
