@@ -9,13 +9,13 @@
 //   GPSDProcesses         gpsd / gpsfake start with port retry and device-pool check.
 //   GPSDProbe             raw gpsd protocol (`?DEVICES;`, `?WATCH`) for readiness and diagnostics.
 //   EventRecorder<Event>  drains an event stream; bounded `waitUntil`.
+//   GPSEvents             GPSEvent filters (fixes, headings, losses, gpsd errors).
 // Here (they know GPSClient, this target's fixtures or its NMEA sources):
 //   NMEA.swift            the sources' sentences, written by Simulation's NMEASentence, plus a
 //                         corrupt checksum and the position gpsd decodes.
-//   ScriptedNMEAServer.swift   a `tcp://` NMEA source for gpsd, recording what it sent.
+//   ScriptedNMEAServer.swift  a scripted `tcp://` NMEA source for gpsd, recording what it sent.
 //   GPSDCheckFile.swift   parser for gpsd regression `.chk` files.
 //   TestDirectory.swift   `Fixtures` (this bundle's resources) and `copyFixture`.
-//   EventRecorder.swift   GPSEvent filters (fixes, headings, losses).
 //   ClientHarness.swift   starts a GPSClient with a recorder; `reportTiming`.
 //   TestSources.swift     the two test walks and position matching.
 //
