@@ -26,25 +26,13 @@ struct TOMLLineLocator: Sendable {
     func line(table: String, key: String) -> Int? { lines[[table, key]] }
 }
 
-private struct Scanner {
+private struct Scanner: TOMLByteScanner {
     let bytes: [UInt8]
     var index = 0
     var line = 1
     var lines: [[String]: Int] = [:]
 
     init(bytes: [UInt8]) { self.bytes = bytes }
-
-    private static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), cr = UInt8(ascii: "\r")
-    private static let newline = UInt8(ascii: "\n"), hash = UInt8(ascii: "#")
-    private static let quote = UInt8(ascii: "\""), apostrophe = UInt8(ascii: "'"), backslash = UInt8(ascii: "\\")
-    private static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
-    private static let openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
-    private static let equals = UInt8(ascii: "="), dot = UInt8(ascii: "."), comma = UInt8(ascii: ",")
-
-    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
-    private func peek(_ offset: Int) -> UInt8? {
-        index + offset < bytes.count ? bytes[index + offset] : nil
-    }
 
     // MARK: Document level
 
@@ -231,33 +219,12 @@ private struct Scanner {
 
     // MARK: Whitespace and comments
 
+    mutating func newLine() {
+        index += 1
+        line += 1
+    }
+
     private mutating func skipSpaces() {
         while let b = current, b == Self.space || b == Self.tab || b == Self.cr { index += 1 }
-    }
-
-    private mutating func skipBlankLinesAndComments() {
-        while let b = current {
-            if b == Self.space || b == Self.tab || b == Self.cr {
-                index += 1
-            } else if b == Self.newline {
-                index += 1
-                line += 1
-            } else if b == Self.hash {
-                while let c = current, c != Self.newline { index += 1 }
-            } else {
-                return
-            }
-        }
-    }
-
-    /// Skips to just after the next newline (trailing comment, `]` of a header, time part of a date).
-    private mutating func skipRestOfLine() {
-        while let b = current {
-            index += 1
-            if b == Self.newline {
-                line += 1
-                return
-            }
-        }
     }
 }

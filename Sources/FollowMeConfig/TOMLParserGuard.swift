@@ -34,24 +34,13 @@ enum TOMLParserGuard {
     }
 }
 
-private struct GuardScanner {
+private struct GuardScanner: TOMLByteScanner {
     let bytes: [UInt8]
     var index = 0
     var line = 1
     var lineStart = 0
 
     init(bytes: [UInt8]) { self.bytes = bytes }
-
-    private static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), cr = UInt8(ascii: "\r")
-    private static let newline = UInt8(ascii: "\n"), hash = UInt8(ascii: "#")
-    private static let quote = UInt8(ascii: "\""), apostrophe = UInt8(ascii: "'"), backslash = UInt8(ascii: "\\")
-    private static let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
-    private static let openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
-    private static let equals = UInt8(ascii: "="), comma = UInt8(ascii: ",")
-
-    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
-
-    private func peek(_ offset: Int) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
 
     /// U+0085 (C2 85), U+2028 (E2 80 A8) or U+2029 (E2 80 A9): toml++ `is_non_ascii_vertical_whitespace`.
     private func startsNonASCIILineBreak() -> Bool {
@@ -210,7 +199,7 @@ private struct GuardScanner {
 
     // MARK: Blanks and comments
 
-    private mutating func newLine() {
+    mutating func newLine() {
         index += 1
         line += 1
         lineStart = index
@@ -218,29 +207,5 @@ private struct GuardScanner {
 
     private mutating func skipSpaces() {
         while let b = current, b == Self.space || b == Self.tab { index += 1 }
-    }
-
-    private mutating func skipBlankLinesAndComments() {
-        while let b = current {
-            if b == Self.space || b == Self.tab || b == Self.cr {
-                index += 1
-            } else if b == Self.newline {
-                newLine()
-            } else if b == Self.hash {
-                while let c = current, c != Self.newline { index += 1 }
-            } else {
-                return
-            }
-        }
-    }
-
-    private mutating func skipRestOfLine() {
-        while let b = current {
-            if b == Self.newline {
-                newLine()
-                return
-            }
-            index += 1
-        }
     }
 }
