@@ -22,12 +22,9 @@ struct DroneLinkHooksTests {
         // whether it ran on that loop
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
-        let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true)
-        let recorder = EventRecorder<DroneLinkEvent>()
         let calledOnLoop = Collected<Bool>()
-        let link = try makeLink(peer: peer, eventLoopGroup: group, eventHandler: { event in
+        let (peer, recorder, link) = try await landedLink(eventLoopGroup: group, onEvent: { _ in
             calledOnLoop.append(loop.inEventLoop)
-            recorder.append(event)
         })
 
         // When it connects and navdata flows
@@ -70,15 +67,10 @@ struct DroneLinkHooksTests {
         // Given a connected link (30 ms tick) whose tick handler records the time it is given
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
-        let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true)
-        let recorder = EventRecorder<DroneLinkEvent>()
         let ticks = Collected<TickCall>()
-        let link = try makeLink(
-            peer: peer, eventLoopGroup: group,
-            eventHandler: { recorder.append($0) },
-            tickHandler: { passed in
-                ticks.append(TickCall(passed: passed, observed: SystemClock.now(), onLoop: loop.inEventLoop))
-            })
+        let (peer, recorder, link) = try await landedLink(eventLoopGroup: group, tickHandler: { passed in
+            ticks.append(TickCall(passed: passed, observed: SystemClock.now(), onLoop: loop.inEventLoop))
+        })
         try await link.start()
         let connected = await eventually { recorder.connected != nil && ticks.count >= 5 }
 
@@ -281,11 +273,19 @@ struct DroneLinkHooksTests {
 // MARK: - Helpers
 
 /// A `DroneLink` to `peer` built directly, because `LinkHarness` does not pass the handlers.
-/// A landed drone sending demo navdata, and a link to it (not started) whose events are recorded.
-private func landedLink() async throws -> (DronePeer, EventRecorder<DroneLinkEvent>, DroneLink) {
+/// A landed drone sending demo navdata, and a link to it (not started) whose events are recorded
+/// (after `onEvent` sees each).
+private func landedLink(
+    eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+    onEvent: (@Sendable (DroneLinkEvent) -> Void)? = nil,
+    tickHandler: (@Sendable (MonotonicTime) -> Void)? = nil
+) async throws -> (DronePeer, EventRecorder<DroneLinkEvent>, DroneLink) {
     let peer = try await DronePeer.start(droneState: DronePeer.landedState.union(.navdataDemo), demoMode: true)
     let recorder = EventRecorder<DroneLinkEvent>()
-    let link = try makeLink(peer: peer, eventHandler: { recorder.append($0) })
+    let link = try makeLink(peer: peer, eventLoopGroup: eventLoopGroup, eventHandler: { event in
+        onEvent?(event)
+        recorder.append(event)
+    }, tickHandler: tickHandler)
     return (peer, recorder, link)
 }
 

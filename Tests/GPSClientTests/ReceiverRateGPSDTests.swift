@@ -56,47 +56,36 @@ struct ReceiverRateGPSDTests {
         func stop() { client.stop() }
     }
 
-    /// A gpsfake-replayed receiver log and what gpsd answers to "the fastest rate" for it.
-    struct ReplayCase: Sendable, CustomTestStringConvertible {
-        var testDescription: String
-        var fixture: String
-        var gpsfakeCycleSeconds: Double
-        var control: RateControlStatus
-        /// The driver gpsd names, when the case checks it (NMEA's is in `control`).
-        var driver: String?
-        var gpsdCycleSeconds: Double
-        var gpsdMinCycleSeconds: Double?
-    }
-
+    // Each case: the log, gpsfake's cycle, gpsd's answer, the driver it names (checked when given;
+    // NMEA's is in the answer), the cycle and mincycle it reports.
     @Test("under gpsfake, asked for the fastest rate (?DEVICE), gpsd answers by driver", .timeLimit(.minutes(1)), arguments: [
         // bu353s4.log: gpsd identifies it as NMEA0183, keeps cycle 1.00 without mincycle → not supported.
-        ReplayCase(testDescription: "plain NMEA → not supported", fixture: "bu353s4.log", gpsfakeCycleSeconds: 0.02,
-                   control: .notSupported(driver: "NMEA0183"), driver: nil, gpsdCycleSeconds: 1.0, gpsdMinCycleSeconds: nil),
+        ("bu353s4.log", 0.02, RateControlStatus.notSupported(driver: "NMEA0183"), nil, 1.0, nil),
         // ublox-neo-m8n.log: UBX binary (gpsfake runs gpsd with -b); asked for 10 Hz (the cap; gpsd's
         // mincycle is 0.02 s), gpsd sets cycle 0.10 → accepted.
-        ReplayCase(testDescription: "u-blox binary → accepted at 10 Hz", fixture: "ublox-neo-m8n.log", gpsfakeCycleSeconds: 0.01,
-                   control: .accepted(cycleSeconds: 0.1), driver: "u-blox", gpsdCycleSeconds: 0.1, gpsdMinCycleSeconds: 0.02),
-    ])
-    func replayedRate(_ c: ReplayCase) async throws {
+        ("ublox-neo-m8n.log", 0.01, .accepted(cycleSeconds: 0.1), "u-blox", 0.1, 0.02),
+    ] as [(String, Double, RateControlStatus, String?, Double, Double?)])
+    func replayedRate(fixture: String, gpsfakeCycleSeconds: Double, control: RateControlStatus, driver: String?,
+                      gpsdCycleSeconds: Double, gpsdMinCycleSeconds: Double?) async throws {
         // Given gpsfake looping the receiver's log.
         let dir = try TestDirectory(label: "rate-replay")
         defer { dir.remove() }
-        let log = try dir.copyFixture(c.fixture)
-        let gpsfake = try await GPSDProcesses.startGPSFake(logs: [log], in: dir, cycleSeconds: c.gpsfakeCycleSeconds, oneShot: false)
+        let log = try dir.copyFixture(fixture)
+        let gpsfake = try await GPSDProcesses.startGPSFake(logs: [log], in: dir, cycleSeconds: gpsfakeCycleSeconds, oneShot: false)
         defer { gpsfake.process.stop() }
 
         // When a client asks for the fastest rate.
         let harness = RateHarness([.local(.target, port: gpsfake.port, device: nil).withRate(.fastest)])
         defer { harness.stop() }
-        let answered = await harness.waitUntil(.target, timeoutSeconds: 20) { $0.control.name == c.control.name }
+        let answered = await harness.waitUntil(.target, timeoutSeconds: 20) { $0.control.name == control.name }
 
         // Then the request went out (10 Hz, the cap) and gpsd's answer is the driver's; fixes keep coming.
         let report = harness.report(.target)
         let diagnostics = answered ? "" : await gpsfake.diagnosticsAsync()
         #expect(answered, "rate control: \(harness.controlHistory); gpsd: \(diagnostics)")
-        if let driver = c.driver { #expect(report.driver == driver) }
-        #expect(report.control == c.control)
-        #expect(report.gpsdCycleSeconds == c.gpsdCycleSeconds && report.gpsdMinCycleSeconds == c.gpsdMinCycleSeconds)
+        if let driver { #expect(report.driver == driver) }
+        #expect(report.control == control)
+        #expect(report.gpsdCycleSeconds == gpsdCycleSeconds && report.gpsdMinCycleSeconds == gpsdMinCycleSeconds)
         #expect(harness.controlHistory.contains(.requested(cycleSeconds: 0.1)))
         let fixes = await harness.recorder.waitUntil(timeoutSeconds: 10) { $0.fixes.count >= 3 }
         #expect(fixes)
