@@ -194,11 +194,7 @@ struct TakeOffSeparationTests {
         // When ten seconds pass
         world.run(for: 10)
         // Then it has not taken off and says why
-        guard case .preflight(let waiting) = world.state else {
-            Issue.record("left preflight: \(world.state)")
-            return
-        }
-        #expect(waiting == .targetClear)
+        try #require(world.state == .preflight(waitingFor: .targetClear), "\(world.state)")
         #expect(world.command?.intent == .stayLanded)
         // When the person steps back to 8 m
         world.person = PlaneVector(east: 0, north: 8)
@@ -230,12 +226,8 @@ struct TakeOffSeparationTests {
                               failsafe: FailsafeParameters(gpsRelativeErrorMeters: 4))
         world.person = PlaneVector(east: 0, north: 5)
         world.run(for: 10)
-        // Then it waits for the person to stand clear
-        guard case .preflight(let waiting) = world.state else {
-            Issue.record("took off with the person inside the protected radius: \(world.state)")
-            return
-        }
-        #expect(waiting == .targetClear)
+        // Then it waits for the person to stand clear (it did not take off with them inside the protected radius)
+        try #require(world.state == .preflight(waitingFor: .targetClear), "\(world.state)")
         // When they step back to 7.5 m, take-off follows
         world.person = PlaneVector(east: 0, north: 7.5)
         #expect(world.run(until: { $0 == .takingOff }, within: 10) != nil)

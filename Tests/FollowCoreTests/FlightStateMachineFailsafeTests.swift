@@ -5,6 +5,18 @@ import Testing
 
 @Suite("FlightStateMachine: failsafes while airborne (sources, battery, geofence, climb, shutdown)")
 struct FlightStateMachineFailsafeTests {
+    /// A drone following near home with a 100 m fence whose onboard fixes then put it 101 m from home
+    /// (beyond geofenceMeters 100), run until it holds for the geofence (fix screening and the
+    /// estimate need a few fixes to get there).
+    static func worldHeldByTheGeofence() throws -> World {
+        var world = try World(failsafe: FailsafeParameters(geofenceMeters: 100, gpsRelativeErrorMeters: 0))
+        world.flyToFollowing()
+        world.person = PlaneVector(east: 105, north: 0)
+        world.drone = PlaneVector(east: 101, north: 0)
+        try #require(world.run(until: { $0 == .holding(.geofence) }, within: 20) != nil)
+        return world
+    }
+
     // MARK: Other sources
 
     @Test("a stale onboard fix, heading or navdata holds, then lands", arguments: ["onboard", "heading", "navdata"])
@@ -155,16 +167,9 @@ struct FlightStateMachineFailsafeTests {
     }
 
     @Test func leavingTheGeofenceHoldsThenLands() throws {
-        // Given a drone following near home, with a 100 m fence
-        var world = try World(failsafe: FailsafeParameters(geofenceMeters: 100, gpsRelativeErrorMeters: 0))
-        world.flyToFollowing()
-        // When its onboard fixes put it 101 m from home (beyond geofenceMeters 100)
-        world.person = PlaneVector(east: 105, north: 0)
-        world.drone = PlaneVector(east: 101, north: 0)
-        // Then it holds for the geofence (fix screening and estimate need a few fixes to get there)
-        let reached = world.run(until: { $0 == .holding(.geofence) }, within: 20)
-
-        try #require(reached != nil)
+        // Given a drone following near home, with a 100 m fence; when its onboard fixes put it 101 m
+        // from home, then it holds for the geofence
+        var world = try Self.worldHeldByTheGeofence()
         // flying back inside: it holds a point within 90 % of the fence, on PCMD
         #expect(world.command?.intent == .fly)
         #expect(world.command?.pilot != nil)
@@ -207,13 +212,7 @@ struct FlightStateMachineFailsafeTests {
     }
 
     @Test func backInsideTheGeofenceResumes() throws {
-        var world = try World(failsafe: FailsafeParameters(geofenceMeters: 100, gpsRelativeErrorMeters: 0))
-        world.flyToFollowing()
-        world.person = PlaneVector(east: 105, north: 0)
-        world.drone = PlaneVector(east: 101, north: 0)
-        let reached = world.run(until: { $0 == .holding(.geofence) }, within: 20)
-
-        try #require(reached != nil)
+        var world = try Self.worldHeldByTheGeofence()
         // When the drone is back inside and the person has come back far enough that their
         // standoff circle fits inside 90 % of the fence with the resume margin
         world.drone = PlaneVector(east: 70, north: 0)
