@@ -22,48 +22,46 @@ struct SimulatorGPSDTests {
         configuration.mountOffsetDegrees = 90
         try await withSimulator(configuration) { server in
             // When gpsd reads the onboard NMEA stream and GPSClient watches gpsd.
-            let gpsd = try await GPSDDaemon.start(sources: ["tcp://127.0.0.1:\(server.ports.onboardNMEAPort)"])
-            defer { gpsd.stop() }
-            let watcher = GPSWatcher(subscriptions: [.init(role: .onboard, endpoint: GPSDAddress(host: "127.0.0.1", port: gpsd.port), device: nil)])
-            defer { watcher.stop() }
-            let enough = await watcher.waitUntil(timeoutSeconds: 20) { $0.fixes.filter(\.isComplete).count >= 5 && $0.headings.count >= 5 }
-            #expect(enough, "fixes \(watcher.events.fixes.count), headings \(watcher.events.headings.count)")
+            try await withOnboardGPSD(server) { gpsd, watcher in
+                let enough = await watcher.waitUntil(timeoutSeconds: 20) { $0.fixes.filter(\.isComplete).count >= 5 && $0.headings.count >= 5 }
+                #expect(enough, "fixes \(watcher.events.fixes.count), headings \(watcher.events.headings.count)")
 
-            // Then every fix is at home within 3 cm, and complete fixes (time, speed: all but gpsd's
-            // first, partial reports while it learns the cycle) are 3-D and standing still.
-            let plane = LocalPlane(origin: configuration.home)
-            let fixes = watcher.events.fixes
-            try #require(!fixes.isEmpty)
-            for fix in fixes {
-                #expect(fix.role == .onboard)
-                let errorMeters = plane.project(fix.coordinate).length
-                #expect(errorMeters < 0.03, "fix \(fix.coordinate) is \(errorMeters) m from home")
-            }
-            let complete = fixes.filter(\.isComplete)
-            #expect(complete.count >= 5)
-            for fix in complete {
-                #expect(fix.mode == .threeD)
-                #expect((fix.speedMetersPerSecond ?? 1) < 0.01)
-            }
-            // And the heading is the receiver's: nose 30° − mount 90° = 300°.
-            for heading in watcher.events.headings {
-                #expect(abs(wrappedDegrees180(heading.headingDegrees - 300)) < 0.01, "heading \(heading.headingDegrees)")
-                #expect(abs(wrappedDegrees180(heading.headingDegrees + configuration.mountOffsetDegrees - 30)) < 0.01)
-            }
-            let first = try #require(fixes.first), firstComplete = try #require(complete.first)
-            reportMeasurement("gpsd launch to first onboard fix / first complete fix at GPSClient",
-                              NMEASentence.decimal(first.receivedAt.seconds(since: gpsd.launchedAt), fractionDigits: 2) + " s / "
-                                  + NMEASentence.decimal(firstComplete.receivedAt.seconds(since: gpsd.launchedAt), fractionDigits: 2) + " s")
-            // Steady state: once gpsd knows the cycle, one TPV per 5 Hz cycle.
-            let more = await watcher.waitUntil(timeoutSeconds: 10) { $0.fixes.count >= fixes.count + 10 }
-            #expect(more)
-            let later = Array(watcher.events.fixes.dropFirst(fixes.count))
-            if later.count >= 2 {
-                let span = later[later.count - 1].receivedAt.seconds(since: later[0].receivedAt)
-                let rate = Double(later.count - 1) / span
-                reportMeasurement("onboard fix rate through gpsd (steady state)", NMEASentence.decimal(rate, fractionDigits: 2) + " Hz")
-                #expect(rate > 4 && rate < 6)
-                #expect(later.allSatisfy { $0.isComplete })
+                // Then every fix is at home within 3 cm, and complete fixes (time, speed: all but gpsd's
+                // first, partial reports while it learns the cycle) are 3-D and standing still.
+                let plane = LocalPlane(origin: configuration.home)
+                let fixes = watcher.events.fixes
+                try #require(!fixes.isEmpty)
+                for fix in fixes {
+                    #expect(fix.role == .onboard)
+                    let errorMeters = plane.project(fix.coordinate).length
+                    #expect(errorMeters < 0.03, "fix \(fix.coordinate) is \(errorMeters) m from home")
+                }
+                let complete = fixes.filter(\.isComplete)
+                #expect(complete.count >= 5)
+                for fix in complete {
+                    #expect(fix.mode == .threeD)
+                    #expect((fix.speedMetersPerSecond ?? 1) < 0.01)
+                }
+                // And the heading is the receiver's: nose 30° − mount 90° = 300°.
+                for heading in watcher.events.headings {
+                    #expect(abs(wrappedDegrees180(heading.headingDegrees - 300)) < 0.01, "heading \(heading.headingDegrees)")
+                    #expect(abs(wrappedDegrees180(heading.headingDegrees + configuration.mountOffsetDegrees - 30)) < 0.01)
+                }
+                let first = try #require(fixes.first), firstComplete = try #require(complete.first)
+                reportMeasurement("gpsd launch to first onboard fix / first complete fix at GPSClient",
+                                  NMEASentence.decimal(first.receivedAt.seconds(since: gpsd.launchedAt), fractionDigits: 2) + " s / "
+                                      + NMEASentence.decimal(firstComplete.receivedAt.seconds(since: gpsd.launchedAt), fractionDigits: 2) + " s")
+                // Steady state: once gpsd knows the cycle, one TPV per 5 Hz cycle.
+                let more = await watcher.waitUntil(timeoutSeconds: 10) { $0.fixes.count >= fixes.count + 10 }
+                #expect(more)
+                let later = Array(watcher.events.fixes.dropFirst(fixes.count))
+                if later.count >= 2 {
+                    let span = later[later.count - 1].receivedAt.seconds(since: later[0].receivedAt)
+                    let rate = Double(later.count - 1) / span
+                    reportMeasurement("onboard fix rate through gpsd (steady state)", NMEASentence.decimal(rate, fractionDigits: 2) + " Hz")
+                    #expect(rate > 4 && rate < 6)
+                    #expect(later.allSatisfy { $0.isComplete })
+                }
             }
         }
     }
@@ -74,52 +72,50 @@ struct SimulatorGPSDTests {
         var configuration = SimulatorConfiguration.loopbackAnyPorts()
         configuration.initialNoseHeadingDegrees = 60
         try await withSimulator(configuration) { server in
-            let gpsd = try await GPSDDaemon.start(sources: ["tcp://127.0.0.1:\(server.ports.onboardNMEAPort)"])
-            defer { gpsd.stop() }
-            let watcher = GPSWatcher(subscriptions: [.init(role: .onboard, endpoint: GPSDAddress(host: "127.0.0.1", port: gpsd.port), device: nil)])
-            defer { watcher.stop() }
-            let truth = TruthRecorder(server: server)
-            defer { truth.stop() }
+            try await withOnboardGPSD(server) { gpsd, watcher in
+                let truth = TruthRecorder(server: server)
+                defer { truth.stop() }
 
-            let client = try RawDroneClient(ports: server.ports)
-            client.sendTrigger()
-            try client.send([.config(key: "general:navdata_demo", boolValue: true)])
-            _ = try #require(try await client.run(timeoutSeconds: 10, sending: { [.ref(.takeoff), .pcmd(.hover)] }) {
-                $0.demo?.controlState == .hovering
-            })
-            // When it pitches forward for 4 s.
-            let forwardFrom = SystemClock.now()
-            try await client.keepSending(for: 4) { [.ref(.takeoff), .pcmd(ProgressiveCommand(pitchFraction: -0.6))] }
-            let forwardUntil = SystemClock.now()
-            try await client.keepSending(for: 0.5) { [.ref(.takeoff), .pcmd(.hover)] }
+                let client = try RawDroneClient(ports: server.ports)
+                client.sendTrigger()
+                try client.send([.config(key: "general:navdata_demo", boolValue: true)])
+                _ = try #require(try await client.run(timeoutSeconds: 10, sending: { [.ref(.takeoff), .pcmd(.hover)] }) {
+                    $0.demo?.controlState == .hovering
+                })
+                // When it pitches forward for 4 s.
+                let forwardFrom = SystemClock.now()
+                try await client.keepSending(for: 4) { [.ref(.takeoff), .pcmd(ProgressiveCommand(pitchFraction: -0.6))] }
+                let forwardUntil = SystemClock.now()
+                try await client.keepSending(for: 0.5) { [.ref(.takeoff), .pcmd(.hover)] }
 
-            // Then every fix taken while moving lies within 5 cm of the true position at the fix's
-            // time (UTC from the NMEA → monotonic via the simulator's epoch), with the true speed
-            // and a track along the nose.
-            let samples = truth.samples
-            var compared = 0
-            var worstMeters = 0.0
-            let plane = LocalPlane(origin: configuration.home)
-            for fix in watcher.events.fixes {
-                guard let fixTime = fix.fixTime else { continue }
-                let takenAt = MonotonicTime(nanoseconds: (fixTime.seconds - server.utcEpochSeconds) * 1_000_000_000 + Int64(fixTime.nanoseconds))
-                guard takenAt > forwardFrom, takenAt < forwardUntil,
-                      let state = TruthRecorder.interpolate(samples, at: takenAt), state.velocityENU.length > 0.5
-                else { continue }
-                compared += 1
-                let errorMeters = (plane.project(fix.coordinate) - state.positionPlane).length
-                worstMeters = max(worstMeters, errorMeters)
-                #expect(errorMeters < 0.05, "fix at \(takenAt) is \(errorMeters) m from the truth")
-                #expect(abs((fix.speedMetersPerSecond ?? 0) - state.velocityENU.length) < 0.05)
-                if let track = fix.trackDegrees { #expect(abs(wrappedDegrees180(track - 60)) < 3, "track \(track)") }
+                // Then every fix taken while moving lies within 5 cm of the true position at the fix's
+                // time (UTC from the NMEA → monotonic via the simulator's epoch), with the true speed
+                // and a track along the nose.
+                let samples = truth.samples
+                var compared = 0
+                var worstMeters = 0.0
+                let plane = LocalPlane(origin: configuration.home)
+                for fix in watcher.events.fixes {
+                    guard let fixTime = fix.fixTime else { continue }
+                    let takenAt = MonotonicTime(nanoseconds: (fixTime.seconds - server.utcEpochSeconds) * 1_000_000_000 + Int64(fixTime.nanoseconds))
+                    guard takenAt > forwardFrom, takenAt < forwardUntil,
+                          let state = TruthRecorder.interpolate(samples, at: takenAt), state.velocityENU.length > 0.5
+                    else { continue }
+                    compared += 1
+                    let errorMeters = (plane.project(fix.coordinate) - state.positionPlane).length
+                    worstMeters = max(worstMeters, errorMeters)
+                    #expect(errorMeters < 0.05, "fix at \(takenAt) is \(errorMeters) m from the truth")
+                    #expect(abs((fix.speedMetersPerSecond ?? 0) - state.velocityENU.length) < 0.05)
+                    if let track = fix.trackDegrees { #expect(abs(wrappedDegrees180(track - 60)) < 3, "track \(track)") }
+                }
+                reportMeasurement("moving fixes compared with truth", "\(compared), worst \(NMEASentence.decimal(worstMeters * 100, fractionDigits: 1)) cm")
+                let allFixes = watcher.events.fixes
+                let gaps = zip(samples, samples.dropFirst()).map { $1.time.seconds(since: $0.time) }
+                #expect(compared >= 8, """
+                    only \(compared) fixes while moving: \(allFixes.count) fixes, \(allFixes.filter { $0.fixTime != nil }.count) with time, \
+                    \(samples.count) truth samples, largest gap \(gaps.max() ?? -1) s, window \(forwardUntil.seconds(since: forwardFrom)) s
+                    """)
             }
-            reportMeasurement("moving fixes compared with truth", "\(compared), worst \(NMEASentence.decimal(worstMeters * 100, fractionDigits: 1)) cm")
-            let allFixes = watcher.events.fixes
-            let gaps = zip(samples, samples.dropFirst()).map { $1.time.seconds(since: $0.time) }
-            #expect(compared >= 8, """
-                only \(compared) fixes while moving: \(allFixes.count) fixes, \(allFixes.filter { $0.fixTime != nil }.count) with time, \
-                \(samples.count) truth samples, largest gap \(gaps.max() ?? -1) s, window \(forwardUntil.seconds(since: forwardFrom)) s
-                """)
         }
     }
 
@@ -175,6 +171,17 @@ struct SimulatorGPSDTests {
             #expect(snapshot.personFixesSent >= target.count)
         }
     }
+}
+
+/// gpsd reading the simulator's onboard NMEA stream and a `GPSWatcher` on it, both stopped after `body`.
+func withOnboardGPSD<T>(
+    _ server: SimulatorServer, _ body: (GPSDDaemon, GPSWatcher) async throws -> T
+) async throws -> T {
+    let gpsd = try await GPSDDaemon.start(sources: ["tcp://127.0.0.1:\(server.ports.onboardNMEAPort)"])
+    defer { gpsd.stop() }
+    let watcher = GPSWatcher(subscriptions: [.init(role: .onboard, endpoint: GPSDAddress(host: "127.0.0.1", port: gpsd.port), device: nil)])
+    defer { watcher.stop() }
+    return try await body(gpsd, watcher)
 }
 
 /// A started GPSClient whose events an `EventRecorder` drains; tests wait, with a bound, for a condition.

@@ -74,24 +74,19 @@ final class DronePeer: Sendable {
         loop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
     ) async throws -> DronePeer {
         let relay = PeerRelay()
-        let atChannel = try await loop.flatSubmit {
-            DatagramBootstrap(group: loop)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(PeerHandler(relay: relay, port: .at))
+        func bind(_ port: PeerHandler.Port) async throws -> any Channel {
+            try await loop.flatSubmit {
+                DatagramBootstrap(group: loop)
+                    .channelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(PeerHandler(relay: relay, port: port))
+                        }
                     }
-                }
-                .bind(host: host, port: 0)
-        }.get()
-        let navdataChannel = try await loop.flatSubmit {
-            DatagramBootstrap(group: loop)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(PeerHandler(relay: relay, port: .navdata))
-                    }
-                }
-                .bind(host: host, port: 0)
-        }.get()
+                    .bind(host: host, port: 0)
+            }.get()
+        }
+        let atChannel = try await bind(.at)
+        let navdataChannel = try await bind(.navdata)
         let peer = DronePeer(
             state: State(droneState: droneState, controlState: controlState, demoMode: demoMode),
             atChannel: atChannel, navdataChannel: navdataChannel)
