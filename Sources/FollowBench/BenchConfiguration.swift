@@ -1,103 +1,67 @@
 import FollowCore
 import Geometry
+import MemberwiseInit
 import Simulation
 
 /// The settings shared by every run of a benchmark. Defaults are the `followme bench` defaults.
+@MemberwiseInit
 public struct BenchConfiguration: Sendable, Hashable {
     /// Seed of the GPS error realisation. Every scenario and both controllers use the same seed,
     /// so they see the same noise. Default 1.
-    public var seed: UInt64
+    public var seed: UInt64 = 1
     /// How long the person moves, seconds (a replay stops earlier when its track ends).
     /// Default 240, range 10…7200.
-    public var durationSeconds: Double
+    public var durationSeconds: Double = 240
     /// The person stands at the start this long while the drone takes off and climbs, seconds.
     /// Default 15, range 0…120.
-    public var personStartSeconds: Double
+    public var personStartSeconds: Double = 15
     /// Following metrics count from this long after the person starts, seconds (take-off and the
     /// first catch-up excluded). Default 15, range 0…600; must leave some of `durationSeconds`.
-    public var settleSeconds: Double
+    public var settleSeconds: Double = 15
     /// Horizontal distance both controllers keep from the person, metres (FollowMe's
     /// `standoffMeters`; the baseline hovers inside it). Default 8 (FollowCore's default before issue 13
     /// made it the config's 11; with `failsafe`'s default it satisfies FollowCore's own standoff rule);
     /// `followme bench` passes the shipped config's.
-    public var standoffMeters: Double
+    public var standoffMeters: Double = 8
     /// `control:euler_angle_max` of the simulated drone, degrees, for both controllers; FollowMe's
     /// `maxTiltDegrees` is set to it. Default 12: the SDK default (ARDroneLib `config_keys.h`,
     /// docs/dynamics-and-follow.md §1.1), which the objc.io app never changed. Range 1…30.
-    public var eulerAngleMaxDegrees: Double
+    public var eulerAngleMaxDegrees: Double = 12
     /// `control:altitude_max` written to the drone at start, metres (the shipped config's 10 m;
     /// the drone's own default 3 m would cap FollowMe's 3 m follow height).
-    public var altitudeMaxMeters: Double
+    public var altitudeMaxMeters: Double = 10
     /// Control period, seconds: both controllers' commands are (re)sent this often, like the
     /// link's 30 ms AT loop (AR.Drone Developer Guide §6). Default 0.03.
-    public var controlPeriodSeconds: Double
+    public var controlPeriodSeconds: Double = 0.03
     /// Navdata rate, Hz: 15 in demo mode (docs/ardrone-protocol.md §1.3). Default 15.
-    public var navdataRateHertz: Double
+    public var navdataRateHertz: Double = 15
     /// Spacing of the recorded person/drone track samples (for plots), seconds. Default 0.5.
-    public var trackSampleSeconds: Double
+    public var trackSampleSeconds: Double = 0.5
     /// FollowMe's failsafes. Default: the product defaults except a 1000 m geofence, so a long straight
     /// walk measures following, not the fence, and no GPS relative error (the tests' calibration;
     /// `followme bench` passes the shipped config's).
-    public var failsafe: FailsafeParameters
+    public var failsafe: FailsafeParameters = FailsafeParameters(geofenceMeters: 1000, gpsRelativeErrorMeters: 0)
     /// The simulated drone's dynamics. Default `.nominal`.
-    public var plant: BenchPlant
+    public var plant: BenchPlant = .nominal
     /// Wind at the drone for every scenario that does not bring its own (`BenchScenario.wind`).
     /// Default calm.
-    public var wind: WindModel.Parameters
+    public var wind: WindModel.Parameters = .calm
     /// The person's receiver's fix rate, Hz, overriding the noise model's 5 Hz; nil = 5 Hz.
     /// Range 0.2…20.
-    public var targetRateHertz: Double?
+    public var targetRateHertz: Double? = nil
     /// Whether the person's fixes carry Doppler speed and track. Default true.
-    public var targetReportsVelocity: Bool
+    public var targetReportsVelocity: Bool = true
     /// The product's failsafe defaults, for scenarios that ask for them
     /// (`BenchScenario.usesShippedFailsafe`); their separation fields are replaced by `failsafe`'s.
     /// Default `FailsafeParameters()`; `followme bench` sets it from the shipped config's defaults.
-    public var shippedFailsafe: FailsafeParameters
+    public var shippedFailsafe: FailsafeParameters = FailsafeParameters()
     /// Adds a worst-case bounded relative GPS error: every person fix is taken this far *farther
     /// from the drone* than the truth (along drone → person), so the drone believes the person is
     /// farther away than they are by exactly this much, metres. 0 = off. With clean noise and this
     /// equal to `gps_relative_error_m` it tests FollowMe's promise at the edge of its premise
     /// ("never closer than min_separation_m while the relative error stays within
     /// gps_relative_error_m"). Range 0…20.
-    public var adversarialTargetOffsetMeters: Double
-
-    public init(
-        seed: UInt64 = 1,
-        durationSeconds: Double = 240,
-        personStartSeconds: Double = 15,
-        settleSeconds: Double = 15,
-        standoffMeters: Double = 8,
-        eulerAngleMaxDegrees: Double = 12,
-        altitudeMaxMeters: Double = 10,
-        controlPeriodSeconds: Double = 0.03,
-        navdataRateHertz: Double = 15,
-        trackSampleSeconds: Double = 0.5,
-        failsafe: FailsafeParameters = FailsafeParameters(geofenceMeters: 1000, gpsRelativeErrorMeters: 0),
-        plant: BenchPlant = .nominal,
-        wind: WindModel.Parameters = .calm,
-        targetRateHertz: Double? = nil,
-        targetReportsVelocity: Bool = true,
-        shippedFailsafe: FailsafeParameters = FailsafeParameters(),
-        adversarialTargetOffsetMeters: Double = 0
-    ) {
-        self.adversarialTargetOffsetMeters = adversarialTargetOffsetMeters
-        self.shippedFailsafe = shippedFailsafe
-        self.plant = plant
-        self.wind = wind
-        self.targetRateHertz = targetRateHertz
-        self.targetReportsVelocity = targetReportsVelocity
-        self.seed = seed
-        self.durationSeconds = durationSeconds
-        self.personStartSeconds = personStartSeconds
-        self.settleSeconds = settleSeconds
-        self.standoffMeters = standoffMeters
-        self.eulerAngleMaxDegrees = eulerAngleMaxDegrees
-        self.altitudeMaxMeters = altitudeMaxMeters
-        self.controlPeriodSeconds = controlPeriodSeconds
-        self.navdataRateHertz = navdataRateHertz
-        self.trackSampleSeconds = trackSampleSeconds
-        self.failsafe = failsafe
-    }
+    public var adversarialTargetOffsetMeters: Double = 0
 
     /// Checks every field the runner relies on.
     public func validate() throws(BenchError) {

@@ -6,6 +6,7 @@ import MemberwiseInit
 /// Pure string building: equal scale on both axes (a metre is a metre in every direction), a
 /// labelled grid, a 1-2-5 scale bar, a legend, and start (hollow) / end (filled) markers. Each
 /// series is exactly one `<polyline>`; axes, grid and scale bar are `<line>`s.
+@MemberwiseInit
 public struct TrackPlot: Sendable, Hashable {
     /// One track.
     @MemberwiseInit
@@ -19,23 +20,14 @@ public struct TrackPlot: Sendable, Hashable {
 
     public var title: String
     /// Extra lines under the title (settings, metrics).
-    public var notes: [String]
+    public var notes: [String] = []
     public var series: [Series]
-    public var widthPixels: Double
-    public var heightPixels: Double
+    public var widthPixels: Double = 800
+    public var heightPixels: Double = 800
 
     /// Colours of the person and drone tracks in every FollowMe plot.
     public static let personColor = "#1f77b4"
     public static let droneColor = "#d62728"
-
-    public init(title: String, notes: [String] = [], series: [Series], widthPixels: Double = 800,
-                heightPixels: Double = 800) {
-        self.title = title
-        self.notes = notes
-        self.series = series
-        self.widthPixels = widthPixels
-        self.heightPixels = heightPixels
-    }
 
     /// The SVG document (UTF-8 text, starts with `<svg`).
     public func svg() -> String {

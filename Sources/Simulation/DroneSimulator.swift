@@ -304,5 +304,4 @@ public struct DroneSimulator: Sendable {
     public var isHovering: Bool {
         flightPhase == .flying && (isComWatchdogTripped || activeCommand.isHover)
     }
-
 }

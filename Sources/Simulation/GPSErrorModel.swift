@@ -1,3 +1,4 @@
+import MemberwiseInit
 import Observations
 
 /// Error and timing model of one simulated GPS receiver (per horizontal axis unless stated).
@@ -6,52 +7,34 @@ import Observations
 /// shared with the other receiver, i this receiver's own Gauss–Markov component (both unit
 /// variance, §3.2/§3.4 of docs/dynamics-and-follow.md), s the decaying offset left by rare
 /// steps (constellation changes, §3.2) and w white noise.
+@MemberwiseInit
 public struct GPSReceiverModel: Sendable, Hashable {
     /// Stationary standard deviation of the slow bias, metres per axis (σ_b).
-    public var biasSigmaMeters: Double
+    public var biasSigmaMeters: Double = 0
     /// Correlation time of this receiver's own bias (and of step decay), seconds (τ).
-    public var biasTimeConstantSeconds: Double
+    public var biasTimeConstantSeconds: Double = 300
     /// White noise per fix, metres per axis (σ_w).
-    public var whiteSigmaMeters: Double
+    public var whiteSigmaMeters: Double = 0
     /// Fixes per second (1, 5, 10 Hz are typical; docs/dynamics-and-follow.md §3.1).
-    public var fixRateHertz: Double
+    public var fixRateHertz: Double = 5
     /// Delay from a fix's true time to its arrival from gpsd, seconds (docs/dynamics-and-follow.md §3.3: ≈0.31 s at 19200 bps).
-    public var latencySeconds: Double
+    public var latencySeconds: Double = 0
     /// Velocity noise per axis, m/s (speed and track come from the noisy velocity).
-    public var velocitySigmaMetersPerSecond: Double
+    public var velocitySigmaMetersPerSecond: Double = 0
     /// Heading-report noise, degrees (only receivers given a nose heading report one).
-    public var headingSigmaDegrees: Double
+    public var headingSigmaDegrees: Double = 0
     /// Drone nose heading minus receiver heading, degrees (the `onboard.mount_offset_deg` of
     /// `HeadingReport`): the report is nose − mountOffset.
-    public var mountOffsetDegrees: Double
+    public var mountOffsetDegrees: Double = 0
     /// Mean rate of sudden position steps, per hour (0 = none).
-    public var stepsPerHour: Double
+    public var stepsPerHour: Double = 0
     /// Size range of a step, metres, random direction.
-    public var stepMinMeters: Double
-    public var stepMaxMeters: Double
+    public var stepMinMeters: Double = 1
+    public var stepMaxMeters: Double = 3
     /// Whether fixes carry speed and track (Doppler velocity, as u-blox/MTK receivers report in
     /// TPV `speed`/`track`). Default true. When false the velocity noise is still drawn, so the
     /// position errors of a seed stay the same with and without it.
-    public var reportsVelocity = true
-
-    public init(
-        biasSigmaMeters: Double = 0, biasTimeConstantSeconds: Double = 300, whiteSigmaMeters: Double = 0,
-        fixRateHertz: Double = 5, latencySeconds: Double = 0,
-        velocitySigmaMetersPerSecond: Double = 0, headingSigmaDegrees: Double = 0, mountOffsetDegrees: Double = 0,
-        stepsPerHour: Double = 0, stepMinMeters: Double = 1, stepMaxMeters: Double = 3
-    ) {
-        self.biasSigmaMeters = biasSigmaMeters
-        self.biasTimeConstantSeconds = biasTimeConstantSeconds
-        self.whiteSigmaMeters = whiteSigmaMeters
-        self.fixRateHertz = fixRateHertz
-        self.latencySeconds = latencySeconds
-        self.velocitySigmaMetersPerSecond = velocitySigmaMetersPerSecond
-        self.headingSigmaDegrees = headingSigmaDegrees
-        self.mountOffsetDegrees = mountOffsetDegrees
-        self.stepsPerHour = stepsPerHour
-        self.stepMinMeters = stepMinMeters
-        self.stepMaxMeters = stepMaxMeters
-    }
+    public var reportsVelocity: Bool = true
 
     /// No error and no latency at `fixRateHertz`: fixes are the truth, received when taken.
     public static func perfect(fixRateHertz: Double = 5, latencySeconds: Double = 0) -> GPSReceiverModel {

@@ -1,25 +1,20 @@
 import Geometry
+import MemberwiseInit
 import Observations
 import SeededRandom
 
 /// The true state of one receiver's carrier at a fix time.
+@MemberwiseInit
 public struct GPSTruthSample: Sendable, Hashable {
     /// Position on the local plane, metres east/north.
     public var positionPlane: PlaneVector
     /// Ground velocity, m/s east/north.
     public var velocityENU: PlaneVector
     /// Height above the plane's ground, metres (reported as HAE offset by `groundHAEMeters`).
-    public var altitudeMeters: Double
+    public var altitudeMeters: Double = 0
     /// Nose heading of the carrier, compass degrees, if it reports heading (the drone); `nil`
     /// for a receiver without heading output.
-    public var noseHeadingDegrees: Double?
-
-    public init(positionPlane: PlaneVector, velocityENU: PlaneVector, altitudeMeters: Double = 0, noseHeadingDegrees: Double? = nil) {
-        self.positionPlane = positionPlane
-        self.velocityENU = velocityENU
-        self.altitudeMeters = altitudeMeters
-        self.noseHeadingDegrees = noseHeadingDegrees
-    }
+    public var noseHeadingDegrees: Double? = nil
 }
 
 extension DroneSimulator {

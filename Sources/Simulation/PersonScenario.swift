@@ -30,17 +30,12 @@ public enum PersonSpeed {
 }
 
 /// Walks in a straight line at constant speed.
+@MemberwiseInit
 public struct StraightWalkScenario: PersonScenario {
-    public var startPlane: PlaneVector
+    public var startPlane: PlaneVector = .zero
     /// Direction of travel, compass degrees.
-    public var bearingDegrees: Double
-    public var speedMetersPerSecond: Double
-
-    public init(startPlane: PlaneVector = .zero, bearingDegrees: Double = 0, speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond) {
-        self.startPlane = startPlane
-        self.bearingDegrees = bearingDegrees
-        self.speedMetersPerSecond = speedMetersPerSecond
-    }
+    public var bearingDegrees: Double = 0
+    public var speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond
 
     public func state(atSeconds t: Double) -> PersonState {
         guard t > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
@@ -50,26 +45,16 @@ public struct StraightWalkScenario: PersonScenario {
 }
 
 /// Walks round a square, turning 90° on the spot at each corner, forever.
+@MemberwiseInit
 public struct SquareWalkScenario: PersonScenario {
     /// The first corner.
-    public var startPlane: PlaneVector
+    public var startPlane: PlaneVector = .zero
     /// Direction of the first side, compass degrees.
-    public var initialBearingDegrees: Double
-    public var sideMeters: Double
-    public var speedMetersPerSecond: Double
+    public var initialBearingDegrees: Double = 0
+    public var sideMeters: Double = 40
+    public var speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond
     /// Turn right (clockwise seen from above) at corners; false = left.
-    public var turnsClockwise: Bool
-
-    public init(
-        startPlane: PlaneVector = .zero, initialBearingDegrees: Double = 0, sideMeters: Double = 40,
-        speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond, turnsClockwise: Bool = true
-    ) {
-        self.startPlane = startPlane
-        self.initialBearingDegrees = initialBearingDegrees
-        self.sideMeters = sideMeters
-        self.speedMetersPerSecond = speedMetersPerSecond
-        self.turnsClockwise = turnsClockwise
-    }
+    public var turnsClockwise: Bool = true
 
     /// Compass bearing of side `index` (0-based, wraps every four sides).
     public func bearingDegrees(ofSide index: Int) -> Double {
@@ -94,23 +79,13 @@ public struct SquareWalkScenario: PersonScenario {
 
 /// Walks a straight line in bursts: `walkSeconds` at speed, then `stopSeconds` standing, repeated.
 /// Speed changes are instantaneous.
+@MemberwiseInit
 public struct StopAndGoScenario: PersonScenario {
-    public var startPlane: PlaneVector
-    public var bearingDegrees: Double
-    public var speedMetersPerSecond: Double
-    public var walkSeconds: Double
-    public var stopSeconds: Double
-
-    public init(
-        startPlane: PlaneVector = .zero, bearingDegrees: Double = 0,
-        speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond, walkSeconds: Double = 10, stopSeconds: Double = 5
-    ) {
-        self.startPlane = startPlane
-        self.bearingDegrees = bearingDegrees
-        self.speedMetersPerSecond = speedMetersPerSecond
-        self.walkSeconds = walkSeconds
-        self.stopSeconds = stopSeconds
-    }
+    public var startPlane: PlaneVector = .zero
+    public var bearingDegrees: Double = 0
+    public var speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond
+    public var walkSeconds: Double = 10
+    public var stopSeconds: Double = 5
 
     public func state(atSeconds t: Double) -> PersonState {
         let cycle = walkSeconds + stopSeconds
@@ -128,31 +103,18 @@ public struct StopAndGoScenario: PersonScenario {
 }
 
 /// Jogs a straight lead-in, a circular arc, then straight on along the new direction.
+@MemberwiseInit
 public struct CurveJogScenario: PersonScenario {
-    public var startPlane: PlaneVector
+    public var startPlane: PlaneVector = .zero
     /// Direction of the lead-in, compass degrees.
-    public var initialBearingDegrees: Double
-    public var speedMetersPerSecond: Double
-    public var leadInMeters: Double
-    public var radiusMeters: Double
+    public var initialBearingDegrees: Double = 0
+    public var speedMetersPerSecond: Double = PersonSpeed.jogMetersPerSecond
+    public var leadInMeters: Double = 30
+    public var radiusMeters: Double = 20
     /// How far the path turns along the arc, degrees (positive).
-    public var arcDegrees: Double
+    public var arcDegrees: Double = 90
     /// Turn right (clockwise seen from above); false = left.
-    public var turnsClockwise: Bool
-
-    public init(
-        startPlane: PlaneVector = .zero, initialBearingDegrees: Double = 0,
-        speedMetersPerSecond: Double = PersonSpeed.jogMetersPerSecond,
-        leadInMeters: Double = 30, radiusMeters: Double = 20, arcDegrees: Double = 90, turnsClockwise: Bool = true
-    ) {
-        self.startPlane = startPlane
-        self.initialBearingDegrees = initialBearingDegrees
-        self.speedMetersPerSecond = speedMetersPerSecond
-        self.leadInMeters = leadInMeters
-        self.radiusMeters = radiusMeters
-        self.arcDegrees = arcDegrees
-        self.turnsClockwise = turnsClockwise
-    }
+    public var turnsClockwise: Bool = true
 
     /// Length of the arc, metres.
     public var arcLengthMeters: Double { radiusMeters * radians(fromDegrees: arcDegrees) }
@@ -262,14 +224,10 @@ public struct PersonLeg: Sendable, Hashable {
 /// Straight legs one after the other, speed and direction changing instantly between them (a
 /// person who "stops dead" or turns on the spot: the hardest case for a follower); the last leg
 /// goes on forever.
+@MemberwiseInit
 public struct LegsScenario: PersonScenario {
-    public var startPlane: PlaneVector
+    public var startPlane: PlaneVector = .zero
     public var legs: [PersonLeg]
-
-    public init(startPlane: PlaneVector = .zero, legs: [PersonLeg]) {
-        self.startPlane = startPlane
-        self.legs = legs
-    }
 
     public func state(atSeconds t: Double) -> PersonState {
         guard t > 0, !legs.isEmpty else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
@@ -291,26 +249,16 @@ public struct LegsScenario: PersonScenario {
 /// An S-curve (slalom): a straight lead-in, then circular arcs of `arcDegrees` alternately to
 /// the right and to the left, forever, at constant speed. The mean direction stays the
 /// lead-in's plus half an arc.
+@MemberwiseInit
 public struct SCurveScenario: PersonScenario {
-    public var startPlane: PlaneVector
+    public var startPlane: PlaneVector = .zero
     /// Direction of the lead-in, compass degrees.
-    public var initialBearingDegrees: Double
-    public var speedMetersPerSecond: Double
-    public var leadInMeters: Double
-    public var radiusMeters: Double
+    public var initialBearingDegrees: Double = 0
+    public var speedMetersPerSecond: Double = PersonSpeed.jogMetersPerSecond
+    public var leadInMeters: Double = 30
+    public var radiusMeters: Double = 20
     /// How far each arc turns, degrees (positive).
-    public var arcDegrees: Double
-
-    public init(startPlane: PlaneVector = .zero, initialBearingDegrees: Double = 0,
-                speedMetersPerSecond: Double = PersonSpeed.jogMetersPerSecond,
-                leadInMeters: Double = 30, radiusMeters: Double = 20, arcDegrees: Double = 90) {
-        self.startPlane = startPlane
-        self.initialBearingDegrees = initialBearingDegrees
-        self.speedMetersPerSecond = speedMetersPerSecond
-        self.leadInMeters = leadInMeters
-        self.radiusMeters = radiusMeters
-        self.arcDegrees = arcDegrees
-    }
+    public var arcDegrees: Double = 90
 
     public func state(atSeconds t: Double) -> PersonState {
         guard t > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }

@@ -1,4 +1,5 @@
 import Geometry
+import MemberwiseInit
 import Observations
 import SeededRandom
 
@@ -17,20 +18,14 @@ import SeededRandom
 /// drydenwindturbulencemodelcontinuous.html).
 public struct WindModel: Sendable, Hashable {
     /// What the wind is like.
+    @MemberwiseInit
     public struct Parameters: Sendable, Hashable {
         /// Mean wind, m/s: the velocity the air moves with (east/north), not where it comes from.
-        public var meanENU: PlaneVector
+        public var meanENU: PlaneVector = .zero
         /// Stationary standard deviation of the gusts per horizontal axis, m/s (0 = steady wind).
-        public var gustSigmaMetersPerSecond: Double
+        public var gustSigmaMetersPerSecond: Double = 0
         /// Correlation time of the gusts, seconds (Dryden: L_u / V).
-        public var gustTimeConstantSeconds: Double
-
-        public init(meanENU: PlaneVector = .zero, gustSigmaMetersPerSecond: Double = 0,
-                    gustTimeConstantSeconds: Double = 5) {
-            self.meanENU = meanENU
-            self.gustSigmaMetersPerSecond = gustSigmaMetersPerSecond
-            self.gustTimeConstantSeconds = gustTimeConstantSeconds
-        }
+        public var gustTimeConstantSeconds: Double = 5
 
         /// No wind.
         public static let calm = Parameters()

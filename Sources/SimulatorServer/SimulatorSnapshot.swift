@@ -1,10 +1,12 @@
 import ARDroneProtocol
 import Geometry
-import Simulation
+import MemberwiseInit
 import Observations
 import ShellSupport
+import Simulation
 
 /// The ports a `SimulatorServer` actually bound (configured port 0 becomes the kernel's choice).
+@MemberwiseInit
 public struct SimulatorPorts: Sendable, Hashable {
     /// UDP, AT commands in.
     public var atPort: Int
@@ -15,15 +17,7 @@ public struct SimulatorPorts: Sendable, Hashable {
     /// TCP, the person's receiver's NMEA; nil when no person is simulated.
     public var personNMEAPort: Int?
     /// UDP, the fault-injection control channel; nil when not enabled.
-    public var controlPort: Int?
-
-    public init(atPort: Int, navdataPort: Int, onboardNMEAPort: Int, personNMEAPort: Int?, controlPort: Int? = nil) {
-        self.atPort = atPort
-        self.navdataPort = navdataPort
-        self.onboardNMEAPort = onboardNMEAPort
-        self.personNMEAPort = personNMEAPort
-        self.controlPort = controlPort
-    }
+    public var controlPort: Int? = nil
 }
 
 /// One consistent view of the simulator, taken on its event loop.

@@ -9,31 +9,18 @@ import MemberwiseInit
 ///
 /// Decoding keeps every byte (typed options keep their extension bytes, other options are kept
 /// raw), so `try Navdata(bytes: b).encoded() == b` for every packet that decodes.
+@MemberwiseInit
 public struct Navdata: Sendable, Equatable {
     /// Header magic; both values are accepted.
-    public var magic: NavdataMagic
+    public var magic: NavdataMagic = .standard
     /// The drone state word.
     public var state: DroneState
     /// Packet counter; increases per packet (the SDK drops packets whose number does not).
     public var sequenceNumber: UInt32
     /// `vision_defined` (`bool_t`, 4 bytes) as sent; see `isVisionDefined`.
-    public var visionFlag: UInt32
+    public var visionFlag: UInt32 = 0
     /// Options in wire order, without the checksum option.
-    public var options: [NavdataOption]
-
-    public init(
-        magic: NavdataMagic = .standard,
-        state: DroneState,
-        sequenceNumber: UInt32,
-        visionFlag: UInt32 = 0,
-        options: [NavdataOption] = []
-    ) {
-        self.magic = magic
-        self.state = state
-        self.sequenceNumber = sequenceNumber
-        self.visionFlag = visionFlag
-        self.options = options
-    }
+    public var options: [NavdataOption] = []
 
     /// Whether the vision flag is non-zero.
     public var isVisionDefined: Bool { visionFlag != 0 }

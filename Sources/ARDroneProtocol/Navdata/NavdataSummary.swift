@@ -1,3 +1,5 @@
+import MemberwiseInit
+
 /// What the control path reads from one navdata packet — the header and the demo option —
 /// decoded without allocating, whatever options the packet carries.
 ///
@@ -6,35 +8,20 @@
 /// run the same checks (`NavdataPacketLayout`, then each option's minimum size in wire order), so a
 /// datagram is accepted by one exactly when it is accepted by the other, with the same error, and
 /// the fields here equal `Navdata`'s (tested over the fuzz corpus).
+@MemberwiseInit
 public struct NavdataSummary: Sendable, Equatable {
     /// Header magic.
-    public var magic: NavdataMagic
+    public var magic: NavdataMagic = .standard
     /// The drone state word.
     public var state: DroneState
     /// Packet counter.
     public var sequenceNumber: UInt32
     /// `vision_defined` as sent.
-    public var visionFlag: UInt32
+    public var visionFlag: UInt32 = 0
     /// The first demo option (tag 0), if present (not in bootstrap packets).
-    public var demo: NavdataDemo?
+    public var demo: NavdataDemo? = nil
     /// Number of options before the checksum option.
-    public var optionCount: Int
-
-    public init(
-        magic: NavdataMagic = .standard,
-        state: DroneState,
-        sequenceNumber: UInt32,
-        visionFlag: UInt32 = 0,
-        demo: NavdataDemo? = nil,
-        optionCount: Int = 0
-    ) {
-        self.magic = magic
-        self.state = state
-        self.sequenceNumber = sequenceNumber
-        self.visionFlag = visionFlag
-        self.demo = demo
-        self.optionCount = optionCount
-    }
+    public var optionCount: Int = 0
 
     /// The summary of a decoded packet.
     public init(_ navdata: Navdata) {
