@@ -1,16 +1,13 @@
 import ARDroneProtocol
+import MemberwiseInit
 
 /// One `AT*CONFIG` key/value pair the link writes and confirms (state bit 6 ACK).
+@MemberwiseInit
 public struct ConfigurationWrite: Sendable, Hashable, CustomStringConvertible {
     /// `category:name`, e.g. `control:altitude_max`.
     public let key: String
     /// The value as the drone expects it: always a string (docs/ardrone-protocol.md §2.3).
     public let value: String
-
-    public init(key: String, value: String) {
-        self.key = key
-        self.value = value
-    }
 
     /// `general:navdata_demo = TRUE`: leaves bootstrap mode, demo navdata at ≈15 Hz (docs/ardrone-protocol.md §1.2).
     public static let navdataDemo = ConfigurationWrite(key: "general:navdata_demo", value: "TRUE")

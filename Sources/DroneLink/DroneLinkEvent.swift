@@ -1,6 +1,7 @@
 import ARDroneProtocol
 import NIOCore
 import Observations
+import MemberwiseInit
 
 /// Something the link observed, delivered in order on `DroneLink.events`.
 public enum DroneLinkEvent: Sendable {
@@ -61,18 +62,13 @@ public enum BootstrapFallbackReason: String, Sendable, Hashable {
 
 /// A decoded navdata packet (header and demo option: `NavdataSummary`, decoded without
 /// allocating) with when and where it came from.
+@MemberwiseInit
 public struct ReceivedNavdata: Sendable {
     public let navdata: NavdataSummary
     /// CLOCK_MONOTONIC when the datagram was read.
     public let receivedAt: MonotonicTime
     /// The UDP source (always the drone's address and navdata port: anything else is dropped).
     public let source: SocketAddress
-
-    public init(navdata: NavdataSummary, receivedAt: MonotonicTime, source: SocketAddress) {
-        self.navdata = navdata
-        self.receivedAt = receivedAt
-        self.source = source
-    }
 }
 
 /// Why an `AT*CONFIG` was given up.

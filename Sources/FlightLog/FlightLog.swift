@@ -1,10 +1,12 @@
 import Foundation
 import Geometry
+import MemberwiseInit
 import Observations
 import Plots
 import TrackFiles
 
 /// One GPS fix read back from a flight log (a `"kind":"gps"` line whose event has lat/lon).
+@MemberwiseInit
 public struct FlightLogFix: Sendable, Hashable {
     public var role: ReceiverRole
     public var coordinate: GeoCoordinate
@@ -16,17 +18,7 @@ public struct FlightLogFix: Sendable, Hashable {
     public var altitudeHAEMeters: Double?
     /// What the follow core made of it (the line's `verdict`: `accepted`, `initialised`,
     /// `rejected-outlier`, `ignored-out-of-order`, `ignored-duplicate`), if logged.
-    public var verdict: String?
-
-    public init(role: ReceiverRole, coordinate: GeoCoordinate, logSeconds: Double?, unixSeconds: Double?,
-                altitudeHAEMeters: Double?, verdict: String? = nil) {
-        self.role = role
-        self.coordinate = coordinate
-        self.logSeconds = logSeconds
-        self.unixSeconds = unixSeconds
-        self.altitudeHAEMeters = altitudeHAEMeters
-        self.verdict = verdict
-    }
+    public var verdict: String? = nil
 
     /// Whether the follow core refused it (an outlier, out of order or a duplicate).
     public var wasRefused: Bool { verdict.map { $0.hasPrefix("rejected") || $0.hasPrefix("ignored") } ?? false }

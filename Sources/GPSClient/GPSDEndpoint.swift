@@ -1,12 +1,10 @@
+import MemberwiseInit
+
 /// Where a gpsd listens: host name or address, and TCP port (2947 by default).
+@MemberwiseInit
 public struct GPSDAddress: Sendable, Hashable, CustomStringConvertible {
     public var host: String
-    public var port: Int
-
-    public init(host: String, port: Int = 2947) {
-        self.host = host
-        self.port = port
-    }
+    public var port: Int = 2947
 
     public var description: String { "\(host):\(port)" }
 }

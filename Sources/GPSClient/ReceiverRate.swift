@@ -1,5 +1,6 @@
 import Foundation
 import Observations
+import MemberwiseInit
 
 /// What rate to ask gpsd to run a receiver at (config `rate_hz`).
 public enum RateRequest: Sendable, Hashable, CustomStringConvertible {
@@ -47,6 +48,7 @@ public enum RateRequest: Sendable, Hashable, CustomStringConvertible {
 /// Parsed from the JSON line itself, not from libgps: libgps 3.22 stores `mincycle` into
 /// `dev.cycle` for a DEVICE report and garbage into `devices.list[].cycle` for DEVICES
 /// (measured with gps_unpack, docs/gps-rate.md §2).
+@MemberwiseInit
 public struct GPSDDeviceReport: Sendable, Hashable {
     public var path: String
     /// gpsd's driver name ("u-blox", "NMEA0183", "SiRF", …); nil until gpsd identified the device.
@@ -58,14 +60,6 @@ public struct GPSDDeviceReport: Sendable, Hashable {
     /// The shortest cycle gpsd's driver can set. Reported when, and only when, the driver can
     /// change the rate (gpsd_json(5) DEVICE `mincycle`).
     public var minCycleSeconds: Double?
-
-    public init(path: String, driver: String?, activated: Bool, cycleSeconds: Double?, minCycleSeconds: Double?) {
-        self.path = path
-        self.driver = driver
-        self.activated = activated
-        self.cycleSeconds = cycleSeconds
-        self.minCycleSeconds = minCycleSeconds
-    }
 
     /// The devices a `DEVICE` line (one) or a `DEVICES` line (its list) describes; empty for any
     /// other line or malformed JSON. Entries without a path are skipped.
@@ -157,14 +151,10 @@ public enum RateControlStatus: Sendable, Hashable {
 /// Never fails anything: whatever gpsd answers, fixes keep flowing at the receiver's own rate.
 public struct RateControl: Sendable, Hashable {
     /// A `?DEVICE={"path":…,"cycle":…}` request for the caller to send.
+    @MemberwiseInit
     public struct Command: Sendable, Hashable {
         public var path: String
         public var cycleSeconds: Double
-
-        public init(path: String, cycleSeconds: Double) {
-            self.path = path
-            self.cycleSeconds = cycleSeconds
-        }
     }
 
     public let request: RateRequest

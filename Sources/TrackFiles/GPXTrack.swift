@@ -4,31 +4,23 @@ import FoundationXML
 #endif
 import Geometry
 import ShellSupport
+import MemberwiseInit
 
 /// One `<trkpt>` of a GPX track.
+@MemberwiseInit
 public struct GPXPoint: Sendable, Hashable {
     public var coordinate: GeoCoordinate
     /// `<time>` as UTC seconds since the Unix epoch, if present.
-    public var unixSeconds: Double?
+    public var unixSeconds: Double? = nil
     /// `<ele>`, metres.
-    public var elevationMeters: Double?
-
-    public init(coordinate: GeoCoordinate, unixSeconds: Double? = nil, elevationMeters: Double? = nil) {
-        self.coordinate = coordinate
-        self.unixSeconds = unixSeconds
-        self.elevationMeters = elevationMeters
-    }
+    public var elevationMeters: Double? = nil
 }
 
 /// One `<trk>`: a name and its segments (`<trkseg>`) in file order.
+@MemberwiseInit
 public struct GPXTrack: Sendable, Hashable {
     public var name: String?
     public var segments: [[GPXPoint]]
-
-    public init(name: String?, segments: [[GPXPoint]]) {
-        self.name = name
-        self.segments = segments
-    }
 
     /// All points, segments joined in order.
     public var points: [GPXPoint] { segments.flatMap { $0 } }
@@ -61,12 +53,9 @@ public enum GPXError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A GPX 1.0/1.1 document's tracks (waypoints and routes are skipped: the bench replays tracks).
+@MemberwiseInit
 public struct GPXDocument: Sendable, Hashable {
     public var tracks: [GPXTrack]
-
-    public init(tracks: [GPXTrack]) {
-        self.tracks = tracks
-    }
 
     /// Parses GPX text (Foundation's XMLParser; FoundationXML on Linux).
     public init(data: Data) throws(GPXError) {
