@@ -94,7 +94,7 @@ let package = Package(
             dependencies: ["ARDroneProtocol", "FollowCore", "Observations", "ShellSupport", nioCore, nioPosix, log],
             swiftSettings: strict
         ),
-        .target(name: "TrackFiles", dependencies: ["Geometry", "ShellSupport"], swiftSettings: strict),
+        .target(name: "TrackFiles", dependencies: ["Geometry", "Plots", "ShellSupport"], swiftSettings: strict),
         .target(
             name: "FlightLog", dependencies: ["Geometry", "Observations", "Plots", "TrackFiles", "ShellSupport"],
             swiftSettings: strict
@@ -135,7 +135,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Observations", "ShellSupport"], path: "Tests/TestSupport", swiftSettings: strict),
 
         // MARK: Tests (one target per module; integration targets start real gpsd / UDP peers)
-        .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
+        .testTarget(
+            name: "GeometryTests", dependencies: ["Geometry"], resources: [.copy("Fixtures")], swiftSettings: strict
+        ),
         .testTarget(name: "MemberwiseInitTests", dependencies: ["MemberwiseInit"], swiftSettings: strict),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"], swiftSettings: strict),
         .testTarget(

@@ -35,39 +35,14 @@ trap 'echo; echo "followme demo: interrupted, landing and stopping…" >&2; exit
 # DEMO_PERSON=straight-walk|square|stop-and-go|jog-curve a synthetic person instead.
 if [ -n "${DEMO_PERSON:-}" ]; then person_args=(--person "$DEMO_PERSON"); else
     person_args=(--person-track "${DEMO_TRACK:-tracks/togeojson-run_gpxtpx.gpx}"); fi
-"$bin" sim --at-port 0 --navdata-port 0 --nmea-port 0 --person-nmea-port 0 "${person_args[@]}" --json \
-    >"$work/sim.out" 2>"$work/sim.err" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$work/sim.out" ] && break; sleep 0.1; done
-read -r at_port navdata_port nmea_port person_port < <(head -1 "$work/sim.out" | python3 -c \
-    'import json,sys; d=json.load(sys.stdin); print(d["at_port"], d["navdata_port"], d["nmea_port"], d["person_nmea_port"])')
-
-gpsd_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-gpsd_cmd=(gpsd -N -n -S "$gpsd_port" -F "$work/gpsd.sock" "tcp://127.0.0.1:$person_port" "tcp://127.0.0.1:$nmea_port")
-# A root gpsd drops privileges and leaks a SysV SHM segment: run it as nobody (docs/gpsd.md §2.3).
-[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && gpsd_cmd=(setpriv --reuid=65534 --regid=65534 --clear-groups -- "${gpsd_cmd[@]}")
-chmod 777 "$work"
-GPSD_SHM_KEY=$(printf '0x4770%04X' "$gpsd_port") "${gpsd_cmd[@]}" >"$work/gpsd.log" 2>&1 &
-pids+=($!)
-
-cat >"$work/demo.toml" <<TOML
-# Demo config: everything on loopback (see etc/followme.toml for every key).
-[gpsd]
-host = "127.0.0.1"
-port = $gpsd_port
-[target]
-device = "tcp://127.0.0.1:$person_port"
-[onboard]
-device = "tcp://127.0.0.1:$nmea_port"
-mount_offset_deg = 90
-[drone]
-address = "127.0.0.1"
-at_port = $at_port
-navdata_port = $navdata_port
-[failsafe]
-# The recorded jog leaves the default 100 m geofence within a minute; the simulated field is open.
-geofence_m = 1000
-TOML
+. scripts/lib/field.sh
+field_start "$bin" "$work" "${person_args[@]}"
+{
+    cat "$work/field.toml"
+    echo "[failsafe]"
+    echo "# The recorded jog leaves a 100 m geofence within a minute; the simulated field is open."
+    echo "geofence_m = 1000"
+} >"$work/demo.toml"
 
 log="$out/flight.jsonl"
 rm -f "$log"

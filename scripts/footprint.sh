@@ -43,34 +43,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'echo "footprint: interrupted" >&2; exit 130' INT TERM
 
-"$bin" sim --at-port 0 --navdata-port 0 --nmea-port 0 --person-nmea-port 0 --person straight-walk \
-    --person-start airborne --json >"$work/sim.out" 2>"$work/sim.err" &
-pids+=($!)
-for _ in $(seq 200); do [ -s "$work/sim.out" ] && break; sleep 0.1; done
-read -r at_port navdata_port nmea_port person_port < <(head -1 "$work/sim.out" | python3 -c \
-    'import json,sys; d=json.load(sys.stdin); print(d["at_port"], d["navdata_port"], d["nmea_port"], d["person_nmea_port"])')
-
-gpsd_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-gpsd_cmd=(gpsd -N -n -S "$gpsd_port" -F "$work/gpsd.sock" "tcp://127.0.0.1:$person_port" "tcp://127.0.0.1:$nmea_port")
-# A root gpsd drops privileges and leaks a SysV SHM segment: run it as nobody (docs/gpsd.md §2.3).
-[ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && gpsd_cmd=(setpriv --reuid=65534 --regid=65534 --clear-groups -- "${gpsd_cmd[@]}")
-TMPDIR="$work" GPSD_SHM_KEY=$(printf '0x4770%04X' "$gpsd_port") "${gpsd_cmd[@]}" >"$work/gpsd.log" 2>&1 &
-pids+=($!)
-
-cat >"$work/footprint.toml" <<TOML
-[gpsd]
-host = "127.0.0.1"
-port = $gpsd_port
-[target]
-device = "tcp://127.0.0.1:$person_port"
-[onboard]
-device = "tcp://127.0.0.1:$nmea_port"
-mount_offset_deg = 90
-[drone]
-address = "127.0.0.1"
-at_port = $at_port
-navdata_port = $navdata_port
-TOML
+. scripts/lib/field.sh
+field_start "$bin" "$work" --person straight-walk --person-start airborne
+cp "$work/field.toml" "$work/footprint.toml"
 
 run_args=(run --config "$work/footprint.toml" --log-level notice --latency-report)
 [ "${FOOTPRINT_FLIGHT_LOG:-0}" = 1 ] && run_args+=(--flight-log "$work/flight.jsonl")

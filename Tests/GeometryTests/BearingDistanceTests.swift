@@ -3,6 +3,11 @@ import Testing
 
 /// The flat-plane navigator against GeographicLib (an independent implementation).
 @Suite struct BearingDistanceTests {
+    @Test("all 84 GeographicLib vectors are read from Fixtures/geodesic-vectors.csv")
+    func vectorsPresent() {
+        #expect(geodesicReferenceVectors.count == 84)
+    }
+
     @Test("bearing within 0.05° and distance within 0.1 % of the WGS84 geodesic", arguments: geodesicReferenceVectors)
     func matchesGeodesic(_ v: GeodesicVector) throws {
         let a = try #require(GeoCoordinate(latitudeDegrees: v.lat1, longitudeDegrees: v.lon1))
