@@ -1,107 +1,70 @@
+import MemberwiseInit
+
 /// When to stop following, hold (hover) and land. All ages are measured on the monotonic clock
 /// from the moment the shell received the value. Unit, range and default of every field:
 /// `FailsafeParameters.Spec` (declared once, read by the config file's `[failsafe]` too).
+@MemberwiseInit
 public struct FailsafeParameters: Sendable, Hashable {
     /// A target fix older than this makes the drone hold (`Spec.targetTimeoutSeconds`).
-    public var targetTimeoutSeconds: Double
+    public var targetTimeoutSeconds: Double = Spec.targetTimeoutSeconds.defaultValue
     /// Holding for this long without the cause clearing makes the drone land. The clock starts when
     /// holding begins and is not reset when the reason changes (`Spec.landAfterSeconds`).
-    public var landAfterSeconds: Double
+    public var landAfterSeconds: Double = Spec.landAfterSeconds.defaultValue
     /// An onboard (drone) fix older than this makes the drone hold (`Spec.onboardTimeoutSeconds`).
-    public var onboardTimeoutSeconds: Double
+    public var onboardTimeoutSeconds: Double = Spec.onboardTimeoutSeconds.defaultValue
     /// An onboard heading report older than this makes the drone hold (`Spec.headingTimeoutSeconds`).
-    public var headingTimeoutSeconds: Double
+    public var headingTimeoutSeconds: Double = Spec.headingTimeoutSeconds.defaultValue
     /// Navdata older than this makes the drone hold (`Spec.navdataTimeoutSeconds`; navdata arrives at
     /// 15 Hz in demo mode, docs/dynamics-and-follow.md §1.3).
-    public var navdataTimeoutSeconds: Double
+    public var navdataTimeoutSeconds: Double = Spec.navdataTimeoutSeconds.defaultValue
     /// Battery below this (navdata `vbat_flying_percentage`) makes the drone land (`Spec.minBatteryPercent`).
-    public var minBatteryPercent: Double
+    public var minBatteryPercent: Double = Spec.minBatteryPercent.defaultValue
     /// Battery needed to take off (the higher of this and `minBatteryPercent` applies): the reading sags
     /// under load, so taking off just above the landing threshold would land at once
     /// (`Spec.minTakeoffBatteryPercent`).
-    public var minTakeoffBatteryPercent: Double
+    public var minTakeoffBatteryPercent: Double = Spec.minTakeoffBatteryPercent.defaultValue
     /// Horizontal distance from the take-off point beyond which the drone holds (then lands). The
     /// follower never aims further than 90 % of it; reaching that is a named `holding(.geofence)`
     /// (`Spec.geofenceMeters`).
-    public var geofenceMeters: Double
+    public var geofenceMeters: Double = Spec.geofenceMeters.defaultValue
     /// Drone–person distance beyond which the drone stops following and holds (then lands):
     /// ArduPilot's `FOLL_DIST_MAX` idea (`Spec.maxTargetDistanceMeters`).
-    public var maxTargetDistanceMeters: Double
+    public var maxTargetDistanceMeters: Double = Spec.maxTargetDistanceMeters.defaultValue
     /// The drone never aims closer to the person than this and never moves towards them when inside
     /// it. Enforced on the *measured* positions plus `gpsRelativeErrorMeters` (see
     /// `protectedRadiusMeters`; `Spec.minSeparationMeters`).
-    public var minSeparationMeters: Double
+    public var minSeparationMeters: Double = Spec.minSeparationMeters.defaultValue
     /// How far the measured drone–person offset may be off the truth: the relative error of the two
     /// receivers, which no filter removes (slow bias, docs/dynamics-and-follow.md §3.4). Added to
     /// `minSeparationMeters` on the measured positions (`Spec.gpsRelativeErrorMeters`).
-    public var gpsRelativeErrorMeters: Double
+    public var gpsRelativeErrorMeters: Double = Spec.gpsRelativeErrorMeters.defaultValue
     /// Navdata must report "landed" for this long before a drone that had been flying is taken to
     /// have landed on its own. Guards against one bad packet turning into "stop sending take-off"
     /// (`Spec.landedConfirmSeconds`).
-    public var landedConfirmSeconds: Double
+    public var landedConfirmSeconds: Double = Spec.landedConfirmSeconds.defaultValue
     /// Navdata must confirm lift-off within this long after REF take-off was first sent, or the
     /// attempt is abandoned (→ `landed`, never retried by itself). "Lift-off confirmed" = navdata
     /// reports TRANS_TAKEOFF, flying or hovering: the firmware took the command
     /// (docs/flight-safety-faults.md §2; `Spec.takeOffTimeoutSeconds`).
-    public var takeOffTimeoutSeconds: Double
+    public var takeOffTimeoutSeconds: Double = Spec.takeOffTimeoutSeconds.defaultValue
     /// Climbing (from lift-off, or from re-entering `climbing`) lasts at most this long before the
     /// drone holds where it is (`holding(.altitudeNotReached)`, which expires to a landing like any
     /// hold; `Spec.climbTimeoutSeconds`).
-    public var climbTimeoutSeconds: Double
+    public var climbTimeoutSeconds: Double = Spec.climbTimeoutSeconds.defaultValue
     /// Battery must read below `minBatteryPercent` for this long, without a reading at or above it,
     /// before the drone lands for it (`Spec.lowBatteryConfirmSeconds`).
-    public var lowBatteryConfirmSeconds: Double
+    public var lowBatteryConfirmSeconds: Double = Spec.lowBatteryConfirmSeconds.defaultValue
     /// Battery below this (or below `minBatteryPercent`, whichever is lower) lands at once, without
     /// `lowBatteryConfirmSeconds` (`Spec.criticalBatteryPercent`).
-    public var criticalBatteryPercent: Double
+    public var criticalBatteryPercent: Double = Spec.criticalBatteryPercent.defaultValue
     /// A fix whose receiver reports a horizontal error estimate (gpsd `eph`) above this is refused
     /// (counted, not fused, does not refresh freshness); below it, fixes are weighted against the
     /// receiver's own recent best `eph` (`FixScreen`; `Spec.maxEphMeters`).
-    public var maxEphMeters: Double
+    public var maxEphMeters: Double = Spec.maxEphMeters.defaultValue
     /// A fix whose receiver time lags the stream's clock (arrival − fix time against its recent
     /// minimum) by more than this is stale however recently it arrived: a backlog dumped by a stalled
     /// gpsd or TCP stream. Counted, not fused, does not refresh freshness (`Spec.maxFixLagSeconds`).
-    public var maxFixLagSeconds: Double
-
-    public init(
-        targetTimeoutSeconds: Double = Spec.targetTimeoutSeconds.defaultValue,
-        landAfterSeconds: Double = Spec.landAfterSeconds.defaultValue,
-        onboardTimeoutSeconds: Double = Spec.onboardTimeoutSeconds.defaultValue,
-        headingTimeoutSeconds: Double = Spec.headingTimeoutSeconds.defaultValue,
-        navdataTimeoutSeconds: Double = Spec.navdataTimeoutSeconds.defaultValue,
-        minBatteryPercent: Double = Spec.minBatteryPercent.defaultValue,
-        minTakeoffBatteryPercent: Double = Spec.minTakeoffBatteryPercent.defaultValue,
-        geofenceMeters: Double = Spec.geofenceMeters.defaultValue,
-        maxTargetDistanceMeters: Double = Spec.maxTargetDistanceMeters.defaultValue,
-        minSeparationMeters: Double = Spec.minSeparationMeters.defaultValue,
-        gpsRelativeErrorMeters: Double = Spec.gpsRelativeErrorMeters.defaultValue,
-        landedConfirmSeconds: Double = Spec.landedConfirmSeconds.defaultValue,
-        takeOffTimeoutSeconds: Double = Spec.takeOffTimeoutSeconds.defaultValue,
-        climbTimeoutSeconds: Double = Spec.climbTimeoutSeconds.defaultValue,
-        lowBatteryConfirmSeconds: Double = Spec.lowBatteryConfirmSeconds.defaultValue,
-        criticalBatteryPercent: Double = Spec.criticalBatteryPercent.defaultValue,
-        maxEphMeters: Double = Spec.maxEphMeters.defaultValue,
-        maxFixLagSeconds: Double = Spec.maxFixLagSeconds.defaultValue
-    ) {
-        self.targetTimeoutSeconds = targetTimeoutSeconds
-        self.landAfterSeconds = landAfterSeconds
-        self.onboardTimeoutSeconds = onboardTimeoutSeconds
-        self.headingTimeoutSeconds = headingTimeoutSeconds
-        self.navdataTimeoutSeconds = navdataTimeoutSeconds
-        self.minBatteryPercent = minBatteryPercent
-        self.minTakeoffBatteryPercent = minTakeoffBatteryPercent
-        self.geofenceMeters = geofenceMeters
-        self.maxTargetDistanceMeters = maxTargetDistanceMeters
-        self.minSeparationMeters = minSeparationMeters
-        self.gpsRelativeErrorMeters = gpsRelativeErrorMeters
-        self.landedConfirmSeconds = landedConfirmSeconds
-        self.takeOffTimeoutSeconds = takeOffTimeoutSeconds
-        self.climbTimeoutSeconds = climbTimeoutSeconds
-        self.lowBatteryConfirmSeconds = lowBatteryConfirmSeconds
-        self.criticalBatteryPercent = criticalBatteryPercent
-        self.maxEphMeters = maxEphMeters
-        self.maxFixLagSeconds = maxFixLagSeconds
-    }
+    public var maxFixLagSeconds: Double = Spec.maxFixLagSeconds.defaultValue
 
     /// Checks every field against its declared range (`Spec`).
     public func validate() throws(ParameterError) {

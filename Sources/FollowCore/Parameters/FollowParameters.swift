@@ -1,67 +1,46 @@
+import MemberwiseInit
+
 /// What the drone should do while following: geometry, limits that mirror the drone's own
 /// configuration, and the receiver set-up.
 ///
 /// The config module maps the user's file onto this; `validate()` is the single place that
 /// checks ranges. Unit, range and default of every field: `FollowParameters.Spec` (declared once,
 /// read by the config file too).
+@MemberwiseInit
 public struct FollowParameters: Sendable, Hashable {
     /// Horizontal distance to keep from the person (`Spec.standoffMeters`). Must be at least
     /// `StoppingModel.shortestDefensibleStandoffMeters` (protected radius + margin + the room a
     /// walker heading at the drone takes before it has backed away to their pace).
-    public var standoffMeters: Double
+    public var standoffMeters: Double = Spec.standoffMeters.defaultValue
     /// Height to hold, above ground as navdata reports it (`Spec.altitudeMeters`). The drone's own
     /// `control:altitude_max` (3000 mm unless set, docs/ardrone-protocol.md §4) must be set above this,
     /// or the drone caps the climb.
-    public var altitudeMeters: Double
+    public var altitudeMeters: Double = Spec.altitudeMeters.defaultValue
     /// How close to `altitudeMeters` the climb must get before horizontal following starts
     /// (`Spec.altitudeToleranceMeters`). PX4 likewise waits for altitude before moving sideways.
-    public var altitudeToleranceMeters: Double
+    public var altitudeToleranceMeters: Double = Spec.altitudeToleranceMeters.defaultValue
     /// Tilt that a roll/pitch command of ±1 means: the drone's `control:euler_angle_max`
     /// (`Spec.maxTiltDegrees`). docs/dynamics-and-follow.md §1.1.
-    public var maxTiltDegrees: Double
+    public var maxTiltDegrees: Double = Spec.maxTiltDegrees.defaultValue
     /// Yaw rate that a yaw command of ±1 means: the drone's `control:control_yaw`
     /// (`Spec.maxYawRateDegreesPerSecond`). docs/dynamics-and-follow.md §1.1.
-    public var maxYawRateDegreesPerSecond: Double
+    public var maxYawRateDegreesPerSecond: Double = Spec.maxYawRateDegreesPerSecond.defaultValue
     /// Vertical speed that a gaz command of ±1 means: the drone's `control:control_vz_max`
     /// (`Spec.maxClimbMetersPerSecond`). docs/dynamics-and-follow.md §1.1.
-    public var maxClimbMetersPerSecond: Double
+    public var maxClimbMetersPerSecond: Double = Spec.maxClimbMetersPerSecond.defaultValue
     /// Angle from the onboard heading receiver's forward axis to the drone's nose, clockwise:
     /// nose heading = receiver heading + this (`Spec.mountOffsetDegrees`).
-    public var mountOffsetDegrees: Double
+    public var mountOffsetDegrees: Double = Spec.mountOffsetDegrees.defaultValue
     /// Age of a GPS fix when the shell receives it (receiver + serial + gpsd). Both receivers'
     /// fixes are taken to describe `receivedAt − this` (`Spec.assumedGPSLatencySeconds`).
-    public var assumedGPSLatencySeconds: Double
+    public var assumedGPSLatencySeconds: Double = Spec.assumedGPSLatencySeconds.defaultValue
     /// Fastest horizontal speed the follower may ask for (`Spec.maxHorizontalSpeedMetersPerSecond`).
     /// The drone tops out near 17.5·sin(maxTilt) (6 m/s at 20°, docs/dynamics-and-follow.md §1.2).
-    public var maxHorizontalSpeedMetersPerSecond: Double
+    public var maxHorizontalSpeedMetersPerSecond: Double = Spec.maxHorizontalSpeedMetersPerSecond.defaultValue
     /// Fix rate of the person's receiver the shortest accepted standoff is sized for
     /// (`StoppingModel.shortestDefensibleStandoffMeters`: one fix period is how late the drone
     /// learns that someone started walking at it; `Spec.targetFixRateHz`).
-    public var targetFixRateHz: Double
-
-    public init(
-        standoffMeters: Double = Spec.standoffMeters.defaultValue,
-        altitudeMeters: Double = Spec.altitudeMeters.defaultValue,
-        altitudeToleranceMeters: Double = Spec.altitudeToleranceMeters.defaultValue,
-        maxTiltDegrees: Double = Spec.maxTiltDegrees.defaultValue,
-        maxYawRateDegreesPerSecond: Double = Spec.maxYawRateDegreesPerSecond.defaultValue,
-        maxClimbMetersPerSecond: Double = Spec.maxClimbMetersPerSecond.defaultValue,
-        mountOffsetDegrees: Double = Spec.mountOffsetDegrees.defaultValue,
-        assumedGPSLatencySeconds: Double = Spec.assumedGPSLatencySeconds.defaultValue,
-        maxHorizontalSpeedMetersPerSecond: Double = Spec.maxHorizontalSpeedMetersPerSecond.defaultValue,
-        targetFixRateHz: Double = Spec.targetFixRateHz.defaultValue
-    ) {
-        self.standoffMeters = standoffMeters
-        self.altitudeMeters = altitudeMeters
-        self.altitudeToleranceMeters = altitudeToleranceMeters
-        self.maxTiltDegrees = maxTiltDegrees
-        self.maxYawRateDegreesPerSecond = maxYawRateDegreesPerSecond
-        self.maxClimbMetersPerSecond = maxClimbMetersPerSecond
-        self.mountOffsetDegrees = mountOffsetDegrees
-        self.assumedGPSLatencySeconds = assumedGPSLatencySeconds
-        self.maxHorizontalSpeedMetersPerSecond = maxHorizontalSpeedMetersPerSecond
-        self.targetFixRateHz = targetFixRateHz
-    }
+    public var targetFixRateHz: Double = Spec.targetFixRateHz.defaultValue
 
     /// Checks every field against its declared range (`Spec`).
     public func validate() throws(ParameterError) {
