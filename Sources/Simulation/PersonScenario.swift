@@ -127,11 +127,9 @@ public struct CurveJogScenario: PersonScenario {
         if s <= leadInMeters {
             return PersonState(positionPlane: startPlane + initial * s, velocityENU: initial * speedMetersPerSecond)
         }
-        let arcStart = startPlane + initial * leadInMeters
-        let center = arcStart + PlaneVector.unit(bearingDegrees: initialBearingDegrees + sign * 90) * radiusMeters
-        let turnedDegrees = min(s - leadInMeters, arcLengthMeters) / radiusMeters * 180 / .pi
-        let heading = initialBearingDegrees + sign * turnedDegrees
-        let onArc = center + PlaneVector.unit(bearingDegrees: heading - sign * 90) * radiusMeters
+        let (onArc, heading) = walkArc(from: startPlane + initial * leadInMeters, headingDegrees: initialBearingDegrees,
+                                       sign: sign, radiusMeters: radiusMeters,
+                                       alongMeters: min(s - leadInMeters, arcLengthMeters))
         let direction = PlaneVector.unit(bearingDegrees: heading)
         let beyond = max(0, s - leadInMeters - arcLengthMeters)
         return PersonState(positionPlane: onArc + direction * beyond, velocityENU: direction * speedMetersPerSecond)
@@ -273,12 +271,8 @@ public struct SCurveScenario: PersonScenario {
         let arcLength = radiusMeters * radians(fromDegrees: arcDegrees)
         var sign = 1.0 // first arc to the right (clockwise)
         while true {
-            let along = min(remaining, arcLength)
-            let center = position + PlaneVector.unit(bearingDegrees: heading + sign * 90) * radiusMeters
-            let turned = along / radiusMeters * 180 / .pi
-            let newHeading = heading + sign * turned
-            position = center + PlaneVector.unit(bearingDegrees: newHeading - sign * 90) * radiusMeters
-            heading = newHeading
+            (position, heading) = walkArc(from: position, headingDegrees: heading, sign: sign, radiusMeters: radiusMeters,
+                                          alongMeters: min(remaining, arcLength))
             if remaining <= arcLength {
                 return PersonState(positionPlane: position,
                                    velocityENU: PlaneVector.unit(bearingDegrees: heading) * speedMetersPerSecond)
@@ -287,4 +281,14 @@ public struct SCurveScenario: PersonScenario {
             sign = -sign
         }
     }
+}
+
+/// Where a walk of `alongMeters` on a circle of `radiusMeters` ends, starting at `start` with
+/// compass heading `headingDegrees` and turning clockwise (`sign` 1) or anticlockwise (−1): the
+/// position and the heading there.
+func walkArc(from start: PlaneVector, headingDegrees: Double, sign: Double, radiusMeters: Double,
+             alongMeters: Double) -> (PlaneVector, Double) {
+    let center = start + PlaneVector.unit(bearingDegrees: headingDegrees + sign * 90) * radiusMeters
+    let heading = headingDegrees + sign * (alongMeters / radiusMeters * 180 / .pi)
+    return (center + PlaneVector.unit(bearingDegrees: heading - sign * 90) * radiusMeters, heading)
 }
