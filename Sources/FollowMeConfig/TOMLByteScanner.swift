@@ -56,4 +56,23 @@ extension TOMLByteScanner {
             index += 1
         }
     }
+
+    /// `"""…"""` or `'''…'''`; the closing run may hold up to two extra quotes that belong to the content.
+    mutating func skipMultilineString(delimiter: UInt8) {
+        index += 3
+        while let b = current {
+            if b == Self.backslash, delimiter == Self.quote {
+                index += 1
+                if current == Self.newline { newLine() } else if current != nil { index += 1 }
+                continue
+            }
+            if b == delimiter, peek(1) == delimiter, peek(2) == delimiter {
+                index += 3
+                var extra = 0
+                while current == delimiter, extra < 2 { index += 1; extra += 1 }
+                return
+            }
+            if b == Self.newline { newLine() } else { index += 1 }
+        }
+    }
 }

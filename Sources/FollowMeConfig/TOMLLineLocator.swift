@@ -196,27 +196,6 @@ private struct Scanner: TOMLByteScanner {
             || b == hash
     }
 
-    /// `"""…"""` or `'''…'''`; the closing run may hold up to two extra quotes that belong to the content.
-    private mutating func skipMultilineString(delimiter: UInt8) {
-        index += 3
-        while let b = current {
-            if b == Self.newline { line += 1 }
-            if b == Self.backslash, delimiter == Self.quote {
-                index += 1
-                if current == Self.newline { line += 1 }
-                index += 1
-                continue
-            }
-            if b == delimiter, peek(1) == delimiter, peek(2) == delimiter {
-                index += 3
-                var extra = 0
-                while current == delimiter, extra < 2 { index += 1; extra += 1 }
-                return
-            }
-            index += 1
-        }
-    }
-
     // MARK: Whitespace and comments
 
     mutating func newLine() {
