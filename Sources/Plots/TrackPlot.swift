@@ -186,8 +186,8 @@ public func fixed(_ x: Double, decimals: Int) -> String {
     return sign + String(whole) + "." + String(repeating: "0", count: d - frac.count) + frac
 }
 
-/// Escapes the five XML special characters.
-func escaped(_ text: String) -> String {
+/// Escapes the five XML special characters (SVG here, GPX in TrackFiles).
+public func escaped(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.count)
     for c in text {

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Geometry
+import Plots
 import ShellSupport
 import MemberwiseInit
 
@@ -95,10 +96,10 @@ public struct GPXDocument: Sendable, Hashable {
     /// A GPX 1.1 document with these tracks (each one segment per `segments` entry).
     public func rendered(creator: String = "followme") -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<gpx version=\"1.1\" creator=\"\(xmlEscaped(creator))\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n"
+        out += "<gpx version=\"1.1\" creator=\"\(escaped(creator))\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n"
         for track in tracks {
             out += "  <trk>\n"
-            if let name = track.name { out += "    <name>\(xmlEscaped(name))</name>\n" }
+            if let name = track.name { out += "    <name>\(escaped(name))</name>\n" }
             for segment in track.segments {
                 out += "    <trkseg>\n"
                 for p in segment {
@@ -120,22 +121,6 @@ public struct GPXDocument: Sendable, Hashable {
         out += "</gpx>\n"
         return out
     }
-}
-
-/// Escapes the five XML special characters.
-func xmlEscaped(_ text: String) -> String {
-    var out = ""
-    for c in text {
-        switch c {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&apos;"
-        default: out.append(c)
-        }
-    }
-    return out
 }
 
 /// Parses an ISO 8601 / RFC 3339 timestamp to UTC seconds since the Unix epoch:
