@@ -12,10 +12,7 @@ import TestSupport
         let log = dir.appendingPathComponent("flight.jsonl")
         let run: ChildProcess
         do {
-            let config = try temporaryConfig(field.configText(), directory: dir)
-            run = try ChildProcess(name: "run", executable: FollowMeBinary.url.path, arguments: [
-                "run", "--config", config.path, "--flight-log", log.path,
-            ])
+            run = try field.startRun(flightLog: log)
         } catch {
             await field.stop()
             throw error

@@ -27,14 +27,8 @@ import TestSupport
 
     /// Starts `followme run` against the field.
     func startRun(field: SimField, dir: URL) async throws -> ChildProcess {
-        // And a config pointing followme at them
-        let log = dir.appendingPathComponent("flight.jsonl")
-        let config = try temporaryConfig(field.configText(), directory: dir)
-
-        // When followme runs
-        return try ChildProcess(name: "run", executable: FollowMeBinary.url.path, arguments: [
-            "run", "--config", config.path, "--flight-log", log.path, "--land-timeout", "40",
-        ])
+        // And a config pointing followme at them, when followme runs
+        try field.startRun(flightLog: dir.appendingPathComponent("flight.jsonl"), ["--land-timeout", "40"])
     }
 
     func flyAndLand(run: ChildProcess, log: URL) async {

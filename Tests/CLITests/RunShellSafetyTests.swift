@@ -91,11 +91,8 @@ import TestSupport
         // first followme run that took off and follows the walking person
         let field = try await FlightField.start(in: dir, relayAT: true)
         let relay = try #require(field.relay)
-        let config = try temporaryConfig(field.configText(), directory: dir)
         let firstLog = dir.appendingPathComponent("flight-1.jsonl")
-        let first = try ChildProcess(name: "run", executable: FollowMeBinary.url.path, arguments: [
-            "run", "--config", config.path, "--flight-log", firstLog.path,
-        ])
+        let first = try field.startRun(flightLog: firstLog)
         func text(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
         let following = await eventually(seconds: 90) { text(firstLog).contains(#""to":"following""#) }
         #expect(following, "stderr:\n\(first.stderrText.text.suffix(2000))")
@@ -110,9 +107,7 @@ import TestSupport
         // When a dry run starts against the still-flying drone and runs for 6 s
         let dryLog = dir.appendingPathComponent("flight-dry.jsonl")
         let dryStart = Date()
-        let dry = try ChildProcess(name: "dry-run", executable: FollowMeBinary.url.path, arguments: [
-            "run", "--config", config.path, "--flight-log", dryLog.path, "--no-takeoff",
-        ])
+        let dry = try field.startRun(flightLog: dryLog, ["--no-takeoff"], name: "dry-run")
         let adopted = await eventually(seconds: 20) { text(dryLog).contains(#""was_flying":true"#) }
         #expect(adopted, "stderr:\n\(dry.stderrText.text.suffix(2000))")
         // (the first run's last command may still be braking the drone: measure from 1.5 s on)
@@ -157,10 +152,7 @@ import TestSupport
         // Given followme following the walking person
         let field = try await FlightField.start(in: dir)
         let log = dir.appendingPathComponent("flight.jsonl")
-        let config = try temporaryConfig(field.configText(), directory: dir)
-        let run = try ChildProcess(name: "run", executable: FollowMeBinary.url.path, arguments: [
-            "run", "--config", config.path, "--flight-log", log.path, "--land-timeout", "40",
-        ])
+        let run = try field.startRun(flightLog: log, ["--land-timeout", "40"])
         func records() -> [[String: Any]] {
             ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

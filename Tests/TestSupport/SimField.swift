@@ -122,6 +122,18 @@ package final class SimField: @unchecked Sendable {
         await sim.terminate()
     }
 
+    /// Writes this field's config (`configText(atPort:_:)`) to `dir/configName` and starts
+    /// `followme run --config <it> --flight-log <flightLog> extra…` with its output captured.
+    package func startRun(
+        flightLog: URL, _ extra: [String] = [], atPort: Int? = nil, overrides: ConfigOverrides = [:],
+        configName: String = "followme.toml", executable: URL = FollowMeBinary.url, name: String = "run"
+    ) throws -> ChildProcess {
+        let config = dir.appendingPathComponent(configName)
+        try configText(atPort: atPort, overrides).write(to: config, atomically: true, encoding: .utf8)
+        return try ChildProcess(name: name, executable: executable.path,
+                                arguments: ["run", "--config", config.path, "--flight-log", flightLog.path] + extra)
+    }
+
     /// A config for this field: both receivers on the one gpsd, the drone on loopback (AT to
     /// `atPort` if given, e.g. a relay), with `overrides` on top; sections and keys sorted.
     package func configText(atPort: Int? = nil, _ overrides: ConfigOverrides = [:]) -> String {

@@ -33,6 +33,11 @@ final class FlightField: @unchecked Sendable {
     /// A config for this field: both receivers on the one gpsd, AT through the relay if there is one.
     func configText() -> String { field.configText(atPort: relay?.localPort) }
 
+    /// Starts `followme run` on this field (AT through the relay if there is one).
+    func startRun(flightLog: URL, _ extra: [String] = [], name: String = "run") throws -> ChildProcess {
+        try field.startRun(flightLog: flightLog, extra, atPort: relay?.localPort, name: name)
+    }
+
     /// The sim's `status` reply.
     func status() throws -> [String: Any] { try control.exchange(["command": "status"]) }
 }

@@ -143,14 +143,11 @@ final class FaultRig: @unchecked Sendable {
     /// Starts `followme run` with a new flight log (`flight-N.jsonl`), which becomes `log`.
     @discardableResult
     func startRun() throws -> ChildProcess {
-        let configURL = dir.appendingPathComponent("followme-\(runCount).toml")
-        try configText().write(to: configURL, atomically: true, encoding: .utf8)
         let logURL = dir.appendingPathComponent("flight-\(runCount).jsonl")
+        let process = try field.startRun(flightLog: logURL, ["--land-timeout", "20"] + runArguments, overrides: config,
+                                         configName: "followme-\(runCount).toml", executable: FollowMeBinary.runURL)
         runCount += 1
         log = FlightLogReader(url: logURL)
-        let process = try ChildProcess(name: "run", executable: FollowMeBinary.runURL.path, arguments: [
-            "run", "--config", configURL.path, "--flight-log", logURL.path, "--land-timeout", "20",
-        ] + runArguments)
         run = process
         runs.append(process)
         return process
