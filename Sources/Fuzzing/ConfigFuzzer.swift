@@ -1,4 +1,5 @@
 import FollowMeConfig
+import SeededRandom
 /// Deterministic mutation fuzzer for ``FollowMeConfiguration/parse(toml:path:)``.
 ///
 /// Each iteration mutates a corpus document (normally the shipped `etc/followme.toml`, handed in by
@@ -31,7 +32,7 @@ public enum ConfigFuzzer {
     public static func run(iterations: Int, seed: UInt64, corpus: [String]) -> ConfigFuzzReport {
         precondition(!corpus.isEmpty, "the fuzz corpus must not be empty")
         let documents = corpus.map { Array($0.utf8) }
-        var rng = ConfigFuzzRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var report = ConfigFuzzReport()
         var input: [UInt8] = []
         input.reserveCapacity(maximumInputBytes)
@@ -103,7 +104,7 @@ public enum ConfigFuzzer {
     // MARK: Inputs
 
     /// Fills `input` with the next fuzz input (UTF-8 bytes; invalid sequences become U+FFFD).
-    package static func makeInput(into input: inout [UInt8], corpus: [[UInt8]], using rng: inout ConfigFuzzRandom) {
+    package static func makeInput(into input: inout [UInt8], corpus: [[UInt8]], using rng: inout SplitMix64) {
         input.removeAll(keepingCapacity: true)
         if rng.chance(1, in: 16) {
             makeRandomDocument(into: &input, using: &rng)
@@ -117,7 +118,7 @@ public enum ConfigFuzzer {
     }
 
     /// Random lines of headers, `key = value` pairs, comments and noise.
-    private static func makeRandomDocument(into input: inout [UInt8], using rng: inout ConfigFuzzRandom) {
+    private static func makeRandomDocument(into input: inout [UInt8], using rng: inout SplitMix64) {
         for _ in 0..<rng.nextInt(in: 0...24) {
             switch rng.nextInt(below: 6) {
             case 0: append(rng.pick(tableHeaders), to: &input)
@@ -130,7 +131,7 @@ public enum ConfigFuzzer {
         }
     }
 
-    private static func mutate(_ input: inout [UInt8], corpus: [[UInt8]], using rng: inout ConfigFuzzRandom) {
+    private static func mutate(_ input: inout [UInt8], corpus: [[UInt8]], using rng: inout SplitMix64) {
         switch rng.nextInt(below: 16) {
         case 0:  // bit flips
             guard !input.isEmpty else { return }
@@ -227,7 +228,7 @@ public enum ConfigFuzzer {
         "nan # comment", "6 6", "= 6", "", "\"unterminated", "'unterminated", "\"\"\"unterminated",
     ]
 
-    private static func randomValue(using rng: inout ConfigFuzzRandom) -> String {
+    private static func randomValue(using rng: inout SplitMix64) -> String {
         switch rng.nextInt(below: 8) {
         case 0:  // a random double at a random scale, printed the shortest way
             let magnitude = rng.pick([1e-3, 0.5, 1, 3, 10, 100, 1e4, 1e9, 1e20, 1e300])
@@ -243,12 +244,12 @@ public enum ConfigFuzzer {
         }
     }
 
-    private static func randomKey(using rng: inout ConfigFuzzRandom) -> String {
+    private static func randomKey(using rng: inout SplitMix64) -> String {
         rng.chance(1, in: 2) ? rng.pick(knownKeys) : renamedKey(rng.pick(knownKeys), using: &rng)
     }
 
     /// A typo of `key`, another table's key, a quoted / dotted / unicode / empty key, or noise.
-    private static func renamedKey(_ key: String, using rng: inout ConfigFuzzRandom) -> String {
+    private static func renamedKey(_ key: String, using rng: inout SplitMix64) -> String {
         var scalars = Array(key.unicodeScalars)
         switch rng.nextInt(below: 10) {
         case 0 where !scalars.isEmpty:  // delete one character
@@ -290,7 +291,7 @@ public enum ConfigFuzzer {
 
     /// Unicode scalars from ranges chosen to upset parsers: controls, NUL, Latin-1, combining marks,
     /// zero-width and bidi controls, line/paragraph separators, BOM, CJK, emoji, private use, U+10FFFF.
-    private static func randomUnicode(count: Int, using rng: inout ConfigFuzzRandom) -> String {
+    private static func randomUnicode(count: Int, using rng: inout SplitMix64) -> String {
         let ranges: [ClosedRange<UInt32>] = [
             0x20...0x7E, 0x20...0x7E, 0x00...0x1F, 0x7F...0x7F, 0x80...0xFF, 0x300...0x36F, 0x200B...0x200F,
             0x202A...0x202E, 0x2028...0x2029, 0xFEFF...0xFEFF, 0xFFFD...0xFFFF, 0x4E00...0x9FFF,
@@ -308,7 +309,7 @@ public enum ConfigFuzzer {
     // MARK: Finding lines and assignments
 
     /// A random line (without its newline); nil for empty input.
-    private static func randomLine(_ input: [UInt8], using rng: inout ConfigFuzzRandom) -> Range<Int>? {
+    private static func randomLine(_ input: [UInt8], using rng: inout SplitMix64) -> Range<Int>? {
         guard !input.isEmpty else { return nil }
         let lines = lineRanges(input)
         return rng.pick(lines)
@@ -328,7 +329,7 @@ public enum ConfigFuzzer {
     /// A random `key = value` line: the key's byte range and the value's (from after `= ` to the
     /// end of the line, trailing comment included); nil if there is none.
     private static func randomAssignment(
-        _ input: [UInt8], using rng: inout ConfigFuzzRandom
+        _ input: [UInt8], using rng: inout SplitMix64
     ) -> (key: Range<Int>, value: Range<Int>)? {
         let assignments = lineRanges(input).compactMap { line -> (Range<Int>, Range<Int>)? in
             var keyStart = line.lowerBound
@@ -351,120 +352,6 @@ public enum ConfigFuzzer {
     private static func append(_ text: String, to input: inout [UInt8]) {
         input.append(contentsOf: text.utf8)
     }
-}
-
-/// What a config fuzz run observed.
-///
-/// A crash cannot be counted: it ends the process. `invariantViolationCount` counts rejections whose
-/// problems broke the contract of `parse` (no key, wrong path, a line outside the document, …) and
-/// `roundTripMismatchCount` accepted documents whose rendering did not parse back equal; both must be 0.
-public struct ConfigFuzzReport: Sendable, Equatable, CustomStringConvertible {
-    /// A broken contract: why, and the input that showed it.
-    public struct Violation: Sendable, Equatable {
-        public var reason: String
-        public var input: String
-    }
-
-    /// Inputs tried.
-    public var iterations = 0
-    /// Inputs that parsed into a configuration.
-    public var acceptedCount = 0
-    /// Inputs rejected with `ConfigProblems`.
-    public var rejectedCount = 0
-    /// Problems reported, by kind (a rejected input can report several).
-    public var problemCountsByKind: [ConfigProblemKind: Int] = [:]
-    /// Rejections whose problems broke the contract of `parse`.
-    public var invariantViolationCount = 0
-    /// The first such rejection, for reproduction.
-    public var firstInvariantViolation: Violation?
-    /// Accepted inputs whose rendering did not parse back to an equal configuration.
-    public var roundTripMismatchCount = 0
-    /// The first such input.
-    public var firstRoundTripMismatch: String?
-
-    public init() {}
-
-    /// Multi-line summary: totals, then one line per problem kind (zeros included).
-    public var description: String {
-        var lines = [
-            "iterations: \(iterations)",
-            "accepted: \(acceptedCount)",
-            "rejected: \(rejectedCount)",
-            "invariant violations: \(invariantViolationCount)",
-            "round-trip mismatches: \(roundTripMismatchCount)",
-            "problems by kind:",
-        ]
-        for kind in ConfigProblemKind.allCases {
-            lines.append("  \(kind.rawValue): \(problemCountsByKind[kind, default: 0])")
-        }
-        if let violation = firstInvariantViolation {
-            lines.append("first invariant violation: \(violation.reason)")
-            lines.append("  input: \(renderTOMLString(violation.input))")
-        }
-        if let input = firstRoundTripMismatch {
-            lines.append("first round-trip mismatch input: \(renderTOMLString(input))")
-        }
-        return lines.joined(separator: "\n")
-    }
-}
-
-/// The case of a ``ConfigError``, for counting.
-public enum ConfigProblemKind: String, Sendable, Hashable, CaseIterable {
-    case fileNotFound = "file-not-found"
-    case unreadable
-    case syntax
-    case unknownTable = "unknown-table"
-    case unknownKey = "unknown-key"
-    case wrongType = "wrong-type"
-    case outOfRange = "out-of-range"
-    case invalid
-
-    public init(_ problem: ConfigError) {
-        switch problem {
-        case .fileNotFound: self = .fileNotFound
-        case .unreadable: self = .unreadable
-        case .syntax: self = .syntax
-        case .unknownTable: self = .unknownTable
-        case .unknownKey: self = .unknownKey
-        case .wrongType: self = .wrongType
-        case .outOfRange: self = .outOfRange
-        case .invalid: self = .invalid
-        }
-    }
-}
-
-/// SplitMix64 (Sebastiano Vigna, public domain, https://prng.di.unimi.it/splitmix64.c), written out
-/// here so the fuzzer's inputs depend only on the seed, not on the standard library's generators.
-package struct ConfigFuzzRandom: Sendable {
-    private var state: UInt64
-
-    package init(seed: UInt64) { state = seed }
-
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A value in `0..<bound` (`bound > 0`), by multiply-high.
-    package mutating func nextInt(below bound: Int) -> Int {
-        precondition(bound > 0, "bound must be positive")
-        return Int(next().multipliedFullWidth(by: UInt64(bound)).high)
-    }
-
-    package mutating func nextInt(in range: ClosedRange<Int>) -> Int {
-        range.lowerBound + nextInt(below: range.upperBound - range.lowerBound + 1)
-    }
-
-    package mutating func nextByte() -> UInt8 { UInt8(truncatingIfNeeded: next() >> 56) }
-
-    package mutating func chance(_ numerator: Int, in denominator: Int) -> Bool {
-        nextInt(below: denominator) < numerator
-    }
-
-    package mutating func pick<T>(_ elements: [T]) -> T { elements[nextInt(below: elements.count)] }
 }
 
 extension String {
