@@ -80,42 +80,34 @@ out.append("All runs: `followme bench --controller followme --tilt-max-deg 20 --
            "min_separation_m. Off-model plant: c1 ×0.8, c2 ×1.15, 180 ms command latency.")
 out.append("")
 out += headline(raw)
-# G1
-out += ["## G1 — 3 m/s jog, standoff 8, min_separation 2 + gps_relative_error 1.5 (goal: RMS ≤ 0.7 m at 1 Hz)", "",
-        "| plant | target | scenario | noise | RMS m | p95 m | trail m | min sep m | <lim s |", "|---|---|---|---|---|---|---|---|---|"]
-for plant in plants:
-    for tag, label in [("1hz", "1 Hz"), ("1hz-nodoppler", "1 Hz no Doppler"), ("5hz", "5 Hz"), ("10hz", "10 Hz")]:
-        d = load(f"jog-{plant}-{tag}")
-        if not d: continue
-        for r in d["runs"]:
-            out.append(f"| {plant} | {label} | {r['scenario']} | {r['noise']} | {f(r['rms_m'])} | {f(r['p95_m'])} | "
-                       f"{f(r.get('trailing_mean_m'))} | {f(r['min_separation_m'])} | {f(r['below_min_separation_s'],1)} |")
-out.append("")
-# G2
-out += ["## G2 — shipped defaults (standoff 8, min_sep 3, gps_rel 4, product geofence), 3 m/s straight jog for 5 min "
-        "(goal: followed to the end, trailing ≤ 2 m at 5 Hz)", "",
-        "| plant | target | noise | fence m | RMS m | trail m | stalled-following s | following % | final state | time in holds (s) |",
-        "|---|---|---|---|---|---|---|---|---|---|"]
-for plant in plants:
-    for hz in ["1", "5"]:
-        d = load(f"jog5min-{plant}-{hz}hz")
-        if not d: continue
-        for r in d["runs"]:
-            out.append(f"| {plant} | {hz} Hz | {r['noise']} | {f(r['geofence_m'],0)} | {f(r['rms_m'])} | {f(r.get('trailing_mean_m'))} | "
-                       f"{f(r['stalled_following_s'],1)} | {f(100*r['following_fraction'],1)} | {r['final_controller']} | {holds(r)} |")
-out.append("")
-# G3
-out += ["## G3 — wind 5 m/s towards 090° (steady; + Dryden gusts σ 0.98 m/s τ 4.6 s), shipped defaults, 5 Hz "
-        "(goal: standing offset ≤ 0.3 m, climb drift ≤ 0.5 m)", "",
-        "| plant | scenario | noise | aim bias m (standing offset) | aim RMS m | climb drift m | RMS m | p95 m | min sep m |",
-        "|---|---|---|---|---|---|---|---|---|"]
-for plant in plants:
-    d = load(f"wind-{plant}")
-    if not d: continue
-    for r in d["runs"]:
-        out.append(f"| {plant} | {r['scenario']} | {r['noise']} | {f(r.get('aim_bias_m'))} | {f(r.get('aim_rms_m'))} | "
-                   f"{f(r.get('climb_drift_m'))} | {f(r['rms_m'])} | {f(r['p95_m'])} | {f(r['min_separation_m'])} |")
-out.append("")
+def section(heading, columns, sources, row):
+    """One markdown table: every run of every (file, label) source that exists, one row each."""
+    out.extend([heading, "", "| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)])
+    for name, label in sources:
+        d = load(name)
+        for r in (d["runs"] if d else []):
+            out.append("| " + " | ".join(row(r, label)) + " |")
+    out.append("")
+section("## G1 — 3 m/s jog, standoff 8, min_separation 2 + gps_relative_error 1.5 (goal: RMS ≤ 0.7 m at 1 Hz)",
+        ["plant", "target", "scenario", "noise", "RMS m", "p95 m", "trail m", "min sep m", "<lim s"],
+        [(f"jog-{plant}-{tag}", (plant, label)) for plant in plants
+         for tag, label in [("1hz", "1 Hz"), ("1hz-nodoppler", "1 Hz no Doppler"), ("5hz", "5 Hz"), ("10hz", "10 Hz")]],
+        lambda r, pl: [pl[0], pl[1], r["scenario"], r["noise"], f(r["rms_m"]), f(r["p95_m"]), f(r.get("trailing_mean_m")),
+                       f(r["min_separation_m"]), f(r["below_min_separation_s"], 1)])
+section("## G2 — shipped defaults (standoff 8, min_sep 3, gps_rel 4, product geofence), 3 m/s straight jog for 5 min "
+        "(goal: followed to the end, trailing ≤ 2 m at 5 Hz)",
+        ["plant", "target", "noise", "fence m", "RMS m", "trail m", "stalled-following s", "following %", "final state",
+         "time in holds (s)"],
+        [(f"jog5min-{plant}-{hz}hz", (plant, f"{hz} Hz")) for plant in plants for hz in ["1", "5"]],
+        lambda r, pl: [pl[0], pl[1], r["noise"], f(r["geofence_m"], 0), f(r["rms_m"]), f(r.get("trailing_mean_m")),
+                       f(r["stalled_following_s"], 1), f(100 * r["following_fraction"], 1), r["final_controller"], holds(r)])
+section("## G3 — wind 5 m/s towards 090° (steady; + Dryden gusts σ 0.98 m/s τ 4.6 s), shipped defaults, 5 Hz "
+        "(goal: standing offset ≤ 0.3 m, climb drift ≤ 0.5 m)",
+        ["plant", "scenario", "noise", "aim bias m (standing offset)", "aim RMS m", "climb drift m", "RMS m", "p95 m",
+         "min sep m"],
+        [(f"wind-{plant}", plant) for plant in plants],
+        lambda r, plant: [plant, r["scenario"], r["noise"], f(r.get("aim_bias_m")), f(r.get("aim_rms_m")),
+                          f(r.get("climb_drift_m")), f(r["rms_m"]), f(r["p95_m"]), f(r["min_separation_m"])])
 # G4
 for prefix, label in [("sep", "min_separation 2, gps_relative_error 1.5"), ("sepdefault", "shipped min_separation 3, gps_relative_error 4")]:
     cols = [(p, hz, n) for p in plants for hz in ["1", "5"] for n in ["clean", "realistic"]]

@@ -19,23 +19,14 @@ bin=$(swift build -c release --show-bin-path)/followme
 out=${DEMO_OUT:-out/demo}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-work=$(mktemp -d)
-chmod 755 "$work"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'echo; echo "followme demo: interrupted, landing and stopping…" >&2; exit 130' INT TERM
+. scripts/lib/field.sh
+field_begin "followme demo: interrupted, landing and stopping…"
 
 # The person replays a real recorded jog (tracks/togeojson-run_gpxtpx.gpx, BSD-2-Clause, 1 s
 # samples; provenance in tracks/PROVENANCE.md). DEMO_TRACK=… picks another GPX;
 # DEMO_PERSON=straight-walk|square|stop-and-go|jog-curve a synthetic person instead.
 if [ -n "${DEMO_PERSON:-}" ]; then person_args=(--person "$DEMO_PERSON"); else
     person_args=(--person-track "${DEMO_TRACK:-tracks/togeojson-run_gpxtpx.gpx}"); fi
-. scripts/lib/field.sh
 field_start "$bin" "$work" "${person_args[@]}"
 {
     cat "$work/field.toml"

@@ -32,18 +32,9 @@ echo "footprint: building followme (${build_args[*]})…" >&2
 swift build "${build_args[@]}" --product followme >/dev/null
 bin=$(swift build "${build_args[@]}" --show-bin-path)/followme
 
-work=$(mktemp -d)
-chmod 777 "$work"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'echo "footprint: interrupted" >&2; exit 130' INT TERM
-
 . scripts/lib/field.sh
+field_begin "footprint: interrupted"
+
 field_start "$bin" "$work" --person straight-walk --person-start airborne
 cp "$work/field.toml" "$work/footprint.toml"
 

@@ -1,5 +1,11 @@
 # Sourced by scripts/demo.sh and scripts/footprint.sh: a simulated field on loopback.
 #
+#   field_begin MESSAGE
+#
+# makes the work directory `work` and an empty `pids` array, and traps: on exit every PID in `pids`
+# is stopped (SIGTERM, then waited for) and `work` removed; on Ctrl-C/SIGTERM MESSAGE is printed and
+# the script exits 130 (through the exit trap).
+#
 #   field_start BIN WORK SIM_ARGS...
 #
 # starts `followme sim` (a simulated AR.Drone 2.0 on the real UDP protocol, both receivers as NMEA
@@ -40,4 +46,19 @@ address = "127.0.0.1"
 at_port = $at_port
 navdata_port = $navdata_port
 TOML
+}
+
+field_begin() {
+    work=$(mktemp -d)
+    chmod 755 "$work"
+    pids=()
+    trap field_cleanup EXIT
+    # shellcheck disable=SC2064  # the message is fixed now, on purpose
+    trap "echo >&2; echo \"$1\" >&2; exit 130" INT TERM
+}
+
+field_cleanup() {
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
 }
