@@ -1,3 +1,4 @@
+import Testing
 @testable import FollowMeConfig
 
 /// Builds small `followme.toml` documents for tests and remembers, by its own line counting, on which
@@ -51,6 +52,17 @@ struct TestDocument {
     /// Parses; returns the configuration or the problems.
     func parse() -> Result<FollowMeConfiguration, ConfigProblems> {
         Result { () throws(ConfigProblems) in try FollowMeConfiguration.parse(toml: text, path: Self.path) }
+    }
+}
+
+extension TestDocument {
+    /// Parses a flyable document with `dottedKey` written as `value`, which must give exactly one
+    /// problem: that problem and the line the key was written on.
+    static func soleProblem(writing dottedKey: String, _ value: String) throws -> (problem: ConfigError, line: Int?) {
+        let doc = flyable(dottedKey, value)
+        let problems = try #require(doc.parse().failure).problems
+        try #require(problems.count == 1, "\(problems)")
+        return (problems[0], doc.line(of: dottedKey))
     }
 }
 

@@ -103,15 +103,10 @@ struct ValueValidationTests {
     @Test("a value of the wrong type is reported with its key, line, expected and found type",
           arguments: wrongTypeCases)
     func wrongType(_ c: WrongTypeCase) throws {
-        // Given a flyable document with one key of the wrong type
-        let doc = TestDocument.flyable(c.key, c.value)
-        // When it is parsed
-        let problems = try #require(doc.parse().failure).problems
+        // Given a flyable document with one key of the wrong type, when it is parsed
+        let (problem, line) = try TestDocument.soleProblem(writing: c.key, c.value)
         // Then exactly that key is reported, on the line it was written
-        #expect(problems == [
-            .wrongType(path: TestDocument.path, line: doc.line(of: c.key), key: c.key,
-                       expected: c.expected, found: c.found)
-        ])
+        #expect(problem == .wrongType(path: TestDocument.path, line: line, key: c.key, expected: c.expected, found: c.found))
     }
 
     @Test("every known key has a wrong-type case")
@@ -198,14 +193,10 @@ struct ValueValidationTests {
     @Test("a number outside its range is reported with its key, line, value and range",
           arguments: outOfRangeCases)
     func outOfRange(_ c: RangeCase) throws {
-        // Given a flyable document with one key out of range
-        let doc = TestDocument.flyable(c.key, c.value)
-        // When it is parsed
-        let problems = try #require(doc.parse().failure).problems
+        // Given a flyable document with one key out of range, when it is parsed
+        let (problem, line) = try TestDocument.soleProblem(writing: c.key, c.value)
         // Then only that key is reported (no cross-field echo of the rejected value)
-        #expect(problems == [
-            .outOfRange(path: TestDocument.path, line: doc.line(of: c.key), key: c.key, value: c.shown, range: c.range)
-        ])
+        #expect(problem == .outOfRange(path: TestDocument.path, line: line, key: c.key, value: c.shown, range: c.range))
     }
 
     @Test("every numeric key except mount_offset_deg has a finite out-of-range case")
@@ -300,14 +291,12 @@ struct ValueValidationTests {
 
     @Test("unusable strings are invalid, with a reason", arguments: invalidStringCases)
     func invalidString(_ c: StringCase) throws {
-        let doc = TestDocument.flyable(c.key, c.value)
-        let problems = try #require(doc.parse().failure).problems
-        try #require(problems.count == 1, "\(problems)")
-        guard case .invalid(let path, let line, let key, let reason) = problems[0] else {
-            Issue.record("expected .invalid, got \(problems[0])")
+        let (problem, written) = try TestDocument.soleProblem(writing: c.key, c.value)
+        guard case .invalid(let path, let line, let key, let reason) = problem else {
+            Issue.record("expected .invalid, got \(problem)")
             return
         }
-        #expect(path == TestDocument.path && key == c.key && line == doc.line(of: c.key))
+        #expect(path == TestDocument.path && key == c.key && line == written)
         #expect(reason.contains(c.reasonContains), "\(reason)")
     }
 
