@@ -21,7 +21,7 @@ public struct FlightLogFix: Sendable, Hashable {
     public var verdict: String? = nil
 
     /// Whether the follow core refused it (an outlier, out of order or a duplicate).
-    public var wasRefused: Bool { verdict.map { $0.hasPrefix("rejected") || $0.hasPrefix("ignored") } ?? false }
+    public var wasRefused: Bool { FlightGPSRecord.refuses(verdict) }
 }
 
 /// Why a flight log could not be turned into a track.

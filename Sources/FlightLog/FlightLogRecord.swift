@@ -53,7 +53,12 @@ public struct FlightGPSRecord: Codable, Sendable, Hashable {
     public var verdict: String? = nil
 
     /// Whether the follow core refused the fix (an outlier, out of order, a duplicate, …).
-    public var wasRefused: Bool { verdict.map { $0.hasPrefix("rejected") || $0.hasPrefix("ignored") } ?? false }
+    public var wasRefused: Bool { Self.refuses(verdict) }
+
+    /// Whether a verdict is a refusal (`rejected-…`, `ignored-…`).
+    public static func refuses(_ verdict: String?) -> Bool {
+        verdict.map { $0.hasPrefix("rejected") || $0.hasPrefix("ignored") } ?? false
+    }
 }
 
 /// `"kind":"navdata"` (at most every 0.5 s): the drone's telemetry.
