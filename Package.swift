@@ -3,7 +3,7 @@
 //
 // Functional core, imperative shell (docs/architecture.md has the module map and the path of
 // one GPS fix to one AT datagram). The README's architecture table lists the same targets.
-//   pure:  Geometry, Observations, SeededRandom, ARDroneProtocol, FollowCore, FollowMeConfig,
+//   pure:  Geometry, Observations, SeededRandom, ARDroneProtocol, ARDroneAdapter, FollowCore, FollowMeConfig,
 //          Simulation, FollowBench, Plots
 //          (no clocks, sockets, files or loggers; time is an argument)
 //   shell: CGPS (libgps), GPSClient, DroneLink (swift-nio UDP), ShellSupport, FlightLog,
@@ -30,7 +30,7 @@ let package = Package(
         // For the separate Performance/ package (package-benchmark), which depends on this one by path.
         .library(
             name: "FollowMeKit",
-            targets: ["Geometry", "Observations", "ARDroneProtocol", "FollowCore", "GPSClient", "DroneLink"]
+            targets: ["Geometry", "Observations", "ARDroneProtocol", "ARDroneAdapter", "FollowCore", "GPSClient", "DroneLink"]
         ),
     ],
     // Pinned exactly to the versions CI tests (the local package mirror's); there is no lock file in git.
@@ -76,9 +76,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "Plots", dependencies: ["Geometry"], swiftSettings: strict),
+        // The AR.Drone's vocabulary ↔ the core's: navdata → DroneTelemetry, DroneCommand → REF/PCMD.
+        .target(
+            name: "ARDroneAdapter", dependencies: ["ARDroneProtocol", "FollowCore", "Observations"],
+            swiftSettings: strict
+        ),
         .target(
             name: "FollowBench",
-            dependencies: ["FollowCore", "Simulation", "Geometry", "Observations", "SeededRandom", "DroneLink", "Plots"],
+            dependencies: ["FollowCore", "Simulation", "Geometry", "Observations", "SeededRandom", "ARDroneAdapter", "Plots"],
             swiftSettings: strict
         ),
 
@@ -91,7 +96,7 @@ let package = Package(
         ),
         .target(
             name: "DroneLink",
-            dependencies: ["ARDroneProtocol", "FollowCore", "Observations", "ShellSupport", nioCore, nioPosix, log],
+            dependencies: ["ARDroneAdapter", "ARDroneProtocol", "FollowCore", "Observations", "ShellSupport", nioCore, nioPosix, log],
             swiftSettings: strict
         ),
         .target(name: "TrackFiles", dependencies: ["Geometry", "Plots", "ShellSupport"], swiftSettings: strict),
@@ -102,7 +107,7 @@ let package = Package(
         .target(
             name: "FlightService",
             dependencies: [
-                "GPSClient", "DroneLink", "FollowCore", "FollowMeConfig", "FlightLog", "Observations", "Geometry",
+                "ARDroneAdapter", "GPSClient", "DroneLink", "FollowCore", "FollowMeConfig", "FlightLog", "Observations", "Geometry",
                 "ShellSupport", "ARDroneProtocol", log, lifecycle, nioCore, nioPosix,
             ],
             swiftSettings: strict
@@ -139,6 +144,10 @@ let package = Package(
             name: "GeometryTests", dependencies: ["Geometry"], resources: [.copy("Fixtures")], swiftSettings: strict
         ),
         .testTarget(name: "MemberwiseInitTests", dependencies: ["MemberwiseInit"], swiftSettings: strict),
+        .testTarget(
+            name: "ARDroneAdapterTests", dependencies: ["ARDroneAdapter", "ARDroneProtocol", "FollowCore", "Observations"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol", "Fuzzing", "SeededRandom"],
@@ -190,7 +199,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FollowBenchTests",
-            dependencies: ["FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots", "DroneLink", "ARDroneProtocol"],
+            dependencies: ["FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots", "ARDroneProtocol"],
             swiftSettings: strict
         ),
         .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport", "FlightLog"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import ARDroneAdapter
 import ARDroneProtocol
 import FollowCore
 import Observations

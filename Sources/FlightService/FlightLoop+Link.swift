@@ -1,3 +1,4 @@
+import ARDroneAdapter
 import DroneLink
 import FlightLog
 import FollowCore

@@ -1,5 +1,5 @@
 import ARDroneProtocol
-import DroneLink
+import ARDroneAdapter
 import FollowCore
 import Geometry
 import Simulation

@@ -1,5 +1,5 @@
+import ARDroneAdapter
 import ARDroneProtocol
-import DroneLink
 import FollowCore
 import Geometry
 import Observations

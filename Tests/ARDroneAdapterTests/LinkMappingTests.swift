@@ -1,13 +1,13 @@
+import ARDroneAdapter
 import ARDroneProtocol
-import DroneLink
 import FollowCore
 import Observations
 import Testing
 
-/// `followme bench` drives the simulated drone through the link's own mappings (DroneLink): a
+/// `followme bench` drives the simulated drone through the link's own mappings (ARDroneAdapter): a
 /// decision becomes REF + PCMD as `followme run` sends it, and navdata becomes `DroneTelemetry` as
 /// on a real drone (docs/ardrone-protocol.md §2.3, §3.4).
-@Suite("DroneLink mappings the bench shares")
+@Suite("ARDroneAdapter: the one navdata → telemetry and command → REF/PCMD mapping (link, bench, benchmark)")
 struct LinkMappingTests {
     @Test("DroneCommand → AT*REF bit 9 and AT*PCMD", arguments: [
         (DroneCommand(intent: .stayLanded), REFInput.land, ProgressiveCommand.hover),
