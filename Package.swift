@@ -4,7 +4,7 @@
 // Functional core, imperative shell (docs/architecture.md has the module map and the path of
 // one GPS fix to one AT datagram). The README's architecture table lists the same targets.
 //   pure:  Geometry, Observations, SeededRandom, ARDroneProtocol, ARDroneAdapter, FollowCore, FollowMeConfig,
-//          Simulation, FollowBench, Plots
+//          Simulation, FollowBench, Plots, TextFormats
 //          (no clocks, sockets, files or loggers; time is an argument)
 //   shell: CGPS (libgps), GPSClient, DroneLink (swift-nio UDP), ShellSupport, FlightLog,
 //          TrackFiles, FlightService, SimulatorServer, followme (CLI)
@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "FollowMeConfig",
             // FollowCore: the config checks the flight core's own rules (one source of truth).
-            dependencies: ["Geometry", "FollowCore", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["Geometry", "FollowCore", "TextFormats", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict
         ),
         .target(
@@ -75,7 +75,8 @@ let package = Package(
             dependencies: ["Geometry", "Observations", "SeededRandom", "ARDroneProtocol"],
             swiftSettings: strict
         ),
-        .target(name: "Plots", dependencies: ["Geometry"], swiftSettings: strict),
+        .target(name: "TextFormats", swiftSettings: strict),
+        .target(name: "Plots", dependencies: ["Geometry", "TextFormats"], swiftSettings: strict),
         // The AR.Drone's vocabulary ↔ the core's: navdata → DroneTelemetry, DroneCommand → REF/PCMD.
         .target(
             name: "ARDroneAdapter", dependencies: ["ARDroneProtocol", "FollowCore", "Observations"],
@@ -83,12 +84,12 @@ let package = Package(
         ),
         .target(
             name: "FollowBench",
-            dependencies: ["FollowCore", "Simulation", "Geometry", "Observations", "SeededRandom", "ARDroneAdapter", "Plots"],
+            dependencies: ["FollowCore", "Simulation", "Geometry", "Observations", "SeededRandom", "ARDroneAdapter", "Plots", "TextFormats"],
             swiftSettings: strict
         ),
 
         // MARK: Shell (clocks, sockets, files, loggers)
-        .target(name: "ShellSupport", dependencies: ["Observations", log], swiftSettings: strict),
+        .target(name: "ShellSupport", dependencies: ["Observations", "TextFormats", log], swiftSettings: strict),
         .target(
             name: "GPSClient",
             dependencies: ["CGPS", "Observations", "Geometry", "ShellSupport", log],
@@ -99,9 +100,9 @@ let package = Package(
             dependencies: ["ARDroneAdapter", "ARDroneProtocol", "FollowCore", "Observations", "ShellSupport", nioCore, nioPosix, log],
             swiftSettings: strict
         ),
-        .target(name: "TrackFiles", dependencies: ["Geometry", "Plots", "ShellSupport"], swiftSettings: strict),
+        .target(name: "TrackFiles", dependencies: ["Geometry", "TextFormats"], swiftSettings: strict),
         .target(
-            name: "FlightLog", dependencies: ["Geometry", "Observations", "Plots", "TrackFiles", "ShellSupport"],
+            name: "FlightLog", dependencies: ["Geometry", "Observations", "Plots", "TrackFiles", "ShellSupport", "TextFormats"],
             swiftSettings: strict
         ),
         .target(
@@ -115,7 +116,7 @@ let package = Package(
         .target(
             name: "SimulatorServer",
             dependencies: [
-                "Simulation", "ARDroneProtocol", "Observations", "Geometry", "ShellSupport", "TrackFiles",
+                "TextFormats", "Simulation", "ARDroneProtocol", "Observations", "Geometry", "ShellSupport", "TrackFiles",
                 log, lifecycle, nioCore, nioPosix,
             ],
             swiftSettings: strict
@@ -123,7 +124,7 @@ let package = Package(
         .executableTarget(
             name: "followme",
             dependencies: [
-                "FlightService", "FlightLog", "SimulatorServer", "TrackFiles", "ShellSupport", "FollowMeConfig",
+                "TextFormats", "FlightService", "FlightLog", "SimulatorServer", "TrackFiles", "ShellSupport", "FollowMeConfig",
                 "GPSClient", "DroneLink", "ARDroneProtocol", "Observations", "FollowBench", "Geometry", "Simulation",
                 "Fuzzing", .product(name: "ArgumentParser", package: "swift-argument-parser"), log, lifecycle,
             ],
@@ -148,6 +149,7 @@ let package = Package(
             name: "ARDroneAdapterTests", dependencies: ["ARDroneAdapter", "ARDroneProtocol", "FollowCore", "Observations"],
             swiftSettings: strict
         ),
+        .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"], swiftSettings: strict),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol", "Fuzzing", "SeededRandom"],
@@ -178,7 +180,7 @@ let package = Package(
         ),
         .testTarget(name: "ShellSupportTests", dependencies: ["ShellSupport", log], swiftSettings: strict),
         .testTarget(
-            name: "FlightLogTests", dependencies: ["FlightLog", "Geometry", "Observations", "TrackFiles", "ShellSupport"], swiftSettings: strict
+            name: "FlightLogTests", dependencies: ["TextFormats", "FlightLog", "Geometry", "Observations", "TrackFiles", "ShellSupport"], swiftSettings: strict
         ),
         .testTarget(
             name: "TrackFilesTests", dependencies: ["TrackFiles", "FollowBench", "Geometry", "Simulation", "ShellSupport"],
@@ -199,7 +201,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FollowBenchTests",
-            dependencies: ["FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots", "ARDroneProtocol"],
+            dependencies: ["TextFormats", "FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots", "ARDroneProtocol"],
             swiftSettings: strict
         ),
         .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport", "FlightLog"], swiftSettings: strict),

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Observations
 import ShellSupport
+import TextFormats
 
 /// Appends the flight log: one JSON object per line (JSONL), flushed at least once a second.
 ///

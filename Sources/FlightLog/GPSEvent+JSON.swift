@@ -1,5 +1,6 @@
 import Observations
 import ShellSupport
+import TextFormats
 
 /// One gpsd event as the flight log and `followme gps --json` write it: the `event` object of a
 /// `"kind":"gps"` line. Each event kind writes only its own fields, in this order:

@@ -1,5 +1,5 @@
 import Foundation
-import ShellSupport
+import TextFormats
 
 /// `followme bench` output: the human table and the `--json` document.
 public enum BenchOutput {

@@ -1,5 +1,6 @@
 import Geometry
 import Plots
+import TextFormats
 
 extension BenchResult {
     /// The run as a plot: person and drone tracks with the run's settings and metrics.

@@ -1,3 +1,5 @@
+import TextFormats
+
 extension FollowMeConfiguration {
     /// The effective configuration as TOML: every table and key, defaults filled in, `[target]` and
     /// `[onboard]` endpoints resolved, `mount_offset_deg` normalised. Each line carries its unit and range.
@@ -81,22 +83,7 @@ extension FollowMeConfiguration {
 
 /// `text` as a TOML basic string: quoted, with `"`, `\` and control characters escaped.
 package func renderTOMLString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
+    var out = ""
+    appendQuoted(text, to: &out, uppercaseHex: true, escapeDelete: true)
+    return out
 }

@@ -1,4 +1,5 @@
 import Geometry
+import TextFormats
 import MemberwiseInit
 
 /// A plan-view plot of tracks on a local plane (metres east/north) as an SVG document.
@@ -57,11 +58,11 @@ public struct TrackPlot: Sendable, Hashable {
         out.reserveCapacity(4096 + series.reduce(0) { $0 + $1.pointsPlane.count * 16 })
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(w, 0))\" height=\"\(f(h, 0))\" "
         out += "viewBox=\"0 0 \(f(w, 0)) \(f(h, 0))\" font-family=\"sans-serif\" font-size=\"12\">\n"
-        out += "<title>\(escaped(title))</title>\n"
+        out += "<title>\(xmlEscaped(title))</title>\n"
         out += "<rect x=\"0\" y=\"0\" width=\"\(f(w, 0))\" height=\"\(f(h, 0))\" fill=\"white\"/>\n"
-        out += "<text x=\"\(f(left, 1))\" y=\"22\" font-size=\"16\" font-weight=\"bold\">\(escaped(title))</text>\n"
+        out += "<text x=\"\(f(left, 1))\" y=\"22\" font-size=\"16\" font-weight=\"bold\">\(xmlEscaped(title))</text>\n"
         for (i, note) in notes.enumerated() {
-            out += "<text x=\"\(f(left, 1))\" y=\"\(f(40 + 16 * Double(i), 1))\" fill=\"#444\">\(escaped(note))</text>\n"
+            out += "<text x=\"\(f(left, 1))\" y=\"\(f(40 + 16 * Double(i), 1))\" fill=\"#444\">\(xmlEscaped(note))</text>\n"
         }
 
         // Grid, ticks and axis labels.
@@ -96,16 +97,16 @@ public struct TrackPlot: Sendable, Hashable {
         for s in series where !s.pointsPlane.isEmpty {
             let points = s.pointsPlane.filter(\.isFinite)
             guard let first = points.first, let last = points.last else { continue }
-            out += "<polyline fill=\"none\" stroke=\"\(escaped(s.color))\" stroke-width=\"2\" stroke-linejoin=\"round\" "
+            out += "<polyline fill=\"none\" stroke=\"\(xmlEscaped(s.color))\" stroke-width=\"2\" stroke-linejoin=\"round\" "
             out += "stroke-linecap=\"round\" points=\""
             for (i, p) in points.enumerated() {
                 if i > 0 { out += " " }
                 out += f(x(p.east), 1) + "," + f(y(p.north), 1)
             }
-            out += "\"><title>\(escaped(s.name))</title></polyline>\n"
+            out += "\"><title>\(xmlEscaped(s.name))</title></polyline>\n"
             out += "<circle cx=\"\(f(x(first.east), 1))\" cy=\"\(f(y(first.north), 1))\" r=\"5\" fill=\"white\" "
-            out += "stroke=\"\(escaped(s.color))\" stroke-width=\"2\"/>\n"
-            out += "<circle cx=\"\(f(x(last.east), 1))\" cy=\"\(f(y(last.north), 1))\" r=\"5\" fill=\"\(escaped(s.color))\"/>\n"
+            out += "stroke=\"\(xmlEscaped(s.color))\" stroke-width=\"2\"/>\n"
+            out += "<circle cx=\"\(f(x(last.east), 1))\" cy=\"\(f(y(last.north), 1))\" r=\"5\" fill=\"\(xmlEscaped(s.color))\"/>\n"
         }
 
         // Legend and scale bar go in the plot corners covering the fewest track points.
@@ -147,8 +148,8 @@ public struct TrackPlot: Sendable, Hashable {
         for (i, s) in series.enumerated() {
             let ry = ly + 16 + 18 * Double(i)
             out += "<line x1=\"\(f(lx + 8, 1))\" y1=\"\(f(ry - 4, 1))\" x2=\"\(f(lx + 30, 1))\" y2=\"\(f(ry - 4, 1))\" "
-            out += "stroke=\"\(escaped(s.color))\" stroke-width=\"3\"/>\n"
-            out += "<text x=\"\(f(lx + 36, 1))\" y=\"\(f(ry, 1))\">\(escaped(s.name))</text>\n"
+            out += "stroke=\"\(xmlEscaped(s.color))\" stroke-width=\"3\"/>\n"
+            out += "<text x=\"\(f(lx + 36, 1))\" y=\"\(f(ry, 1))\">\(xmlEscaped(s.name))</text>\n"
         }
         out += "<text x=\"\(f(lx + 8, 1))\" y=\"\(f(ly + 16 + 18 * Double(series.count), 1))\" fill=\"#444\">○ start  ● end</text>\n"
         out += "</g>\n"
@@ -170,35 +171,3 @@ public struct TrackPlot: Sendable, Hashable {
     func f(_ x: Double, _ decimals: Int) -> String { fixed(x, decimals: decimals) }
 }
 
-/// `x` rounded to `decimals` (0…6) places, e.g. fixed(-1.25, 1) = "-1.3"; "nan"/"inf" spelled out.
-public func fixed(_ x: Double, decimals: Int) -> String {
-    guard x.isFinite else { return x.isNaN ? "nan" : (x > 0 ? "inf" : "-inf") }
-    let d = min(max(decimals, 0), 6)
-    var scale: Int64 = 1
-    for _ in 0..<d { scale *= 10 }
-    let scaled = (abs(x) * Double(scale)).rounded()
-    guard scaled < 9e18 else { return "\(x)" }
-    let n = Int64(scaled)
-    let sign = x < 0 && n != 0 ? "-" : ""
-    let whole = n / scale
-    guard d > 0 else { return sign + String(whole) }
-    let frac = String(n % scale)
-    return sign + String(whole) + "." + String(repeating: "0", count: d - frac.count) + frac
-}
-
-/// Escapes the five XML special characters (SVG here, GPX in TrackFiles).
-public func escaped(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.count)
-    for c in text {
-        switch c {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&apos;"
-        default: out.append(c)
-        }
-    }
-    return out
-}

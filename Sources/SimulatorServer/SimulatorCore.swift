@@ -5,6 +5,7 @@ import NIOCore
 import Simulation
 import Observations
 import ShellSupport
+import TextFormats
 
 /// The one owner of the simulated drone, its GPS receivers and the person: every input and the
 /// clock tick arrive here, on the server's event loop (it is wrapped in `NIOLoopBound`).

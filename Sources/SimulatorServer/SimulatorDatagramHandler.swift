@@ -1,6 +1,7 @@
 import NIOCore
 import Observations
 import ShellSupport
+import TextFormats
 
 /// Datagrams on one of the simulator's UDP ports → the core (on its loop), stamped with their
 /// arrival time; a port with replies (control) answers the sender. A socket error — a client that

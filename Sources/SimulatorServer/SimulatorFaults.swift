@@ -1,5 +1,6 @@
 import Geometry
 import ShellSupport
+import TextFormats
 
 /// Faults in force in a running simulator, and what they did so far.
 public struct SimulatorFaults: Sendable, Hashable {

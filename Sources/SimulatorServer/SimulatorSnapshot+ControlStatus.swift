@@ -1,5 +1,6 @@
 import Simulation
 import ShellSupport
+import TextFormats
 
 extension SimulatorSnapshot {
     /// The `status` reply of the control channel: flight state, ground truth, AT/navdata counters

@@ -4,6 +4,7 @@ import MemberwiseInit
 import Observations
 import ShellSupport
 import Simulation
+import TextFormats
 
 /// The ports a `SimulatorServer` actually bound (configured port 0 becomes the kernel's choice).
 @MemberwiseInit

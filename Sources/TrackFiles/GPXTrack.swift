@@ -3,9 +3,8 @@ import Foundation
 import FoundationXML
 #endif
 import Geometry
-import Plots
-import ShellSupport
 import MemberwiseInit
+import TextFormats
 
 /// One `<trkpt>` of a GPX track.
 @MemberwiseInit
@@ -96,10 +95,10 @@ public struct GPXDocument: Sendable, Hashable {
     /// A GPX 1.1 document with these tracks (each one segment per `segments` entry).
     public func rendered(creator: String = "followme") -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<gpx version=\"1.1\" creator=\"\(escaped(creator))\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n"
+        out += "<gpx version=\"1.1\" creator=\"\(xmlEscaped(creator))\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n"
         for track in tracks {
             out += "  <trk>\n"
-            if let name = track.name { out += "    <name>\(escaped(name))</name>\n" }
+            if let name = track.name { out += "    <name>\(xmlEscaped(name))</name>\n" }
             for segment in track.segments {
                 out += "    <trkseg>\n"
                 for p in segment {

@@ -11,6 +11,7 @@ import Geometry
 import Logging
 import ShellSupport
 import Observations
+import TextFormats
 
 /// `followme gps`: watch both receivers live, like `cgps` for our two roles.
 struct GPSCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Observations
 import ShellSupport
 import Testing
+import TextFormats
 
 /// The flight log's one record schema (FlightLogRecord.swift, FlightLinkRecord.swift): the lines on
 /// disk are an interface (users' scripts, the fault suite), so each record must encode to exactly

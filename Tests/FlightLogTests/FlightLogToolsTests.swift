@@ -5,6 +5,7 @@ import Observations
 import Testing
 import TrackFiles
 import ShellSupport
+import TextFormats
 
 /// `followme log gpx` / `followme log plot` on a small synthetic flight log written in the
 /// recorder's own format (the same `JSONLine` + `GPSEvent.jsonLine()` code the flight loop uses).

@@ -4,6 +4,7 @@ import Geometry
 import Simulation
 import Plots
 import Testing
+import TextFormats
 
 @Suite("Closed-loop bench runs")
 struct BenchRunnerTests {

@@ -2,6 +2,7 @@ import FollowBench
 import Geometry
 import Testing
 import Plots
+import TextFormats
 
 @Suite("SVG track plots")
 struct TrackPlotTests {

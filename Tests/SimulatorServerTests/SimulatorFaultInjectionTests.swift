@@ -8,6 +8,7 @@ import Simulation
 import ShellSupport
 import Observations
 import Testing
+import TestSupport
 
 /// The simulator's fault injections for issue 11 (heading glitch and re-mount, a landing of its
 /// own, navdata falling back to bootstrap), each checked at the simulator alone: parsing, the pure

@@ -2,6 +2,7 @@ import ARDroneProtocol
 import DroneLink
 import Observations
 import ShellSupport
+import TextFormats
 
 /// `followme drone status --json`: one JSON object per `DroneLinkEvent` ({"event":"navdata",…},
 /// {"event":"statistics",…}, {"event":"navdata-lost",…}, …), written with ShellSupport's `JSONLine`.

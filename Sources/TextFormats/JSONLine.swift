@@ -32,22 +32,9 @@ public struct JSONLine: Sendable {
     /// The finished object.
     public var string: String { text + "}" }
 
+    /// Appends `s` as a JSON string (quoted, escaped: `appendQuoted`).
     public static func appendString(_ s: String, to out: inout String) {
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        out += "\""
+        appendQuoted(s, to: &out)
     }
 }
 
