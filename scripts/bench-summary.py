@@ -13,9 +13,7 @@ def holds(r):
     return ", ".join(out) or "none"
 
 def headline(raw):
-    def L(n):
-        p = os.path.join(raw, n + ".json")
-        return json.load(open(p)) if os.path.exists(p) else None
+    L = load
     def runs(n, sc=None, noise=None):
         d = L(n)
         return [r for r in d['runs'] if (sc is None or r['scenario']==sc) and (noise is None or r['noise']==noise)] if d else []
@@ -44,27 +42,26 @@ def headline(raw):
         lines.append(f"| G3 standing offset ≤ 0.3 m (5 m/s wind) | {sc}: aim bias m | {pair('wind-nominal','wind-off-model',sc,'aim_bias_m','clean')} | {pair('wind-nominal','wind-off-model',sc,'aim_bias_m','realistic')} |")
     for sc in ['wind-stand','wind-gust-stand']:
         lines.append(f"| G3 climb drift ≤ 0.5 m (5 m/s wind) | {sc}: climb drift m | {pair('wind-nominal','wind-off-model',sc,'climb_drift_m','clean')} | {pair('wind-nominal','wind-off-model',sc,'climb_drift_m','realistic')} |")
-    for pre in ['sep','sepdefault']:
-        for hz in ['1','5']:
-            for plant in ['nominal','off-model']:
-                d=L(f'{pre}-{plant}-{hz}hz')
-                if not d: continue
-                cells=[]
-                for noise in ['clean','realistic']:
-                    rs=[r for r in d['runs'] if r['noise']==noise]
-                    worst=min(rs,key=lambda r:r['min_separation_m'])
-                    bad=[r['scenario'] for r in rs if r['below_min_separation_s']>0]
-                    cells.append(f"{worst['min_separation_m']:.2f} m ({worst['scenario']}); below the limit in {len(bad)}/{len(rs)}: {', '.join(bad) or '-'}")
-                lines.append(f"| G4 true min sep ≥ {d['min_separation_m']:.1f} m at the smallest accepted standoff {d['standoff_m']:.2f} m | {plant}, {hz} Hz: worst | {cells[0]} | {cells[1]} |")
-    for pre in ['sepworst','sepworstdefault']:
-        for hz in ['1','5']:
-            for plant in ['nominal','off-model']:
-                d=L(f'{pre}-{plant}-{hz}hz')
-                if not d: continue
-                rs=d['runs']
-                worst=min(rs,key=lambda r:r['min_separation_m'])
-                bad=[f"{r['scenario']} {r['min_separation_m']:.2f}" for r in rs if r['below_min_separation_s']>0]
-                lines.append(f"| G4 at the premise's edge: clean fixes + person shown {d['adversarial_offset_m']:.1f} m farther (= gps_relative_error_m), min sep ≥ {d['min_separation_m']:.1f} m, standoff {d['standoff_m']:.2f} m | {plant}, {hz} Hz: worst | {worst['min_separation_m']:.2f} m ({worst['scenario']}); below the limit in {len(bad)}/{len(rs)}: {', '.join(bad) or '-'} | - |")
+    def separation_files(prefixes):
+        """Every (plant, Hz, run file) of the separation runs with these file prefixes."""
+        for pre in prefixes:
+            for hz in ['1','5']:
+                for plant in ['nominal','off-model']:
+                    d=L(f'{pre}-{plant}-{hz}hz')
+                    if d: yield plant, hz, d
+    for plant, hz, d in separation_files(['sep','sepdefault']):
+        cells=[]
+        for noise in ['clean','realistic']:
+            rs=[r for r in d['runs'] if r['noise']==noise]
+            worst=min(rs,key=lambda r:r['min_separation_m'])
+            bad=[r['scenario'] for r in rs if r['below_min_separation_s']>0]
+            cells.append(f"{worst['min_separation_m']:.2f} m ({worst['scenario']}); below the limit in {len(bad)}/{len(rs)}: {', '.join(bad) or '-'}")
+        lines.append(f"| G4 true min sep ≥ {d['min_separation_m']:.1f} m at the smallest accepted standoff {d['standoff_m']:.2f} m | {plant}, {hz} Hz: worst | {cells[0]} | {cells[1]} |")
+    for plant, hz, d in separation_files(['sepworst','sepworstdefault']):
+        rs=d['runs']
+        worst=min(rs,key=lambda r:r['min_separation_m'])
+        bad=[f"{r['scenario']} {r['min_separation_m']:.2f}" for r in rs if r['below_min_separation_s']>0]
+        lines.append(f"| G4 at the premise's edge: clean fixes + person shown {d['adversarial_offset_m']:.1f} m farther (= gps_relative_error_m), min sep ≥ {d['min_separation_m']:.1f} m, standoff {d['standoff_m']:.2f} m | {plant}, {hz} Hz: worst | {worst['min_separation_m']:.2f} m ({worst['scenario']}); below the limit in {len(bad)}/{len(rs)}: {', '.join(bad) or '-'} | - |")
     lines.append("")
     lines.append("Note: realistic GPS has a relative error between the two receivers of σ ≈ 2 m per axis (σ_b 2 m, ρ 0.5), "
                  "above gps_relative_error_m = 1.5, so G4 with 1.5 under realistic noise is outside the promise's premise; "
