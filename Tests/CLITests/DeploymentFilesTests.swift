@@ -100,6 +100,18 @@ import TestSupport
         }
 
         func remove() { try? FileManager.default.removeItem(at: directory) }
+
+        /// Runs `body` on a fresh stage and removes it afterwards; with `installed`, `body` starts
+        /// after one `install()` that must exit 0.
+        static func with(installed: Bool = false, _ body: (Stage) throws -> Void) throws {
+            let stage = try Stage()
+            defer { stage.remove() }
+            if installed {
+                let first = try stage.install()
+                #expect(first.exitCode == 0, "\(first.both)")
+            }
+            try body(stage)
+        }
         func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
         func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: path(relative)) }
         func text(_ relative: String) throws -> String { try String(contentsOfFile: path(relative), encoding: .utf8) }
