@@ -105,16 +105,11 @@ public enum ConfigFuzzer {
 
     /// Fills `input` with the next fuzz input (UTF-8 bytes; invalid sequences become U+FFFD).
     package static func makeInput(into input: inout [UInt8], corpus: [[UInt8]], using rng: inout SplitMix64) {
-        input.removeAll(keepingCapacity: true)
-        if rng.chance(1, in: 16) {
-            makeRandomDocument(into: &input, using: &rng)
-            return
-        }
-        input.append(contentsOf: rng.pick(corpus))
-        for _ in 0..<rng.nextInt(in: 1...4) {
-            mutate(&input, corpus: corpus, using: &rng)
-        }
-        if input.count > maximumInputBytes { input.removeSubrange(maximumInputBytes...) }
+        let mutated = makeMutatedInput(
+            into: &input, corpus: corpus, using: &rng, randomOneIn: 16, mutationCount: 1...4,
+            random: { makeRandomDocument(into: &$0, using: &$1) },
+            mutate: { mutate(&$0, corpus: corpus, using: &$1) })
+        if mutated && input.count > maximumInputBytes { input.removeSubrange(maximumInputBytes...) }
     }
 
     /// Random lines of headers, `key = value` pairs, comments and noise.

@@ -78,16 +78,11 @@ public enum NavdataFuzzer {
 
     /// Fills `input` with the next fuzz input.
     package static func makeInput(into input: inout [UInt8], corpus: [[UInt8]], using rng: inout SplitMix64) {
-        input.removeAll(keepingCapacity: true)
-        if rng.chance(1, in: 12) {
-            makeRandomInput(into: &input, using: &rng)
-            return
-        }
-        input.append(contentsOf: rng.pick(corpus))
-        for _ in 0..<rng.nextInt(in: 1...3) {
-            mutate(&input, corpus: corpus, using: &rng)
-        }
-        if rng.chance(3, in: 4) { fixChecksum(&input) }
+        let mutated = makeMutatedInput(
+            into: &input, corpus: corpus, using: &rng, randomOneIn: 12, mutationCount: 1...3,
+            random: { makeRandomInput(into: &$0, using: &$1) },
+            mutate: { mutate(&$0, corpus: corpus, using: &$1) })
+        if mutated && rng.chance(3, in: 4) { fixChecksum(&input) }
     }
 
     private static func makeRandomInput(into input: inout [UInt8], using rng: inout SplitMix64) {

@@ -21,18 +21,14 @@ public func fixed(_ x: Double, decimals: Int) -> String {
 public func xmlEscaped(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.count)
-    for c in text {
-        switch c {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&apos;"
-        default: out.append(c)
-        }
+    for character in text {
+        if let entity = xmlEntities[character] { out += entity } else { out.append(character) }
     }
     return out
 }
+
+/// The XML 1.0 predefined entities (W3C XML 1.0 §4.6).
+private let xmlEntities: [Character: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;"]
 
 /// Appends `text` double-quoted, with `"`, `\`, newline, return, tab and the other control
 /// characters escaped (`\uXXXX`): the common core of a JSON string (RFC 8259 §7) and a TOML basic
