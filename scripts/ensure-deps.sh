@@ -2,14 +2,16 @@
 # Installs what FollowMe needs on Debian bookworm, only when missing: libgps (headers + library
 # for the CGPS system-library target), gpsd and gpsd-clients (gpsfake, gpspipe: the tests start
 # real gpsd processes), systemd and udev (the deployment tests run `systemd-analyze verify` on the
-# unit and `udevadm test` on the udev rules; Debian images without systemd lack both). Swift itself
-# (6.1+) must already be on PATH.
+# unit and `udevadm test` on the udev rules; Debian images without systemd lack both), python3 when
+# no python3 is on PATH (scripts/demo.sh reads the simulator's JSON with it). Swift itself (6.2 or
+# newer: the code uses Swift 6.2's InlineArray) must already be on PATH; this checks its version.
 set -euo pipefail
 
 need=()
 for pkg in libgps-dev gpsd gpsd-clients pkg-config systemd udev; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
+command -v python3 >/dev/null || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
     echo "followme: installing ${need[*]}" >&2
     SUDO=""
@@ -17,4 +19,9 @@ if [ ${#need[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
-command -v swift >/dev/null || { echo "followme: swift (6.1 or newer) is not on PATH" >&2; exit 1; }
+command -v swift >/dev/null || { echo "followme: swift (6.2 or newer) is not on PATH" >&2; exit 1; }
+read -r major minor < <(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p' | head -1)
+if [ -z "${major:-}" ] || [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 2 ]; }; then
+    echo "followme: Swift 6.2 or newer is needed (found: $(swift --version 2>&1 | head -1))" >&2
+    exit 1
+fi
