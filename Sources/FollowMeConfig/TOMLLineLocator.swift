@@ -160,20 +160,12 @@ private struct Scanner: TOMLByteScanner {
             }
         case Self.openBracket:
             index += 1
-            while true {
-                skipBlankLinesAndComments()
-                guard let b = current else { return }
-                if b == Self.closeBracket { index += 1; return }
-                if b == Self.comma { index += 1; continue }
+            while nextElement(closedBy: Self.closeBracket) {
                 skipValue(recordingKeysUnder: nil)
             }
         case Self.openBrace:
             index += 1
-            while true {
-                skipBlankLinesAndComments()
-                guard let b = current else { return }
-                if b == Self.closeBrace { index += 1; return }
-                if b == Self.comma { index += 1; continue }
+            while nextElement(closedBy: Self.closeBrace) {
                 let keyLine = line
                 guard let path = keyPath() else { index += 1; continue }
                 skipSpaces()
@@ -188,6 +180,18 @@ private struct Scanner: TOMLByteScanner {
             // stray byte in malformed text cannot stall the scan.
             index += 1
             while let b = current, !Self.endsScalar(b) { index += 1 }
+        }
+    }
+
+    /// Steps over blank lines, comments and commas inside an array or inline table to the next
+    /// element: true there; false at the end of the text or once `close` is stepped over.
+    private mutating func nextElement(closedBy close: UInt8) -> Bool {
+        while true {
+            skipBlankLinesAndComments()
+            guard let b = current else { return false }
+            if b == close { index += 1; return false }
+            if b == Self.comma { index += 1; continue }
+            return true
         }
     }
 

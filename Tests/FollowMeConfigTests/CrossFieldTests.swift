@@ -6,6 +6,33 @@ import FollowCore
 struct CrossFieldTests {
     static let path = TestDocument.path
 
+    // MARK: One written key against another key's default
+
+    /// One key written, the other side of a cross-field rule left at its default (3 in every case):
+    /// (written key, its value, the key reported, the range it is reported against).
+    static let defaultConflictCases: [(written: String, value: String, reportedKey: String, range: String)] = [
+        // lowering the ceiling below the default altitude reports the default, on the ceiling's line
+        ("drone.altitude_max_m", "2", "follow.altitude_m", "1 to 2 (drone.altitude_max_m)"),
+        // the old 6 m standoff conflicts with the default separation and GPS error, reported on the standoff's line
+        ("follow.standoff_m", "6", "failsafe.min_separation_m",
+         "1 to 1.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
+        // a large GPS error conflicts with the default standoff, reported on the GPS error's line
+        ("failsafe.gps_relative_error_m", "8", "failsafe.min_separation_m",
+         "1 to 2.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
+    ]
+
+    @Test("a written key that conflicts with another key's default reports the default, on the written key's line",
+          arguments: defaultConflictCases)
+    func writtenKeyVersusDefault(_ c: (written: String, value: String, reportedKey: String, range: String)) throws {
+        // Given a flyable document with one key written, when it is parsed
+        let doc = TestDocument.flyable(c.written, c.value)
+        // Then the other key's default (3 in every case) is out of range, on the written key's line
+        #expect(try #require(doc.parse().failure).problems == [
+            .outOfRange(path: Self.path, line: doc.line(of: c.written), key: c.reportedKey,
+                        value: "3 (default)", range: c.range)
+        ])
+    }
+
     // MARK: follow.altitude_m ≤ drone.altitude_max_m
 
     @Test("altitude above the ceiling is out of range, blamed on follow.altitude_m")
@@ -14,15 +41,6 @@ struct CrossFieldTests {
         #expect(try #require(doc.parse().failure).problems == [
             .outOfRange(path: Self.path, line: doc.line(of: "follow.altitude_m"), key: "follow.altitude_m",
                         value: "12", range: "1 to 10 (drone.altitude_max_m)")
-        ])
-    }
-
-    @Test("lowering the ceiling below the default altitude reports the default, on the ceiling's line")
-    func ceilingBelowDefaultAltitude() throws {
-        let doc = TestDocument.flyable("drone.altitude_max_m", "2")
-        #expect(try #require(doc.parse().failure).problems == [
-            .outOfRange(path: Self.path, line: doc.line(of: "drone.altitude_max_m"), key: "follow.altitude_m",
-                        value: "3 (default)", range: "1 to 2 (drone.altitude_max_m)")
         ])
     }
 
@@ -72,25 +90,6 @@ struct CrossFieldTests {
                             range: "1 to \(max) (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)")
             ])
         }
-    }
-
-    @Test("the old 6 m standoff conflicts with the default separation and GPS error, reported on the standoff's line")
-    func shortStandoffVersusDefaultSeparation() throws {
-        let doc = TestDocument.flyable("follow.standoff_m", "6")
-        #expect(try #require(doc.parse().failure).problems == [
-            .outOfRange(path: Self.path, line: doc.line(of: "follow.standoff_m"), key: "failsafe.min_separation_m",
-                        value: "3 (default)", range: "1 to 1.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)")
-        ])
-    }
-
-    @Test("a large GPS error conflicts with the default standoff, reported on the GPS error's line")
-    func largeGPSErrorVersusDefaultStandoff() throws {
-        let doc = TestDocument.flyable("failsafe.gps_relative_error_m", "8")
-        #expect(try #require(doc.parse().failure).problems == [
-            .outOfRange(path: Self.path, line: doc.line(of: "failsafe.gps_relative_error_m"),
-                        key: "failsafe.min_separation_m", value: "3 (default)",
-                        range: "1 to 2.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)")
-        ])
     }
 
     // MARK: follow.standoff_m ≥ the shortest standoff that defends a walker heading at the drone
