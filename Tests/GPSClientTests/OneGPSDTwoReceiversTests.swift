@@ -45,10 +45,7 @@ struct OneGPSDTwoReceiversTests {
             .local(.onboard, port: gpsd.port, device: onboardPath),
         ])
         defer { harness.stop() }
-        let enough = await harness.recorder.waitUntil(timeoutSeconds: 20) { events in
-            events.of(.target).fixes.count >= 15 && events.of(.onboard).fixes.count >= 15
-                && events.of(.onboard).headings.count >= 10
-        }
+        let enough = await harness.waitForBothRoles(fixes: 15, onboardHeadings: 10, timeoutSeconds: 20)
         let events = harness.events
         #expect(enough, "too little data in 20 s; gpsd output:\n\(gpsd.process.output())\nevents: \(events.suffix(10))")
 

@@ -29,9 +29,7 @@ struct TwoGPSDInstancesTests {
             .local(.onboard, port: gpsdB.port, device: nil),
         ])
         defer { harness.stop() }
-        let enough = await harness.recorder.waitUntil(timeoutSeconds: 20) { events in
-            events.of(.target).fixes.count >= 15 && events.of(.onboard).fixes.count >= 15
-        }
+        let enough = await harness.waitForBothRoles(fixes: 15, timeoutSeconds: 20)
         let events = harness.events
         if !enough {
             let diagnostics = await gpsdB.diagnosticsAsync()

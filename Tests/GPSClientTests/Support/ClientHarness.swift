@@ -24,6 +24,15 @@ struct ClientHarness: Sendable {
 
     func stop() { client.stop() }
 
+    /// Waits until both roles delivered at least `fixes` fixes and the onboard role at least
+    /// `onboardHeadings` headings; false when `timeoutSeconds` pass first.
+    func waitForBothRoles(fixes: Int, onboardHeadings: Int = 0, timeoutSeconds: Double) async -> Bool {
+        await recorder.waitUntil(timeoutSeconds: timeoutSeconds) { events in
+            events.of(.target).fixes.count >= fixes && events.of(.onboard).fixes.count >= fixes
+                && events.of(.onboard).headings.count >= onboardHeadings
+        }
+    }
+
     var events: [GPSEvent] { recorder.events }
 }
 
