@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // FollowMe: make a Parrot AR.Drone 2.0 follow a person carrying a GPS.
 //
 // Functional core, imperative shell (docs/architecture.md has the module map and the path of
