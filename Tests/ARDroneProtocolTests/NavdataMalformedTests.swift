@@ -9,20 +9,26 @@ private func withFixedChecksum(_ bytes: [UInt8]) -> [UInt8] {
     return fixed
 }
 
-@Test("Incrementing byte 23 fails the checksum (node-ar-drone negative test)")
-func byte23Checksum() throws {
-    var bytes = try Fixture.bytes(Fixture.fw248GPS)
-    bytes[23] &+= 1
-    #expect(throws: NavdataDecodingError.checksumMismatch(stored: 46179, computed: 46180)) {
-        try Navdata(bytes: bytes)
-    }
+/// One byte of a capture incremented, and the checksum mismatch the decoder must report.
+struct ChecksumNegativeCase: Sendable, CustomTestStringConvertible {
+    let fixture: String
+    let byteIndex: Int
+    let stored: UInt32
+    let computed: UInt32
+    let source: String
+    var testDescription: String { "byte \(byteIndex) of \(fixture) (\(source))" }
 }
 
-@Test("Incrementing byte 20 of the 2012 capture fails the checksum (go-ardrone negative test)")
-func byte20Checksum() throws {
-    var bytes = try Fixture.bytes(Fixture.full2012)
-    bytes[20] &+= 1
-    #expect(throws: NavdataDecodingError.checksumMismatch(stored: 36358, computed: 36359)) {
+@Test("Incrementing one byte fails the checksum", arguments: [
+    ChecksumNegativeCase(fixture: Fixture.fw248GPS, byteIndex: 23, stored: 46179, computed: 46180,
+                         source: "node-ar-drone negative test"),
+    ChecksumNegativeCase(fixture: Fixture.full2012, byteIndex: 20, stored: 36358, computed: 36359,
+                         source: "go-ardrone negative test"),
+])
+func incrementedByteChecksum(_ testCase: ChecksumNegativeCase) throws {
+    var bytes = try Fixture.bytes(testCase.fixture)
+    bytes[testCase.byteIndex] &+= 1
+    #expect(throws: NavdataDecodingError.checksumMismatch(stored: testCase.stored, computed: testCase.computed)) {
         try Navdata(bytes: bytes)
     }
 }
