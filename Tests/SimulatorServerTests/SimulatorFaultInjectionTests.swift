@@ -174,10 +174,7 @@ struct SimulatorFaultInjectionTests {
     @Test("navdata-bootstrap over the control port: bootstrap packets until the client redoes the bootstrap")
     func bootstrapFallbackOverTheWire() async throws {
         // Given a simulator with its control port, and a client in demo navdata with outdoor limits.
-        var configuration = SimulatorConfiguration.loopbackAnyPorts()
-        configuration.controlPort = 0
-        try await withSimulator(configuration) { server in
-            let control = try ControlClient(port: try #require(server.ports.controlPort))
+        try await withControlledSimulator { server, control in
             let client = try RawDroneClient(ports: server.ports)
             client.sendTrigger()
             try await configure(client, ["general:navdata_demo": "TRUE", "control:outdoor": "TRUE"])
@@ -215,12 +212,10 @@ struct SimulatorFaultInjectionTests {
     @Test("heading-glitch rotates exactly the next HDT, heading-value replaces it; heading-offset rotates every later one until 0")
     func headingFaultsOverTheWire() async throws {
         // Given a landed drone, nose 30°, receiver mounted +90°: HDT 300°.
-        var configuration = SimulatorConfiguration.loopbackAnyPorts()
-        configuration.controlPort = 0
-        configuration.initialNoseHeadingDegrees = 30
-        configuration.mountOffsetDegrees = 90
-        try await withSimulator(configuration) { server in
-            let control = try ControlClient(port: try #require(server.ports.controlPort))
+        try await withControlledSimulator({ configuration in
+            configuration.initialNoseHeadingDegrees = 30
+            configuration.mountOffsetDegrees = 90
+        }) { server, control in
             let nmea = try NMEALineReader(port: server.ports.onboardNMEAPort)
             let before = try await nmea.headings(count: 3)
             #expect(before.allSatisfy { abs($0 - 300) < 0.01 }, "\(before)")
@@ -260,10 +255,7 @@ struct SimulatorFaultInjectionTests {
 
     @Test("land over the control port: the drone lands by itself; take-off bits after landed navdata are counted, not obeyed")
     func automaticLandingOverTheWire() async throws {
-        var configuration = SimulatorConfiguration.loopbackAnyPorts()
-        configuration.controlPort = 0
-        try await withSimulator(configuration) { server in
-            let control = try ControlClient(port: try #require(server.ports.controlPort))
+        try await withControlledSimulator { server, control in
             // Given a landed drone: `land` is refused.
             let refused = try await control.send(#"{"command":"land"}"#)
             #expect(refused["ok"] as? Bool == false)
@@ -314,6 +306,21 @@ struct SimulatorFaultInjectionTests {
             }, "ACK bit not cleared after \(key)")
         }
         _ = try #require(try await client.run(timeoutSeconds: 3, sending: { [.comwdg] }) { $0.demo != nil })
+    }
+}
+
+/// Starts a simulator with its control port on an ephemeral loopback port (after `adjust` has
+/// changed the rest of the configuration), connects a control client to it, and runs `body`.
+private func withControlledSimulator(
+    _ adjust: (inout SimulatorConfiguration) -> Void = { _ in },
+    _ body: (SimulatorServer, ControlClient) async throws -> Void
+) async throws {
+    var configuration = SimulatorConfiguration.loopbackAnyPorts()
+    configuration.controlPort = 0
+    adjust(&configuration)
+    try await withSimulator(configuration) { server in
+        let control = try ControlClient(port: try #require(server.ports.controlPort))
+        try await body(server, control)
     }
 }
 
