@@ -247,8 +247,7 @@ struct DroneSimulatorStateTests {
         #expect(!sim.navdata.state.contains(.communicationWatchdog))
         #expect(sim.flightPhase == .landed)
         // until it sends a land REF first
-        sim.pilot(nil, seconds: 0.1, takeoff: false)
-        sim.pilot(nil, seconds: 0.5)
+        sim.retryTakeoff(holdSeconds: 0.5)
         #expect(sim.flightPhase == .takingOff)
     }
 
@@ -325,8 +324,7 @@ struct DroneSimulatorStateTests {
         #expect(sim.landingReason == .lowBattery)
         #expect(sim.flightPhase == .landed)
         // And refuses to take off again
-        sim.pilot(nil, seconds: 0.1, takeoff: false)
-        sim.pilot(nil, seconds: 1)
+        sim.retryTakeoff(holdSeconds: 1)
         #expect(sim.flightPhase == .landed)
     }
 

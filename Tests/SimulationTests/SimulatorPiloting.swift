@@ -21,6 +21,13 @@ extension DroneSimulator {
         advance(to: end)
     }
 
+    /// Asks for a fresh take-off the way a client must after a forced landing: a land REF (bit 9
+    /// clear) for 0.1 s, then take-off REFs for `holdSeconds`.
+    mutating func retryTakeoff(holdSeconds: Double) {
+        pilot(nil, seconds: 0.1, takeoff: false)
+        pilot(nil, seconds: holdSeconds)
+    }
+
     /// Advances `seconds` without sending anything.
     mutating func wait(seconds: Double) {
         advance(to: time.adding(seconds: seconds))
