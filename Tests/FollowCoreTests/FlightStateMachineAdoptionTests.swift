@@ -41,8 +41,7 @@ struct FlightStateMachineAdoptionTests {
     }
 
     @Test func emergencyBitWinsAndIsLeftOnlyWhenClearedAndLanded() throws {
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         world.firmwareFollowsIntent = false
         world.emergency = true
         world.run(for: 0.2)
@@ -59,8 +58,7 @@ struct FlightStateMachineAdoptionTests {
     }
 
     @Test func theDroneLandingByItselfIsFollowedNotFought() throws {
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         world.firmwareFollowsIntent = false
         world.flightState = .landing
         world.run(for: 0.2)
@@ -71,8 +69,7 @@ struct FlightStateMachineAdoptionTests {
     @Test("a drone that landed during a navdata gap is never told to take off again", arguments: [false, true])
     func landedDuringANavdataGapStaysLanded(targetAlsoStale: Bool) throws {
         // Given a drone following
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         // When the link drops both ways (navdata stops → holding) and the drone lands by itself meanwhile
         world.sendsNavdata = false
         world.firmwareFollowsIntent = false
@@ -99,8 +96,7 @@ struct FlightStateMachineAdoptionTests {
     }
 
     @Test func oneLandedPacketIsNotALanding() throws {
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         world.firmwareFollowsIntent = false
         // One stray "landed" packet…
         world.flightState = .landed
@@ -166,8 +162,7 @@ struct FlightStateMachineAdoptionTests {
     }
 
     @Test func outliersAndOutOfOrderFixesAreCounted() throws {
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         let c = world.plane.unproject(PlaneVector(east: 0, north: 500))!
         let bad = GPSFix(role: .target, device: "/dev/world-target", mode: .threeD,
                          latitudeDegrees: c.latitudeDegrees, longitudeDegrees: c.longitudeDegrees,

@@ -21,8 +21,7 @@ struct FlightStateMachineFailsafeTests {
 
     @Test("a stale onboard fix, heading or navdata holds, then lands", arguments: ["onboard", "heading", "navdata"])
     func otherSourcesStale(source: String) throws {
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         world.run(for: 2)
         let expected: HoldReason
         let timeout: Double
@@ -64,8 +63,7 @@ struct FlightStateMachineFailsafeTests {
     }
 
     @Test func navdataLostOutranksAStaleTarget() throws {
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         world.sendsNavdata = false
         world.sendsTarget = false
         world.run(until: { $0.kind == .holding })
@@ -74,8 +72,7 @@ struct FlightStateMachineFailsafeTests {
     }
 
     @Test func aChangeOfHoldReasonDoesNotResetTheLandDeadline() throws {
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         world.sendsTarget = false
         let heldTime = world.run(until: { $0.kind == .holding })
 
@@ -95,8 +92,7 @@ struct FlightStateMachineFailsafeTests {
 
     @Test func lowBatteryLandsOnceItPersists() throws {
         // Given a drone following
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         // When the battery reads under minBatteryPercent and stays there
         world.battery = FlightStateMachineTests.failsafe.minBatteryPercent - 1
         let first = world.time
@@ -113,8 +109,7 @@ struct FlightStateMachineFailsafeTests {
 
     @Test func oneLowBatteryReadingDoesNotLand() throws {
         // Given a drone following
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         // When a few readings sag under minBatteryPercent for a second (a burst of thrust), then recover
         world.battery = FlightStateMachineTests.failsafe.minBatteryPercent - 5
         world.run(for: FlightStateMachineTests.failsafe.lowBatteryConfirmSeconds / 2)
@@ -130,8 +125,7 @@ struct FlightStateMachineFailsafeTests {
     }
 
     @Test func aCriticalBatteryLandsAtOnce() throws {
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         // When one reading is under criticalBatteryPercent
         world.battery = FlightStateMachineTests.failsafe.criticalBatteryPercent - 1
         world.run(for: 0.1)
@@ -200,8 +194,7 @@ struct FlightStateMachineFailsafeTests {
 
     @Test func aPersonBeyondMaxTargetDistanceIsANamedHold() throws {
         // Given a drone following, max target distance 50 m
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         // When the person's fixes put them 60 m from the drone (they ran, the drone fell behind)
         world.person = world.drone + PlaneVector(east: 0, north: 60)
         // Then it holds with its own reason (then lands like any hold)
@@ -223,8 +216,7 @@ struct FlightStateMachineFailsafeTests {
     }
 
     @Test func shutdownWhileFollowingLandsAndWaitsForTelemetry() throws {
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         world.firmwareFollowsIntent = false
         // When SIGTERM arrives
         world.machine.handle(.shutdownRequested, now: world.now)

@@ -165,8 +165,7 @@ struct FlightStateMachineTests {
 
     @Test func targetStaleHoldsAtTheTimeoutThenLandsAfterLandAfter() throws {
         // Given a drone following
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         world.run(for: 5)
         // When the person's receiver goes silent
         world.sendsTarget = false
@@ -200,8 +199,7 @@ struct FlightStateMachineTests {
     }
 
     @Test func landingWithoutLandedTelemetryStaysLanding() throws {
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         world.sendsTarget = false
         world.run(until: { $0.kind == .landing })
         // When the firmware never reports landed
@@ -214,8 +212,7 @@ struct FlightStateMachineTests {
 
     @Test func targetBackBeforeTheDeadlineResumesFollowing() throws {
         // Given a drone holding because the target went stale
-        var world = try World()
-        world.flyToFollowing()
+        var world = try World.following()
         world.sendsTarget = false
         world.run(until: { $0 == .holding(.targetStale) })
         // When fixes return 5 s later

@@ -118,16 +118,23 @@ struct HeadingGlitchClosedLoopTests {
         return worst
     }
 
+    /// Runs the same followed walk twice: as `config` says, then with `fault` rewriting the heading reports.
+    static func cleanAndFaulted(
+        _ config: ClosedLoopConfig, headingFault fault: @escaping @Sendable (_ time: Double, _ headingDegrees: Double) -> Double
+    ) throws -> (clean: ClosedLoopResult, faulted: ClosedLoopResult) {
+        var faulted = config
+        faulted.headingFault = fault
+        return (try runClosedLoop(config), try runClosedLoop(faulted))
+    }
+
     @Test("one report rotated 180° mid straight walk barely moves the drone", arguments: PlantModel.both)
     func oneFlippedReport(plant: PlantModel) throws {
         // Given a person walking east at 1.4 m/s, followed (60 s), with and without the glitch
         var config = ClosedLoopConfig()
         config.plant = plant
         config.durationSeconds = 45
-        let clean = try runClosedLoop(config)
         // When one heading report, sampled at t = 30 s, is rotated by 180°
-        config.headingFault = { t, h in abs(t - 30) < 1e-6 ? h + 180 : h }
-        let glitched = try runClosedLoop(config)
+        let (clean, glitched) = try Self.cleanAndFaulted(config) { t, h in abs(t - 30) < 1e-6 ? h + 180 : h }
         // Then the drone's position relative to the person moves < 0.5 m against the clean run
         let displacement = Self.relativeDisplacement(clean, glitched, from: 29, to: 45)
         print("[\(plant)] one 180° heading report at 30 s: relative displacement \((displacement * 1000).rounded() / 1000) m, rejected \(glitched.machine.navigator.rejectedHeadingReports)")
@@ -159,9 +166,7 @@ struct HeadingGlitchClosedLoopTests {
         var config = ClosedLoopConfig()
         config.plant = plant
         config.durationSeconds = 50
-        let clean = try runClosedLoop(config)
-        config.headingFault = { t, h in t >= 30 ? h + 180 : h }
-        let result = try runClosedLoop(config)
+        let (clean, result) = try Self.cleanAndFaulted(config) { t, h in t >= 30 ? h + 180 : h }
         let timeout = config.failsafe.headingTimeoutSeconds
         // Then it holds for the rejected heading once the rejections last headingTimeoutSeconds…
         let hold = try #require(result.samples.first { $0.state == .holding(.headingRejected) })

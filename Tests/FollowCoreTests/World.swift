@@ -129,6 +129,13 @@ struct World {
     mutating func flyToFollowing() {
         run(until: { $0 == .following }, within: 30)
     }
+
+    /// A default world flown to `following`: where most state-machine tests start.
+    static func following() throws -> World {
+        var world = try World()
+        world.flyToFollowing()
+        return world
+    }
 }
 
 extension FollowParameters {
