@@ -26,27 +26,25 @@ public struct Navdata: Sendable, Equatable {
     public var isVisionDefined: Bool { visionFlag != 0 }
 
     /// The first demo option (tag 0), if present.
-    public var demo: NavdataDemo? {
-        for case .demo(let demo) in options { return demo }
-        return nil
-    }
+    public var demo: NavdataDemo? { firstOption { if case .demo(let demo) = $0 { demo } else { nil } } }
 
     /// The first time option (tag 1), if present.
-    public var time: NavdataTime? {
-        for case .time(let time) in options { return time }
-        return nil
-    }
+    public var time: NavdataTime? { firstOption { if case .time(let time) = $0 { time } else { nil } } }
 
     /// The first magnetometer option (tag 22, ≥ 75 bytes), if present.
     public var magneto: NavdataMagneto? {
-        for case .magneto(let magneto) in options { return magneto }
-        return nil
+        firstOption { if case .magneto(let magneto) = $0 { magneto } else { nil } }
     }
 
     /// The first GPS option in the fw 2.4.8 216-byte layout (tag 27), if present. A tag-27 option
     /// of any other size is in `options` as `.raw`.
-    public var gps: NavdataGPS? {
-        for case .gps(let gps) in options { return gps }
+    public var gps: NavdataGPS? { firstOption { if case .gps(let gps) = $0 { gps } else { nil } } }
+
+    /// The payload of the first option, in wire order, that `payload` returns one for.
+    private func firstOption<Payload>(_ payload: (NavdataOption) -> Payload?) -> Payload? {
+        for option in options {
+            if let value = payload(option) { return value }
+        }
         return nil
     }
 
