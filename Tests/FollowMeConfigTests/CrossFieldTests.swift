@@ -173,9 +173,7 @@ struct CrossFieldTests {
     @Test("raising target_timeout_s to the default land_after_s is reported on the timeout's line")
     func timeoutReachesDefaultLanding() throws {
         let doc = TestDocument.flyable("failsafe.target_timeout_s", "10")
-        let problems = try #require(doc.parse().failure).problems
-        #expect(problems.map(\.key) == ["failsafe.land_after_s"])
-        #expect(problems.map(\.line) == [doc.line(of: "failsafe.target_timeout_s")])
+        let problems = try doc.expectSoleProblem(key: "failsafe.land_after_s", onLineOf: "failsafe.target_timeout_s")
         #expect(problems.first?.description.contains("10 (default) must be longer") == true)
     }
 
@@ -184,9 +182,7 @@ struct CrossFieldTests {
     @Test("the AT and navdata ports must differ")
     func dronePortsDiffer() throws {
         let doc = TestDocument.flyable([("drone", "at_port", "5556"), ("drone", "navdata_port", "5556")])
-        let problems = try #require(doc.parse().failure).problems
-        #expect(problems.map(\.key) == ["drone.navdata_port"])
-        #expect(problems.map(\.line) == [doc.line(of: "drone.navdata_port")])
+        try doc.expectSoleProblem(key: "drone.navdata_port", onLineOf: "drone.navdata_port")
     }
 
     // MARK: Receiver routing
@@ -202,17 +198,13 @@ struct CrossFieldTests {
     @Test("one missing device on a shared gpsd is reported on its table's line")
     func oneMissingDevice() throws {
         let doc = TestDocument(entries: [("target", "device", "\"/dev/gpstarget\""), ("onboard", "mount_offset_deg", "0")])
-        let problems = try #require(doc.parse().failure).problems
-        #expect(problems.map(\.key) == ["onboard.device"])
-        #expect(problems.map(\.line) == [doc.line(of: "onboard")])
+        try doc.expectSoleProblem(key: "onboard.device", onLineOf: "onboard")
     }
 
     @Test("the same device for both receivers on one gpsd is invalid")
     func sameDevice() throws {
         let doc = TestDocument.flyable([("target", "device", "\"/dev/gps0\""), ("onboard", "device", "\"/dev/gps0\"")])
-        let problems = try #require(doc.parse().failure).problems
-        #expect(problems.map(\.key) == ["onboard.device"])
-        #expect(problems.map(\.line) == [doc.line(of: "onboard.device")])
+        let problems = try doc.expectSoleProblem(key: "onboard.device", onLineOf: "onboard.device")
         #expect(problems.first?.description.contains("the drone would follow itself") == true)
     }
 

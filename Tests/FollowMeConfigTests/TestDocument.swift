@@ -49,6 +49,17 @@ struct TestDocument {
 
     static let path = "test/followme.toml"
 
+    /// Parses the document and expects exactly one problem, for `key`, reported on the line of
+    /// `lineKey` (a dotted key or a table name); returns the problems for further checks.
+    @discardableResult
+    func expectSoleProblem(key: String, onLineOf lineKey: String,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws -> [ConfigError] {
+        let problems = try #require(parse().failure, sourceLocation: sourceLocation).problems
+        #expect(problems.map(\.key) == [key], sourceLocation: sourceLocation)
+        #expect(problems.map(\.line) == [line(of: lineKey)], sourceLocation: sourceLocation)
+        return problems
+    }
+
     /// Parses; returns the configuration or the problems.
     func parse() -> Result<FollowMeConfiguration, ConfigProblems> {
         Result { () throws(ConfigProblems) in try FollowMeConfiguration.parse(toml: text, path: Self.path) }
