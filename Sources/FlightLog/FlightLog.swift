@@ -89,12 +89,7 @@ public struct FlightLog: Sendable, Hashable {
 
     /// Reads and parses the log at `path`.
     public init(contentsOf path: String) throws(FlightLogError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path: path, reason: error.localizedDescription)
-        }
+        let data = try TrackFile.contents(ofFile: path, unreadable: FlightLogError.unreadable(path:reason:))
         self.init(text: String(decoding: data, as: UTF8.self))
     }
 

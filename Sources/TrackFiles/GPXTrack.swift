@@ -77,13 +77,7 @@ public struct GPXDocument: Sendable, Hashable {
 
     /// Reads and parses a GPX file.
     public init(contentsOf path: String) throws(GPXError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path: path, reason: error.localizedDescription)
-        }
-        try self.init(data: data)
+        try self.init(data: TrackFile.contents(ofFile: path, unreadable: GPXError.unreadable(path:reason:)))
     }
 
     /// The first track named `name`, or the first track when `name` is nil.
