@@ -1,4 +1,5 @@
 import Logging
+import MemberwiseInit
 import NIOCore
 import NIOPosix
 
@@ -9,6 +10,7 @@ import NIOPosix
 /// that does not keep up (its socket buffer and NIO's write buffer full, so the channel is not
 /// writable) misses sentences rather than growing memory; the misses are counted. All state lives
 /// on one event loop.
+@MemberwiseInit(.internal)
 public final class NMEATCPServer: Sendable {
     /// The port the server bound (the kernel's choice when 0 was asked).
     public let port: Int
@@ -17,15 +19,6 @@ public final class NMEATCPServer: Sendable {
     let eventLoop: any EventLoop
     private let serverChannel: any Channel
     private let registry: NIOLoopBound<NMEAClientRegistry>
-
-    private init(port: Int, label: String, eventLoop: any EventLoop, serverChannel: any Channel,
-                 registry: NIOLoopBound<NMEAClientRegistry>) {
-        self.port = port
-        self.label = label
-        self.eventLoop = eventLoop
-        self.serverChannel = serverChannel
-        self.registry = registry
-    }
 
     /// Binds `host:port` (port 0 = any free port) on `eventLoop`; accepted clients live on the
     /// same loop.

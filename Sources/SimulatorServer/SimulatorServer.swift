@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Logging
+import MemberwiseInit
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -40,6 +41,7 @@ public enum SimulatorServerError: Error, CustomStringConvertible {
 ///
 /// Everything runs on one event loop: the sockets' handlers and a 5 ms timer that advances the
 /// simulation in real time (`SystemClock`), so the simulator state has exactly one owner.
+@MemberwiseInit(.internal)
 public final class SimulatorServer: Sendable {
     public let configuration: SimulatorConfiguration
     /// The ports actually bound.
@@ -54,20 +56,6 @@ public final class SimulatorServer: Sendable {
     private let nmeaServers: [NMEATCPServer]
     private let logger: Logger
     private let stopped = Atomic<Bool>(false)
-
-    private init(
-        configuration: SimulatorConfiguration, ports: SimulatorPorts, utcEpochSeconds: Int64, eventLoop: any EventLoop,
-        core: NIOLoopBound<SimulatorCore>, udpChannels: [any Channel], nmeaServers: [NMEATCPServer], logger: Logger
-    ) {
-        self.configuration = configuration
-        self.ports = ports
-        self.utcEpochSeconds = utcEpochSeconds
-        self.eventLoop = eventLoop
-        self.core = core
-        self.udpChannels = udpChannels
-        self.nmeaServers = nmeaServers
-        self.logger = logger
-    }
 
     /// Binds every socket and starts the simulation clock.
     ///
