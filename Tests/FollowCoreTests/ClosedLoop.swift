@@ -82,6 +82,18 @@ struct ClosedLoopConfig {
     var controller = ControllerTuning()
 }
 
+extension ClosedLoopConfig {
+    /// The defaults above, with the world's physics, the walk, its length and the GPS rate the
+    /// closed-loop tests most often set.
+    init(plant: PlantModel, person: PersonPath = .straight(), durationSeconds: Double = 60, gpsRateHz: Double = 1) {
+        self.init()
+        self.plant = plant
+        self.person = person
+        self.durationSeconds = durationSeconds
+        self.gpsRateHz = gpsRateHz
+    }
+}
+
 /// One closed-loop run: truth, what the machine did, and the figures the tests check.
 struct ClosedLoopResult {
     struct Sample {

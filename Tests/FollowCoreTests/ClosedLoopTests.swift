@@ -34,9 +34,7 @@ struct ClosedLoopTests {
     func straightWalk(_ c: (rate: Double, sigma: Double, doppler: Bool, maxRMS: Double), plant: PlantModel) throws {
         let (rate, sigma, doppler, maxRMS) = c
         // Given a person walking east at 1.4 m/s with the drone hovering 6 m behind, 0.3 s GPS latency
-        var config = ClosedLoopConfig()
-        config.plant = plant
-        config.gpsRateHz = rate
+        var config = ClosedLoopConfig(plant: plant, gpsRateHz: rate)
         config.gpsNoiseSigmaMeters = sigma
         config.reportsVelocity = doppler
         // When the machine flies for 60 s (4 seeds for noisy GPS)
@@ -59,11 +57,8 @@ struct ClosedLoopTests {
     func rightAngleTurn(_ c: (rate: Double, maxError: Double), plant: PlantModel) throws {
         let (rate, maxError) = c
         // Given a walker who turns 90° left at t = 30 s, perfect fixes
-        var config = ClosedLoopConfig()
-        config.plant = plant
-        config.person = .rightAngle(turnAt: 30)
-        config.gpsRateHz = rate
-        config.durationSeconds = 60
+        var config = ClosedLoopConfig(plant: plant, person: .rightAngle(turnAt: 30),
+                                      durationSeconds: 60, gpsRateHz: rate)
         config.settleSeconds = 25
         // When the machine follows through the turn
         let result = try runClosedLoop(config)
@@ -84,10 +79,7 @@ struct ClosedLoopTests {
     @Test(arguments: PlantModel.both)
     func stopAndGo(plant: PlantModel) throws {
         // Given a walker who stops at 20 s and walks on at 40 s, perfect 1 Hz fixes
-        var config = ClosedLoopConfig()
-        config.plant = plant
-        config.person = .stopAndGo(stopAt: 20, goAt: 40)
-        config.durationSeconds = 60
+        var config = ClosedLoopConfig(plant: plant, person: .stopAndGo(stopAt: 20, goAt: 40), durationSeconds: 60)
         config.settleSeconds = 10
         let result = try runClosedLoop(config)
         let standing = result.samples.filter { $0.time >= 30 && $0.time < 40 }
@@ -108,10 +100,7 @@ struct ClosedLoopTests {
 
     @Test(arguments: PlantModel.both)
     func stopAndGoWithNoisyDopplerFixes(plant: PlantModel) throws {
-        var config = ClosedLoopConfig()
-        config.plant = plant
-        config.person = .stopAndGo(stopAt: 20, goAt: 40)
-        config.durationSeconds = 60
+        var config = ClosedLoopConfig(plant: plant, person: .stopAndGo(stopAt: 20, goAt: 40), durationSeconds: 60)
         config.gpsNoiseSigmaMeters = 0.5
         config.reportsVelocity = true
         let results = try Self.runs(config, seeds: 1...4)
@@ -132,11 +121,8 @@ struct ClosedLoopTests {
         // target receiver whose fixes
         // sit `biasMeters` east of the person — the worst direction: the drone measures them farther
         // away than they are by the whole bias
-        var config = ClosedLoopConfig()
-        config.plant = plant
-        config.person = .standThenWalk(startAt: 1000, bearingDegrees: 0, speed: 0)
-        config.durationSeconds = 40
-        config.gpsRateHz = 5
+        var config = ClosedLoopConfig(plant: plant, person: .standThenWalk(startAt: 1000, bearingDegrees: 0, speed: 0),
+                                      durationSeconds: 40, gpsRateHz: 5)
         config.failsafe.gpsRelativeErrorMeters = gpsRelativeErrorMeters
         config.follow.targetFixRateHz = 5
         config.follow.standoffMeters = StoppingModel.shortestDefensibleStandoffMeters(
@@ -166,11 +152,8 @@ struct ClosedLoopTests {
     func walkTowardsTheDrone(_ c: (rate: Double, sigma: Double, doppler: Bool), plant: PlantModel) throws {
         let (rate, sigma, doppler) = c
         // Given a person standing 6 m east of the hovering drone, who at 5 s walks straight at it (west)
-        var config = ClosedLoopConfig()
-        config.plant = plant
-        config.person = .standThenWalk(startAt: 5, bearingDegrees: 270, speed: 1.4)
-        config.durationSeconds = 40
-        config.gpsRateHz = rate
+        var config = ClosedLoopConfig(plant: plant, person: .standThenWalk(startAt: 5, bearingDegrees: 270, speed: 1.4),
+                                      durationSeconds: 40, gpsRateHz: rate)
         config.gpsNoiseSigmaMeters = sigma
         config.reportsVelocity = doppler
         let results = try Self.runs(config, seeds: 1...(sigma > 0 ? 4 : 1))
@@ -196,11 +179,8 @@ struct ClosedLoopTests {
     @Test(arguments: PlantModel.both)
     func aJoggerRunningAtTheDroneIsOutrunLate(plant: PlantModel) throws {
         // Given the same, but a jogger at 3 m/s and 5 Hz fixes with Doppler velocity
-        var config = ClosedLoopConfig()
-        config.plant = plant
-        config.person = .standThenWalk(startAt: 5, bearingDegrees: 270, speed: 3.0)
-        config.durationSeconds = 30
-        config.gpsRateHz = 5
+        var config = ClosedLoopConfig(plant: plant, person: .standThenWalk(startAt: 5, bearingDegrees: 270, speed: 3.0),
+                                      durationSeconds: 30, gpsRateHz: 5)
         config.reportsVelocity = true
         let result = try runClosedLoop(config)
         print("[\(plant)] jogging at the drone at 3 m/s, 5 Hz with Doppler: min separation \(Self.f(result.minSeparationMeters)) m")
@@ -220,9 +200,7 @@ struct ClosedLoopTests {
     @Test(arguments: PlantModel.both)
     func gpsJitterDoesNotMakeItTwitch(plant: PlantModel) throws {
         // Given a person standing still and both receivers jittering with σ 0.5 m at 1 Hz
-        var config = ClosedLoopConfig()
-        config.plant = plant
-        config.person = .straight(speed: 0)
+        var config = ClosedLoopConfig(plant: plant, person: .straight(speed: 0))
         config.gpsNoiseSigmaMeters = 0.5
         let results = try Self.runs(config, seeds: 1...4)
         let tuning = ControllerTuning()
@@ -244,9 +222,7 @@ struct ClosedLoopTests {
     @Test("a 100 m outlier is ignored", arguments: [1.0, 5.0], PlantModel.both)
     func aHundredMetreOutlierIsIgnored(rate: Double, plant: PlantModel) throws {
         // Given a walker with perfect fixes except one, 100 m north, at t = 30 s
-        var config = ClosedLoopConfig()
-        config.plant = plant
-        config.gpsRateHz = rate
+        var config = ClosedLoopConfig(plant: plant, gpsRateHz: rate)
         config.targetFixDisplacements = [(at: 30, by: PlaneVector(east: 0, north: 100))]
         let result = try runClosedLoop(config)
         let northMost = result.samples.map(\.drone.north).max()!

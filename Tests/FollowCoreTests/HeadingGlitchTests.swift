@@ -130,9 +130,7 @@ struct HeadingGlitchClosedLoopTests {
     @Test("one report rotated 180° mid straight walk barely moves the drone", arguments: PlantModel.both)
     func oneFlippedReport(plant: PlantModel) throws {
         // Given a person walking east at 1.4 m/s, followed (60 s), with and without the glitch
-        var config = ClosedLoopConfig()
-        config.plant = plant
-        config.durationSeconds = 45
+        let config = ClosedLoopConfig(plant: plant, durationSeconds: 45)
         // When one heading report, sampled at t = 30 s, is rotated by 180°
         let (clean, glitched) = try Self.cleanAndFaulted(config) { t, h in abs(t - 30) < 1e-6 ? h + 180 : h }
         // Then the drone's position relative to the person moves < 0.5 m against the clean run
@@ -149,11 +147,8 @@ struct HeadingGlitchClosedLoopTests {
     @Test("honest heading reports are never rejected, also while the drone turns", arguments: [1.0, 5.0], PlantModel.both)
     func honestReportsPass(rate: Double, plant: PlantModel) throws {
         // Given a person who turns 90° (the drone yaws to face them) and true heading reports
-        var config = ClosedLoopConfig()
-        config.plant = plant
-        config.gpsRateHz = rate
-        config.person = .rightAngle(turnAt: 20)
-        config.durationSeconds = 40
+        let config = ClosedLoopConfig(plant: plant, person: .rightAngle(turnAt: 20),
+                                      durationSeconds: 40, gpsRateHz: rate)
         let result = try runClosedLoop(config)
         // Then no report is rejected and no heading hold happens
         #expect(result.machine.navigator.rejectedHeadingReports == 0)
@@ -163,9 +158,7 @@ struct HeadingGlitchClosedLoopTests {
     @Test("a real 180° re-mount ends in a named hold, never flight on a wrong frame", arguments: PlantModel.both)
     func reMount(plant: PlantModel) throws {
         // Given a followed walk; when every heading report from t = 30 s is rotated by 180°
-        var config = ClosedLoopConfig()
-        config.plant = plant
-        config.durationSeconds = 50
+        let config = ClosedLoopConfig(plant: plant, durationSeconds: 50)
         let (clean, result) = try Self.cleanAndFaulted(config) { t, h in t >= 30 ? h + 180 : h }
         let timeout = config.failsafe.headingTimeoutSeconds
         // Then it holds for the rejected heading once the rejections last headingTimeoutSeconds…
