@@ -152,63 +152,35 @@ extension Navdata {
     }
 
     /// Decodes the 212 payload bytes of a 216-byte GPS option (offsets in `NavdataGPS` docs).
+    /// The arguments are read in wire order: Swift evaluates them left to right.
     private static func decodeGPS(_ reader: inout LittleEndianReader) -> NavdataGPS {
-        let latitude = reader.float64()
-        let longitude = reader.float64()
-        let elevation = reader.float64()
-        let hdop = reader.float64()
-        let dataAvailable = reader.uint32()
-        let zeroValidated = reader.uint32()
-        let waypointValidated = reader.uint32()
-        let latitude0 = reader.float64()
-        let longitude0 = reader.float64()
-        let latitudeFused = reader.float64()
-        let longitudeFused = reader.float64()
-        let gpsState = reader.uint32()
-        var terms: [Float] = []
-        terms.reserveCapacity(NavdataGPS.controllerTermCount)
-        for _ in 0..<NavdataGPS.controllerTermCount { terms.append(reader.float32()) }
-        let vdop = reader.float64()
-        let pdop = reader.float64()
-        let speed = reader.float32()
-        let lastFrameTimestamp = NavdataTimestamp(rawValue: reader.uint32())
-        let degree = reader.float32()
-        let degreeMagnetic = reader.float32()
-        let ehpe = reader.float32()
-        let ehve = reader.float32()
-        let carrierToNoise = reader.float32()
-        let satelliteCount = reader.uint32()
-        var channels: [NavdataGPSChannel] = []
-        channels.reserveCapacity(NavdataGPS.channelCount)
-        for _ in 0..<NavdataGPS.channelCount {
-            let satellite = reader.uint8()
-            channels.append(NavdataGPSChannel(satelliteID: satellite, carrierToNoise: reader.uint8()))
-        }
-        return NavdataGPS(
-            latitudeDegrees: latitude,
-            longitudeDegrees: longitude,
-            elevationMeters: elevation,
-            hdop: hdop,
-            dataAvailable: dataAvailable,
-            zeroValidatedFlag: zeroValidated,
-            waypointValidatedFlag: waypointValidated,
-            latitude0Degrees: latitude0,
-            longitude0Degrees: longitude0,
-            latitudeFusedDegrees: latitudeFused,
-            longitudeFusedDegrees: longitudeFused,
-            gpsState: gpsState,
-            waypointControllerTerms: terms,
-            vdop: vdop,
-            pdop: pdop,
-            speed: speed,
-            lastFrameTimestamp: lastFrameTimestamp,
-            degree: degree,
-            degreeMagnetic: degreeMagnetic,
-            ehpe: ehpe,
-            ehve: ehve,
-            carrierToNoise: carrierToNoise,
-            satelliteCount: satelliteCount,
-            channels: channels,
+        NavdataGPS(
+            latitudeDegrees: reader.float64(),
+            longitudeDegrees: reader.float64(),
+            elevationMeters: reader.float64(),
+            hdop: reader.float64(),
+            dataAvailable: reader.uint32(),
+            zeroValidatedFlag: reader.uint32(),
+            waypointValidatedFlag: reader.uint32(),
+            latitude0Degrees: reader.float64(),
+            longitude0Degrees: reader.float64(),
+            latitudeFusedDegrees: reader.float64(),
+            longitudeFusedDegrees: reader.float64(),
+            gpsState: reader.uint32(),
+            waypointControllerTerms: (0..<NavdataGPS.controllerTermCount).map { _ in reader.float32() },
+            vdop: reader.float64(),
+            pdop: reader.float64(),
+            speed: reader.float32(),
+            lastFrameTimestamp: NavdataTimestamp(rawValue: reader.uint32()),
+            degree: reader.float32(),
+            degreeMagnetic: reader.float32(),
+            ehpe: reader.float32(),
+            ehve: reader.float32(),
+            carrierToNoise: reader.float32(),
+            satelliteCount: reader.uint32(),
+            channels: (0..<NavdataGPS.channelCount).map { _ in
+                NavdataGPSChannel(satelliteID: reader.uint8(), carrierToNoise: reader.uint8())
+            },
             gpsPluggedFlag: reader.uint32(),
             ephemerisStatus: reader.uint32(),
             vxTraj: reader.float32(),
