@@ -9,26 +9,16 @@ private func withFixedChecksum(_ bytes: [UInt8]) -> [UInt8] {
     return fixed
 }
 
-/// One byte of a capture incremented, and the checksum mismatch the decoder must report.
-struct ChecksumNegativeCase: Sendable, CustomTestStringConvertible {
-    let fixture: String
-    let byteIndex: Int
-    let stored: UInt32
-    let computed: UInt32
-    let source: String
-    var testDescription: String { "byte \(byteIndex) of \(fixture) (\(source))" }
-}
-
+/// One byte of a capture incremented, and the checksum mismatch the decoder must report:
+/// (fixture, byte index, stored checksum, computed checksum).
 @Test("Incrementing one byte fails the checksum", arguments: [
-    ChecksumNegativeCase(fixture: Fixture.fw248GPS, byteIndex: 23, stored: 46179, computed: 46180,
-                         source: "node-ar-drone negative test"),
-    ChecksumNegativeCase(fixture: Fixture.full2012, byteIndex: 20, stored: 36358, computed: 36359,
-                         source: "go-ardrone negative test"),
-])
-func incrementedByteChecksum(_ testCase: ChecksumNegativeCase) throws {
-    var bytes = try Fixture.bytes(testCase.fixture)
-    bytes[testCase.byteIndex] &+= 1
-    #expect(throws: NavdataDecodingError.checksumMismatch(stored: testCase.stored, computed: testCase.computed)) {
+    (Fixture.fw248GPS, 23, 46179, 46180), // node-ar-drone negative test
+    (Fixture.full2012, 20, 36358, 36359), // go-ardrone negative test
+] as [(String, Int, UInt32, UInt32)])
+func incrementedByteChecksum(fixture: String, byteIndex: Int, stored: UInt32, computed: UInt32) throws {
+    var bytes = try Fixture.bytes(fixture)
+    bytes[byteIndex] &+= 1
+    #expect(throws: NavdataDecodingError.checksumMismatch(stored: stored, computed: computed)) {
         try Navdata(bytes: bytes)
     }
 }
