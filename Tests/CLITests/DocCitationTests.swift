@@ -270,8 +270,8 @@ import Testing
         #expect(broken.isEmpty, "broken habit citations:\n\(broken.map(\.description).joined(separator: "\n"))")
     }
 
-    /// The old citation forms and paths outside the repo: the team's notes were `../shared/…`,
-    /// `reference/<topic>.md` and `STYLE.md`; a doc named without `docs/` or "reference §…" does
+    /// The old citation forms and paths outside the repo: the team's notes lived in a sibling
+    /// `shared/` folder (`reference/<topic>.md`, `STYLE.md`); a doc named without `docs/` or "reference §…" does
     /// not say which file of this repo is meant.
     static let bareDocName = "a doc named without docs/"
     static let forbidden: [(pattern: String, why: String)] = [

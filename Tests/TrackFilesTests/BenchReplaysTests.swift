@@ -9,7 +9,7 @@ import Testing
 /// table/JSON output.
 @Suite("Bench replays and output")
 struct BenchReplaysTests {
-    /// `tracks/` at the repository root (this file is Tests/FollowMeServiceTests/…).
+    /// `tracks/` at the repository root (this file is Tests/TrackFilesTests/…).
     static let tracksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("tracks").path
 
