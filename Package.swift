@@ -84,7 +84,10 @@ let package = Package(
         ),
         .target(
             name: "FollowBench",
-            dependencies: ["FollowCore", "Simulation", "Geometry", "Observations", "SeededRandom", "ARDroneAdapter", "Plots", "TextFormats"],
+            dependencies: [
+                "FollowCore", "Simulation", "Geometry", "Observations", "SeededRandom", "ARDroneProtocol", "ARDroneAdapter",
+                "Plots", "TextFormats",
+            ],
             swiftSettings: strict
         ),
 
@@ -124,7 +127,7 @@ let package = Package(
         .executableTarget(
             name: "followme",
             dependencies: [
-                "TextFormats", "FlightService", "FlightLog", "SimulatorServer", "TrackFiles", "ShellSupport", "FollowMeConfig",
+                "FollowCore", "TextFormats", "FlightService", "FlightLog", "SimulatorServer", "TrackFiles", "ShellSupport", "FollowMeConfig",
                 "GPSClient", "DroneLink", "ARDroneProtocol", "Observations", "FollowBench", "Geometry", "Simulation",
                 "Fuzzing", .product(name: "ArgumentParser", package: "swift-argument-parser"), log, lifecycle,
             ],

@@ -1,4 +1,3 @@
-import FollowBench
 import Geometry
 import Simulation
 import TrackFiles

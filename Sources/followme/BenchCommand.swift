@@ -47,13 +47,13 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "The simulated drone's control:euler_angle_max for both controllers, degrees (SDK default 12).")
     var tiltMaxDeg: Double = 12
 
-    @Option(name: .long, help: "FollowMe's follow.standoff_m, metres (default: the config default, 8).")
+    @Option(name: .long, help: "FollowMe's follow.standoff_m, metres (default: the shipped config's value).")
     var standoffM: Double = FollowMeConfiguration.defaults.follow.standoffMeters
 
-    @Option(name: .long, help: "FollowMe's failsafe.min_separation_m, metres (default: the config default, 3).")
+    @Option(name: .long, help: "FollowMe's failsafe.min_separation_m, metres (default: the shipped config's value).")
     var minSeparationM: Double = FollowMeConfiguration.defaults.failsafe.minSeparationMeters
 
-    @Option(name: .long, help: "FollowMe's failsafe.gps_relative_error_m, metres (default: the config default, 4).")
+    @Option(name: .long, help: "FollowMe's failsafe.gps_relative_error_m, metres (default: the shipped config's value).")
     var gpsRelativeErrorM: Double = FollowMeConfiguration.defaults.failsafe.gpsRelativeErrorMeters
 
     @Flag(name: .long, help: "Print one JSON object (every run, comparisons, medians, timing) instead of the table.")

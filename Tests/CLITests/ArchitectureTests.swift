@@ -114,4 +114,51 @@ struct ArchitectureTests {
         #expect(owners.count > 50)
         #expect(shared.isEmpty, "\(shared)")
     }
+
+    /// Each target's own-package dependencies as Package.swift declares them (a rough parse of
+    /// `.target(name: "X", dependencies: ["A", "B", …])`; every regular and executable target also
+    /// gets `MemberwiseInit` from the loop at the end of the manifest).
+    static func declaredDependencies() throws -> [String: Set<String>] {
+        let package = try text("Package.swift")
+        let targets = try packageTargets()
+        var result: [String: Set<String>] = [:]
+        let opener = /\.(?:target|executableTarget|testTarget|macro)\(\s*name:\s*"([A-Za-z0-9_]+)"/
+        let matches = package.matches(of: opener)
+        for (index, match) in matches.enumerated() {
+            let end = index + 1 < matches.count ? matches[index + 1].range.lowerBound : package.endIndex
+            let block = package[match.range.upperBound..<end]
+            var deps: Set<String> = ["MemberwiseInit"]
+            for quoted in block.matches(of: /"([A-Za-z0-9_]+)"/) where targets.contains(String(quoted.1)) {
+                deps.insert(String(quoted.1))
+            }
+            result[String(match.1), default: []].formUnion(deps)
+        }
+        return result
+    }
+
+    @Test("every module imports only the package's modules it declares as dependencies (a release build needs them)")
+    func importsAreDeclared() throws {
+        let targets = try Self.packageTargets()
+        let declared = try Self.declaredDependencies()
+        var undeclared: [String] = []
+        for root in ["Sources", "Tests"] {
+            let directory = Self.repo.appendingPathComponent(root)
+            let files = (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? [])
+                .filter { $0.hasSuffix(".swift") }
+            for file in files {
+                let module = String(file.split(separator: "/")[0])
+                guard let deps = declared[module] else { continue }
+                let source = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                for line in source.split(separator: "\n") {
+                    guard let match = line.prefixMatch(of: /(?:@testable )?import ([A-Za-z0-9_]+)$/) else { continue }
+                    let imported = String(match.1)
+                    if targets.contains(imported) && imported != module && !deps.contains(imported) {
+                        undeclared.append("\(root)/\(file) imports \(imported)")
+                    }
+                }
+            }
+        }
+        #expect(declared.count > 30)
+        #expect(undeclared.isEmpty, "\(undeclared.sorted())")
+    }
 }
