@@ -4,7 +4,7 @@
 // Functional core, imperative shell (docs/architecture.md has the module map and the path of
 // one GPS fix to one AT datagram). The README's architecture table lists the same targets.
 //   pure:  Geometry, Observations, SeededRandom, ARDroneProtocol, ARDroneAdapter, FollowCore, FollowMeConfig,
-//          Simulation, FollowBench, Plots, TextFormats
+//          Simulation, FollowBench, Plots, FlightReport, TextFormats
 //          (no clocks, sockets, files or loggers; time is an argument)
 //   shell: CGPS (libgps), GPSClient, DroneLink (swift-nio UDP), ShellSupport, FlightLog,
 //          TrackFiles, FlightService, SimulatorServer, followme (CLI)
@@ -77,6 +77,8 @@ let package = Package(
         ),
         .target(name: "TextFormats", swiftSettings: strict),
         .target(name: "Plots", dependencies: ["Geometry", "TextFormats"], swiftSettings: strict),
+        // The after-flight page (`followme report`, `followme bench --report`): a timeline in, one HTML page out.
+        .target(name: "FlightReport", dependencies: ["Geometry", "TextFormats", "Plots"], swiftSettings: strict),
         // The AR.Drone's vocabulary ↔ the core's: navdata → DroneTelemetry, DroneCommand → REF/PCMD.
         .target(
             name: "ARDroneAdapter", dependencies: ["ARDroneProtocol", "FollowCore", "Observations"],
@@ -86,7 +88,7 @@ let package = Package(
             name: "FollowBench",
             dependencies: [
                 "FollowCore", "Simulation", "Geometry", "Observations", "SeededRandom", "ARDroneProtocol", "ARDroneAdapter",
-                "Plots", "TextFormats",
+                "Plots", "TextFormats", "FlightReport",
             ],
             swiftSettings: strict
         ),
@@ -105,7 +107,8 @@ let package = Package(
         ),
         .target(name: "TrackFiles", dependencies: ["Geometry", "TextFormats"], swiftSettings: strict),
         .target(
-            name: "FlightLog", dependencies: ["Geometry", "Observations", "Plots", "TrackFiles", "ShellSupport", "TextFormats"],
+            name: "FlightLog",
+            dependencies: ["Geometry", "Observations", "Plots", "TrackFiles", "ShellSupport", "TextFormats", "FlightReport"],
             swiftSettings: strict
         ),
         .target(
@@ -129,7 +132,7 @@ let package = Package(
             dependencies: [
                 "FollowCore", "TextFormats", "FlightService", "FlightLog", "SimulatorServer", "TrackFiles", "ShellSupport", "FollowMeConfig",
                 "GPSClient", "DroneLink", "ARDroneProtocol", "Observations", "FollowBench", "Geometry", "Simulation",
-                "Fuzzing", .product(name: "ArgumentParser", package: "swift-argument-parser"), log, lifecycle,
+                "Fuzzing", "FlightReport", .product(name: "ArgumentParser", package: "swift-argument-parser"), log, lifecycle,
             ],
             swiftSettings: strict
         ),
@@ -153,6 +156,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"], swiftSettings: strict),
+        .testTarget(name: "FlightReportTests", dependencies: ["FlightReport", "Geometry", "TextFormats"], swiftSettings: strict),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol", "Fuzzing", "SeededRandom"],
