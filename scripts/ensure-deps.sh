@@ -5,10 +5,16 @@
 # unit and `udevadm test` on the udev rules; Debian images without systemd lack both), python3 when
 # no python3 is on PATH (scripts/demo.sh reads the simulator's JSON with it). Swift itself (6.2 or
 # newer: the code uses Swift 6.2's InlineArray) must already be on PATH; this checks its version.
+#
+# `--test` (scripts/test.sh) also installs what only the tests drive: chromium (the after-flight
+# report is rendered in headless Chromium and screenshotted) and tmux (`followme watch` is driven
+# with send-keys / capture-pane).
 set -euo pipefail
 
+packages=(libgps-dev gpsd gpsd-clients pkg-config systemd udev)
+[ "${1:-}" = "--test" ] && packages+=(chromium tmux)
 need=()
-for pkg in libgps-dev gpsd gpsd-clients pkg-config systemd udev; do
+for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 command -v python3 >/dev/null || need+=(python3)

@@ -8,7 +8,7 @@
 # other. Extra arguments go to both `swift test` runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/ensure-deps.sh
+scripts/ensure-deps.sh --test
 swift build --build-tests
 integration='GPSClientTests|DroneLinkTests|SimulatorServerTests|FlightServiceTests|FlightLogTests|TrackFilesTests|ShellSupportTests|CLITests|FaultInjectionTests'
 swift test --skip-build --skip "$integration" "$@"
