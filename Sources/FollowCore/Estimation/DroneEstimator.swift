@@ -25,38 +25,33 @@ public struct DroneEstimator: Sendable, FixTrackEstimator {
         position: PlaneVector, reportedVelocity: PlaneVector? = nil, ephMeters: Double? = nil,
         fixTime: FixTime?, receivedAt: MonotonicTime
     ) -> FixVerdict {
-        guard let fix = track.screen(position: position, reportedVelocity: reportedVelocity, ephMeters: ephMeters,
-                                     fixTime: fixTime, receivedAt: receivedAt,
-                                     positionSigmaMeters: tuning.dronePositionSigmaMeters)
-        else { return .rejectedOutlier(impliedSpeedMetersPerSecond: .infinity) }
-        switch fix.verdict {
-        case .initialised:
-            track.initialise(ConstantVelocityFilter(
-                position: position, positionSigmaMeters: fix.sigmaMeters,
-                velocity: fix.velocity ?? filter?.velocity ?? .zero, velocitySigmaMetersPerSecond: 1.0,
-                time: fix.measuredAt, accelerationSpectralDensity: tuning.droneAccelerationSpectralDensity))
-        case .accepted:
-            guard var f = filter else { return fix.verdict }
-            if fix.measuredAt > f.time {
-                f.predict(to: fix.measuredAt)
-                f.update(position: position, sigmaMeters: fix.sigmaMeters)
-                if let velocity = fix.velocity {
-                    f.update(velocity: velocity, sigmaMetersPerSecond: tuning.reportedVelocitySigmaMetersPerSecond)
+        // The closures see copies: `track` is being mutated while they run.
+        let tuning = track.tuning, previousVelocity = track.filter?.velocity
+        return track.ingest(
+            position: position, reportedVelocity: reportedVelocity, ephMeters: ephMeters, fixTime: fixTime,
+            receivedAt: receivedAt, positionSigmaMeters: tuning.dronePositionSigmaMeters,
+            start: { fix in
+                ConstantVelocityFilter(
+                    position: position, positionSigmaMeters: fix.sigmaMeters,
+                    velocity: fix.velocity ?? previousVelocity ?? .zero, velocitySigmaMetersPerSecond: 1.0,
+                    time: fix.measuredAt, accelerationSpectralDensity: tuning.droneAccelerationSpectralDensity)
+            },
+            fuse: { f, fix in
+                if fix.measuredAt > f.time {
+                    f.predict(to: fix.measuredAt)
+                    f.update(position: position, sigmaMeters: fix.sigmaMeters)
+                    if let velocity = fix.velocity {
+                        f.update(velocity: velocity, sigmaMetersPerSecond: tuning.reportedVelocitySigmaMetersPerSecond)
+                    }
+                } else {
+                    // Navdata has carried the filter past the fix's instant: compare with the
+                    // back-dated estimate (velocity assumed constant over the latency).
+                    let lag = min(f.time.seconds(since: fix.measuredAt), tuning.maxPredictionSeconds)
+                    f.update(position: position, predicted: f.position - f.velocity * lag,
+                             sigmaMeters: fix.sigmaMeters)
                 }
-            } else {
-                // Navdata has carried the filter past the fix's instant: compare with the
-                // back-dated estimate (velocity assumed constant over the latency).
-                let lag = min(f.time.seconds(since: fix.measuredAt), tuning.maxPredictionSeconds)
-                f.update(position: position, predicted: f.position - f.velocity * lag,
-                         sigmaMeters: fix.sigmaMeters)
             }
-            track.filter = f
-        case .rejectedOutlier, .ignoredOutOfOrder, .ignoredDuplicate, .rejectedFutureTime, .ignoredStale,
-             .refusedInaccurate:
-            return fix.verdict
-        }
-        track.markUsed(receivedAt: receivedAt)
-        return fix.verdict
+        ).verdict
     }
 
     /// Fuses navdata velocity already rotated onto the plane (east/north m/s), measured at `time`.

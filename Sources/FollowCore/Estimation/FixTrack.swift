@@ -47,6 +47,34 @@ public struct FixTrack: Sendable {
                            measuredAt: receivedAt.adding(seconds: -latencySeconds), velocity: velocity)
     }
 
+    /// Screens one fix and, if it is used, enters it into the filter: `start` builds a new filter
+    /// from an initialising fix, `fuse` updates the current one with an accepted fix (each
+    /// estimator decides how). A non-finite position is reported as an outlier. `fused` is whether
+    /// the fix now informs the estimate (then its arrival counts for freshness and convergence).
+    mutating func ingest(
+        position: PlaneVector, reportedVelocity: PlaneVector?, ephMeters: Double?, fixTime: FixTime?,
+        receivedAt: MonotonicTime, positionSigmaMeters: Double,
+        start: (ScreenedFix) -> ConstantVelocityFilter,
+        fuse: (inout ConstantVelocityFilter, ScreenedFix) -> Void
+    ) -> (verdict: FixVerdict, fused: Bool) {
+        guard let fix = screen(position: position, reportedVelocity: reportedVelocity, ephMeters: ephMeters,
+                               fixTime: fixTime, receivedAt: receivedAt, positionSigmaMeters: positionSigmaMeters)
+        else { return (.rejectedOutlier(impliedSpeedMetersPerSecond: .infinity), false) }
+        switch fix.verdict {
+        case .initialised:
+            initialise(start(fix))
+        case .accepted:
+            guard var f = filter else { return (fix.verdict, false) }
+            fuse(&f, fix)
+            filter = f
+        case .rejectedOutlier, .ignoredOutOfOrder, .ignoredDuplicate, .rejectedFutureTime, .ignoredStale,
+             .refusedInaccurate:
+            return (fix.verdict, false)
+        }
+        markUsed(receivedAt: receivedAt)
+        return (fix.verdict, true)
+    }
+
     /// Starts the filter afresh (an initialising fix): convergence counts again from zero.
     mutating func initialise(_ filter: ConstantVelocityFilter) {
         self.filter = filter

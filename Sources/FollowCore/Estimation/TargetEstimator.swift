@@ -59,35 +59,33 @@ public struct TargetEstimator: Sendable, FixTrackEstimator {
         position: PlaneVector, reportedVelocity: PlaneVector? = nil, ephMeters: Double? = nil,
         fixTime: FixTime?, receivedAt: MonotonicTime
     ) -> FixVerdict {
-        guard let fix = track.screen(position: position, reportedVelocity: reportedVelocity, ephMeters: ephMeters,
-                                     fixTime: fixTime, receivedAt: receivedAt,
-                                     positionSigmaMeters: tuning.targetPositionSigmaMeters)
-        else { return .rejectedOutlier(impliedSpeedMetersPerSecond: .infinity) }
-        switch fix.verdict {
-        case .initialised:
-            track.initialise(ConstantVelocityFilter(
-                position: position, positionSigmaMeters: fix.sigmaMeters,
-                velocity: fix.velocity ?? .zero,
-                velocitySigmaMetersPerSecond: fix.velocity == nil ? 1.5 : tuning.reportedVelocitySigmaMetersPerSecond,
-                time: fix.measuredAt, accelerationSpectralDensity: tuning.targetAccelerationSpectralDensity))
+        // The closures see a copy: `track` is being mutated while they run.
+        let tuning = track.tuning
+        let (verdict, fused) = track.ingest(
+            position: position, reportedVelocity: reportedVelocity, ephMeters: ephMeters, fixTime: fixTime,
+            receivedAt: receivedAt, positionSigmaMeters: tuning.targetPositionSigmaMeters,
+            start: { fix in
+                ConstantVelocityFilter(
+                    position: position, positionSigmaMeters: fix.sigmaMeters,
+                    velocity: fix.velocity ?? .zero,
+                    velocitySigmaMetersPerSecond: fix.velocity == nil ? 1.5 : tuning.reportedVelocitySigmaMetersPerSecond,
+                    time: fix.measuredAt, accelerationSpectralDensity: tuning.targetAccelerationSpectralDensity)
+            },
+            fuse: { f, fix in
+                f.predict(to: fix.measuredAt)
+                f.update(position: position, sigmaMeters: fix.sigmaMeters)
+                if let velocity = fix.velocity {
+                    f.update(velocity: velocity, sigmaMetersPerSecond: tuning.reportedVelocitySigmaMetersPerSecond)
+                }
+            })
+        guard fused else { return verdict }
+        if verdict == .initialised {
             motion = .stationary
             fastFixes = 0
-        case .accepted:
-            guard var f = filter else { return fix.verdict }
-            f.predict(to: fix.measuredAt)
-            f.update(position: position, sigmaMeters: fix.sigmaMeters)
-            if let velocity = fix.velocity {
-                f.update(velocity: velocity, sigmaMetersPerSecond: tuning.reportedVelocitySigmaMetersPerSecond)
-            }
-            track.filter = f
-        case .rejectedOutlier, .ignoredOutOfOrder, .ignoredDuplicate, .rejectedFutureTime, .ignoredStale,
-             .refusedInaccurate:
-            return fix.verdict
         }
-        track.markUsed(receivedAt: receivedAt)
         lastFixPosition = position
         updateMotion()
-        return fix.verdict
+        return verdict
     }
 
     private mutating func updateMotion() {
