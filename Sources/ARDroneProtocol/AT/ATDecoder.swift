@@ -109,11 +109,11 @@ private struct ATParser {
             throw .missingTerminator(commandOffset: commandStart)
         }
         end = terminator
-        guard end - offset >= 3,
-              bytes[offset] == ATByte.upperA, bytes[offset + 1] == ATByte.upperT,
-              bytes[offset + 2] == ATByte.asterisk
+        let prefixCount = ATByte.commandPrefix.count
+        guard end - offset >= prefixCount,
+              bytes[offset..<offset + prefixCount].elementsEqual(ATByte.commandPrefix)
         else { throw .missingPrefix(offset: commandStart) }
-        offset += 3
+        offset += prefixCount
 
         let nameStart = offset
         while offset < end, isNameByte(bytes[offset]) { offset += 1 }
@@ -266,7 +266,7 @@ private struct ATParser {
     }
 
     private func isNameByte(_ byte: UInt8) -> Bool {
-        (byte >= ATByte.upperA && byte <= ATByte.upperZ) || byte == ATByte.underscore
+        ATByte.upperLetters.contains(byte) || byte == ATByte.underscore
     }
 
     private func commandName(_ name: UnsafeRawBufferPointer) -> ATCommandName? {

@@ -217,18 +217,17 @@ public enum ATEncodingError: Error, Equatable, Sendable {
 /// Bytes of the AT grammar.
 package enum ATByte {
     package static let carriageReturn: UInt8 = 0x0D
-    package static let lineFeed: UInt8 = 0x0A
     package static let comma: UInt8 = 0x2C
     package static let quote: UInt8 = 0x22
     package static let minus: UInt8 = 0x2D
     package static let equals: UInt8 = 0x3D
-    package static let asterisk: UInt8 = 0x2A
     package static let zero: UInt8 = 0x30
     package static let nine: UInt8 = 0x39
-    package static let upperA: UInt8 = 0x41
-    package static let upperZ: UInt8 = 0x5A
-    package static let upperT: UInt8 = 0x54
     package static let underscore: UInt8 = 0x5F
+    /// `AT*`, which starts every command.
+    package static let commandPrefix: [UInt8] = Array("AT*".utf8)
+    /// `A`…`Z`: with `_`, what a command name is made of.
+    package static let upperLetters: ClosedRange<UInt8> = 0x41...0x5A
 
     /// Printable ASCII except `"`: what may appear inside a quoted AT argument.
     @inline(__always)
