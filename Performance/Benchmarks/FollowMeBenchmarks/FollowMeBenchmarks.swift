@@ -53,30 +53,25 @@ let benchmarks: @Sendable () -> Void = {
     // `navdata-full-decode-*`: the full, byte-exact `Navdata` (tools, simulator, tests): one array per
     // packet plus one per raw option; recorded, not a goal. The whole result goes to blackHole, so
     // the optimizer cannot drop the work it would otherwise not need.
+    /// Benchmark `name`: `decode` over one capture's bytes, every result into blackHole.
+    func decodeBenchmark<Decoded>(
+        _ name: String, _ bytes: [UInt8], decode: @escaping @Sendable (UnsafeRawBufferPointer) throws -> Decoded
+    ) {
+        Benchmark(name, configuration: configuration(thresholds: exactMallocs)) { benchmark in
+            bytes.withUnsafeBytes { raw in
+                for _ in benchmark.scaledIterations {
+                    do {
+                        blackHole(try decode(raw))
+                    } catch {
+                        fatalError("fixture does not decode: \(error)")
+                    }
+                }
+            }
+        }
+    }
     for capture in NavdataCaptures.all() {
-        let bytes = capture.bytes
-        Benchmark("navdata-decode-\(capture.name)", configuration: configuration(thresholds: exactMallocs)) { benchmark in
-            bytes.withUnsafeBytes { raw in
-                for _ in benchmark.scaledIterations {
-                    do {
-                        blackHole(try NavdataSummary(bytes: raw))
-                    } catch {
-                        fatalError("fixture does not decode: \(error)")
-                    }
-                }
-            }
-        }
-        Benchmark("navdata-full-decode-\(capture.name)", configuration: configuration(thresholds: exactMallocs)) { benchmark in
-            bytes.withUnsafeBytes { raw in
-                for _ in benchmark.scaledIterations {
-                    do {
-                        blackHole(try Navdata(bytes: raw))
-                    } catch {
-                        fatalError("fixture does not decode: \(error)")
-                    }
-                }
-            }
-        }
+        decodeBenchmark("navdata-decode-\(capture.name)", capture.bytes) { try NavdataSummary(bytes: $0) }
+        decodeBenchmark("navdata-full-decode-\(capture.name)", capture.bytes) { try Navdata(bytes: $0) }
     }
 
     // MARK: gpsd fix mapping
