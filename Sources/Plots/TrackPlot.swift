@@ -73,7 +73,7 @@ public struct TrackPlot: Sendable, Hashable {
         var e = (east0 / step).rounded(.up) * step
         while e <= east0 + visibleE + 1e-9 {
             let px = x(e)
-            out += "<line x1=\"\(f(px, 1))\" y1=\"\(f(top, 1))\" x2=\"\(f(px, 1))\" y2=\"\(f(top + plotHeight, 1))\"/>\n"
+            out += line(px, top, px, top + plotHeight)
             labels += "<text x=\"\(f(px, 1))\" y=\"\(f(top + plotHeight + 16, 1))\" text-anchor=\"middle\">\(f(e, decimals))</text>\n"
             e += step
         }
@@ -81,7 +81,7 @@ public struct TrackPlot: Sendable, Hashable {
         var n = (north0 / step).rounded(.up) * step
         while n <= north1 + 1e-9 {
             let py = y(n)
-            out += "<line x1=\"\(f(left, 1))\" y1=\"\(f(py, 1))\" x2=\"\(f(left + plotWidth, 1))\" y2=\"\(f(py, 1))\"/>\n"
+            out += line(left, py, left + plotWidth, py)
             labels += "<text x=\"\(f(left - 6, 1))\" y=\"\(f(py + 4, 1))\" text-anchor=\"end\">\(f(n, decimals))</text>\n"
             n += step
         }
@@ -116,39 +116,44 @@ public struct TrackPlot: Sendable, Hashable {
         let barMeters = Self.niceStep(visibleE / 5)
         let barPixels = barMeters * scale
         let pixels = series.flatMap { $0.pointsPlane.filter(\.isFinite).map { (x($0.east), y($0.north)) } }
+        // Corners: 0 top left, 1 top right, 2 bottom left, 3 bottom right; ties keep this order.
+        /// The top left of a `width` × `height` box in `corner`, `inset` pixels in from the plot's edges.
+        func place(_ corner: Int, width: Double, height: Double, inset: Double = 0) -> (x: Double, y: Double) {
+            (x: corner % 2 == 0 ? left + inset : left + plotWidth - width - inset,
+             y: corner < 2 ? top + inset : top + plotHeight - height - inset)
+        }
         func crowding(_ corner: Int, width: Double, height: Double) -> Int {
-            let x0 = corner % 2 == 0 ? left : left + plotWidth - width
-            let y0 = corner < 2 ? top : top + plotHeight - height
+            let (x0, y0) = place(corner, width: width, height: height)
             return pixels.reduce(0) { $0 + ($1.0 >= x0 && $1.0 <= x0 + width && $1.1 >= y0 && $1.1 <= y0 + height ? 1 : 0) }
         }
-        // Corners: 0 top left, 1 top right, 2 bottom left, 3 bottom right; ties keep this order.
+        /// Opens group `id` over a white box (`style`: its opacity, outline) at `x`, `y`, `width` × `height`.
+        func openGroup(_ id: String, x: Double, y: Double, width: Double, height: String, style: String) -> String {
+            "<g id=\"\(id)\">\n<rect x=\"\(f(x, 1))\" y=\"\(f(y, 1))\" width=\"\(f(width, 1))\" height=\"\(height)\" "
+                + "fill=\"white\" \(style)/>\n"
+        }
         let legendCorner = [1, 0, 3, 2].min { crowding($0, width: legendWidth + 16, height: legendHeight + 16)
             < crowding($1, width: legendWidth + 16, height: legendHeight + 16) } ?? 1
         let barCorner = [2, 3, 0, 1].filter { $0 != legendCorner }.min {
             crowding($0, width: barPixels + 40, height: 48) < crowding($1, width: barPixels + 40, height: 48)
         } ?? 2
-        let bx = barCorner % 2 == 0 ? left + 16 : left + plotWidth - barPixels - 16
+        let bx = place(barCorner, width: barPixels, height: 0, inset: 16).x
         let by = barCorner < 2 ? top + 34 : top + plotHeight - 18
-        out += "<g id=\"scale-bar\">\n"
-        out += "<rect x=\"\(f(bx - 6, 1))\" y=\"\(f(by - 22, 1))\" width=\"\(f(barPixels + 12, 1))\" height=\"32\" "
-        out += "fill=\"white\" fill-opacity=\"0.8\"/>\n"
-        out += "<line x1=\"\(f(bx, 1))\" y1=\"\(f(by, 1))\" x2=\"\(f(bx + barPixels, 1))\" y2=\"\(f(by, 1))\" stroke=\"black\" stroke-width=\"3\"/>\n"
-        out += "<line x1=\"\(f(bx, 1))\" y1=\"\(f(by - 5, 1))\" x2=\"\(f(bx, 1))\" y2=\"\(f(by + 5, 1))\" stroke=\"black\" stroke-width=\"2\"/>\n"
-        out += "<line x1=\"\(f(bx + barPixels, 1))\" y1=\"\(f(by - 5, 1))\" x2=\"\(f(bx + barPixels, 1))\" y2=\"\(f(by + 5, 1))\" stroke=\"black\" stroke-width=\"2\"/>\n"
+        out += openGroup("scale-bar", x: bx - 6, y: by - 22, width: barPixels + 12, height: "32",
+                         style: "fill-opacity=\"0.8\"")
+        out += line(bx, by, bx + barPixels, by, style: "stroke=\"black\" stroke-width=\"3\"")
+        out += line(bx, by - 5, bx, by + 5, style: "stroke=\"black\" stroke-width=\"2\"")
+        out += line(bx + barPixels, by - 5, bx + barPixels, by + 5, style: "stroke=\"black\" stroke-width=\"2\"")
         let barDecimals = barMeters >= 1 ? 0 : (barMeters >= 0.1 ? 1 : 2)
         out += "<text x=\"\(f(bx + barPixels / 2, 1))\" y=\"\(f(by - 8, 1))\" text-anchor=\"middle\">\(f(barMeters, barDecimals)) m</text>\n"
         out += "</g>\n"
 
         // Legend.
-        let lx = legendCorner % 2 == 0 ? left + 8 : left + plotWidth - legendWidth - 8
-        let ly = legendCorner < 2 ? top + 8 : top + plotHeight - legendHeight - 8
-        out += "<g id=\"legend\">\n"
-        out += "<rect x=\"\(f(lx, 1))\" y=\"\(f(ly, 1))\" width=\"\(f(legendWidth, 1))\" height=\"\(f(legendHeight, 1))\" "
-        out += "fill=\"white\" fill-opacity=\"0.9\" stroke=\"#999\"/>\n"
+        let (lx, ly) = place(legendCorner, width: legendWidth, height: legendHeight, inset: 8)
+        out += openGroup("legend", x: lx, y: ly, width: legendWidth, height: f(legendHeight, 1),
+                         style: "fill-opacity=\"0.9\" stroke=\"#999\"")
         for (i, s) in series.enumerated() {
             let ry = ly + 16 + 18 * Double(i)
-            out += "<line x1=\"\(f(lx + 8, 1))\" y1=\"\(f(ry - 4, 1))\" x2=\"\(f(lx + 30, 1))\" y2=\"\(f(ry - 4, 1))\" "
-            out += "stroke=\"\(xmlEscaped(s.color))\" stroke-width=\"3\"/>\n"
+            out += line(lx + 8, ry - 4, lx + 30, ry - 4, style: "stroke=\"\(xmlEscaped(s.color))\" stroke-width=\"3\"")
             out += "<text x=\"\(f(lx + 36, 1))\" y=\"\(f(ry, 1))\">\(xmlEscaped(s.name))</text>\n"
         }
         out += "<text x=\"\(f(lx + 8, 1))\" y=\"\(f(ly + 16 + 18 * Double(series.count), 1))\" fill=\"#444\">○ start  ● end</text>\n"
@@ -158,13 +163,19 @@ public struct TrackPlot: Sendable, Hashable {
     }
 
     /// The smallest 1, 2 or 5 × 10ⁿ that is ≥ `x` (x > 0); 1 for non-positive or non-finite input.
-    static func niceStep(_ x: Double) -> Double {
+    public static func niceStep(_ x: Double) -> Double {
         guard x.isFinite, x > 0 else { return 1 }
         var base = 1.0
         while base > x { base /= 10 }
         while base * 10 <= x { base *= 10 }
         for m in [1.0, 2.0, 5.0, 10.0] where base * m >= x * (1 - 1e-12) { return base * m }
         return base * 10
+    }
+
+    /// A `<line>` from (x1, y1) to (x2, y2), pixels, then `style`'s attributes (none if empty).
+    func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, style: String = "") -> String {
+        "<line x1=\"\(f(x1, 1))\" y1=\"\(f(y1, 1))\" x2=\"\(f(x2, 1))\" y2=\"\(f(y2, 1))\""
+            + (style.isEmpty ? "" : " " + style) + "/>\n"
     }
 
     /// `x` with exactly `decimals` digits after the point (no Foundation), "0" for non-finite.
