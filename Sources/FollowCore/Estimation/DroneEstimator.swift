@@ -1,4 +1,5 @@
 import Geometry
+import MemberwiseInit
 import Observations
 
 /// The drone's own position and velocity: onboard fixes plus navdata velocity.
@@ -9,15 +10,12 @@ import Observations
 /// describes `receivedAt − latencySeconds` — usually arrives for an instant the filter has
 /// already passed: it is compared with the estimate back-dated along the velocity and the
 /// correction applied now.
+/// (`init(track:)`, written by the macro, is the protocol's; estimators are made with
+/// `FixTrackEstimator.init(tuning:latencySeconds:maxFixLagSeconds:maxEphMeters:)`.)
+@MemberwiseInit
 public struct DroneEstimator: Sendable, FixTrackEstimator {
     /// The onboard receiver's screen and filter (its freshness, convergence and estimate: `FixTrackEstimator`).
     public private(set) var track: FixTrack
-
-    public init(tuning: EstimatorTuning = EstimatorTuning(), latencySeconds: Double,
-                maxFixLagSeconds: Double = .infinity, maxEphMeters: Double = .infinity) {
-        track = FixTrack(tuning: tuning, latencySeconds: latencySeconds, maxFixLagSeconds: maxFixLagSeconds,
-                         maxEphMeters: maxEphMeters)
-    }
 
     /// Offers one onboard fix, already projected onto the plane.
     @discardableResult

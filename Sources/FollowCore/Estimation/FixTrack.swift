@@ -100,9 +100,21 @@ public struct FixTrack: Sendable {
 /// the flight log and the tests, written once.
 public protocol FixTrackEstimator {
     var track: FixTrack { get }
+    /// An estimator with no fix yet, screening and filtering with `track`.
+    init(track: FixTrack)
 }
 
 extension FixTrackEstimator {
+    /// An estimator with no fix yet. A fix describes `receivedAt − latencySeconds`.
+    /// - Parameters:
+    ///   - maxFixLagSeconds: `FailsafeParameters.maxFixLagSeconds` (infinite: no check).
+    ///   - maxEphMeters: `FailsafeParameters.maxEphMeters` (infinite: no check).
+    public init(tuning: EstimatorTuning = EstimatorTuning(), latencySeconds: Double,
+                maxFixLagSeconds: Double = .infinity, maxEphMeters: Double = .infinity) {
+        self.init(track: FixTrack(tuning: tuning, latencySeconds: latencySeconds, maxFixLagSeconds: maxFixLagSeconds,
+                                  maxEphMeters: maxEphMeters))
+    }
+
     public var tuning: EstimatorTuning { track.tuning }
     public var latencySeconds: Double { track.latencySeconds }
     public var screen: FixScreen { track.screen }

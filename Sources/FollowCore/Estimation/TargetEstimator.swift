@@ -46,10 +46,9 @@ public struct TargetEstimator: Sendable, FixTrackEstimator {
     /// Consecutive fixes faster than `movingSpeedMetersPerSecond` while standing.
     private var fastFixes = 0
 
-    public init(tuning: EstimatorTuning = EstimatorTuning(), latencySeconds: Double,
-                maxFixLagSeconds: Double = .infinity, maxEphMeters: Double = .infinity) {
-        track = FixTrack(tuning: tuning, latencySeconds: latencySeconds, maxFixLagSeconds: maxFixLagSeconds,
-                         maxEphMeters: maxEphMeters)
+    /// An estimator with no fix yet; made with `FixTrackEstimator.init(tuning:latencySeconds:maxFixLagSeconds:maxEphMeters:)`.
+    public init(track: FixTrack) {
+        self.track = track
     }
 
     /// Offers one fix, already projected onto the plane. `reportedVelocity` is the receiver's
