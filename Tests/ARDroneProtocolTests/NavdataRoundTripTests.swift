@@ -49,3 +49,25 @@ func timestampPacking() {
     #expect(packed.rawValue == 0x2D4E_F0B5)
     #expect(packed.totalMicroseconds == 362_979_125)
 }
+
+@Test("NavdataGPS keeps its wire arrays at 10 controller terms and 12 channels", arguments: [
+    (terms: 0, channels: 0),
+    (terms: 3, channels: 5),
+    (terms: 10, channels: 12),
+    (terms: 15, channels: 20),
+])
+func navdataGPSFixedArrays(terms: Int, channels: Int) {
+    // Given fewer or more values than the layout holds
+    let givenTerms = (0..<terms).map { Float($0 + 1) }
+    let givenChannels = (0..<channels).map { NavdataGPSChannel(satelliteID: UInt8($0 + 1), carrierToNoise: 40) }
+    // When a GPS option is built from them
+    let gps = NavdataGPS(latitudeDegrees: 1, longitudeDegrees: 2, waypointControllerTerms: givenTerms,
+                         channels: givenChannels)
+    // Then the first ones are kept in order and the rest is zero / empty, at the wire's sizes
+    #expect(gps.waypointControllerTerms.count == 10 && gps.channels.count == 12)
+    #expect(Array(gps.waypointControllerTerms.prefix(terms)) == Array(givenTerms.prefix(10)))
+    #expect(gps.waypointControllerTerms.dropFirst(terms).allSatisfy { $0 == 0 })
+    #expect(Array(gps.channels.prefix(channels)) == Array(givenChannels.prefix(12)))
+    #expect(gps.channels.dropFirst(channels).allSatisfy { $0 == NavdataGPSChannel(satelliteID: 0, carrierToNoise: 0) })
+    #expect(gps.isGPSPlugged)
+}
