@@ -56,39 +56,42 @@ public struct DroneLinkConfiguration: Sendable, Equatable {
         statisticsIntervalSeconds: Double = 1.0
     ) throws(DroneLinkConfigurationError) {
         guard !address.isEmpty else { throw .emptyAddress }
-        try Self.check("atPort", atPort, Self.portRange)
-        try Self.check("navdataPort", navdataPort, Self.portRange)
-        guard atPort != navdataPort else { throw .samePorts(port: atPort) }
-        try Self.check("tickIntervalSeconds", tickIntervalSeconds, Self.tickIntervalSecondsRange)
-        try Self.check("navdataSilenceSeconds", navdataSilenceSeconds, Self.navdataSilenceSecondsRange)
-        try Self.check("configAcknowledgementTimeoutSeconds", configAcknowledgementTimeoutSeconds,
-                       Self.configAcknowledgementTimeoutSecondsRange)
-        try Self.check("configMaxAttempts", configMaxAttempts, Self.configMaxAttemptsRange)
-        try Self.check("statisticsIntervalSeconds", statisticsIntervalSeconds, Self.statisticsIntervalSecondsRange)
         self.address = address
-        self.atPort = atPort
-        self.navdataPort = navdataPort
-        self.tickIntervalSeconds = tickIntervalSeconds
-        self.navdataSilenceSeconds = navdataSilenceSeconds
-        self.configAcknowledgementTimeoutSeconds = configAcknowledgementTimeoutSeconds
-        self.configMaxAttempts = configMaxAttempts
+        self.atPort = try Self.checked("atPort", atPort, Self.portRange)
+        self.navdataPort = try Self.checked("navdataPort", navdataPort, Self.portRange)
+        guard atPort != navdataPort else { throw .samePorts(port: atPort) }
+        self.tickIntervalSeconds = try Self.checked("tickIntervalSeconds", tickIntervalSeconds,
+                                                    Self.tickIntervalSecondsRange)
+        self.navdataSilenceSeconds = try Self.checked("navdataSilenceSeconds", navdataSilenceSeconds,
+                                                      Self.navdataSilenceSecondsRange)
+        self.configAcknowledgementTimeoutSeconds = try Self.checked(
+            "configAcknowledgementTimeoutSeconds", configAcknowledgementTimeoutSeconds,
+            Self.configAcknowledgementTimeoutSecondsRange)
+        self.configMaxAttempts = try Self.checked("configMaxAttempts", configMaxAttempts, Self.configMaxAttemptsRange)
         self.configurationIDs = configurationIDs
         self.navdataOptionsMask = navdataOptionsMask
         self.limits = limits
-        self.statisticsIntervalSeconds = statisticsIntervalSeconds
+        self.statisticsIntervalSeconds = try Self.checked("statisticsIntervalSeconds", statisticsIntervalSeconds,
+                                                          Self.statisticsIntervalSecondsRange)
     }
 
-    static func check(_ field: String, _ value: Double, _ range: ClosedRange<Double>) throws(DroneLinkConfigurationError) {
+    /// `value` if it is finite and in `range`; else `.outOfRange` naming `field`.
+    static func checked(
+        _ field: String, _ value: Double, _ range: ClosedRange<Double>
+    ) throws(DroneLinkConfigurationError) -> Double {
         guard value.isFinite, range.contains(value) else {
             throw .outOfRange(field: field, value: value, range: range)
         }
+        return value
     }
 
-    static func check(_ field: String, _ value: Int, _ range: ClosedRange<Int>) throws(DroneLinkConfigurationError) {
+    /// `value` if it is in `range`; else `.outOfRange` naming `field`.
+    static func checked(_ field: String, _ value: Int, _ range: ClosedRange<Int>) throws(DroneLinkConfigurationError) -> Int {
         guard range.contains(value) else {
             throw .outOfRange(field: field, value: Double(value),
                               range: Double(range.lowerBound)...Double(range.upperBound))
         }
+        return value
     }
 }
 
@@ -131,18 +134,16 @@ public struct FlightLimits: Sendable, Equatable {
         controlYawRadiansPerSecond: Double,
         altitudeMaxMillimeters: Int
     ) throws(DroneLinkConfigurationError) {
-        try DroneLinkConfiguration.check("eulerAngleMaxRadians", eulerAngleMaxRadians, Self.eulerAngleMaxRadiansRange)
-        try DroneLinkConfiguration.check("controlVzMaxMillimetersPerSecond", controlVzMaxMillimetersPerSecond,
-                                         Self.controlVzMaxMillimetersPerSecondRange)
-        try DroneLinkConfiguration.check("controlYawRadiansPerSecond", controlYawRadiansPerSecond,
-                                         Self.controlYawRadiansPerSecondRange)
-        try DroneLinkConfiguration.check("altitudeMaxMillimeters", altitudeMaxMillimeters, Self.altitudeMaxMillimetersRange)
         self.outdoor = outdoor
         self.flightWithoutShell = flightWithoutShell
-        self.eulerAngleMaxRadians = eulerAngleMaxRadians
-        self.controlVzMaxMillimetersPerSecond = controlVzMaxMillimetersPerSecond
-        self.controlYawRadiansPerSecond = controlYawRadiansPerSecond
-        self.altitudeMaxMillimeters = altitudeMaxMillimeters
+        self.eulerAngleMaxRadians = try DroneLinkConfiguration.checked(
+            "eulerAngleMaxRadians", eulerAngleMaxRadians, Self.eulerAngleMaxRadiansRange)
+        self.controlVzMaxMillimetersPerSecond = try DroneLinkConfiguration.checked(
+            "controlVzMaxMillimetersPerSecond", controlVzMaxMillimetersPerSecond, Self.controlVzMaxMillimetersPerSecondRange)
+        self.controlYawRadiansPerSecond = try DroneLinkConfiguration.checked(
+            "controlYawRadiansPerSecond", controlYawRadiansPerSecond, Self.controlYawRadiansPerSecondRange)
+        self.altitudeMaxMillimeters = try DroneLinkConfiguration.checked(
+            "altitudeMaxMillimeters", altitudeMaxMillimeters, Self.altitudeMaxMillimetersRange)
     }
 
     /// The `(key, value)` writes in the order they must be sent; values are the strings the SDK's
