@@ -16,6 +16,11 @@ public struct FlightLogReport: Sendable {
     public var rmsStandoffErrorMeters: Double?
     public var p95StandoffErrorMeters: Double?
     public var minSeparationMeters: Double?
+    /// When `minSeparationMeters` was first reached: the fix line's `t`, monotonic seconds.
+    public var minSeparationAtSeconds: Double?
+    /// Every fix pair's distance (latest target fix to latest onboard fix, metres) at the fix line's
+    /// `t`, and whether the drone was airborne then (the pairs the minimum separation is taken over).
+    public var distances: [(t: Double, meters: Double, airborne: Bool)] = []
     public var transitions: [(t: Double, to: String, reason: String)]
     public var finalState: String?
 
@@ -63,7 +68,8 @@ public struct FlightLogReport: Sendable {
                 let d = (target - drone).length
                 let airborne = ["taking-off", "climbing", "following"].contains(state) || state.hasPrefix("holding")
                     || state.hasPrefix("landing")
-                if airborne { minSep = min(minSep ?? d, d) }
+                distances.append((t, d, airborne))
+                if airborne, d < (minSep ?? .infinity) { minSep = d; minSeparationAtSeconds = t }
                 if state == "following", let since = followingSince, t - since >= settleSeconds {
                     errors.append(abs(d - standoffMeters))
                 }

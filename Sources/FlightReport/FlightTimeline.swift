@@ -1,22 +1,153 @@
 import Geometry
+import MemberwiseInit
 
 /// Everything the after-flight page shows, as time series on one clock (seconds since the flight
 /// started). Built from a flight log (FlightLog) or a bench run (FollowBench); rendered by
 /// `FlightReportPage`. Pure values: no file, clock or socket.
+///
+/// Every series is optional data: an empty array is drawn as "no data" (a bench run has no fix
+/// ages; a dry run has no PCMD). Times are seconds on the timeline's clock, 0 = the first record.
+@MemberwiseInit
 public struct FlightTimeline: Sendable, Hashable {
     /// One value at one time, seconds since the start.
+    @MemberwiseInit
     public struct Sample: Sendable, Hashable {
         public var t: Double
         public var value: Double
-        public init(t: Double, value: Double) {
-            self.t = t
-            self.value = value
+    }
+
+    /// One position on the flight's local plane (metres east/north of its origin, `LocalPlane`).
+    @MemberwiseInit
+    public struct TrackPoint: Sendable, Hashable {
+        public var t: Double
+        public var plane: PlaneVector
+    }
+
+    /// One flight state from `startSeconds` until `endSeconds` (the next transition, or the end).
+    @MemberwiseInit
+    public struct StateSpan: Sendable, Hashable {
+        public var startSeconds: Double
+        public var endSeconds: Double
+        /// The state's name as the flight log writes it: `following`, `holding(target-stale)`, …
+        public var state: String
+        /// Why it was entered (the transition's reason: `hold:target-stale`, `land:shutdown`, …).
+        public var reason: String
+
+        public var durationSeconds: Double { max(0, endSeconds - startSeconds) }
+        /// What the state is, for its colour: `FlightStateKind(stateName:)`.
+        public var kind: FlightStateKind { FlightStateKind(stateName: state) }
+        /// The part in parentheses: `target-stale` for `holding(target-stale)`; nil without one.
+        public var detail: String? {
+            guard let open = state.firstIndex(of: "("), state.hasSuffix(")") else { return nil }
+            return String(state[state.index(after: open)..<state.index(before: state.endIndex)])
         }
     }
 
-    public var title: String
-
-    public init(title: String) {
-        self.title = title
+    /// A moment worth marking on every chart (SIGTERM, navdata lost, …).
+    @MemberwiseInit
+    public struct Marker: Sendable, Hashable {
+        public var t: Double
+        public var label: String
     }
+
+    /// The scored numbers, as the source scores them (the flight log's `FlightLogReport`, the
+    /// bench's `BenchMetrics`): the page shows them, it does not recompute them.
+    @MemberwiseInit
+    public struct Scores: Sendable, Hashable {
+        /// RMS of |distance − standoff| while following (after the source's settling), metres.
+        public var rmsStandoffErrorMeters: Double? = nil
+        /// How many samples the RMS is over.
+        public var rmsSamples: Int = 0
+        /// The smallest person–drone distance while airborne, metres, and when (seconds).
+        public var closestApproachMeters: Double? = nil
+        public var closestApproachAtSeconds: Double? = nil
+        /// Seconds spent in `following`.
+        public var followingSeconds: Double? = nil
+        /// One line saying how the numbers were measured (shown under the summary).
+        public var method: String = ""
+    }
+
+    public var title: String
+    /// Lines under the title: source file, settings.
+    public var notes: [String] = []
+    /// The end of the time axis, seconds (the last record).
+    public var endSeconds: Double = 0
+    /// The standoff the flight aimed for, metres.
+    public var standoffMeters: Double? = nil
+    /// The configured minimum separation (the line nothing should cross), metres.
+    public var minSeparationMeters: Double? = nil
+    public var scores: Scores = Scores()
+    public var states: [StateSpan] = []
+    public var markers: [Marker] = []
+    /// Positions on one local plane; the plan view draws them.
+    public var personTrack: [TrackPoint] = []
+    public var droneTrack: [TrackPoint] = []
+    /// Horizontal person–drone distance, metres.
+    public var distance: [Sample] = []
+    /// The drone's altitude, metres.
+    public var altitude: [Sample] = []
+    /// Horizontal ground speeds, m/s.
+    public var personSpeed: [Sample] = []
+    public var droneSpeed: [Sample] = []
+    /// Battery, percent.
+    public var battery: [Sample] = []
+    /// Seconds since the latest fix of the person's (target) and the drone's (onboard) receiver.
+    public var targetFixAge: [Sample] = []
+    public var onboardFixAge: [Sample] = []
+    /// The progressive command sent, pilot fractions in [−1, 1] (0 while hovering).
+    public var pcmdRoll: [Sample] = []
+    public var pcmdPitch: [Sample] = []
+    public var pcmdGaz: [Sample] = []
+    public var pcmdYaw: [Sample] = []
+}
+
+extension FlightTimeline {
+    /// A hold: its reason and how long it lasted.
+    @MemberwiseInit
+    public struct Hold: Sendable, Hashable {
+        public var startSeconds: Double
+        public var durationSeconds: Double
+        public var reason: String
+    }
+
+    /// Every `holding(…)` span, in order.
+    public var holds: [Hold] {
+        states.filter { $0.kind == .holding }.map {
+            Hold(startSeconds: $0.startSeconds, durationSeconds: $0.durationSeconds, reason: $0.detail ?? $0.reason)
+        }
+    }
+
+    /// Why the drone landed: the last `landing(…)` state's reason (`shutdown`,
+    /// `hold-expired:target-stale`, …); nil if it never landed under our control.
+    public var landingReason: String? {
+        states.last { $0.kind == .landing }.map { $0.detail ?? $0.reason }
+    }
+
+    /// The flight state at the end of the timeline.
+    public var finalState: String? { states.last?.state }
+
+    /// Seconds from the first take-off (or an adopted flight) to the end of the last airborne state.
+    public var airborneSeconds: Double {
+        states.filter(\.kind.isAirborne).reduce(0) { $0 + $1.durationSeconds }
+    }
+
+    /// First battery reading − last, percent points; nil with fewer than two readings.
+    public var batteryUsedPercent: Double? {
+        guard battery.count >= 2, let first = battery.first, let last = battery.last else { return nil }
+        return first.value - last.value
+    }
+}
+
+/// What a flight state is, for the coloured bands: its name up to the parenthesis.
+public enum FlightStateKind: String, Sendable, Hashable, CaseIterable {
+    case preflight, takingOff = "taking-off", climbing, following, holding, landing, landed, emergency, other
+
+    /// `holding(geofence)` → `.holding`; an unknown name → `.other`.
+    public init(stateName: String) {
+        let base = stateName.split(separator: "(", maxSplits: 1).first.map(String.init) ?? stateName
+        self = FlightStateKind(rawValue: base) ?? .other
+    }
+
+    /// Off the ground (or on its way up or down) under our control.
+    public var isAirborne: Bool { [.takingOff, .climbing, .following, .holding, .landing].contains(self) }
 }

@@ -22,6 +22,7 @@ struct FollowMeCommand: AsyncParsableCommand {
             DroneGroupCommand.self,
             BenchCommand.self,
             LogCommand.self,
+            ReportCommand.self,
             FuzzCommand.self,
         ]
     )
