@@ -10,20 +10,14 @@ import Glibc
 /// loss at once and resume on its own (docs/gpsd.md §6 #3: clients that never recover).
 @Suite("gpsd restart")
 struct GPSDRestartTests {
-    struct Kill: Sendable, CustomTestStringConvertible {
-        var signal: Int32
-        var name: String
-        var testDescription: String { name }
-    }
-
     /// Loss must be reported within this (the client polls gps_waiting every 250 ms).
     static let lossDeadlineSeconds = 1.0
     /// Fixes must resume within this after gpsd is started again (backoff is capped at 1 s).
     static let resumeDeadlineSeconds = 5.0
 
     @Test("loss reported promptly, fixes resume, isReconnect", .timeLimit(.minutes(1)),
-          arguments: [Kill(signal: SIGKILL, name: "SIGKILL"), Kill(signal: SIGTERM, name: "SIGTERM")])
-    func restart(_ kill: Kill) async throws {
+          arguments: [(signal: SIGKILL, name: "SIGKILL"), (signal: SIGTERM, name: "SIGTERM")])
+    func restart(_ kill: (signal: Int32, name: String)) async throws {
         // Given a client receiving 10 Hz fixes from gpsd on port P.
         let dir = try TestDirectory(label: "restart")
         defer { dir.remove() }

@@ -50,49 +50,42 @@ struct GPSDataMapperTests {
         case ignored(GPSDataMapper.Ignored)
     }
 
-    struct TPVCase: Sendable, CustomTestStringConvertible {
-        var name: String
-        var mode: Int32
-        var latitude: Double
-        var longitude: Double
-        var set: UInt64
-        var expected: Expected
-        var testDescription: String { name }
-    }
+    /// A TPV as libgps left it (mode, lat/lon, set bits) and what the mapper must make of it.
+    typealias TPVCase = (name: String, mode: Int32, latitude: Double, longitude: Double, set: UInt64, expected: Expected)
 
     static let position = fm_mask_mode | fm_mask_latlon | fm_mask_time
 
     static let tpvCases: [TPVCase] = [
-        TPVCase(name: "3D fix", mode: 3, latitude: 48.8566, longitude: 2.3522, set: position,
-                expected: .fix(.threeD, latitudeDegrees: 48.8566, longitudeDegrees: 2.3522)),
-        TPVCase(name: "2D fix, southern/western hemisphere", mode: 2, latitude: -34.9062263, longitude: -71.0323987,
-                set: position, expected: .fix(.twoD, latitudeDegrees: -34.9062263, longitudeDegrees: -71.0323987)),
-        TPVCase(name: "mode 0 (nothing seen) is a loss", mode: 0, latitude: .nan, longitude: .nan,
-                set: fm_mask_mode, expected: .lostNoFix(mode: 0)),
-        TPVCase(name: "mode 1 (no fix) is a loss", mode: 1, latitude: .nan, longitude: .nan,
-                set: fm_mask_mode, expected: .lostNoFix(mode: 1)),
-        TPVCase(name: "mode 1 with a stale finite position is still a loss", mode: 1, latitude: 48.8566,
-                longitude: 2.3522, set: position, expected: .lostNoFix(mode: 1)),
-        TPVCase(name: "NaN latitude and longitude", mode: 3, latitude: .nan, longitude: .nan, set: position,
-                expected: .ignored(.noPosition)),
-        TPVCase(name: "NaN latitude only", mode: 3, latitude: .nan, longitude: 2.3522, set: position,
-                expected: .ignored(.noPosition)),
-        TPVCase(name: "NaN longitude only", mode: 2, latitude: 48.8566, longitude: .nan, set: position,
-                expected: .ignored(.noPosition)),
-        TPVCase(name: "infinite latitude", mode: 3, latitude: .infinity, longitude: 2.3522, set: position,
-                expected: .ignored(.noPosition)),
-        TPVCase(name: "latitude out of range", mode: 3, latitude: 90.000001, longitude: 2.3522, set: position,
-                expected: .ignored(.noPosition)),
-        TPVCase(name: "longitude out of range", mode: 3, latitude: 48.8566, longitude: -180.5, set: position,
-                expected: .ignored(.noPosition)),
-        TPVCase(name: "mode 3 but LATLON_SET missing (stale finite lat/lon)", mode: 3, latitude: 48.8566,
-                longitude: 2.3522, set: fm_mask_mode | fm_mask_time, expected: .ignored(.noPosition)),
-        TPVCase(name: "mode 3, nothing set at all", mode: 3, latitude: 48.8566, longitude: 2.3522, set: 0,
-                expected: .ignored(.noPosition)),
-        TPVCase(name: "mode 4 is not a gpsd mode", mode: 4, latitude: 48.8566, longitude: 2.3522, set: position,
-                expected: .ignored(.badMode(4))),
-        TPVCase(name: "negative mode", mode: -1, latitude: 48.8566, longitude: 2.3522, set: position,
-                expected: .ignored(.badMode(-1))),
+        (name: "3D fix", mode: 3, latitude: 48.8566, longitude: 2.3522, set: position,
+         expected: .fix(.threeD, latitudeDegrees: 48.8566, longitudeDegrees: 2.3522)),
+        (name: "2D fix, southern/western hemisphere", mode: 2, latitude: -34.9062263, longitude: -71.0323987,
+         set: position, expected: .fix(.twoD, latitudeDegrees: -34.9062263, longitudeDegrees: -71.0323987)),
+        (name: "mode 0 (nothing seen) is a loss", mode: 0, latitude: .nan, longitude: .nan,
+         set: fm_mask_mode, expected: .lostNoFix(mode: 0)),
+        (name: "mode 1 (no fix) is a loss", mode: 1, latitude: .nan, longitude: .nan,
+         set: fm_mask_mode, expected: .lostNoFix(mode: 1)),
+        (name: "mode 1 with a stale finite position is still a loss", mode: 1, latitude: 48.8566,
+         longitude: 2.3522, set: position, expected: .lostNoFix(mode: 1)),
+        (name: "NaN latitude and longitude", mode: 3, latitude: .nan, longitude: .nan, set: position,
+         expected: .ignored(.noPosition)),
+        (name: "NaN latitude only", mode: 3, latitude: .nan, longitude: 2.3522, set: position,
+         expected: .ignored(.noPosition)),
+        (name: "NaN longitude only", mode: 2, latitude: 48.8566, longitude: .nan, set: position,
+         expected: .ignored(.noPosition)),
+        (name: "infinite latitude", mode: 3, latitude: .infinity, longitude: 2.3522, set: position,
+         expected: .ignored(.noPosition)),
+        (name: "latitude out of range", mode: 3, latitude: 90.000001, longitude: 2.3522, set: position,
+         expected: .ignored(.noPosition)),
+        (name: "longitude out of range", mode: 3, latitude: 48.8566, longitude: -180.5, set: position,
+         expected: .ignored(.noPosition)),
+        (name: "mode 3 but LATLON_SET missing (stale finite lat/lon)", mode: 3, latitude: 48.8566,
+         longitude: 2.3522, set: fm_mask_mode | fm_mask_time, expected: .ignored(.noPosition)),
+        (name: "mode 3, nothing set at all", mode: 3, latitude: 48.8566, longitude: 2.3522, set: 0,
+         expected: .ignored(.noPosition)),
+        (name: "mode 4 is not a gpsd mode", mode: 4, latitude: 48.8566, longitude: 2.3522, set: position,
+         expected: .ignored(.badMode(4))),
+        (name: "negative mode", mode: -1, latitude: 48.8566, longitude: 2.3522, set: position,
+         expected: .ignored(.badMode(-1))),
     ]
 
     @Test("TPV mode, position and set bits", arguments: tpvCases)
@@ -135,32 +128,26 @@ struct GPSDataMapperTests {
 
     // MARK: optional fields
 
-    struct OptionalFieldsCase: Sendable, CustomTestStringConvertible {
-        var name: String
-        var mode: Int32
-        var value: Double
-        var bitsSet: Bool
-        /// What altitude, track, speed, climb, eph, epv, eps should read (nil = absent).
-        var expectedAltitude: Double?
-        var expectedTrack: Double?
-        var expectedSpeed: Double?
-        var expectedClimb: Double?
-        var expectedError: Double?
-        var testDescription: String { name }
-    }
+    /// Every optional field of a TPV set to `value` (with or without its set bit), and what
+    /// altitude, track, speed, climb, eph/epv/eps (`expectedError`) should read (nil = absent).
+    typealias OptionalFieldsCase = (
+        name: String, mode: Int32, value: Double, bitsSet: Bool, expectedAltitude: Double?, expectedTrack: Double?,
+        expectedSpeed: Double?, expectedClimb: Double?, expectedError: Double?
+    )
 
     static let optionalCases: [OptionalFieldsCase] = [
-        OptionalFieldsCase(name: "NaN optional fields with their bits set become nil", mode: 3, value: .nan, bitsSet: true),
-        OptionalFieldsCase(name: "infinite optional fields become nil", mode: 3, value: .infinity, bitsSet: true),
-        OptionalFieldsCase(name: "finite fields with bits set pass through", mode: 3, value: 12.5, bitsSet: true,
-                           expectedAltitude: 12.5, expectedTrack: 12.5, expectedSpeed: 12.5, expectedClimb: 12.5,
-                           expectedError: 12.5),
-        OptionalFieldsCase(name: "finite fields without their bits are stale and become nil", mode: 3, value: 12.5,
-                           bitsSet: false, expectedError: 12.5),
-        OptionalFieldsCase(name: "a 2D fix has no altitude", mode: 2, value: 12.5, bitsSet: true,
-                           expectedTrack: 12.5, expectedSpeed: 12.5, expectedClimb: 12.5, expectedError: 12.5),
-        OptionalFieldsCase(name: "negative speed and errors are dropped, track normalized", mode: 3, value: -10,
-                           bitsSet: true, expectedAltitude: -10, expectedTrack: 350, expectedClimb: -10),
+        (name: "NaN optional fields with their bits set become nil", mode: 3, value: .nan, bitsSet: true,
+         expectedAltitude: nil, expectedTrack: nil, expectedSpeed: nil, expectedClimb: nil, expectedError: nil),
+        (name: "infinite optional fields become nil", mode: 3, value: .infinity, bitsSet: true,
+         expectedAltitude: nil, expectedTrack: nil, expectedSpeed: nil, expectedClimb: nil, expectedError: nil),
+        (name: "finite fields with bits set pass through", mode: 3, value: 12.5, bitsSet: true,
+         expectedAltitude: 12.5, expectedTrack: 12.5, expectedSpeed: 12.5, expectedClimb: 12.5, expectedError: 12.5),
+        (name: "finite fields without their bits are stale and become nil", mode: 3, value: 12.5, bitsSet: false,
+         expectedAltitude: nil, expectedTrack: nil, expectedSpeed: nil, expectedClimb: nil, expectedError: 12.5),
+        (name: "a 2D fix has no altitude", mode: 2, value: 12.5, bitsSet: true,
+         expectedAltitude: nil, expectedTrack: 12.5, expectedSpeed: 12.5, expectedClimb: 12.5, expectedError: 12.5),
+        (name: "negative speed and errors are dropped, track normalized", mode: 3, value: -10, bitsSet: true,
+         expectedAltitude: -10, expectedTrack: 350, expectedSpeed: nil, expectedClimb: -10, expectedError: nil),
     ]
 
     @Test("optional TPV fields", arguments: optionalCases)
@@ -185,21 +172,15 @@ struct GPSDataMapperTests {
         #expect(fix.epsMetersPerSecond == c.expectedError)
     }
 
-    struct FixTimeCase: Sendable, CustomTestStringConvertible {
-        var name: String
-        var seconds: Int
-        var nanoseconds: Int
-        var timeSet: Bool
-        var expected: FixTime?
-        var testDescription: String { name }
-    }
+    /// A TPV's timespec, whether TIME_SET is on, and the fix time the mapper must report.
+    typealias FixTimeCase = (name: String, seconds: Int, nanoseconds: Int, timeSet: Bool, expected: FixTime?)
 
     @Test("fix time needs TIME_SET and a non-zero timespec", arguments: [
-        FixTimeCase(name: "set", seconds: 1_795_215_602, nanoseconds: 945_000_000, timeSet: true,
-                    expected: FixTime(seconds: 1_795_215_602, nanoseconds: 945_000_000)),
-        FixTimeCase(name: "stale (bit missing)", seconds: 1_795_215_602, nanoseconds: 0, timeSet: false, expected: nil),
-        FixTimeCase(name: "zero timespec", seconds: 0, nanoseconds: 0, timeSet: true, expected: nil),
-    ])
+        (name: "set", seconds: 1_795_215_602, nanoseconds: 945_000_000, timeSet: true,
+         expected: FixTime(seconds: 1_795_215_602, nanoseconds: 945_000_000)),
+        (name: "stale (bit missing)", seconds: 1_795_215_602, nanoseconds: 0, timeSet: false, expected: nil),
+        (name: "zero timespec", seconds: 0, nanoseconds: 0, timeSet: true, expected: nil),
+    ] as [FixTimeCase])
     func fixTime(_ c: FixTimeCase) {
         let outcome = Self.map(.tpv) { data in
             Self.fillTPV(data, mode: 3, latitude: 1, longitude: 2,
@@ -216,23 +197,17 @@ struct GPSDataMapperTests {
 
     // MARK: ATT
 
-    struct HeadingCase: Sendable, CustomTestStringConvertible {
-        var name: String
-        var heading: Double
-        var attitudeSet: Bool
-        var expected: Double?
-        var testDescription: String { name }
-    }
+    /// An ATT heading in degrees, whether ATTITUDE_SET is on, and the heading expected (nil: ignored).
+    typealias HeadingCase = (name: String, heading: Double, attitudeSet: Bool, expected: Double?)
 
     @Test("ATT heading", arguments: [
-        HeadingCase(name: "finite", heading: 274.07, attitudeSet: true, expected: 274.07),
-        HeadingCase(name: "negative is normalized to [0, 360)", heading: -90, attitudeSet: true, expected: 270),
-        HeadingCase(name: "360 is 0", heading: 360, attitudeSet: true, expected: 0),
-        HeadingCase(name: "NaN", heading: .nan, attitudeSet: true, expected: nil),
-        HeadingCase(name: "infinite", heading: -.infinity, attitudeSet: true, expected: nil),
-        HeadingCase(name: "ATTITUDE_SET missing (union holds another report)", heading: 0, attitudeSet: false,
-                    expected: nil),
-    ])
+        (name: "finite", heading: 274.07, attitudeSet: true, expected: 274.07),
+        (name: "negative is normalized to [0, 360)", heading: -90, attitudeSet: true, expected: 270),
+        (name: "360 is 0", heading: 360, attitudeSet: true, expected: 0),
+        (name: "NaN", heading: .nan, attitudeSet: true, expected: nil),
+        (name: "infinite", heading: -.infinity, attitudeSet: true, expected: nil),
+        (name: "ATTITUDE_SET missing (union holds another report)", heading: 0, attitudeSet: false, expected: nil),
+    ] as [HeadingCase])
     func attitude(_ c: HeadingCase) {
         let outcome = Self.map(.att, role: .onboard) { data in
             fm_set_attitude_heading(data, c.heading)
@@ -283,31 +258,28 @@ struct GPSDataMapperTests {
         #expect(outcome == .event(.gpsdError(role: .target, message: message, at: Self.receivedAt)))
     }
 
-    struct DeviceFilterCase: Sendable, CustomTestStringConvertible {
-        var name: String
-        var cls: GPSDMessageClass
-        var reportedPath: String
-        var watched: String?
-        var passes: Bool
-        var testDescription: String { name }
-    }
+    /// A report of class `cls` from `reportedPath`, the device the role watches (nil: any), and
+    /// whether the report must pass the filter.
+    typealias DeviceFilterCase = (
+        name: String, cls: GPSDMessageClass, reportedPath: String, watched: String?, passes: Bool
+    )
 
     @Test("reports from a device the role does not watch are ignored", arguments: [
-        DeviceFilterCase(name: "TPV from the watched device", cls: .tpv, reportedPath: "/dev/gpstarget",
-                         watched: "/dev/gpstarget", passes: true),
-        DeviceFilterCase(name: "TPV from another device", cls: .tpv, reportedPath: "/dev/gpsdrone",
-                         watched: "/dev/gpstarget", passes: false),
-        DeviceFilterCase(name: "TPV from a prefix of the watched path", cls: .tpv, reportedPath: "/dev/gps",
-                         watched: "/dev/gpstarget", passes: false),
-        DeviceFilterCase(name: "TPV without a device path", cls: .tpv, reportedPath: "",
-                         watched: "/dev/gpstarget", passes: false),
-        DeviceFilterCase(name: "TPV, role watches any device", cls: .tpv, reportedPath: "/dev/pts/3",
-                         watched: nil, passes: true),
-        DeviceFilterCase(name: "ATT from another device", cls: .att, reportedPath: "/dev/gpsdrone",
-                         watched: "/dev/gpstarget", passes: false),
-        DeviceFilterCase(name: "DEVICE deactivation of another device", cls: .device, reportedPath: "/dev/gpsdrone",
-                         watched: "/dev/gpstarget", passes: false),
-    ])
+        (name: "TPV from the watched device", cls: .tpv, reportedPath: "/dev/gpstarget",
+         watched: "/dev/gpstarget", passes: true),
+        (name: "TPV from another device", cls: .tpv, reportedPath: "/dev/gpsdrone",
+         watched: "/dev/gpstarget", passes: false),
+        (name: "TPV from a prefix of the watched path", cls: .tpv, reportedPath: "/dev/gps",
+         watched: "/dev/gpstarget", passes: false),
+        (name: "TPV without a device path", cls: .tpv, reportedPath: "",
+         watched: "/dev/gpstarget", passes: false),
+        (name: "TPV, role watches any device", cls: .tpv, reportedPath: "/dev/pts/3",
+         watched: nil, passes: true),
+        (name: "ATT from another device", cls: .att, reportedPath: "/dev/gpsdrone",
+         watched: "/dev/gpstarget", passes: false),
+        (name: "DEVICE deactivation of another device", cls: .device, reportedPath: "/dev/gpsdrone",
+         watched: "/dev/gpstarget", passes: false),
+    ] as [DeviceFilterCase])
     func deviceFilter(_ c: DeviceFilterCase) {
         let outcome = Self.map(c.cls, watching: c.watched) { data in
             Self.fillTPV(data, mode: 3, latitude: 48.8566, longitude: 2.3522, set: Self.position | fm_mask_attitude,

@@ -7,28 +7,23 @@ import TestSupport
 /// what comes out must match gpsd's own expected output (`.chk`) report for report.
 @Suite("gpsfake replays of gpsd regression logs")
 struct GPSFakeReplayTests {
-    struct Replay: Sendable, CustomTestStringConvertible {
-        var log: String
-        /// gpsfake `-c`: seconds slept after each line/packet.
-        var cycleSeconds: Double
-        /// TPV reports and those with mode >= 2 in the `.chk`, as counted independently in
-        /// Tests/GPSClientTests/Fixtures/PROVENANCE.md (guards the `.chk` parser itself).
-        var documentedTPVs: Int
-        var documentedFixes: Int
-        var testDescription: String { log }
-    }
+    /// A log; `cycleSeconds` is gpsfake's `-c` (seconds slept after each line/packet);
+    /// `documentedTPVs`/`documentedFixes` are the TPV reports and those with mode >= 2 in the
+    /// `.chk`, as counted independently in Tests/GPSClientTests/Fixtures/PROVENANCE.md (guards
+    /// the `.chk` parser itself).
+    typealias Replay = (log: String, cycleSeconds: Double, documentedTPVs: Int, documentedFixes: Int)
 
     /// The logs (Fixtures/PROVENANCE.md). Cycle times keep each replay at 0.2–4 s of feeding.
     static let replays: [Replay] = [
-        Replay(log: "bu353s4.log", cycleSeconds: 0.01, documentedTPVs: 27, documentedFixes: 27),
-        Replay(log: "mtk-3301.log", cycleSeconds: 0.01, documentedTPVs: 15, documentedFixes: 8),
-        Replay(log: "quectel.log", cycleSeconds: 0.01, documentedTPVs: 85, documentedFixes: 68),
-        Replay(log: "neo-m8n.log", cycleSeconds: 0.01, documentedTPVs: 23, documentedFixes: 23),
-        Replay(log: "ublox-neo-m8n.log", cycleSeconds: 0.01, documentedTPVs: 44, documentedFixes: 44),
-        Replay(log: "gr601-w.log", cycleSeconds: 0.01, documentedTPVs: 10, documentedFixes: 10),
-        Replay(log: "bu303-nofix.log", cycleSeconds: 0.02, documentedTPVs: 7, documentedFixes: 0),
-        Replay(log: "bu303-moving.log", cycleSeconds: 0.02, documentedTPVs: 12, documentedFixes: 12),
-        Replay(log: "hemi.log", cycleSeconds: 0.005, documentedTPVs: 215, documentedFixes: 6),
+        (log: "bu353s4.log", cycleSeconds: 0.01, documentedTPVs: 27, documentedFixes: 27),
+        (log: "mtk-3301.log", cycleSeconds: 0.01, documentedTPVs: 15, documentedFixes: 8),
+        (log: "quectel.log", cycleSeconds: 0.01, documentedTPVs: 85, documentedFixes: 68),
+        (log: "neo-m8n.log", cycleSeconds: 0.01, documentedTPVs: 23, documentedFixes: 23),
+        (log: "ublox-neo-m8n.log", cycleSeconds: 0.01, documentedTPVs: 44, documentedFixes: 44),
+        (log: "gr601-w.log", cycleSeconds: 0.01, documentedTPVs: 10, documentedFixes: 10),
+        (log: "bu303-nofix.log", cycleSeconds: 0.02, documentedTPVs: 7, documentedFixes: 0),
+        (log: "bu303-moving.log", cycleSeconds: 0.02, documentedTPVs: 12, documentedFixes: 12),
+        (log: "hemi.log", cycleSeconds: 0.005, documentedTPVs: 215, documentedFixes: 6),
     ]
 
     @Test("the .chk parser counts what the fixture README documents", arguments: replays)
@@ -120,7 +115,7 @@ struct GPSFakeReplayTests {
         #expect(!events.losses.contains { $0.reason.isConnectionLost }, "the connection dropped during the replay")
 
         let stats = harness.client.statistics(for: .target)
-        #expect(stats.ignoredOtherDevice == 0 && stats.ignoredBadMode == 0 && stats.ignoredNoPosition == 0,
+        #expect(stats[.ignoredOtherDevice] == 0 && stats[.ignoredBadMode] == 0 && stats[.ignoredNoPosition] == 0,
                 "\(stats)")
         if let firstFix = fixes.first {
             reportTiming("replay \(replay.log): client start → first fix", firstFix.receivedAt.seconds(since: harness.startedAt))

@@ -192,3 +192,17 @@ package final class GPSDDaemon: Sendable {
         directory.remove()
     }
 }
+
+extension GPSDProcesses {
+    /// A private `TestDirectory` labelled `label` and a gpsd reading `devices` from it, for the
+    /// length of `body`; then gpsd is stopped (by PID) and the directory removed.
+    package static func withGPSD<T>(
+        label: String, devices: [String], _ body: (TestDirectory, Running) async throws -> T
+    ) async throws -> T {
+        let dir = try TestDirectory(label: label)
+        defer { dir.remove() }
+        let gpsd = try await startGPSD(devices: devices, in: dir)
+        defer { gpsd.process.stop() }
+        return try await body(dir, gpsd)
+    }
+}
