@@ -20,12 +20,8 @@ struct DroneLinkHooksTests {
     func eventHandlerReplacesStream() async throws {
         // Given a link pinned to its own one-thread loop, whose handler records each event and
         // whether it ran on that loop
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let loop = group.next()
         let calledOnLoop = Collected<Bool>()
-        let (peer, recorder, link) = try await landedLink(eventLoopGroup: group, onEvent: { _ in
-            calledOnLoop.append(loop.inEventLoop)
-        })
+        let (group, peer, recorder, link) = try await landedLinkOnOwnLoop(onEvent: calledOnLoop.append)
 
         // When it connects and navdata flows
         try await link.start()
@@ -65,12 +61,8 @@ struct DroneLinkHooksTests {
     @Test("tickHandler: called after every periodic tick (~33/s), not after immediate sends, times increasing")
     func tickHandlerCadence() async throws {
         // Given a connected link (30 ms tick) whose tick handler records the time it is given
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let loop = group.next()
         let ticks = Collected<TickCall>()
-        let (peer, recorder, link) = try await landedLink(eventLoopGroup: group, tickHandler: { passed in
-            ticks.append(TickCall(passed: passed, observed: SystemClock.now(), onLoop: loop.inEventLoop))
-        })
+        let (group, peer, recorder, link) = try await landedLinkOnOwnLoop(onTick: ticks.append)
         try await link.start()
         let connected = await eventually { recorder.connected != nil && ticks.count >= 5 }
 
@@ -92,8 +84,8 @@ struct DroneLinkHooksTests {
             let elapsedSeconds = SystemClock.now().seconds(since: windowStart)
             let after = await link.statistics() ?? DroneLinkStatistics()
             callsPerSecond = Double(countAfter - countBefore) / elapsedSeconds
-            immediateInWindow = after.immediateDatagramsSent - before.immediateDatagramsSent
-            let lateInWindow = after.ticksLate - before.ticksLate
+            immediateInWindow = after.counts[.immediateDatagramsSent] - before.counts[.immediateDatagramsSent]
+            let lateInWindow = after.counts[.ticksLate] - before.counts[.ticksLate]
             windows.append("\(countAfter - countBefore) calls in \(elapsedSeconds) s = \(callsPerSecond)/s, "
                            + "\(immediateInWindow) immediate sends, \(lateInWindow) late ticks")
             if lateInWindow == 0 { break }
@@ -127,7 +119,7 @@ struct DroneLinkHooksTests {
         // Given a connected link to a landed drone
         let (peer, recorder, link) = try await startLandedLink()
         let connected = await eventually { recorder.connected != nil && peer.snapshot.datagrams.count >= 5 }
-        let immediateBefore = (await link.statistics() ?? DroneLinkStatistics()).immediateDatagramsSent
+        let immediateBefore = (await link.statistics() ?? DroneLinkStatistics()).counts[.immediateDatagramsSent]
 
         // When the owner stores a distinctive pilot command without asking for an immediate send
         let pilot = ProgressiveCommand(rollFraction: 0.25, pitchFraction: -0.5)
@@ -136,7 +128,7 @@ struct DroneLinkHooksTests {
         let arrived = await eventually(timeoutSeconds: 2) { peer.snapshot.datagrams.contains { $0.pilots.contains(pilot) } }
         let firstIndex = peer.snapshot.datagrams.firstIndex { $0.pilots.contains(pilot) } ?? 0
         #expect(await eventually { peer.snapshot.datagrams.count >= firstIndex + 11 })
-        let immediateAfter = (await link.statistics() ?? DroneLinkStatistics()).immediateDatagramsSent
+        let immediateAfter = (await link.statistics() ?? DroneLinkStatistics()).counts[.immediateDatagramsSent]
         await link.stop()
         await peer.shutdown()
 
@@ -231,7 +223,7 @@ struct DroneLinkHooksTests {
         let link = try makeLink(peer: peer, tickIntervalSeconds: 0.050, eventHandler: { recorder.append($0) })
         try await link.start()
         let connected = await eventually { recorder.connected != nil && peer.snapshot.datagrams.count >= 5 }
-        let immediateBefore = (await link.statistics() ?? DroneLinkStatistics()).immediateDatagramsSent
+        let immediateBefore = (await link.statistics() ?? DroneLinkStatistics()).counts[.immediateDatagramsSent]
 
         // When ten distinctive pilot commands are set with sendImmediately, ~45–64 ms apart (uneven,
         // so the calls fall at different phases of the tick)
@@ -252,7 +244,7 @@ struct DroneLinkHooksTests {
             }
             try await Task.sleep(for: .milliseconds(45 + (index * 7) % 20))
         }
-        let immediateAfter = (await link.statistics() ?? DroneLinkStatistics()).immediateDatagramsSent
+        let immediateAfter = (await link.statistics() ?? DroneLinkStatistics()).counts[.immediateDatagramsSent]
         await link.stop()
         await peer.shutdown()
 
@@ -287,6 +279,27 @@ private func landedLink(
         recorder.append(event)
     }, tickHandler: tickHandler)
     return (peer, recorder, link)
+}
+
+/// `landedLink` on its own one-thread event loop (the caller shuts `group` down after the link
+/// stops): `onEvent` hears, for each event, whether the handler ran on that loop; `onTick` gets
+/// each tick-handler call.
+private func landedLinkOnOwnLoop(
+    onEvent: (@Sendable (_ onLoop: Bool) -> Void)? = nil,
+    onTick: (@Sendable (TickCall) -> Void)? = nil
+) async throws -> (group: MultiThreadedEventLoopGroup, DronePeer, EventRecorder<DroneLinkEvent>, DroneLink) {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let loop = group.next()
+    var eventHook: (@Sendable (DroneLinkEvent) -> Void)?
+    if let onEvent {
+        eventHook = { _ in onEvent(loop.inEventLoop) }
+    }
+    var tickHook: (@Sendable (MonotonicTime) -> Void)?
+    if let onTick {
+        tickHook = { passed in onTick(TickCall(passed: passed, observed: SystemClock.now(), onLoop: loop.inEventLoop)) }
+    }
+    let (peer, recorder, link) = try await landedLink(eventLoopGroup: group, onEvent: eventHook, tickHandler: tickHook)
+    return (group, peer, recorder, link)
 }
 
 /// `landedLink()`, started.
