@@ -98,9 +98,10 @@ extension ClosedLoopConfig {
 struct ClosedLoopResult {
     struct Sample {
         var time: Double
-        var distanceMeters: Double
         var person: PlaneVector
         var drone: PlaneVector
+        /// The true separation, meters: computed from `person` and `drone`, so it cannot disagree with them.
+        var distanceMeters: Double { (drone - person).length }
         var droneSpeed: Double
         var state: FlightState
         var pilot: PilotCommand?
@@ -243,7 +244,7 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
             let pilot = decision.command.intent == .fly ? decision.command.pilot : nil
             plant.send(pilot, at: t)
             result.samples.append(.init(
-                time: t, distanceMeters: separation, person: person, drone: plant.position,
+                time: t, person: person, drone: plant.position,
                 droneSpeed: plant.velocity.length, state: decision.state, pilot: pilot,
                 commandedVelocity: decision.follow?.commandedVelocity,
                 estimatedDistanceMeters: decision.follow?.distanceToTargetMeters))

@@ -143,12 +143,10 @@ struct ClosedLoopTests {
         #expect((result.minSeparationMeters > Self.minSeparation) == holds, "\(result.minSeparationMeters)")
     }
 
-    @Test("walking straight at the drone: it backs off", arguments: [
-        (rate: 1.0, sigma: 0.0, doppler: false),
-        (rate: 5.0, sigma: 0.0, doppler: false),
-        (rate: 1.0, sigma: 0.5, doppler: true),
-        (rate: 5.0, sigma: 0.5, doppler: true),
-    ], PlantModel.both)
+    @Test("walking straight at the drone: it backs off", arguments: [1.0, 5.0].flatMap { rate in
+        // At each fix rate: exact fixes, and σ 0.5 m fixes with Doppler velocity.
+        [(rate: rate, sigma: 0.0, doppler: false), (rate: rate, sigma: 0.5, doppler: true)]
+    }, PlantModel.both)
     func walkTowardsTheDrone(_ c: (rate: Double, sigma: Double, doppler: Bool), plant: PlantModel) throws {
         let (rate, sigma, doppler) = c
         // Given a person standing 6 m east of the hovering drone, who at 5 s walks straight at it (west)
@@ -228,7 +226,7 @@ struct ClosedLoopTests {
         let northMost = result.samples.map(\.drone.north).max()!
         print("[\(plant)] 100 m outlier at \(rate) Hz: max standoff error \(Self.f(result.maxRangeError)) m, drone strayed north \(Self.f(northMost)) m, following \(Self.f(100 * result.settledFollowingFraction)) % of the time")
         // Then it is counted and ignored: the drone does not flinch towards it
-        #expect(result.machine.target.statistics.rejectedOutliers == 1)
+        #expect(result.machine.target.statistics[.rejectedOutliers] == 1)
         #expect(northMost < 0.1)
         if rate == 1 {
             // At 1 Hz the dropped fix leaves a 2 s gap, longer than targetTimeoutSeconds: it hovers briefly
