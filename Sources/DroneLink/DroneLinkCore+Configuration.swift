@@ -18,12 +18,12 @@ extension DroneLinkCore {
             // The ACK itself is seen in `receiveNavdata`; here only the timeout.
             guard now.seconds(since: sentAt) >= timeout, let write = configurationQueue.first else { return }
             if attempt < configuration.configMaxAttempts {
-                statistics.configurationRetries += 1
+                statistics.counts[.configurationRetries] += 1
                 appendConfigurationWrite(write, attempt: attempt + 1, now: now)
             } else {
                 finishHead(.configurationFailed(write, reason: .notAcknowledged(attempts: attempt), at: now),
                            now: now, effects: &effects)
-                statistics.configurationFailures += 1
+                statistics.counts[.configurationFailures] += 1
             }
         case .idle:
             if acknowledgeBitSet {
@@ -37,7 +37,7 @@ extension DroneLinkCore {
                 if waited >= stuckLimit {
                     finishHead(.configurationFailed(write, reason: .acknowledgementBitStuck(seconds: waited), at: now),
                                now: now, effects: &effects)
-                    statistics.configurationFailures += 1
+                    statistics.counts[.configurationFailures] += 1
                 }
                 return
             }
@@ -92,7 +92,7 @@ extension DroneLinkCore {
         configurationCompletionPending = true
         failedKeys.removeAll()
         statistics.configurationsPending = configurationQueue.count
-        statistics.bootstrapRedos += 1
+        statistics.counts[.bootstrapRedos] += 1
         effects.events.append(.bootstrapFallback(reason, at: now))
     }
 

@@ -14,16 +14,16 @@ extension DroneLinkCore {
         now: MonotonicTime,
         effects: inout DroneLinkEffects
     ) -> NavdataDropReason? {
-        statistics.navdataDatagramsRead += 1
+        statistics.counts[.navdataDatagramsRead] += 1
         guard source == expectedNavdataSource else {
-            statistics.droppedUnexpectedSource += 1
+            statistics.counts[.droppedUnexpectedSource] += 1
             return .unexpectedSource
         }
         let navdata: NavdataSummary
         do {
             navdata = try NavdataSummary(bytes: bytes)
         } catch {
-            statistics.droppedMalformed += 1
+            statistics.counts[.droppedMalformed] += 1
             statistics.droppedMalformedByKind[error.kind, default: 0] += 1
             return .malformed(error.kind)
         }
@@ -31,10 +31,10 @@ extension DroneLinkCore {
             let restart = navdata.sequenceNumber <= Self.sequenceRestartWindow
                 && last > navdata.sequenceNumber + Self.sequenceRestartWindow
             guard restart else {
-                statistics.droppedSequenceNotIncreasing += 1
+                statistics.counts[.droppedSequenceNotIncreasing] += 1
                 return .sequenceNotIncreasing
             }
-            statistics.sequenceRestarts += 1
+            statistics.counts[.sequenceRestarts] += 1
         }
         accept(navdata, from: source, now: now, effects: &effects)
         return nil
@@ -44,7 +44,7 @@ extension DroneLinkCore {
                                  effects: inout DroneLinkEffects) {
         let previousNavdataAt = statistics.lastNavdataAt
         lastSequenceNumber = navdata.sequenceNumber
-        statistics.navdataReceived += 1
+        statistics.counts[.navdataReceived] += 1
         statistics.lastNavdataAt = now
         let state = navdata.state
         latestState = state
@@ -77,7 +77,7 @@ extension DroneLinkCore {
 
         if case .awaitingAcknowledgement(let attempt, _) = configurationPhase,
            state.contains(.commandAcknowledged), let write = configurationQueue.first {
-            statistics.configurationsAcknowledged += 1
+            statistics.counts[.configurationsAcknowledged] += 1
             finishHead(.configurationAcknowledged(write, attempts: attempt, at: now), now: now, effects: &effects)
         }
         if !state.contains(.commandAcknowledged) { acknowledgementClearWaitStartedAt = nil }

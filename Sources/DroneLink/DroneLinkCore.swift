@@ -179,19 +179,19 @@ struct DroneLinkCore {
 
     // MARK: - Shell bookkeeping
 
-    mutating func countImmediateSend() { statistics.immediateDatagramsSent += 1 }
+    mutating func countImmediateSend() { statistics.counts[.immediateDatagramsSent] += 1 }
     mutating func recordTickLateness(seconds: Double) {
         statistics.maxTickLatenessSeconds = max(statistics.maxTickLatenessSeconds, seconds)
-        if seconds > configuration.tickIntervalSeconds { statistics.ticksLate += 1 }
+        if seconds > configuration.tickIntervalSeconds { statistics.counts[.ticksLate] += 1 }
     }
-    mutating func countSendFailure() { statistics.sendFailures += 1 }
-    mutating func countDroppedEvent() { statistics.eventsDropped += 1 }
+    mutating func countSendFailure() { statistics.counts[.sendFailures] += 1 }
+    mutating func countDroppedEvent() { statistics.counts[.eventsDropped] += 1 }
 
     /// A socket closed under the link (the shell re-binds it). While the AT socket is closed
     /// nothing is sent; after the navdata socket the trigger must be re-sent once it is back.
     mutating func socketClosed(_ socket: DroneLinkSocket, error: String?, now: MonotonicTime,
                                effects: inout DroneLinkEffects) {
-        statistics.socketsClosed += 1
+        statistics.counts[.socketsClosed] += 1
         effects.events.append(.socketClosed(socket, error: error, at: now))
     }
 
@@ -199,7 +199,7 @@ struct DroneLinkCore {
     /// drone answers the trigger's source, which may be a new port).
     mutating func socketReopened(_ socket: DroneLinkSocket, localPort: Int, samePort: Bool, attempts: Int,
                                  downSeconds: Double, now: MonotonicTime, effects: inout DroneLinkEffects) {
-        statistics.socketsReopened += 1
+        statistics.counts[.socketsReopened] += 1
         effects.events.append(.socketReopened(socket, localPort: localPort, samePort: samePort, attempts: attempts,
                                               downSeconds: downSeconds, at: now))
         if socket == .navdata {
@@ -246,7 +246,7 @@ struct DroneLinkCore {
             // SDK: COMWDG on the next tick unless the drone is in bootstrap (ardrone_tool.c, docs/ardrone-protocol.md §2.2).
             if !bootstrap {
                 commands.append(.comwdg)
-                statistics.comWatchdogResetsSent += 1
+                statistics.counts[.comWatchdogResetsSent] += 1
             }
         }
         commands.append(.ref(currentREF))
@@ -271,19 +271,19 @@ struct DroneLinkCore {
         } catch {
             // Cannot happen with the commands above (well under 1024 bytes, strings checked on
             // entry); never leave the drone without REF+PCMD if it somehow does.
-            statistics.encodingFailures += 1
+            statistics.counts[.encodingFailures] += 1
             commands.removeSubrange(2...)
             do { try encoder.encode(commands.prefix(2), into: &datagram) } catch { return false }
         }
-        statistics.commandsSent += commands.count
-        statistics.datagramsSent += 1
+        statistics.counts[.commandsSent] += commands.count
+        statistics.counts[.datagramsSent] += 1
         return true
     }
 
     mutating func sendTrigger(now: MonotonicTime, effects: inout DroneLinkEffects) {
         effects.sendNavdataTrigger = true
         lastTriggerAt = now
-        statistics.navdataTriggersSent += 1
+        statistics.counts[.navdataTriggersSent] += 1
     }
 
     /// SDK: re-send the trigger whenever a 1 s read times out and restart the sequence expectation
@@ -295,7 +295,7 @@ struct DroneLinkCore {
         if isConnected, !isNavdataLost {
             isNavdataLost = true
             statistics.navdataLost = true
-            statistics.navdataLosses += 1
+            statistics.counts[.navdataLosses] += 1
             lastSequenceNumber = nil
             pilot = .hover
             effects.events.append(.navdataLost(lastReceivedAt: lastHeard, at: now))
@@ -308,8 +308,8 @@ struct DroneLinkCore {
     mutating func emitStatisticsIfDue(now: MonotonicTime, effects: inout DroneLinkEffects) {
         let elapsed = now.seconds(since: lastStatisticsAt)
         guard elapsed >= configuration.statisticsIntervalSeconds else { return }
-        statistics.navdataRateHz = Double(statistics.navdataReceived - navdataCountAtLastStatistics) / elapsed
-        navdataCountAtLastStatistics = statistics.navdataReceived
+        statistics.navdataRateHz = Double(statistics.counts[.navdataReceived] - navdataCountAtLastStatistics) / elapsed
+        navdataCountAtLastStatistics = statistics.counts[.navdataReceived]
         lastStatisticsAt = now
         effects.events.append(.statistics(statistics))
     }

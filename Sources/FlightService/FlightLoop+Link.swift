@@ -93,30 +93,30 @@ extension LinkStatisticsRecord {
     /// The link counters a flight log reader needs (what was sent, what navdata was dropped and why).
     init(_ s: DroneLinkStatistics) {
         self.init()
-        datagramsSent = s.datagramsSent
-        commandsSent = s.commandsSent
-        navdataRead = s.navdataDatagramsRead
-        navdataReceived = s.navdataReceived
-        droppedUnexpectedSource = s.droppedUnexpectedSource
-        droppedMalformed = s.droppedMalformed
-        droppedSequence = s.droppedSequenceNotIncreasing
-        sequenceRestarts = s.sequenceRestarts
-        navdataLosses = s.navdataLosses
+        datagramsSent = s.counts[.datagramsSent]
+        commandsSent = s.counts[.commandsSent]
+        navdataRead = s.counts[.navdataDatagramsRead]
+        navdataReceived = s.counts[.navdataReceived]
+        droppedUnexpectedSource = s.counts[.droppedUnexpectedSource]
+        droppedMalformed = s.counts[.droppedMalformed]
+        droppedSequence = s.counts[.droppedSequenceNotIncreasing]
+        sequenceRestarts = s.counts[.sequenceRestarts]
+        navdataLosses = s.counts[.navdataLosses]
         navdataRateHz = s.navdataRateHz
-        ticksLate = s.ticksLate
+        ticksLate = s.counts[.ticksLate]
         maxTickLatenessSeconds = s.maxTickLatenessSeconds
-        sendFailures = s.sendFailures
-        eventsDropped = s.eventsDropped
-        socketsClosed = s.socketsClosed
-        socketsReopened = s.socketsReopened
-        bootstrapRedos = s.bootstrapRedos
+        sendFailures = s.counts[.sendFailures]
+        eventsDropped = s.counts[.eventsDropped]
+        socketsClosed = s.counts[.socketsClosed]
+        socketsReopened = s.counts[.socketsReopened]
+        bootstrapRedos = s.counts[.bootstrapRedos]
     }
 }
 
 extension FixScreenRecord {
     /// What the fix screen refused so far, per receiver (`<role>_fixes_…`).
     init(_ s: FixStatistics) {
-        self.init(counts: [s.accepted, s.rejectedOutliers, s.rejectedFutureTimes, s.ignoredStale, s.refusedInaccurate,
-                           s.clockReanchors])
+        self.init(counts: [s[.accepted], s[.rejectedOutliers], s[.rejectedFutureTimes], s[.ignoredStale], s[.refusedInaccurate],
+                           s[.clockReanchors]])
     }
 }

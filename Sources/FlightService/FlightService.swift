@@ -141,11 +141,11 @@ private actor FlightOnEventLoop {
         if let statistics = await link.statistics() {
             // The link's counters at exit, e.g. navdata dropped as spoofed, corrupt or stale.
             logger.info("drone link statistics", metadata: [
-                "navdata-received": "\(statistics.navdataReceived)",
-                "navdata-dropped-unexpected-source": "\(statistics.droppedUnexpectedSource)",
-                "navdata-dropped-malformed": "\(statistics.droppedMalformed)",
-                "navdata-dropped-sequence": "\(statistics.droppedSequenceNotIncreasing)",
-                "datagrams-sent": "\(statistics.datagramsSent)",
+                "navdata-received": "\(statistics.counts[.navdataReceived])",
+                "navdata-dropped-unexpected-source": "\(statistics.counts[.droppedUnexpectedSource])",
+                "navdata-dropped-malformed": "\(statistics.counts[.droppedMalformed])",
+                "navdata-dropped-sequence": "\(statistics.counts[.droppedSequenceNotIncreasing])",
+                "datagrams-sent": "\(statistics.counts[.datagramsSent])",
             ])
             let now = SystemClock.now()
             var final = FlightLinkRecord(t: now.seconds, event: "statistics-final")

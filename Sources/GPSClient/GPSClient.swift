@@ -16,18 +16,17 @@ import Observations
 /// keep flowing at the receiver's own rate. It also measures the rate each role actually
 /// delivers. Both are in ``rateReport(for:)`` (docs/gps-rate.md).
 public final class GPSClient: Sendable {
-    /// Counters for what was read but not turned into events.
-    public struct Statistics: Sendable, Hashable {
-        public var linesRead = 0
-        public var fixes = 0
-        public var headings = 0
-        public var ignoredOtherDevice = 0
-        public var ignoredNoPosition = 0
-        public var ignoredBadHeading = 0
-        public var ignoredBadMode = 0
-        public var connects = 0
-        public var connectionLosses = 0
+    /// What one role's reader counts: gpsd lines read; reports turned into `fixes` and `headings`;
+    /// reports ignored for another device, no position, a bad heading or a bad mode; connections
+    /// made and lost.
+    public enum Counter: CaseIterable, Sendable, Hashable {
+        case linesRead, fixes, headings
+        case ignoredOtherDevice, ignoredNoPosition, ignoredBadHeading, ignoredBadMode
+        case connects, connectionLosses
     }
+
+    /// Counters for what was read but not turned into events (`statistics[.fixes]`).
+    public typealias Statistics = Counts<Counter>
 
     public let subscriptions: [ReceiverSubscription]
     /// The events, in the order each role produced them. Finishes after `stop()`.
@@ -206,7 +205,7 @@ public final class GPSClient: Sendable {
             if let failure = connection.open(sub.endpoint, device: sub.device) {
                 if !reportedDown {
                     reportedDown = true
-                    count(sub.role) { $0.connectionLosses += 1 }
+                    count(sub.role) { $0[.connectionLosses] += 1 }
                     log.warning("cannot reach gpsd", metadata: meta.merging(["reason": "\(failure)"]) { $1 })
                     deliver(.lost(GPSLoss(role: sub.role, device: sub.device,
                                                      reason: .connectionLost(failure), at: SystemClock.now())))
@@ -217,7 +216,7 @@ public final class GPSClient: Sendable {
             }
             reportedDown = false
             backoffSeconds = 0.25
-            count(sub.role) { $0.connects += 1 }
+            count(sub.role) { $0[.connects] += 1 }
             _ = updateRate(sub.role, meta: meta) { control, meter in
                 control.connected()
                 meter.reset()
@@ -234,7 +233,7 @@ public final class GPSClient: Sendable {
                     continue
                 case .closed(let reason):
                     reportedDown = true
-                    count(sub.role) { $0.connectionLosses += 1 }
+                    count(sub.role) { $0[.connectionLosses] += 1 }
                     _ = updateRate(sub.role, meta: meta) { _, meter in
                         meter.reset()
                         return nil
@@ -247,15 +246,15 @@ public final class GPSClient: Sendable {
                     let now = SystemClock.now()
                     let outcome = connection.map(cls, role: sub.role, device: sub.device, receivedAt: now)
                     count(sub.role) { s in
-                        s.linesRead += 1
+                        s[.linesRead] += 1
                         switch outcome {
-                        case .event(.fix): s.fixes += 1
-                        case .event(.heading): s.headings += 1
+                        case .event(.fix): s[.fixes] += 1
+                        case .event(.heading): s[.headings] += 1
                         case .event: break
-                        case .ignored(.otherDevice): s.ignoredOtherDevice += 1
-                        case .ignored(.noPosition): s.ignoredNoPosition += 1
-                        case .ignored(.badHeading): s.ignoredBadHeading += 1
-                        case .ignored(.badMode): s.ignoredBadMode += 1
+                        case .ignored(.otherDevice): s[.ignoredOtherDevice] += 1
+                        case .ignored(.noPosition): s[.ignoredNoPosition] += 1
+                        case .ignored(.badHeading): s[.ignoredBadHeading] += 1
+                        case .ignored(.badMode): s[.ignoredBadMode] += 1
                         case .ignored(.notInteresting): break
                         }
                     }

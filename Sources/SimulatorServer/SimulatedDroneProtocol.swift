@@ -1,4 +1,5 @@
 import ARDroneProtocol
+import Observations
 
 /// The drone-side half of the AR.Drone 2.0 UDP protocol, for the simulator: which AT commands
 /// count, and what navdata packet goes out next. A value with no sockets and no clock, so every
@@ -25,31 +26,23 @@ public struct SimulatedDroneProtocol: Sendable {
         case full
     }
 
-    /// What happened to AT traffic and navdata so far.
-    public struct Counters: Sendable, Hashable {
-        /// AT datagrams received.
-        public var atDatagrams = 0
-        /// Datagrams `ATDecoder` rejected (ignored whole).
-        public var malformedDatagrams = 0
-        /// Commands accepted and applied.
-        public var acceptedCommands = 0
-        /// Commands ignored for a sequence number not greater than the last accepted one.
-        public var staleCommands = 0
-        /// Navdata packets built for sending.
-        public var navdataPackets = 0
-        /// Accepted `AT*CONFIG` commands (any key).
-        public var configWrites = 0
-        /// Accepted `AT*CONFIG="general:navdata_demo",…` commands (the bootstrap's first step).
-        public var navdataDemoWrites = 0
-        /// Accepted `AT*CTRL=…,5,0` (config ACK resets).
-        public var configAcknowledgements = 0
-        /// Accepted `AT*REF` commands with bit 9 (take off / stay flying) set.
-        public var takeoffBits = 0
-        /// Times navdata fell back to bootstrap (`fallBackToBootstrap`).
-        public var bootstrapFallbacks = 0
-
-        public init() {}
+    /// What the protocol counts:
+    /// - `atDatagrams`: AT datagrams received; `malformedDatagrams`: those `ATDecoder` rejected (ignored whole);
+    /// - `acceptedCommands`: commands accepted and applied; `staleCommands`: ignored for a sequence
+    ///   number not greater than the last accepted one;
+    /// - `navdataPackets`: navdata packets built for sending;
+    /// - `configWrites`: accepted `AT*CONFIG` commands (any key); `navdataDemoWrites`: accepted
+    ///   `AT*CONFIG="general:navdata_demo",…` (the bootstrap's first step); `configAcknowledgements`:
+    ///   accepted `AT*CTRL=…,5,0` (config ACK resets);
+    /// - `takeoffBits`: accepted `AT*REF` commands with bit 9 (take off / stay flying) set;
+    /// - `bootstrapFallbacks`: times navdata fell back to bootstrap (`fallBackToBootstrap`).
+    public enum Counter: CaseIterable, Sendable, Hashable {
+        case atDatagrams, malformedDatagrams, acceptedCommands, staleCommands, navdataPackets
+        case configWrites, navdataDemoWrites, configAcknowledgements, takeoffBits, bootstrapFallbacks
     }
+
+    /// What happened to AT traffic and navdata so far (`counters[.acceptedCommands]`).
+    public typealias Counters = Counts<Counter>
 
     /// State bits the real firmware reports all the time: PIC version OK (23) and the AT codec,
     /// navdata, video and acquisition threads on (24–27) — set in the real bootstrap packet
@@ -78,12 +71,12 @@ public struct SimulatedDroneProtocol: Sendable {
     /// Decodes one AT datagram and returns the commands the simulated drone must apply, in order
     /// (`DroneSimulator.apply(_:at:)`).
     public mutating func receiveATDatagram(_ datagram: [UInt8]) -> [ATCommand] {
-        counters.atDatagrams += 1
+        counters[.atDatagrams] += 1
         let commands: [SequencedATCommand]
         do {
             commands = try ATDecoder.decode(datagram)
         } catch {
-            counters.malformedDatagrams += 1
+            counters[.malformedDatagrams] += 1
             lastDecodingError = error
             return []
         }
@@ -91,11 +84,11 @@ public struct SimulatedDroneProtocol: Sendable {
         accepted.reserveCapacity(commands.count)
         for sequenced in commands {
             guard accepts(sequenceNumber: sequenced.sequenceNumber) else {
-                counters.staleCommands += 1
+                counters[.staleCommands] += 1
                 continue
             }
             lastAcceptedSequenceNumber = sequenced.sequenceNumber
-            counters.acceptedCommands += 1
+            counters[.acceptedCommands] += 1
             observe(sequenced.command)
             accepted.append(sequenced.command)
         }
@@ -111,12 +104,12 @@ public struct SimulatedDroneProtocol: Sendable {
     private mutating func observe(_ command: ATCommand) {
         switch command {
         case .config(let key, _):
-            counters.configWrites += 1
-            if key == Self.navdataDemoKey { counters.navdataDemoWrites += 1 }
+            counters[.configWrites] += 1
+            if key == Self.navdataDemoKey { counters[.navdataDemoWrites] += 1 }
         case .ctrl(.acknowledgeCommand):
-            counters.configAcknowledgements += 1
+            counters[.configAcknowledgements] += 1
         case .ref(let input) where input.requestsFlight:
-            counters.takeoffBits += 1
+            counters[.takeoffBits] += 1
         default:
             break
         }
@@ -137,7 +130,7 @@ public struct SimulatedDroneProtocol: Sendable {
     /// number), as a rebooted drone does (docs/ardrone-protocol.md §1.3, `NAVDATA_SEQUENCE_DEFAULT`).
     public mutating func fallBackToBootstrap(restartingSequence: Bool) {
         navdataMode = .bootstrap
-        counters.bootstrapFallbacks += 1
+        counters[.bootstrapFallbacks] += 1
         if restartingSequence {
             nextNavdataSequenceNumber = 1
             lastAcceptedSequenceNumber = nil
@@ -155,7 +148,7 @@ public struct SimulatedDroneProtocol: Sendable {
     public mutating func nextNavdataPacket(state simulated: DroneState, demo: NavdataDemo) -> Navdata {
         let sequenceNumber = nextNavdataSequenceNumber
         nextNavdataSequenceNumber &+= 1
-        counters.navdataPackets += 1
+        counters[.navdataPackets] += 1
         let state = Self.headerState(simulated)
         switch navdataMode {
         case .bootstrap:

@@ -95,9 +95,9 @@ final class SimulatorCore {
     func receiveAT(_ datagram: [UInt8], from source: SocketAddress, now: MonotonicTime) {
         if let lastATAt { maxCommandGapSeconds = max(maxCommandGapSeconds, now.seconds(since: lastATAt)) }
         lastATAt = now
-        let malformedBefore = droneProtocol.counters.malformedDatagrams
+        let malformedBefore = droneProtocol.counters[.malformedDatagrams]
         let commands = droneProtocol.receiveATDatagram(datagram)
-        if droneProtocol.counters.malformedDatagrams != malformedBefore {
+        if droneProtocol.counters[.malformedDatagrams] != malformedBefore {
             logger.debug("malformed AT datagram ignored", metadata: [
                 "from": "\(source)", "bytes": "\(datagram.count)",
                 "error": "\(droneProtocol.lastDecodingError.map { "\($0)" } ?? "?")",
@@ -138,7 +138,7 @@ final class SimulatorCore {
         }
         if navdataClient != nil, now >= nextNavdataAt {
             if faults.navdataSilent {
-                faults.navdataPacketsSuppressed += 1
+                faults.counts[.navdataPacketsSuppressed] += 1
             } else {
                 sendNavdata(now: now)
             }
@@ -176,7 +176,7 @@ final class SimulatorCore {
             switch fix.role {
             case .onboard:
                 guard !faults.onboardSilent else {
-                    faults.onboardFixesSuppressed += 1
+                    faults.counts[.onboardFixesSuppressed] += 1
                     return
                 }
                 guard let text = NMEASentence.fixSentences(fix, talker: configuration.positionTalker) else { return }
@@ -185,7 +185,7 @@ final class SimulatorCore {
             case .target:
                 guard let personNMEA else { return }
                 guard !faults.personSilent else {
-                    faults.personFixesSuppressed += 1
+                    faults.counts[.personFixesSuppressed] += 1
                     return
                 }
                 fix = applyPersonFixFaults(fix)
@@ -196,7 +196,7 @@ final class SimulatorCore {
         case .heading(let report):
             guard report.role == .onboard else { return }
             guard !faults.onboardSilent, !faults.headingSilent else {
-                faults.headingsSuppressed += 1
+                faults.counts[.headingsSuppressed] += 1
                 return
             }
             let headingDegrees = faults.takeHeading(trueDegrees: report.headingDegrees)
@@ -215,7 +215,7 @@ final class SimulatorCore {
         var coordinate = fix.coordinate
         if let jump = faults.pendingPersonJump, let moved = plane.unproject(plane.project(coordinate) + jump) {
             coordinate = moved
-            faults.personJumpsSent += 1
+            faults.counts[.personJumpsSent] += 1
             logger.info("person fix jumped", metadata: ["east": "\(jump.east)", "north": "\(jump.north)"])
         }
         faults.pendingPersonJump = nil
@@ -225,7 +225,7 @@ final class SimulatorCore {
             let total = time.seconds * 1_000_000_000 + Int64(time.nanoseconds) - shiftNanoseconds
             let seconds = total >= 0 ? total / 1_000_000_000 : (total - 999_999_999) / 1_000_000_000
             fixTime = FixTime(seconds: seconds, nanoseconds: Int32(total - seconds * 1_000_000_000))
-            faults.personTimeShiftsSent += 1
+            faults.counts[.personTimeShiftsSent] += 1
             logger.info("person fix time moved back", metadata: ["seconds": "\(back)"])
         }
         faults.pendingPersonTimeBackSeconds = nil
@@ -277,11 +277,9 @@ final class SimulatorCore {
                 return Self.reply(ok: false, command: command.name, now: now, error: refusal)
             }
         case .headingGlitch(let degrees, let count):
-            faults.headingGlitchDegrees = degrees
-            faults.pendingHeadingGlitches = count
+            faults.headingGlitch = PendingHeadingChange(remaining: count, degrees: degrees)
         case .headingValue(let degrees, let count):
-            faults.headingValueDegrees = degrees
-            faults.pendingHeadingValues = count
+            faults.headingValue = PendingHeadingChange(remaining: count, degrees: degrees)
         case .headingOffset(let degrees):
             faults.headingOffsetDegrees = degrees
         case .land:
@@ -289,11 +287,11 @@ final class SimulatorCore {
                 return Self.reply(ok: false, command: command.name, now: now,
                                   error: "the drone is \(simulator.flightPhase.name), not airborne")
             }
-            faults.automaticLandings += 1
+            faults.counts[.automaticLandings] += 1
         case .navdataBootstrap(let forget, let restartSequence):
             droneProtocol.fallBackToBootstrap(restartingSequence: restartSequence)
             simulator.forgetConfiguration(forget, at: now)
-            faults.bootstrapFallbacks += 1
+            faults.counts[.bootstrapFallbacks] += 1
         }
         return Self.reply(ok: true, command: command.name, now: now, error: nil)
     }
@@ -345,7 +343,7 @@ final class SimulatorCore {
             var buffer = navdataChannel.allocator.buffer(capacity: bytes.count)
             buffer.writeBytes(bytes)
             navdataChannel.writeAndFlush(AddressedEnvelope(remoteAddress: navdataClient, data: buffer), promise: nil)
-            faults.navdataInjected += 1
+            faults.counts[.navdataInjected] += 1
         }
         return nil
     }

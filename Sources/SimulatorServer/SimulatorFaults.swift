@@ -1,4 +1,5 @@
 import Geometry
+import Observations
 import ShellSupport
 import TextFormats
 
@@ -12,53 +13,48 @@ public struct SimulatorFaults: Sendable, Hashable {
     public var pendingPersonJump: PlaneVector?
     /// Subtracted from the next person fix's UTC time only, seconds.
     public var pendingPersonTimeBackSeconds: Double?
-    /// Heading reports still to rotate by `headingGlitchDegrees` (`heading-glitch`).
-    public var pendingHeadingGlitches = 0
-    public var headingGlitchDegrees = 0.0
-    /// Heading reports still to replace by `headingValueDegrees` (`heading-value`).
-    public var pendingHeadingValues = 0
-    public var headingValueDegrees = 0.0
+    /// Heading reports still to rotate by `degrees` (`heading-glitch`).
+    public var headingGlitch = PendingHeadingChange()
+    /// Heading reports still to replace by `degrees` (`heading-value`).
+    public var headingValue = PendingHeadingChange()
     /// Added to every heading report (`heading-offset`), degrees; 0 = none.
     public var headingOffsetDegrees = 0.0
 
-    /// Person fixes not sent while silent.
-    public var personFixesSuppressed = 0
-    /// Onboard fixes not sent while silent.
-    public var onboardFixesSuppressed = 0
-    /// HDT sentences not sent (onboard or heading silent).
-    public var headingsSuppressed = 0
-    /// Navdata packets not sent while silent.
-    public var navdataPacketsSuppressed = 0
-    public var personJumpsSent = 0
-    public var personTimeShiftsSent = 0
-    /// Bad navdata packets sent by `navdata-inject`.
-    public var navdataInjected = 0
-    /// Heading reports sent rotated by `heading-glitch`.
-    public var headingGlitchesSent = 0
-    /// Heading reports sent replaced by `heading-value`.
-    public var headingValuesSent = 0
-    /// Heading reports sent rotated by `heading-offset`.
-    public var headingsOffsetSent = 0
-    /// Landings started by the `land` command.
-    public var automaticLandings = 0
-    /// `navdata-bootstrap` commands carried out.
-    public var bootstrapFallbacks = 0
+    /// What the faults did so far:
+    /// - not sent while silent: `personFixesSuppressed`, `onboardFixesSuppressed`, `navdataPacketsSuppressed`,
+    ///   and `headingsSuppressed` (HDT sentences; onboard or heading silent);
+    /// - `personJumpsSent`, `personTimeShiftsSent`; `navdataInjected`: bad navdata packets sent by `navdata-inject`;
+    /// - heading reports sent rotated by `heading-glitch` (`headingGlitchesSent`), replaced by
+    ///   `heading-value` (`headingValuesSent`), rotated by `heading-offset` (`headingsOffsetSent`);
+    /// - `automaticLandings`: landings started by the `land` command; `bootstrapFallbacks`:
+    ///   `navdata-bootstrap` commands carried out.
+    ///
+    /// Each raw value is the counter's key in `json`.
+    public enum Counter: String, CaseIterable, Sendable, Hashable {
+        case personFixesSuppressed = "person_fixes_suppressed", onboardFixesSuppressed = "onboard_fixes_suppressed"
+        case headingsSuppressed = "headings_suppressed", navdataPacketsSuppressed = "navdata_suppressed"
+        case personJumpsSent = "person_jumps_sent", personTimeShiftsSent = "person_time_shifts_sent"
+        case navdataInjected = "navdata_injected", headingGlitchesSent = "heading_glitches_sent"
+        case headingValuesSent = "heading_values_sent", headingsOffsetSent = "headings_offset_sent"
+        case automaticLandings = "automatic_landings", bootstrapFallbacks = "bootstrap_fallbacks"
+    }
+
+    /// What the faults did so far (`counts[.navdataInjected]`).
+    public var counts = Counts<Counter>()
 
     /// The heading the next report sends instead of `trueDegrees` (the receiver's heading), and
     /// counts what was applied: a `heading-value` replaces it; otherwise the offset and a glitch
     /// rotate it.
     mutating func takeHeading(trueDegrees: Double) -> Double {
-        if pendingHeadingValues > 0 {
-            pendingHeadingValues -= 1
-            headingValuesSent += 1
-            return headingValueDegrees
+        if let valueDegrees = headingValue.take() {
+            counts[.headingValuesSent] += 1
+            return valueDegrees
         }
         var degrees = trueDegrees + headingOffsetDegrees
-        if headingOffsetDegrees != 0 { headingsOffsetSent += 1 }
-        if pendingHeadingGlitches > 0 {
-            pendingHeadingGlitches -= 1
-            headingGlitchesSent += 1
-            degrees += headingGlitchDegrees
+        if headingOffsetDegrees != 0 { counts[.headingsOffsetSent] += 1 }
+        if let glitchDegrees = headingGlitch.take() {
+            counts[.headingGlitchesSent] += 1
+            degrees += glitchDegrees
         }
         return degrees
     }
@@ -93,21 +89,34 @@ public struct SimulatorFaults: Sendable, Hashable {
         j.add("navdata_silent", navdataSilent)
         j.add("person_jump_pending", pendingPersonJump != nil)
         j.add("person_time_back_pending", pendingPersonTimeBackSeconds != nil)
-        j.add("person_fixes_suppressed", personFixesSuppressed)
-        j.add("onboard_fixes_suppressed", onboardFixesSuppressed)
-        j.add("headings_suppressed", headingsSuppressed)
-        j.add("navdata_suppressed", navdataPacketsSuppressed)
-        j.add("person_jumps_sent", personJumpsSent)
-        j.add("person_time_shifts_sent", personTimeShiftsSent)
-        j.add("navdata_injected", navdataInjected)
-        j.add("heading_glitches_pending", pendingHeadingGlitches)
-        j.add("heading_glitches_sent", headingGlitchesSent)
-        j.add("heading_values_pending", pendingHeadingValues)
-        j.add("heading_values_sent", headingValuesSent)
+        add([.personFixesSuppressed, .onboardFixesSuppressed, .headingsSuppressed, .navdataPacketsSuppressed,
+             .personJumpsSent, .personTimeShiftsSent, .navdataInjected], to: &j)
+        j.add("heading_glitches_pending", headingGlitch.remaining)
+        add([.headingGlitchesSent], to: &j)
+        j.add("heading_values_pending", headingValue.remaining)
+        add([.headingValuesSent], to: &j)
         j.add("heading_offset_deg", headingOffsetDegrees)
-        j.add("headings_offset_sent", headingsOffsetSent)
-        j.add("automatic_landings", automaticLandings)
-        j.add("bootstrap_fallbacks", bootstrapFallbacks)
+        add([.headingsOffsetSent, .automaticLandings, .bootstrapFallbacks], to: &j)
         return j.string
+    }
+
+    /// Adds `counters` to `j` in this order, each under its raw value.
+    private func add(_ counters: [Counter], to j: inout JSONLine) {
+        for counter in counters { j.add(counter.rawValue, counts[counter]) }
+    }
+}
+
+/// Heading reports a fault still has to change (`heading-glitch`, `heading-value`), and by how much.
+public struct PendingHeadingChange: Sendable, Hashable {
+    /// Reports still to change; 0 = none.
+    public var remaining = 0
+    /// Degrees: the rotation of a glitch, or the heading a `heading-value` sends.
+    public var degrees = 0.0
+
+    /// `degrees` for the next report if one is still to change (counting it off), else nil.
+    mutating func take() -> Double? {
+        guard remaining > 0 else { return nil }
+        remaining -= 1
+        return degrees
     }
 }

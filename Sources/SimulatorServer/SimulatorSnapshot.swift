@@ -96,8 +96,8 @@ public struct SimulatorSnapshot: Sendable {
         s += " speed=\(NMEASentence.decimal(velocityENU.length, fractionDigits: 2))m/s"
         s += " cmd/s=\(NMEASentence.decimal(rates.commandsPerSecond, fractionDigits: 0))"
         s += " navdata=\(navdataMode.rawValue)@\(NMEASentence.decimal(rates.navdataPerSecond, fractionDigits: 1))Hz"
-        if counters.malformedDatagrams > 0 { s += " malformed=\(counters.malformedDatagrams)" }
-        if counters.staleCommands > 0 { s += " stale=\(counters.staleCommands)" }
+        if counters[.malformedDatagrams] > 0 { s += " malformed=\(counters[.malformedDatagrams])" }
+        if counters[.staleCommands] > 0 { s += " stale=\(counters[.staleCommands])" }
         s += " nmea-clients=\(onboardNMEAClients)"
         if let p = personPlane {
             s += " person=(\(NMEASentence.decimal(p.east, fractionDigits: 1)),\(NMEASentence.decimal(p.north, fractionDigits: 1)))m"
@@ -126,8 +126,8 @@ public struct SimulatorSnapshot: Sendable {
         j.add("commands_per_s", rates.commandsPerSecond)
         j.add("navdata_mode", navdataMode.rawValue)
         j.add("navdata_per_s", rates.navdataPerSecond)
-        j.add("malformed", counters.malformedDatagrams)
-        j.add("stale", counters.staleCommands)
+        j.add("malformed", counters[.malformedDatagrams])
+        j.add("stale", counters[.staleCommands])
         j.add("nmea_clients", onboardNMEAClients)
         addPerson(to: &j)
         return j.string
@@ -167,8 +167,8 @@ public struct SimulatorSnapshot: Sendable {
             guard let previous else { return }
             let dt = now.time.seconds(since: previous.time)
             guard dt > 0 else { return }
-            commandsPerSecond = Double(now.counters.acceptedCommands - previous.counters.acceptedCommands) / dt
-            navdataPerSecond = Double(now.counters.navdataPackets - previous.counters.navdataPackets) / dt
+            commandsPerSecond = Double(now.counters[.acceptedCommands] - previous.counters[.acceptedCommands]) / dt
+            navdataPerSecond = Double(now.counters[.navdataPackets] - previous.counters[.navdataPackets]) / dt
         }
     }
 }

@@ -20,13 +20,13 @@ struct DroneLinkCadenceTests {
         var ratePerSecond = 0.0
         var windows: [String] = []
         for _ in 0..<3 {
-            let lateBefore = (await harness.statistics()).ticksLate
+            let lateBefore = (await harness.statistics()).counts[.ticksLate]
             let startCount = peer.snapshot.datagrams.count
             let start = SystemClock.now()
             try await Task.sleep(for: .seconds(1))
             let endCount = peer.snapshot.datagrams.count
             let elapsed = SystemClock.now().seconds(since: start)
-            let lateInWindow = (await harness.statistics()).ticksLate - lateBefore
+            let lateInWindow = (await harness.statistics()).counts[.ticksLate] - lateBefore
             ratePerSecond = Double(endCount - startCount) / elapsed
             windows.append("\(endCount - startCount) datagrams in \(elapsed) s = \(ratePerSecond)/s, \(lateInWindow) late ticks")
             if lateInWindow == 0 { break }
@@ -47,8 +47,8 @@ struct DroneLinkCadenceTests {
         #expect(checker.flyREFCount == 0)
         #expect(checker.landREFCount == checker.datagramCount)
         // and the link counted what the peer received (loopback loses nothing)
-        #expect(statistics.datagramsSent >= atEnd.datagrams.count)
-        #expect(statistics.commandsSent >= atEnd.checker.commandCount)
+        #expect(statistics.counts[.datagramsSent] >= atEnd.datagrams.count)
+        #expect(statistics.counts[.commandsSent] >= atEnd.checker.commandCount)
     }
 
     @Test("COMWDG is sent when navdata shows the com watchdog bit (30), and not before")
@@ -68,7 +68,7 @@ struct DroneLinkCadenceTests {
         // Then no COMWDG came before, and at least one after
         #expect(before == 0)
         #expect(received)
-        #expect(statistics.comWatchdogResetsSent >= 1)
+        #expect(statistics.counts[.comWatchdogResetsSent] >= 1)
         #expect(!peer.snapshot.droneState.contains(.communicationWatchdog))
         #expect(peer.snapshot.checker.violations.isEmpty, "\(peer.snapshot.checker.violations)")
     }
@@ -91,7 +91,7 @@ struct DroneLinkCadenceTests {
 
         // Then the drone received it and the link counted one immediate datagram
         #expect(arrived)
-        #expect(statistics.immediateDatagramsSent == 1)
+        #expect(statistics.counts[.immediateDatagramsSent] == 1)
         #expect(peer.snapshot.checker.violations.isEmpty, "\(peer.snapshot.checker.violations)")
     }
 }

@@ -82,7 +82,7 @@ struct DroneLinkCoreTests {
         #expect(fixture.receive(Self.packet(1), from: otherPort) == .unexpectedSource)
         #expect(fixture.receive(Self.packet(2), from: otherHost) == .unexpectedSource)
         #expect(!fixture.core.isConnected)
-        #expect(fixture.core.statistics.droppedUnexpectedSource == 2)
+        #expect(fixture.core.statistics.counts[.droppedUnexpectedSource] == 2)
     }
 
     @Test("config handshake: CTRL 5 clears a stale ACK first, CONFIG waits for bit 6, retries, then gives up")
@@ -120,7 +120,7 @@ struct DroneLinkCoreTests {
             if case .configurationFailed(let write, .notAcknowledged(2), _) = $0 { write.key == "control:outdoor" } else { false }
         }
         #expect(failed)
-        #expect(fixture.core.statistics.configurationFailures == 1)
+        #expect(fixture.core.statistics.counts[.configurationFailures] == 1)
     }
 
     @Test("silence: lost exactly at the threshold, trigger every threshold, PCMD hover; restored on return")
@@ -139,7 +139,7 @@ struct DroneLinkCoreTests {
         #expect(!fixture.effects.sendNavdataTrigger)
         _ = fixture.tick(after: 0.5)
         #expect(fixture.effects.sendNavdataTrigger)
-        #expect(fixture.core.statistics.navdataTriggersSent == 3)
+        #expect(fixture.core.statistics.counts[.navdataTriggersSent] == 3)
         // A restarted drone counts from 1 again: accepted because the expectation was reset on loss
         fixture.receive(Self.packet(1))
         #expect(fixture.effects.events.contains { if case .navdataRestored = $0 { true } else { false } })

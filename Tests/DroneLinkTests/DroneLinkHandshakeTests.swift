@@ -77,7 +77,7 @@ struct DroneLinkHandshakeTests {
         let sent = peer.snapshot.receivedConfigurations.filter { $0.key == "general:navdata_demo" }
         #expect(sent.count == 2)
         #expect(harness.recorder.acknowledged.first { $0.write == .navdataDemo }?.attempts == 2)
-        #expect(statistics.configurationRetries >= 1)
+        #expect(statistics.counts[.configurationRetries] >= 1)
         #expect(harness.recorder.failed.isEmpty)
         #expect(peer.snapshot.checker.violations.isEmpty, "\(peer.snapshot.checker.violations)")
     }
@@ -104,7 +104,7 @@ struct DroneLinkHandshakeTests {
         #expect(failures.first?.write.key == "control:control_yaw")
         #expect(failures.first?.reason == .notAcknowledged(attempts: 2))
         #expect(peer.snapshot.receivedConfigurations.filter { $0.key == "control:control_yaw" }.count == 2)
-        #expect(statistics.configurationFailures == 1)
+        #expect(statistics.counts[.configurationFailures] == 1)
     }
 
     @Test("flight limits are written one at a time, outdoor first, with SDK value formats")

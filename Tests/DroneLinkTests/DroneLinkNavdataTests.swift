@@ -51,7 +51,7 @@ struct DroneLinkNavdataTests {
             if case .navdataRestored(let seconds, _) = $0 { seconds } else { nil }
         }.first
         #expect((silence ?? 0) >= 1.0)
-        #expect(statistics.navdataLosses == 1)
+        #expect(statistics.counts[.navdataLosses] == 1)
         #expect(!statistics.navdataLost)
         #expect(peer.snapshot.checker.violations.isEmpty, "\(peer.snapshot.checker.violations)")
     }
@@ -70,10 +70,10 @@ struct DroneLinkNavdataTests {
             state: DronePeer.landedState.union([.emergency, .flying]), sequenceNumber: 1_000_000,
             demo: NavdataDemo(controlState: .flying, batteryPercent: 5))
         for _ in 0..<3 { try await spoofer.send(try spoofed.encoded(), to: linkAddress) }
-        let counted = await eventually { (await harness.statistics()).droppedUnexpectedSource >= 3 }
+        let counted = await eventually { (await harness.statistics()).counts[.droppedUnexpectedSource] >= 3 }
         // and the real drone keeps streaming
-        let acceptedBefore = await harness.statistics().navdataReceived
-        let stillAccepted = await eventually { (await harness.statistics()).navdataReceived >= acceptedBefore + 3 }
+        let acceptedBefore = await harness.statistics().counts[.navdataReceived]
+        let stillAccepted = await eventually { (await harness.statistics()).counts[.navdataReceived] >= acceptedBefore + 3 }
         let statistics = await harness.statistics()
         let spooferAddress = try #require(spoofer.address)
         await harness.shutdown()
@@ -81,7 +81,7 @@ struct DroneLinkNavdataTests {
 
         // Then the spoofed packets were counted and never surfaced, and did not poison the sequence
         #expect(counted)
-        #expect(statistics.droppedUnexpectedSource == 3)
+        #expect(statistics.counts[.droppedUnexpectedSource] == 3)
         #expect(stillAccepted)
         #expect(harness.recorder.navdata.allSatisfy { $0.source != spooferAddress })
         #expect(harness.recorder.navdata.allSatisfy { !$0.navdata.state.contains(.emergency) })
@@ -97,16 +97,16 @@ struct DroneLinkNavdataTests {
         let sequence: [UInt32] = [5000, 4000, 5000, 1, 2]
         for (index, number) in sequence.enumerated() {
             peer.send(.bootstrap(state: DronePeer.landedState, sequenceNumber: number))
-            #expect(await eventually { (await harness.statistics()).navdataDatagramsRead == index + 1 })
+            #expect(await eventually { (await harness.statistics()).counts[.navdataDatagramsRead] == index + 1 })
         }
         let statistics = await harness.statistics()
         await harness.shutdown()
 
         // Then the backwards 4000 and the repeated 5000 were dropped, the restart at 1 accepted
         #expect(harness.recorder.navdata.map(\.navdata.sequenceNumber) == [5000, 1, 2])
-        #expect(statistics.droppedSequenceNotIncreasing == 2)
-        #expect(statistics.sequenceRestarts == 1)
-        #expect(statistics.navdataReceived == 3)
+        #expect(statistics.counts[.droppedSequenceNotIncreasing] == 2)
+        #expect(statistics.counts[.sequenceRestarts] == 1)
+        #expect(statistics.counts[.navdataReceived] == 3)
     }
 
     @Test("malformed navdata is dropped and counted by kind; valid navdata still flows")
@@ -123,16 +123,16 @@ struct DroneLinkNavdataTests {
         let packets: [[UInt8]] = [good, [0x88, 0x77, 0x66, 0x55, 1, 2, 3], badChecksum, badMagic]
         for (index, bytes) in packets.enumerated() {
             peer.sendToLink(bytes)
-            #expect(await eventually { (await harness.statistics()).navdataDatagramsRead == index + 1 })
+            #expect(await eventually { (await harness.statistics()).counts[.navdataDatagramsRead] == index + 1 })
         }
         good = try Navdata.bootstrap(state: DronePeer.landedState, sequenceNumber: 11).encoded()
         peer.sendToLink(good)
-        #expect(await eventually { (await harness.statistics()).navdataDatagramsRead == 5 })
+        #expect(await eventually { (await harness.statistics()).counts[.navdataDatagramsRead] == 5 })
         let statistics = await harness.statistics()
         await harness.shutdown()
 
         // Then the three were dropped by kind and both valid packets accepted
-        #expect(statistics.droppedMalformed == 3)
+        #expect(statistics.counts[.droppedMalformed] == 3)
         #expect(statistics.droppedMalformedByKind == [.packetTooShort: 1, .checksumMismatch: 1, .badMagic: 1])
         #expect(harness.recorder.navdata.map(\.navdata.sequenceNumber) == [10, 11])
     }

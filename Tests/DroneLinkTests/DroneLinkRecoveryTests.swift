@@ -120,13 +120,13 @@ struct DroneLinkRecoveryTests {
         #expect(at.samePort)
         #expect(at.localPort == localATPort)
         #expect(peer.snapshot.datagrams.last?.sourcePort == localATPort)
-        #expect(statistics.socketsClosed >= 1)
-        #expect(statistics.socketsReopened == statistics.socketsClosed)
+        #expect(statistics.counts[.socketsClosed] >= 1)
+        #expect(statistics.counts[.socketsReopened] == statistics.counts[.socketsClosed])
         // Backoff: while the route stayed down, re-binds did not spin (1.5 s at ≥ 50 ms doubling
         // to 1 s is at most ~7 closures)
-        #expect(statistics.socketsClosed <= 8, "\(statistics.socketsClosed) closures in 1.5 s")
+        #expect(statistics.counts[.socketsClosed] <= 8, "\(statistics.counts[.socketsClosed]) closures in 1.5 s")
         // and navdata kept flowing the other way, so it was never lost
-        #expect(statistics.navdataLosses == 0)
+        #expect(statistics.counts[.navdataLosses] == 0)
     }
 }
 

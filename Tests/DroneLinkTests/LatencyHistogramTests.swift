@@ -82,7 +82,7 @@ struct LatencyHistogramTests {
             harness.link.setDesired(flying: false, pilot: .hover, sendImmediately: true, reflecting: receivedAt)
         }
         harness.link.setDesired(flying: false, pilot: .hover, sendImmediately: true)
-        #expect(await eventually { (await harness.statistics()).immediateDatagramsSent >= 4 })
+        #expect(await eventually { (await harness.statistics()).counts[.immediateDatagramsSent] >= 4 })
         let latency = try #require(await harness.link.fixLatency())
         await harness.shutdown()
 

@@ -44,7 +44,7 @@ struct DroneEstimatorTests {
         let verdict = estimator.ingest(position: PlaneVector(east: 80, north: 0), fixTime: FixFeeder.fixTime(5),
                                        receivedAt: MonotonicTime(seconds: 5.3))
         #expect(!verdict.isUsed)
-        #expect(estimator.statistics.rejectedOutliers == 1)
+        #expect(estimator.statistics[.rejectedOutliers] == 1)
         #expect(estimator.estimate(at: MonotonicTime(seconds: 5.3))!.position.length < 0.1)
     }
 }

@@ -174,7 +174,7 @@ struct FlightStateMachineAdoptionTests {
             Issue.record("expected a rejected outlier, got \(outcome)")
             return
         }
-        #expect(world.machine.target.statistics.rejectedOutliers == 1)
+        #expect(world.machine.target.statistics[.rejectedOutliers] == 1)
         world.run(for: 1)
         #expect(world.state == .following)
     }

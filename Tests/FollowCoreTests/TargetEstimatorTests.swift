@@ -93,7 +93,7 @@ struct TargetEstimatorTests {
             return
         }
         #expect(speed > 90)
-        #expect(estimator.statistics.rejectedOutliers == 1)
+        #expect(estimator.statistics[.rejectedOutliers] == 1)
         #expect((estimator.estimate(at: MonotonicTime(seconds: 11.3))!.position - Self.walk * 11.3).length < 0.1)
         #expect(estimator.lastUsedFixAt == MonotonicTime(seconds: 10.3))
         // And the next good fix is accepted as usual
@@ -112,7 +112,7 @@ struct TargetEstimatorTests {
         // Then two fixes are rejected and the third restarts the estimate there, rather than holding for ever
         #expect(verdicts.prefix(2).allSatisfy { if case .rejectedOutlier = $0 { true } else { false } })
         #expect(verdicts[2] == .initialised)
-        #expect(estimator.statistics.initialisations == 2)
+        #expect(estimator.statistics[.initialisations] == 2)
         #expect((estimator.estimate(at: MonotonicTime(seconds: 13.3))!.position - (Self.walk * 13 + moved)).length < 0.5)
         // And a restarted estimate is not trusted until it has converged again
         #expect(!estimator.isConverged)
@@ -132,8 +132,8 @@ struct TargetEstimatorTests {
         // Then both are dropped and counted, and nothing changed
         #expect(old == .ignoredOutOfOrder)
         #expect(again == .ignoredDuplicate)
-        #expect(estimator.statistics.ignoredOutOfOrder == 1)
-        #expect(estimator.statistics.ignoredDuplicates == 1)
+        #expect(estimator.statistics[.ignoredOutOfOrder] == 1)
+        #expect(estimator.statistics[.ignoredDuplicates] == 1)
         #expect(estimator.estimate(at: MonotonicTime(seconds: 11)) == before)
     }
 

@@ -97,6 +97,6 @@ struct GarbageInputTests {
         }
         let stats = harness.client.statistics(for: .target)
         let junkLosses = events.losses.filter { $0.reason.isNoFix && $0.at < firstValid.sentAt }.count
-        print("[junk] \(junk): during junk \(junkLosses) × .lost(.noFix), whole run \(stats.ignoredNoPosition) TPVs with mode ≥ 2 but no position, \(stats.fixes) fixes, \(stats.linesRead) lines")
+        print("[junk] \(junk): during junk \(junkLosses) × .lost(.noFix), whole run \(stats[.ignoredNoPosition]) TPVs with mode ≥ 2 but no position, \(stats[.fixes]) fixes, \(stats[.linesRead]) lines")
     }
 }

@@ -24,8 +24,8 @@ struct SimulatedDroneProtocolTests {
         }
         // …then exactly the expected ones are applied and the rest counted as stale.
         #expect(applied == accepted)
-        #expect(proto.counters.acceptedCommands == accepted.count)
-        #expect(proto.counters.staleCommands == sent.count - accepted.count)
+        #expect(proto.counters[.acceptedCommands] == accepted.count)
+        #expect(proto.counters[.staleCommands] == sent.count - accepted.count)
     }
 
     @Test("stale commands inside one datagram are dropped individually")
@@ -46,8 +46,8 @@ struct SimulatedDroneProtocolTests {
         var proto = SimulatedDroneProtocol()
         let inputs = proto.receiveATDatagram(datagram(text))
         #expect(inputs.isEmpty)
-        #expect(proto.counters.malformedDatagrams == 1)
-        #expect(proto.counters.acceptedCommands == 0)
+        #expect(proto.counters[.malformedDatagrams] == 1)
+        #expect(proto.counters[.acceptedCommands] == 0)
         #expect(proto.lastDecodingError != nil)
         #expect(proto.lastAcceptedSequenceNumber == nil)
     }

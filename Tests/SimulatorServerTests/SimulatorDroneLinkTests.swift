@@ -33,8 +33,8 @@ struct SimulatorDroneLinkTests {
             #expect(recorder.events.failedWrites.isEmpty, "failed: \(recorder.events.failedWrites)")
             var snapshot = try await server.snapshot()
             #expect(snapshot.navdataMode == .demo)
-            #expect(snapshot.counters.malformedDatagrams == 0)
-            #expect(snapshot.counters.staleCommands == 0)
+            #expect(snapshot.counters[.malformedDatagrams] == 0)
+            #expect(snapshot.counters[.staleCommands] == 0)
 
             // When the owner asks to fly (hovering).
             link.setDesired(flying: true, pilot: .hover)
@@ -62,8 +62,8 @@ struct SimulatorDroneLinkTests {
             await link.stop()
             snapshot = try await server.snapshot()
             #expect(snapshot.flightPhase == .landed)
-            #expect(snapshot.counters.malformedDatagrams == 0)
-            reportMeasurement("DroneLink commands accepted by the simulator", "\(snapshot.counters.acceptedCommands)")
+            #expect(snapshot.counters[.malformedDatagrams] == 0)
+            reportMeasurement("DroneLink commands accepted by the simulator", "\(snapshot.counters[.acceptedCommands])")
         }
     }
 }

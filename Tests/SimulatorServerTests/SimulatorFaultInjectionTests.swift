@@ -146,11 +146,11 @@ struct SimulatorFaultInjectionTests {
         // Then demo navdata is back, and the counters show both bootstraps.
         let again = proto.nextNavdataPacket(state: sim.droneState, demo: sim.demoOption)
         #expect(again.demo != nil && again.state.contains(.navdataDemo) && !again.state.contains(.navdataBootstrap))
-        #expect(proto.counters.navdataDemoWrites == 2)
-        #expect(proto.counters.configWrites == 2)
-        #expect(proto.counters.configAcknowledgements == 2)
-        #expect(proto.counters.takeoffBits == 1)
-        #expect(proto.counters.bootstrapFallbacks == 1)
+        #expect(proto.counters[.navdataDemoWrites] == 2)
+        #expect(proto.counters[.configWrites] == 2)
+        #expect(proto.counters[.configAcknowledgements] == 2)
+        #expect(proto.counters[.takeoffBits] == 1)
+        #expect(proto.counters[.bootstrapFallbacks] == 1)
     }
 
     @Test("bootstrap fallback with restart_sequence: navdata from 1 again, any next AT number accepted")

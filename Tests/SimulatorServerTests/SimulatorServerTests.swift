@@ -126,17 +126,17 @@ struct SimulatorServerTests {
             client.sendRaw("AT*REF=1,notanumber\r")
             client.sendRaw("\u{1}\u{2}garbage")
             // Then both are counted, nothing is accepted, and navdata keeps flowing.
-            var snapshot = try await server.waitForSnapshot(timeoutSeconds: 3) { $0.counters.malformedDatagrams == 2 }
-            #expect(snapshot.counters.malformedDatagrams == 2)
-            #expect(snapshot.counters.acceptedCommands == 0)
+            var snapshot = try await server.waitForSnapshot(timeoutSeconds: 3) { $0.counters[.malformedDatagrams] == 2 }
+            #expect(snapshot.counters[.malformedDatagrams] == 2)
+            #expect(snapshot.counters[.acceptedCommands] == 0)
             #expect(snapshot.lastAcceptedSequenceNumber == nil)
 
             // When it sends seq 50, then the demo CONFIG with the stale seq 10.
             client.sendRaw("AT*COMWDG=50\r")
             client.sendRaw("AT*CONFIG=10,\"general:navdata_demo\",\"TRUE\"\r")
-            snapshot = try await server.waitForSnapshot(timeoutSeconds: 3) { $0.counters.staleCommands == 1 }
+            snapshot = try await server.waitForSnapshot(timeoutSeconds: 3) { $0.counters[.staleCommands] == 1 }
             // Then the CONFIG is ignored: counted as stale, navdata stays in bootstrap.
-            #expect(snapshot.counters.staleCommands == 1)
+            #expect(snapshot.counters[.staleCommands] == 1)
             #expect(snapshot.lastAcceptedSequenceNumber == 50)
             #expect(snapshot.navdataMode == .bootstrap)
             let packets = try await client.keepSending(for: 0.4) { [] }
@@ -150,8 +150,8 @@ struct SimulatorServerTests {
             #expect(demo.state.contains(.navdataDemo))
             snapshot = try await server.snapshot()
             #expect(snapshot.lastAcceptedSequenceNumber == 1)
-            #expect(snapshot.counters.acceptedCommands == 2)
-            #expect(snapshot.counters.malformedDatagrams == 2)
+            #expect(snapshot.counters[.acceptedCommands] == 2)
+            #expect(snapshot.counters[.malformedDatagrams] == 2)
             #expect(client.undecodable == 0)
         }
     }

@@ -35,23 +35,19 @@ public enum FixVerdict: Sendable, Hashable {
     }
 }
 
-/// Counters for the flight log and the benchmark.
-public struct FixStatistics: Sendable, Hashable {
-    public var accepted = 0
-    public var initialisations = 0
-    public var rejectedOutliers = 0
-    public var ignoredOutOfOrder = 0
-    public var ignoredDuplicates = 0
-    /// Fixes stamped too far ahead of the stream's clock.
-    public var rejectedFutureTimes = 0
-    /// Fixes whose time lagged the stream's clock (a dumped backlog).
-    public var ignoredStale = 0
-    /// Fixes whose `eph` exceeded `maxEphMeters`.
-    public var refusedInaccurate = 0
-    /// Times the stream's clock was re-anchored after a run of agreeing off-clock fixes.
-    public var clockReanchors = 0
-    public init() {}
+/// What the fix screen counts, for the flight log and the benchmark:
+/// - `accepted`, `initialisations`, `rejectedOutliers`, `ignoredOutOfOrder`, `ignoredDuplicates`: fixes per verdict;
+/// - `rejectedFutureTimes`: fixes stamped too far ahead of the stream's clock;
+/// - `ignoredStale`: fixes whose time lagged the stream's clock (a dumped backlog);
+/// - `refusedInaccurate`: fixes whose `eph` exceeded `maxEphMeters`;
+/// - `clockReanchors`: times the stream's clock was re-anchored after a run of agreeing off-clock fixes.
+public enum FixCount: CaseIterable, Sendable, Hashable {
+    case accepted, initialisations, rejectedOutliers, ignoredOutOfOrder, ignoredDuplicates
+    case rejectedFutureTimes, ignoredStale, refusedInaccurate, clockReanchors
 }
+
+/// Counters for the flight log and the benchmark (`statistics[.rejectedOutliers]`).
+public typealias FixStatistics = Counts<FixCount>
 
 /// Decides whether a fix is believable before it reaches a filter: accuracy, order, duplicates,
 /// time stamps, jumps.
@@ -149,30 +145,30 @@ public struct FixScreen: Sendable, Hashable {
     ) -> FixVerdict {
         // Accuracy.
         if let ephMeters, ephMeters > maxEphMeters {
-            statistics.refusedInaccurate += 1
+            statistics[.refusedInaccurate] += 1
             return .refusedInaccurate(ephMeters: ephMeters)
         }
         // Order.
         var clockReset = false
         if let fixTime, fixTime == lastRejectedFixTime {
-            statistics.ignoredDuplicates += 1
+            statistics[.ignoredDuplicates] += 1
             return .ignoredDuplicate
         }
         if let fixTime, let lastFixTime = lastAcceptedFixTime {
             if fixTime == lastFixTime {
-                statistics.ignoredDuplicates += 1
+                statistics[.ignoredDuplicates] += 1
                 return .ignoredDuplicate
             }
             if fixTime < lastFixTime {
                 backwardsRun += 1
                 if backwardsRun < clockResetAfterFixes {
-                    statistics.ignoredOutOfOrder += 1
+                    statistics[.ignoredOutOfOrder] += 1
                     return .ignoredOutOfOrder
                 }
                 clockReset = true
             }
         } else if let lastAt = lastSeenReceivedAt, receivedAt <= lastAt {
-            statistics.ignoredOutOfOrder += 1
+            statistics[.ignoredOutOfOrder] += 1
             return .ignoredOutOfOrder
         }
         backwardsRun = 0
@@ -209,7 +205,7 @@ public struct FixScreen: Sendable, Hashable {
             candidatePosition = nil
             candidateAt = nil
             candidateCount = 0
-            statistics.accepted += 1
+            statistics[.accepted] += 1
             return .accepted
         }
         // Rejected: does it agree with the previous rejected fix?
@@ -228,7 +224,7 @@ public struct FixScreen: Sendable, Hashable {
             return initialise(position: position, fixTime: fixTime, at: receivedAt)
         }
         lastRejectedFixTime = fixTime
-        statistics.rejectedOutliers += 1
+        statistics[.rejectedOutliers] += 1
         return .rejectedOutlier(impliedSpeedMetersPerSecond: dt > 0 ? jump / dt : .infinity)
     }
 
@@ -276,14 +272,14 @@ public struct FixScreen: Sendable, Hashable {
             offClockOffset = nil
             offClockSince = nil
             offClockCount = 0
-            statistics.clockReanchors += 1
+            statistics[.clockReanchors] += 1
             return nil
         }
         if lead > maxFixLeadSeconds {
-            statistics.rejectedFutureTimes += 1
+            statistics[.rejectedFutureTimes] += 1
             return .rejectedFutureTime(leadSeconds: lead)
         }
-        statistics.ignoredStale += 1
+        statistics[.ignoredStale] += 1
         return .ignoredStale(lagSeconds: lag)
     }
 
@@ -308,7 +304,7 @@ public struct FixScreen: Sendable, Hashable {
         candidatePosition = nil
         candidateAt = nil
         candidateCount = 0
-        statistics.initialisations += 1
+        statistics[.initialisations] += 1
         return .initialised
     }
 }

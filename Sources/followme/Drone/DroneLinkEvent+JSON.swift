@@ -36,12 +36,12 @@ extension DroneLinkEvent {
             // The link's counters, under the names `status --json` has always printed (the flight
             // log's differ: FlightService's `addStatistics`). Integers and one Bool, written as JSON.
             let counters: [(String, any CustomStringConvertible)] = [
-                ("navdata_received", s.navdataReceived), ("dropped_source", s.droppedUnexpectedSource),
-                ("dropped_sequence", s.droppedSequenceNotIncreasing), ("dropped_malformed", s.droppedMalformed),
-                ("navdata_lost", s.navdataLost), ("navdata_losses", s.navdataLosses),
-                ("datagrams_sent", s.datagramsSent), ("commands_sent", s.commandsSent),
-                ("send_failures", s.sendFailures), ("ticks_late", s.ticksLate),
-                ("config_pending", s.configurationsPending), ("config_failed", s.configurationFailures),
+                ("navdata_received", s.counts[.navdataReceived]), ("dropped_source", s.counts[.droppedUnexpectedSource]),
+                ("dropped_sequence", s.counts[.droppedSequenceNotIncreasing]), ("dropped_malformed", s.counts[.droppedMalformed]),
+                ("navdata_lost", s.navdataLost), ("navdata_losses", s.counts[.navdataLosses]),
+                ("datagrams_sent", s.counts[.datagramsSent]), ("commands_sent", s.counts[.commandsSent]),
+                ("send_failures", s.counts[.sendFailures]), ("ticks_late", s.counts[.ticksLate]),
+                ("config_pending", s.configurationsPending), ("config_failed", s.counts[.configurationFailures]),
             ]
             for (key, value) in counters { j.addRaw(key, value.description) }
         case .connected(let wasFlying, let desiredFlying, _):

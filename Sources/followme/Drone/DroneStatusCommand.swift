@@ -142,7 +142,7 @@ private func statusLine(_ latest: ReceivedNavdata?, statistics: DroneLinkStatist
         line = (navdata.state.contains(.navdataBootstrap) ? "BOOTSTRAP" : "NO DEMO").padding(toLength: 10, withPad: " ", startingAt: 0)
     }
     line += String(format: "  navdata %4.1f Hz age %.1fs", statistics.navdataRateHz, now.seconds(since: latest.receivedAt))
-    line += "  drops src \(statistics.droppedUnexpectedSource) seq \(statistics.droppedSequenceNotIncreasing) bad \(statistics.droppedMalformed)"
+    line += "  drops src \(statistics.counts[.droppedUnexpectedSource]) seq \(statistics.counts[.droppedSequenceNotIncreasing]) bad \(statistics.counts[.droppedMalformed])"
     let raised = statusAlarms.filter { navdata.state.contains($0.0) }.map(\.1)
     if !raised.isEmpty { line += "  [" + raised.joined(separator: ", ") + "]" }
     if linkState != "connected" && linkState != "restored" { line += "  [\(linkState)]" }

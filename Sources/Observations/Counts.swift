@@ -1,0 +1,28 @@
+/// Event counters, one `Int` per case of `Kind`, each starting at 0: a value snapshot.
+///
+/// The drone link, the GPS client, the fix screen, the log writer and the simulator each count
+/// what they did; each names its counters as the cases of an enum and keeps one `Counts` of it
+/// (`statistics.counts[.datagramsSent] += 1`) instead of a `var … = 0` per counter.
+/// A counter at 0 is not stored, so two values are equal exactly when every counter is.
+public struct Counts<Kind: CaseIterable & Hashable & Sendable>: Sendable, Hashable {
+    private var values: [Kind: Int] = [:]
+
+    /// All counters at 0.
+    public init() {}
+
+    /// The counter for `kind`.
+    public subscript(kind: Kind) -> Int {
+        get { values[kind, default: 0] }
+        set { values[kind] = newValue == 0 ? nil : newValue }
+    }
+
+    /// All counters added up.
+    public var total: Int { values.values.reduce(0, +) }
+}
+
+extension Counts: CustomStringConvertible {
+    /// `name: value` for every counter in `Kind.allCases` order, e.g. `fixes: 3, headings: 0`.
+    public var description: String {
+        Kind.allCases.map { "\($0): \(self[$0])" }.joined(separator: ", ")
+    }
+}
