@@ -4,28 +4,21 @@ import TestSupport
 
 /// A bad config stops every command with exit 2 and a message naming FILE:LINE and the key.
 @Suite struct ConfigExitCodeTests {
-    struct Case: Sendable, CustomStringConvertible {
-        var name: String
-        var toml: String
-        var line: Int
-        var key: String
-        var description: String { name }
-    }
-
-    static let cases: [Case] = [
-        Case(name: "unknown key (typo)", toml: "[onboard]\ndevice = \"/dev/gpsonboard\"\nmount_ofset_deg = 90\n",
-             line: 3, key: "onboard.mount_ofset_deg"),
-        Case(name: "unknown table", toml: "# c\n[gpds]\nhost = \"x\"\n", line: 2, key: "gpds"),
-        Case(name: "wrong type", toml: "[onboard]\n\n\nmount_offset_deg = \"ninety\"\n",
-             line: 4, key: "onboard.mount_offset_deg"),
-        Case(name: "out of range", toml: "[gpsd]\nport = 70000\n", line: 2, key: "gpsd.port"),
-        Case(name: "nan", toml: "[follow]\nstandoff_m = nan\n", line: 2, key: "follow.standoff_m"),
-        Case(name: "cross-field", toml: "[follow]\nstandoff_m = 4\n[failsafe]\nmin_separation_m = 5\n",
-             line: 4, key: "failsafe.min_separation_m"),
+    /// A config text and the line and key its error must name.
+    static let cases: [(name: String, toml: String, line: Int, key: String)] = [
+        (name: "unknown key (typo)", toml: "[onboard]\ndevice = \"/dev/gpsonboard\"\nmount_ofset_deg = 90\n",
+         line: 3, key: "onboard.mount_ofset_deg"),
+        (name: "unknown table", toml: "# c\n[gpds]\nhost = \"x\"\n", line: 2, key: "gpds"),
+        (name: "wrong type", toml: "[onboard]\n\n\nmount_offset_deg = \"ninety\"\n",
+         line: 4, key: "onboard.mount_offset_deg"),
+        (name: "out of range", toml: "[gpsd]\nport = 70000\n", line: 2, key: "gpsd.port"),
+        (name: "nan", toml: "[follow]\nstandoff_m = nan\n", line: 2, key: "follow.standoff_m"),
+        (name: "cross-field", toml: "[follow]\nstandoff_m = 4\n[failsafe]\nmin_separation_m = 5\n",
+         line: 4, key: "failsafe.min_separation_m"),
     ]
 
     @Test("bad config → exit 2 and FILE:LINE: KEY", arguments: cases)
-    func badConfig(_ c: Case) throws {
+    func badConfig(_ c: (name: String, toml: String, line: Int, key: String)) throws {
         let file = try temporaryConfig(c.toml)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         for args in [["config", "check", file.path], ["gps", "--config", file.path, "--count", "1"]] {
