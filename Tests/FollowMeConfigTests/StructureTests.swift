@@ -5,34 +5,28 @@ import Testing
 struct StructureTests {
     static let path = TestDocument.path
 
-    struct UnknownKeyCase: Sendable, CustomTestStringConvertible {
-        let table: String
-        let key: String
-        let suggestion: String?
-        var testDescription: String { "[\(table)] \(key)" }
-    }
 
-    static let unknownKeyCases: [UnknownKeyCase] = [
-        .init(table: "onboard", key: "mount_ofset_deg", suggestion: "onboard.mount_offset_deg"),
-        .init(table: "follow", key: "standof_m", suggestion: "follow.standoff_m"),
-        .init(table: "follow", key: "standoff", suggestion: "follow.standoff_m"),
-        .init(table: "gpsd", key: "prot", suggestion: "gpsd.port"),
-        .init(table: "gpsd", key: "Port", suggestion: "gpsd.port"),
-        .init(table: "drone", key: "altitude_max", suggestion: "drone.altitude_max_m"),
-        .init(table: "failsafe", key: "land_after", suggestion: "failsafe.land_after_s"),
+    static let unknownKeyCases: [(table: String, key: String, suggestion: String?)] = [
+        (table: "onboard", key: "mount_ofset_deg", suggestion: "onboard.mount_offset_deg"),
+        (table: "follow", key: "standof_m", suggestion: "follow.standoff_m"),
+        (table: "follow", key: "standoff", suggestion: "follow.standoff_m"),
+        (table: "gpsd", key: "prot", suggestion: "gpsd.port"),
+        (table: "gpsd", key: "Port", suggestion: "gpsd.port"),
+        (table: "drone", key: "altitude_max", suggestion: "drone.altitude_max_m"),
+        (table: "failsafe", key: "land_after", suggestion: "failsafe.land_after_s"),
         // The right key under the wrong header points to its table.
-        .init(table: "follow", key: "min_battery_pct", suggestion: "failsafe.min_battery_pct"),
-        .init(table: "drone", key: "geofence_m", suggestion: "failsafe.geofence_m"),
+        (table: "follow", key: "min_battery_pct", suggestion: "failsafe.min_battery_pct"),
+        (table: "drone", key: "geofence_m", suggestion: "failsafe.geofence_m"),
         // A near miss of a key in another table.
-        .init(table: "drone", key: "standof_m", suggestion: "follow.standoff_m"),
+        (table: "drone", key: "standof_m", suggestion: "follow.standoff_m"),
         // Nothing close.
-        .init(table: "follow", key: "wind_speed_limit", suggestion: nil),
-        .init(table: "log", key: "level", suggestion: nil),
+        (table: "follow", key: "wind_speed_limit", suggestion: nil),
+        (table: "log", key: "level", suggestion: nil),
     ]
 
     @Test("an unknown key is an error, with a suggestion when it is close to a known one",
           arguments: unknownKeyCases)
-    func unknownKey(_ c: UnknownKeyCase) throws {
+    func unknownKey(_ c: (table: String, key: String, suggestion: String?)) throws {
         // Given a flyable document with one unknown key
         let doc = TestDocument.flyable([(c.table, c.key, "1")])
         // When it is parsed

@@ -6,39 +6,33 @@ import Testing
 /// toml++ handles are left to it.
 @Suite("TOML parser guard")
 struct TOMLParserGuardTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        var text: String
-        var line: Int
-        var column: Int
-        var testDescription: String { text.debugDescription }
-    }
 
-    static let crashing: [Case] = [
+    static let crashing: [(text: String, line: Int, column: Int)] = [
         // parse_table_header → parse_key
-        Case(text: "[=]\n", line: 1, column: 2),
-        Case(text: "[\n", line: 1, column: 2),
-        Case(text: "[é]\n", line: 1, column: 2),
-        Case(text: "[#]\n", line: 1, column: 2),
-        Case(text: "[ .a]\n", line: 1, column: 3),
-        Case(text: "[[ +x]]\n", line: 1, column: 4),
-        Case(text: "[gpsd]\nhost = \"x\"\n\n  [\u{1F681}]\n", line: 4, column: 4),
-        Case(text: "a = [\n  1,\n  [2],\n]\n[\t=]\n", line: 5, column: 3),
-        Case(text: "a = \"\"\"\nx\n\"\"\"\n[=]\n", line: 4, column: 2),
+        (text: "[=]\n", line: 1, column: 2),
+        (text: "[\n", line: 1, column: 2),
+        (text: "[é]\n", line: 1, column: 2),
+        (text: "[#]\n", line: 1, column: 2),
+        (text: "[ .a]\n", line: 1, column: 3),
+        (text: "[[ +x]]\n", line: 1, column: 4),
+        (text: "[gpsd]\nhost = \"x\"\n\n  [\u{1F681}]\n", line: 4, column: 4),
+        (text: "a = [\n  1,\n  [2],\n]\n[\t=]\n", line: 5, column: 3),
+        (text: "a = \"\"\"\nx\n\"\"\"\n[=]\n", line: 4, column: 2),
         // parse_array → parse_value
-        Case(text: "a = [}]\n", line: 1, column: 6),
-        Case(text: "a = [[ }]]\n", line: 1, column: 8),
-        Case(text: "a = [1, }]\n", line: 1, column: 9),
-        Case(text: "a = [\n# c\n}\n]\n", line: 3, column: 1),
-        Case(text: "[gpsd]\nhost = { b = [}] }\n", line: 2, column: 15),
-        Case(text: "x = [\"[\", '}', \"\"\"\n]\"\"\", }]\n", line: 2, column: 7),
-        Case(text: "\u{FEFF}[=]\n", line: 1, column: 2),  // after a byte order mark
-        Case(text: "a = [\u{85}]\n", line: 1, column: 6),
-        Case(text: "a = [1,\n\u{2028}]\n", line: 2, column: 1),
-        Case(text: "a = [[[\u{2029}]]]\n", line: 1, column: 8),
+        (text: "a = [}]\n", line: 1, column: 6),
+        (text: "a = [[ }]]\n", line: 1, column: 8),
+        (text: "a = [1, }]\n", line: 1, column: 9),
+        (text: "a = [\n# c\n}\n]\n", line: 3, column: 1),
+        (text: "[gpsd]\nhost = { b = [}] }\n", line: 2, column: 15),
+        (text: "x = [\"[\", '}', \"\"\"\n]\"\"\", }]\n", line: 2, column: 7),
+        (text: "\u{FEFF}[=]\n", line: 1, column: 2),  // after a byte order mark
+        (text: "a = [\u{85}]\n", line: 1, column: 6),
+        (text: "a = [1,\n\u{2028}]\n", line: 2, column: 1),
+        (text: "a = [[[\u{2029}]]]\n", line: 1, column: 8),
     ]
 
     @Test("A construct toml++ would abort on is one syntax error at its offending character", arguments: crashing)
-    func crashingConstructIsSyntaxError(_ c: Case) throws {
+    func crashingConstructIsSyntaxError(_ c: (text: String, line: Int, column: Int)) throws {
         // Given a document with a construct that trips an assertion in toml++
         let found = TOMLParserGuard.crashingConstruct(in: c.text)
         // Then the guard names it

@@ -48,61 +48,53 @@ struct ValueValidationTests {
 
     // MARK: Wrong types
 
-    struct WrongTypeCase: Sendable, CustomTestStringConvertible {
-        let key: String
-        let value: String
-        let expected: String
-        let found: String
-        var testDescription: String { "\(key) = \(value)" }
-    }
-
-    static let wrongTypeCases: [WrongTypeCase] = [
-        .init(key: "gpsd.host", value: "5", expected: "a string", found: "integer 5"),
-        .init(key: "gpsd.port", value: "2947.0", expected: "an integer", found: "float 2947.0"),
-        .init(key: "target.device", value: "1", expected: "a string", found: "integer 1"),
-        .init(key: "target.host", value: "true", expected: "a string", found: "boolean true"),
-        .init(key: "target.port", value: "\"2947\"", expected: "an integer", found: "string \"2947\""),
-        .init(key: "target.rate_hz", value: "true", expected: "\"max\", \"device\" or a number 0.5 to 20",
+    static let wrongTypeCases: [(key: String, value: String, expected: String, found: String)] = [
+        (key: "gpsd.host", value: "5", expected: "a string", found: "integer 5"),
+        (key: "gpsd.port", value: "2947.0", expected: "an integer", found: "float 2947.0"),
+        (key: "target.device", value: "1", expected: "a string", found: "integer 1"),
+        (key: "target.host", value: "true", expected: "a string", found: "boolean true"),
+        (key: "target.port", value: "\"2947\"", expected: "an integer", found: "string \"2947\""),
+        (key: "target.rate_hz", value: "true", expected: "\"max\", \"device\" or a number 0.5 to 20",
               found: "boolean true"),
-        .init(key: "onboard.rate_hz", value: "[5]", expected: "\"max\", \"device\" or a number 0.5 to 20",
+        (key: "onboard.rate_hz", value: "[5]", expected: "\"max\", \"device\" or a number 0.5 to 20",
               found: "an array"),
-        .init(key: "onboard.device", value: "[\"/dev/a\"]", expected: "a string", found: "an array"),
-        .init(key: "onboard.host", value: "{ name = \"x\" }", expected: "a string", found: "a table"),
-        .init(key: "onboard.port", value: "1.5", expected: "an integer", found: "float 1.5"),
-        .init(key: "onboard.mount_offset_deg", value: "\"ninety\"", expected: "a number", found: "string \"ninety\""),
-        .init(key: "drone.address", value: "192", expected: "a string", found: "integer 192"),
-        .init(key: "drone.at_port", value: "5556.0", expected: "an integer", found: "float 5556.0"),
-        .init(key: "drone.navdata_port", value: "\"5554\"", expected: "an integer", found: "string \"5554\""),
-        .init(key: "drone.outdoor", value: "\"yes\"", expected: "true or false", found: "string \"yes\""),
-        .init(key: "drone.altitude_max_m", value: "\"10\"", expected: "a number", found: "string \"10\""),
-        .init(key: "follow.standoff_m", value: "true", expected: "a number", found: "boolean true"),
-        .init(key: "follow.altitude_m", value: "\"3 m\"", expected: "a number", found: "string \"3 m\""),
-        .init(key: "follow.max_tilt_deg", value: "[20]", expected: "a number", found: "an array"),
-        .init(key: "follow.max_yaw_rate_dps", value: "\"fast\"", expected: "a number", found: "string \"fast\""),
-        .init(key: "follow.max_climb_mps", value: "false", expected: "a number", found: "boolean false"),
-        .init(key: "failsafe.target_timeout_s", value: "\"1.5\"", expected: "a number", found: "string \"1.5\""),
-        .init(key: "failsafe.land_after_s", value: "1979-05-27", expected: "a number", found: "date 1979-05-27"),
-        .init(key: "failsafe.onboard_timeout_s", value: "{}", expected: "a number", found: "a table"),
-        .init(key: "failsafe.heading_timeout_s", value: "true", expected: "a number", found: "boolean true"),
-        .init(key: "failsafe.navdata_timeout_s", value: "\"0.5\"", expected: "a number", found: "string \"0.5\""),
-        .init(key: "failsafe.min_battery_pct", value: "25.0", expected: "an integer", found: "float 25.0"),
-        .init(key: "failsafe.min_battery_pct", value: "\"25\"", expected: "an integer", found: "string \"25\""),
-        .init(key: "failsafe.geofence_m", value: "\"100\"", expected: "a number", found: "string \"100\""),
-        .init(key: "failsafe.max_target_distance_m", value: "[50]", expected: "a number", found: "an array"),
-        .init(key: "failsafe.min_separation_m", value: "false", expected: "a number", found: "boolean false"),
-        .init(key: "failsafe.gps_relative_error_m", value: "\"4 m\"", expected: "a number", found: "string \"4 m\""),
-        .init(key: "failsafe.takeoff_timeout_s", value: "\"5\"", expected: "a number", found: "string \"5\""),
-        .init(key: "failsafe.climb_timeout_s", value: "true", expected: "a number", found: "boolean true"),
-        .init(key: "failsafe.low_battery_confirm_s", value: "\"2 s\"", expected: "a number", found: "string \"2 s\""),
-        .init(key: "failsafe.critical_battery_pct", value: "15.0", expected: "an integer", found: "float 15.0"),
-        .init(key: "failsafe.max_eph_m", value: "\"15\"", expected: "a number", found: "string \"15\""),
-        .init(key: "failsafe.max_fix_lag_s", value: "false", expected: "a number", found: "boolean false"),
-        .init(key: "log.path", value: "0", expected: "a string", found: "integer 0"),
+        (key: "onboard.device", value: "[\"/dev/a\"]", expected: "a string", found: "an array"),
+        (key: "onboard.host", value: "{ name = \"x\" }", expected: "a string", found: "a table"),
+        (key: "onboard.port", value: "1.5", expected: "an integer", found: "float 1.5"),
+        (key: "onboard.mount_offset_deg", value: "\"ninety\"", expected: "a number", found: "string \"ninety\""),
+        (key: "drone.address", value: "192", expected: "a string", found: "integer 192"),
+        (key: "drone.at_port", value: "5556.0", expected: "an integer", found: "float 5556.0"),
+        (key: "drone.navdata_port", value: "\"5554\"", expected: "an integer", found: "string \"5554\""),
+        (key: "drone.outdoor", value: "\"yes\"", expected: "true or false", found: "string \"yes\""),
+        (key: "drone.altitude_max_m", value: "\"10\"", expected: "a number", found: "string \"10\""),
+        (key: "follow.standoff_m", value: "true", expected: "a number", found: "boolean true"),
+        (key: "follow.altitude_m", value: "\"3 m\"", expected: "a number", found: "string \"3 m\""),
+        (key: "follow.max_tilt_deg", value: "[20]", expected: "a number", found: "an array"),
+        (key: "follow.max_yaw_rate_dps", value: "\"fast\"", expected: "a number", found: "string \"fast\""),
+        (key: "follow.max_climb_mps", value: "false", expected: "a number", found: "boolean false"),
+        (key: "failsafe.target_timeout_s", value: "\"1.5\"", expected: "a number", found: "string \"1.5\""),
+        (key: "failsafe.land_after_s", value: "1979-05-27", expected: "a number", found: "date 1979-05-27"),
+        (key: "failsafe.onboard_timeout_s", value: "{}", expected: "a number", found: "a table"),
+        (key: "failsafe.heading_timeout_s", value: "true", expected: "a number", found: "boolean true"),
+        (key: "failsafe.navdata_timeout_s", value: "\"0.5\"", expected: "a number", found: "string \"0.5\""),
+        (key: "failsafe.min_battery_pct", value: "25.0", expected: "an integer", found: "float 25.0"),
+        (key: "failsafe.min_battery_pct", value: "\"25\"", expected: "an integer", found: "string \"25\""),
+        (key: "failsafe.geofence_m", value: "\"100\"", expected: "a number", found: "string \"100\""),
+        (key: "failsafe.max_target_distance_m", value: "[50]", expected: "a number", found: "an array"),
+        (key: "failsafe.min_separation_m", value: "false", expected: "a number", found: "boolean false"),
+        (key: "failsafe.gps_relative_error_m", value: "\"4 m\"", expected: "a number", found: "string \"4 m\""),
+        (key: "failsafe.takeoff_timeout_s", value: "\"5\"", expected: "a number", found: "string \"5\""),
+        (key: "failsafe.climb_timeout_s", value: "true", expected: "a number", found: "boolean true"),
+        (key: "failsafe.low_battery_confirm_s", value: "\"2 s\"", expected: "a number", found: "string \"2 s\""),
+        (key: "failsafe.critical_battery_pct", value: "15.0", expected: "an integer", found: "float 15.0"),
+        (key: "failsafe.max_eph_m", value: "\"15\"", expected: "a number", found: "string \"15\""),
+        (key: "failsafe.max_fix_lag_s", value: "false", expected: "a number", found: "boolean false"),
+        (key: "log.path", value: "0", expected: "a string", found: "integer 0"),
     ]
 
     @Test("a value of the wrong type is reported with its key, line, expected and found type",
           arguments: wrongTypeCases)
-    func wrongType(_ c: WrongTypeCase) throws {
+    func wrongType(_ c: (key: String, value: String, expected: String, found: String)) throws {
         // Given a flyable document with one key of the wrong type, when it is parsed
         let (problem, line) = try TestDocument.soleProblem(writing: c.key, c.value)
         // Then exactly that key is reported, on the line it was written
@@ -117,77 +109,77 @@ struct ValueValidationTests {
 
     // MARK: Out of range
 
-    struct RangeCase: Sendable, CustomTestStringConvertible {
-        let key: String
-        let value: String
-        let shown: String
-        let range: String
-        var testDescription: String { "\(key) = \(value)" }
+    /// A key written out of range: `value` as written, `shown` as the problem prints it, `range` as it names it.
+    typealias RangeCase = (key: String, value: String, shown: String, range: String)
+
+    /// `key = value` is out of `range`; the problem shows the value as written unless `shown` says otherwise.
+    static func outside(_ key: String, _ value: String, shown: String? = nil, range: String) -> RangeCase {
+        (key: key, value: value, shown: shown ?? value, range: range)
     }
 
     static let outOfRangeCases: [RangeCase] = [
-        .init(key: "gpsd.port", value: "0", shown: "0", range: "1 to 65535"),
-        .init(key: "gpsd.port", value: "65536", shown: "65536", range: "1 to 65535"),
-        .init(key: "target.port", value: "-1", shown: "-1", range: "1 to 65535"),
-        .init(key: "target.rate_hz", value: "0.2", shown: "0.2", range: "0.5 to 20"),
-        .init(key: "onboard.rate_hz", value: "21", shown: "21", range: "0.5 to 20"),
-        .init(key: "onboard.port", value: "70000", shown: "70000", range: "1 to 65535"),
-        .init(key: "drone.at_port", value: "0", shown: "0", range: "1 to 65535"),
-        .init(key: "drone.navdata_port", value: "65536", shown: "65536", range: "1 to 65535"),
-        .init(key: "drone.altitude_max_m", value: "0.5", shown: "0.5", range: "1 to 100"),
-        .init(key: "drone.altitude_max_m", value: "101", shown: "101", range: "1 to 100"),
-        .init(key: "follow.standoff_m", value: "1.9", shown: "1.9", range: "2 to 50"),
-        .init(key: "follow.standoff_m", value: "50.1", shown: "50.1", range: "2 to 50"),
-        .init(key: "follow.altitude_m", value: "0.5", shown: "0.5", range: "1 to 10 (drone.altitude_max_m)"),
-        .init(key: "follow.max_tilt_deg", value: "0.52", shown: "0.52", range: "3 to 30"),  // radians by mistake
-        .init(key: "follow.max_tilt_deg", value: "31", shown: "31", range: "3 to 30"),
-        .init(key: "follow.max_yaw_rate_dps", value: "39", shown: "39", range: "40 to 350"),
-        .init(key: "follow.max_yaw_rate_dps", value: "351", shown: "351", range: "40 to 350"),
-        .init(key: "follow.max_climb_mps", value: "0.1", shown: "0.1", range: "0.2 to 2"),
-        .init(key: "follow.max_climb_mps", value: "700", shown: "700", range: "0.2 to 2"),  // mm/s by mistake
-        .init(key: "failsafe.target_timeout_s", value: "0.1", shown: "0.1", range: "0.2 to 10"),
-        .init(key: "failsafe.target_timeout_s", value: "11", shown: "11", range: "0.2 to 10"),
-        .init(key: "failsafe.land_after_s", value: "0.5", shown: "0.5", range: "1 to 120"),
-        .init(key: "failsafe.land_after_s", value: "121", shown: "121", range: "1 to 120"),
-        .init(key: "failsafe.onboard_timeout_s", value: "0.19", shown: "0.19", range: "0.2 to 10"),
-        .init(key: "failsafe.onboard_timeout_s", value: "10.5", shown: "10.5", range: "0.2 to 10"),
-        .init(key: "failsafe.heading_timeout_s", value: "0", shown: "0", range: "0.2 to 10"),
-        .init(key: "failsafe.heading_timeout_s", value: "20", shown: "20", range: "0.2 to 10"),
-        .init(key: "failsafe.navdata_timeout_s", value: "0.05", shown: "0.05", range: "0.1 to 5"),
-        .init(key: "failsafe.navdata_timeout_s", value: "6", shown: "6", range: "0.1 to 5"),
-        .init(key: "failsafe.min_battery_pct", value: "4", shown: "4", range: "5 to 90"),
-        .init(key: "failsafe.min_battery_pct", value: "91", shown: "91", range: "5 to 90"),
-        .init(key: "failsafe.geofence_m", value: "9", shown: "9", range: "10 to 2000"),
-        .init(key: "failsafe.geofence_m", value: "2001", shown: "2001", range: "10 to 2000"),
-        .init(key: "failsafe.max_target_distance_m", value: "9", shown: "9", range: "10 to 500"),
-        .init(key: "failsafe.max_target_distance_m", value: "501", shown: "501", range: "10 to 500"),
-        .init(key: "failsafe.min_separation_m", value: "0.9", shown: "0.9",
-              range: "1 to 6.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
-        .init(key: "failsafe.min_separation_m", value: "50", shown: "50",
-              range: "1 to 6.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
-        .init(key: "failsafe.gps_relative_error_m", value: "-0.1", shown: "-0.1", range: "0 to 20"),
-        .init(key: "failsafe.gps_relative_error_m", value: "21", shown: "21", range: "0 to 20"),
-        .init(key: "failsafe.takeoff_timeout_s", value: "0.5", shown: "0.5", range: "1 to 30"),
-        .init(key: "failsafe.takeoff_timeout_s", value: "31", shown: "31", range: "1 to 30"),
-        .init(key: "failsafe.climb_timeout_s", value: "4", shown: "4", range: "5 to 120"),
-        .init(key: "failsafe.climb_timeout_s", value: "121", shown: "121", range: "5 to 120"),
-        .init(key: "failsafe.low_battery_confirm_s", value: "-1", shown: "-1", range: "0 to 30"),
-        .init(key: "failsafe.low_battery_confirm_s", value: "31", shown: "31", range: "0 to 30"),
-        .init(key: "failsafe.critical_battery_pct", value: "-1", shown: "-1", range: "0 to 90"),
-        .init(key: "failsafe.critical_battery_pct", value: "91", shown: "91", range: "0 to 90"),
-        .init(key: "failsafe.max_eph_m", value: "4.5", shown: "4.5", range: "5 to 1000"),
-        .init(key: "failsafe.max_eph_m", value: "1001", shown: "1001", range: "5 to 1000"),
-        .init(key: "failsafe.max_fix_lag_s", value: "0.1", shown: "0.1", range: "0.2 to 10"),
-        .init(key: "failsafe.max_fix_lag_s", value: "11", shown: "11", range: "0.2 to 10"),
-        .init(key: "follow.standoff_m", value: "nan", shown: "nan", range: "2 to 50"),
-        .init(key: "follow.standoff_m", value: "+nan", shown: "nan", range: "2 to 50"),
-        .init(key: "follow.standoff_m", value: "inf", shown: "inf", range: "2 to 50"),
-        .init(key: "failsafe.geofence_m", value: "-inf", shown: "-inf", range: "10 to 2000"),
-        .init(key: "failsafe.land_after_s", value: "+inf", shown: "inf", range: "1 to 120"),
-        .init(key: "drone.altitude_max_m", value: "nan", shown: "nan", range: "1 to 100"),
-        .init(key: "onboard.mount_offset_deg", value: "nan", shown: "nan", range: "any finite number"),
-        .init(key: "onboard.mount_offset_deg", value: "inf", shown: "inf", range: "any finite number"),
-        .init(key: "onboard.mount_offset_deg", value: "-inf", shown: "-inf", range: "any finite number"),
+        outside("gpsd.port", "0", range: "1 to 65535"),
+        outside("gpsd.port", "65536", range: "1 to 65535"),
+        outside("target.port", "-1", range: "1 to 65535"),
+        outside("target.rate_hz", "0.2", range: "0.5 to 20"),
+        outside("onboard.rate_hz", "21", range: "0.5 to 20"),
+        outside("onboard.port", "70000", range: "1 to 65535"),
+        outside("drone.at_port", "0", range: "1 to 65535"),
+        outside("drone.navdata_port", "65536", range: "1 to 65535"),
+        outside("drone.altitude_max_m", "0.5", range: "1 to 100"),
+        outside("drone.altitude_max_m", "101", range: "1 to 100"),
+        outside("follow.standoff_m", "1.9", range: "2 to 50"),
+        outside("follow.standoff_m", "50.1", range: "2 to 50"),
+        outside("follow.altitude_m", "0.5", range: "1 to 10 (drone.altitude_max_m)"),
+        outside("follow.max_tilt_deg", "0.52", range: "3 to 30"),  // radians by mistake
+        outside("follow.max_tilt_deg", "31", range: "3 to 30"),
+        outside("follow.max_yaw_rate_dps", "39", range: "40 to 350"),
+        outside("follow.max_yaw_rate_dps", "351", range: "40 to 350"),
+        outside("follow.max_climb_mps", "0.1", range: "0.2 to 2"),
+        outside("follow.max_climb_mps", "700", range: "0.2 to 2"),  // mm/s by mistake
+        outside("failsafe.target_timeout_s", "0.1", range: "0.2 to 10"),
+        outside("failsafe.target_timeout_s", "11", range: "0.2 to 10"),
+        outside("failsafe.land_after_s", "0.5", range: "1 to 120"),
+        outside("failsafe.land_after_s", "121", range: "1 to 120"),
+        outside("failsafe.onboard_timeout_s", "0.19", range: "0.2 to 10"),
+        outside("failsafe.onboard_timeout_s", "10.5", range: "0.2 to 10"),
+        outside("failsafe.heading_timeout_s", "0", range: "0.2 to 10"),
+        outside("failsafe.heading_timeout_s", "20", range: "0.2 to 10"),
+        outside("failsafe.navdata_timeout_s", "0.05", range: "0.1 to 5"),
+        outside("failsafe.navdata_timeout_s", "6", range: "0.1 to 5"),
+        outside("failsafe.min_battery_pct", "4", range: "5 to 90"),
+        outside("failsafe.min_battery_pct", "91", range: "5 to 90"),
+        outside("failsafe.geofence_m", "9", range: "10 to 2000"),
+        outside("failsafe.geofence_m", "2001", range: "10 to 2000"),
+        outside("failsafe.max_target_distance_m", "9", range: "10 to 500"),
+        outside("failsafe.max_target_distance_m", "501", range: "10 to 500"),
+        outside("failsafe.min_separation_m", "0.9",
+                range: "1 to 6.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
+        outside("failsafe.min_separation_m", "50",
+                range: "1 to 6.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
+        outside("failsafe.gps_relative_error_m", "-0.1", range: "0 to 20"),
+        outside("failsafe.gps_relative_error_m", "21", range: "0 to 20"),
+        outside("failsafe.takeoff_timeout_s", "0.5", range: "1 to 30"),
+        outside("failsafe.takeoff_timeout_s", "31", range: "1 to 30"),
+        outside("failsafe.climb_timeout_s", "4", range: "5 to 120"),
+        outside("failsafe.climb_timeout_s", "121", range: "5 to 120"),
+        outside("failsafe.low_battery_confirm_s", "-1", range: "0 to 30"),
+        outside("failsafe.low_battery_confirm_s", "31", range: "0 to 30"),
+        outside("failsafe.critical_battery_pct", "-1", range: "0 to 90"),
+        outside("failsafe.critical_battery_pct", "91", range: "0 to 90"),
+        outside("failsafe.max_eph_m", "4.5", range: "5 to 1000"),
+        outside("failsafe.max_eph_m", "1001", range: "5 to 1000"),
+        outside("failsafe.max_fix_lag_s", "0.1", range: "0.2 to 10"),
+        outside("failsafe.max_fix_lag_s", "11", range: "0.2 to 10"),
+        outside("follow.standoff_m", "nan", range: "2 to 50"),
+        outside("follow.standoff_m", "+nan", shown: "nan", range: "2 to 50"),
+        outside("follow.standoff_m", "inf", range: "2 to 50"),
+        outside("failsafe.geofence_m", "-inf", range: "10 to 2000"),
+        outside("failsafe.land_after_s", "+inf", shown: "inf", range: "1 to 120"),
+        outside("drone.altitude_max_m", "nan", range: "1 to 100"),
+        outside("onboard.mount_offset_deg", "nan", range: "any finite number"),
+        outside("onboard.mount_offset_deg", "inf", range: "any finite number"),
+        outside("onboard.mount_offset_deg", "-inf", range: "any finite number"),
     ]
 
     @Test("a number outside its range is reported with its key, line, value and range",
@@ -264,33 +256,26 @@ struct ValueValidationTests {
 
     // MARK: Strings
 
-    struct StringCase: Sendable, CustomTestStringConvertible {
-        let key: String
-        let value: String
-        let reasonContains: String
-        var testDescription: String { "\(key) = \(value)" }
-    }
-
-    static let invalidStringCases: [StringCase] = [
-        .init(key: "gpsd.host", value: "\"\"", reasonContains: "must not be empty"),
-        .init(key: "target.host", value: "\"\"", reasonContains: "must not be empty"),
-        .init(key: "onboard.host", value: "\"gps host\"", reasonContains: "is not a host name"),
-        .init(key: "gpsd.host", value: "\"127.0.0.1:2947\"", reasonContains: "looks like host:port"),
-        .init(key: "onboard.host", value: "\"fe80::1::2::3::4::5::6\"", reasonContains: "not a valid IPv6 address"),
-        .init(key: "drone.address", value: "\"\"", reasonContains: "must not be empty"),
-        .init(key: "drone.address", value: "\"192.168.1.256\"", reasonContains: "is not a valid IPv4 address"),
-        .init(key: "drone.address", value: "\"192.168.1\"", reasonContains: "is not a valid IPv4 address"),
-        .init(key: "drone.address", value: "\"::1\"", reasonContains: "IPv4"),
-        .init(key: "drone.address", value: "\"udp://192.168.1.1\"", reasonContains: "is not a host name"),
-        .init(key: "target.device", value: "\"gpstarget\"", reasonContains: "is not a gpsd device path"),
-        .init(key: "onboard.device", value: "\"/dev/gps onboard\"", reasonContains: "whitespace"),
-        .init(key: "target.device", value: "\"/dev/\(String(repeating: "x", count: 123))\"",
+    static let invalidStringCases: [(key: String, value: String, reasonContains: String)] = [
+        (key: "gpsd.host", value: "\"\"", reasonContains: "must not be empty"),
+        (key: "target.host", value: "\"\"", reasonContains: "must not be empty"),
+        (key: "onboard.host", value: "\"gps host\"", reasonContains: "is not a host name"),
+        (key: "gpsd.host", value: "\"127.0.0.1:2947\"", reasonContains: "looks like host:port"),
+        (key: "onboard.host", value: "\"fe80::1::2::3::4::5::6\"", reasonContains: "not a valid IPv6 address"),
+        (key: "drone.address", value: "\"\"", reasonContains: "must not be empty"),
+        (key: "drone.address", value: "\"192.168.1.256\"", reasonContains: "is not a valid IPv4 address"),
+        (key: "drone.address", value: "\"192.168.1\"", reasonContains: "is not a valid IPv4 address"),
+        (key: "drone.address", value: "\"::1\"", reasonContains: "IPv4"),
+        (key: "drone.address", value: "\"udp://192.168.1.1\"", reasonContains: "is not a host name"),
+        (key: "target.device", value: "\"gpstarget\"", reasonContains: "is not a gpsd device path"),
+        (key: "onboard.device", value: "\"/dev/gps onboard\"", reasonContains: "whitespace"),
+        (key: "target.device", value: "\"/dev/\(String(repeating: "x", count: 123))\"",
               reasonContains: "128 bytes long"),
-        .init(key: "log.path", value: "\"/tmp/a\\nb\"", reasonContains: "control characters"),
+        (key: "log.path", value: "\"/tmp/a\\nb\"", reasonContains: "control characters"),
     ]
 
     @Test("unusable strings are invalid, with a reason", arguments: invalidStringCases)
-    func invalidString(_ c: StringCase) throws {
+    func invalidString(_ c: (key: String, value: String, reasonContains: String)) throws {
         let (problem, written) = try TestDocument.soleProblem(writing: c.key, c.value)
         guard case .invalid(let path, let line, let key, let reason) = problem else {
             Issue.record("expected .invalid, got \(problem)")
