@@ -98,15 +98,24 @@ public struct FlightLog: Sendable, Hashable {
     /// `<ele>` is gpsd's `altHAE`, height above the WGS84 ellipsoid, not above sea level (GPX does
     /// not say which; the log has no geoid separation to convert with).
     public func gpx() -> String {
+        GPXDocument(tracks: tracks()).rendered()
+    }
+
+    /// A GeoJSON FeatureCollection (RFC 7946) of the same two tracks as `gpx()`, `person` and
+    /// `drone`, each a LineString with its points' times (`GeoJSONTracks`).
+    public func geoJSON() -> String {
+        GeoJSONTracks(tracks: tracks()).rendered()
+    }
+
+    /// The two tracks every export writes: `person` (target fixes) and `drone` (onboard fixes), one
+    /// segment each, in log order; points carry the receiver's time and `alt_hae` when the fix had them.
+    public func tracks() -> [GPXTrack] {
         func points(_ role: ReceiverRole) -> [GPXPoint] {
             fixes.filter { $0.role == role }.map {
                 GPXPoint(coordinate: $0.coordinate, unixSeconds: $0.unixSeconds, elevationMeters: $0.altitudeHAEMeters)
             }
         }
-        return GPXDocument(tracks: [
-            GPXTrack(name: "person", segments: [points(.target)]),
-            GPXTrack(name: "drone", segments: [points(.onboard)]),
-        ]).rendered()
+        return [GPXTrack(name: "person", segments: [points(.target)]), GPXTrack(name: "drone", segments: [points(.onboard)])]
     }
 
     /// The plan-view plot: both receivers' fixes projected on a `LocalPlane` anchored at the log's

@@ -14,6 +14,17 @@ public struct GPXPoint: Sendable, Hashable {
     public var unixSeconds: Double? = nil
     /// `<ele>`, metres.
     public var elevationMeters: Double? = nil
+
+    /// `unixSeconds` as ISO 8601 UTC to the nearest millisecond (what `iso8601UTC` prints, so 0.6 s
+    /// stays .600, not .599); nil without a time (or a non-finite or absurd one). GPX `<time>` and
+    /// GeoJSON `times` both write it.
+    public var iso8601Time: String? {
+        guard let t = unixSeconds, t.isFinite, abs(t) < 1e15 else { return nil }
+        let milliseconds = Int64((t * 1000).rounded())
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let nanoseconds = Int32((milliseconds - seconds * 1000) * 1_000_000)
+        return iso8601UTC(seconds: seconds, nanoseconds: nanoseconds)
+    }
 }
 
 /// One `<trk>`: a name and its segments (`<trkseg>`) in file order.
@@ -98,13 +109,7 @@ public struct GPXDocument: Sendable, Hashable {
                 for p in segment {
                     out += "      <trkpt lat=\"\(p.coordinate.latitudeDegrees)\" lon=\"\(p.coordinate.longitudeDegrees)\">"
                     if let e = p.elevationMeters, e.isFinite { out += "<ele>\(e)</ele>" }
-                    if let t = p.unixSeconds, t.isFinite, abs(t) < 1e15 {
-                        // To the nearest millisecond (what iso8601UTC prints), so 0.6 s stays .600, not .599.
-                        let milliseconds = Int64((t * 1000).rounded())
-                        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-                        let nanoseconds = Int32((milliseconds - seconds * 1000) * 1_000_000)
-                        out += "<time>\(iso8601UTC(seconds: seconds, nanoseconds: nanoseconds))</time>"
-                    }
+                    if let time = p.iso8601Time { out += "<time>\(time)</time>" }
                     out += "</trkpt>\n"
                 }
                 out += "    </trkseg>\n"

@@ -11,7 +11,7 @@ struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
         abstract: "Turn a flight log into a GPX track, an SVG plot or a scored report.",
-        subcommands: [LogGPXCommand.self, LogPlotCommand.self, LogReportCommand.self]
+        subcommands: [LogGPXCommand.self, LogGeoJSONCommand.self, LogPlotCommand.self, LogReportCommand.self]
     )
 }
 
