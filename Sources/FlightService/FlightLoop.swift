@@ -148,7 +148,8 @@ struct FlightLoop {
         let decision = machine.tick(now: now)
         lastDecision = decision
         if let t = decision.transition {
-            logger.notice("flight state", metadata: ["from": "\(t.from.name)", "to": "\(t.to.name)", "reason": "\(t.reason.name)"])
+            logger.log(level: t.to.transitionLogLevel, "flight state",
+                       metadata: ["from": "\(t.from.name)", "to": "\(t.to.name)", "reason": "\(t.reason.name)"])
             record(FlightTransitionRecord(t: now.seconds, from: t.from.name, to: t.to.name, reason: t.reason.name), now)
         }
         let wouldFly = decision.command.intent.wantsAirborne

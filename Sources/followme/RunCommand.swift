@@ -53,8 +53,10 @@ struct RunCommand: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         let stderrWriter = LogWriter(name: "stderr", fileDescriptor: STDERR_FILENO)
         let level = Logger.Level(rawValue: logLevel) ?? .info
+        let style = LogLineStyle.forStandardError(environment: ProcessInfo.processInfo.environment,
+                                                  statusLine: isatty(STDERR_FILENO) == 1)
         LoggingSystem.bootstrap { label in
-            var handler = QueuedLogHandler(label: label, writer: stderrWriter)
+            var handler = QueuedLogHandler(label: label, writer: stderrWriter, style: style)
             handler.logLevel = level
             return handler
         }
