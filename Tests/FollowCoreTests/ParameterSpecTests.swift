@@ -38,6 +38,22 @@ struct ParameterSpecTests {
         #expect(throws: ParameterError.self) { try tuning.validate() }
     }
 
+    /// Each type's `parameterFields` table lists every numeric stored field once, in declaration order,
+    /// under its own name, and the type's `validate()` refuses each one just past its upper bound, by name.
+    @Test("every numeric field is in its type's table, and validate() checks it",
+          arguments: [("FollowParameters", FollowParameters().fieldNames(), FollowParameters().refusals()),
+                      ("FailsafeParameters", FailsafeParameters().fieldNames(), FailsafeParameters().refusals()),
+                      ("ControllerTuning", ControllerTuning().fieldNames(), ControllerTuning().refusals()),
+                      ("EstimatorTuning", EstimatorTuning().fieldNames(), EstimatorTuning().refusals())])
+    func tableCoversEveryField(type: String, fields: (stored: [String], table: [String]), refusals: [(String, String?)]) {
+        // Given the stored numeric fields and the table; then the table names exactly those, in order
+        #expect(fields.table == fields.stored, "\(type)")
+        // When each field alone is set just past its upper bound; then validate() names that field
+        for (field, refusedAs) in refusals {
+            #expect(refusedAs == field, "\(type).\(field) past its upper bound was refused as \(refusedAs ?? "nothing")")
+        }
+    }
+
     /// Doc comments that state a default or range ("Default 0.7, range 0.1…10" on a field, "Metres, 2…50,
     /// default 11" on a spec entry) must state the declared one: a doc cannot drift from the table.
     @Test("doc comments state the declared default and range", arguments: tables.map(\.file))
@@ -76,5 +92,35 @@ struct ParameterSpecTests {
         guard let regex = try? NSRegularExpression(pattern: pattern),
               let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
         return (1..<match.numberOfRanges).compactMap { Range(match.range(at: $0), in: text).map { String(text[$0]) } }
+    }
+}
+
+extension ParameterSet {
+    /// The numeric stored fields by reflection, and the names in `parameterFields`.
+    func fieldNames() -> (stored: [String], table: [String]) {
+        let stored = Mirror(reflecting: self).children.compactMap { child in
+            child.value is Double || child.value is Int ? child.label : nil
+        }
+        return (stored, Self.parameterFields.map(\.spec.name))
+    }
+
+    /// For each table row: the field's name and the name `validate()` gives when only that field is set
+    /// one past its upper bound (a whole-number field: the next whole number).
+    func refusals() -> [(String, String?)] {
+        Self.parameterFields.map { field in
+            var copy = self
+            if let keyPath = field.keyPath as? WritableKeyPath<Self, Double> {
+                copy[keyPath: keyPath] = field.spec.range.upperBound + 1
+            } else if let keyPath = field.keyPath as? WritableKeyPath<Self, Int> {
+                copy[keyPath: keyPath] = field.spec.integerRange.upperBound + 1
+            }
+            do {
+                try copy.validate()
+                return (field.spec.name, nil)
+            } catch {
+                guard case let .outOfRange(parameter, _, _)? = error as? ParameterError else { return (field.spec.name, "\(error)") }
+                return (field.spec.name, parameter)
+            }
+        }
     }
 }

@@ -72,38 +72,9 @@ public struct ControllerTuning: Sendable, Hashable {
     /// Command-to-motion latency the controller predicts the drone across, seconds. Default 0.1
     /// (tum_ardrone `delayControl`, docs/dynamics-and-follow.md §1.2), range 0…0.5.
     public var commandLatencySeconds: Double = Spec.commandLatencySeconds.defaultValue
-
-    /// Checks every field against its declared range (`Spec`) and the ranges that depend on another field.
-    public func validate() throws(ParameterError) {
-        try Spec.dragRatePerSecond.check(dragRatePerSecond)
-        try Spec.tiltSpeedMetersPerSecond.check(tiltSpeedMetersPerSecond)
-        try Spec.positionGainPerSecond.check(positionGainPerSecond)
-        try Spec.brakingAccelerationMetersPerSecondSquared.check(brakingAccelerationMetersPerSecondSquared)
-        try Spec.velocityGainPerSecond.check(velocityGainPerSecond)
-        try Spec.separationGainPerSecond.check(separationGainPerSecond)
-        try Spec.brakingAuthorityFraction.check(brakingAuthorityFraction)
-        try Spec.tiltTimeConstantSeconds.check(tiltTimeConstantSeconds)
-        try Spec.personDecelerationMetersPerSecondSquared.check(personDecelerationMetersPerSecondSquared)
-        try Spec.windObserverRadiansPerSecond.check(windObserverRadiansPerSecond)
-        try Spec.separationMarginMeters.check(separationMarginMeters)
-        try Spec.yawGainPerSecond.check(yawGainPerSecond)
-        try Spec.yawDeadZoneMeters.check(yawDeadZoneMeters)
-        try Spec.altitudeGainPerSecond.check(altitudeGainPerSecond)
-        try Spec.targetSmoothingRadiansPerSecond.check(targetSmoothingRadiansPerSecond)
-        try Spec.standoffRotationDegreesPerSecond.check(standoffRotationDegreesPerSecond)
-        try Spec.standoffRotationTimeConstantSeconds.check(standoffRotationTimeConstantSeconds)
-        try Spec.feedForwardStartMetersPerSecond.check(feedForwardStartMetersPerSecond)
-        // Its lower bound depends on the start speed: the spec's upper bound, the start + 0.05 below.
-        try ParameterError.check("feedForwardFullMetersPerSecond", feedForwardFullMetersPerSecond,
-                                 in: (feedForwardStartMetersPerSecond + 0.05)...Spec.feedForwardFullMetersPerSecond.range.upperBound)
-        try Spec.tiltSlewPerSecond.check(tiltSlewPerSecond)
-        try Spec.yawSlewPerSecond.check(yawSlewPerSecond)
-        try Spec.gazSlewPerSecond.check(gazSlewPerSecond)
-        try Spec.commandLatencySeconds.check(commandLatencySeconds)
-    }
 }
 
-extension ControllerTuning {
+extension ControllerTuning: ParameterSet {
     /// Unit, range and default of each numeric field, declared once (`ParameterSpec`): the init's
     /// defaults and `validate()` read them; the field docs above say why each value.
     public enum Spec {
@@ -132,15 +103,37 @@ extension ControllerTuning {
         public static let commandLatencySeconds = ParameterSpec("commandLatencySeconds", unit: "s", range: 0...0.5, default: 0.1)
 
         /// Every entry, in field order.
-        public static let all: [ParameterSpec] = [
-            dragRatePerSecond, tiltSpeedMetersPerSecond, positionGainPerSecond,
-            brakingAccelerationMetersPerSecondSquared, velocityGainPerSecond, separationGainPerSecond,
-            brakingAuthorityFraction, tiltTimeConstantSeconds, personDecelerationMetersPerSecondSquared,
-            windObserverRadiansPerSecond, separationMarginMeters, yawGainPerSecond,
-            yawDeadZoneMeters, altitudeGainPerSecond, targetSmoothingRadiansPerSecond,
-            standoffRotationDegreesPerSecond, standoffRotationTimeConstantSeconds, feedForwardStartMetersPerSecond,
-            feedForwardFullMetersPerSecond, tiltSlewPerSecond, yawSlewPerSecond,
-            gazSlewPerSecond, commandLatencySeconds,
-        ]
+        public static let all: [ParameterSpec] = ControllerTuning.parameterFields.map(\.spec)
     }
+
+    /// Every numeric field with its spec, in field order: `validate()` checks them in this order, with
+    /// the bound that depends on another field where one does.
+    public static let parameterFields: [ParameterField<ControllerTuning>] = [
+        .init(\.dragRatePerSecond, Spec.dragRatePerSecond),
+        .init(\.tiltSpeedMetersPerSecond, Spec.tiltSpeedMetersPerSecond),
+        .init(\.positionGainPerSecond, Spec.positionGainPerSecond),
+        .init(\.brakingAccelerationMetersPerSecondSquared, Spec.brakingAccelerationMetersPerSecondSquared),
+        .init(\.velocityGainPerSecond, Spec.velocityGainPerSecond),
+        .init(\.separationGainPerSecond, Spec.separationGainPerSecond),
+        .init(\.brakingAuthorityFraction, Spec.brakingAuthorityFraction),
+        .init(\.tiltTimeConstantSeconds, Spec.tiltTimeConstantSeconds),
+        .init(\.personDecelerationMetersPerSecondSquared, Spec.personDecelerationMetersPerSecondSquared),
+        .init(\.windObserverRadiansPerSecond, Spec.windObserverRadiansPerSecond),
+        .init(\.separationMarginMeters, Spec.separationMarginMeters),
+        .init(\.yawGainPerSecond, Spec.yawGainPerSecond),
+        .init(\.yawDeadZoneMeters, Spec.yawDeadZoneMeters),
+        .init(\.altitudeGainPerSecond, Spec.altitudeGainPerSecond),
+        .init(\.targetSmoothingRadiansPerSecond, Spec.targetSmoothingRadiansPerSecond),
+        .init(\.standoffRotationDegreesPerSecond, Spec.standoffRotationDegreesPerSecond),
+        .init(\.standoffRotationTimeConstantSeconds, Spec.standoffRotationTimeConstantSeconds),
+        .init(\.feedForwardStartMetersPerSecond, Spec.feedForwardStartMetersPerSecond),
+        // Its lower bound depends on the start speed: the spec's upper bound, the start + 0.05 below.
+        .init(\.feedForwardFullMetersPerSecond, Spec.feedForwardFullMetersPerSecond, allowed: {
+            ($0.feedForwardStartMetersPerSecond + 0.05)...Spec.feedForwardFullMetersPerSecond.range.upperBound
+        }),
+        .init(\.tiltSlewPerSecond, Spec.tiltSlewPerSecond),
+        .init(\.yawSlewPerSecond, Spec.yawSlewPerSecond),
+        .init(\.gazSlewPerSecond, Spec.gazSlewPerSecond),
+        .init(\.commandLatencySeconds, Spec.commandLatencySeconds),
+    ]
 }

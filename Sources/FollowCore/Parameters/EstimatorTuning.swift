@@ -58,30 +58,9 @@ public struct EstimatorTuning: Sendable, Hashable {
     /// end-of-cycle reporting can move a 1 Hz fix's delivery by up to a cycle; a wrong stamp —
     /// a receiver's bad week, a leap second, a corrupted field — is off by seconds or more).
     public var maxFixLeadSeconds: Double = Spec.maxFixLeadSeconds.defaultValue
-    /// Checks every field against its declared range (`Spec`) and the ranges that depend on another field.
-    public func validate() throws(ParameterError) {
-        try Spec.targetPositionSigmaMeters.check(targetPositionSigmaMeters)
-        try Spec.targetAccelerationSpectralDensity.check(targetAccelerationSpectralDensity)
-        try Spec.reportedVelocitySigmaMetersPerSecond.check(reportedVelocitySigmaMetersPerSecond)
-        try Spec.dronePositionSigmaMeters.check(dronePositionSigmaMeters)
-        try Spec.droneAccelerationSpectralDensity.check(droneAccelerationSpectralDensity)
-        try Spec.navdataVelocitySigmaMetersPerSecond.check(navdataVelocitySigmaMetersPerSecond)
-        try Spec.maxPlausibleSpeedMetersPerSecond.check(maxPlausibleSpeedMetersPerSecond)
-        try Spec.outlierAllowanceMeters.check(outlierAllowanceMeters)
-        try Spec.reinitialiseAfterFixes.check(Double(reinitialiseAfterFixes))
-        try Spec.clockResetAfterFixes.check(Double(clockResetAfterFixes))
-        try Spec.fixesToConverge.check(Double(fixesToConverge))
-        try Spec.maxPredictionSeconds.check(maxPredictionSeconds)
-        try Spec.movingSpeedMetersPerSecond.check(movingSpeedMetersPerSecond)
-        try Spec.movingConfirmationFixes.check(Double(movingConfirmationFixes))
-        // Its upper bound is the moving speed (hysteresis), within the spec's static range.
-        try ParameterError.check("stationarySpeedMetersPerSecond", stationarySpeedMetersPerSecond,
-                                 in: Spec.stationarySpeedMetersPerSecond.range.lowerBound...movingSpeedMetersPerSecond)
-        try Spec.maxFixLeadSeconds.check(maxFixLeadSeconds)
-    }
 }
 
-extension EstimatorTuning {
+extension EstimatorTuning: ParameterSet {
     /// Unit, range and default of each numeric field, declared once (`ParameterSpec`): the init's
     /// defaults and `validate()` read them; the field docs above say why each value.
     public enum Spec {
@@ -103,13 +82,30 @@ extension EstimatorTuning {
         public static let maxFixLeadSeconds = ParameterSpec("maxFixLeadSeconds", unit: "s", range: 0.2...10, default: 1.5)
 
         /// Every entry, in field order.
-        public static let all: [ParameterSpec] = [
-            targetPositionSigmaMeters, targetAccelerationSpectralDensity, reportedVelocitySigmaMetersPerSecond,
-            dronePositionSigmaMeters, droneAccelerationSpectralDensity, navdataVelocitySigmaMetersPerSecond,
-            maxPlausibleSpeedMetersPerSecond, outlierAllowanceMeters, reinitialiseAfterFixes,
-            clockResetAfterFixes, fixesToConverge, maxPredictionSeconds,
-            movingSpeedMetersPerSecond, movingConfirmationFixes, stationarySpeedMetersPerSecond,
-            maxFixLeadSeconds,
-        ]
+        public static let all: [ParameterSpec] = EstimatorTuning.parameterFields.map(\.spec)
     }
+
+    /// Every numeric field with its spec, in field order: `validate()` checks them in this order, with
+    /// the bound that depends on another field where one does.
+    public static let parameterFields: [ParameterField<EstimatorTuning>] = [
+        .init(\.targetPositionSigmaMeters, Spec.targetPositionSigmaMeters),
+        .init(\.targetAccelerationSpectralDensity, Spec.targetAccelerationSpectralDensity),
+        .init(\.reportedVelocitySigmaMetersPerSecond, Spec.reportedVelocitySigmaMetersPerSecond),
+        .init(\.dronePositionSigmaMeters, Spec.dronePositionSigmaMeters),
+        .init(\.droneAccelerationSpectralDensity, Spec.droneAccelerationSpectralDensity),
+        .init(\.navdataVelocitySigmaMetersPerSecond, Spec.navdataVelocitySigmaMetersPerSecond),
+        .init(\.maxPlausibleSpeedMetersPerSecond, Spec.maxPlausibleSpeedMetersPerSecond),
+        .init(\.outlierAllowanceMeters, Spec.outlierAllowanceMeters),
+        .init(\.reinitialiseAfterFixes, Spec.reinitialiseAfterFixes),
+        .init(\.clockResetAfterFixes, Spec.clockResetAfterFixes),
+        .init(\.fixesToConverge, Spec.fixesToConverge),
+        .init(\.maxPredictionSeconds, Spec.maxPredictionSeconds),
+        .init(\.movingSpeedMetersPerSecond, Spec.movingSpeedMetersPerSecond),
+        .init(\.movingConfirmationFixes, Spec.movingConfirmationFixes),
+        // Its upper bound is the moving speed (hysteresis), within the spec's static range.
+        .init(\.stationarySpeedMetersPerSecond, Spec.stationarySpeedMetersPerSecond, allowed: {
+            Spec.stationarySpeedMetersPerSecond.range.lowerBound...$0.movingSpeedMetersPerSecond
+        }),
+        .init(\.maxFixLeadSeconds, Spec.maxFixLeadSeconds),
+    ]
 }

@@ -66,27 +66,6 @@ public struct FailsafeParameters: Sendable, Hashable {
     /// gpsd or TCP stream. Counted, not fused, does not refresh freshness (`Spec.maxFixLagSeconds`).
     public var maxFixLagSeconds: Double = Spec.maxFixLagSeconds.defaultValue
 
-    /// Checks every field against its declared range (`Spec`).
-    public func validate() throws(ParameterError) {
-        try Spec.targetTimeoutSeconds.check(targetTimeoutSeconds)
-        try Spec.landAfterSeconds.check(landAfterSeconds)
-        try Spec.onboardTimeoutSeconds.check(onboardTimeoutSeconds)
-        try Spec.headingTimeoutSeconds.check(headingTimeoutSeconds)
-        try Spec.navdataTimeoutSeconds.check(navdataTimeoutSeconds)
-        try Spec.minBatteryPercent.check(minBatteryPercent)
-        try Spec.minTakeoffBatteryPercent.check(minTakeoffBatteryPercent)
-        try Spec.geofenceMeters.check(geofenceMeters)
-        try Spec.maxTargetDistanceMeters.check(maxTargetDistanceMeters)
-        try Spec.minSeparationMeters.check(minSeparationMeters)
-        try Spec.gpsRelativeErrorMeters.check(gpsRelativeErrorMeters)
-        try Spec.landedConfirmSeconds.check(landedConfirmSeconds)
-        try Spec.takeOffTimeoutSeconds.check(takeOffTimeoutSeconds)
-        try Spec.climbTimeoutSeconds.check(climbTimeoutSeconds)
-        try Spec.lowBatteryConfirmSeconds.check(lowBatteryConfirmSeconds)
-        try Spec.criticalBatteryPercent.check(criticalBatteryPercent)
-        try Spec.maxEphMeters.check(maxEphMeters)
-        try Spec.maxFixLagSeconds.check(maxFixLagSeconds)
-    }
 
     /// The radius around the *measured* person the drone keeps out of: `minSeparationMeters` +
     /// `gpsRelativeErrorMeters`, so the true distance stays above `minSeparationMeters` as long as
@@ -94,7 +73,7 @@ public struct FailsafeParameters: Sendable, Hashable {
     public var protectedRadiusMeters: Double { minSeparationMeters + gpsRelativeErrorMeters }
 }
 
-extension FailsafeParameters {
+extension FailsafeParameters: ParameterSet {
     /// Unit, range and default of each field, declared once (`ParameterSpec`); the config's
     /// `[failsafe]` keys read them too.
     public enum Spec {
@@ -165,12 +144,29 @@ extension FailsafeParameters {
         public static let maxFixLagSeconds = ParameterSpec("maxFixLagSeconds", unit: "s", range: 0.2...10, default: 1.5)
 
         /// Every entry, in field order.
-        public static let all: [ParameterSpec] = [
-            targetTimeoutSeconds, landAfterSeconds, onboardTimeoutSeconds, headingTimeoutSeconds,
-            navdataTimeoutSeconds, minBatteryPercent, minTakeoffBatteryPercent, geofenceMeters,
-            maxTargetDistanceMeters, minSeparationMeters, gpsRelativeErrorMeters, landedConfirmSeconds,
-            takeOffTimeoutSeconds, climbTimeoutSeconds, lowBatteryConfirmSeconds, criticalBatteryPercent,
-            maxEphMeters, maxFixLagSeconds,
-        ]
+        public static let all: [ParameterSpec] = FailsafeParameters.parameterFields.map(\.spec)
     }
+
+    /// Every numeric field with its spec, in field order: `validate()` checks them in this order, with
+    /// the bound that depends on another field where one does.
+    public static let parameterFields: [ParameterField<FailsafeParameters>] = [
+        .init(\.targetTimeoutSeconds, Spec.targetTimeoutSeconds),
+        .init(\.landAfterSeconds, Spec.landAfterSeconds),
+        .init(\.onboardTimeoutSeconds, Spec.onboardTimeoutSeconds),
+        .init(\.headingTimeoutSeconds, Spec.headingTimeoutSeconds),
+        .init(\.navdataTimeoutSeconds, Spec.navdataTimeoutSeconds),
+        .init(\.minBatteryPercent, Spec.minBatteryPercent),
+        .init(\.minTakeoffBatteryPercent, Spec.minTakeoffBatteryPercent),
+        .init(\.geofenceMeters, Spec.geofenceMeters),
+        .init(\.maxTargetDistanceMeters, Spec.maxTargetDistanceMeters),
+        .init(\.minSeparationMeters, Spec.minSeparationMeters),
+        .init(\.gpsRelativeErrorMeters, Spec.gpsRelativeErrorMeters),
+        .init(\.landedConfirmSeconds, Spec.landedConfirmSeconds),
+        .init(\.takeOffTimeoutSeconds, Spec.takeOffTimeoutSeconds),
+        .init(\.climbTimeoutSeconds, Spec.climbTimeoutSeconds),
+        .init(\.lowBatteryConfirmSeconds, Spec.lowBatteryConfirmSeconds),
+        .init(\.criticalBatteryPercent, Spec.criticalBatteryPercent),
+        .init(\.maxEphMeters, Spec.maxEphMeters),
+        .init(\.maxFixLagSeconds, Spec.maxFixLagSeconds),
+    ]
 }

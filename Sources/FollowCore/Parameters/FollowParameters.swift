@@ -41,23 +41,9 @@ public struct FollowParameters: Sendable, Hashable {
     /// (`StoppingModel.shortestDefensibleStandoffMeters`: one fix period is how late the drone
     /// learns that someone started walking at it; `Spec.targetFixRateHz`).
     public var targetFixRateHz: Double = Spec.targetFixRateHz.defaultValue
-
-    /// Checks every field against its declared range (`Spec`).
-    public func validate() throws(ParameterError) {
-        try Spec.standoffMeters.check(standoffMeters)
-        try Spec.altitudeMeters.check(altitudeMeters)
-        try Spec.altitudeToleranceMeters.check(altitudeToleranceMeters)
-        try Spec.maxTiltDegrees.check(maxTiltDegrees)
-        try Spec.maxYawRateDegreesPerSecond.check(maxYawRateDegreesPerSecond)
-        try Spec.maxClimbMetersPerSecond.check(maxClimbMetersPerSecond)
-        try Spec.mountOffsetDegrees.check(mountOffsetDegrees)
-        try Spec.assumedGPSLatencySeconds.check(assumedGPSLatencySeconds)
-        try Spec.maxHorizontalSpeedMetersPerSecond.check(maxHorizontalSpeedMetersPerSecond)
-        try Spec.targetFixRateHz.check(targetFixRateHz)
-    }
 }
 
-extension FollowParameters {
+extension FollowParameters: ParameterSet {
     /// Unit, range and default of each field, declared once (`ParameterSpec`). The config keys
     /// `[follow]` and `onboard.mount_offset_deg` read them too.
     public enum Spec {
@@ -97,10 +83,21 @@ extension FollowParameters {
         public static let targetFixRateHz = ParameterSpec("targetFixRateHz", unit: "Hz", range: 0.2...20, default: 1)
 
         /// Every entry, in field order.
-        public static let all: [ParameterSpec] = [
-            standoffMeters, altitudeMeters, altitudeToleranceMeters, maxTiltDegrees, maxYawRateDegreesPerSecond,
-            maxClimbMetersPerSecond, mountOffsetDegrees, assumedGPSLatencySeconds, maxHorizontalSpeedMetersPerSecond,
-            targetFixRateHz,
-        ]
+        public static let all: [ParameterSpec] = FollowParameters.parameterFields.map(\.spec)
     }
+
+    /// Every numeric field with its spec, in field order: `validate()` checks them in this order, with
+    /// the bound that depends on another field where one does.
+    public static let parameterFields: [ParameterField<FollowParameters>] = [
+        .init(\.standoffMeters, Spec.standoffMeters),
+        .init(\.altitudeMeters, Spec.altitudeMeters),
+        .init(\.altitudeToleranceMeters, Spec.altitudeToleranceMeters),
+        .init(\.maxTiltDegrees, Spec.maxTiltDegrees),
+        .init(\.maxYawRateDegreesPerSecond, Spec.maxYawRateDegreesPerSecond),
+        .init(\.maxClimbMetersPerSecond, Spec.maxClimbMetersPerSecond),
+        .init(\.mountOffsetDegrees, Spec.mountOffsetDegrees),
+        .init(\.assumedGPSLatencySeconds, Spec.assumedGPSLatencySeconds),
+        .init(\.maxHorizontalSpeedMetersPerSecond, Spec.maxHorizontalSpeedMetersPerSecond),
+        .init(\.targetFixRateHz, Spec.targetFixRateHz),
+    ]
 }

@@ -34,3 +34,54 @@ public struct ParameterSpec: Sendable, Hashable {
     /// `defaultValue` for a field kept as a whole number.
     public var integerDefault: Int { Int(defaultValue) }
 }
+
+/// One numeric field of a parameter type with its spec: a row of the type's `Spec.fields` table,
+/// which `validate()` walks in field order and `Spec.all` lists.
+public struct ParameterField<Root>: Sendable {
+    /// The field's unit, range and default.
+    public let spec: ParameterSpec
+    /// The field (`KeyPath<Root, Double>` or `KeyPath<Root, Int>`).
+    public let keyPath: PartialKeyPath<Root> & Sendable
+    /// Reads the field (a whole-number field as a `Double`).
+    let value: @Sendable (Root) -> Double
+    /// The accepted values given the whole set: `spec.range` unless the bound depends on another field.
+    let allowed: @Sendable (Root) -> ClosedRange<Double>
+
+    /// A `Double` field; `allowed` replaces `spec.range` where a bound depends on another field.
+    init(_ keyPath: KeyPath<Root, Double> & Sendable, _ spec: ParameterSpec,
+         allowed: (@Sendable (Root) -> ClosedRange<Double>)? = nil) {
+        self.spec = spec
+        self.keyPath = keyPath
+        self.value = { $0[keyPath: keyPath] }
+        self.allowed = allowed ?? { _ in spec.range }
+    }
+
+    /// A whole-number field, checked as a `Double` against `spec.range`.
+    init(_ keyPath: KeyPath<Root, Int> & Sendable, _ spec: ParameterSpec) {
+        self.spec = spec
+        self.keyPath = keyPath
+        self.value = { Double($0[keyPath: keyPath]) }
+        self.allowed = { _ in spec.range }
+    }
+
+    /// Throws `.outOfRange` (named `spec.name`) unless the field is finite and inside `allowed`.
+    func check(_ root: Root) throws(ParameterError) {
+        try ParameterError.check(spec.name, value(root), in: allowed(root))
+    }
+}
+
+/// A parameter type whose numeric fields are listed once, with their specs, in `Spec.fields`.
+public protocol ParameterSet {
+    /// Every numeric field with its spec, in field order.
+    static var parameterFields: [ParameterField<Self>] { get }
+}
+
+extension ParameterSet {
+    /// Checks every field against its declared range (`ParameterSpec`), or the range that depends on
+    /// another field where the table says so, in field order: the first field out of range is the error.
+    public func validate() throws(ParameterError) {
+        for field in Self.parameterFields {
+            try field.check(self)
+        }
+    }
+}
