@@ -2,17 +2,26 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Timings shared by the scenarios; they must match `shortFailsafes`.
+/// Timings shared by the scenarios: the timeouts are read from `shortFailsafes` (the config the
+/// rig flies with), so the two cannot drift apart.
 enum Short {
-    static let targetTimeoutSeconds = 1.0
-    static let onboardTimeoutSeconds = 1.0
-    static let headingTimeoutSeconds = 1.0
-    static let navdataTimeoutSeconds = 0.5
-    static let landAfterSeconds = 4.0
+    static let targetTimeoutSeconds = failsafeSeconds("target_timeout_s")
+    static let onboardTimeoutSeconds = failsafeSeconds("onboard_timeout_s")
+    static let headingTimeoutSeconds = failsafeSeconds("heading_timeout_s")
+    static let navdataTimeoutSeconds = failsafeSeconds("navdata_timeout_s")
+    static let landAfterSeconds = failsafeSeconds("land_after_s")
     /// What the brief allows on top of a timeout before the hold must have started.
     static let holdSlackSeconds = 1.0
     /// Allowed lateness of the land decision after `landAfterSeconds` of holding.
     static let landSlackSeconds = 1.0
+
+    /// `[failsafe] key` of `shortFailsafes`, seconds (a missing or non-numeric key is a bug in the rig).
+    private static func failsafeSeconds(_ key: String) -> Double {
+        guard let text = shortFailsafes["failsafe"]?[key], let seconds = Double(text) else {
+            fatalError("shortFailsafes has no numeric [failsafe] \(key)")
+        }
+        return seconds
+    }
 }
 
 /// What `expectHoldThenLand` measured, seconds from the injection.
@@ -75,6 +84,35 @@ func expectHoldThenLand(
     return times
 }
 
+/// After a fault at `t0`: the first hold is `holdState`, within `timeoutSeconds + holdSlack`.
+/// Returns the hold's latency from `t0`, seconds (NaN: no hold).
+func expectHold(
+    _ rig: FaultRig, t0: Double, timeoutSeconds: Double, holdState: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> Double {
+    let hold = await rig.log.waitForTransition(after: t0 - 1, within: 8) { $0.to.hasPrefix("holding") }
+    #expect(hold?.to == holdState, "\(rig.diagnostics())", sourceLocation: sourceLocation)
+    let holdLatency = hold.map { $0.t - t0 } ?? .nan
+    #expect(holdLatency <= timeoutSeconds + Short.holdSlackSeconds, "hold \(holdLatency) s after the fault",
+            sourceLocation: sourceLocation)
+    return holdLatency
+}
+
+/// After the silenced source came back at `t1`: the drone leaves `holdState` on fresh data within
+/// `withinSeconds`. Returns that transition and its latency from `t1`, seconds (NaN: none).
+func expectResume(
+    _ rig: FaultRig, from holdState: String, t1: Double, withinSeconds: Double,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> (resume: Transition?, latency: Double) {
+    let resume = await rig.log.waitForTransition(after: t1 - 0.5, within: 6) {
+        $0.from == holdState && $0.reason == "data-fresh"
+    }
+    #expect(resume != nil, "did not resume\n\(rig.diagnostics())", sourceLocation: sourceLocation)
+    let latency = resume.map { $0.t - t1 } ?? .nan
+    #expect(latency <= withinSeconds, "resumed \(latency) s after the source came back", sourceLocation: sourceLocation)
+    return (resume, latency)
+}
+
 func report(_ fault: String, _ times: HoldLandTimes?, extra: [String: Any] = [:]) {
     guard let times else { return }
     var values: [String: Any] = [
@@ -89,17 +127,36 @@ func report(_ fault: String, _ times: HoldLandTimes?, extra: [String: Any] = [:]
 /// Faults 1–4, 6, 10–12: a failsafe that must hold and then land, or resume, on time.
 @Suite("Fault injection: failsafe timing over real gpsd and the simulated drone")
 struct FailsafeTimingTests {
-    @Test("1. target receiver silent → hold within target_timeout_s + 1 s, land after land_after_s, landed",
-          .timeLimit(.minutes(6)))
-    func targetReceiverSilent() async throws {
-        try await FaultRig.withFollowingField("target-silent") { rig in
-            // When the person's receiver goes silent
-            let t0 = try rig.control.silence("person", true)
-            // Then: hold(target-stale) → landing(hold-expired:target-stale) → landed
+    /// Faults 1, 3 and 4: the fault report's name, the rig's field label, the source silenced, its
+    /// timeout (seconds), the holds allowed first and the landing state that must follow.
+    typealias SilentSource = (
+        fault: String, field: String, source: String, timeoutSeconds: Double, holdStates: [String], landState: String
+    )
+
+    @Test("1, 3, 4. a source silent for good → hold within its timeout + 1 s, land after land_after_s, landed",
+          .timeLimit(.minutes(6)), arguments: [
+        // 1. the person's receiver: hold(target-stale) → landing(hold-expired:target-stale) → landed
+        (fault: "1-target-silent", field: "target-silent", source: "person", timeoutSeconds: Short.targetTimeoutSeconds,
+         holdStates: ["holding(target-stale)"], landState: "landing(hold-expired:target-stale)"),
+        // 3. the drone's receiver (fixes and heading): it holds (onboard fix or heading stale, whichever
+        // ages first) and lands on the onboard fix
+        (fault: "3-onboard-silent", field: "onboard-silent", source: "onboard",
+         timeoutSeconds: max(Short.onboardTimeoutSeconds, Short.headingTimeoutSeconds),
+         holdStates: ["holding(onboard-fix-stale)", "holding(heading-stale)"],
+         landState: "landing(hold-expired:onboard-fix-stale)"),
+        // 4. only the onboard heading (HDT → gpsd ATT); fixes continue
+        (fault: "4-heading-lost", field: "heading-lost", source: "heading", timeoutSeconds: Short.headingTimeoutSeconds,
+         holdStates: ["holding(heading-stale)"], landState: "landing(hold-expired:heading-stale)"),
+    ] as [SilentSource])
+    func sourceSilentForGood(_ c: SilentSource) async throws {
+        try await FaultRig.withFollowingField(c.field) { rig in
+            // When the source goes silent
+            let t0 = try rig.control.silence(c.source, true)
+            // Then it holds, lands after land_after_s of holding, and navdata confirms the landing
             let times = await expectHoldThenLand(
-                rig, t0: t0, timeoutSeconds: Short.targetTimeoutSeconds, holdState: { $0 == "holding(target-stale)" },
-                landState: "landing(hold-expired:target-stale)")
-            report("1-target-silent", times)
+                rig, t0: t0, timeoutSeconds: c.timeoutSeconds, holdState: { c.holdStates.contains($0) },
+                landState: c.landState)
+            report(c.fault, times)
         }
     }
 
@@ -109,20 +166,14 @@ struct FailsafeTimingTests {
         try await FaultRig.withFollowingField("target-back") { rig in
             // When the person's receiver goes silent for 2 s (< land_after_s 4)
             let t0 = try rig.control.silence("person", true)
-            let hold = await rig.log.waitForTransition(after: t0 - 1, within: 8) { $0.to.hasPrefix("holding") }
-            #expect(hold?.to == "holding(target-stale)", "\(rig.diagnostics())")
-            let holdLatency = hold.map { $0.t - t0 } ?? .nan
-            #expect(holdLatency <= Short.targetTimeoutSeconds + Short.holdSlackSeconds)
+            let holdLatency = await expectHold(
+                rig, t0: t0, timeoutSeconds: Short.targetTimeoutSeconds, holdState: "holding(target-stale)")
             try await Task.sleep(for: .seconds(max(0.1, t0 + 2.0 - monotonicSeconds())))
             let t1 = try rig.control.silence("person", false)
 
             // Then it leaves the hold on fresh data, well before the land deadline
-            let resume = await rig.log.waitForTransition(after: t1 - 0.5, within: 6) {
-                $0.from == "holding(target-stale)" && $0.reason == "data-fresh"
-            }
-            #expect(resume != nil, "did not resume\n\(rig.diagnostics())")
-            let resumeLatency = resume.map { $0.t - t1 } ?? .nan
-            #expect(resumeLatency <= 1.5, "resumed \(resumeLatency) s after the receiver came back")
+            let (resume, resumeLatency) = await expectResume(
+                rig, from: "holding(target-stale)", t1: t1, withinSeconds: 1.5)
             // And follows again, with no landing for the next land_after_s + 1 s
             let following = await rig.log.waitForTransition(to: "following", after: t1 - 0.5, within: 10)
             #expect(following != nil, "\(rig.diagnostics())")
@@ -138,32 +189,6 @@ struct FailsafeTimingTests {
         }
     }
 
-    @Test("3. onboard receiver silent → hold, then land (hold-expired:onboard-fix-stale)", .timeLimit(.minutes(6)))
-    func onboardReceiverSilent() async throws {
-        try await FaultRig.withFollowingField("onboard-silent") { rig in
-            // When the drone's receiver goes silent (fixes and heading)
-            let t0 = try rig.control.silence("onboard", true)
-            // Then it holds (onboard fix or heading stale, whichever ages first) and lands on the onboard fix
-            let times = await expectHoldThenLand(
-                rig, t0: t0, timeoutSeconds: max(Short.onboardTimeoutSeconds, Short.headingTimeoutSeconds),
-                holdState: { $0 == "holding(onboard-fix-stale)" || $0 == "holding(heading-stale)" },
-                landState: "landing(hold-expired:onboard-fix-stale)")
-            report("3-onboard-silent", times)
-        }
-    }
-
-    @Test("4. onboard heading lost → hold(heading-stale), then land", .timeLimit(.minutes(6)))
-    func onboardHeadingLost() async throws {
-        try await FaultRig.withFollowingField("heading-lost") { rig in
-            // When only the heading (HDT → gpsd ATT) stops; fixes continue
-            let t0 = try rig.control.silence("heading", true)
-            let times = await expectHoldThenLand(
-                rig, t0: t0, timeoutSeconds: Short.headingTimeoutSeconds, holdState: { $0 == "holding(heading-stale)" },
-                landState: "landing(hold-expired:heading-stale)")
-            report("4-heading-lost", times)
-        }
-    }
-
     @Test("6a. navdata silent for 2 s → hold(navdata-lost), AT keeps flowing, resumes when navdata returns",
           .timeLimit(.minutes(6)))
     func navdataGapResumes() async throws {
@@ -171,10 +196,8 @@ struct FailsafeTimingTests {
             let atBefore = rig.status()?.atDatagrams ?? 0
             // When the drone stops sending navdata for 2 s
             let t0 = try rig.control.silence("navdata", true)
-            let hold = await rig.log.waitForTransition(after: t0 - 1, within: 8) { $0.to.hasPrefix("holding") }
-            #expect(hold?.to == "holding(navdata-lost)", "\(rig.diagnostics())")
-            let holdLatency = hold.map { $0.t - t0 } ?? .nan
-            #expect(holdLatency <= Short.navdataTimeoutSeconds + Short.holdSlackSeconds)
+            let holdLatency = await expectHold(
+                rig, t0: t0, timeoutSeconds: Short.navdataTimeoutSeconds, holdState: "holding(navdata-lost)")
             try await Task.sleep(for: .seconds(max(0.1, t0 + 1.6 - monotonicSeconds())))
             // Then the drone keeps receiving AT commands (followme does not go quiet), so its own com
             // watchdog never trips: it stays flying, not "hovering on lost com"
@@ -188,12 +211,7 @@ struct FailsafeTimingTests {
                 #expect(during.maxCommandGapSeconds < 0.5, "AT gap \(during.maxCommandGapSeconds) s")
             }
             // And when navdata returns, the link reports it and the drone follows again
-            let resume = await rig.log.waitForTransition(after: t1 - 0.5, within: 6) {
-                $0.from == "holding(navdata-lost)" && $0.reason == "data-fresh"
-            }
-            #expect(resume != nil, "\(rig.diagnostics())")
-            let resumeLatency = resume.map { $0.t - t1 } ?? .nan
-            #expect(resumeLatency <= 1.0)
+            let resumeLatency = await expectResume(rig, from: "holding(navdata-lost)", t1: t1, withinSeconds: 1.0).latency
             #expect(!rig.log.linkEvents("navdata-lost", after: t0).isEmpty)
             #expect(!rig.log.linkEvents("navdata-restored", after: t1 - 0.1).isEmpty)
             let following = await rig.log.waitForTransition(to: "following", after: t1 - 0.5, within: 10)
