@@ -40,8 +40,9 @@ struct FlightLoop {
     private var lastIntent: FlightIntent?
     var droneAirborne = false
     private var lastDecision: FlightDecision?
-    private var lastTargetFixAt: MonotonicTime?
-    private var lastOnboardFixAt: MonotonicTime?
+    /// What the status snapshot needs beyond the machine (fixes, transitions, link rates).
+    private var statusTracker = FlightStatusTracker()
+    private var startedAt = MonotonicTime.zero
     /// Dry run: REF bit 9 as the link adopted it on connect; cleared for good once telemetry shows
     /// the drone on the ground.
     var dryRunFlying = false
@@ -64,6 +65,7 @@ struct FlightLoop {
 
     /// Records the flight's parameters; call once before the first input.
     mutating func start(now: MonotonicTime) {
+        startedAt = now
         let follow = machine.followParameters, failsafe = machine.failsafeParameters
         record(FlightStartRecord(t: now.seconds, standoffMeters: follow.standoffMeters,
                                  altitudeMeters: follow.altitudeMeters, minSeparationMeters: failsafe.minSeparationMeters,
@@ -81,11 +83,12 @@ struct FlightLoop {
         case .telemetry(let telemetry, let sequence):
             handleTelemetry(telemetry, sequence: sequence, now: now)
         case .link(let event):
+            if case .statistics(let statistics) = event { statusTracker.note(statistics, now: now) }
             handleLink(event, now: now)
         case .tick:
             decide(now: now, immediately: false)
             recorder?.flushIfDue(now: now)
-            if options.statusLine { drawStatus(now: now) }
+            publishStatus(now: now)
         case .shutdown:
             logger.notice("shutdown requested: landing")
             record(FlightShutdownRecord(t: now.seconds), now)
@@ -124,9 +127,9 @@ struct FlightLoop {
 
     private mutating func handleGPS(_ event: GPSEvent, now: MonotonicTime) {
         var outcome: InputOutcome?
+        statusTracker.note(event)
         switch event {
         case .fix(let fix):
-            if fix.role == .target { lastTargetFixAt = fix.receivedAt } else { lastOnboardFixAt = fix.receivedAt }
             outcome = machine.handle(.fix(fix), now: now)
         case .heading(let h):
             machine.handle(.heading(h), now: now)
@@ -150,6 +153,7 @@ struct FlightLoop {
         if let t = decision.transition {
             logger.log(level: t.to.transitionLogLevel, "flight state",
                        metadata: ["from": "\(t.from.name)", "to": "\(t.to.name)", "reason": "\(t.reason.name)"])
+            statusTracker.note(t, now: now)
             record(FlightTransitionRecord(t: now.seconds, from: t.from.name, to: t.to.name, reason: t.reason.name), now)
         }
         let wouldFly = decision.command.intent.wantsAirborne
@@ -207,15 +211,15 @@ struct FlightLoop {
         recorder?.record(make(), now: now)
     }
 
-    private mutating func drawStatus(now: MonotonicTime) {
-        guard now.seconds(since: lastStatus) >= 0.25 else { return }
+    /// Every 0.25 s: one `FlightStatus` for the terminal status line and the status socket
+    /// (neither blocks: a writer thread, a swap under a lock). Built only when someone shows it.
+    private mutating func publishStatus(now: MonotonicTime) {
+        guard options.statusLine || options.statusPublisher != nil, now.seconds(since: lastStatus) >= 0.25 else { return }
         lastStatus = now
-        func age(_ t: MonotonicTime?) -> String { t.map { String(format: "%.1fs", now.seconds(since: $0)) } ?? "-" }
-        var s = "\r\u{1B}[2K" + machine.state.name
-        if let f = lastDecision?.follow { s += String(format: " | dist %.1fm", f.distanceToTargetMeters) }
-        s += " | target \(age(lastTargetFixAt)) | onboard \(age(lastOnboardFixAt))"
-        if let t = machine.telemetry { s += String(format: " | batt %.0f%% alt %.1fm", t.batteryPercent, t.altitudeMeters) }
+        let status = statusTracker.status(machine: machine, decision: lastDecision, dryRun: options.noTakeoff,
+                                          startedAt: startedAt, now: now)
+        options.statusPublisher?.publish(status)
         // Through the writer thread: a stalled terminal must not stop the loop.
-        statusWriter?.enqueue(s)
+        if options.statusLine { statusWriter?.enqueue("\r\u{1B}[2K" + status.statusLine) }
     }
 }

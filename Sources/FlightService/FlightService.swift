@@ -30,6 +30,9 @@ public struct FlightServiceOptions: Sendable {
     /// The writer thread behind stderr (the status line goes through it; its drop counters are
     /// recorded). Nil: the service makes its own for the status line.
     public var logWriter: LogWriter?
+    /// The read-only status socket (`--status-socket`, `[status] socket`): gets a `FlightStatus`
+    /// every 0.25 s. The caller creates and stops it. Nil: none.
+    public var statusPublisher: StatusPublisher?
 
     public init() {}
 }

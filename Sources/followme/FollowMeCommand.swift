@@ -16,6 +16,7 @@ struct FollowMeCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             RunCommand.self,
+            WatchCommand.self,
             GPSCommand.self,
             ConfigCommand.self,
             SimCommand.self,

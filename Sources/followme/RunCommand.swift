@@ -38,6 +38,11 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "At exit, print the fix-to-datagram latency (p50/p99/max, count) to stdout.")
     var latencyReport = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Unix socket `followme watch` reads the live status from (read-only; overrides [status] socket).",
+        valueName: "path"))
+    var statusSocket: String?
+
     func validate() throws {
         guard landTimeout > 0, landTimeout <= 300 else { throw ValidationError("--land-timeout must be in (0, 300] s") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
@@ -73,6 +78,8 @@ struct RunCommand: AsyncParsableCommand {
         options.statusLine = isatty(STDERR_FILENO) == 1
         options.latencyReport = latencyReport
         options.logWriter = stderrWriter
+        options.statusPublisher = Self.statusPublisher(path: statusSocket, logger: logger)
+        defer { Self.stop(options.statusPublisher, logger: logger) }
         let app: FlightApplication
         do {
             app = try ServiceFactory.buildFlight(config: config, options: options, logger: logger)
@@ -93,5 +100,29 @@ struct RunCommand: AsyncParsableCommand {
         case nil:
             throw ExitCode(1)
         }
+    }
+
+    /// The status socket at `path`, or nil (none asked for, or it cannot be made: then the flight
+    /// goes on without it, logged as an error — a missing watch must not keep a drone on the ground
+    /// nor stop a restarted followme from adopting one in the air).
+    static func statusPublisher(path: String?, logger: Logger) -> StatusPublisher? {
+        guard let path, !path.isEmpty else { return nil }
+        do {
+            return try StatusPublisher(path: path)
+        } catch {
+            logger.error("status socket not available; flying without it", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Stops the status socket (removes its file) and logs what it did.
+    static func stop(_ publisher: StatusPublisher?, logger: Logger) {
+        guard let publisher else { return }
+        publisher.stop()
+        let c = publisher.counters
+        logger.info("status socket closed", metadata: [
+            "path": "\(publisher.path)", "watchers": "\(c.accepted)", "lines-sent": "\(c.linesSent)",
+            "lines-skipped": "\(c.linesSkipped)", "watchers-dropped": "\(c.watchersDropped)",
+        ])
     }
 }

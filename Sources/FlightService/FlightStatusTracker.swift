@@ -1,0 +1,99 @@
+import DroneLink
+import FlightLog
+import FollowCore
+import Geometry
+import Observations
+
+/// What the flight loop remembers for its status snapshot (`FlightStatus`) beyond the state
+/// machine: the latest fix and loss of each receiver, the last transitions, the link's rates.
+/// A value the loop owns; `status(...)` builds the snapshot from it and the machine at `now`.
+struct FlightStatusTracker {
+    private var fixes: [ReceiverRole: GPSFix] = [:]
+    private var losses: [ReceiverRole: String] = [:]
+    private var lastHeadingAt: MonotonicTime?
+    private var transitions: [FlightStatus.Transition] = []
+    private var navdataHertz: Double?
+    private var commandsPerSecond: Double?
+    /// The link's command counter at its previous statistics event, and when that was.
+    private var previousCommands: (count: Int, at: MonotonicTime)?
+
+    /// Monotonic time of the latest fix of `role`, if any.
+    func lastFixAt(_ role: ReceiverRole) -> MonotonicTime? { fixes[role]?.receivedAt }
+
+    mutating func note(_ event: GPSEvent) {
+        switch event {
+        case .fix(let fix):
+            fixes[fix.role] = fix
+            losses[fix.role] = nil
+        case .heading(let heading):
+            lastHeadingAt = heading.receivedAt
+        case .lost(let loss):
+            switch loss.reason {
+            case .noFix(let mode): losses[loss.role] = "no fix (mode \(mode))"
+            case .deviceDeactivated: losses[loss.role] = "device gone"
+            case .connectionLost(let why): losses[loss.role] = "gpsd lost: \(why)"
+            }
+        case .connected, .gpsdError:
+            break
+        }
+    }
+
+    mutating func note(_ transition: FlightTransition, now: MonotonicTime) {
+        transitions.append(FlightStatus.Transition(t: now.seconds, from: transition.from.name, to: transition.to.name,
+                                                   reason: transition.reason.name))
+        if transitions.count > FlightStatus.transitionsKept { transitions.removeFirst() }
+    }
+
+    /// The link's periodic statistics: navdata rate as the link measured it, commands per second
+    /// from its command counter between two events.
+    mutating func note(_ statistics: DroneLinkStatistics, now: MonotonicTime) {
+        navdataHertz = statistics.navdataRateHz
+        let commands = LinkStatisticsRecord(statistics).commandsSent ?? 0
+        if let previous = previousCommands, now.seconds(since: previous.at) > 0 {
+            commandsPerSecond = Double(commands - previous.count) / now.seconds(since: previous.at)
+        }
+        previousCommands = (commands, now)
+    }
+
+    /// The snapshot at `now`.
+    func status(machine: FlightStateMachine, decision: FlightDecision?, dryRun: Bool, startedAt: MonotonicTime,
+                now: MonotonicTime) -> FlightStatus
+    {
+        var s = FlightStatus()
+        s.t = now.seconds
+        s.flightSeconds = now.seconds(since: startedAt)
+        s.state = machine.state.name
+        if let last = transitions.last, last.to == s.state { (s.reason, s.stateSinceT) = (last.reason, last.t) }
+        s.dryRun = dryRun
+        s.standoffMeters = machine.followParameters.standoffMeters
+        if let drone = fixes[.onboard], let person = fixes[.target] {
+            let between = BearingDistance.between(drone.coordinate, person.coordinate)
+            s.person = FlightStatus.PersonBearing(distanceMeters: between.distanceMeters, bearingDegrees: between.bearingDegrees,
+                                                  relativeBearingDegrees: decision?.follow?.relativeBearingDegrees)
+        }
+        s.target = receiver(.target, now: now)
+        s.onboard = receiver(.onboard, now: now)
+        s.headingDegrees = machine.navigator.noseHeadingDegrees(now: now)
+        s.headingAgeSeconds = lastHeadingAt.map { now.seconds(since: $0) }
+        if let t = machine.telemetry {
+            s.altitudeMeters = t.altitudeMeters
+            s.batteryPercent = t.batteryPercent
+            s.droneState = "\(t.flightState)"
+            s.emergency = t.emergency
+            s.navdataAgeSeconds = now.seconds(since: t.receivedAt)
+        }
+        s.navdataHertz = navdataHertz
+        s.commandsPerSecond = commandsPerSecond
+        s.transitions = transitions
+        return s
+    }
+
+    private func receiver(_ role: ReceiverRole, now: MonotonicTime) -> FlightStatus.ReceiverStatus? {
+        guard fixes[role] != nil || losses[role] != nil else { return nil }
+        let fix = fixes[role]
+        return FlightStatus.ReceiverStatus(
+            mode: fix?.mode.rawValue, ephMeters: fix?.ephMeters, ageSeconds: fix.map { now.seconds(since: $0.receivedAt) },
+            latitudeDegrees: fix?.coordinate.latitudeDegrees, longitudeDegrees: fix?.coordinate.longitudeDegrees,
+            lost: losses[role])
+    }
+}

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+
+/// Set by SIGINT/SIGTERM/SIGHUP while `followme watch` runs (a signal handler may only set a flag).
+let watchQuitRequested = Atomic<Bool>(false)
+
+/// The terminal of `followme watch`: the alternate screen, no cursor, keys read one at a time
+/// without echo; `restore()` puts everything back (also after Ctrl-C, which arrives as a key).
+final class WatchTerminal {
+    private var saved = termios()
+    private var rawMode = false
+
+    /// Enters full-screen mode on stdout (and raw keys on stdin if it is a terminal).
+    init() {
+        if isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 {
+            var raw = saved
+            // No line buffering, no echo; Ctrl-C is a key (0x03) so the screen is restored before exit.
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
+            rawMode = tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0
+        }
+        Self.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
+    }
+
+    /// The terminal's size (columns, rows); 80 × 24 if it cannot be asked.
+    static func size() -> (columns: Int, rows: Int) {
+        var w = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0, w.ws_row > 0 else { return (80, 24) }
+        return (Int(w.ws_col), Int(w.ws_row))
+    }
+
+    /// Redraws in place: cursor home, each line over the old one (cleared to its end), everything
+    /// below the last line cleared. No full clear, so nothing flickers.
+    func draw(_ lines: [String]) {
+        Self.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
+    }
+
+    /// Leaves the alternate screen, shows the cursor, restores the keyboard mode.
+    func restore() {
+        Self.write("\u{1B}[?25h\u{1B}[?1049l")
+        if rawMode { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+        rawMode = false
+    }
+
+    /// Whether `bytes` (keys read from stdin) ask to quit: `q`, `Q`, Ctrl-C, Ctrl-D.
+    static func asksToQuit(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.contains { $0 == UInt8(ascii: "q") || $0 == UInt8(ascii: "Q") || $0 == 0x03 || $0 == 0x04 }
+    }
+
+    static func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            bytes = bytes.dropFirst(n)
+        }
+    }
+
+    /// SIGINT, SIGTERM and SIGHUP set `watchQuitRequested`; SIGPIPE is ignored (stdout may be a pipe).
+    static func installSignalHandlers() {
+        signal(SIGPIPE, SIG_IGN)
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig) { _ in watchQuitRequested.store(true, ordering: .relaxed) }
+        }
+    }
+}
+
+/// A connection to a flight's status socket (read side only), split into lines.
+final class StatusSocketReader {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects to the Unix socket at `path`; throws the reason a person reads on the waiting screen.
+    init(path: String) throws(WatchConnectError) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard path.utf8.count < capacity else { throw WatchConnectError(text: "socket path longer than \(capacity - 1) bytes") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw WatchConnectError(text: "socket: \(String(cString: strerror(errno)))") }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw WatchConnectError(text: "connect: \(reason)")
+        }
+        self.fd = fd
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Reads what is there (call when poll says readable): the complete lines, or nil at end of stream.
+    func readLines() -> [String]? {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 && (errno == EINTR || errno == EAGAIN) { return [] }
+        guard n > 0 else { return nil }
+        buffer += chunk[..<n]
+        var lines: [String] = []
+        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
+            buffer.removeSubrange(...newline)
+        }
+        return lines
+    }
+}
+
+/// Why `followme watch` could not connect (shown on its waiting screen).
+struct WatchConnectError: Error {
+    let text: String
+}

@@ -1,0 +1,58 @@
+import DroneLink
+@testable import FlightService
+import FlightLog
+import FollowCore
+import Foundation
+import Observations
+import Testing
+
+/// What the flight loop puts in its status snapshot, read back through a real status socket.
+@Suite("Flight loop status: the snapshot followme watch shows", .serialized)
+struct FlightLoopStatusTests {
+    @Test("state, reason, distance, both fixes, heading, navdata, link rates and transitions reach a watcher")
+    func statusThroughTheSocket() throws {
+        // Given a flight loop publishing to a real status socket, and a watcher on it
+        let dir = try TemporaryDirectory()
+        let publisher = try StatusPublisher(path: dir.path + "/status.sock", intervalSeconds: 0.02)
+        defer { publisher.stop() }
+        let watcher = try Watcher(path: publisher.path)
+        var options = FlightServiceOptions()
+        options.statusPublisher = publisher
+        var rig = try FlightRig(options: options)
+        rig.start()
+
+        // When it follows the person (10 m north) and the link reports its rates twice, 1 s apart
+        #expect(rig.run(within: 30) { $0.state == .following }, "states: \(rig.states)")
+        rig.run(for: 1)
+        var statistics = DroneLinkStatistics()
+        statistics.navdataRateHz = 15
+        statistics.counts[.commandsSent] = 1000
+        rig.send(.link(.statistics(statistics)))
+        rig.run(for: 1)
+        statistics.counts[.commandsSent] = 1086
+        rig.send(.link(.statistics(statistics)))
+        // And then the person's receiver goes silent
+        rig.sendsTarget = false
+        #expect(rig.run(within: 10) { $0.state == .holding(.targetStale) }, "states: \(rig.states)")
+        rig.run(for: 0.3)
+        usleep(200_000)
+
+        // Then the watcher's latest status says all of it
+        let status = try #require(watcher.readAvailable().compactMap { FlightStatus.decode(jsonLine: $0) }.last)
+        #expect(status.state == "holding(target-stale)")
+        #expect(status.reason == "hold:target-stale")
+        #expect(abs(status.t - rig.now.seconds) < 0.5)
+        let person = try #require(status.person)
+        #expect(abs(person.distanceMeters - 10) < 3, "\(person)")
+        #expect(status.standoffMeters == FollowParameters().standoffMeters)
+        #expect(status.target?.mode == 3 && status.target?.ephMeters == 2)
+        #expect((status.target?.ageSeconds ?? 0) > 1, "the person's fixes stopped")
+        #expect((status.onboard?.ageSeconds ?? 9) < 0.3)
+        #expect(status.headingDegrees != nil && status.batteryPercent == 90 && status.droneState != nil)
+        #expect(status.navdataHertz == 15)
+        #expect(abs((status.commandsPerSecond ?? 0) - 86) < 3, "\(String(describing: status.commandsPerSecond))")
+        #expect(status.transitions.map(\.to).suffix(4) == ["taking-off", "climbing", "following", "holding(target-stale)"])
+        #expect(status.transitions.last?.reason == "hold:target-stale")
+        #expect(status.stateSinceT == status.transitions.last?.t)
+    }
+}
