@@ -43,7 +43,25 @@ struct DocumentedVector: Sendable, CustomTestStringConvertible {
     var testDescription: String { source }
 }
 
-let documentedVectors: [DocumentedVector] = [
+/// node-ar-drone's `pcmd` aliases at 0.75, seq 7: each sets one of roll, pitch, gaz, yaw to ±0.75
+/// (1061158912 / −1086324736 on the wire), progressive flag 1, the others 0.
+let pcmdAliasVectors: [DocumentedVector] = [
+    (source: "pcmd({left:0.75})", command: ProgressiveCommand(rollFraction: -0.75), wire: "-1086324736,0,0,0"),
+    (source: "pcmd({right:0.75})", command: ProgressiveCommand(rollFraction: 0.75), wire: "1061158912,0,0,0"),
+    (source: "pcmd({front:0.75}): forward = negative pitch", command: ProgressiveCommand(pitchFraction: -0.75),
+     wire: "0,-1086324736,0,0"),
+    (source: "pcmd({back:0.75})", command: ProgressiveCommand(pitchFraction: 0.75), wire: "0,1061158912,0,0"),
+    (source: "pcmd({up:0.75})", command: ProgressiveCommand(gazFraction: 0.75), wire: "0,0,1061158912,0"),
+    (source: "pcmd({down:0.75})", command: ProgressiveCommand(gazFraction: -0.75), wire: "0,0,-1086324736,0"),
+    (source: "pcmd({clockwise:0.75}): positive yaw", command: ProgressiveCommand(yawFraction: 0.75),
+     wire: "0,0,0,1061158912"),
+    (source: "pcmd({counterClockwise:0.75})", command: ProgressiveCommand(yawFraction: -0.75), wire: "0,0,0,-1086324736"),
+].map { row in
+    DocumentedVector(expected: "AT*PCMD=7,1,\(row.wire)\r", firstSequenceNumber: 7, commands: [.pcmd(row.command)],
+                     source: row.source)
+}
+
+let documentedVectors: [DocumentedVector] = pcmdAliasVectors + [
     // AT*REF
     .init(expected: "AT*REF=26,290718208\r", firstSequenceNumber: 26, commands: [.ref(.takeoff)],
           source: "pyardrone test_pack_default (issue 16)"),
@@ -59,25 +77,9 @@ let documentedVectors: [DocumentedVector] = [
     .init(expected: "AT*REF=1,290717696\rAT*REF=2,290717952\rAT*REF=3,290717696\r", firstSequenceNumber: 1,
           commands: [.ref(.land), .ref(.emergencyToggle), .ref(.land)],
           source: "robotappstore land / emergency toggle / release"),
-    // AT*PCMD (node-ar-drone aliases with 0.75; seq chosen as 7)
+    // AT*PCMD (seq chosen as 7; the node-ar-drone aliases with 0.75 are `pcmdAliasVectors`)
     .init(expected: "AT*PCMD=7,0,0,0,0,0\r", firstSequenceNumber: 7, commands: [.pcmd(.hover)],
           source: "node-ar-drone pcmd() = hover"),
-    .init(expected: "AT*PCMD=7,1,-1086324736,0,0,0\r", firstSequenceNumber: 7,
-          commands: [.pcmd(ProgressiveCommand(rollFraction: -0.75))], source: "pcmd({left:0.75})"),
-    .init(expected: "AT*PCMD=7,1,1061158912,0,0,0\r", firstSequenceNumber: 7,
-          commands: [.pcmd(ProgressiveCommand(rollFraction: 0.75))], source: "pcmd({right:0.75})"),
-    .init(expected: "AT*PCMD=7,1,0,-1086324736,0,0\r", firstSequenceNumber: 7,
-          commands: [.pcmd(ProgressiveCommand(pitchFraction: -0.75))], source: "pcmd({front:0.75}): forward = negative pitch"),
-    .init(expected: "AT*PCMD=7,1,0,1061158912,0,0\r", firstSequenceNumber: 7,
-          commands: [.pcmd(ProgressiveCommand(pitchFraction: 0.75))], source: "pcmd({back:0.75})"),
-    .init(expected: "AT*PCMD=7,1,0,0,1061158912,0\r", firstSequenceNumber: 7,
-          commands: [.pcmd(ProgressiveCommand(gazFraction: 0.75))], source: "pcmd({up:0.75})"),
-    .init(expected: "AT*PCMD=7,1,0,0,-1086324736,0\r", firstSequenceNumber: 7,
-          commands: [.pcmd(ProgressiveCommand(gazFraction: -0.75))], source: "pcmd({down:0.75})"),
-    .init(expected: "AT*PCMD=7,1,0,0,0,1061158912\r", firstSequenceNumber: 7,
-          commands: [.pcmd(ProgressiveCommand(yawFraction: 0.75))], source: "pcmd({clockwise:0.75}): positive yaw"),
-    .init(expected: "AT*PCMD=7,1,0,0,0,-1086324736\r", firstSequenceNumber: 7,
-          commands: [.pcmd(ProgressiveCommand(yawFraction: -0.75))], source: "pcmd({counterClockwise:0.75})"),
     .init(expected: "AT*PCMD=7,1,-1110651699,0,0,1050253722\r", firstSequenceNumber: 7,
           commands: [.pcmd(ProgressiveCommand(rollFraction: -0.1, yawFraction: 0.3))],
           source: "pcmd({left:0.1, clockwise:0.3})"),
