@@ -83,8 +83,8 @@ extension FlightLoop {
     static func droppedLogLines(recorder: FlightRecorder?, logWriter: LogWriter?) -> DroppedLogLinesRecord {
         let log = logWriter?.counters
         return DroppedLogLinesRecord(
-            logLines: log?.dropped ?? 0,
-            logLinesWaiting: log.map { $0.enqueued - $0.written - $0.writeErrors } ?? 0,
+            logLines: log?[.dropped] ?? 0,
+            logLinesWaiting: log.map { $0[.enqueued] - $0[.written] - $0[.writeErrors] } ?? 0,
             flightLogLines: recorder?.droppedLines ?? 0)
     }
 }

@@ -10,6 +10,11 @@ public struct Counts<Kind: CaseIterable & Hashable & Sendable>: Sendable, Hashab
     /// All counters at 0.
     public init() {}
 
+    /// The given counters at their values, the others at 0.
+    public init(_ values: [Kind: Int]) {
+        for (kind, value) in values { self[kind] = value }
+    }
+
     /// The counter for `kind`.
     public subscript(kind: Kind) -> Int {
         get { values[kind, default: 0] }

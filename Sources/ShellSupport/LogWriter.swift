@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Observations
 
 /// A first-in first-out queue bounded in entries and bytes: an entry that does not fit is
 /// dropped and counted, never waited for.
@@ -62,18 +63,16 @@ package struct BoundedQueue<Element> {
 /// written: each is written whole with `write(2)` (looping on short writes), in order. One writer
 /// per destination, so a stalled stderr cannot hold back the flight log.
 public final class LogWriter: @unchecked Sendable {
-    /// What the writer did so far.
-    public struct Counters: Sendable, Equatable {
-        /// Chunks accepted into the queue.
-        public var enqueued = 0
-        /// Chunks refused because the queue was full (the lines they held are lost).
-        public var dropped = 0
-        public var droppedBytes = 0
-        /// Chunks written completely.
-        public var written = 0
-        /// Chunks `write(2)` refused (e.g. disk full, EPIPE); counted, never fatal.
-        public var writeErrors = 0
+    /// What the writer counts: `enqueued`, chunks accepted into the queue; `dropped`, chunks
+    /// refused because the queue was full (the lines they held are lost), and their `droppedBytes`;
+    /// `written`, chunks written completely; `writeErrors`, chunks `write(2)` refused (e.g. disk
+    /// full, EPIPE; counted, never fatal).
+    public enum Counter: CaseIterable, Sendable, Hashable {
+        case enqueued, dropped, droppedBytes, written, writeErrors
     }
+
+    /// What the writer did so far (`counters[.dropped]`).
+    public typealias Counters = Counts<Counter>
 
     /// Default bounds: our choice, 4096 chunks / 4 MiB — minutes of log lines at the rates
     /// `followme run` logs (a few lines a second), a few seconds of a stall at worst-case rates.
@@ -126,8 +125,8 @@ public final class LogWriter: @unchecked Sendable {
     public var counters: Counters {
         condition.lock()
         defer { condition.unlock() }
-        return Counters(enqueued: queue.acceptedEntries, dropped: queue.droppedEntries,
-                        droppedBytes: queue.droppedBytes, written: written, writeErrors: writeErrors)
+        return Counters([.enqueued: queue.acceptedEntries, .dropped: queue.droppedEntries,
+                          .droppedBytes: queue.droppedBytes, .written: written, .writeErrors: writeErrors])
     }
 
     /// Waits until everything enqueued so far was written, at most `timeoutSeconds`; returns

@@ -22,6 +22,8 @@ struct CountsTests {
         other[.ignoredStale] = 1
         #expect(statistics == other)
         #expect(Set([statistics, other]).count == 1)
+        // and so are statistics made from a dictionary that names a 0
+        #expect(FixStatistics([.ignoredStale: 1, .accepted: 0]) == other)
     }
 
     @Test("description names every counter in declaration order")
