@@ -156,7 +156,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"], swiftSettings: strict),
-        .testTarget(name: "FlightReportTests", dependencies: ["FlightReport", "Geometry", "TextFormats"], swiftSettings: strict),
+        .testTarget(name: "FlightReportTests", dependencies: ["FlightReport", "Geometry", "TextFormats", "FollowBench"], swiftSettings: strict),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol", "Fuzzing", "SeededRandom"],

@@ -7,7 +7,8 @@
 #   followme run  — the appliance: takes off, follows the person, lands on SIGTERM
 #
 # then prints a scored report (RMS standoff error, minimum separation) and the paths of the
-# flight log, GPX and SVG. Every process it starts is stopped by its PID, also on Ctrl-C.
+# flight log, GPX, SVG and, last, the HTML report page (`followme report`; open it in a browser).
+# Every process it starts is stopped by its PID, also on Ctrl-C.
 # DEMO_SECONDS (default 60) sets how long it follows before landing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,7 +61,10 @@ echo "followme demo: followme run exited $status" >&2
 "$bin" log report "$log"
 "$bin" log gpx "$log" -o "$out/flight.gpx"
 "$bin" log plot "$log" -o "$out/flight.svg"
+# The after-flight page (summary, plan view, time series); `followme report` prints its path.
+report=$("$bin" report "$log" -o "$out/flight.html")
 echo "flight log: $log"
 echo "GPX:        $out/flight.gpx"
 echo "SVG:        $out/flight.svg"
+echo "report:     $report"
 exit "$status"

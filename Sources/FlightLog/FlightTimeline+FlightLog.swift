@@ -39,14 +39,7 @@ extension FlightTimeline {
             method: "As `followme log report`: distance between the latest person fix and the latest drone fix "
                 + "(what the two receivers say, their errors included); RMS of |distance − standoff| while following, "
                 + "from \(fixedOne(settleSeconds)) s after each start of following; closest approach while airborne.")
-        var spans: [StateSpan] = []
-        var state = "preflight", reason = "start", since = 0.0
-        for transition in report.transitions {
-            spans.append(StateSpan(startSeconds: since, endSeconds: rel(transition.t), state: state, reason: reason))
-            (state, reason, since) = (transition.to, transition.reason, rel(transition.t))
-        }
-        spans.append(StateSpan(startSeconds: since, endSeconds: end, state: state, reason: reason))
-        states = spans.filter { $0.durationSeconds > 0 || $0.endSeconds == end }
+        states = Self.stateSpans(transitions: report.transitions.map { (rel($0.t), $0.to, $0.reason) }, endSeconds: end)
         markers = reader.markers.map { Marker(t: rel($0.t), label: $0.label) }
         distance = report.distances.map { Sample(t: rel($0.t), value: $0.meters) }
 

@@ -167,7 +167,7 @@ public struct FlightReportPage: Sendable {
         }
         return [
             TimeChart(id: "chart-distance", title: "Distance to the person", unit: "m",
-                      lines: [.init(name: "at each fix", color: "#90a4ae", samples: t.distance),
+                      lines: [.init(name: "each sample", color: "#90a4ae", samples: t.distance),
                               .init(name: "1 s mean", color: "#263238", samples: Self.movingMean(t.distance, windowSeconds: 1))],
                       levels: distanceLevels, points: closest, labelsMarkers: true),
             TimeChart(id: "chart-altitude", title: "Altitude", unit: "m",

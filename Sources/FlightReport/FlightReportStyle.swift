@@ -61,8 +61,8 @@ enum FlightReportStyle {
         svg.chart .grid line { stroke: #000; stroke-opacity: 0.09; }
         svg.chart .tick-labels text { fill: #444; font-size: 11px; }
         svg.chart .frame { fill: none; stroke: #90a4ae; }
-        svg.chart .level-label, svg.chart .point-label { font-size: 11px; font-weight: 600; }
-        svg.chart .level-label, svg.chart .point-label, svg.chart .marker-label {
+        svg.chart .point-label { font-size: 11px; font-weight: 600; }
+        svg.chart .point-label, svg.chart .marker-label {
             paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }
         svg.chart .marker-label { font-size: 11px; fill: #37474f; }
         svg.chart .no-data { fill: #888; font-style: italic; }

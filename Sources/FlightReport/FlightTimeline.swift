@@ -110,6 +110,20 @@ extension FlightTimeline {
         public var reason: String
     }
 
+    /// The spans of a flight that starts in `preflight` at 0 and enters `state` at each transition's
+    /// `t` (the timeline's clock, in order), the last one lasting until `endSeconds` (without
+    /// transitions: preflight throughout); zero-length spans are left out but the last.
+    public static func stateSpans(transitions: [(t: Double, state: String, reason: String)], endSeconds: Double) -> [StateSpan] {
+        var spans: [StateSpan] = []
+        var state = "preflight", reason = "start", since = 0.0
+        for transition in transitions {
+            spans.append(StateSpan(startSeconds: since, endSeconds: transition.t, state: state, reason: reason))
+            (state, reason, since) = (transition.state, transition.reason, transition.t)
+        }
+        spans.append(StateSpan(startSeconds: since, endSeconds: endSeconds, state: state, reason: reason))
+        return spans.filter { $0.durationSeconds > 0 || $0.endSeconds == endSeconds }
+    }
+
     /// Every `holding(…)` span, in order.
     public var holds: [Hold] {
         states.filter { $0.kind == .holding }.map {

@@ -96,13 +96,19 @@ struct TimeChart {
         out += "<text x=\"\(f(left))\" y=\"17\" class=\"chart-title\">\(xmlEscaped(title))"
         out += unit.isEmpty ? "" : " <tspan class=\"unit\">(\(xmlEscaped(unit)))</tspan>"
         out += "</text>\n"
+        // The key, right-aligned: the lines, then the levels (a band's swatch is a box).
         var keyX = left + plotWidth
-        for line in lines.reversed() {
-            let width = 30 + 7.0 * Double(line.name.count)
-            keyX -= width + 12
-            out += "<line x1=\"\(f(keyX))\" y1=\"13\" x2=\"\(f(keyX + 22))\" y2=\"13\" stroke=\"\(line.color)\" "
-            out += "stroke-width=\"3\"\(line.dashed ? " stroke-dasharray=\"6 3\"" : "")/>"
-            out += "<text x=\"\(f(keyX + 28))\" y=\"17\" class=\"key\">\(xmlEscaped(line.name))</text>\n"
+        let keys = lines.map { (name: $0.name, color: $0.color, dashed: $0.dashed, band: false) }
+            + levels.map { (name: $0.label, color: $0.color, dashed: $0.dashed, band: $0.upper != nil) }
+        for key in keys.reversed() {
+            keyX -= 30 + 6.6 * Double(key.name.count) + 12
+            if key.band {
+                out += "<rect x=\"\(f(keyX))\" y=\"7\" width=\"22\" height=\"11\" fill=\"\(key.color)\" fill-opacity=\"0.3\"/>"
+            } else {
+                out += "<line x1=\"\(f(keyX))\" y1=\"13\" x2=\"\(f(keyX + 22))\" y2=\"13\" stroke=\"\(key.color)\" "
+                out += "stroke-width=\"3\"\(key.dashed ? " stroke-dasharray=\"6 3\"" : "")/>"
+            }
+            out += "<text x=\"\(f(keyX + 28))\" y=\"17\" class=\"key\">\(xmlEscaped(key.name))</text>\n"
         }
         // Flight-state bands behind everything.
         out += "<g class=\"states\">\n"
@@ -136,20 +142,16 @@ struct TimeChart {
         }
         out += "</g>\n<g class=\"tick-labels\">\n" + labels
         out += "</g>\n"
-        // Levels (bands first, then lines) and their labels.
+        // Levels (named in the key): a shaded band, or a line.
         for level in levels {
             if let upper = level.upper {
                 let y0 = y(upper), y1 = y(level.value)
                 out += "<rect x=\"\(f(left))\" y=\"\(f(y0))\" width=\"\(f(plotWidth))\" height=\"\(f(max(y1 - y0, 1)))\" "
-                out += "fill=\"\(level.color)\" fill-opacity=\"0.18\" class=\"band\"/>\n"
-                out += "<text x=\"\(f(left + plotWidth - 6))\" y=\"\(f(y0 - 3))\" text-anchor=\"end\" class=\"level-label\" fill=\"\(level.color)\">"
-                out += "\(xmlEscaped(level.label))</text>\n"
+                out += "fill=\"\(level.color)\" fill-opacity=\"0.18\" class=\"band\"><title>\(xmlEscaped(level.label))</title></rect>\n"
             } else {
                 out += "<line x1=\"\(f(left))\" y1=\"\(f(y(level.value)))\" x2=\"\(f(left + plotWidth))\" "
                 out += "y2=\"\(f(y(level.value)))\" stroke=\"\(level.color)\" stroke-width=\"1.5\""
-                out += "\(level.dashed ? " stroke-dasharray=\"7 4\"" : "")/>\n"
-                out += "<text x=\"\(f(left + plotWidth - 6))\" y=\"\(f(y(level.value) - 3))\" text-anchor=\"end\" class=\"level-label\" "
-                out += "fill=\"\(level.color)\">\(xmlEscaped(level.label))</text>\n"
+                out += "\(level.dashed ? " stroke-dasharray=\"7 4\"" : "")><title>\(xmlEscaped(level.label))</title></line>\n"
             }
         }
         // The lines, clipped to the plot by the y clamp.

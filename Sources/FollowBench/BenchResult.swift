@@ -13,6 +13,15 @@ public struct BenchTrackSample: Sendable, Hashable {
     public var dronePlane: PlaneVector
     /// The drone's nose, compass degrees.
     public var noseHeadingDegrees: Double
+    /// The simulated drone's altitude (m) and battery (%), for the run's report page.
+    public var altitudeMeters: Double? = nil
+    public var batteryPercent: Double? = nil
+    /// The last PCMD sent (pilot fractions roll, pitch, gaz, yaw; 0 while hovering).
+    public var pcmd: [Double]? = nil
+    /// The oldest the controller's latest fix from the person's / the drone's receiver got since the
+    /// previous sample, seconds (the peak of the fix age: a gap between fixes shows whole).
+    public var targetFixAgeSeconds: Double? = nil
+    public var onboardFixAgeSeconds: Double? = nil
 }
 
 /// How well a run followed, from true positions (never from what the controller believed).
@@ -106,6 +115,9 @@ public struct BenchEvent: Sendable, Hashable {
     public var timeSeconds: Double
     /// e.g. `preflight → taking-off (prerequisites-met)`.
     public var description: String
+    /// The state entered (`taking-off`) and why (`prerequisites-met`), for the report's state bands.
+    public var state: String? = nil
+    public var reason: String? = nil
 }
 
 /// Everything one run produced.

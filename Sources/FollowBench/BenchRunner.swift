@@ -65,6 +65,11 @@ public enum BenchRunner {
         var metrics: MetricsAccumulator
         var events: [BenchEvent] = []
         var track: [BenchTrackSample] = []
+        /// For the report's series: when each receiver's latest fix arrived, the largest gap between
+        /// its fixes since the last track sample (the fix age's peak), the last PCMD sent.
+        var lastFixSeconds: [ReceiverRole: Double] = [:]
+        var fixAgePeakSeconds: [ReceiverRole: Double] = [:]
+        var lastPCMD: [Double]?
 
         init(scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
              configuration c: BenchConfiguration) throws(BenchError) {
@@ -179,18 +184,32 @@ public enum BenchRunner {
                 }
                 if t >= nextTrack {
                     nextTrack += trackNanoseconds
+                    let targetFixAge = fixAgePeak(.target, now: now), onboardFixAge = fixAgePeak(.onboard, now: now)
                     track.append(BenchTrackSample(timeSeconds: now.seconds, personPlane: person(at: t).positionPlane,
                                                   dronePlane: sim.positionPlane,
-                                                  noseHeadingDegrees: sim.noseHeadingDegrees))
+                                                  noseHeadingDegrees: sim.noseHeadingDegrees,
+                                                  altitudeMeters: sim.altitudeMeters, batteryPercent: sim.batteryPercent,
+                                                  pcmd: lastPCMD, targetFixAgeSeconds: targetFixAge,
+                                                  onboardFixAgeSeconds: onboardFixAge))
                 }
                 t += stepNanoseconds
             }
+        }
+
+        /// The oldest `role`'s latest fix got since the last call (then forgotten), seconds; nil before its first fix.
+        mutating func fixAgePeak(_ role: ReceiverRole, now: MonotonicTime) -> Double? {
+            guard let last = lastFixSeconds[role] else { return nil }
+            defer { fixAgePeakSeconds[role] = 0 }
+            return max(fixAgePeakSeconds[role] ?? 0, now.seconds - last)
         }
 
         /// Hands one receiver output to the controller.
         mutating func deliver(_ output: GPSSimulatorOutput, now: MonotonicTime) {
             switch output {
             case .fix(let fix):
+                let gap = now.seconds - (lastFixSeconds[fix.role] ?? now.seconds)
+                fixAgePeakSeconds[fix.role] = max(fixAgePeakSeconds[fix.role] ?? 0, gap)
+                lastFixSeconds[fix.role] = now.seconds
                 if machine != nil {
                     machine!.handle(.fix(fix), now: now)
                 } else if fix.role == .target {
@@ -225,10 +244,13 @@ public enum BenchRunner {
                 if let change = decision.transition {
                     events.append(BenchEvent(
                         timeSeconds: now.seconds,
-                        description: "\(change.from.name) → \(change.to.name) (\(change.reason.name))"))
+                        description: "\(change.from.name) → \(change.to.name) (\(change.reason.name))",
+                        state: change.to.name, reason: change.reason.name))
                 }
                 sim.apply(.ref(decision.command.refInput), at: now)
-                sim.apply(.pcmd(decision.command.progressiveCommand), at: now)
+                let pcmd = decision.command.progressiveCommand
+                sim.apply(.pcmd(pcmd), at: now)
+                lastPCMD = [pcmd.rollFraction, pcmd.pitchFraction, pcmd.gazFraction, pcmd.yawFraction].map(Double.init)
                 var aim: PlaneVector?
                 if let follow = decision.follow, let controllerPlane = machine!.navigator.plane,
                    let coordinate = controllerPlane.unproject(follow.aimPoint) {

@@ -34,7 +34,7 @@ struct BenchCommand: ParsableCommand {
             stop dead, turn back, walk/jog at the drone and wind; --plant, --wind-mps/--gusts, \
             --target-rate-hz, --no-doppler, --smallest-standoff and --adversarial-offset-m change the world.
 
-            Exit codes: 0 done; 1 a run could not start or plots could not be written; 2 bad options.
+            Exit codes: 0 done; 1 a run could not start or plots or report pages could not be written; 2 bad options.
             """
     )
 
@@ -61,6 +61,9 @@ struct BenchCommand: ParsableCommand {
 
     @Option(name: .long, help: "Write one SVG plot per run into this directory (created if missing).")
     var plots: String?
+
+    @Option(name: .customLong("report"), help: "Write one HTML report page per run (as followme report draws a flight) and an index.html linking them into this directory (created if missing).")
+    var reportDirectory: String?
 
     @Option(name: .long, help: "Directory with the vendored GPX tracks (tracks/ in the repository).")
     var tracks: String = "tracks"
@@ -205,6 +208,16 @@ struct BenchCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             if !json { printError("followme bench: \(report.results.count) plots written to \(plots)") }
+        }
+        if let reportDirectory {
+            do {
+                let index = try BenchReportWriter.write(report.results, to: reportDirectory, minSeparationMeters: minSeparationM,
+                                                        notes: ["seed \(seed), \(String(format: "%.0f", duration)) s per run"])
+                if !json { printError("followme bench: \(report.results.count) report pages written; index: \(index)") }
+            } catch {
+                printError("followme bench: cannot write the report pages to \(reportDirectory): \(error.localizedDescription)")
+                throw ExitCode(1)
+            }
         }
     }
 }
