@@ -187,7 +187,7 @@ let package = Package(
         ),
         .testTarget(name: "ShellSupportTests", dependencies: ["ShellSupport", log], swiftSettings: strict),
         .testTarget(
-            name: "FlightLogTests", dependencies: ["TextFormats", "FlightLog", "Geometry", "Observations", "TrackFiles", "ShellSupport"], swiftSettings: strict
+            name: "FlightLogTests", dependencies: ["TextFormats", "FlightLog", "Geometry", "Observations", "TrackFiles", "ShellSupport", "FlightReport"], swiftSettings: strict
         ),
         .testTarget(
             name: "TrackFilesTests", dependencies: ["TrackFiles", "FollowBench", "Geometry", "Simulation", "ShellSupport"],

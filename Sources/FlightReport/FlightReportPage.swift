@@ -137,7 +137,7 @@ public struct FlightReportPage: Sendable {
         var out = "<section id=\"timeseries\" class=\"card\" data-end-s=\"\(fixed(axis.endSeconds, decimals: 3))\">\n"
         out += "<h2>Time series <span class=\"method\">(seconds since the log started; one time axis)</span></h2>\n"
         out += "<ul id=\"legend\">\n"
-        let kinds = FlightStateKind.allCases.filter { kind in t.states.contains { $0.kind == kind } }
+        let kinds = StateBandKind.allCases.filter { kind in t.states.contains { $0.kind == kind } }
         for kind in kinds {
             out += "<li><span class=\"swatch\" style=\"background: \(FlightReportStyle.color(kind)); opacity: 0.5\"></span>"
             out += "\(kind.rawValue)</li>\n"

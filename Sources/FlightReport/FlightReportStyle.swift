@@ -5,7 +5,7 @@ enum FlightReportStyle {
     /// Band colour of each kind of flight state (drawn at 22 % opacity behind the charts). Our
     /// choice: calm colours for normal flight (blue going up, green following), amber for a hold,
     /// purple for landing, red only for an emergency, grey on the ground.
-    static func color(_ kind: FlightStateKind) -> String {
+    static func color(_ kind: StateBandKind) -> String {
         switch kind {
         case .preflight: "#9e9e9e"
         case .takingOff: "#4fc3f7"

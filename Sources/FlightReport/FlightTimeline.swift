@@ -34,8 +34,8 @@ public struct FlightTimeline: Sendable, Hashable {
         public var reason: String
 
         public var durationSeconds: Double { max(0, endSeconds - startSeconds) }
-        /// What the state is, for its colour: `FlightStateKind(stateName:)`.
-        public var kind: FlightStateKind { FlightStateKind(stateName: state) }
+        /// What the state is, for its colour: `StateBandKind(stateName:)`.
+        public var kind: StateBandKind { StateBandKind(stateName: state) }
         /// The part in parentheses: `target-stale` for `holding(target-stale)`; nil without one.
         public var detail: String? {
             guard let open = state.firstIndex(of: "("), state.hasSuffix(")") else { return nil }
@@ -153,13 +153,13 @@ extension FlightTimeline {
 }
 
 /// What a flight state is, for the coloured bands: its name up to the parenthesis.
-public enum FlightStateKind: String, Sendable, Hashable, CaseIterable {
+public enum StateBandKind: String, Sendable, Hashable, CaseIterable {
     case preflight, takingOff = "taking-off", climbing, following, holding, landing, landed, emergency, other
 
     /// `holding(geofence)` → `.holding`; an unknown name → `.other`.
     public init(stateName: String) {
         let base = stateName.split(separator: "(", maxSplits: 1).first.map(String.init) ?? stateName
-        self = FlightStateKind(rawValue: base) ?? .other
+        self = StateBandKind(rawValue: base) ?? .other
     }
 
     /// Off the ground (or on its way up or down) under our control.

@@ -78,6 +78,27 @@ import TestSupport
         #expect(onto.exitCode == 2, "\(onto.both)")
     }
 
+    @Test("followme bench --report DIR writes one page per run and an index.html linking each")
+    func benchReport() throws {
+        let dir = try scratchDirectory(label: "bench-report")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let reports = dir.appendingPathComponent("reports")
+        // When the bench runs one short scenario (2 controllers × 2 GPS models) with --report
+        let bench = try FollowMeBinary.run(["bench", "--report", reports.path, "--scenario", "straight-walk",
+                                            "--duration", "20", "--no-replays"], timeoutSeconds: 120)
+        #expect(bench.exitCode == 0, "\(bench.stderr.suffix(2000))")
+        // Then there are four pages and an index that links each of them
+        let files = try FileManager.default.contentsOfDirectory(atPath: reports.path).sorted()
+        #expect(files == ["index.html", "straight-walk-followme-clean.html", "straight-walk-followme-realistic.html",
+                          "straight-walk-naive-clean.html", "straight-walk-naive-realistic.html"])
+        let index = try String(contentsOf: reports.appendingPathComponent("index.html"), encoding: .utf8)
+        for page in files where page != "index.html" {
+            #expect(index.contains("href=\"\(page)\""), "index.html does not link \(page)")
+            let html = try String(contentsOf: reports.appendingPathComponent(page), encoding: .utf8)
+            #expect(html.contains("id=\"chart-pcmd\"") && !html.contains("http"))
+        }
+    }
+
     /// Flies the simulated field: following for 6 s, then SIGTERM; the log must end `landed`.
     func fly(log: URL, in dir: URL) async throws {
         let field = try await SimField.start(in: dir)

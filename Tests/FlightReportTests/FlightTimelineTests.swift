@@ -51,12 +51,12 @@ struct FlightTimelineTests {
     }
 
     @Test("state kinds from the flight log's state names", arguments: [
-        ("preflight(waiting: heading,navdata)", FlightStateKind.preflight), ("taking-off", .takingOff),
+        ("preflight(waiting: heading,navdata)", StateBandKind.preflight), ("taking-off", .takingOff),
         ("climbing", .climbing), ("following", .following), ("holding(target-too-far)", .holding),
         ("landing(take-off-aborted:heading)", .landing), ("landed", .landed), ("emergency", .emergency),
         ("something-new", .other), ("", .other),
     ])
-    func kinds(name: String, kind: FlightStateKind) {
-        #expect(FlightStateKind(stateName: name) == kind)
+    func kinds(name: String, kind: StateBandKind) {
+        #expect(StateBandKind(stateName: name) == kind)
     }
 }
