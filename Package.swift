@@ -63,6 +63,7 @@ let package = Package(
         .target(name: "Observations", dependencies: ["Geometry"], swiftSettings: strict),
         .target(name: "SeededRandom", dependencies: ["Geometry"], swiftSettings: strict),
         .target(name: "ARDroneProtocol", swiftSettings: strict),
+        .target(name: "MAVLink", swiftSettings: strict),
         .target(name: "FollowCore", dependencies: ["Geometry", "Observations"], swiftSettings: strict),
         .target(
             name: "FollowMeConfig",
@@ -158,6 +159,11 @@ let package = Package(
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"], swiftSettings: strict),
         .testTarget(name: "FlightReportTests", dependencies: ["FlightReport", "Geometry", "TextFormats", "FollowBench"], swiftSettings: strict),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"], swiftSettings: strict),
+        .testTarget(
+            name: "MAVLinkTests", dependencies: ["MAVLink", "SeededRandom"], exclude: ["pymavlink_vectors.py"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol", "Fuzzing", "SeededRandom"],
             resources: [.copy("Fixtures")], swiftSettings: strict

@@ -1,0 +1,24 @@
+/// The messages this codec knows, by id (docs/mavlink.md §4.4).
+public enum MAVLinkMessages {
+    /// Every message type, in id order.
+    public static let all: [any MAVLinkMessage.Type] = [
+        Heartbeat.self, SysStatus.self, Attitude.self, LocalPositionNED.self, GlobalPositionInt.self,
+        CommandLong.self, CommandAck.self, SetPositionTargetLocalNED.self, FollowTarget.self,
+        HomePosition.self, ExtendedSysState.self, StatusText.self,
+    ]
+
+    /// The type for `messageID`, nil when unknown.
+    public static func type(for messageID: UInt32) -> (any MAVLinkMessage.Type)? {
+        all.first { $0.messageID == messageID }
+    }
+
+    /// CRC_EXTRA for `messageID`, nil when unknown (the parser then cannot check the frame).
+    public static func crcExtra(_ messageID: UInt32) -> UInt8? {
+        type(for: messageID)?.crcExtra
+    }
+
+    /// The typed message in `frame`; nil for an id this codec does not know.
+    public static func message(in frame: MAVLinkFrame) -> (any MAVLinkMessage)? {
+        type(for: frame.messageID)?.init(payload: frame.payload)
+    }
+}
