@@ -15,9 +15,9 @@ import TestSupport
     func realFlightRendersInChromium() async throws {
         let dir = try scratchDirectory(label: "report")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let log = dir.appendingPathComponent("flight.jsonl")
+        let log = dir.appendingPathComponent("flight.jsonl") // where RunEndToEndTests.startRun writes it
 
-        // Given a real flight: take-off, following a walking person for 6 s, SIGTERM, landing
+        // Given a real flight: take-off, following a walking person for 8 s, SIGTERM, landing
         try await fly(log: log, in: dir)
 
         // When `followme report` turns its log into a page (default: next to the log)
@@ -99,26 +99,18 @@ import TestSupport
         }
     }
 
-    /// Flies the simulated field: following for 6 s, then SIGTERM; the log must end `landed`.
+    /// Flies the simulated field as `RunEndToEndTests` does (following for 8 s, then SIGTERM, a
+    /// landing confirmed by navdata, exit 0); the log must end `landed`.
     func fly(log: URL, in dir: URL) async throws {
         let field = try await SimField.start(in: dir)
-        let run: ChildProcess
-        do {
-            run = try field.startRun(flightLog: log, ["--land-timeout", "40"])
-        } catch {
-            await field.stop()
-            throw error
+        let endToEnd = RunEndToEndTests()
+        if let run = try? await endToEnd.startRun(field: field, dir: dir) {
+            await endToEnd.flyAndLand(run: run, log: log)
+            await run.terminate()
         }
-        func logText() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-        let following = await eventually(seconds: 90) { logText().contains(#""to":"following""#) }
-        #expect(following, "never reached following; stderr:\n\(run.stderrText.text.suffix(3000))")
-        if following { try? await Task.sleep(for: .seconds(6)) }
-        run.signal(SIGTERM)
-        let status = await run.waitForExit(seconds: 60)
-        await run.terminate()
         await field.stop()
-        #expect(status == 0, "followme run exited \(String(describing: status))")
-        try #require(logText().contains(#""to":"landed""#), "the flight did not land")
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        try #require(text.contains(#""to":"landed""#), "the flight did not land (or followme run did not start)")
     }
 
     /// Copies the log, the page and the screenshot into `$REPORT_TEST_ARTIFACTS` when set (to look at them).
