@@ -28,7 +28,7 @@ public enum FlightStatusScreen {
         switch view {
         case .waiting(let path, let problem, let waiting, let last):
             body = [
-                header(path: path, right: ""),
+                header(path: path, right: "", columns: columns),
                 "",
                 row("WAITING", "for `followme run` to publish its status on \(path)"),
                 row("", problem),
@@ -41,7 +41,7 @@ public enum FlightStatusScreen {
                 row("", "(start the flight, or point --socket at its [status] socket)"),
             ]
         case .live(let status, let path, let ago):
-            body = liveLines(status, path: path, receivedSecondsAgo: ago, rows: rows - 2)
+            body = liveLines(status, path: path, receivedSecondsAgo: ago, columns: columns, rows: rows - 2)
         }
         let all = body + ["", footer]
         // Keep the header and the footer; cut the body from the bottom if the terminal is short.
@@ -50,10 +50,10 @@ public enum FlightStatusScreen {
     }
 
     /// The lines of a live status; the transition list takes what `rows` leaves.
-    static func liveLines(_ s: FlightStatus, path: String, receivedSecondsAgo ago: Double, rows: Int) -> [String] {
+    static func liveLines(_ s: FlightStatus, path: String, receivedSecondsAgo ago: Double, columns: Int, rows: Int) -> [String] {
         let updated = ago > staleAfterSeconds
             ? "NO UPDATE for \(duration(ago))" : "updated \(seconds(ago, 1)) ago"
-        var out = [header(path: path, right: "flight \(clock(s.flightSeconds)) · \(updated)"), ""]
+        var out = [header(path: path, right: "flight \(clock(s.flightSeconds)) · \(updated)", columns: columns), ""]
         var state = s.state + (s.dryRun ? "   [dry run: nothing that moves the drone is sent]" : "")
         if let since = s.stateSinceT { state = pad(state, 44) + "for " + duration(s.t - since) }
         out.append(row("STATE", state))
@@ -105,9 +105,14 @@ public enum FlightStatusScreen {
         return row(role, text)
     }
 
-    static func header(path: String, right: String) -> String {
-        let left = "FollowMe watch · \(path)"
-        return right.isEmpty ? left : pad(left, 60) + " " + right
+    /// `FollowMe watch · PATH`, and `right` (flight time, freshness) at the right edge; a long path
+    /// is shortened from its start so `right` stays visible.
+    static func header(path: String, right: String, columns: Int) -> String {
+        let title = "FollowMe watch · "
+        guard !right.isEmpty else { return title + path }
+        let room = max(columns, 60) - right.count - 2 - title.count
+        let shown = path.count <= room ? path : "…" + path.suffix(max(room - 1, 0))
+        return pad(title + shown, max(columns, 60) - right.count - 1) + " " + right
     }
 
     /// `LABEL     text`, the label in a column of `labelWidth`.

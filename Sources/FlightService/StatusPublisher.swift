@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FlightLog
 import Foundation
+import Observations
 import ShellSupport
 import Synchronization
 
@@ -17,20 +18,13 @@ import Synchronization
 /// partial write is finished before the next line goes to that watcher. Nothing is ever read
 /// from a watcher (its receiving direction is shut down).
 public final class StatusPublisher: @unchecked Sendable {
-    /// What the publisher did so far.
-    public struct Counters: Sendable, Equatable {
-        /// Watchers that connected.
-        public var accepted = 0
-        /// Watchers connected now.
-        public var connected = 0
-        /// Lines written whole to a watcher.
-        public var linesSent = 0
-        /// Lines a watcher did not get because its socket buffer was full.
-        public var linesSkipped = 0
-        /// Watchers disconnected because they did not read (`dropAfterSkippedLines` skipped in a row).
-        public var watchersDropped = 0
-        /// Watchers that went away by themselves (closed, reset).
-        public var watchersGone = 0
+    /// What the publisher counts (`counters[.linesSent]`):
+    /// - `accepted`: watchers that connected; `linesSent`: lines written whole to a watcher;
+    /// - `linesSkipped`: lines a watcher did not get because its socket buffer was full;
+    /// - `watchersDropped`: watchers disconnected because they did not read (`dropAfterSkippedLines`
+    ///   skipped in a row); `watchersGone`: watchers that went away by themselves (closed, reset).
+    public enum Counter: CaseIterable, Sendable, Hashable {
+        case accepted, linesSent, linesSkipped, watchersDropped, watchersGone
     }
 
     /// Errors creating the socket.
@@ -57,7 +51,7 @@ public final class StatusPublisher: @unchecked Sendable {
     private let intervalSeconds: Double
     private let listenFD: Int32
     private let latest = Mutex<(status: FlightStatus?, generation: Int)>((nil, 0))
-    private let state = Mutex<Counters>(Counters())
+    private let state = Mutex<(counts: Counts<Counter>, connected: Int)>((Counts(), 0))
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -66,10 +60,6 @@ public final class StatusPublisher: @unchecked Sendable {
     public init(path: String, intervalSeconds: Double = StatusPublisher.defaultIntervalSeconds) throws(SetupError) {
         self.path = path
         self.intervalSeconds = intervalSeconds
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else { throw SetupError(path: path, reason: "path longer than \(capacity - 1) bytes") }
         var existing = stat()
         if lstat(path, &existing) == 0 {
             guard existing.st_mode & S_IFMT == S_IFSOCK else {
@@ -78,17 +68,14 @@ public final class StatusPublisher: @unchecked Sendable {
             unlink(path)
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw SetupError(path: path, reason: "socket: \(Self.errorText())") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, chmod(path, Self.socketFileMode) == 0, listen(fd, 16) == 0 else {
-            let reason = Self.errorText()
+        guard fd >= 0 else { throw SetupError(path: path, reason: UnixSocketAddress.Failure.errno("socket").description) }
+        do throws(UnixSocketAddress.Failure) {
+            guard try UnixSocketAddress.with(path: path, { bind(fd, $0, $1) }) == 0 else { throw UnixSocketAddress.Failure.errno("bind") }
+            guard chmod(path, Self.socketFileMode) == 0 else { throw UnixSocketAddress.Failure.errno("chmod") }
+            guard listen(fd, 16) == 0 else { throw UnixSocketAddress.Failure.errno("listen") }
+        } catch {
             close(fd)
-            throw SetupError(path: path, reason: reason)
+            throw SetupError(path: path, reason: error.description)
         }
         listenFD = fd
         let thread = Thread { [self] in serve() }
@@ -101,7 +88,10 @@ public final class StatusPublisher: @unchecked Sendable {
         latest.withLock { $0 = (status, $0.generation + 1) }
     }
 
-    public var counters: Counters { state.withLock { $0 } }
+    /// What it did so far.
+    public var counters: Counts<Counter> { state.withLock { $0.counts } }
+    /// Watchers connected now.
+    public var connectedWatchers: Int { state.withLock { $0.connected } }
 
     /// Stops serving, disconnects every watcher and removes the socket file (waits up to 2 s for the
     /// thread, which never blocks longer than one interval).
@@ -158,7 +148,7 @@ public final class StatusPublisher: @unchecked Sendable {
             var size = Self.sendBufferBytes
             setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             watchers.append(Watcher(fd: fd))
-            state.withLock { $0.accepted += 1; $0.connected = watchers.count }
+            state.withLock { $0.counts[.accepted] += 1; $0.connected = watchers.count }
         }
     }
 
@@ -177,19 +167,19 @@ public final class StatusPublisher: @unchecked Sendable {
             case .gone: return disconnect(w, dropped: false)
             case .wrote(let n) where n == line.count:
                 w.skippedInARow = 0
-                state.withLock { $0.linesSent += 1 }
+                state.withLock { $0.counts[.linesSent] += 1 }
                 return w
             case .wrote(let n) where n > 0:
                 w.pending = Array(line[n...])
                 w.skippedInARow = 0
-                state.withLock { $0.linesSent += 1 }
+                state.withLock { $0.counts[.linesSent] += 1 }
                 return w
             case .wrote:
                 break
             }
         }
         w.skippedInARow += 1
-        state.withLock { $0.linesSkipped += 1 }
+        state.withLock { $0.counts[.linesSkipped] += 1 }
         return w.skippedInARow >= Self.dropAfterSkippedLines ? disconnect(w, dropped: true) : w
     }
 
@@ -203,9 +193,7 @@ public final class StatusPublisher: @unchecked Sendable {
 
     private func disconnect(_ w: Watcher, dropped: Bool) -> Watcher? {
         Glibc.close(w.fd)
-        state.withLock { if dropped { $0.watchersDropped += 1 } else { $0.watchersGone += 1 } }
+        state.withLock { $0.counts[dropped ? .watchersDropped : .watchersGone] += 1 }
         return nil
     }
-
-    private static func errorText() -> String { String(cString: strerror(errno)) }
 }

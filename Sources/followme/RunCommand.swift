@@ -121,8 +121,8 @@ struct RunCommand: AsyncParsableCommand {
         publisher.stop()
         let c = publisher.counters
         logger.info("status socket closed", metadata: [
-            "path": "\(publisher.path)", "watchers": "\(c.accepted)", "lines-sent": "\(c.linesSent)",
-            "lines-skipped": "\(c.linesSkipped)", "watchers-dropped": "\(c.watchersDropped)",
+            "path": "\(publisher.path)", "watchers": "\(c[.accepted])", "lines-sent": "\(c[.linesSent])",
+            "lines-skipped": "\(c[.linesSkipped])", "watchers-dropped": "\(c[.watchersDropped])",
         ])
     }
 }

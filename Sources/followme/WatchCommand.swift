@@ -14,12 +14,14 @@ struct WatchCommand: ParsableCommand {
         commandName: "watch",
         abstract: "Watch a running `followme run` live (read-only).",
         discussion: """
-            Full screen, refreshed 4 times a second: flight state and reason, distance and bearing
-            to the person, both receivers' fix mode/eph/age, heading, altitude, battery, link rates
+            Full screen, refreshed 4 times a second: flight state and reason, distance and bearing \
+            to the person, both receivers' fix mode/eph/age, heading, altitude, battery, link rates \
             (navdata Hz, commands/s) and the last state changes. q or Ctrl-C quits.
-            It attaches to the status socket `followme run` publishes (--status-socket PATH or
-            [status] socket): read-only, any number of watchers, and the flight never waits for one.
+
+            It attaches to the status socket `followme run` publishes (--status-socket PATH or \
+            [status] socket): read-only, any number of watchers, and the flight never waits for one. \
             When the flight is not running, or goes away, it says so and keeps retrying.
+
             --json prints the status lines as they arrive (one JSON object per line).
             """
     )
@@ -32,14 +34,18 @@ struct WatchCommand: ParsableCommand {
     /// Seconds between two redraws: 4 Hz, the publisher's rate.
     static let redrawSeconds = 0.25
 
-    @Option(name: .long, help: ArgumentHelp("The flight's status socket (default: the installed \(installedSocketPath)).",
-                                            valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The flight's status socket (default: --config's [status] socket, else the installed \(installedSocketPath)).",
+        valueName: "path"))
     var socket: String?
+
+    @Option(name: .long, help: ArgumentHelp("Watch the flight flying this config (its [status] socket).", valueName: "file"))
+    var config: String?
 
     @OptionGroup var output: LiveOutputOptions<WatchCommand>
 
     func run() throws {
-        let path = socket ?? Self.installedSocketPath
+        let path = try socketPath()
         WatchTerminal.installSignalHandlers()
         let interactive = !output.json && isatty(STDOUT_FILENO) == 1
         let terminal = interactive ? WatchTerminal() : nil
@@ -50,6 +56,18 @@ struct WatchCommand: ParsableCommand {
             printError("followme watch: stopped after \(received) of \(limit) status lines")
             throw ExitCode(1)
         }
+    }
+
+    /// `--socket`, else `--config`'s `[status] socket` (exit 2 if it has none), else the installed path.
+    private func socketPath() throws -> String {
+        if let socket { return socket }
+        guard let config else { return Self.installedSocketPath }
+        let path = try loadConfigurationOrExit(path: config).status.socketPath
+        guard !path.isEmpty else {
+            printError("followme watch: \(config) has no [status] socket: that flight publishes no status (set one, or pass --socket)")
+            throw ExitCode(2)
+        }
+        return path
     }
 
     /// Connects, reads and shows until quit, `--count` lines or `--timeout`; returns the lines received.
@@ -75,7 +93,7 @@ struct WatchCommand: ParsableCommand {
                     problem = "connected; waiting for the first status line"
                     toldWaiting = false
                 } catch {
-                    problem = (lastSeen == nil ? "" : "the flight went away; ") + error.text
+                    problem = (lastSeen == nil ? "" : "the flight went away; ") + error.description
                     if terminal == nil, !toldWaiting {
                         printError("followme watch: waiting for the flight's status on \(path) (\(problem)); retrying")
                         toldWaiting = true

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import ShellSupport
 import Synchronization
 
 /// Set by SIGINT/SIGTERM/SIGHUP while `followme watch` runs (a signal handler may only set a flag).
@@ -71,28 +72,11 @@ final class WatchTerminal {
 /// A connection to a flight's status socket (read side only), split into lines.
 final class StatusSocketReader {
     let fd: Int32
-    private var buffer: [UInt8] = []
+    private var lines = LineSplitter()
 
     /// Connects to the Unix socket at `path`; throws the reason a person reads on the waiting screen.
-    init(path: String) throws(WatchConnectError) {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else { throw WatchConnectError(text: "socket path longer than \(capacity - 1) bytes") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
-        }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw WatchConnectError(text: "socket: \(String(cString: strerror(errno)))") }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw WatchConnectError(text: "connect: \(reason)")
-        }
-        self.fd = fd
+    init(path: String) throws(UnixSocketAddress.Failure) {
+        fd = try UnixSocketAddress.connectStream(path: path)
     }
 
     deinit { Glibc.close(fd) }
@@ -103,17 +87,6 @@ final class StatusSocketReader {
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if n < 0 && (errno == EINTR || errno == EAGAIN) { return [] }
         guard n > 0 else { return nil }
-        buffer += chunk[..<n]
-        var lines: [String] = []
-        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
-            buffer.removeSubrange(...newline)
-        }
-        return lines
+        return lines.append(chunk[..<n])
     }
-}
-
-/// Why `followme watch` could not connect (shown on its waiting screen).
-struct WatchConnectError: Error {
-    let text: String
 }

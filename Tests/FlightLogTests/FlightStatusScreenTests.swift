@@ -43,7 +43,7 @@ struct FlightStatusScreenTests {
                                              columns: 100, rows: 30)
         // Then these are the exact lines
         let expected = [
-            "FollowMe watch · /run/followme/status.sock                   flight 00:42 · updated 0.2 s ago",
+            "FollowMe watch · /run/followme/status.sock                          flight 00:42 · updated 0.2 s ago",
             "",
             "STATE     following                                   for 12 s",
             "REASON    altitude-reached",
@@ -94,6 +94,15 @@ struct FlightStatusScreenTests {
         #expect(lines.contains { $0.contains("following") && $0.contains("altitude-reached") && $0.hasPrefix("          00:29") })
         #expect(!lines.contains { $0.contains("prerequisites-met") })
         #expect(lines.last?.hasPrefix("q or Ctrl-C quits") == true)
+    }
+
+    @Test("a long socket path is shortened from its start; flight time and freshness stay at the right edge")
+    func longPath() {
+        let path = "/tmp/followme-watch-6FBC2F26-2608-4C09-89C7-1F10ECA7EF18/deeper/still/status.sock"
+        let header = FlightStatusScreen.lines(.live(Self.following, socketPath: path, receivedSecondsAgo: 0.2), columns: 100, rows: 30)[0]
+        #expect(header.count == 100)
+        #expect(header.hasPrefix("FollowMe watch · …") && header.contains("still/status.sock"), "\(header)")
+        #expect(header.hasSuffix(" flight 00:42 · updated 0.2 s ago"), "\(header)")
     }
 
     @Test("a status older than 2 s says so in the header")

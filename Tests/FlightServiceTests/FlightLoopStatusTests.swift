@@ -12,9 +12,8 @@ struct FlightLoopStatusTests {
     @Test("state, reason, distance, both fixes, heading, navdata, link rates and transitions reach a watcher")
     func statusThroughTheSocket() throws {
         // Given a flight loop publishing to a real status socket, and a watcher on it
-        let dir = try TemporaryDirectory()
-        let publisher = try StatusPublisher(path: dir.path + "/status.sock", intervalSeconds: 0.02)
-        defer { publisher.stop() }
+        let (dir, publisher) = try StatusPublisherTests.publisher(intervalSeconds: 0.02)
+        defer { publisher.stop(); _ = dir }
         let watcher = try Watcher(path: publisher.path)
         var options = FlightServiceOptions()
         options.statusPublisher = publisher

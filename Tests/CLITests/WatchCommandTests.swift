@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `followme watch` in a real terminal (tmux: send-keys / capture-pane) against a real
+/// `followme run` flying the simulator with a real gpsd: started before the flight it waits, then
+/// shows the flight following; `q` quits and gives the terminal back.
+@Suite(.serialized) struct WatchCommandTests {
+    @Test("watch in tmux: waits for the flight, shows it following (state, distance, both fixes), q quits and restores the terminal",
+          .timeLimit(.minutes(4)))
+    func watchAFlightInTmux() async throws {
+        let dir = try scratchDirectory(label: "watch")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("status.sock").path
+        let tmux = try Tmux()
+        defer { tmux.killServer() }
+
+        // Given `followme watch` started in a 100 × 30 terminal before any flight
+        try tmux.start(command: "\(FollowMeBinary.url.path) watch --socket \(socket); echo WATCH-EXITED $?; sleep 300")
+        let waiting = await eventually(seconds: 20) { tmux.screen().contains("WAITING") }
+        // Then it shows a waiting screen naming the socket, and keeps running
+        #expect(waiting, "screen:\n\(tmux.screen())")
+        #expect(tmux.screen().contains(socket))
+        #expect(tmux.screen().contains("connect: No such file or directory"), "screen:\n\(tmux.screen())")
+
+        // When the simulator, gpsd and `followme run --status-socket` start
+        let field = try await SimField.start(in: dir)
+        let run: ChildProcess
+        do {
+            run = try field.startRun(flightLog: dir.appendingPathComponent("flight.jsonl"),
+                                     ["--status-socket", socket, "--land-timeout", "40"])
+        } catch {
+            await field.stop()
+            throw error
+        }
+
+        // Then the watch attaches by itself and shows the flight following: state, distance, both fixes
+        let following = await eventually(seconds: 120) {
+            let s = tmux.screen()
+            return s.contains("STATE     following") && s.contains("target    3D") && s.contains("onboard   3D")
+        }
+        let screen = tmux.screen()
+        #expect(following, "screen:\n\(screen)\nrun stderr:\n\(run.stderrText.text.suffix(2000))")
+        #expect(screen.range(of: #"PERSON    distance  \d+\.\d m"#, options: .regularExpression) != nil, "screen:\n\(screen)")
+        #expect(screen.contains("CHANGES") && screen.contains("altitude-reached"), "screen:\n\(screen)")
+        #expect(screen.range(of: #"navdata   \d+\.\d Hz"#, options: .regularExpression) != nil, "screen:\n\(screen)")
+        print("followme watch, following (tmux 100 × 30):\n\(screen)")
+
+        // And `--json --count 3` prints three raw status lines a script can read
+        let json = try ChildProcess.run(FollowMeBinary.url.path, ["watch", "--socket", socket, "--json", "--count", "3", "--timeout", "20"],
+                                        timeoutSeconds: 30)
+        #expect(json.exitCode == 0, "\(json.stderr)")
+        let lines = json.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["state"] as? String == "following", "\(line)")
+            #expect(object?["person"] != nil && object?["target"] != nil && object?["onboard"] != nil, "\(line)")
+        }
+
+        // When q is pressed
+        tmux.sendKeys("q")
+        // Then watch exits 0 and the terminal is back: main screen, cursor shown, the shell's output visible
+        let exited = await eventually(seconds: 10) { tmux.screen().contains("WATCH-EXITED 0") }
+        #expect(exited, "screen:\n\(tmux.screen())")
+        #expect(!tmux.screen().contains("FollowMe watch"))
+        #expect(tmux.format("#{alternate_on}") == "0")
+        #expect(tmux.format("#{cursor_flag}") == "1")
+
+        // And the flight never noticed: it lands on SIGTERM and exits 0, removing its socket
+        run.signal(SIGTERM)
+        let status = await run.waitForExit(seconds: 60)
+        #expect(status == 0, "stderr:\n\(run.stderrText.text.suffix(3000))")
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        #expect(run.stderrText.text.contains("status socket closed"))
+        await field.stop()
+    }
+}
+
+/// `followme watch --config`: the socket comes from the config's `[status] socket`.
+@Suite struct WatchConfigTests {
+    static func config(socket: String) -> String {
+        """
+        [target]
+        device = "/dev/gpstarget"
+        [onboard]
+        device = "/dev/gpsonboard"
+        [status]
+        socket = "\(socket)"
+        """
+    }
+
+    @Test("--config with a [status] socket: waits on that socket (says so on stderr), --timeout ends it with 0")
+    func configSocket() throws {
+        let dir = try scratchDirectory(label: "watchcfg")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("s.sock").path
+        let config = try temporaryConfig(Self.config(socket: socket), directory: dir)
+        let r = try ChildProcess.run(FollowMeBinary.url.path, ["watch", "--config", config.path, "--json", "--timeout", "1"],
+                                     timeoutSeconds: 20)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("waiting for the flight's status on \(socket) (connect: No such file or directory)"), "\(r.stderr)")
+    }
+
+    @Test("--config without a [status] socket: exit 2, naming the file; --count not reached: exit 1")
+    func noSocket() throws {
+        let dir = try scratchDirectory(label: "watchcfg")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = try temporaryConfig(Self.config(socket: ""), directory: dir)
+        let none = try ChildProcess.run(FollowMeBinary.url.path, ["watch", "--config", config.path], timeoutSeconds: 20)
+        #expect(none.exitCode == 2)
+        #expect(none.stderr.contains("\(config.path) has no [status] socket"), "\(none.stderr)")
+        let short = try ChildProcess.run(FollowMeBinary.url.path, [
+            "watch", "--socket", dir.appendingPathComponent("none.sock").path, "--json", "--count", "1", "--timeout", "1",
+        ], timeoutSeconds: 20)
+        #expect(short.exitCode == 1)
+        #expect(short.stderr.contains("stopped after 0 of 1 status lines"), "\(short.stderr)")
+    }
+}
+
+/// A private tmux server (its own `-L` socket) with one detached 100 × 30 session.
+final class Tmux {
+    let server = "followme-watch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let session = "watch"
+    let executable: String
+
+    init() throws {
+        executable = try #require(ChildProcess.locate("tmux"), "tmux is not installed (scripts/ensure-deps.sh --test installs it)")
+    }
+
+    func tmux(_ arguments: [String]) -> ChildProcess.Completed? {
+        try? ChildProcess.run(executable, ["-L", server] + arguments, timeoutSeconds: 10)
+    }
+
+    func start(command: String) throws {
+        let r = tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "30", command])
+        try #require(r?.exitCode == 0, "tmux new-session failed: \(r?.stderr ?? "?")")
+    }
+
+    /// The visible pane, as a person sees it.
+    func screen() -> String { tmux(["capture-pane", "-p", "-t", session])?.stdout ?? "" }
+
+    func sendKeys(_ keys: String) { _ = tmux(["send-keys", "-t", session, keys]) }
+
+    /// A tmux format of the pane (`#{alternate_on}`, `#{cursor_flag}`).
+    func format(_ f: String) -> String {
+        (tmux(["display-message", "-p", "-t", session, f])?.stdout ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Ends this test's tmux server only (and the shell and watch in its pane).
+    func killServer() { _ = tmux(["kill-server"]) }
+}
