@@ -10,6 +10,10 @@
 #   --root DIR          install below DIR instead of / (DESTDIR=DIR works too). Staged installs
 #                       touch nothing else: no user, no chown, no udevadm, no systemctl.
 #   --binary FILE       install this followme binary instead of building one.
+#   --generate-manual FILE
+#                       swift-argument-parser's generate-manual tool, which writes the man page
+#                       from the binary's own help (default: the one next to the binary, else
+#                       built with followme; none found: no man page, with a warning).
 #   --scratch-path DIR  build directory for `swift build` (default: the package's .build).
 #   --uninstall         remove what install put there (scripts/uninstall.sh does the same).
 #   --purge             with --uninstall: also remove /etc/followme, /var/log/followme and the
@@ -19,12 +23,18 @@
 # updated when you have not edited it, otherwise left alone with the new version next to it as
 # FILE.dist; the checksums of what was installed are kept in /var/lib/followme/install-manifest):
 #   /usr/local/bin/followme                     the binary (always replaced)
-#   /etc/followme/followme.toml                 etc/followme.toml, the config
+#   /etc/followme/followme.toml                 etc/followme.toml, the config, with the field's paths:
+#                                               [log] directory = "/var/log/followme",
+#                                               [status] socket = "/run/followme/status.sock"
 #   /etc/systemd/system/followme.service        etc/systemd/followme.service (not enabled)
 #   /etc/udev/rules.d/61-followme-gps.rules     udev/61-followme-gps.rules (pin your pucks there)
 #   /etc/default/gpsd                           etc/default/gpsd, replacing Debian's unedited
 #                                               default (saved as /etc/default/gpsd.followme-orig)
 #   /var/log/followme/                          flight logs (owned by followme)
+#   /usr/local/share/man/man1/followme.1        the man page (generate-manual, from the binary)
+#   /usr/local/share/bash-completion/completions/followme, /usr/local/share/zsh/site-functions/_followme,
+#   /usr/local/share/fish/vendor_completions.d/followme.fish
+#                                               shell completions (followme --generate-completion-script)
 #   user followme                               system user, own group, member of dialout
 # Running it twice changes nothing the second time.
 set -euo pipefail
@@ -39,6 +49,7 @@ usage_error() { usage >&2; echo "$prog: $*" >&2; exit 2; }
 repo=$(cd "$(dirname "$0")/.." && pwd)
 root=${DESTDIR:-}
 binary=""
+manual_tool=""
 scratch=""
 mode=install
 purge=false
@@ -48,6 +59,8 @@ while [ $# -gt 0 ]; do
         --root=*) root=${1#*=}; shift ;;
         --binary) [ $# -ge 2 ] || usage_error "--binary needs a file"; binary=$2; shift 2 ;;
         --binary=*) binary=${1#*=}; shift ;;
+        --generate-manual) [ $# -ge 2 ] || usage_error "--generate-manual needs a file"; manual_tool=$2; shift 2 ;;
+        --generate-manual=*) manual_tool=${1#*=}; shift ;;
         --scratch-path) [ $# -ge 2 ] || usage_error "--scratch-path needs a directory"; scratch=$2; shift 2 ;;
         --scratch-path=*) scratch=${1#*=}; shift ;;
         --uninstall) mode=uninstall; shift ;;
@@ -75,6 +88,13 @@ UNIT=/etc/systemd/system/followme.service
 RULES=/etc/udev/rules.d/61-followme-gps.rules
 GPSD_DEFAULT=/etc/default/gpsd
 LOGDIR=/var/log/followme
+MANPAGE=/usr/local/share/man/man1/followme.1
+# Where bash-completion, Debian's zsh and fish look for completions of locally installed programs.
+declare -A COMPLETIONS=(
+    [bash]=/usr/local/share/bash-completion/completions/followme
+    [zsh]=/usr/local/share/zsh/site-functions/_followme
+    [fish]=/usr/local/share/fish/vendor_completions.d/followme.fish
+)
 MANIFEST=/var/lib/followme/install-manifest
 USER_NAME=followme
 
@@ -146,7 +166,45 @@ build_binary() {
     "${as[@]}" "$swift" "${args[@]}" >&2 || die "swift build failed (see above)"
     bin=$("${as[@]}" "$swift" "${args[@]}" --show-bin-path)/followme
     [ -x "$bin" ] || die "build produced no $bin"
+    # The man page writer (swift-argument-parser's, the tool behind its generate-manual plugin):
+    # an executable target of that package, built next to followme. Not fatal: only the man page needs it.
+    local tool_args=("${args[@]/#followme/generate-manual}")   # --product followme → --product generate-manual
+    "${as[@]}" "$swift" "${tool_args[@]}" >&2 || say "warning: could not build generate-manual: no man page" >&2
     echo "$bin"
+}
+
+# install_generated PATH COMMAND...: installs COMMAND's output as PATH (mode 0644), replaced like the
+# binary; nothing if the command fails or prints nothing (a warning).
+install_generated() {
+    local path=$1 dest=$root$1 tmp
+    shift
+    tmp=$(mktemp)
+    if ! "$@" >"$tmp" 2>/dev/null || [ ! -s "$tmp" ]; then
+        rm -f "$tmp"
+        say "warning: could not generate $path ($*)"
+        return
+    fi
+    mkdir -p "$(dirname "$dest")"
+    if cmp -s "$tmp" "$dest"; then
+        say "unchanged $path"
+    else
+        install -m 0644 "$tmp" "$dest"
+        say "installed $path"
+    fi
+    rm -f "$tmp"
+}
+
+# generate_manual BIN TOOL: the roff man page of BIN on stdout, dated like BIN (so reinstalling the
+# same binary writes the same page).
+generate_manual() {
+    "$2" "$1" --date "$(date -u -r "$1" +%F)" --output-directory -
+}
+
+# installed_config: etc/followme.toml with the field's paths instead of the checkout's
+# (out/flights, out/followme.sock are relative to where a developer runs followme).
+installed_config() {
+    sed -e 's|^directory = "out/flights"|directory = "'"$LOGDIR"'"|' \
+        -e 's|^socket = "out/followme.sock"|socket = "/run/followme/status.sock"|' "$repo/etc/followme.toml"
 }
 
 systemd_running() { ! $staged && [ -d /run/systemd/system ] && command -v systemctl >/dev/null; }
@@ -177,6 +235,7 @@ do_install() {
     local bin=$binary
     if [ -z "$bin" ]; then bin=$(build_binary); fi
     { [ -f "$bin" ] && [ -x "$bin" ]; } || die "no executable binary at $bin"
+    [ -n "$manual_tool" ] || manual_tool=$(dirname "$bin")/generate-manual
 
     # 1. The binary.
     mkdir -p "$root$(dirname "$BIN")"
@@ -187,8 +246,23 @@ do_install() {
         say "installed $BIN"
     fi
 
-    # 2. The /etc files.
-    install_conffile "$repo/etc/followme.toml" "$CONF"
+    # 2. The man page and shell completions, written by the binary's own help.
+    if [ -x "$manual_tool" ]; then
+        install_generated "$MANPAGE" generate_manual "$bin" "$manual_tool"
+    else
+        say "warning: no generate-manual tool (looked for $manual_tool): no man page"
+    fi
+    local shell
+    for shell in bash zsh fish; do
+        install_generated "${COMPLETIONS[$shell]}" "$bin" --generate-completion-script "$shell"
+    done
+
+    # 3. The /etc files.
+    local config
+    config=$(mktemp)
+    installed_config >"$config"
+    install_conffile "$config" "$CONF"
+    rm -f "$config"
     install_conffile "$repo/etc/systemd/followme.service" "$UNIT"
     install_conffile "$repo/udev/61-followme-gps.rules" "$RULES"
     if [ -z "${recorded[$GPSD_DEFAULT]:-}" ] && [ -f "$root$GPSD_DEFAULT" ] \
@@ -198,7 +272,7 @@ do_install() {
     fi
     install_conffile "$repo/etc/default/gpsd" "$GPSD_DEFAULT"
 
-    # 3. The user and the flight-log directory.
+    # 4. The user and the flight-log directory.
     if $staged; then
         say "staged into $root: skipped creating user $USER_NAME"
     elif ! getent passwd "$USER_NAME" >/dev/null; then
@@ -228,7 +302,7 @@ FollowMe is installed${root:+ under $root}. Next steps:
      (section 2; udev/README.md shows how to find a puck's serial number or USB port), then
        udevadm control --reload && udevadm trigger --subsystem-match=tty
      and check: ls -l /dev/gpstarget /dev/gpsonboard
-  2. Check the config (and set [log] path = "$LOGDIR/flight.jsonl" for a flight log):
+  2. Check the config (each flight is logged to its own file in $LOGDIR; man followme):
        $BIN config check $CONF
   3. Look at both receivers live (no flying): $BIN gps --config $CONF
   4. Fly: systemctl start followme (it takes off once preflight passes); land: systemctl stop followme
@@ -261,6 +335,10 @@ do_uninstall() {
     fi
 
     if [ -e "$root$BIN" ]; then rm -f "$root$BIN"; say "removed   $BIN"; fi
+    local generated
+    for generated in "$MANPAGE" "${COMPLETIONS[@]}"; do
+        if [ -e "$root$generated" ]; then rm -f "$root$generated"; say "removed   $generated"; fi
+    done
     remove_conffile "$UNIT" "$repo/etc/systemd/followme.service"
     remove_conffile "$RULES" "$repo/udev/61-followme-gps.rules"
 

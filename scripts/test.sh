@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh --test
 swift build --build-tests
+# swift-argument-parser's man page writer, next to followme: the staged-install test installs the man page with it.
+swift build --product generate-manual
 integration='GPSClientTests|DroneLinkTests|SimulatorServerTests|FlightServiceTests|FlightLogTests|TrackFilesTests|ShellSupportTests|CLITests|FaultInjectionTests'
 swift test --skip-build --skip "$integration" "$@"
 swift test --skip-build --no-parallel --filter "$integration" "$@"

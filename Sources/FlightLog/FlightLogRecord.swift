@@ -33,11 +33,18 @@ public struct FlightStartRecord: Codable, Sendable, Hashable {
     public var minSeparationMeters: Double? = nil
     public var mountOffsetDegrees: Double? = nil
     public var dryRun: Bool? = nil
+    /// The followme version that flew (`FollowMeVersion.current`, what `followme --version` prints).
+    public var softwareVersion: String? = nil
+    /// The config file it flew with, and that config as `followme config check` prints it (every
+    /// key, defaults filled in: what flew, even if the file changed since).
+    public var configPath: String? = nil
+    public var config: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case t, kind
         case standoffMeters = "standoff_m", altitudeMeters = "altitude_m", minSeparationMeters = "min_separation_m"
         case mountOffsetDegrees = "mount_offset_deg", dryRun = "dry_run"
+        case softwareVersion = "software_version", configPath = "config_path", config
     }
 
 }

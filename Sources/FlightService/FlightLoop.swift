@@ -69,7 +69,9 @@ struct FlightLoop {
         let follow = machine.followParameters, failsafe = machine.failsafeParameters
         record(FlightStartRecord(t: now.seconds, standoffMeters: follow.standoffMeters,
                                  altitudeMeters: follow.altitudeMeters, minSeparationMeters: failsafe.minSeparationMeters,
-                                 mountOffsetDegrees: follow.mountOffsetDegrees, dryRun: options.noTakeoff), now)
+                                 mountOffsetDegrees: follow.mountOffsetDegrees, dryRun: options.noTakeoff,
+                                 softwareVersion: FollowMeVersion.current, configPath: options.configPath,
+                                 config: options.configTOML), now)
         // The link writes its configuration once navdata flows: take-off waits for it.
         machine.handle(.droneConfiguration(.pending), now: now)
     }

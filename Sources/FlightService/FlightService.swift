@@ -23,6 +23,10 @@ public struct FlightServiceOptions: Sendable {
     public var landTimeoutSeconds = 30.0
     /// JSONL flight log path, or nil.
     public var flightLogPath: String?
+    /// The config file the flight flies with and its effective TOML (`config check`'s rendering),
+    /// for the flight log's start record.
+    public var configPath: String?
+    public var configTOML: String?
     /// Draw a one-line status on the terminal.
     public var statusLine = false
     /// At exit, log the fix-to-datagram latency (`FlightService.fixLatency`; PERFORMANCE.md).

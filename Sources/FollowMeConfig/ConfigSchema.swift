@@ -22,7 +22,8 @@ package enum ConfigSchema {
                 "critical_battery_pct", "max_eph_m", "max_fix_lag_s",
             ]
         ),
-        ("log", ["path"]),
+        ("log", ["path", "directory", "max_flights", "max_total_mb"]),
+        ("status", ["socket"]),
     ]
 
     /// Unit, range and default of each numeric key, by `table.key`: the flight core's declarations,
@@ -46,11 +47,15 @@ package enum ConfigSchema {
             "failsafe.low_battery_confirm_s": S.lowBatteryConfirmSeconds,
             "failsafe.critical_battery_pct": S.criticalBatteryPercent, "failsafe.max_eph_m": S.maxEphMeters,
             "failsafe.max_fix_lag_s": S.maxFixLagSeconds,
+            "log.max_flights": FollowMeConfiguration.Log.maxFlightsSpec,
+            "log.max_total_mb": FollowMeConfiguration.Log.maxTotalMegabytesSpec,
         ]
     }()
 
     /// Numeric keys written as whole numbers (a float there is a wrong type).
-    package static let integerKeys: Set<String> = ["failsafe.min_battery_pct", "failsafe.critical_battery_pct"]
+    package static let integerKeys: Set<String> = [
+        "failsafe.min_battery_pct", "failsafe.critical_battery_pct", "log.max_flights", "log.max_total_mb",
+    ]
 
     /// Keys whose upper bound another key narrows, with that bound as the file states it.
     package static let dependentUpperBounds: [String: String] = [

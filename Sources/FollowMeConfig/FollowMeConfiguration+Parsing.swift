@@ -139,10 +139,14 @@ extension FollowMeConfiguration {
             maxFixLagSeconds: r.double("failsafe", "max_fix_lag_s")
         )
 
-        let log = Log(path: nilIfEmpty(r.string("log", "path", default: "", problem: logPathProblem)))
+        let log = Log(path: nilIfEmpty(r.string("log", "path", default: "", problem: logPathProblem)),
+                      directory: nilIfEmpty(r.string("log", "directory", default: Log.defaultDirectory, problem: logPathProblem)),
+                      maxFlights: r.int("log", "max_flights"), maxTotalMegabytes: r.int("log", "max_total_mb"))
+        let status = Status(socketPath: r.string("status", "socket", default: "", problem: logPathProblem))
 
         return FollowMeConfiguration(
-            gpsd: gpsd, target: target, onboard: onboard, drone: drone, follow: follow, failsafe: failsafe, log: log)
+            gpsd: gpsd, target: target, onboard: onboard, drone: drone, follow: follow, failsafe: failsafe, log: log,
+            status: status)
     }
 
     // MARK: Cross-field rules
@@ -368,9 +372,10 @@ extension FollowMeConfiguration {
     }
 
     /// Why `path` is not usable as a log file path, or `nil` (empty = no log, fine).
+    /// Why a path key (`log.path`, `log.directory`, `status.socket`) cannot be used, or nil.
     static func logPathProblem(_ path: String) -> String? {
         if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            return "contains control characters; give a file path such as \"/var/log/followme/flight.log\""
+            return "contains control characters; give a path such as \"/var/log/followme\""
         }
         return nil
     }

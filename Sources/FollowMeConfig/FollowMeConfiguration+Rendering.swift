@@ -61,7 +61,13 @@ extension FollowMeConfiguration {
             number("failsafe", "max_fix_lag_s", s.maxFixLagSeconds),
             "",
             "[log]",
-            "path = \(renderTOMLString(log.path ?? ""))  # \"\" = no flight log",
+            "path = \(renderTOMLString(log.path ?? ""))  # \"\" = none; a fixed file every flight appends to",
+            "directory = \(renderTOMLString(log.directory ?? ""))  # \"\" = none; one file per flight",
+            number("log", "max_flights", Double(log.maxFlights), note: "0 = no limit"),
+            number("log", "max_total_mb", Double(log.maxTotalMegabytes), note: "0 = no limit"),
+            "",
+            "[status]",
+            "socket = \(renderTOMLString(status.socketPath))  # \"\" = none",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

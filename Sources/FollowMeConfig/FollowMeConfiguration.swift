@@ -22,10 +22,13 @@ public struct FollowMeConfiguration: Sendable, Equatable {
     public internal(set) var follow: Follow
     /// `[failsafe]`: staleness timeouts and safety margins.
     public internal(set) var failsafe: Failsafe
-    /// `[log]`: the optional flight log.
+    /// `[log]`: where flight logs go, and how many are kept.
     public internal(set) var log: Log
+    /// `[status]`: the live status socket `followme watch` reads.
+    public internal(set) var status: Status
 
-    init(gpsd: GPSD, target: Target, onboard: Onboard, drone: Drone, follow: Follow, failsafe: Failsafe, log: Log) {
+    init(gpsd: GPSD, target: Target, onboard: Onboard, drone: Drone, follow: Follow, failsafe: Failsafe, log: Log,
+         status: Status) {
         self.gpsd = gpsd
         self.target = target
         self.onboard = onboard
@@ -33,6 +36,7 @@ public struct FollowMeConfiguration: Sendable, Equatable {
         self.follow = follow
         self.failsafe = failsafe
         self.log = log
+        self.status = status
     }
 
     /// Every key at its declared default (`ConfigSchema.specs`: the flight core's `ParameterSpec`s).
@@ -71,7 +75,9 @@ public struct FollowMeConfiguration: Sendable, Equatable {
                 criticalBatteryPercent: S.criticalBatteryPercent.integerDefault, maxEphMeters: S.maxEphMeters.defaultValue,
                 maxFixLagSeconds: S.maxFixLagSeconds.defaultValue
             ),
-            log: Log(path: nil)
+            log: Log(path: nil, directory: Log.defaultDirectory, maxFlights: Log.maxFlightsSpec.integerDefault,
+                     maxTotalMegabytes: Log.maxTotalMegabytesSpec.integerDefault),
+            status: Status(socketPath: "")
         )
     }()
 }
@@ -261,10 +267,39 @@ extension FollowMeConfiguration {
         public static let separationMarginMeters: Double = ControllerTuning().separationMarginMeters
     }
 
-    /// `[log]`: the flight log.
+    /// `[log]`: the flight log: one file per flight in `directory`, or every flight appended to `path`.
     public struct Log: Sendable, Equatable {
-        /// Flight-log file path; `nil` (file: "") = no flight log.
+        /// A fixed flight-log file every flight appends to; `nil` (file: "", the default) = none.
+        /// When set it wins over `directory`, and retention does not apply to it.
         public internal(set) var path: String?
+        /// The directory that gets one new flight log per flight, named by its UTC start second
+        /// (`2026-11-23T101500Z.jsonl`); `nil` (file: "") = none. Default `defaultDirectory`
+        /// (relative to where followme runs; the installed config says /var/log/followme).
+        public internal(set) var directory: String?
+        /// At most this many flight logs in `directory`, the current one included; the oldest are
+        /// removed when a flight starts (`maxFlightsSpec`; 0 = no limit).
+        public internal(set) var maxFlights: Int
+        /// At most this many megabytes (10^6 bytes) of flight logs in `directory`, oldest removed
+        /// first, never the current flight's (`maxTotalMegabytesSpec`; 0 = no limit).
+        public internal(set) var maxTotalMegabytes: Int
+
+        /// Our choice: `out/` is where the demo and the benches write, and git ignores it.
+        public static let defaultDirectory = "out/flights"
+        /// Flights, 0 (no limit) to 100000; default 50 (our choice): a couple of weeks of flying at
+        /// a few flights a day; `maxTotalMegabytesSpec` usually binds first for full-length flights.
+        public static let maxFlightsSpec = ParameterSpec("maxFlights", unit: "flights", range: 0...100_000, default: 50)
+        /// MB (10^6 bytes), 0 (no limit) to 1000000; default 200 (our choice): a log grows about
+        /// 6.5 kB per second of flight (measured: the demo's 230 kB over 35 s), 4.7 MB for a whole
+        /// 12-minute AR.Drone battery, so about 40 such flights; small beside the OS on an SD card.
+        public static let maxTotalMegabytesSpec = ParameterSpec("maxTotalMegabytes", unit: "MB", range: 0...1_000_000,
+                                                                default: 200)
+    }
+
+    /// `[status]`: the read-only Unix socket a running `followme run` publishes its status on
+    /// (about 4 times a second) for `followme watch`.
+    public struct Status: Sendable, Equatable {
+        /// The socket's path; "" (the default) = no socket. `followme run --status-socket` overrides it.
+        public internal(set) var socketPath: String
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlightLog
 import Foundation
 
 /// `followme`: make a Parrot AR.Drone 2.0 follow a person carrying a GPS.
@@ -13,7 +14,7 @@ struct FollowMeCommand: AsyncParsableCommand {
         discussion: """
             Exit codes: 0 success; 1 runtime failure; 2 bad configuration or usage.
             """,
-        version: "0.1.0",
+        version: FollowMeVersion.current,
         subcommands: [
             RunCommand.self,
             WatchCommand.self,

@@ -16,7 +16,7 @@ extension DeploymentFilesTests {
             // Then every file is there, byte for byte, with its mode
             #expect(r.exitCode == 0, "\(r.both)")
             for (source, destination) in Self.installedConffiles {
-                #expect(try stage.text(destination) == Self.repoText(source), "\(destination)")
+                #expect(try stage.text(destination) == Self.installedText(source), "\(destination)")
                 #expect(Self.permissions(stage.path(destination)) == 0o644, "\(destination)")
                 #expect(r.stdout.contains("installed /\(destination)"), "\(r.stdout)")
             }
@@ -30,7 +30,8 @@ extension DeploymentFilesTests {
                         "\(manifest)")
             }
             // And nothing else: no user, no daemon reloads in a staged install
-            #expect(try stage.files() == Set(Self.installedConffiles.map(\.destination) + [Self.installedBinary, Self.manifest]))
+            #expect(try stage.files() == Set(Self.installedConffiles.map(\.destination) + [Self.installedBinary, Self.manifest]
+                + Self.completions.values))
             #expect(r.stdout.contains("skipped creating user followme"))
             #expect(r.stdout.contains("skipped systemctl daemon-reload and udevadm reload"))
         }
@@ -62,7 +63,7 @@ extension DeploymentFilesTests {
             #expect(try stage.snapshot() == first)
             #expect(!r.stdout.contains("followme-install: installed "), "\(r.stdout)")
             #expect(!r.stdout.contains("followme-install: updated "), "\(r.stdout)")
-            #expect(r.stdout.components(separatedBy: "unchanged ").count - 1 == Self.installedConffiles.count + 1)
+            #expect(r.stdout.components(separatedBy: "unchanged ").count - 1 == Self.installedConffiles.count + 1 + Self.completions.count)
         }
     }
 
@@ -82,11 +83,11 @@ extension DeploymentFilesTests {
             // Then the edited config stays, and the shipped one is next to it as .dist
             #expect(r.exitCode == 0 && again.exitCode == 0)
             #expect(try stage.text(config) == edited)
-            #expect(try stage.text(config + ".dist") == Self.repoText("etc/followme.toml"))
+            #expect(try stage.text(config + ".dist") == Self.installedText("etc/followme.toml"))
             #expect(r.stdout.contains("kept      /\(config) (edited here)"), "\(r.stdout)")
 
             // When the operator merges (here: takes the shipped file) and installs again
-            try stage.write(Self.repoText("etc/followme.toml"), to: config)
+            try stage.write(Self.installedText("etc/followme.toml"), to: config)
             let merged = try stage.install()
 
             // Then the stale .dist is gone
@@ -165,7 +166,7 @@ extension DeploymentFilesTests {
                          "etc/udev/rules.d/61-followme-gps.rules", "etc/default/gpsd"] {
                 #expect(!stage.exists(gone), "\(gone)")
             }
-            #expect(try stage.text("etc/followme/followme.toml") == Self.repoText("etc/followme.toml"))
+            #expect(try stage.text("etc/followme/followme.toml") == Self.installedText("etc/followme.toml"))
             #expect(stage.exists("\(Self.logDirectory)/flight.jsonl"))
 
             // When uninstalled again, with --purge

@@ -26,9 +26,13 @@ struct ShippedConfigAndRenderingTests {
 
     @Test("etc/followme.toml equals the defaults except the two device paths it documents")
     func shippedEqualsDefaults() throws {
-        let parsed = try FollowMeConfiguration.parse(toml: try Self.shippedText(), path: Self.shippedPath)
+        var parsed = try FollowMeConfiguration.parse(toml: try Self.shippedText(), path: Self.shippedPath)
+        // The checkout's status socket (the built-in default is none: a socket per test run would clash)
+        #expect(parsed.status.socketPath == "out/followme.sock")
+        parsed.status.socketPath = ""
         #expect(parsed == .defaultsWithDevices)
         #expect(parsed.target.device == "/dev/gpstarget" && parsed.onboard.device == "/dev/gpsonboard")
+        #expect(parsed.log.directory == "out/flights" && parsed.log.maxFlights == 50 && parsed.log.maxTotalMegabytes == 200)
         // The only differences from the per-key defaults:
         var undone = parsed
         undone.target.device = nil
@@ -80,6 +84,8 @@ struct ShippedConfigAndRenderingTests {
             ("failsafe", "low_battery_confirm_s", "3.25"), ("failsafe", "critical_battery_pct", "12"),
             ("failsafe", "max_eph_m", "60.5"), ("failsafe", "max_fix_lag_s", "2.5"),
             ("log", "path", "\"/var/log/followme/flight \\\"1\\\".log\""),
+            ("log", "directory", "\"/srv/flights\""), ("log", "max_flights", "7"), ("log", "max_total_mb", "0"),
+            ("status", "socket", "\"/run/followme/status.sock\""),
         ])
         let c = try doc.parse().get()
         #expect(c.target.device == "/dev/gps\"t\\é")
@@ -111,7 +117,9 @@ struct ShippedConfigAndRenderingTests {
         #expect(c.failsafe.criticalBatteryPercent != d.failsafe.criticalBatteryPercent)
         #expect(c.failsafe.maxEphMeters != d.failsafe.maxEphMeters)
         #expect(c.failsafe.maxFixLagSeconds != d.failsafe.maxFixLagSeconds)
-        #expect(c.log != d.log)
+        #expect(c.log.path != d.log.path && c.log.directory != d.log.directory)
+        #expect(c.log.maxFlights != d.log.maxFlights && c.log.maxTotalMegabytes != d.log.maxTotalMegabytes)
+        #expect(c.status != d.status)
     }
 
     @Test("renderedTOML writes resolved endpoints and the normalised mount offset")
@@ -164,10 +172,10 @@ struct ShippedConfigAndRenderingTests {
                "f.toml:9: folow: unknown table [folow], refusing to guess what it means; did you mean [follow]?"),
               (.unknownTable(path: "f.toml", line: 9, table: "weather", suggestion: nil),
                "f.toml:9: weather: unknown table [weather], refusing to guess what it means; known tables: gpsd, target, "
-                   + "onboard, drone, follow, failsafe, log"),
+                   + "onboard, drone, follow, failsafe, log, status"),
               (.unknownKey(path: "f.toml", line: 1, key: "foo", suggestion: nil),
                "f.toml:1: foo: unknown key, refusing to guess what it means; keys belong in a table: [gpsd], "
-                   + "[target], [onboard], [drone], [follow], [failsafe], [log]"),
+                   + "[target], [onboard], [drone], [follow], [failsafe], [log], [status]"),
               (.outOfRange(path: "f.toml", line: 30, key: "follow.standoff_m", value: "nan", range: "2 to 50"),
                "f.toml:30: follow.standoff_m: nan is out of range; allowed: 2 to 50"),
               (.invalid(path: "f.toml", line: nil, key: "target.device", reason: "must name the device"),

@@ -90,6 +90,10 @@ struct ValueValidationTests {
         (key: "failsafe.max_eph_m", value: "\"15\"", expected: "a number", found: "string \"15\""),
         (key: "failsafe.max_fix_lag_s", value: "false", expected: "a number", found: "boolean false"),
         (key: "log.path", value: "0", expected: "a string", found: "integer 0"),
+        (key: "log.directory", value: "false", expected: "a string", found: "boolean false"),
+        (key: "log.max_flights", value: "50.0", expected: "an integer", found: "float 50.0"),
+        (key: "log.max_total_mb", value: "\"200\"", expected: "an integer", found: "string \"200\""),
+        (key: "status.socket", value: "1", expected: "a string", found: "integer 1"),
     ]
 
     @Test("a value of the wrong type is reported with its key, line, expected and found type",
@@ -171,6 +175,10 @@ struct ValueValidationTests {
         outside("failsafe.max_eph_m", "1001", range: "5 to 1000"),
         outside("failsafe.max_fix_lag_s", "0.1", range: "0.2 to 10"),
         outside("failsafe.max_fix_lag_s", "11", range: "0.2 to 10"),
+        outside("log.max_flights", "-1", range: "0 to 100000"),
+        outside("log.max_flights", "100001", range: "0 to 100000"),
+        outside("log.max_total_mb", "-5", range: "0 to 1000000"),
+        outside("log.max_total_mb", "1000001", range: "0 to 1000000"),
         outside("follow.standoff_m", "nan", range: "2 to 50"),
         outside("follow.standoff_m", "+nan", shown: "nan", range: "2 to 50"),
         outside("follow.standoff_m", "inf", range: "2 to 50"),
@@ -195,7 +203,7 @@ struct ValueValidationTests {
     func outOfRangeTableCoversNumericKeys() {
         let numeric = Set(ConfigSchema.dottedKeys).subtracting([
             "gpsd.host", "target.device", "target.host", "onboard.device", "onboard.host",
-            "onboard.mount_offset_deg", "drone.address", "drone.outdoor", "log.path",
+            "onboard.mount_offset_deg", "drone.address", "drone.outdoor", "log.path", "log.directory", "status.socket",
         ])
         let covered = Set(Self.outOfRangeCases.filter { Double($0.value)?.isFinite ?? false }.map(\.key))
         #expect(covered == numeric)
