@@ -74,11 +74,12 @@ struct RunCommand: AsyncParsableCommand {
         var options = FlightServiceOptions()
         options.noTakeoff = noTakeoff
         options.landTimeoutSeconds = landTimeout
-        options.flightLogPath = flightLog ?? config.log.path
+        options.flightLogPath = try Self.flightLogPath(flag: flightLog, config: config.log, logger: logger)
+        (options.configPath, options.configTOML) = (configOption.config, config.renderedTOML())
         options.statusLine = isatty(STDERR_FILENO) == 1
         options.latencyReport = latencyReport
         options.logWriter = stderrWriter
-        options.statusPublisher = Self.statusPublisher(path: statusSocket, logger: logger)
+        options.statusPublisher = Self.statusPublisher(path: statusSocket ?? config.status.socketPath, logger: logger)
         defer { Self.stop(options.statusPublisher, logger: logger) }
         let app: FlightApplication
         do {
