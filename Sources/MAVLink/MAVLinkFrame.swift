@@ -47,6 +47,12 @@ extension MAVLinkFrame {
     /// The longest frame: v2 header + 255 payload + checksum + signature = 280 (§2.1).
     public static let maximumLength = headerLengthV2 + 255 + checksumLength + signatureLength
 
+    /// Bytes on the wire: header, payload, checksum, and the signature when signed.
+    public var wireLength: Int {
+        (version == .v2 ? Self.headerLengthV2 : Self.headerLengthV1) + payload.count + Self.checksumLength
+            + (version == .v2 && isSigned ? Self.signatureLength : 0)
+    }
+
     /// Whether the signed flag is set.
     public var isSigned: Bool { incompatibilityFlags & Self.incompatibilityFlagSigned != 0 }
 
