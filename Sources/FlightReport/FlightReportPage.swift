@@ -87,21 +87,29 @@ public struct FlightReportPage: Sendable {
         out += "</table>\n"
         if !t.scores.method.isEmpty { out += "<p class=\"method\">\(xmlEscaped(t.scores.method))</p>\n" }
         if !holds.isEmpty {
-            out += "<h3>Holds</h3>\n<table id=\"holds\">\n<tr><th>at</th><th>for</th><th>reason</th></tr>\n"
+            out += Self.openDetails("Holds (\(holds.count))", rows: holds.count)
+            out += "<table id=\"holds\">\n<tr><th>at</th><th>for</th><th>reason</th></tr>\n"
             for hold in holds {
                 out += "<tr><td class=\"num\">\(seconds(hold.startSeconds))</td><td class=\"num\">"
                 out += "\(seconds(hold.durationSeconds))</td><td>\(xmlEscaped(hold.reason))</td></tr>\n"
             }
-            out += "</table>\n"
+            out += "</table>\n</details>\n"
         }
-        out += "<h3>Flight states</h3>\n<table id=\"states\">\n<tr><th>from</th><th>for</th><th>state</th><th>because</th></tr>\n"
+        out += Self.openDetails("Flight states (\(t.states.count))", rows: t.states.count)
+        out += "<table id=\"states\">\n<tr><th>from</th><th>for</th><th>state</th><th>because</th></tr>\n"
         for span in t.states {
             out += "<tr><td class=\"num\">\(seconds(span.startSeconds))</td><td class=\"num\">\(seconds(span.durationSeconds))</td>"
             out += "<td><span class=\"swatch-inline\" style=\"color: \(FlightReportStyle.color(span.kind))\">■</span> "
             out += "\(xmlEscaped(span.state))</td><td>\(xmlEscaped(span.reason))</td></tr>\n"
         }
-        out += "</table>\n</section>\n"
+        out += "</table>\n</details>\n</section>\n"
         return out
+    }
+
+    /// Opens a `<details>` section titled `title`: open when it has at most 12 rows (our choice: a
+    /// long flight's table would push the charts a screen down), else one click away.
+    static func openDetails(_ title: String, rows: Int) -> String {
+        "<details\(rows <= 12 ? " open=\"open\"" : "")>\n<summary>\(xmlEscaped(title))</summary>\n"
     }
 
     // MARK: Plan view

@@ -49,7 +49,8 @@ enum FlightReportStyle {
         .warn { color: #b71c1c; font-weight: 600; }
         .ok { color: #1b5e20; }
         .method { color: #666; font-size: 12px; margin: 8px 0 0; }
-        h3 { font-size: 14px; margin: 14px 0 6px; }
+        details { margin: 14px 0 0; }
+        summary { font-size: 14px; font-weight: 600; cursor: pointer; margin: 0 0 6px; }
         #timeseries { margin-top: 20px; }
         #legend { display: flex; flex-wrap: wrap; gap: 6px 14px; font-size: 13px; margin: 0 0 8px; padding: 0; }
         #legend li { list-style: none; display: flex; align-items: center; gap: 6px; }

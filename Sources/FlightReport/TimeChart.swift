@@ -178,13 +178,18 @@ struct TimeChart {
             out += "<text x=\"\(f(axis.x(point.t) + dx))\" y=\"\(f(y(point.value) + 15))\" text-anchor=\"\(anchor)\" "
             out += "class=\"point-label\" fill=\"\(point.color)\">\(xmlEscaped(point.label))</text>\n"
         }
-        // Markers: a thin vertical line each, named in its tooltip.
+        // Markers: a thin vertical line each, named in its tooltip (and over the plot where the
+        // name fits without touching the previous one).
+        var labelledUpToX = -Double.infinity
         for marker in markers {
             let x = axis.x(marker.t)
             out += "<line class=\"marker\" x1=\"\(f(x))\" y1=\"\(f(top))\" x2=\"\(f(x))\" y2=\"\(f(bottom))\">"
             out += "<title>\(xmlEscaped(marker.label)) at \(fixed(marker.t, decimals: 1)) s</title></line>\n"
-            if labelsMarkers {
-                let anchor = x > left + plotWidth * 0.75 ? "end" : "start"
+            let labelWidth = 6.6 * Double(marker.label.count) + 24
+            let anchor = x > left + plotWidth * 0.75 ? "end" : "start"
+            let labelStartX = anchor == "end" ? x - labelWidth : x
+            if labelsMarkers, labelStartX > labelledUpToX {
+                labelledUpToX = labelStartX + labelWidth
                 out += "<text x=\"\(f(x + (anchor == "end" ? -4 : 4)))\" y=\"\(f(top + 12))\" text-anchor=\"\(anchor)\" "
                 out += "class=\"marker-label\">\(xmlEscaped(marker.label))</text>\n"
             }

@@ -133,6 +133,30 @@ struct FlightReportPageTests {
         #expect(!doc.elements.contains { $0.svgID == "chart-altitude" && $0.text == "no data in this log" })
     }
 
+    @Test("markers too close to name both: the first is named over the plot, every one in its tooltip")
+    func crowdedMarkers() {
+        var timeline = Self.timeline
+        timeline.markers = [.init(t: 10, label: "link: navdata-lost"), .init(t: 10.5, label: "link: navdata-restored"),
+                            .init(t: 20, label: "SIGTERM/SIGINT: shutdown")]
+        let doc = Self.parse(FlightReportPage(timeline: timeline).html())
+        let named = doc.elements.filter { $0.attributes["class"] == "marker-label" }.map(\.text)
+        #expect(named == ["link: navdata-lost", "SIGTERM/SIGINT: shutdown"])
+        #expect(doc.elements.filter { $0.name == "title" && $0.text.hasPrefix("link: navdata-restored") }.count
+            == FlightReportPage.timeSeriesChartIDs.count)
+    }
+
+    @Test("a long flight's state table is one click away (closed above 12 rows), a short one open")
+    func longTablesCollapse() {
+        var timeline = Self.timeline
+        let short = Self.parse(FlightReportPage(timeline: timeline).html())
+        #expect(short.elements.filter { $0.name == "details" }.allSatisfy { $0.attributes["open"] == "open" })
+        timeline.states = (0..<13).map { .init(startSeconds: Double($0), endSeconds: Double($0 + 1), state: "following", reason: "x") }
+        let long = Self.parse(FlightReportPage(timeline: timeline).html())
+        let states = long.elements.first { $0.name == "summary" && $0.text == "Flight states (13)" }
+        #expect(states != nil)
+        #expect(long.elements.contains { $0.name == "details" && $0.attributes["open"] == nil })
+    }
+
     @Test("the moving mean averages within ±half the window")
     func movingMean() {
         let samples: [FlightTimeline.Sample] = [.init(t: 0, value: 10), .init(t: 0.2, value: 12), .init(t: 0.4, value: 10),
