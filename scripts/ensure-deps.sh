@@ -8,7 +8,8 @@
 #
 # `--test` (scripts/test.sh) also installs what only the tests drive: chromium (the after-flight
 # report is rendered in headless Chromium and screenshotted) and tmux (`followme watch` is driven
-# with send-keys / capture-pane).
+# with send-keys / capture-pane), and pymavlink (pinned) in a venv at .build/pymavlink-venv for the MAVLink
+# codec's cross-check (Tests/MAVLinkTests/pymavlink_vectors.py; python3-venv when `python3 -m venv` lacks ensurepip).
 set -euo pipefail
 
 packages=(libgps-dev gpsd gpsd-clients pkg-config systemd udev)
@@ -18,12 +19,22 @@ for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 command -v python3 >/dev/null || need+=(python3)
+[ "${1:-}" = "--test" ] && { python3 -c 'import ensurepip' 2>/dev/null || need+=(python3-venv); }
 if [ ${#need[@]} -gt 0 ]; then
     echo "followme: installing ${need[*]}" >&2
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+if [ "${1:-}" = "--test" ]; then
+    # pymavlink from PyPI, pinned: the MAVLink vectors in Tests/MAVLinkTests/Fixtures were written by this version.
+    venv="$(dirname "$0")/../.build/pymavlink-venv"
+    if ! "$venv/bin/python3" -c 'import importlib.metadata as m, sys; sys.exit(m.version("pymavlink") != "2.4.50")' 2>/dev/null; then
+        echo "followme: installing pymavlink 2.4.50 into .build/pymavlink-venv" >&2
+        python3 -m venv "$venv"
+        "$venv/bin/python3" -m pip install -q --disable-pip-version-check "pymavlink==2.4.50"
+    fi
 fi
 command -v swift >/dev/null || { echo "followme: swift (6.2 or newer) is not on PATH" >&2; exit 1; }
 read -r major minor < <(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p' | head -1)
