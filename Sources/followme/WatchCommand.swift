@@ -83,6 +83,8 @@ struct WatchCommand: ParsableCommand {
         var lastSeen: FlightStatus?
         var received = 0
         var toldWaiting = false
+        // Keys come from a terminal only (stdin at end of file, e.g. </dev/null, would wake poll forever).
+        var readsKeys = terminal != nil && isatty(STDIN_FILENO) == 1
         while !watchQuitRequested.load(ordering: .relaxed) {
             var now = SystemClock.now()
             if let timeout = output.timeout, now.seconds(since: start) >= timeout { break }
@@ -101,7 +103,7 @@ struct WatchCommand: ParsableCommand {
                 }
             }
             // Wait for a status line, a key or the next redraw, whichever comes first.
-            var fds = [pollfd(fd: terminal == nil ? -1 : STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            var fds = [pollfd(fd: readsKeys ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: reader?.fd ?? -1, events: Int16(POLLIN), revents: 0)]
             let waitMs = Int32(max(0, min(nextDraw.seconds(since: now), Self.redrawSeconds)) * 1000)
             _ = poll(&fds, nfds_t(fds.count), waitMs)
@@ -110,6 +112,7 @@ struct WatchCommand: ParsableCommand {
                 var keys = [UInt8](repeating: 0, count: 64)
                 let n = keys.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
                 if n > 0, WatchTerminal.asksToQuit(keys[..<n]) { break }
+                if n <= 0 { readsKeys = false }
             }
             if let r = reader, fds[1].revents != 0 {
                 guard let lines = r.readLines() else {
