@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FollowMeConfig
+import ShellSupport
 
 /// The `--config FILE` option every subcommand that needs the config shares.
 struct ConfigOption: ParsableArguments {
@@ -10,12 +11,15 @@ struct ConfigOption: ParsableArguments {
 
 /// Reads and validates a config file, or prints every problem (FILE:LINE: KEY: message) to
 /// stderr and exits with code 2. Nothing downstream ever sees a config that did not validate.
+/// Under systemd the lines carry the journal's error priority (`<3>`, LogLineStyle), so
+/// `journalctl -p err` shows why the service would not start.
 func loadConfigurationOrExit(path: String) throws -> FollowMeConfiguration {
     do {
         return try loadConfiguration(path: path)
     } catch {
-        printError(error.description)
-        printError("followme: refusing to start: \(path) did not validate (\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s"))")
+        let style = LogLineStyle.forStandardError(environment: ProcessInfo.processInfo.environment, statusLine: false)
+        printError(style.decorate(error.description, level: .error))
+        printError(style.decorate("followme: refusing to start: \(path) did not validate (\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s"))", level: .error))
         throw ExitCode(2)
     }
 }

@@ -85,7 +85,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             app = try ServiceFactory.buildFlight(config: config, options: options, logger: logger)
         } catch {
-            stderrWriter.enqueue("followme run: \(error)\n")
+            stderrWriter.enqueue(style.decorate("followme run: \(error)", level: .error) + "\n")
             throw ExitCode(2)
         }
         let outcome = try await app.run()
@@ -96,7 +96,7 @@ struct RunCommand: AsyncParsableCommand {
         switch outcome {
         case .landed?: return
         case .landingUnconfirmed?:
-            stderrWriter.enqueue("followme run: landing was not confirmed by navdata\n")
+            stderrWriter.enqueue(style.decorate("followme run: landing was not confirmed by navdata", level: .error) + "\n")
             throw ExitCode(1)
         case nil:
             throw ExitCode(1)

@@ -71,6 +71,30 @@ import TestSupport
         #expect(bare.isEmpty, "\(bare)")
     }
 
+    @Test("a config that does not validate: every FILE:LINE problem and the refusal are <3> (error), exit 2")
+    func badConfigIsError() async throws {
+        let dir = try scratchDirectory(label: "journal")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Given a config with two bad keys, and stderr "the journal"
+        let config = dir.appendingPathComponent("bad.toml")
+        try "[follow]\nstandoff_m = \"far\"\n[log]\nmax_flights = -1\n".write(to: config, atomically: true, encoding: .utf8)
+        let run = try ChildProcess(name: "run", executable: "/bin/sh", arguments: [
+            "-c", "JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2) exec \"$0\" \"$@\"", FollowMeBinary.url.path,
+            "run", "--config", config.path,
+        ])
+        // When followme run starts, then it refuses with exit 2
+        let status = await run.waitForExit(seconds: 30)
+        await run.terminate()
+        #expect(status == 2)
+        // And each line is an error for the journal, the problems named FILE:LINE: KEY
+        let lines = run.stderrText.lines.filter { !$0.isEmpty }
+        #expect(lines.count >= 3, "\(lines)")
+        #expect(lines.last?.hasPrefix("<3>followme: refusing to start: ") == true, "\(lines)")
+        #expect(lines.allSatisfy { $0.hasPrefix("<3>") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("<3>\(config.path):2: follow.standoff_m: ") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("<3>\(config.path):4: log.max_flights: ") }, "\(lines)")
+    }
+
     @Test("JOURNAL_STREAM naming another stream (inherited, stderr elsewhere) adds no prefix", .timeLimit(.minutes(2)))
     func foreignJournalStreamIgnored() async throws {
         let dir = try scratchDirectory(label: "journal")
