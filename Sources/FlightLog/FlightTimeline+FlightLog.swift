@@ -76,8 +76,12 @@ extension FlightTimeline {
             "\(reader.lineCount) log lines, \(fixedOne(end)) s; \(target) person fixes, "
                 + "\(reader.fixes.count - target) drone fixes, \(reader.altitude.count) navdata, \(reader.pcmd.count) commands",
             "standoff \(fixedOne(report.standoffMeters)) m, min separation \(fixedOne(report.minSeparationLimitMeters)) m"
-                + (reader.dryRun ? "; DRY RUN (nothing flew)" : ""),
+                + (reader.start?.dryRun == true ? "; DRY RUN (nothing flew)" : ""),
         ]
+        if let version = reader.start?.softwareVersion {
+            notes.append("followme \(version)" + (reader.start?.configPath.map { ", config \($0)" } ?? ""))
+        }
+        configurationText = reader.start?.config
         if !reader.malformedLines.isEmpty {
             notes.append("\(reader.malformedLines.count) malformed line(s) skipped, first at line \(reader.malformedLines[0])")
         }
@@ -130,7 +134,8 @@ struct FlightLogTimelineReader {
     var battery: [Value] = []
     var pcmd: [Command] = []
     var markers: [(t: Double, label: String)] = []
-    var dryRun = false
+    /// The start record (parameters, version, config), if the log has one.
+    var start: FlightStartRecord?
 
     /// Link events worth a marker on the charts.
     static let markedLinkEvents: Set<String> = ["navdata-lost", "navdata-restored", "socket-closed", "bootstrap-fallback"]
@@ -154,7 +159,7 @@ struct FlightLogTimelineReader {
     private mutating func read(kind: String, t: Double, data: Data, decoder: JSONDecoder) {
         switch kind {
         case FlightStartRecord.kind:
-            dryRun = (try? decoder.decode(FlightStartRecord.self, from: data))?.dryRun ?? false
+            start = try? decoder.decode(FlightStartRecord.self, from: data)
         case FlightGPSRecord.kind:
             guard let event = (try? decoder.decode(FlightGPSRecord.self, from: data))?.event, let role = event.role else { return }
             if event.event == "lost", !fixes.isEmpty { markers.append((t, "\(role) receiver lost (\(event.reason ?? "?"))")) }

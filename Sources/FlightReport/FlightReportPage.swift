@@ -102,7 +102,12 @@ public struct FlightReportPage: Sendable {
             out += "<td><span class=\"swatch-inline\" style=\"color: \(FlightReportStyle.color(span.kind))\">■</span> "
             out += "\(xmlEscaped(span.state))</td><td>\(xmlEscaped(span.reason))</td></tr>\n"
         }
-        out += "</table>\n</details>\n</section>\n"
+        out += "</table>\n</details>\n"
+        if let config = t.configurationText {
+            out += "<details id=\"configuration\">\n<summary>Configuration it flew with</summary>\n"
+            out += "<pre>\(xmlEscaped(config))</pre>\n</details>\n"
+        }
+        out += "</section>\n"
         return out
     }
 

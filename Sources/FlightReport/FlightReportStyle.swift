@@ -51,6 +51,7 @@ enum FlightReportStyle {
         .method { color: #666; font-size: 12px; margin: 8px 0 0; }
         details { margin: 14px 0 0; }
         summary { font-size: 14px; font-weight: 600; cursor: pointer; margin: 0 0 6px; }
+        pre { font-size: 12px; background: #f6f7f9; padding: 8px; max-height: 420px; overflow: auto; }
         #timeseries { margin-top: 20px; }
         #legend { display: flex; flex-wrap: wrap; gap: 6px 14px; font-size: 13px; margin: 0 0 8px; padding: 0; }
         #legend li { list-style: none; display: flex; align-items: center; gap: 6px; }

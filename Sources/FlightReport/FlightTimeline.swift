@@ -77,6 +77,9 @@ public struct FlightTimeline: Sendable, Hashable {
     /// The configured minimum separation (the line nothing should cross), metres.
     public var minSeparationMeters: Double? = nil
     public var scores: Scores = Scores()
+    /// The configuration the flight flew with, as `followme config check` prints it (the flight
+    /// log's start record carries it); shown folded under the summary. Nil when unknown.
+    public var configurationText: String? = nil
     public var states: [StateSpan] = []
     public var markers: [Marker] = []
     /// Positions on one local plane; the plan view draws them.

@@ -32,6 +32,8 @@ struct FlightTimelineAdapterTests {
     static var knownFlight: String {
         var lines = [Log.line(100) { j in
             j.add("kind", "start"); j.add("standoff_m", 10.0); j.add("altitude_m", 3.0); j.add("min_separation_m", 3.0)
+            j.add("software_version", "9.8.7"); j.add("config_path", "/etc/followme/followme.toml")
+            j.add("config", "[follow]\nstandoff_m = 10.0\n")
         }]
         lines.append(navdata(100.5, battery: 90, alt: 0))
         let transitions: [Double: String] = [
@@ -86,6 +88,9 @@ struct FlightTimelineAdapterTests {
         #expect(timeline.landingReason == "shutdown")
         #expect(timeline.finalState == "landed")
         #expect(timeline.batteryUsedPercent == 8)
+        // And the start record's version and config are shown
+        #expect(timeline.notes.contains("followme 9.8.7, config /etc/followme/followme.toml"))
+        #expect(timeline.configurationText == "[follow]\nstandoff_m = 10.0\n")
         #expect(timeline.standoffMeters == 10)
         #expect(timeline.minSeparationMeters == 3)
         #expect(timeline.states.map(\.state) == [

@@ -32,6 +32,7 @@ struct FlightReportPageTests {
         t.personTrack = times.map { .init(t: $0, plane: PlaneVector(east: $0, north: 0)) }
         t.droneTrack = times.map { .init(t: $0, plane: PlaneVector(east: $0 - 8, north: 1)) }
         t.markers = [.init(t: 21, label: "shutdown <now> & \"quoted\"")]
+        t.configurationText = "[target]\ndevice = \"/dev/gps<target>\"\n"
         return t
     }()
 
@@ -76,6 +77,8 @@ struct FlightReportPageTests {
         let doc = Self.parse(html)
         let charts = doc.elements.filter { $0.name == "svg" && ($0.attributes["class"] ?? "").contains("chart") }
         #expect(charts.map { $0.attributes["id"] ?? "" } == ["chart-plan"] + FlightReportPage.timeSeriesChartIDs)
+        // The configuration it flew with is there, folded, as text
+        #expect(doc.elements.contains { $0.name == "pre" && $0.text == "[target]\ndevice = \"/dev/gps<target>\"\n" })
         // The marker's label is escaped, not markup
         #expect(doc.elements.contains { $0.name == "title" && $0.text.contains("shutdown <now> & \"quoted\"") })
     }
@@ -149,7 +152,8 @@ struct FlightReportPageTests {
     func longTablesCollapse() {
         var timeline = Self.timeline
         let short = Self.parse(FlightReportPage(timeline: timeline).html())
-        #expect(short.elements.filter { $0.name == "details" }.allSatisfy { $0.attributes["open"] == "open" })
+        let tables = short.elements.filter { $0.name == "details" && $0.attributes["id"] != "configuration" }
+        #expect(tables.count == 2 && tables.allSatisfy { $0.attributes["open"] == "open" })
         timeline.states = (0..<13).map { .init(startSeconds: Double($0), endSeconds: Double($0 + 1), state: "following", reason: "x") }
         let long = Self.parse(FlightReportPage(timeline: timeline).html())
         let states = long.elements.first { $0.name == "summary" && $0.text == "Flight states (13)" }
