@@ -1,16 +1,7 @@
-/// ArduPilot Copter's flight modes: HEARTBEAT `custom_mode` and DO_SET_MODE param2 (docs/mavlink.md §5.3).
-public struct ArduCopterMode: MAVLinkOpenEnum, Sendable {
-    public var rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-    public static let stabilize = Self(rawValue: 0)
-    /// Velocity / position targets from the ground station (SET_POSITION_TARGET_LOCAL_NED).
-    public static let guided = Self(rawValue: 4)
-    /// Position hold with pilot input.
-    public static let loiter = Self(rawValue: 5)
-    public static let rtl = Self(rawValue: 6)
-    public static let land = Self(rawValue: 9)
-    /// Stop as fast as possible and hold position: the hold FollowMe asks for.
-    public static let brake = Self(rawValue: 17)
+/// ArduPilot Copter's flight modes: HEARTBEAT `custom_mode` and DO_SET_MODE param2 (docs/mavlink.md
+/// §5.3). GUIDED takes velocity setpoints; BRAKE stops at once and holds (the hold FollowMe asks for).
+public enum ArduCopterMode: UInt32, CaseIterable, Sendable {
+    case stabilize = 0, auto = 3, guided = 4, loiter = 5, rtl = 6, land = 9, brake = 17
 }
 
 /// A PX4 flight mode: main mode and sub mode, packed into HEARTBEAT `custom_mode` as
@@ -35,7 +26,7 @@ public struct PX4Mode: Sendable, Hashable {
     /// `PX4_CUSTOM_MAIN_MODE_AUTO` = 4, `…_OFFBOARD` = 6.
     public static let mainAuto: UInt8 = 4
     public static let mainOffboard: UInt8 = 6
-    /// Setpoints from the ground station (must be streamed before and while switching in).
+    /// Setpoints from the ground station (they must be streaming before and while switching in).
     public static let offboard = Self(mainMode: mainOffboard)
     /// AUTO.LOITER (`PX4_CUSTOM_SUB_MODE_AUTO_LOITER` = 3): hold position.
     public static let autoLoiter = Self(mainMode: mainAuto, subMode: 3)

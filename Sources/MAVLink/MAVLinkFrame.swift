@@ -19,9 +19,9 @@ public struct MAVLinkFrame: Sendable, Hashable {
     public var compatibilityFlags: UInt8 = 0
     /// Per-sender counter, wrapping at 255 (§2.2): receivers count gaps as lost frames.
     public var sequence: UInt8 = 0
-    /// The sender's system id (1 = usually the vehicle; ground stations use 255, §3.1).
+    /// The sender's system id (1 = usually the vehicle; ground stations use 255, §3).
     public var systemID: UInt8 = 0
-    /// The sender's component id (1 = autopilot, 190 = mission planner / ground station, §3.1).
+    /// The sender's component id (1 = autopilot, 190 = mission planner / ground station, §3).
     public var componentID: UInt8 = 0
     /// 24 bits in v2, 8 bits in v1.
     public var messageID: UInt32 = 0

@@ -4,12 +4,8 @@
 /// wire order (by type size, largest first, stable in declaration order), `extensionFields` after
 /// them in declaration order (§4.2). Encoding and decoding are written once, here, from that table.
 public protocol MAVLinkMessage: Sendable, Equatable {
-    /// The message id (`<message id=…>` in common.xml).
-    static var messageID: UInt32 { get }
-    /// The message's CRC_EXTRA seed: a hash of its name and base fields (§2.3), from common.xml via pymavlink.
-    static var crcExtra: UInt8 { get }
-    /// The common.xml name (`HEARTBEAT`).
-    static var messageName: String { get }
+    /// Id, CRC_EXTRA and name.
+    static var info: MAVLinkMessageInfo { get }
     /// Base fields in wire order.
     static var fields: [MAVLinkField<Self>] { get }
     /// Extension fields (after `<extensions/>`), in declaration order; empty when none.
@@ -18,7 +14,24 @@ public protocol MAVLinkMessage: Sendable, Equatable {
     init()
 }
 
+/// What identifies a message on the wire (docs/mavlink.md §4.4).
+public struct MAVLinkMessageInfo: Sendable, Hashable {
+    /// The message id (`<message id=…>` in common.xml).
+    public let id: UInt32
+    /// The message's CRC_EXTRA seed: a hash of its name and base fields (§2.3), from common.xml via pymavlink.
+    public let crcExtra: UInt8
+    /// The common.xml name (`HEARTBEAT`).
+    public let name: String
+
+    public init(id: UInt32, crcExtra: UInt8, name: String) {
+        (self.id, self.crcExtra, self.name) = (id, crcExtra, name)
+    }
+}
+
 extension MAVLinkMessage {
+    public static var messageID: UInt32 { info.id }
+    public static var crcExtra: UInt8 { info.crcExtra }
+    public static var messageName: String { info.name }
     public static var extensionFields: [MAVLinkField<Self>] { [] }
 
     /// Every field, wire order.

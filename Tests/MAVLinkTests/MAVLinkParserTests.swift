@@ -5,8 +5,8 @@ import Testing
 // garbage, bad checksums, unknown ids, cut frames (docs/mavlink.md §2.6).
 
 private func heartbeat(_ sequence: UInt8) -> [UInt8] {
-    Heartbeat(customMode: ArduCopterMode.guided.rawValue, type: .quadrotor, autopilot: .ardupilotmega,
-              baseMode: [.customModeEnabled, .safetyArmed], systemStatus: .active, mavlinkVersion: 3)
+    Heartbeat(customMode: ArduCopterMode.guided.rawValue, type: .init(.quadrotor), autopilot: .init(.ardupilotmega),
+              baseMode: [.customModeEnabled, .safetyArmed], systemStatus: .init(.active), mavlinkVersion: 3)
         .encoded(sequence: sequence, systemID: 1, componentID: 1)
 }
 
@@ -118,7 +118,7 @@ struct MAVLinkParserTests {
     @Test("a v1 frame decodes; extensions it lacks (C library style: base fields only) read as zero")
     func v1Frame() throws {
         // Given a COMMAND_ACK as pymavlink sends v1 (every field) and as the C library does (base 3 bytes)
-        let ack = CommandAck(command: .componentArmDisarm, result: .denied, progress: 50)
+        let ack = CommandAck(command: .init(.componentArmDisarm), result: .init(.denied), progress: 50)
         let full = ack.frame(sequence: 1, systemID: 1, componentID: 1, version: .v1)
         var base = full
         base.payload = Array(full.payload.prefix(CommandAck.baseLength))
@@ -128,7 +128,7 @@ struct MAVLinkParserTests {
         // Then both carry the command; only the full one the extension
         #expect(try full.encoded(crcExtra: CommandAck.crcExtra).first == MAVLinkFrame.magicV1)
         #expect(fromFull == ack)
-        #expect(fromBase == CommandAck(command: .componentArmDisarm, result: .denied))
+        #expect(fromBase == CommandAck(command: .init(.componentArmDisarm), result: .init(.denied)))
     }
 
     @Test("one-shot decoding says what is wrong", arguments: [

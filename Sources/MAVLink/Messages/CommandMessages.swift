@@ -6,7 +6,7 @@ import MemberwiseInit
 /// STATUSTEXT (253): a line of text for the operator (arming refusals, failsafes).
 @MemberwiseInit(.public)
 public struct StatusText: MAVLinkMessage {
-    public var severity: MAVSeverity = .emergency
+    public var severity: MAVLinkEnum<MAVSeverity> = .init(.emergency)
     /// Up to 50 bytes, NUL-terminated only when shorter (`text.string` reads it).
     public var text: MAVLinkText = MAVLinkText(bytes: [])
     /// Extensions: message id for a text split into chunks (0 = one chunk), and the chunk's index.
@@ -16,9 +16,7 @@ public struct StatusText: MAVLinkMessage {
     public init() {}
     /// `char text[50]`.
     public static let textLength = 50
-    public static let messageID: UInt32 = 253
-    public static let crcExtra: UInt8 = 83
-    public static let messageName = "STATUSTEXT"
+    public static let info = MAVLinkMessageInfo(id: 253, crcExtra: 83, name: "STATUSTEXT")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("severity", \.severity), .text("text", \.text, count: textLength)]
     }
@@ -30,16 +28,14 @@ public struct StatusText: MAVLinkMessage {
 public struct CommandLong: MAVLinkMessage {
     /// param1 … param7 (meaning per command, `MAVCommand`); unused ones 0 (or NaN where the command says).
     public var params: [Float] = [0, 0, 0, 0, 0, 0, 0]
-    public var command: MAVCommand = MAVCommand(rawValue: 0)
+    public var command: MAVLinkEnum<MAVCommand> = .init(rawValue: 0)
     public var targetSystem: UInt8 = 0
     public var targetComponent: UInt8 = 0
     /// 0 for the first transmission, incremented on each retry.
     public var confirmation: UInt8 = 0
 
     public init() {}
-    public static let messageID: UInt32 = 76
-    public static let crcExtra: UInt8 = 152
-    public static let messageName = "COMMAND_LONG"
+    public static let info = MAVLinkMessageInfo(id: 76, crcExtra: 152, name: "COMMAND_LONG")
     public static var fields: [MAVLinkField<Self>] {
         .elements((1...7).map { "param\($0)" }, \.params)
             + [.scalar("command", \.command), .scalar("target_system", \.targetSystem),
@@ -50,8 +46,8 @@ public struct CommandLong: MAVLinkMessage {
 /// COMMAND_ACK (77): the result of a command.
 @MemberwiseInit(.public)
 public struct CommandAck: MAVLinkMessage {
-    public var command: MAVCommand = MAVCommand(rawValue: 0)
-    public var result: MAVResult = .accepted
+    public var command: MAVLinkEnum<MAVCommand> = .init(rawValue: 0)
+    public var result: MAVLinkEnum<MAVResult> = .init(.accepted)
     /// Extensions: progress (%, 255 = unknown) while `.inProgress`; a command-specific value;
     /// who the ack is for.
     public var progress: UInt8 = 0
@@ -60,9 +56,7 @@ public struct CommandAck: MAVLinkMessage {
     public var targetComponent: UInt8 = 0
 
     public init() {}
-    public static let messageID: UInt32 = 77
-    public static let crcExtra: UInt8 = 143
-    public static let messageName = "COMMAND_ACK"
+    public static let info = MAVLinkMessageInfo(id: 77, crcExtra: 143, name: "COMMAND_ACK")
     public static var fields: [MAVLinkField<Self>] { [.scalar("command", \.command), .scalar("result", \.result)] }
     public static var extensionFields: [MAVLinkField<Self>] {
         [.scalar("progress", \.progress), .scalar("result_param2", \.resultParam2),
@@ -71,7 +65,7 @@ public struct CommandAck: MAVLinkMessage {
 }
 
 /// SET_POSITION_TARGET_LOCAL_NED (84): a position / velocity / acceleration / yaw setpoint; the
-/// follow sends velocity + yaw rate (`PositionTargetTypeMask.velocityAndYawRate`) in `.localNED`.
+/// follow sends velocity + yaw rate (`MAVLinkBitmask.velocityAndYawRate`) in `.localNED`.
 @MemberwiseInit(.public)
 public struct SetPositionTargetLocalNED: MAVLinkMessage {
     public var timeBootMilliseconds: UInt32 = 0
@@ -83,15 +77,13 @@ public struct SetPositionTargetLocalNED: MAVLinkMessage {
     public var accelerationNEDMetersPerSecondSquared: [Float] = [0, 0, 0]
     public var yawRadians: Float = 0
     public var yawRateRadiansPerSecond: Float = 0
-    public var typeMask: PositionTargetTypeMask = []
+    public var typeMask: MAVLinkBitmask<PositionTargetTypeBit> = []
     public var targetSystem: UInt8 = 0
     public var targetComponent: UInt8 = 0
-    public var coordinateFrame: MAVFrame = MAVFrame(rawValue: 0)
+    public var coordinateFrame: MAVLinkEnum<MAVFrame> = .init(rawValue: 0)
 
     public init() {}
-    public static let messageID: UInt32 = 84
-    public static let crcExtra: UInt8 = 143
-    public static let messageName = "SET_POSITION_TARGET_LOCAL_NED"
+    public static let info = MAVLinkMessageInfo(id: 84, crcExtra: 143, name: "SET_POSITION_TARGET_LOCAL_NED")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("time_boot_ms", \.timeBootMilliseconds)] + .elements(["x", "y", "z"], \.positionNEDMeters)
             + .elements(["vx", "vy", "vz"], \.velocityNEDMetersPerSecond)
@@ -128,9 +120,7 @@ public struct FollowTarget: MAVLinkMessage {
     public var estimatorCapabilities: UInt8 = 0
 
     public init() {}
-    public static let messageID: UInt32 = 144
-    public static let crcExtra: UInt8 = 127
-    public static let messageName = "FOLLOW_TARGET"
+    public static let info = MAVLinkMessageInfo(id: 144, crcExtra: 127, name: "FOLLOW_TARGET")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("timestamp", \.timestampMilliseconds), .scalar("custom_state", \.customState),
          .scalar("lat", \.latitudeE7), .scalar("lon", \.longitudeE7), .scalar("alt", \.altitudeMSLMeters),

@@ -8,17 +8,15 @@ import MemberwiseInit
 public struct Heartbeat: MAVLinkMessage {
     /// Autopilot-specific mode (`ArduCopterMode`, `PX4Mode.customMode`).
     public var customMode: UInt32 = 0
-    public var type: MAVType = .generic
-    public var autopilot: MAVAutopilot = .generic
-    public var baseMode: MAVModeFlag = []
-    public var systemStatus: MAVState = .uninitialized
+    public var type: MAVLinkEnum<MAVType> = .init(.generic)
+    public var autopilot: MAVLinkEnum<MAVAutopilot> = .init(.generic)
+    public var baseMode: MAVLinkBitmask<MAVModeFlag> = []
+    public var systemStatus: MAVLinkEnum<MAVState> = .init(.uninitialized)
     /// 3 for MAVLink 2 (`MAVLINK_VERSION`), sent by all.
     public var mavlinkVersion: UInt8 = 0
 
     public init() {}
-    public static let messageID: UInt32 = 0
-    public static let crcExtra: UInt8 = 50
-    public static let messageName = "HEARTBEAT"
+    public static let info = MAVLinkMessageInfo(id: 0, crcExtra: 50, name: "HEARTBEAT")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("custom_mode", \.customMode), .scalar("type", \.type), .scalar("autopilot", \.autopilot),
          .scalar("base_mode", \.baseMode), .scalar("system_status", \.systemStatus),
@@ -52,9 +50,7 @@ public struct SysStatus: MAVLinkMessage {
     public var sensorsHealthExtended: UInt32 = 0
 
     public init() {}
-    public static let messageID: UInt32 = 1
-    public static let crcExtra: UInt8 = 124
-    public static let messageName = "SYS_STATUS"
+    public static let info = MAVLinkMessageInfo(id: 1, crcExtra: 124, name: "SYS_STATUS")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("onboard_control_sensors_present", \.sensorsPresent),
          .scalar("onboard_control_sensors_enabled", \.sensorsEnabled),
@@ -89,9 +85,7 @@ public struct GlobalPositionInt: MAVLinkMessage {
     public var headingCentidegrees: UInt16 = 0
 
     public init() {}
-    public static let messageID: UInt32 = 33
-    public static let crcExtra: UInt8 = 104
-    public static let messageName = "GLOBAL_POSITION_INT"
+    public static let info = MAVLinkMessageInfo(id: 33, crcExtra: 104, name: "GLOBAL_POSITION_INT")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("time_boot_ms", \.timeBootMilliseconds), .scalar("lat", \.latitudeE7), .scalar("lon", \.longitudeE7),
          .scalar("alt", \.altitudeMSLMillimeters), .scalar("relative_alt", \.relativeAltitudeMillimeters)]
@@ -110,9 +104,7 @@ public struct LocalPositionNED: MAVLinkMessage {
     public var velocityNEDMetersPerSecond: [Float] = [0, 0, 0]
 
     public init() {}
-    public static let messageID: UInt32 = 32
-    public static let crcExtra: UInt8 = 185
-    public static let messageName = "LOCAL_POSITION_NED"
+    public static let info = MAVLinkMessageInfo(id: 32, crcExtra: 185, name: "LOCAL_POSITION_NED")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("time_boot_ms", \.timeBootMilliseconds)] + .elements(["x", "y", "z"], \.positionNEDMeters)
             + .elements(["vx", "vy", "vz"], \.velocityNEDMetersPerSecond)
@@ -129,9 +121,7 @@ public struct Attitude: MAVLinkMessage {
     public var ratesRadiansPerSecond: [Float] = [0, 0, 0]
 
     public init() {}
-    public static let messageID: UInt32 = 30
-    public static let crcExtra: UInt8 = 39
-    public static let messageName = "ATTITUDE"
+    public static let info = MAVLinkMessageInfo(id: 30, crcExtra: 39, name: "ATTITUDE")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("time_boot_ms", \.timeBootMilliseconds)] + .elements(["roll", "pitch", "yaw"], \.rollPitchYawRadians)
             + .elements(["rollspeed", "pitchspeed", "yawspeed"], \.ratesRadiansPerSecond)
@@ -141,13 +131,11 @@ public struct Attitude: MAVLinkMessage {
 /// EXTENDED_SYS_STATE (245): landed state (on ground, taking off, in air, landing).
 @MemberwiseInit(.public)
 public struct ExtendedSysState: MAVLinkMessage {
-    public var vtolState: MAVVTOLState = .undefined
-    public var landedState: MAVLandedState = .undefined
+    public var vtolState: MAVLinkEnum<MAVVTOLState> = .init(.undefined)
+    public var landedState: MAVLinkEnum<MAVLandedState> = .init(.undefined)
 
     public init() {}
-    public static let messageID: UInt32 = 245
-    public static let crcExtra: UInt8 = 130
-    public static let messageName = "EXTENDED_SYS_STATE"
+    public static let info = MAVLinkMessageInfo(id: 245, crcExtra: 130, name: "EXTENDED_SYS_STATE")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("vtol_state", \.vtolState), .scalar("landed_state", \.landedState)]
     }
@@ -171,9 +159,7 @@ public struct HomePosition: MAVLinkMessage {
     public var timeMicroseconds: UInt64 = 0
 
     public init() {}
-    public static let messageID: UInt32 = 242
-    public static let crcExtra: UInt8 = 104
-    public static let messageName = "HOME_POSITION"
+    public static let info = MAVLinkMessageInfo(id: 242, crcExtra: 104, name: "HOME_POSITION")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("latitude", \.latitudeE7), .scalar("longitude", \.longitudeE7), .scalar("altitude", \.altitudeMSLMillimeters)]
             + .elements(["x", "y", "z"], \.positionNEDMeters) + [.array("q", \.quaternion, count: 4)]
