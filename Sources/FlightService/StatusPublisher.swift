@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FlightLog
 import Foundation
+import Logging
 import Observations
 import ShellSupport
 import Synchronization
@@ -49,6 +50,8 @@ public final class StatusPublisher: @unchecked Sendable {
 
     public let path: String
     private let intervalSeconds: Double
+    /// Notes each watcher dropped for not reading (nil: silent).
+    private let logger: Logger?
     private let listenFD: Int32
     private let latest = Mutex<(status: FlightStatus?, generation: Int)>((nil, 0))
     private let state = Mutex<(counts: Counts<Counter>, connected: Int)>((Counts(), 0))
@@ -57,9 +60,12 @@ public final class StatusPublisher: @unchecked Sendable {
 
     /// Creates the socket at `path` (replacing a stale socket file left by a killed flight, never a
     /// file of another kind), mode 0660, and starts the thread that serves watchers.
-    public init(path: String, intervalSeconds: Double = StatusPublisher.defaultIntervalSeconds) throws(SetupError) {
+    public init(path: String, intervalSeconds: Double = StatusPublisher.defaultIntervalSeconds, logger: Logger? = nil)
+        throws(SetupError)
+    {
         self.path = path
         self.intervalSeconds = intervalSeconds
+        self.logger = logger
         var existing = stat()
         if lstat(path, &existing) == 0 {
             guard existing.st_mode & S_IFMT == S_IFSOCK else {
@@ -193,7 +199,15 @@ public final class StatusPublisher: @unchecked Sendable {
 
     private func disconnect(_ w: Watcher, dropped: Bool) -> Watcher? {
         Glibc.close(w.fd)
-        state.withLock { $0.counts[dropped ? .watchersDropped : .watchersGone] += 1 }
+        let counts = state.withLock {
+            $0.counts[dropped ? .watchersDropped : .watchersGone] += 1
+            return $0.counts
+        }
+        if dropped {
+            logger?.notice("status watcher disconnected: it stopped reading", metadata: [
+                "path": "\(path)", "lines-skipped": "\(counts[.linesSkipped])", "watchers-dropped": "\(counts[.watchersDropped])",
+            ])
+        }
         return nil
     }
 }

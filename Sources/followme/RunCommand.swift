@@ -109,7 +109,7 @@ struct RunCommand: AsyncParsableCommand {
     static func statusPublisher(path: String?, logger: Logger) -> StatusPublisher? {
         guard let path, !path.isEmpty else { return nil }
         do {
-            return try StatusPublisher(path: path)
+            return try StatusPublisher(path: path, logger: logger)
         } catch {
             logger.error("status socket not available; flying without it", metadata: ["error": "\(error)"])
             return nil

@@ -34,6 +34,19 @@ import TestSupport
             throw error
         }
 
+        // And a watcher that connects and never reads (a real process: python3, a plain Unix socket)
+        let stalled = try ChildProcess(name: "stalled-watcher", executable: "python3", arguments: ["-c", """
+            import socket, time
+            while True:
+                try:
+                    s = socket.socket(socket.AF_UNIX); s.connect("\(socket)"); break
+                except OSError:
+                    time.sleep(0.2)
+            print("connected", flush=True)
+            time.sleep(300)
+            """])
+        defer { _ = stalled.stop(signal: SIGKILL) }
+
         // Then the watch attaches by itself and shows the flight following: state, distance, both fixes
         let following = await eventually(seconds: 120) {
             let s = tmux.screen()
@@ -58,6 +71,19 @@ import TestSupport
             #expect(object?["person"] != nil && object?["target"] != nil && object?["onboard"] != nil, "\(line)")
         }
 
+        // And the watcher that does not read is disconnected (its buffer full, 8 lines skipped), while the
+        // flight keeps sending the drone its commands (the sim counts them: ≥ 25 AT commands/s, as
+        // RunShellSafetyTests asks of a stalled stderr; 86 when measured)
+        #expect(stalled.stdoutLines.lines.contains("connected"))
+        let dropped = await eventually(seconds: 60) {
+            run.stderrText.text.contains("status watcher disconnected: it stopped reading")
+        }
+        #expect(dropped, "stderr:\n\(run.stderrText.text.suffix(2000))")
+        let rates = field.sim.stdoutLines.lines.suffix(5).compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["commands_per_s"] as? Double
+        }
+        #expect(rates.count == 5 && rates.allSatisfy { $0 >= 25 }, "AT commands/s the sim received: \(rates)")
+
         // When q is pressed
         tmux.sendKeys("q")
         // Then watch exits 0 and the terminal is back: main screen, cursor shown, the shell's output visible
@@ -73,6 +99,7 @@ import TestSupport
         #expect(status == 0, "stderr:\n\(run.stderrText.text.suffix(3000))")
         #expect(!FileManager.default.fileExists(atPath: socket))
         #expect(run.stderrText.text.contains("status socket closed"))
+        #expect(run.stderrText.text.contains("watchers-dropped=1"), "stderr:\n\(run.stderrText.text.suffix(1000))")
         await field.stop()
     }
 }
