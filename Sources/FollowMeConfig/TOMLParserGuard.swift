@@ -2,8 +2,8 @@
 ///
 /// toml++ 3.x (the C++ parser inside TOMLKit) states some of its expectations with
 /// `TOML_ASSERT_ASSUME` — an `assert` that stays on in our builds (SwiftPM does not define `NDEBUG`)
-/// and aborts the process; with `NDEBUG` it would be undefined behaviour. Two are reachable from text
-/// it has not rejected yet (both found by `followme fuzz config`):
+/// and aborts the process; with `NDEBUG` it would be undefined behaviour. Three are reachable from text
+/// it has not rejected yet (1 and 2 found by `followme fuzz config`, 3 by libFuzzer):
 ///
 /// 1. `parser::parse_key()` expects a bare-key character or a quote. `parse_table_header()` calls it
 ///    after `[` / `[[` and blanks for anything but `]`: `[=]`, `[é]`, `[#]`, `[.a]`, a lone `[` at the
@@ -13,7 +13,11 @@
 ///    `]`): `}` and the non-ASCII line breaks U+0085, U+2028, U+2029 reach it — `[}]`, `[1, }]`,
 ///    `{ b = [}] }`, `[` U+2028 `]`.
 ///
-/// Either would make `followme` die with SIGABRT instead of printing `FILE:LINE: …` and exiting 2.
+/// 3. `parser::parse_time()` expects a digit. `parse_date_time()` calls it after a date and its `T`
+///    for any value toml++ classifies as a date-time (digits, `-`, `:` and a `T`): `1979-05-27Tx7:32:00`
+///    (found by the libFuzzer `config` target, docs/fuzzing.md).
+///
+/// Any of them would make `followme` die with SIGABRT instead of printing `FILE:LINE: …` and exiting 2.
 /// The scan follows TOML's structure like toml++ does: a `[` is a header only at the start of a
 /// statement, never inside a string, a multi-line string or a value; an array element starts after
 /// `[` or `,`. toml++ stops at its first error, so only a construct after a valid prefix can crash
@@ -154,11 +158,32 @@ private struct GuardScanner: TOMLByteScanner {
                 guard !containers.isEmpty else { return nil }
             default:
                 // Number, boolean, date/time, bare key inside an inline table: runs to a separator.
+                let start = index
                 index += 1
                 while let c = current, !Self.endsScalar(c) { index += 1 }
+                if let found = dateTimeWithoutHour(at: start) { return found }
             }
         } while !containers.isEmpty
         return nil
+    }
+
+    /// Construct 3: `YYYY-MM-DDT` (or `t`) followed by anything but a digit, where a value ends the scalar
+    /// (not a key: an inline table's bare key may spell the same). The scalar runs from `start` to `index`.
+    private func dateTimeWithoutHour(at start: Int) -> TOMLParserGuard.Finding? {
+        let hour = start + 11
+        guard hour < bytes.count, index > start + 10 else { return nil }
+        let isDigit = { (b: UInt8) in b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+        let datePattern = Array("0000-00-00".utf8)
+        for (offset, expected) in datePattern.enumerated() {
+            let b = bytes[start + offset]
+            guard expected == UInt8(ascii: "-") ? b == expected : isDigit(b) else { return nil }
+        }
+        guard bytes[start + 10] == UInt8(ascii: "T") || bytes[start + 10] == UInt8(ascii: "t"), !isDigit(bytes[hour])
+        else { return nil }
+        var next = index
+        while next < bytes.count, bytes[next] == Self.space || bytes[next] == Self.tab { next += 1 }
+        if next < bytes.count, bytes[next] == Self.equals { return nil }  // a key: `{ 1979-05-27Tx = 1 }`
+        return finding(at: hour, "Error while parsing date-time: expected 2-digit hour after 'T', saw")
     }
 
     private static func endsScalar(_ b: UInt8) -> Bool {

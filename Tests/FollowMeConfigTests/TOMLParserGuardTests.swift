@@ -29,6 +29,9 @@ struct TOMLParserGuardTests {
         (text: "a = [\u{85}]\n", line: 1, column: 6),
         (text: "a = [1,\n\u{2028}]\n", line: 2, column: 1),
         (text: "a = [[[\u{2029}]]]\n", line: 1, column: 8),
+        // parse_date_time → parse_time (libFuzzer, Fuzz/findings/config/)
+        (text: "t = 1979-05-27Tx7:32:00\n", line: 1, column: 16),
+        (text: "[gpsd]\nt = [1979-05-27t:00:00]\n", line: 2, column: 17),
     ]
 
     @Test("A construct toml++ would abort on is one syntax error at its offending character", arguments: crashing)
@@ -58,6 +61,8 @@ struct TOMLParserGuardTests {
         "x = [ \"}\", '}', \"\"\"}\"\"\" ]\n",
         "x = [1 }]\n",  // toml++ rejects it ("expected comma") without crashing
         "x = [1\u{2028}]\n",  // the same
+        "x = { 1979-05-27Tx = 1 }\n",  // a bare key spelt like a date-time
+        "x = 1979-05-27T07:32:00Z\n",
         "x = [\u{A0}]\n",  // toml++: "expected space or tab"
         "x = [\"\u{2028}\"]\n",  // inside a string
         "# [=] [}]\n",

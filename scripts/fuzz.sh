@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh [TARGET] [--seconds N] [--build-only] — coverage-guided fuzzing (docs/fuzzing.md).
+#
+# Builds the libFuzzer targets of Fuzz/Targets/ with -sanitize=fuzzer,address (Swift) and
+# -fsanitize=fuzzer-no-link,address (TOMLKit's bundled toml++), then runs each for N seconds
+# (default 30) over its corpus Fuzz/corpus/<target>/ and dictionary Fuzz/dict/<target>.dict.
+# TARGET: navdata | at | gpsd-json | config (default: all four, in that order).
+#
+# Prints per target: execs, execs/s, coverage (edges: libFuzzer's `cov:` at start and end) and findings.
+# Exit 0: no crash; 1: a target crashed (its input is saved as Fuzz/findings/<target>/crash-<sha1>);
+# 2: usage error; 3: this toolchain cannot build libFuzzer targets (CI treats that as "skip").
+#
+# The build uses direct swiftc/clang++ calls (no SwiftPM: the package's @MemberwiseInit macro would
+# otherwise need swift-syntax built from source, minutes on 2 cores); the macro is compiled as a
+# library plugin against the toolchain's own swift-syntax (lib/swift/host). Nothing here touches
+# the package's .build except reading its resolved checkouts of TOMLKit and swift-log.
+#
+# Environment: FUZZ_BUILD_DIR (default .build-fuzz: objects, binaries, run logs and each run's new
+# corpus inputs — never the repo), FUZZ_JOBS (parallel compiles, default 2). This script does not
+# nice itself: run it as `nice -n 19 scripts/fuzz.sh …` on a shared machine.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+all_targets=(navdata at gpsd-json config)
+seconds=30
+build_only=0
+targets=()
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --seconds) seconds="${2:-}"; shift 2 ;;
+        --seconds=*) seconds="${1#--seconds=}"; shift ;;
+        --build-only) build_only=1; shift ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        navdata|at|gpsd-json|config) targets+=("$1"); shift ;;
+        *) echo "fuzz.sh: unknown argument '$1' (targets: ${all_targets[*]})" >&2; exit 2 ;;
+    esac
+done
+[[ "$seconds" =~ ^[0-9]+$ && "$seconds" -gt 0 ]] || { echo "fuzz.sh: --seconds needs a positive integer" >&2; exit 2; }
+[[ ${#targets[@]} -gt 0 ]] || targets=("${all_targets[@]}")
+
+build="${FUZZ_BUILD_DIR:-$root/.build-fuzz}"
+mkdir -p "$build/obj" "$build/bin" "$build/runs"
+build="$(cd "$build" && pwd)"
+obj="$build/obj"
+
+swiftc_path="$(command -v swiftc)" || { echo "fuzz.sh: no swiftc on PATH" >&2; exit 3; }
+toolchain="$(dirname "$(dirname "$(readlink -f "$swiftc_path")")")"
+host_lib="$toolchain/lib/swift/host"
+clangxx="$toolchain/bin/clang++"
+[[ -x "$clangxx" ]] || clangxx="$(command -v clang++ || true)"
+if ! ls "$toolchain"/lib/clang/*/lib/*/libclang_rt.fuzzer*.a >/dev/null 2>&1 \
+   && ! ls "$toolchain"/lib/swift/clang/lib/*/libclang_rt.fuzzer*.a >/dev/null 2>&1; then
+    echo "fuzz.sh: this toolchain ships no libFuzzer runtime (libclang_rt.fuzzer): skipping" >&2; exit 3
+fi
+[[ -f "$host_lib/SwiftSyntaxMacros.swiftmodule" || -d "$host_lib/SwiftSyntaxMacros.swiftmodule" ]] \
+    || { echo "fuzz.sh: no swift-syntax in $host_lib (needed for @MemberwiseInit): skipping" >&2; exit 3; }
+[[ -n "$clangxx" ]] || { echo "fuzz.sh: no clang++ for toml++: skipping" >&2; exit 3; }
+
+# Dependency sources: the package's resolved checkouts (resolved once if missing, e.g. a fresh clone).
+checkouts="$root/.build/checkouts"
+if [[ ! -d "$checkouts/TOMLKit" || ! -d "$checkouts/swift-log" ]]; then
+    (cd "$root" && swift package resolve >&2)
+fi
+tomlkit="$checkouts/TOMLKit/Sources"
+swiftlog="$checkouts/swift-log/Sources/Logging"
+
+jobs="${FUZZ_JOBS:-2}"
+swift_flags=(-parse-as-library -wmo -O -g -package-name followme -sanitize=fuzzer,address -I "$obj" -I "$root/Sources/CGPS"
+             -Xcc -I"$tomlkit/CTOML/include" -load-plugin-library "$obj/libMemberwiseInitMacros.so")
+cxx_flags=(-std=c++17 -DTOML_EXCEPTIONS=1 -O1 -g -fPIC -fsanitize=fuzzer-no-link,address
+           -I"$tomlkit/CTOML/include" -I"$tomlkit/CTOML/Sources")
+
+# Rebuilds OUTPUT from INPUTS only when their contents (or the flags) changed.
+stamp_of() {  # ARG...: files are hashed by content, other arguments (flags) as text
+    { printf '%s\n' "$@"; local f; for f in "$@"; do [[ -f "$f" ]] && cat "$f"; done; true; } | sha1sum | cut -c1-40
+}
+up_to_date() {  # NAME STAMP
+    [[ -f "$obj/$1.stamp" && "$(cat "$obj/$1.stamp")" == "$2" ]]
+}
+
+# 1. @MemberwiseInit as an in-process library plugin (no @main: that is the executable-plugin entry).
+macro_src="$root/Sources/MemberwiseInitMacros/MemberwiseInitMacro.swift"
+stamp="$(stamp_of "$macro_src")"
+if ! up_to_date macros "$stamp"; then
+    echo "fuzz.sh: building the @MemberwiseInit plugin" >&2
+    sed -e '/^import SwiftCompilerPlugin/d' -e '/^@main/,$d' "$macro_src" > "$obj/MemberwiseInitMacro.swift"
+    swiftc -emit-library -parse-as-library -module-name MemberwiseInitMacros -I "$host_lib" -L "$host_lib" \
+        -lSwiftSyntax -lSwiftSyntaxMacros -lSwiftDiagnostics -lSwiftSyntaxBuilder -Xlinker -rpath -Xlinker "$host_lib" \
+        "$obj/MemberwiseInitMacro.swift" -o "$obj/libMemberwiseInitMacros.so" || exit 3
+    echo "$stamp" > "$obj/macros.stamp"
+fi
+
+# 2. Swift modules in dependency order (each: one instrumented object + its .swiftmodule).
+chain=""  # the stamps of everything built so far: a changed dependency rebuilds its dependants
+ours=(-swift-version 6 -enable-upcoming-feature ExistentialAny)  # the package's `strict` settings
+swift_module() {  # NAME "LANGUAGE FLAGS" SOURCE_DIR...
+    local name="$1" language=($2); shift 2
+    local sources=()
+    mapfile -t sources < <(find "$@" -name '*.swift' -not -path '*.docc*' | LC_ALL=C sort)
+    local stamp; stamp="$(printf '%s %s\n' "$chain" "$(stamp_of "${sources[@]}" "${swift_flags[*]} ${language[*]}")" | sha1sum | cut -c1-40)"
+    chain="$stamp"
+    up_to_date "$name" "$stamp" && return 0
+    echo "fuzz.sh: compiling $name (${#sources[@]} files)" >&2
+    swiftc "${swift_flags[@]}" "${language[@]}" -module-name "$name" -emit-module \
+        -emit-module-path "$obj/$name.swiftmodule" -c "${sources[@]}" -o "$obj/$name.o"
+    echo "$stamp" > "$obj/$name.stamp"
+}
+cxx_module() {  # NAME SOURCE_DIR
+    local name="$1" dir="$2" sources=()
+    mapfile -t sources < <(find "$dir" -name '*.cpp' | LC_ALL=C sort)
+    local stamp; stamp="$(stamp_of "${sources[@]}" "$dir"/*.hpp "${cxx_flags[*]}")"
+    chain="$(printf '%s %s\n' "$chain" "$stamp" | sha1sum | cut -c1-40)"
+    up_to_date "$name" "$stamp" && return 0
+    echo "fuzz.sh: compiling $name (${#sources[@]} C++ files, toml++ instrumented)" >&2
+    local pids=() i=0 src
+    rm -f "$obj/$name".*.o
+    for src in "${sources[@]}"; do
+        "$clangxx" "${cxx_flags[@]}" -c "$src" -o "$obj/$name.$i.o" & pids+=($!)
+        i=$((i + 1))
+        if (( ${#pids[@]} >= jobs )); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+    done
+    for pid in "${pids[@]}"; do wait "$pid"; done
+    echo "$stamp" > "$obj/$name.stamp"
+}
+
+swift_module MemberwiseInit "${ours[*]}" "$root/Sources/MemberwiseInit"
+swift_module Geometry "${ours[*]}" "$root/Sources/Geometry"
+swift_module Observations "${ours[*]}" "$root/Sources/Observations"
+swift_module SeededRandom "${ours[*]}" "$root/Sources/SeededRandom"
+swift_module TextFormats "${ours[*]}" "$root/Sources/TextFormats"
+swift_module ARDroneProtocol "${ours[*]}" "$root/Sources/ARDroneProtocol"
+swift_module FollowCore "${ours[*]}" "$root/Sources/FollowCore"
+cxx_module CTOML "$tomlkit/CTOML/Sources"
+swift_module TOMLKit "-swift-version 5" "$tomlkit/TOMLKit"
+swift_module FollowMeConfig "${ours[*]}" "$root/Sources/FollowMeConfig"
+swift_module Logging "-swift-version 6" "$swiftlog"
+swift_module ShellSupport "${ours[*]}" "$root/Sources/ShellSupport"
+swift_module GPSClient "${ours[*]}" "$root/Sources/GPSClient"
+swift_module Fuzzing "${ours[*]}" "$root/Sources/Fuzzing"
+
+# 3. One libFuzzer executable per target (all objects linked; the linker keeps what is used).
+objects=("$obj"/*.o)
+for target in "${targets[@]}"; do
+    src="$root/Fuzz/Targets/$target.swift"
+    stamp="$(printf '%s %s\n' "$chain" "$(stamp_of "$src")" | sha1sum | cut -c1-40)"
+    up_to_date "bin-$target" "$stamp" && [[ -x "$build/bin/fuzz-$target" ]] && continue
+    echo "fuzz.sh: linking fuzz-$target" >&2
+    # ld.gold's "Cannot export local symbol" warnings for the Swift objects are harmless.
+    swiftc "${swift_flags[@]}" "${ours[@]}" -module-name "FuzzTarget_${target//-/_}" "$src" "${objects[@]}" \
+        -lgps -lstdc++ -o "$build/bin/fuzz-$target" 2> >(grep -v 'Cannot export local symbol' >&2)
+    echo "$stamp" > "$obj/bin-$target.stamp"
+done
+[[ $build_only -eq 1 ]] && exit 0
+
+# 4. Run each target for the budget: repo corpus (read only) + a scratch corpus for new inputs.
+status=0
+summary=()
+for target in "${targets[@]}"; do
+    run_dir="$build/runs/$target"
+    mkdir -p "$run_dir/corpus" "$root/Fuzz/findings/$target"
+    log="$run_dir/$(date -u +%Y%m%dT%H%M%SZ).log"
+    dict=()
+    [[ -f "$root/Fuzz/dict/$target.dict" ]] && dict=(-dict="$root/Fuzz/dict/$target.dict")
+    max_len=4096
+    [[ "$target" == config ]] && max_len=16384
+    echo "fuzz.sh: running $target for ${seconds}s (log: $log)" >&2
+    set +e
+    # SWIFT_BACKTRACE=enable=no: the Swift runtime's backtracer hangs under ASan after a trap; libFuzzer
+    # prints the stack itself. detect_leaks=0: TOMLKit leaks on every parse error (docs/fuzzing.md).
+    (cd "$run_dir" && SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0}" \
+        "$build/bin/fuzz-$target" "${dict[@]}" -max_len="$max_len" -timeout=10 -rss_limit_mb=1536 \
+        -max_total_time="$seconds" -print_final_stats=1 \
+        -artifact_prefix="$root/Fuzz/findings/$target/" \
+        "$run_dir/corpus" "$root/Fuzz/corpus/$target") >"$log" 2>&1
+    rc=$?
+    set -e
+    start_cov="$(grep -m1 -E '#[0-9]+[[:space:]]+INITED' "$log" | sed -nE 's/.*cov: ([0-9]+).*/\1/p')"
+    end_cov="$(grep -E '#[0-9]+[[:space:]]+(DONE|NEW|REDUCE|pulse|INITED)' "$log" | tail -1 | sed -nE 's/.*cov: ([0-9]+).*/\1/p')"
+    execs="$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$log" | tail -1)"
+    rate="$(sed -nE 's/^stat::average_exec_per_sec: *([0-9]+)/\1/p' "$log" | tail -1)"
+    crashes="$(grep -cE '^(==[0-9]+==ERROR|Fatal error|.*deadly signal|SUMMARY: (Address|Undefined)Sanitizer)' "$log" || true)"
+    finding="$(sed -nE 's/.*Test unit written to (.*)$/\1/p' "$log" | tail -1)"
+    verdict="0 findings"
+    if [[ $rc -ne 0 ]]; then
+        status=1
+        verdict="CRASH (rc $rc): ${finding:-see $log}"
+        grep -m3 -E 'Fatal error|ERROR: AddressSanitizer|SUMMARY' "$log" >&2 || true
+    fi
+    line="$(printf '%-10s %6ss  execs %10s  execs/s %7s  cov %5s -> %-5s  %s' "$target" "$seconds" \
+        "${execs:-?}" "${rate:-?}" "${start_cov:-?}" "${end_cov:-?}" "$verdict")"
+    [[ "$crashes" -gt 0 && $rc -eq 0 ]] && line+=" (sanitizer reports in log)"
+    summary+=("$line")
+    echo "$line"
+done
+echo "fuzz.sh summary ($(date -u +%Y-%m-%dT%H:%MZ)):"
+printf '  %s\n' "${summary[@]}"
+exit $status
