@@ -58,24 +58,24 @@ public enum FlightStatusScreen {
         if let since = s.stateSinceT { state = pad(state, 44) + "for " + duration(s.t - since) }
         out.append(row("STATE", state))
         out.append(row("REASON", s.reason ?? "-"))
-        out.append(row("PERSON", fields([
+        out += pairRows("PERSON", columns: columns, [
             ("distance", s.person.map { meters($0.distanceMeters) } ?? "-"),
             ("standoff", s.standoffMeters.map { meters($0) } ?? "-"),
             ("bearing", s.person.map { compass($0.bearingDegrees) } ?? "-"),
             ("off nose", s.person?.relativeBearingDegrees.map(signedDegrees) ?? "-"),
-        ])))
-        out.append(row("DRONE", fields([
+        ])
+        out += pairRows("DRONE", columns: columns, [
             ("heading", s.headingDegrees.map(compass) ?? "-"),
             ("altitude", s.altitudeMeters.map { meters($0) } ?? "-"),
             ("battery", s.batteryPercent.map { String(format: "%.0f %%", $0) } ?? "-"),
             ("navdata", (s.droneState ?? "-") + (s.emergency == true ? " EMERGENCY" : "")),
-        ])))
-        out.append(row("LINK", fields([
+        ])
+        out += pairRows("LINK", columns: columns, [
             ("navdata", s.navdataHertz.map { String(format: "%.1f Hz", $0) } ?? "-"),
             ("commands", s.commandsPerSecond.map { String(format: "%.1f /s", $0) } ?? "-"),
             ("navdata age", s.navdataAgeSeconds.map { seconds($0, 1) } ?? "-"),
             ("heading age", s.headingAgeSeconds.map { seconds($0, 1) } ?? "-"),
-        ])))
+        ])
         out.append("")
         out.append(row("RECEIVER", pad("mode", 6) + pad("eph", 10) + pad("age", 10) + "position"))
         out.append(receiverRow("target", s.target))
@@ -118,9 +118,23 @@ public enum FlightStatusScreen {
     /// `LABEL     text`, the label in a column of `labelWidth`.
     static func row(_ label: String, _ text: String) -> String { pad(label, labelWidth) + text }
 
-    /// Label/value pairs in fixed columns: each label 9 wide, each value 12 wide.
-    static func fields(_ pairs: [(String, String)]) -> String {
-        pairs.map { pad($0.0, 9) + " " + pad($0.1, 12) }.joined(separator: " ").trimmingTrailingSpaces
+    /// `LABEL     name value  name value …`: label/value pairs in fixed columns (each name 9 wide,
+    /// each value 12), as many to a line as fit in `columns`, the rest on indented lines below.
+    static func pairRows(_ label: String, columns: Int, _ pairs: [(String, String)]) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for (name, value) in pairs {
+            let field = pad(name, 9) + " " + pad(value, 12)
+            let candidate = line.isEmpty ? field : line + " " + field
+            if !line.isEmpty, labelWidth + candidate.trimmingTrailingSpaces.count > columns {
+                lines.append(line)
+                line = field
+            } else {
+                line = candidate
+            }
+        }
+        lines.append(line)
+        return lines.enumerated().map { row($0.offset == 0 ? label : "", $0.element).trimmingTrailingSpaces }
     }
 
     static func pad(_ s: String, _ width: Int) -> String {

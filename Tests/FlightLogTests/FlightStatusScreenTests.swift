@@ -85,6 +85,22 @@ struct FlightStatusScreenTests {
         }
     }
 
+    @Test("an 80-column terminal: the value pairs wrap onto indented lines instead of being cut")
+    func eightyColumns() {
+        let lines = FlightStatusScreen.lines(.live(Self.following, socketPath: "/run/followme/status.sock", receivedSecondsAgo: 0.2),
+                                             columns: 80, rows: 24)
+        #expect(Array(lines[4...9]) == [
+            "PERSON    distance  11.2 m       standoff  11.0 m       bearing   213° SW",
+            "          off nose  -3°",
+            "DRONE     heading   000° N       altitude  3.0 m        battery   87 %",
+            "          navdata   flying",
+            "LINK      navdata   15.0 Hz      commands  86.2 /s      navdata age  0.0 s",
+            "          heading age  0.1 s",
+        ], "got:\n\(lines.joined(separator: "\n"))")
+        #expect(lines.count == 21 && lines.last?.hasPrefix("q or Ctrl-C quits") == true, "three transitions fit")
+        #expect(lines.contains("          00:29     12 s      following                       altitude-reached"))
+    }
+
     @Test("a short terminal keeps the newest transitions")
     func shortTerminalKeepsNewestTransitions() {
         // Given three transitions and a terminal with room for one of them
