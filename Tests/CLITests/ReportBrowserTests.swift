@@ -32,8 +32,9 @@ import TestSupport
         // And a real browser loads it
         let browser = try #require(Self.chromium, "chromium is not installed (scripts/ensure-deps.sh --test installs it)")
         let profile = dir.appendingPathComponent("chromium-profile").path
-        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(profile)",
-                      "--window-size=1280,2600", "--enable-logging=stderr", "--v=0"]
+        // --no-sandbox: the tests may run as root; --disable-dev-shm-usage: containers often have a tiny /dev/shm.
+        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+                      "--user-data-dir=\(profile)", "--window-size=1280,2600", "--enable-logging=stderr", "--v=0"]
         let screenshot = dir.appendingPathComponent("report.png")
         let shot = try ChildProcess.run(browser, common + ["--screenshot=\(screenshot.path)", page.absoluteString],
                                         timeoutSeconds: 90)
