@@ -117,7 +117,12 @@ public struct MAVLinkField<Message> {
                  let bytes = message[keyPath: keyPath].bytes.prefix(count).map(UInt64.init)
                  return bytes + Array(repeating: 0, count: count - bytes.count)
              },
-             set: { message, bits in message[keyPath: keyPath] = MAVLinkText(bytes: bits.map { UInt8(truncatingIfNeeded: $0) }) })
+             set: { message, bits in
+                 // Trailing NULs are padding: dropped here, written back by `get` (same wire bytes).
+                 var bytes = bits.map { UInt8(truncatingIfNeeded: $0) }
+                 while bytes.last == 0 { bytes.removeLast() }
+                 message[keyPath: keyPath] = MAVLinkText(bytes: bytes)
+             })
     }
 }
 
@@ -130,10 +135,11 @@ extension Array {
     }
 }
 
-/// A `char[N]` field: its bytes as sent, so any frame re-encodes exactly (docs/mavlink.md §4.3).
+/// A `char[N]` field: its bytes as sent but for trailing NULs, so any frame re-encodes exactly and a
+/// decoded text equals the one that was encoded (docs/mavlink.md §4.3).
 ///
 /// MAVLink strings are NUL-terminated only when shorter than the field; `string` reads up to the
-/// first NUL (or the whole field) as UTF-8, replacing invalid sequences.
+/// first NUL (or the whole field) as UTF-8, replacing invalid sequences. Bytes past N are not sent.
 public struct MAVLinkText: Sendable, Hashable, ExpressibleByStringLiteral {
     public var bytes: [UInt8]
 

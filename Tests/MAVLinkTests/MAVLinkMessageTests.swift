@@ -1,0 +1,63 @@
+import MAVLink
+import Testing
+
+// Typed messages: what the follow code will read and write (docs/mavlink.md §4–5).
+
+@Suite("MAVLink messages and enums")
+struct MAVLinkMessageTests {
+    @Test("typed messages come back equal from their frames (text, enums, vectors, extensions)")
+    func typedRoundTrip() throws {
+        let messages: [any MAVLinkMessage] = [
+            StatusText(severity: .init(.warning), text: "PreArm: Need 3D Fix", id: 0, chunkSequence: 0),
+            Heartbeat(customMode: ArduCopterMode.brake.rawValue, type: .init(.quadrotor), autopilot: .init(.ardupilotmega),
+                      baseMode: [.customModeEnabled, .safetyArmed], systemStatus: .init(.active), mavlinkVersion: 3),
+            ExtendedSysState(vtolState: .init(.undefined), landedState: .init(.landing)),
+            CommandAck(command: .init(.navTakeoff), result: .init(.inProgress), progress: 40, resultParam2: -7,
+                       targetSystem: 255, targetComponent: 190),
+            HomePosition(latitudeE7: -337_000_000, longitudeE7: 1_512_000_000, altitudeMSLMillimeters: 25_000,
+                         positionNEDMeters: [1, 2, -3], quaternion: [1, 0, 0, 0], approachNEDMeters: [0, 0, 0],
+                         timeMicroseconds: 1_700_000_000_000_000),
+        ]
+        for message in messages {
+            let frame = try MAVLinkFrame(bytes: message.encoded(sequence: 1, systemID: 1, componentID: 1))
+            let decoded = try #require(MAVLinkMessages.message(in: frame))
+            let equal = isEqual(decoded, message)
+            #expect(equal, "\(type(of: message).messageName)")
+        }
+    }
+
+    private func isEqual<M: MAVLinkMessage>(_ decoded: any MAVLinkMessage, _ message: M) -> Bool {
+        (decoded as? M) == message
+    }
+
+    @Test("a value no enum names survives decoding and re-encoding, with known == nil")
+    func unknownEnumValue() throws {
+        let heartbeat = Heartbeat(type: .init(rawValue: 99), systemStatus: .init(rawValue: 200))
+        let decoded = try Heartbeat(frame: MAVLinkFrame(bytes: heartbeat.encoded(sequence: 0, systemID: 1, componentID: 1)))
+        #expect(decoded.systemStatus.rawValue == 200 && decoded.systemStatus.known == nil && decoded.type.rawValue == 99)
+        #expect(Heartbeat(systemStatus: .init(.standby)).systemStatus.known == .standby)
+    }
+
+    @Test("an all-zero message is sent with its first payload byte only; a text is cut at 50 bytes")
+    func truncationAndText() throws {
+        #expect(ExtendedSysState().frame(sequence: 0, systemID: 1, componentID: 1).payload == [0])
+        let long = StatusText(text: MAVLinkText(String(repeating: "x", count: 60)))
+        let decoded = try StatusText(frame: MAVLinkFrame(bytes: long.encoded(sequence: 0, systemID: 1, componentID: 1)))
+        #expect(decoded.text.string == String(repeating: "x", count: 50))
+    }
+
+    @Test("the mode and mask numbers a follow sends (ArduCopter, PX4, velocity + yaw rate)")
+    func modeNumbers() {
+        #expect(ArduCopterMode.guided.rawValue == 4 && ArduCopterMode.loiter.rawValue == 5)
+        #expect(ArduCopterMode.land.rawValue == 9 && ArduCopterMode.brake.rawValue == 17)
+        // PX4: custom_mode bytes [0, 0, main, sub].
+        #expect(PX4Mode.offboard.customMode == 0x0006_0000)
+        #expect(PX4Mode.autoLand.customMode == 0x0604_0000 && PX4Mode.autoLoiter.customMode == 0x0304_0000)
+        #expect(PX4Mode(customMode: 0x0604_0000) == .autoLand)
+        #expect(MAVLinkBitmask<PositionTargetTypeBit>.velocityAndYawRate.rawValue == 1479)
+        let mask = MAVLinkBitmask<PositionTargetTypeBit>.velocityAndYawRate
+        #expect(!mask.contains(.vxIgnore) && !mask.contains(.yawRateIgnore) && mask.contains(.yawIgnore))
+        #expect(MAVCommand.componentArmDisarm.rawValue == 400 && MAVCommand.setMessageInterval.rawValue == 511)
+        #expect(MAVCommand.navTakeoff.rawValue == 22 && MAVCommand.navLand.rawValue == 21 && MAVCommand.doSetMode.rawValue == 176)
+    }
+}
