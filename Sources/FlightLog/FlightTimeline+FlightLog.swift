@@ -78,6 +78,9 @@ extension FlightTimeline {
             "standoff \(fixedOne(report.standoffMeters)) m, min separation \(fixedOne(report.minSeparationLimitMeters)) m"
                 + (reader.start?.dryRun == true ? "; DRY RUN (nothing flew)" : ""),
         ]
+        if let first = reader.firstFixTime {
+            notes.append("first fix \(first.utc) (receiver time) at \(fixedOne(rel(first.t))) s")
+        }
         if let version = reader.start?.softwareVersion {
             notes.append("followme \(version)" + (reader.start?.configPath.map { ", config \($0)" } ?? ""))
         }
@@ -136,6 +139,8 @@ struct FlightLogTimelineReader {
     var markers: [(t: Double, label: String)] = []
     /// The start record (parameters, version, config), if the log has one.
     var start: FlightStartRecord?
+    /// The first fix with a receiver time: its line's `t` and that UTC time (ISO 8601).
+    var firstFixTime: (t: Double, utc: String)?
 
     /// Link events worth a marker on the charts.
     static let markedLinkEvents: Set<String> = ["navdata-lost", "navdata-restored", "socket-closed", "bootstrap-fallback"]
@@ -166,6 +171,7 @@ struct FlightLogTimelineReader {
             guard let lat = event.lat, let lon = event.lon,
                   let coordinate = GeoCoordinate(latitudeDegrees: lat, longitudeDegrees: lon) else { return }
             fixes.append(Fix(t: t, role: role, coordinate: coordinate, speedMetersPerSecond: event.speed))
+            if firstFixTime == nil, let time = event.time { firstFixTime = (t, time) }
         case FlightNavdataRecord.kind:
             guard let navdata = try? decoder.decode(FlightNavdataRecord.self, from: data) else { return }
             if let alt = navdata.alt { altitude.append(Value(t: t, value: alt)) }

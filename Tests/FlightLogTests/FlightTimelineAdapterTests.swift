@@ -90,6 +90,7 @@ struct FlightTimelineAdapterTests {
         #expect(timeline.batteryUsedPercent == 8)
         // And the start record's version and config are shown
         #expect(timeline.notes.contains("followme 9.8.7, config /etc/followme/followme.toml"))
+        #expect(timeline.notes.contains("first fix 2023-11-14T22:15:01.250Z (receiver time) at 1.0 s"))
         #expect(timeline.configurationText == "[follow]\nstandoff_m = 10.0\n")
         #expect(timeline.standoffMeters == 10)
         #expect(timeline.minSeparationMeters == 3)
