@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #if !defined(GPSD_API_MAJOR_VERSION)
 #error "FollowMe CGPS: <gps.h> defines no GPSD_API_MAJOR_VERSION; install Debian's libgps-dev (gpsd >= 3.20)."
@@ -102,5 +103,78 @@ static inline void fm_set_attitude_heading(struct gps_data_t *g, double h) { g->
 static inline unsigned long long fm_set_mask(const struct gps_data_t *g) { return (unsigned long long)g->set; }
 static inline void fm_set_set_mask(struct gps_data_t *g, unsigned long long m) { g->set = (gps_mask_t)m; }
 static inline const char *fm_error_message(const struct gps_data_t *g) { return g->error; }
+
+/* --- Reading lines ourselves (docs/fuzzing.md, finding gpsd-json 1) ---------------------------
+ * libgps 3.22's gps_unpack (called by gps_read) re-calls libgps_json_unpack on the rest of a line
+ * until it returns -1; an object that fails after its class tag (`{x"class":"SKY"}`) returns a
+ * positive error and leaves `end` at the offending character, so gps_read never returns: one such
+ * line from gpsd (or anyone between us and it) froze the client thread for good. So FollowMe reads
+ * the socket itself and runs libgps' unpack loop with that exit added, dropping such a line. */
+
+/* libgps' one-object JSON unpacker (exported by libgps; declared in gps_json.h, not installed before 3.25). */
+extern int libgps_json_unpack(const char *buf, struct gps_data_t *gpsdata, const char **end);
+
+/* gps_unpack without the endless loop: the same calls as libgps' own loop (an object that fails part
+ * way still sets what it parsed, as `"activated":0` in a DEVICE deactivation does), stopping where
+ * libgps would retry the same position forever. Zeroes `set` first (docs/gpsd.md §1.2). Returns 0 as
+ * gps_unpack does (also for a line that is not JSON: nothing is set), -1 where gps_unpack would have
+ * looped (then `set` is zeroed again: the line is dropped). */
+static inline int fm_unpack_line(const char *line, struct gps_data_t *g) {
+    g->set = 0;
+    if (line[0] != '{') return 0;
+    const char *next = line;
+    while (next != NULL && next[0] != '\0') {
+        const char *end = NULL;
+        if (libgps_json_unpack(next, g, &end) == -1) break;
+        if (end == NULL || end <= next) { g->set = 0; return -1; }
+        next = end;
+    }
+    return 0;
+}
+
+/* Bytes received from gpsd, not yet taken as lines. Two responses long: a line longer than the whole
+ * buffer is dropped (gpsd's own responses are at most GPS_JSON_RESPONSE_MAX). */
+struct fm_line_reader {
+    char buf[2 * GPS_JSON_RESPONSE_MAX];
+    size_t used;
+    int skipping;  /* inside an over-long line: drop it up to its newline */
+};
+
+static inline void fm_reader_reset(struct fm_line_reader *r) { r->used = 0; r->skipping = 0; }
+
+/* 1 if a whole line is buffered (then fm_waiting need not be asked). */
+static inline int fm_reader_has_line(const struct fm_line_reader *r) {
+    return memchr(r->buf, '\n', r->used) != NULL;
+}
+
+/* Receives what the socket has (call after fm_waiting said so). Returns the byte count, 0 if
+ * interrupted, -1 on error or EOF (errno 0 for EOF). */
+static inline int fm_reader_fill(struct gps_data_t *g, struct fm_line_reader *r) {
+    if (r->used == sizeof r->buf) { r->used = 0; r->skipping = 1; }
+    errno = 0;
+    ssize_t n = recv(g->gps_fd, r->buf + r->used, sizeof r->buf - r->used, 0);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) return 0;
+    if (n <= 0) return -1;
+    r->used += (size_t)n;
+    return (int)n;
+}
+
+/* Takes the next whole line out of `r`, copies it (NUL-terminated, cut to message_len) into
+ * `message` and unpacks it into `g`. Returns 1: unpacked; 0: no whole line yet; -1: dropped
+ * (libgps would have looped on it, or it was longer than the buffer). */
+static inline int fm_reader_take_line(struct gps_data_t *g, struct fm_line_reader *r, char *message, int message_len) {
+    char *eol = memchr(r->buf, '\n', r->used);
+    if (eol == NULL) return 0;
+    *eol = '\0';
+    size_t taken = (size_t)(eol - r->buf) + 1;
+    int overlong = r->skipping;
+    r->skipping = 0;
+    if (message && message_len > 0) snprintf(message, (size_t)message_len, "%s", r->buf);
+    int rc = -1;
+    if (overlong) g->set = 0; else rc = fm_unpack_line(r->buf, g);
+    memmove(r->buf, eol + 1, r->used - taken);
+    r->used -= taken;
+    return rc == 0 ? 1 : -1;
+}
 
 #endif

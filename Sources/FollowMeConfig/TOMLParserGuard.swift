@@ -161,15 +161,15 @@ private struct GuardScanner: TOMLByteScanner {
                 let start = index
                 index += 1
                 while let c = current, !Self.endsScalar(c) { index += 1 }
-                if let found = dateTimeWithoutHour(at: start) { return found }
+                if let found = dateTimeWithoutHour(at: start, mayBeKey: containers.last == Self.openBrace) { return found }
             }
         } while !containers.isEmpty
         return nil
     }
 
-    /// Construct 3: `YYYY-MM-DDT` (or `t`) followed by anything but a digit, where a value ends the scalar
-    /// (not a key: an inline table's bare key may spell the same). The scalar runs from `start` to `index`.
-    private func dateTimeWithoutHour(at start: Int) -> TOMLParserGuard.Finding? {
+    /// Construct 3: `YYYY-MM-DDT` (or `t`) followed by anything but a digit, in a value scalar running from
+    /// `start` to `index`. Inside an inline table (`mayBeKey`) a scalar followed by `=` is a bare key instead.
+    private func dateTimeWithoutHour(at start: Int, mayBeKey: Bool) -> TOMLParserGuard.Finding? {
         let hour = start + 11
         guard hour < bytes.count, index > start + 10 else { return nil }
         let isDigit = { (b: UInt8) in b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
@@ -182,7 +182,7 @@ private struct GuardScanner: TOMLByteScanner {
         else { return nil }
         var next = index
         while next < bytes.count, bytes[next] == Self.space || bytes[next] == Self.tab { next += 1 }
-        if next < bytes.count, bytes[next] == Self.equals { return nil }  // a key: `{ 1979-05-27Tx = 1 }`
+        if mayBeKey, next < bytes.count, bytes[next] == Self.equals { return nil }  // `{ 1979-05-27Tx = 1 }`
         return finding(at: hour, "Error while parsing date-time: expected 2-digit hour after 'T', saw")
     }
 

@@ -22,6 +22,9 @@ public final class GPSClient: Sendable {
     public enum Counter: CaseIterable, Sendable, Hashable {
         case linesRead, fixes, headings
         case ignoredOtherDevice, ignoredNoPosition, ignoredBadHeading, ignoredBadMode
+        /// Lines dropped unread: libgps' unpacker would have looped on them forever (malformed JSON, e.g. from a
+        /// hostile gpsd: `{x"class":"SKY"}`, docs/fuzzing.md), or longer than 20 KB.
+        case droppedLines
         case connects, connectionLosses
     }
 
@@ -231,6 +234,8 @@ public final class GPSClient: Sendable {
                 switch connection.read(timeoutMicroseconds: 250_000) {
                 case .timeout, .partial:
                     continue
+                case .dropped:
+                    count(sub.role) { $0[.droppedLines] += 1 }
                 case .closed(let reason):
                     reportedDown = true
                     count(sub.role) { $0[.connectionLosses] += 1 }

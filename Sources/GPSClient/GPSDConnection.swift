@@ -10,21 +10,28 @@ final class GPSDConnection {
     private let data: UnsafeMutablePointer<gps_data_t>
     private var isOpen = false
     private var line: [CChar]
+    /// What gpsd sent and no line was taken from yet: we read the socket ourselves, not with gps_read
+    /// (whose gps_unpack can loop forever on one hostile line: shim.h, docs/fuzzing.md).
+    private let reader: UnsafeMutablePointer<fm_line_reader>
 
     init() {
         data = .allocate(capacity: 1)
         memset(data, 0, MemoryLayout<gps_data_t>.size)
         line = [CChar](repeating: 0, count: Int(fm_json_response_max) + 1)
+        reader = .allocate(capacity: 1)
+        memset(reader, 0, MemoryLayout<fm_line_reader>.size)
     }
 
     deinit {
         close()
         data.deallocate()
+        reader.deallocate()
     }
 
     /// Connects and subscribes. Returns nil on success, or libgps' reason.
     func open(_ endpoint: GPSDAddress, device: String?) -> String? {
         close()
+        fm_reader_reset(reader)
         var err: UnsafePointer<CChar>? = nil
         let rc = fm_open(endpoint.host, String(endpoint.port), data, &err)
         guard rc == 0 else { return err.map { String(cString: $0) } ?? "gps_open failed (\(rc))" }
@@ -55,21 +62,25 @@ final class GPSDConnection {
         case timeout
         case partial
         case line(GPSDMessageClass)
+        /// A whole line libgps would have looped on forever (or one longer than the buffer): dropped.
+        case dropped
         case closed(String)
     }
 
     /// Waits up to `timeoutMicroseconds` for one JSON line and parses it into the owned struct.
     func read(timeoutMicroseconds: Int32) -> ReadResult {
         guard isOpen else { return .closed("not connected") }
-        guard fm_waiting(data, timeoutMicroseconds) != 0 else { return .timeout }
-        errno = 0
-        let n = line.withUnsafeMutableBufferPointer { fm_read(data, $0.baseAddress, Int32($0.count)) }
-        if n < 0 {
-            let e = errno
-            close()
-            return .closed(e == 0 ? "gpsd closed the connection" : String(cString: strerror(e)))
+        if fm_reader_has_line(reader) == 0 {
+            guard fm_waiting(data, timeoutMicroseconds) != 0 else { return .timeout }
+            if fm_reader_fill(data, reader) < 0 {
+                let e = errno
+                close()
+                return .closed(e == 0 ? "gpsd closed the connection" : String(cString: strerror(e)))
+            }
         }
-        if n == 0 { return .partial }
+        let taken = line.withUnsafeMutableBufferPointer { fm_reader_take_line(data, reader, $0.baseAddress, Int32($0.count)) }
+        if taken == 0 { return .partial }
+        if taken < 0 { return .dropped }
         let cls = line.withUnsafeBufferPointer { buf in
             GPSDMessageClass(line: String(cString: buf.baseAddress!).prefix(20))
         }

@@ -9,7 +9,8 @@ extension GPSDataMapper {
     /// The `gpsd-json` fuzz property (docs/fuzzing.md): `nil` if it holds for these lines, else why not.
     ///
     /// Each newline-separated line (at most ``fuzzLinesPerInput``, each cut to libgps' 10240-byte response
-    /// limit) goes as the client's reads do: `set` zeroed, the line through libgps' own `gps_unpack` into
+    /// limit) goes as the client's reads do: `set` zeroed, the line through libgps' own unpacker (`fm_unpack_line`:
+    /// `gps_unpack` without its endless retry, docs/fuzzing.md) into
     /// one `gps_data_t` shared by the lines (fields persist between reports, as on a connection), classified
     /// by its prefix and mapped. No line may crash libgps or the mapper (the libFuzzer target runs this
     /// under AddressSanitizer), and nothing mapped may carry a non-finite number or a mode < 2 position:
@@ -22,12 +23,11 @@ extension GPSDataMapper {
         var lineNumber = 0
         for line in bytes.split(separator: UInt8(ascii: "\n")).prefix(fuzzLinesPerInput) {
             lineNumber += 1
-            var buffer = Array(line.prefix(Int(fm_json_response_max) - 1)) + [0]
-            fm_set_set_mask(data, 0)
-            let status = buffer.withUnsafeMutableBufferPointer { raw in
-                raw.withMemoryRebound(to: CChar.self) { gps_unpack($0.baseAddress, data) }
+            let buffer = Array(line.prefix(Int(fm_json_response_max) - 1)) + [0]
+            let status = buffer.withUnsafeBufferPointer { raw in
+                raw.withMemoryRebound(to: CChar.self) { fm_unpack_line($0.baseAddress!, data) }
             }
-            guard status == 0 else { continue }  // libgps refused the line: the client drops it
+            guard status == 0 else { continue }  // libgps would have looped: the client drops and counts it
             let messageClass = buffer.withUnsafeBufferPointer { raw in
                 raw.withMemoryRebound(to: CChar.self) { GPSDMessageClass(line: String(cString: $0.baseAddress!).prefix(20)) }
             }

@@ -32,6 +32,7 @@ struct TOMLParserGuardTests {
         // parse_date_time → parse_time (libFuzzer, Fuzz/findings/config/)
         (text: "t = 1979-05-27Tx7:32:00\n", line: 1, column: 16),
         (text: "[gpsd]\nt = [1979-05-27t:00:00]\n", line: 2, column: 17),
+        (text: "t = 3958-05-27T::703t02arget_timeout_s =0Z\n", line: 1, column: 16),
     ]
 
     @Test("A construct toml++ would abort on is one syntax error at its offending character", arguments: crashing)
