@@ -74,7 +74,7 @@ struct RunCommand: AsyncParsableCommand {
         var options = FlightServiceOptions()
         options.noTakeoff = noTakeoff
         options.landTimeoutSeconds = landTimeout
-        options.flightLogPath = try Self.flightLogPath(flag: flightLog, config: config.log, logger: logger)
+        options.flightLogPath = Self.flightLogPath(flag: flightLog, config: config.log, logger: logger)
         (options.configPath, options.configTOML) = (configOption.config, config.renderedTOML())
         options.statusLine = isatty(STDERR_FILENO) == 1
         options.latencyReport = latencyReport

@@ -20,7 +20,7 @@ import TestSupport
         return (config, run.stderrText.text)
     }
 
-    @Test("each flight gets its own file, the oldest goes past max_flights, the start line names version and config",
+    @Test("each flight gets its own file, the oldest goes past max_flights, the start line names version and config; an unusable directory costs the log, not the flight",
           .timeLimit(.minutes(3)))
     func oneFilePerFlight() async throws {
         let dir = try scratchDirectory(label: "flights")
@@ -44,6 +44,10 @@ import TestSupport
         let fixed = dir.appendingPathComponent("fixed.jsonl")
         _ = try await Self.dryRun(field: field, dir: dir, overrides: merged(overrides, ["log": ["path": "\"\(fixed.path)\""]]))
         _ = try await Self.dryRun(field: field, dir: dir, overrides: merged(overrides, ["log": ["path": "\"\(fixed.path)\""]]))
+        // And one whose directory cannot be made (under a regular file)
+        let (_, unusable) = try await Self.dryRun(field: field, dir: dir, overrides: merged(overrides, [
+            "log": ["directory": "\"\(fixed.path)/flights\""],
+        ]))
         await field.stop()
 
         // Then the first made one file, the second a second one, the third replaced the oldest
@@ -70,6 +74,9 @@ import TestSupport
             let config = try #require(start["config"] as? String)
             #expect(config.contains("\nmax_flights = 2  #") && config.contains("directory = \"\(flights.path)\""), "\(config)")
         }
+        // And a directory that cannot be made costs the log, not the flight (dryRun expects exit 0)
+        #expect(unusable.contains("error followme : ") && unusable.contains("no flight log: ") && unusable.contains("flying without one"),
+                "\(unusable)")
         // And [log] path still means one fixed file both flights appended to; the directory is untouched
         let fixedStarts = try String(contentsOf: fixed, encoding: .utf8).split(separator: "\n").filter { $0.contains(#""kind":"start""#) }
         #expect(fixedStarts.count == 2)
