@@ -156,6 +156,7 @@ struct FlightLoop {
             logger.log(level: t.to.transitionLogLevel, "flight state",
                        metadata: ["from": "\(t.from.name)", "to": "\(t.to.name)", "reason": "\(t.reason.name)"])
             statusTracker.note(t, now: now)
+            lastStatus = .zero   // show a new state at once (the landing that ends the flight included)
             record(FlightTransitionRecord(t: now.seconds, from: t.from.name, to: t.to.name, reason: t.reason.name), now)
         }
         let wouldFly = decision.command.intent.wantsAirborne

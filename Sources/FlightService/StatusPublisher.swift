@@ -41,6 +41,9 @@ public final class StatusPublisher: @unchecked Sendable {
     /// Lines skipped in a row before a watcher that does not read is disconnected: our choice, 2 s
     /// at 4 Hz. Its socket buffer (`sendBufferBytes`) already holds several seconds of lines.
     public static let dropAfterSkippedLines = 8
+    /// The longest the thread sleeps before it looks whether `stop()` was called, seconds: our choice,
+    /// short beside `followme run`'s shutdown (a landing takes seconds).
+    static let stopLatencySeconds = 0.1
     /// Kernel send buffer per watcher, bytes: our choice, ~30 lines of ~1 KB, so a stalled watcher
     /// holds little memory and is noticed within seconds.
     public static let sendBufferBytes: Int32 = 32 * 1024
@@ -118,24 +121,31 @@ public final class StatusPublisher: @unchecked Sendable {
     private func serve() {
         var watchers: [Watcher] = []
         var sentGeneration = 0
-        var nextSend = SystemClock.now().seconds
-        while !stopping.load(ordering: .acquiring) {
-            // Sleep until the next line is due or a watcher connects.
-            var pfd = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
-            let waitMs = Int32(max(0, min(nextSend - SystemClock.now().seconds, intervalSeconds)) * 1000)
-            _ = poll(&pfd, 1, waitMs)
-            acceptAll(into: &watchers)
-            let now = SystemClock.now().seconds
-            guard now >= nextSend else { continue }
-            nextSend = max(nextSend + intervalSeconds, now)
+        /// Sends the latest status to every watcher if it is news (a stalled flight loop then shows
+        /// up as an ageing status in the watcher, not as repeated lines).
+        func sendLatest() {
             let (status, generation) = latest.withLock { $0 }
-            // Only news: a stalled flight loop shows up as an ageing status in the watcher.
-            guard let status, generation != sentGeneration else { continue }
+            guard let status, generation != sentGeneration else { return }
             sentGeneration = generation
             let line = Array((status.jsonLine() + "\n").utf8)
             watchers = watchers.compactMap { send(line, to: $0) }
             state.withLock { $0.connected = watchers.count }
         }
+        var nextSend = SystemClock.now().seconds
+        while !stopping.load(ordering: .acquiring) {
+            // Sleep until the next line is due or a watcher connects (at most `stopLatencySeconds`, so
+            // that `stop()` is noticed whatever the interval).
+            var pfd = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
+            let waitMs = Int32(max(0, min(nextSend - SystemClock.now().seconds, Self.stopLatencySeconds)) * 1000)
+            _ = poll(&pfd, 1, waitMs)
+            acceptAll(into: &watchers)
+            let now = SystemClock.now().seconds
+            guard now >= nextSend else { continue }
+            nextSend = max(nextSend + intervalSeconds, now)
+            sendLatest()
+        }
+        // The flight's last status (e.g. "landed") still goes out, once, without waiting.
+        sendLatest()
         for w in watchers { close(w.fd) }
         close(listenFD)
         unlink(path)

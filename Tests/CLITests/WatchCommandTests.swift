@@ -6,7 +6,7 @@ import TestSupport
 /// `followme run` flying the simulator with a real gpsd: started before the flight it waits, then
 /// shows the flight following; `q` quits and gives the terminal back.
 @Suite(.serialized) struct WatchCommandTests {
-    @Test("watch in tmux: waits for the flight, shows it following (state, distance, both fixes), q quits and restores the terminal",
+    @Test("watch in tmux: waits for the flight, shows it following (state, distance, both fixes), then gone (last seen landed); q quits and restores the terminal",
           .timeLimit(.minutes(4)))
     func watchAFlightInTmux() async throws {
         let dir = try scratchDirectory(label: "watch")
@@ -84,6 +84,22 @@ import TestSupport
         }
         #expect(rates.count == 5 && rates.allSatisfy { $0 >= 25 }, "AT commands/s the sim received: \(rates)")
 
+        // When the flight lands on SIGTERM (it never noticed the watchers: exit 0, its socket removed)
+        run.signal(SIGTERM)
+        let status = await run.waitForExit(seconds: 60)
+        #expect(status == 0, "stderr:\n\(run.stderrText.text.suffix(3000))")
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        #expect(run.stderrText.text.contains("status socket closed"))
+        #expect(run.stderrText.text.contains("watchers-dropped=1"), "stderr:\n\(run.stderrText.text.suffix(1000))")
+        // Then the watch says the flight went away, with the last state it saw (the landing confirmed),
+        // and keeps waiting for it to come back
+        let gone = await eventually(seconds: 10) {
+            let s = tmux.screen()
+            return s.contains("the flight went away") && s.contains("LAST SEEN landed ")
+        }
+        #expect(gone, "screen:\n\(tmux.screen())")
+        print("followme watch, after the flight (tmux 100 × 30):\n\(tmux.screen())")
+
         // When q is pressed
         tmux.sendKeys("q")
         // Then watch exits 0 and the terminal is back: main screen, cursor shown, the shell's output visible
@@ -92,14 +108,6 @@ import TestSupport
         #expect(!tmux.screen().contains("FollowMe watch"))
         #expect(tmux.format("#{alternate_on}") == "0")
         #expect(tmux.format("#{cursor_flag}") == "1")
-
-        // And the flight never noticed: it lands on SIGTERM and exits 0, removing its socket
-        run.signal(SIGTERM)
-        let status = await run.waitForExit(seconds: 60)
-        #expect(status == 0, "stderr:\n\(run.stderrText.text.suffix(3000))")
-        #expect(!FileManager.default.fileExists(atPath: socket))
-        #expect(run.stderrText.text.contains("status socket closed"))
-        #expect(run.stderrText.text.contains("watchers-dropped=1"), "stderr:\n\(run.stderrText.text.suffix(1000))")
         await field.stop()
     }
 }

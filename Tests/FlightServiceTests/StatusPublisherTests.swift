@@ -99,6 +99,22 @@ struct StatusPublisherTests {
         #expect(publisher.connectedWatchers == 1)
     }
 
+    @Test("stop still sends the last status once (the flight's landing), without waiting for the next interval")
+    func lastStatusAtStop() throws {
+        // Given a publisher whose next line is a minute away, and a watcher
+        let (dir, publisher) = try Self.publisher(intervalSeconds: 60)
+        defer { _ = dir }
+        let watcher = try Watcher(path: publisher.path)
+        usleep(300_000)
+        // When the flight publishes its last status and stops
+        var landed = Self.status(7)
+        landed.state = "landed"
+        publisher.publish(landed)
+        publisher.stop()
+        // Then the watcher got exactly that status
+        #expect(watcher.readAvailable().compactMap { FlightStatus.decode(jsonLine: $0) }.map(\.state) == ["landed"])
+    }
+
     @Test("a stale socket file from a killed flight is replaced; a regular file is never")
     func staleSocketReplaced() throws {
         // Given a socket file nobody listens on any more (a publisher's, whose process died)
