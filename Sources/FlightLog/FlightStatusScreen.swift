@@ -30,7 +30,8 @@ public enum FlightStatusScreen {
             body = [
                 header(path: path, right: "", columns: columns),
                 "",
-                row("WAITING", "for `followme run` to publish its status on \(path)"),
+                row("WAITING", "for `followme run` to publish its status on"),
+                row("", path),
                 row("", problem),
                 row("", "retrying every 0.5 s · waiting " + duration(waiting)),
             ] + (last.map { [

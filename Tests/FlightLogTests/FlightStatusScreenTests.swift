@@ -138,7 +138,8 @@ struct FlightStatusScreenTests {
         #expect(waiting == [
             "FollowMe watch · /run/followme/status.sock",
             "",
-            "WAITING   for `followme run` to publish its status on /run/followme/status.sock",
+            "WAITING   for `followme run` to publish its status on",
+            "          /run/followme/status.sock",
             "          connect: No such file or directory",
             "          retrying every 0.5 s · waiting 1 min 15 s",
             "",
