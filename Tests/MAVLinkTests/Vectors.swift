@@ -6,25 +6,23 @@ import Testing
 /// message's field values as element bits by common.xml name, and pymavlink's frame of them.
 struct Vector: Sendable, CustomTestStringConvertible {
     let message: String
-    let version: Int
-    let signed: Bool
-    let sequence: UInt8
-    let systemID: UInt8
-    let componentID: UInt8
+    /// The frame header pymavlink wrote, as the JSON states it (version, signed flag, seq, ids; no payload).
+    let header: MAVLinkFrame
     let fields: [String: [UInt64]]
     let hex: String
 
     var bytes: [UInt8] { Hex.bytes(hex) }
-    var testDescription: String { "\(message) v\(version)\(signed ? " signed" : "") seq \(sequence)" }
+    var testDescription: String { "\(message) \(header.version)\(header.isSigned ? " signed" : "") seq \(header.sequence)" }
 
     init(json: [String: Any]) throws {
-        guard let message = json["message"] as? String, let version = json["version"] as? Int,
+        guard let message = json["message"] as? String, let id = json["id"] as? Int, let version = json["version"] as? Int,
               let signed = json["signed"] as? Bool, let sequence = json["seq"] as? Int,
               let systemID = json["sysid"] as? Int, let componentID = json["compid"] as? Int,
               let hex = json["hex"] as? String
         else { throw VectorError.malformed("\(json)") }
-        (self.message, self.version, self.signed, self.hex) = (message, version, signed, hex)
-        (self.sequence, self.systemID, self.componentID) = (UInt8(sequence), UInt8(systemID), UInt8(componentID))
+        (self.message, self.hex) = (message, hex)
+        header = MAVLinkFrame(version: version == 1 ? .v1 : .v2, incompatibilityFlags: signed ? MAVLinkFrame.incompatibilityFlagSigned : 0,
+                              sequence: UInt8(sequence), systemID: UInt8(systemID), componentID: UInt8(componentID), messageID: UInt32(id))
         fields = try Vector.fieldBits(json["fields"])
     }
 
