@@ -60,6 +60,8 @@ struct StatusPublisherTests {
             received += reader.readAvailable().count
         }
 
+        print("status publisher, one watcher stalled: worst publish \(Int(worstPublishSeconds * 1e6)) µs, "
+              + "reader got \(received) lines, \(publisher.counters)")
         // Then publishing never waited (a lock swap: well under a millisecond even on a busy machine)
         #expect(worstPublishSeconds < 0.005, "worst publish \(worstPublishSeconds) s")
         // And the stalled watcher filled its buffer, was skipped and then dropped; the reader was not
