@@ -154,6 +154,49 @@ import TestSupport
     }
 }
 
+/// `followme watch` without a terminal, against a stand-in publisher (python3, a plain Unix socket)
+/// that serves one status, goes away, and comes back with another.
+@Suite struct WatchReconnectTests {
+    static func publisher(socket: String) -> [String] {
+        ["-c", """
+        import os, socket, time
+        for state in ["following", "holding(target-stale)"]:
+            if os.path.exists("\(socket)"): os.unlink("\(socket)")
+            server = socket.socket(socket.AF_UNIX); server.bind("\(socket)"); server.listen(1)
+            conn, _ = server.accept()
+            conn.sendall(('{"t":1,"flight_s":1,"state":"%s","dry_run":false,"transitions":[]}\\n' % state).encode())
+            time.sleep(0.5); conn.close(); server.close(); os.unlink("\(socket)")
+            time.sleep(1.5)
+        """]
+    }
+
+    @Test("the flight goes away and comes back: watch says so, retries, and reads the new one (--json, then text)",
+          arguments: [true, false])
+    func reconnects(json: Bool) async throws {
+        let dir = try scratchDirectory(label: "watchre")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socket = dir.appendingPathComponent("s.sock").path
+        // Given a watch started before any publisher
+        let watch = try ChildProcess(name: "watch", executable: FollowMeBinary.url.path, arguments: [
+            "watch", "--socket", socket, "--count", "2", "--timeout", "20",
+        ] + (json ? ["--json"] : []))
+        // When a publisher serves one status, goes away and comes back with another
+        let publisher = try ChildProcess(name: "publisher", executable: "python3", arguments: Self.publisher(socket: socket))
+        defer { _ = publisher.stop(signal: SIGKILL) }
+        // Then watch prints both (raw lines, or the one-line summary without a terminal) and exits 0
+        let status = await watch.waitForExit(seconds: 25)
+        watch.stdoutLines.waitForEOF(seconds: 5)
+        #expect(status == 0, "stderr: \(watch.stderrText.text)")
+        let lines = watch.stdoutLines.lines
+        if json {
+            #expect(lines.count == 2 && lines[0].contains(#""state":"following""#) && lines[1].contains("holding(target-stale)"), "\(lines)")
+        } else {
+            #expect(lines == ["following | target - | onboard -", "holding(target-stale) | target - | onboard -"])
+        }
+        #expect(watch.stderrText.text.contains("the flight went away (its status socket closed); retrying"), "\(watch.stderrText.text)")
+    }
+}
+
 /// A private tmux server (its own `-L` socket) with one detached 100 × 30 session.
 final class Tmux {
     let server = "followme-watch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
