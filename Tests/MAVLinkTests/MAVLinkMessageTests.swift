@@ -14,7 +14,7 @@ struct MAVLinkMessageTests {
             ExtendedSysState(vtolState: .init(.undefined), landedState: .init(.landing)),
             CommandAck(command: .init(.navTakeoff), result: .init(.inProgress), progress: 40, resultParam2: -7,
                        targetSystem: 255, targetComponent: 190),
-            HomePosition(latitudeE7: -337_000_000, longitudeE7: 1_512_000_000, altitudeMSLMillimeters: 25_000,
+            HomePosition(latitudeLongitude: .init(latitudeE7: -337_000_000, longitudeE7: 1_512_000_000), altitudeMSLMillimeters: 25_000,
                          positionNEDMeters: [1, 2, -3], quaternion: [1, 0, 0, 0], approachNEDMeters: [0, 0, 0],
                          timeMicroseconds: 1_700_000_000_000_000),
         ]
@@ -44,6 +44,12 @@ struct MAVLinkMessageTests {
         let long = StatusText(text: MAVLinkText(String(repeating: "x", count: 60)))
         let decoded = try StatusText(frame: MAVLinkFrame(bytes: long.encoded(sequence: 0, systemID: 1, componentID: 1)))
         #expect(decoded.text.string == String(repeating: "x", count: 50))
+    }
+
+    @Test("degE7 positions read as degrees")
+    func degreesE7() {
+        let position = LatitudeLongitudeE7(latitudeE7: 473_977_420, longitudeE7: -1_224_194_000)
+        #expect(position.latitudeDegrees == 47.397742 && position.longitudeDegrees == -122.4194)
     }
 
     @Test("the mode and mask numbers a follow sends (ArduCopter, PX4, velocity + yaw rate)")

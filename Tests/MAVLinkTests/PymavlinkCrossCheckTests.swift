@@ -84,7 +84,7 @@ struct PymavlinkCrossCheckTests {
                                                  yawRateRadiansPerSecond: 0.25, typeMask: .velocityAndYawRate,
                                                  targetSystem: 1, targetComponent: 1, coordinateFrame: .init(.localNED))
         let heartbeat = Heartbeat(type: .init(.gcs), autopilot: .init(.invalid), systemStatus: .init(.active), mavlinkVersion: 3)
-        let position = GlobalPositionInt(latitudeE7: 473_977_420, longitudeE7: 85_455_940, altitudeMSLMillimeters: 488_000,
+        let position = GlobalPositionInt(latitudeLongitude: .init(latitudeE7: 473_977_420, longitudeE7: 85_455_940), altitudeMSLMillimeters: 488_000,
                                          relativeAltitudeMillimeters: 10_000, velocityNEDCentimetersPerSecond: [150, -50, 0],
                                          headingCentidegrees: 9000)
         let messages: [any MAVLinkMessage] = [guided, arm, takeoff, velocity, heartbeat, position]

@@ -102,8 +102,7 @@ public struct FollowTarget: MAVLinkMessage {
     /// Application-specific state.
     public var customState: UInt64 = 0
     /// WGS84 latitude, longitude (degE7).
-    public var latitudeE7: Int32 = 0
-    public var longitudeE7: Int32 = 0
+    public var latitudeLongitude: LatitudeLongitudeE7 = LatitudeLongitudeE7()
     /// Altitude above mean sea level (m).
     public var altitudeMSLMeters: Float = 0
     /// Velocity north, east, down (m/s); 0 where unknown (see `estimatorCapabilities`).
@@ -123,7 +122,7 @@ public struct FollowTarget: MAVLinkMessage {
     public static let info = MAVLinkMessageInfo(id: 144, crcExtra: 127, name: "FOLLOW_TARGET")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("timestamp", \.timestampMilliseconds), .scalar("custom_state", \.customState),
-         .scalar("lat", \.latitudeE7), .scalar("lon", \.longitudeE7), .scalar("alt", \.altitudeMSLMeters),
+         .scalar("lat", \.latitudeLongitude.latitudeE7), .scalar("lon", \.latitudeLongitude.longitudeE7), .scalar("alt", \.altitudeMSLMeters),
          .array("vel", \.velocityNEDMetersPerSecond, count: 3), .array("acc", \.accelerationNEDMetersPerSecondSquared, count: 3),
          .array("attitude_q", \.attitudeQuaternion, count: 4), .array("rates", \.ratesRadiansPerSecond, count: 3),
          .array("position_cov", \.positionCovariance, count: 3), .scalar("est_capabilities", \.estimatorCapabilities)]

@@ -73,8 +73,7 @@ public struct GlobalPositionInt: MAVLinkMessage {
     /// Since the autopilot booted (ms).
     public var timeBootMilliseconds: UInt32 = 0
     /// WGS84 latitude, longitude (degE7).
-    public var latitudeE7: Int32 = 0
-    public var longitudeE7: Int32 = 0
+    public var latitudeLongitude: LatitudeLongitudeE7 = LatitudeLongitudeE7()
     /// Altitude above mean sea level (mm).
     public var altitudeMSLMillimeters: Int32 = 0
     /// Altitude above home (mm).
@@ -87,7 +86,7 @@ public struct GlobalPositionInt: MAVLinkMessage {
     public init() {}
     public static let info = MAVLinkMessageInfo(id: 33, crcExtra: 104, name: "GLOBAL_POSITION_INT")
     public static var fields: [MAVLinkField<Self>] {
-        [.scalar("time_boot_ms", \.timeBootMilliseconds), .scalar("lat", \.latitudeE7), .scalar("lon", \.longitudeE7),
+        [.scalar("time_boot_ms", \.timeBootMilliseconds), .scalar("lat", \.latitudeLongitude.latitudeE7), .scalar("lon", \.latitudeLongitude.longitudeE7),
          .scalar("alt", \.altitudeMSLMillimeters), .scalar("relative_alt", \.relativeAltitudeMillimeters)]
             + .elements(["vx", "vy", "vz"], \.velocityNEDCentimetersPerSecond)
             + [.scalar("hdg", \.headingCentidegrees)]
@@ -145,8 +144,7 @@ public struct ExtendedSysState: MAVLinkMessage {
 @MemberwiseInit(.public)
 public struct HomePosition: MAVLinkMessage {
     /// WGS84 latitude, longitude (degE7).
-    public var latitudeE7: Int32 = 0
-    public var longitudeE7: Int32 = 0
+    public var latitudeLongitude: LatitudeLongitudeE7 = LatitudeLongitudeE7()
     /// Altitude above mean sea level (mm).
     public var altitudeMSLMillimeters: Int32 = 0
     /// Home in the local NED frame (m).
@@ -161,7 +159,7 @@ public struct HomePosition: MAVLinkMessage {
     public init() {}
     public static let info = MAVLinkMessageInfo(id: 242, crcExtra: 104, name: "HOME_POSITION")
     public static var fields: [MAVLinkField<Self>] {
-        [.scalar("latitude", \.latitudeE7), .scalar("longitude", \.longitudeE7), .scalar("altitude", \.altitudeMSLMillimeters)]
+        [.scalar("latitude", \.latitudeLongitude.latitudeE7), .scalar("longitude", \.latitudeLongitude.longitudeE7), .scalar("altitude", \.altitudeMSLMillimeters)]
             + .elements(["x", "y", "z"], \.positionNEDMeters) + [.array("q", \.quaternion, count: 4)]
             + .elements(["approach_x", "approach_y", "approach_z"], \.approachNEDMeters)
     }
