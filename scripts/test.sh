@@ -15,3 +15,8 @@ swift build --product generate-manual
 integration='GPSClientTests|DroneLinkTests|SimulatorServerTests|FlightServiceTests|FlightLogTests|TrackFilesTests|ShellSupportTests|CLITests|FaultInjectionTests'
 swift test --skip-build --skip "$integration" "$@"
 swift test --skip-build --no-parallel --filter "$integration" "$@"
+# Coverage-guided fuzzing (docs/fuzzing.md): a short budget per libFuzzer target, at the lowest CPU
+# priority; exit 3 = this toolchain cannot build libFuzzer targets: skipped. FOLLOWME_FUZZ_SECONDS=0 skips.
+if [[ "${FOLLOWME_FUZZ_SECONDS:-20}" != 0 ]]; then
+    nice -n 19 scripts/fuzz.sh --seconds "${FOLLOWME_FUZZ_SECONDS:-20}" || [[ $? -eq 3 ]]
+fi
