@@ -1,4 +1,5 @@
-/// The messages this codec knows, by id (docs/mavlink.md §4.4).
+/// The messages this codec knows, by id (docs/mavlink.md §4.4): one file each in `Messages/`, whose
+/// properties are in the wire order of its `fields` (largest type first, §4.2), extensions last.
 public enum MAVLinkMessages {
     /// Every message type, in id order.
     public static let all: [any MAVLinkMessage.Type] = [

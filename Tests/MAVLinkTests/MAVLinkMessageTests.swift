@@ -13,7 +13,7 @@ struct MAVLinkMessageTests {
                       baseMode: [.customModeEnabled, .safetyArmed], systemStatus: .init(.active), mavlinkVersion: 3),
             ExtendedSysState(vtolState: .init(.undefined), landedState: .init(.landing)),
             CommandAck(command: .init(.navTakeoff), result: .init(.inProgress), progress: 40, resultParam2: -7,
-                       targetSystem: 255, targetComponent: 190),
+                       target: .init(system: 255, component: 190)),
             HomePosition(latitudeLongitude: .init(latitudeE7: -337_000_000, longitudeE7: 1_512_000_000), altitudeMSLMillimeters: 25_000,
                          positionNEDMeters: [1, 2, -3], quaternion: [1, 0, 0, 0], approachNEDMeters: [0, 0, 0],
                          timeMicroseconds: 1_700_000_000_000_000),

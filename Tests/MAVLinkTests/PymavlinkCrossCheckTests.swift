@@ -77,12 +77,12 @@ struct PymavlinkCrossCheckTests {
     @Test("what a follow sends means to pymavlink what we mean (arm, take-off, GUIDED, velocity + yaw rate, land)")
     func followCommandsByName() throws {
         let guided = CommandLong(params: [Float(MAVModeFlag.customModeEnabled.rawValue), Float(ArduCopterMode.guided.rawValue), 0, 0, 0, 0, 0],
-                                 command: .init(.doSetMode), targetSystem: 1, targetComponent: 1)
-        let arm = CommandLong(params: [1, 0, 0, 0, 0, 0, 0], command: .init(.componentArmDisarm), targetSystem: 1, targetComponent: 1)
-        let takeoff = CommandLong(params: [0, 0, 0, .nan, .nan, .nan, 5], command: .init(.navTakeoff), targetSystem: 1, targetComponent: 1)
+                                 command: .init(.doSetMode), target: .init(system: 1, component: 1))
+        let arm = CommandLong(params: [1, 0, 0, 0, 0, 0, 0], command: .init(.componentArmDisarm), target: .init(system: 1, component: 1))
+        let takeoff = CommandLong(params: [0, 0, 0, .nan, .nan, .nan, 5], command: .init(.navTakeoff), target: .init(system: 1, component: 1))
         let velocity = SetPositionTargetLocalNED(timeBootMilliseconds: 1000, velocityNEDMetersPerSecond: [1.5, -0.5, 0],
                                                  yawRateRadiansPerSecond: 0.25, typeMask: .velocityAndYawRate,
-                                                 targetSystem: 1, targetComponent: 1, coordinateFrame: .init(.localNED))
+                                                 target: .init(system: 1, component: 1), coordinateFrame: .init(.localNED))
         let heartbeat = Heartbeat(type: .init(.gcs), autopilot: .init(.invalid), systemStatus: .init(.active), mavlinkVersion: 3)
         let position = GlobalPositionInt(latitudeLongitude: .init(latitudeE7: 473_977_420, longitudeE7: 85_455_940), altitudeMSLMillimeters: 488_000,
                                          relativeAltitudeMillimeters: 10_000, velocityNEDCentimetersPerSecond: [150, -50, 0],

@@ -1,0 +1,14 @@
+import MemberwiseInit
+
+/// EXTENDED_SYS_STATE (245): landed state (on ground, taking off, in air, landing).
+@MemberwiseInit(.public)
+public struct ExtendedSysState: MAVLinkMessage {
+    public var vtolState: MAVLinkEnum<MAVVTOLState> = .init(.undefined)
+    public var landedState: MAVLinkEnum<MAVLandedState> = .init(.undefined)
+
+    public init() {}
+    public static let info = MAVLinkMessageInfo(id: 245, crcExtra: 130, name: "EXTENDED_SYS_STATE")
+    public static var fields: [MAVLinkField<Self>] {
+        [.scalar("vtol_state", \.vtolState), .scalar("landed_state", \.landedState)]
+    }
+}
