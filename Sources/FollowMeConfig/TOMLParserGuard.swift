@@ -2,8 +2,8 @@
 ///
 /// toml++ 3.x (the C++ parser inside TOMLKit) states some of its expectations with
 /// `TOML_ASSERT_ASSUME` — an `assert` that stays on in our builds (SwiftPM does not define `NDEBUG`)
-/// and aborts the process; with `NDEBUG` it would be undefined behaviour. Three are reachable from text
-/// it has not rejected yet (1 and 2 found by `followme fuzz config`, 3 by libFuzzer):
+/// and aborts the process; with `NDEBUG` it would be undefined behaviour. Four are reachable from text
+/// it has not rejected yet (1 and 2 found by `followme fuzz config`, 3 and 4 by libFuzzer):
 ///
 /// 1. `parser::parse_key()` expects a bare-key character or a quote. `parse_table_header()` calls it
 ///    after `[` / `[[` and blanks for anything but `]`: `[=]`, `[é]`, `[#]`, `[.a]`, a lone `[` at the
@@ -16,6 +16,9 @@
 /// 3. `parser::parse_time()` expects a digit. `parse_date_time()` calls it after a date and its `T`
 ///    for any value toml++ classifies as a date-time (digits, `-`, `:` and a `T`): `1979-05-27Tx7:32:00`
 ///    (found by the libFuzzer `config` target, docs/fuzzing.md).
+/// 4. `parser::parse_value()`'s scan expects no value terminator. After a 10-character date it rescans
+///    ` ` + digit as a date-time, and after a single digit it meets the terminator: `1979-05-27 3` and
+///    a line break, `[1979-05-27 3]` (libFuzzer).
 ///
 /// Any of them would make `followme` die with SIGABRT instead of printing `FILE:LINE: …` and exiting 2.
 /// The scan follows TOML's structure like toml++ does: a `[` is a header only at the start of a
@@ -161,7 +164,9 @@ private struct GuardScanner: TOMLByteScanner {
                 let start = index
                 index += 1
                 while let c = current, !Self.endsScalar(c) { index += 1 }
-                if let found = dateTimeWithoutHour(at: start, mayBeKey: containers.last == Self.openBrace) { return found }
+                if let found = dateTimeWithoutHour(at: start, mayBeKey: containers.last == Self.openBrace)
+                    ?? dateThenOneDigit(at: start)
+                { return found }
             }
         } while !containers.isEmpty
         return nil
@@ -184,6 +189,17 @@ private struct GuardScanner: TOMLByteScanner {
         while next < bytes.count, bytes[next] == Self.space || bytes[next] == Self.tab { next += 1 }
         if mayBeKey, next < bytes.count, bytes[next] == Self.equals { return nil }  // `{ 1979-05-27Tx = 1 }`
         return finding(at: hour, "Error while parsing date-time: expected 2-digit hour after 'T', saw")
+    }
+
+    /// Construct 4: a 10-character value with `-` 5th and 8th (toml++ does not count `_`), a space, one digit,
+    /// then anything but a digit: toml++ rescans it as a date-time and asserts on the value terminator.
+    private func dateThenOneDigit(at start: Int) -> TOMLParserGuard.Finding? {
+        let isDigit = { (b: UInt8) in b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+        let chars = bytes[start..<index].filter { $0 != UInt8(ascii: "_") }
+        guard chars.count == 10, isDigit(chars[0]), chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-"),
+              index + 2 < bytes.count, bytes[index] == Self.space, isDigit(bytes[index + 1]), !isDigit(bytes[index + 2])
+        else { return nil }
+        return finding(at: index + 2, "Error while parsing date-time: expected a 2-digit hour after the date, saw")
     }
 
     private static func endsScalar(_ b: UInt8) -> Bool {

@@ -33,6 +33,10 @@ struct TOMLParserGuardTests {
         (text: "t = 1979-05-27Tx7:32:00\n", line: 1, column: 16),
         (text: "[gpsd]\nt = [1979-05-27t:00:00]\n", line: 2, column: 17),
         (text: "t = 3958-05-27T::703t02arget_timeout_s =0Z\n", line: 1, column: 16),
+        // parse_value's scan after a date, a space and one digit (libFuzzer)
+        (text: "t = 1979-05-1d 3\nd = *{i", line: 1, column: 17),
+        (text: "[gpsd]\nt = [1979-05-27 3]\n", line: 2, column: 18),
+        (text: "t = 1_979-05-27 3 # x\n", line: 1, column: 18),
     ]
 
     @Test("A construct toml++ would abort on is one syntax error at its offending character", arguments: crashing)
@@ -64,6 +68,8 @@ struct TOMLParserGuardTests {
         "x = [1\u{2028}]\n",  // the same
         "x = { 1979-05-27Tx = 1 }\n",  // a bare key spelt like a date-time
         "x = 1979-05-27T07:32:00Z\n",
+        "x = 1979-05-27 07:32:00\n",
+        "x = 1979-05-27 # a local date, then a comment\n",
         "x = [\u{A0}]\n",  // toml++: "expected space or tab"
         "x = [\"\u{2028}\"]\n",  // inside a string
         "# [=] [}]\n",
