@@ -191,15 +191,23 @@ private struct GuardScanner: TOMLByteScanner {
         return finding(at: hour, "Error while parsing date-time: expected 2-digit hour after 'T', saw")
     }
 
-    /// Construct 4: a 10-character value with `-` 5th and 8th (toml++ does not count `_`), a space, one digit,
-    /// then anything but a digit: toml++ rescans it as a date-time and asserts on the value terminator.
+    /// Construct 4: a value of 10 characters (toml++ counts code points up to a value terminator and skips `_`)
+    /// with `-` 5th and 8th, a space, one digit, then anything but a digit: toml++ rescans it as a date-time
+    /// and asserts on the terminator. Any such text is invalid TOML, so flagging more than the crash is safe.
     private func dateThenOneDigit(at start: Int) -> TOMLParserGuard.Finding? {
         let isDigit = { (b: UInt8) in b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
-        let chars = bytes[start..<index].filter { $0 != UInt8(ascii: "_") }
-        guard chars.count == 10, isDigit(chars[0]), chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-"),
-              index + 2 < bytes.count, bytes[index] == Self.space, isDigit(bytes[index + 1]), !isDigit(bytes[index + 2])
+        guard isDigit(bytes[start]) else { return nil }
+        var characters: [Unicode.Scalar] = []
+        var end = start  // byte offset just after toml++'s token
+        for scalar in String(decoding: bytes[start..<min(bytes.count, start + 64)], as: UTF8.self).unicodeScalars {
+            if scalar.properties.isWhitespace || ",]}#".unicodeScalars.contains(scalar) { break }
+            end += String(scalar).utf8.count
+            if scalar != "_" { characters.append(scalar) }
+        }
+        guard characters.count == 10, characters[4] == "-", characters[7] == "-",
+              end + 2 < bytes.count, bytes[end] == Self.space, isDigit(bytes[end + 1]), !isDigit(bytes[end + 2])
         else { return nil }
-        return finding(at: index + 2, "Error while parsing date-time: expected a 2-digit hour after the date, saw")
+        return finding(at: end + 2, "Error while parsing date-time: expected a 2-digit hour after the date, saw")
     }
 
     private static func endsScalar(_ b: UInt8) -> Bool {

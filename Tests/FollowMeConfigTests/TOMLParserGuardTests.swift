@@ -37,6 +37,8 @@ struct TOMLParserGuardTests {
         (text: "t = 1979-05-1d 3\nd = *{i", line: 1, column: 17),
         (text: "[gpsd]\nt = [1979-05-27 3]\n", line: 2, column: 18),
         (text: "t = 1_979-05-27 3 # x\n", line: 1, column: 18),
+        (text: "t = 1979-05-== 1 } } ]\nynim0xits]e.nimits]\n", line: 1, column: 17),
+        (text: "t = 19w9-0\u{FFFD}-\u{FFFD}= 2#9ho(", line: 1, column: 17),
     ]
 
     @Test("A construct toml++ would abort on is one syntax error at its offending character", arguments: crashing)
