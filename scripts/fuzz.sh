@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/fuzz.sh [TARGET] [--seconds N] [--build-only] — coverage-guided fuzzing (docs/fuzzing.md).
+# scripts/fuzz.sh [TARGET] [--seconds N] [--ci] [--build-only] — coverage-guided fuzzing (docs/fuzzing.md).
 #
 # Builds the libFuzzer targets of Fuzz/Targets/ with -sanitize=fuzzer,address (Swift) and
 # -fsanitize=fuzzer-no-link,address (TOMLKit's bundled toml++), then runs each for N seconds
@@ -7,6 +7,12 @@
 # TARGET: navdata | at | gpsd-json | config (default: all four, in that order).
 #
 # Prints per target: execs, execs/s, coverage (edges: libFuzzer's `cov:` at start and end) and findings.
+# --ci: the reproducible run CI makes (scripts/test.sh): seed 1, a fresh scratch corpus, and a fixed
+# number of executions per target (about 20 s each here) instead of a time budget, so CI executes
+# exactly the inputs a local `scripts/fuzz.sh --ci` executed — a green local run means a green CI
+# run; exploring for new bugs is the time-budget mode's job. (A slow machine is capped at 120 s per
+# target, i.e. it runs a prefix of the same inputs.)
+#
 # Exit 0: no crash; 1: a target crashed (its input is saved as Fuzz/findings/<target>/crash-<sha1>);
 # 2: usage error; 3: this toolchain cannot build libFuzzer targets (CI treats that as "skip").
 #
@@ -23,6 +29,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 all_targets=(navdata at gpsd-json config)
 seconds=30
+ci=0
 build_only=0
 targets=()
 while [[ $# -gt 0 ]]; do
@@ -30,6 +37,7 @@ while [[ $# -gt 0 ]]; do
         --seconds) seconds="${2:-}"; shift 2 ;;
         --seconds=*) seconds="${1#--seconds=}"; shift ;;
         --build-only) build_only=1; shift ;;
+        --ci) ci=1; shift ;;
         -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         navdata|at|gpsd-json|config) targets+=("$1"); shift ;;
         *) echo "fuzz.sh: unknown argument '$1' (targets: ${all_targets[*]})" >&2; exit 2 ;;
@@ -157,7 +165,19 @@ status=0
 summary=()
 for target in "${targets[@]}"; do
     run_dir="$build/runs/$target"
-    mkdir -p "$run_dir/corpus" "$root/Fuzz/findings/$target"
+    scratch="$run_dir/corpus"
+    budget=(-max_total_time="$seconds")
+    if [[ $ci -eq 1 ]]; then
+        # Executions per target: ~20 s each on the 2-vCPU development machine (docs/fuzzing.md).
+        case "$target" in
+            navdata|at) runs=1000000 ;;
+            gpsd-json) runs=400000 ;;
+            config) runs=40000 ;;
+        esac
+        scratch="$run_dir/ci-$(date -u +%Y%m%dT%H%M%SZ)-$$"
+        budget=(-seed=1 -runs="$runs" -max_total_time=120)
+    fi
+    mkdir -p "$run_dir" "$scratch" "$root/Fuzz/findings/$target"
     log="$run_dir/$(date -u +%Y%m%dT%H%M%SZ).log"
     dict=()
     [[ -f "$root/Fuzz/dict/$target.dict" ]] && dict=(-dict="$root/Fuzz/dict/$target.dict")
@@ -165,16 +185,16 @@ for target in "${targets[@]}"; do
     # config: longer documents; TOMLKit 0.6.0 never frees a parsed document (README, Fuzzing), so
     # memory grows ~1.5 MB/s at ~900 execs/s: room for a 30-min run before libFuzzer's RSS limit.
     [[ "$target" == config ]] && max_len=16384 rss_mb=6144
-    echo "fuzz.sh: running $target for ${seconds}s (log: $log)" >&2
+    echo "fuzz.sh: running $target: ${budget[*]} (log: $log)" >&2
     started=$(date +%s)
     set +e
     # SWIFT_BACKTRACE=enable=no: the Swift runtime's backtracer hangs under ASan after a trap; libFuzzer
     # prints the stack itself. detect_leaks=0: TOMLKit leaks on every parse error (docs/fuzzing.md).
     (cd "$run_dir" && SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=0}" \
         "$build/bin/fuzz-$target" "${dict[@]}" -max_len="$max_len" -timeout=10 -rss_limit_mb="$rss_mb" \
-        -max_total_time="$seconds" -print_final_stats=1 \
+        "${budget[@]}" -print_final_stats=1 \
         -artifact_prefix="$root/Fuzz/findings/$target/" \
-        "$run_dir/corpus" "$root/Fuzz/corpus/$target") >"$log" 2>&1
+        "$scratch" "$root/Fuzz/corpus/$target") >"$log" 2>&1
     rc=$?
     set -e
     elapsed=$(( $(date +%s) - started ))
