@@ -21,7 +21,7 @@ public final class GPSClient: Sendable {
     /// made and lost.
     public enum Counter: CaseIterable, Sendable, Hashable {
         case linesRead, fixes, headings
-        case ignoredOtherDevice, ignoredNoPosition, ignoredBadHeading, ignoredBadMode
+        case ignoredOtherDevice, ignoredNoPosition, ignoredBadHeading, ignoredBadMode, ignoredBadTime
         /// Lines dropped unread: libgps' unpacker would have looped on them forever (malformed JSON, e.g. from a
         /// hostile gpsd: `{x"class":"SKY"}`, docs/fuzzing.md), or longer than 20 KB.
         case droppedLines
@@ -260,6 +260,7 @@ public final class GPSClient: Sendable {
                         case .ignored(.noPosition): s[.ignoredNoPosition] += 1
                         case .ignored(.badHeading): s[.ignoredBadHeading] += 1
                         case .ignored(.badMode): s[.ignoredBadMode] += 1
+                        case .ignored(.badTime): s[.ignoredBadTime] += 1
                         case .ignored(.notInteresting): break
                         }
                     }

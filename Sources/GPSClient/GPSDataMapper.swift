@@ -13,6 +13,7 @@ public enum GPSDataMapper {
         case noPosition                // mode ≥ 2 but no finite lat/lon, or LATLON_SET missing
         case badHeading                // ATT without a finite heading
         case badMode(Int)              // mode outside 0…3
+        case badTime                   // TIME_SET but a time no clock has (nanoseconds outside 0…999 999 999)
     }
 
     public enum Outcome: Sendable, Hashable {
@@ -51,8 +52,16 @@ public enum GPSDataMapper {
             guard isSet(fm_mask_latlon), fix.latitude.isFinite, fix.longitude.isFinite else {
                 return .ignored(.noPosition)
             }
-            let time: FixTime? = isSet(fm_mask_time) && (fix.time.tv_sec != 0 || fix.time.tv_nsec != 0)
-                ? FixTime(seconds: Int64(fix.time.tv_sec), nanoseconds: Int32(fix.time.tv_nsec)) : nil
+            var time: FixTime?
+            if isSet(fm_mask_time) && (fix.time.tv_sec != 0 || fix.time.tv_nsec != 0) {
+                // libgps 3.22 turns `"time":"…:57.501e3080Z"` into tv_nsec far beyond a second (found by the
+                // gpsd-json libFuzzer target, Fuzz/findings/gpsd-json/): converting that trapped, i.e. one
+                // hostile line killed `followme run`. Such a fix is dropped and counted, never trusted.
+                guard (0..<1_000_000_000).contains(fix.time.tv_nsec), let seconds = Int64(exactly: fix.time.tv_sec) else {
+                    return .ignored(.badTime)
+                }
+                time = FixTime(seconds: seconds, nanoseconds: Int32(fix.time.tv_nsec))
+            }
             guard let value = GPSFix(
                 role: role, device: reportedDevice, mode: fixMode,
                 latitudeDegrees: fix.latitude, longitudeDegrees: fix.longitude,
