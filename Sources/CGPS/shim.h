@@ -83,14 +83,6 @@ static inline int fm_send_device_cycle(struct gps_data_t *g, const char *path, d
 /* True if data is ready within timeout_us MICROseconds (not ms: docs/gpsd.md §1.1). */
 static inline int fm_waiting(const struct gps_data_t *g, int timeout_us) { return gps_waiting(g, timeout_us) ? 1 : 0; }
 
-/* One JSON line. Zeroes `set` first: libgps only ORs most bits, so stale bits would survive
- * (docs/gpsd.md §1.2). Returns bytes consumed, 0 for a partial line, -1 on error/EOF. */
-static inline int fm_read(struct gps_data_t *g, char *message, int message_len) {
-    g->set = 0;
-    if (message && message_len > 0) message[0] = '\0';
-    return gps_read(g, message, message_len);
-}
-
 static inline const char *fm_device_path(const struct gps_data_t *g) { return g->dev.path; }
 static inline void fm_set_device_path(struct gps_data_t *g, const char *path) {
     snprintf(g->dev.path, sizeof g->dev.path, "%s", path);
