@@ -12,9 +12,25 @@ scripts/ensure-deps.sh --test
 swift build --build-tests
 # swift-argument-parser's man page writer, next to followme: the staged-install test installs the man page with it.
 swift build --product generate-manual
-integration='GPSClientTests|DroneLinkTests|SimulatorServerTests|FlightServiceTests|FlightLogTests|TrackFilesTests|ShellSupportTests|CLITests|FaultInjectionTests'
-swift test --skip-build --skip "$integration" "$@"
-swift test --skip-build --no-parallel --filter "$integration" "$@"
+integration='GPSClientTests|DroneLinkTests|MAVLinkLinkTests|SimulatorServerTests|FlightServiceTests|FlightLogTests|TrackFilesTests|ShellSupportTests|CLITests|FaultInjectionTests'
+# Both passes always run; each one's output is kept in .build/test-logs/, and the failures of both are
+# printed again at the very end, where a CI log that keeps only its tail still shows which test failed.
+logs=.build/test-logs
+mkdir -p "$logs"
+failed=()
+run_pass() {
+    local name=$1; shift
+    if ! swift test --skip-build "$@" 2>&1 | tee "$logs/$name.log"; then failed+=("$name"); fi
+}
+run_pass unit --skip "$integration" "$@"
+run_pass integration --no-parallel --filter "$integration" "$@"
+if (( ${#failed[@]} > 0 )); then
+    for name in "${failed[@]}"; do
+        echo "=== $name tests failed ($logs/$name.log); the failures:"
+        grep -E '✘|recorded an issue|error:|Fatal error|Assertion failed' "$logs/$name.log" | cut -c1-600 | head -80 || true
+    done
+    exit 1
+fi
 # Coverage-guided fuzzing (docs/fuzzing.md) at the lowest CPU priority: by default the reproducible CI
 # run (`fuzz.sh --ci`: seed 1, a fixed number of executions per target, ~20 s each); FOLLOWME_FUZZ_SECONDS=N
 # explores for N seconds per target instead, FOLLOWME_FUZZ_SECONDS=0 skips. Exit 3 = this toolchain
