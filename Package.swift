@@ -3,7 +3,7 @@
 //
 // Functional core, imperative shell (docs/architecture.md has the module map and the path of
 // one GPS fix to one AT datagram). The README's architecture table lists the same targets.
-//   pure:  Geometry, Observations, SeededRandom, ARDroneProtocol, ARDroneAdapter, FollowCore, FollowMeConfig,
+//   pure:  Geometry, Observations, SeededRandom, ARDroneProtocol, ARDroneAdapter, DroneControl, FollowCore, FollowMeConfig,
 //          Simulation, FollowBench, Plots, FlightReport, TextFormats
 //          (no clocks, sockets, files or loggers; time is an argument)
 //   shell: CGPS (libgps), GPSClient, DroneLink (swift-nio UDP), ShellSupport, FlightLog,
@@ -85,6 +85,8 @@ let package = Package(
             name: "ARDroneAdapter", dependencies: ["ARDroneProtocol", "FollowCore", "Observations"],
             swiftSettings: strict
         ),
+        // The seam between a flight and any drone link: LinkCommand out, LinkEvent in (docs/architecture.md §3).
+        .target(name: "DroneControl", dependencies: ["FollowCore", "Observations"], swiftSettings: strict),
         .target(
             name: "FollowBench",
             dependencies: [
@@ -103,7 +105,7 @@ let package = Package(
         ),
         .target(
             name: "DroneLink",
-            dependencies: ["ARDroneAdapter", "ARDroneProtocol", "FollowCore", "Observations", "ShellSupport", nioCore, nioPosix, log],
+            dependencies: ["ARDroneAdapter", "ARDroneProtocol", "DroneControl", "FollowCore", "Observations", "ShellSupport", nioCore, nioPosix, log],
             swiftSettings: strict
         ),
         .target(name: "TrackFiles", dependencies: ["Geometry", "TextFormats"], swiftSettings: strict),
@@ -115,7 +117,7 @@ let package = Package(
         .target(
             name: "FlightService",
             dependencies: [
-                "ARDroneAdapter", "GPSClient", "DroneLink", "FollowCore", "FollowMeConfig", "FlightLog", "Observations", "Geometry",
+                "ARDroneAdapter", "GPSClient", "DroneControl", "DroneLink", "FollowCore", "FollowMeConfig", "FlightLog", "Observations", "Geometry",
                 "ShellSupport", "ARDroneProtocol", log, lifecycle, nioCore, nioPosix,
             ],
             swiftSettings: strict
@@ -188,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DroneLinkTests",
-            dependencies: ["DroneLink", "ARDroneProtocol", "ShellSupport", "Observations", "TestSupport", nioCore, nioPosix, log],
+            dependencies: ["DroneLink", "DroneControl", "ARDroneProtocol", "ShellSupport", "Observations", "TestSupport", nioCore, nioPosix, log],
             swiftSettings: strict
         ),
         .testTarget(name: "ShellSupportTests", dependencies: ["ShellSupport", log], swiftSettings: strict),
@@ -201,7 +203,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlightServiceTests",
-            dependencies: ["FlightService", "DroneLink", "FlightLog", "FollowCore", "Geometry", "Observations", "ShellSupport", log],
+            dependencies: ["FlightService", "DroneControl", "DroneLink", "FlightLog", "FollowCore", "Geometry", "Observations", "ShellSupport", log],
             swiftSettings: strict
         ),
         .testTarget(

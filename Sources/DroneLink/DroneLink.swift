@@ -1,4 +1,5 @@
 import ARDroneProtocol
+import DroneControl
 import Logging
 import NIOCore
 import NIOPosix

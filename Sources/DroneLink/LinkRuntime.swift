@@ -1,4 +1,5 @@
 import ARDroneProtocol
+import DroneControl
 import NIOCore
 import Observations
 

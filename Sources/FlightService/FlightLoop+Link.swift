@@ -1,4 +1,5 @@
 import ARDroneAdapter
+import DroneControl
 import DroneLink
 import FlightLog
 import FollowCore
@@ -90,19 +91,20 @@ extension FlightLoop {
 }
 
 extension LinkStatisticsRecord {
-    /// The link counters a flight log reader needs (what was sent, what navdata was dropped and why).
-    init(_ s: DroneLinkStatistics) {
+    /// The link counters a flight log reader needs (what was sent, what telemetry was dropped and
+    /// why), under the log's historical navdata names (the JSON keys do not change).
+    init(_ s: LinkStatistics) {
         self.init()
         datagramsSent = s.counts[.datagramsSent]
         commandsSent = s.counts[.commandsSent]
-        navdataRead = s.counts[.navdataDatagramsRead]
-        navdataReceived = s.counts[.navdataReceived]
+        navdataRead = s.counts[.telemetryDatagramsRead]
+        navdataReceived = s.counts[.telemetryReceived]
         droppedUnexpectedSource = s.counts[.droppedUnexpectedSource]
         droppedMalformed = s.counts[.droppedMalformed]
-        droppedSequence = s.counts[.droppedSequenceNotIncreasing]
+        droppedSequence = s.counts[.droppedSequence]
         sequenceRestarts = s.counts[.sequenceRestarts]
-        navdataLosses = s.counts[.navdataLosses]
-        navdataRateHz = s.navdataRateHz
+        navdataLosses = s.counts[.telemetryLosses]
+        navdataRateHz = s.telemetryRateHz
         ticksLate = s.counts[.ticksLate]
         maxTickLatenessSeconds = s.maxTickLatenessSeconds
         sendFailures = s.counts[.sendFailures]
@@ -111,6 +113,9 @@ extension LinkStatisticsRecord {
         socketsReopened = s.counts[.socketsReopened]
         bootstrapRedos = s.counts[.bootstrapRedos]
     }
+
+    /// The AR.Drone link's counters, through the neutral ones.
+    init(_ s: DroneLinkStatistics) { self.init(LinkStatistics(s)) }
 }
 
 extension FixScreenRecord {

@@ -1,3 +1,4 @@
+import DroneControl
 import DroneLink
 import FollowCore
 import Foundation
@@ -145,13 +146,13 @@ private actor FlightOnEventLoop {
         let finalState = driver.value?.loop.machine.state
         driver.value = nil
         gps.stop()
-        if let statistics = await link.statistics() {
-            // The link's counters at exit, e.g. navdata dropped as spoofed, corrupt or stale.
+        if let statistics = await link.linkStatistics() {
+            // The link's counters at exit, e.g. telemetry dropped as spoofed, corrupt or stale.
             logger.info("drone link statistics", metadata: [
-                "navdata-received": "\(statistics.counts[.navdataReceived])",
+                "navdata-received": "\(statistics.counts[.telemetryReceived])",
                 "navdata-dropped-unexpected-source": "\(statistics.counts[.droppedUnexpectedSource])",
                 "navdata-dropped-malformed": "\(statistics.counts[.droppedMalformed])",
-                "navdata-dropped-sequence": "\(statistics.counts[.droppedSequenceNotIncreasing])",
+                "navdata-dropped-sequence": "\(statistics.counts[.droppedSequence])",
                 "datagrams-sent": "\(statistics.counts[.datagramsSent])",
             ])
             let now = SystemClock.now()

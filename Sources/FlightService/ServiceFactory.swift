@@ -1,3 +1,4 @@
+import DroneControl
 import DroneLink
 import FollowMeConfig
 import Logging

@@ -1,4 +1,5 @@
 import ARDroneProtocol
+import DroneControl
 import DroneLink
 import ShellSupport
 import Observations

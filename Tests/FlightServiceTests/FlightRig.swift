@@ -1,3 +1,4 @@
+import DroneControl
 import DroneLink
 @testable import FlightService
 import FlightLog
@@ -26,7 +27,7 @@ final class FakeDroneLink: DroneControlLink {
     func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) {
         box.withLock { $0.append(Sent(command: command, immediately: immediately)) }
     }
-    func statistics() async -> DroneLinkStatistics? { nil }
+    func linkStatistics() async -> LinkStatistics? { nil }
     func fixLatency() async -> LatencyHistogram? { nil }
     var peerDescription: String { "fake" }
 }
