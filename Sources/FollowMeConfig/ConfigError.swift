@@ -103,3 +103,19 @@ public struct ConfigProblems: Error, Sendable, Equatable, CustomStringConvertibl
     /// One problem per line, each `FILE:LINE: KEY: message`.
     public var description: String { problems.map(\.description).joined(separator: "\n") }
 }
+
+/// A key that is valid but has no effect with the file's other keys (a `[mavlink]` port in an
+/// AR.Drone file): `config check` prints it as a warning; it never stops a flight.
+public struct ConfigNote: Sendable, Equatable, CustomStringConvertible {
+    /// The config file.
+    public let path: String
+    /// 1-based line of the key.
+    public let line: Int
+    /// The dotted key (`mavlink.port`).
+    public let key: String
+    /// Why it has no effect, and what to change if it should.
+    public let message: String
+
+    /// `FILE:LINE: KEY: message`, as problems read.
+    public var description: String { "\(path):\(line): \(key): \(message)" }
+}

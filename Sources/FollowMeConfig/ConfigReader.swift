@@ -137,6 +137,26 @@ struct ConfigReader {
         return string
     }
 
+    /// One of an enumeration's raw values (`protocol = "mavlink"`); anything else names the allowed values.
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ table: String, _ key: String,
+                                                                  default defaultValue: Choice) -> Choice
+    where Choice.RawValue == String {
+        guard let value = value(table, key) else { return defaultValue }
+        let allowed = Choice.allCases.map { renderTOMLString($0.rawValue) }
+        let allowedText = allowed.dropLast().joined(separator: ", ") + " or " + (allowed.last ?? "")
+        guard let string = value.string else {
+            rejectWrongType(table, key, expected: allowedText, found: value)
+            return defaultValue
+        }
+        guard let choice = Choice(rawValue: string) else {
+            reject(dotted(table, key), .invalid(path: path, line: line(table, key), key: dotted(table, key),
+                                                reason: "\(renderTOMLString(string)) is not one of the allowed "
+                                                    + "values: \(allowed.joined(separator: ", "))"))
+            return defaultValue
+        }
+        return choice
+    }
+
     /// A string from `keywords`, or a number (integer or float) within `range` checked as `double` does.
     /// Returns the keyword or the number; the default keyword when absent or rejected.
     mutating func keywordOrNumber(_ table: String, _ key: String, keywords: [String], default defaultKeyword: String,

@@ -11,7 +11,11 @@ package enum ConfigSchema {
         ("gpsd", ["host", "port"]),
         ("target", ["device", "host", "port", "rate_hz"]),
         ("onboard", ["device", "host", "port", "mount_offset_deg", "rate_hz"]),
-        ("drone", ["address", "at_port", "navdata_port", "outdoor", "altitude_max_m"]),
+        ("drone", ["protocol", "address", "at_port", "navdata_port", "outdoor", "altitude_max_m"]),
+        (
+            "mavlink",
+            ["address", "port", "local_port", "system_id", "component_id", "target_system", "autopilot", "position_source"]
+        ),
         ("follow", ["standoff_m", "altitude_m", "max_tilt_deg", "max_yaw_rate_dps", "max_climb_mps"]),
         (
             "failsafe",
@@ -28,10 +32,12 @@ package enum ConfigSchema {
 
     /// Unit, range and default of each numeric key, by `table.key`: the flight core's declarations,
     /// so a value `config check` accepts is one the core accepts (mount_offset_deg: any finite angle,
-    /// normalised into [0, 360) before it reaches the core). `rate_hz` and ports are the config's own.
+    /// normalised into [0, 360) before it reaches the core). `rate_hz`, ports and the `[mavlink]` ids are the
+    /// config's own.
     package static let specs: [String: ParameterSpec] = {
         typealias F = FollowParameters.Spec
         typealias S = FailsafeParameters.Spec
+        typealias M = FollowMeConfiguration.MAVLink
         return [
             "onboard.mount_offset_deg": F.mountOffsetDegrees,
             "drone.altitude_max_m": FollowMeConfiguration.Drone.altitudeMaxMetersSpec,
@@ -49,12 +55,15 @@ package enum ConfigSchema {
             "failsafe.max_fix_lag_s": S.maxFixLagSeconds,
             "log.max_flights": FollowMeConfiguration.Log.maxFlightsSpec,
             "log.max_total_mb": FollowMeConfiguration.Log.maxTotalMegabytesSpec,
+            "mavlink.local_port": M.localPortSpec, "mavlink.system_id": M.systemIDSpec,
+            "mavlink.component_id": M.componentIDSpec, "mavlink.target_system": M.targetSystemSpec,
         ]
     }()
 
     /// Numeric keys written as whole numbers (a float there is a wrong type).
     package static let integerKeys: Set<String> = [
         "failsafe.min_battery_pct", "failsafe.critical_battery_pct", "log.max_flights", "log.max_total_mb",
+        "mavlink.local_port", "mavlink.system_id", "mavlink.component_id", "mavlink.target_system",
     ]
 
     /// Keys whose upper bound another key narrows, with that bound as the file states it.

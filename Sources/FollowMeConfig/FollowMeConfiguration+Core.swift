@@ -1,7 +1,8 @@
 import FollowCore
 
 extension FollowMeConfiguration {
-    /// The flight core's follow parameters for this file: `[follow]`, `onboard.mount_offset_deg` and the
+    /// The flight core's follow parameters for this file: `[follow]`, `onboard.mount_offset_deg` (0 when
+    /// the autopilot gives the heading, ``readsOnboardReceiver``) and the
     /// target fix rate the standoff rule may count on (`Target.assumedFixRateHz`); the fields the file
     /// has no key for at the core's declared defaults. The one mapping: `config check`'s standoff rule
     /// and `followme run` (FlightService `FlightConfiguration`) both use it.
@@ -12,7 +13,8 @@ extension FollowMeConfiguration {
             maxTiltDegrees: follow.maxTiltDegrees,
             maxYawRateDegreesPerSecond: follow.maxYawRateDegreesPerSecond,
             maxClimbMetersPerSecond: follow.maxClimbMetersPerSecond,
-            mountOffsetDegrees: onboard.mountOffsetDegrees,
+            // The autopilot reports the nose heading itself: no receiver mount to correct for.
+            mountOffsetDegrees: readsOnboardReceiver ? onboard.mountOffsetDegrees : 0,
             targetFixRateHz: target.assumedFixRateHz
         )
     }

@@ -16,13 +16,22 @@ extension FollowMeConfiguration {
     /// - Throws: ``ConfigProblems`` with at least one problem; a TOML syntax error is reported alone,
     ///   since nothing after it can be trusted.
     public static func parse(toml text: String, path: String) throws(ConfigProblems) -> FollowMeConfiguration {
+        try check(toml: text, path: path).configuration
+    }
+
+    /// ``parse(toml:path:)``, plus the keys the file sets that this configuration does not use (a
+    /// `[mavlink]` port in an AR.Drone file): valid, so not problems, but `config check` says so.
+    ///
+    /// - Returns: the configuration and the unused keys in line order, each `FILE:LINE: KEY: why`.
+    public static func check(toml text: String, path: String) throws(ConfigProblems)
+        -> (configuration: FollowMeConfiguration, unusedKeys: [ConfigNote]) {
         let root = try parseTOML(text, path: path)
         var reader = ConfigReader(path: path, root: root, locator: TOMLLineLocator(text: text))
         reader.checkStructure()
-        let configuration = read(&reader)
+        let (configuration, mavlinkAsWritten) = read(&reader)
         checkCrossFieldRules(configuration, &reader)
         guard reader.problems.isEmpty else { throw ConfigProblems(problems: reader.problems) }
-        return configuration
+        return (configuration, unusedKeys(configuration, mavlinkAsWritten: mavlinkAsWritten, reader))
     }
 
     private static func parseTOML(_ text: String, path: String) throws(ConfigProblems) -> TOMLTable {
@@ -57,7 +66,9 @@ extension FollowMeConfiguration {
 
     // MARK: Per-key types, defaults and ranges
 
-    private static func read(_ r: inout ConfigReader) -> FollowMeConfiguration {
+    /// The configuration, and `[mavlink]` as the file writes it (the configuration holds the
+    /// defaults there unless `drone.protocol` is "mavlink").
+    private static func read(_ r: inout ConfigReader) -> (FollowMeConfiguration, mavlinkAsWritten: MAVLink) {
         let d = FollowMeConfiguration.defaults
         let port = GPSDLimits.portRange
 
@@ -83,11 +94,22 @@ extension FollowMeConfiguration {
         )
 
         let drone = Drone(
+            linkProtocol: r.choice("drone", "protocol", default: d.drone.linkProtocol),
             address: r.string("drone", "address", default: d.drone.address) { hostProblem($0, allowIPv6: false) },
             atPort: r.int("drone", "at_port", default: d.drone.atPort, range: port),
             navdataPort: r.int("drone", "navdata_port", default: d.drone.navdataPort, range: port),
             outdoor: r.bool("drone", "outdoor", default: d.drone.outdoor),
             altitudeMaxMeters: r.double("drone", "altitude_max_m")
+        )
+
+        // Checked whatever the protocol (a typo is an error in any file), used only with "mavlink".
+        let mavlinkAsWritten = MAVLink(
+            address: r.string("mavlink", "address", default: d.mavlink.address, problem: mavlinkAddressProblem),
+            port: r.int("mavlink", "port", default: d.mavlink.port, range: port),
+            localPort: r.int("mavlink", "local_port"), systemID: r.int("mavlink", "system_id"),
+            componentID: r.int("mavlink", "component_id"), targetSystem: r.int("mavlink", "target_system"),
+            autopilot: r.choice("mavlink", "autopilot", default: d.mavlink.autopilot),
+            positionSource: r.choice("mavlink", "position_source", default: d.mavlink.positionSource)
         )
 
         // follow.altitude_m ≤ drone.altitude_max_m: the drone would fight its own ceiling.
@@ -144,9 +166,56 @@ extension FollowMeConfiguration {
                       maxFlights: r.int("log", "max_flights"), maxTotalMegabytes: r.int("log", "max_total_mb"))
         let status = Status(socketPath: r.string("status", "socket", default: "", problem: logPathProblem))
 
-        return FollowMeConfiguration(
-            gpsd: gpsd, target: target, onboard: onboard, drone: drone, follow: follow, failsafe: failsafe, log: log,
-            status: status)
+        let configuration = FollowMeConfiguration(
+            gpsd: gpsd, target: target, onboard: onboard, drone: drone,
+            mavlink: drone.linkProtocol == .mavlink ? mavlinkAsWritten : .defaults,
+            follow: follow, failsafe: failsafe, log: log, status: status)
+        return (configuration, mavlinkAsWritten)
+    }
+
+    // MARK: Keys this configuration does not use
+
+    /// Keys written with a non-default value that the chosen link does not read: `[mavlink]` in an
+    /// AR.Drone file, the AR.Drone's `[drone]` keys in a MAVLink file, `[onboard]` when the autopilot
+    /// gives the drone's position. Not errors: one file may carry both drones' settings, and the
+    /// shipped file writes every key; a key left at its default is not reported (nothing is lost).
+    private static func unusedKeys(_ c: FollowMeConfiguration, mavlinkAsWritten m: MAVLink,
+                                   _ r: ConfigReader) -> [ConfigNote] {
+        let d = FollowMeConfiguration.defaults
+        var rows: [(table: String, key: String, differs: Bool, why: String)] = []
+        switch c.drone.linkProtocol {
+        case .ardrone:
+            let why = "not used: drone.protocol is \"ardrone\"; set drone.protocol = \"mavlink\" to fly over "
+                + "MAVLink, or remove the key"
+            let dm = d.mavlink
+            rows += [
+                ("address", m.address != dm.address), ("port", m.port != dm.port),
+                ("local_port", m.localPort != dm.localPort), ("system_id", m.systemID != dm.systemID),
+                ("component_id", m.componentID != dm.componentID), ("target_system", m.targetSystem != dm.targetSystem),
+                ("autopilot", m.autopilot != dm.autopilot), ("position_source", m.positionSource != dm.positionSource),
+            ].map { ("mavlink", $0.0, $0.1, why) }
+        case .mavlink:
+            let why = "not used: it is the AR.Drone's, and drone.protocol is \"mavlink\" (see [mavlink])"
+            rows += [
+                ("address", c.drone.address != d.drone.address), ("at_port", c.drone.atPort != d.drone.atPort),
+                ("navdata_port", c.drone.navdataPort != d.drone.navdataPort),
+                ("outdoor", c.drone.outdoor != d.drone.outdoor),
+            ].map { ("drone", $0.0, $0.1, why) }
+        }
+        if !c.readsOnboardReceiver {
+            let why = "not used: mavlink.position_source is \"autopilot\", so the drone's position and nose "
+                + "heading are the autopilot's and no onboard receiver is read"
+            rows += [
+                ("device", c.onboard.device != nil), ("host", c.onboard.host != c.gpsd.host),
+                ("port", c.onboard.port != c.gpsd.port),
+                ("mount_offset_deg", c.onboard.mountOffsetDegrees != d.onboard.mountOffsetDegrees),
+                ("rate_hz", c.onboard.rate != d.onboard.rate),
+            ].map { ("onboard", $0.0, $0.1, why) }
+        }
+        return rows.compactMap { row in
+            guard row.differs, let line = r.lineIfWritten(row.table, row.key) else { return nil }
+            return ConfigNote(path: r.path, line: line, key: "\(row.table).\(row.key)", message: row.why)
+        }.sorted { $0.line < $1.line }
     }
 
     // MARK: Cross-field rules
@@ -248,6 +317,8 @@ extension FollowMeConfiguration {
     /// Target and onboard fixes are told apart by gpsd endpoint and device path. On one gpsd, both
     /// receivers must be named and differ, or the drone could take its own position for the person's.
     private static func checkReceiverRouting(_ c: FollowMeConfiguration, _ r: inout ConfigReader) {
+        // With the autopilot's own position no onboard receiver is read: nothing to tell apart.
+        guard c.readsOnboardReceiver else { return }
         let endpointKeys = [("gpsd", "host"), ("gpsd", "port"), ("target", "host"), ("target", "port"),
                             ("onboard", "host"), ("onboard", "port"), ("target", "device"), ("onboard", "device")]
         guard !endpointKeys.contains(where: { r.isRejected($0.0, $0.1) }),
@@ -316,6 +387,13 @@ extension FollowMeConfiguration {
             return "\(renderTOMLString(host)) is not a valid IPv4 address (four numbers 0–255 separated by dots)"
         }
         return nil
+    }
+
+    /// Why `address` cannot name the autopilot, or `nil`: as `drone.address` (IPv4 or a host name).
+    static func mavlinkAddressProblem(_ address: String) -> String? {
+        address.isEmpty
+            ? "must not be empty; use \"127.0.0.1\" for an autopilot, SITL or MAVLink router on this computer"
+            : hostProblem(address, allowIPv6: false)
     }
 
     private static func isIPv4(_ host: String) -> Bool {

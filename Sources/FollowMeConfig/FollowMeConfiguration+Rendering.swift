@@ -28,11 +28,13 @@ extension FollowMeConfiguration {
             "rate_hz = \(onboard.rate)  # \"max\", \"device\" or Hz \(range(ReceiverRate.hertzRange))",
             "",
             "[drone]",
+        ] + protocolLines + [
             "address = \(renderTOMLString(drone.address))",
             "at_port = \(drone.atPort)  # UDP, 1 to 65535",
             "navdata_port = \(drone.navdataPort)  # UDP, 1 to 65535",
             "outdoor = \(drone.outdoor)",
             number("drone", "altitude_max_m", drone.altitudeMaxMeters),
+        ] + mavlinkLines + [
             "",
             "[follow]",
             number("follow", "standoff_m", f.standoffMeters),
@@ -70,6 +72,35 @@ extension FollowMeConfiguration {
             "socket = \(renderTOMLString(status.socketPath))  # \"\" = none",
         ]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `protocol` and `[mavlink]` are written only for a MAVLink file, so an AR.Drone file (every file
+    /// from before MAVLink) prints and logs exactly what it did; its `[mavlink]` holds the defaults.
+    private var protocolLines: [String] {
+        guard drone.linkProtocol == .mavlink else { return [] }
+        return ["protocol = \(renderTOMLString(drone.linkProtocol.rawValue))  # \(choices(LinkProtocol.self))"]
+    }
+
+    private var mavlinkLines: [String] {
+        guard drone.linkProtocol == .mavlink else { return [] }
+        let m = mavlink
+        return [
+            "",
+            "[mavlink]",
+            "address = \(renderTOMLString(m.address))",
+            "port = \(m.port)  # UDP, 1 to 65535",
+            number("mavlink", "local_port", Double(m.localPort), note: "0 = any free port"),
+            number("mavlink", "system_id", Double(m.systemID), note: "FollowMe's own"),
+            number("mavlink", "component_id", Double(m.componentID), note: "FollowMe's own"),
+            number("mavlink", "target_system", Double(m.targetSystem), note: "0 = the first vehicle heard"),
+            "autopilot = \(renderTOMLString(m.autopilot.rawValue))  # \(choices(Autopilot.self))",
+            "position_source = \(renderTOMLString(m.positionSource.rawValue))  # \(choices(PositionSource.self))",
+        ]
+    }
+
+    private func choices<Choice: RawRepresentable & CaseIterable>(_: Choice.Type) -> String
+    where Choice.RawValue == String {
+        Choice.allCases.map { renderTOMLString($0.rawValue) }.joined(separator: " or ")
     }
 
     private func range(_ r: ClosedRange<Double>) -> String { ConfigReader.format(r) }

@@ -16,8 +16,11 @@ public struct FollowMeConfiguration: Sendable, Equatable {
     public package(set) var target: Target
     /// `[onboard]`: the GPS receiver (with compass) riding on the drone.
     public package(set) var onboard: Onboard
-    /// `[drone]`: how to reach the AR.Drone 2.0 and its hard limits.
+    /// `[drone]`: which link flies the drone (`protocol`), how to reach an AR.Drone 2.0, and its hard limits.
     public internal(set) var drone: Drone
+    /// `[mavlink]`: how to reach a PX4 or ArduPilot autopilot; read only when `drone.protocol` is
+    /// "mavlink" (otherwise it holds the defaults, whatever the file says: see ``unusedKeyNotes``).
+    public internal(set) var mavlink: MAVLink
     /// `[follow]`: the follow geometry and the control limits sent to the drone.
     public internal(set) var follow: Follow
     /// `[failsafe]`: staleness timeouts and safety margins.
@@ -27,12 +30,13 @@ public struct FollowMeConfiguration: Sendable, Equatable {
     /// `[status]`: the live status socket `followme watch` reads.
     public internal(set) var status: Status
 
-    init(gpsd: GPSD, target: Target, onboard: Onboard, drone: Drone, follow: Follow, failsafe: Failsafe, log: Log,
-         status: Status) {
+    init(gpsd: GPSD, target: Target, onboard: Onboard, drone: Drone, mavlink: MAVLink, follow: Follow,
+         failsafe: Failsafe, log: Log, status: Status) {
         self.gpsd = gpsd
         self.target = target
         self.onboard = onboard
         self.drone = drone
+        self.mavlink = mavlink
         self.follow = follow
         self.failsafe = failsafe
         self.log = log
@@ -54,6 +58,7 @@ public struct FollowMeConfiguration: Sendable, Equatable {
             onboard: Onboard(device: nil, host: "127.0.0.1", port: 2947, mountOffsetDegrees: F.mountOffsetDegrees.defaultValue),
             drone: Drone(address: "192.168.1.1", atPort: 5556, navdataPort: 5554, outdoor: true,
                          altitudeMaxMeters: Drone.altitudeMaxMetersSpec.defaultValue),
+            mavlink: .defaults,
             follow: Follow(
                 standoffMeters: F.standoffMeters.defaultValue, altitudeMeters: F.altitudeMeters.defaultValue,
                 maxTiltDegrees: F.maxTiltDegrees.defaultValue,
@@ -170,8 +175,12 @@ extension FollowMeConfiguration {
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
     }
 
-    /// `[drone]`: the AR.Drone 2.0 link and its hard limits.
+    /// `[drone]`: which link flies the drone, the AR.Drone 2.0 link, and the hard limits.
     public struct Drone: Sendable, Equatable {
+        /// Which drone link `followme run` flies with; default `.ardrone` (every file written before
+        /// MAVLink existed means what it did). `address`, `at_port`, `navdata_port` and `outdoor` are
+        /// the AR.Drone's and unused with `.mavlink`; `altitude_max_m` still caps `follow.altitude_m`.
+        public internal(set) var linkProtocol: LinkProtocol = .ardrone
         /// Drone IPv4 address or hostname; default "192.168.1.1" (the drone's own access point).
         public internal(set) var address: String
         /// UDP port of the AT command channel; default 5556 (docs/ardrone-protocol.md §1.1, config.h AT_PORT).
@@ -190,6 +199,14 @@ extension FollowMeConfiguration {
 
         /// `altitudeMaxMeters` in millimetres, as `control:altitude_max` takes it (int mm).
         public var altitudeMaxMillimeters: Int { Int((altitudeMaxMeters * 1000).rounded()) }
+    }
+
+    /// `[drone] protocol`: the wire protocol of the drone link.
+    public enum LinkProtocol: String, Sendable, Equatable, CaseIterable {
+        /// Parrot AR.Drone 2.0: AT commands and navdata over UDP (`[drone]`, docs/ardrone-protocol.md).
+        case ardrone
+        /// A PX4 or ArduPilot multicopter over MAVLink v2 on UDP (`[mavlink]`, docs/mavlink.md).
+        case mavlink
     }
 
     /// `[follow]`: where the drone flies relative to the person, and how hard it may manoeuvre.

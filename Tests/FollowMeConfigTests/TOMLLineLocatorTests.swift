@@ -128,7 +128,10 @@ struct TOMLLineLocatorTests {
 
     @Test("agrees with the rendered configuration: every known key, on the line that writes it")
     func agreesWithRendering() throws {
-        let text = FollowMeConfiguration.defaultsWithDevices.renderedTOML()
+        // (a MAVLink configuration: the rendering writes `protocol` and `[mavlink]` only for one)
+        var configuration = FollowMeConfiguration.defaultsWithDevices
+        configuration.drone.linkProtocol = .mavlink
+        let text = configuration.renderedTOML()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let locator = TOMLLineLocator(text: text)
         for (table, keys) in ConfigSchema.tables {

@@ -62,11 +62,21 @@ struct ValueValidationTests {
         (key: "onboard.host", value: "{ name = \"x\" }", expected: "a string", found: "a table"),
         (key: "onboard.port", value: "1.5", expected: "an integer", found: "float 1.5"),
         (key: "onboard.mount_offset_deg", value: "\"ninety\"", expected: "a number", found: "string \"ninety\""),
+        (key: "drone.protocol", value: "1", expected: "\"ardrone\" or \"mavlink\"", found: "integer 1"),
         (key: "drone.address", value: "192", expected: "a string", found: "integer 192"),
         (key: "drone.at_port", value: "5556.0", expected: "an integer", found: "float 5556.0"),
         (key: "drone.navdata_port", value: "\"5554\"", expected: "an integer", found: "string \"5554\""),
         (key: "drone.outdoor", value: "\"yes\"", expected: "true or false", found: "string \"yes\""),
         (key: "drone.altitude_max_m", value: "\"10\"", expected: "a number", found: "string \"10\""),
+        (key: "mavlink.address", value: "127", expected: "a string", found: "integer 127"),
+        (key: "mavlink.port", value: "14550.0", expected: "an integer", found: "float 14550.0"),
+        (key: "mavlink.local_port", value: "\"0\"", expected: "an integer", found: "string \"0\""),
+        (key: "mavlink.system_id", value: "255.0", expected: "an integer", found: "float 255.0"),
+        (key: "mavlink.component_id", value: "true", expected: "an integer", found: "boolean true"),
+        (key: "mavlink.target_system", value: "[1]", expected: "an integer", found: "an array"),
+        (key: "mavlink.autopilot", value: "3", expected: "\"ardupilot\" or \"px4\"", found: "integer 3"),
+        (key: "mavlink.position_source", value: "false", expected: "\"autopilot\" or \"receiver\"",
+              found: "boolean false"),
         (key: "follow.standoff_m", value: "true", expected: "a number", found: "boolean true"),
         (key: "follow.altitude_m", value: "\"3 m\"", expected: "a number", found: "string \"3 m\""),
         (key: "follow.max_tilt_deg", value: "[20]", expected: "a number", found: "an array"),
@@ -130,6 +140,16 @@ struct ValueValidationTests {
         outside("onboard.port", "70000", range: "1 to 65535"),
         outside("drone.at_port", "0", range: "1 to 65535"),
         outside("drone.navdata_port", "65536", range: "1 to 65535"),
+        outside("mavlink.port", "0", range: "1 to 65535"),
+        outside("mavlink.port", "65536", range: "1 to 65535"),
+        outside("mavlink.local_port", "-1", range: "0 to 65535"),
+        outside("mavlink.local_port", "65536", range: "0 to 65535"),
+        outside("mavlink.system_id", "0", range: "1 to 255"),
+        outside("mavlink.system_id", "256", range: "1 to 255"),
+        outside("mavlink.component_id", "0", range: "1 to 255"),
+        outside("mavlink.component_id", "256", range: "1 to 255"),
+        outside("mavlink.target_system", "-1", range: "0 to 255"),
+        outside("mavlink.target_system", "256", range: "0 to 255"),
         outside("drone.altitude_max_m", "0.5", range: "1 to 100"),
         outside("drone.altitude_max_m", "101", range: "1 to 100"),
         outside("follow.standoff_m", "1.9", range: "2 to 50"),
@@ -204,6 +224,7 @@ struct ValueValidationTests {
         let numeric = Set(ConfigSchema.dottedKeys).subtracting([
             "gpsd.host", "target.device", "target.host", "onboard.device", "onboard.host",
             "onboard.mount_offset_deg", "drone.address", "drone.outdoor", "log.path", "log.directory", "status.socket",
+            "drone.protocol", "mavlink.address", "mavlink.autopilot", "mavlink.position_source",
         ])
         let covered = Set(Self.outOfRangeCases.filter { Double($0.value)?.isFinite ?? false }.map(\.key))
         #expect(covered == numeric)
@@ -222,6 +243,10 @@ struct ValueValidationTests {
               ("failsafe.low_battery_confirm_s", "0"), ("failsafe.critical_battery_pct", "0"),
               ("failsafe.critical_battery_pct", "90"), ("failsafe.max_eph_m", "5"), ("failsafe.max_eph_m", "1000"),
               ("failsafe.max_fix_lag_s", "0.2"), ("failsafe.max_fix_lag_s", "10"),
+              ("mavlink.port", "1"), ("mavlink.port", "65535"), ("mavlink.local_port", "0"),
+              ("mavlink.local_port", "65535"), ("mavlink.system_id", "1"), ("mavlink.system_id", "255"),
+              ("mavlink.component_id", "1"), ("mavlink.component_id", "255"), ("mavlink.target_system", "0"),
+              ("mavlink.target_system", "255"),
           ])
     func boundsAccepted(key: String, value: String) throws {
         var doc = TestDocument.flyable(key, value)
@@ -280,6 +305,10 @@ struct ValueValidationTests {
         (key: "target.device", value: "\"/dev/\(String(repeating: "x", count: 123))\"",
               reasonContains: "128 bytes long"),
         (key: "log.path", value: "\"/tmp/a\\nb\"", reasonContains: "control characters"),
+        (key: "mavlink.address", value: "\"\"", reasonContains: "must not be empty; use \"127.0.0.1\""),
+        (key: "mavlink.address", value: "\"127.0.0.1:14550\"", reasonContains: "IPv4"),
+        (key: "mavlink.address", value: "\"udp://127.0.0.1\"", reasonContains: "is not a host name"),
+        (key: "mavlink.address", value: "\"127.0.0.256\"", reasonContains: "is not a valid IPv4 address"),
     ]
 
     @Test("unusable strings are invalid, with a reason", arguments: invalidStringCases)

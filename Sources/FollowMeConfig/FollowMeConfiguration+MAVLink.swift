@@ -1,0 +1,73 @@
+import FollowCore
+
+extension FollowMeConfiguration {
+    /// `[mavlink]`: the UDP link to a PX4 or ArduPilot autopilot, used when `drone.protocol` is "mavlink".
+    ///
+    /// FollowMe is the ground station: it sends from `localPort` to `address:port` and reads the
+    /// vehicle's replies on the same socket (docs/mavlink.md §3 for the ids).
+    public struct MAVLink: Sendable, Equatable {
+        /// The autopilot's (or its MAVLink router's) IPv4 address or host name; default "127.0.0.1",
+        /// the usual SITL or companion-computer case (our choice: never a broadcast or listen-anywhere address).
+        public internal(set) var address: String
+        /// UDP port the autopilot listens on, 1–65535; default 14550, the port ground stations and
+        /// `followme sim --protocol mavlink` use (PX4 SITL's offboard link listens on 14580).
+        public internal(set) var port: Int
+        /// Local UDP port FollowMe binds (`localPortSpec`); 0 = any free port.
+        public internal(set) var localPort: Int
+        /// FollowMe's own MAVLink system id (`systemIDSpec`).
+        public internal(set) var systemID: Int
+        /// FollowMe's own MAVLink component id (`componentIDSpec`).
+        public internal(set) var componentID: Int
+        /// The vehicle's system id (`targetSystemSpec`); 0 = the first vehicle whose HEARTBEAT arrives.
+        public internal(set) var targetSystem: Int
+        /// Which autopilot flies the vehicle: its take-off sequence and mode numbers differ.
+        public internal(set) var autopilot: Autopilot
+        /// Where the drone's own position and nose heading come from.
+        public internal(set) var positionSource: PositionSource
+
+        /// UDP port, 0 (any free port, the default) to 65535. Our choice: the vehicle answers whatever
+        /// port it hears from; a fixed one is for a router or a PX4 SITL that sends to a known port (14540).
+        public static let localPortSpec = ParameterSpec("localPort", unit: "UDP port", range: 0...65535, default: 0)
+        /// MAVLink system id, 1 to 255 (0 is broadcast); default 255, the ground-station convention
+        /// (docs/mavlink.md §3).
+        public static let systemIDSpec = ParameterSpec("systemID", unit: "MAVLink id", range: 1...255, default: 255)
+        /// MAVLink component id, 1 to 255; default 190, MAV_COMP_ID_MISSIONPLANNER, the usual ground
+        /// station's (docs/mavlink.md §3).
+        public static let componentIDSpec = ParameterSpec("componentID", unit: "MAVLink id", range: 1...255,
+                                                          default: 190)
+        /// The vehicle's MAVLink system id, 0 to 255; default 0: the first vehicle heard (autopilots
+        /// ship as system 1, docs/mavlink.md §3). Set it when several vehicles share the link.
+        public static let targetSystemSpec = ParameterSpec("targetSystem", unit: "MAVLink id", range: 0...255,
+                                                           default: 0)
+
+        /// Every key at its default.
+        public static let defaults = MAVLink(
+            address: "127.0.0.1", port: 14550, localPort: localPortSpec.integerDefault,
+            systemID: systemIDSpec.integerDefault, componentID: componentIDSpec.integerDefault,
+            targetSystem: targetSystemSpec.integerDefault, autopilot: .ardupilot, positionSource: .autopilot)
+    }
+
+    /// `[mavlink] autopilot`: the flight stack on the vehicle (docs/mavlink.md §5.3, §5.4).
+    public enum Autopilot: String, Sendable, Equatable, CaseIterable {
+        /// ArduPilot Copter: GUIDED mode, arm, NAV_TAKEOFF, velocity set-points; LAND mode.
+        case ardupilot
+        /// PX4: set-points streamed first, arm, NAV_TAKEOFF, then OFFBOARD; AUTO.LAND.
+        case px4
+    }
+
+    /// `[mavlink] position_source`: what tells FollowMe where the drone is and where its nose points.
+    public enum PositionSource: String, Sendable, Equatable, CaseIterable {
+        /// The autopilot's own estimate (GLOBAL_POSITION_INT: position and heading). No onboard gpsd
+        /// receiver is read, `[onboard]` is unused, and `mount_offset_deg` does not apply.
+        case autopilot
+        /// The `[onboard]` gpsd receiver, as with the AR.Drone (for a vehicle whose estimate you do
+        /// not want to trust, or a receiver mounted for FollowMe).
+        case receiver
+    }
+
+    /// True when `followme run` reads the `[onboard]` gpsd receiver: always for the AR.Drone, and for
+    /// MAVLink only with `position_source = "receiver"`.
+    public var readsOnboardReceiver: Bool {
+        drone.linkProtocol == .ardrone || mavlink.positionSource == .receiver
+    }
+}
