@@ -73,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "Simulation",
-            dependencies: ["Geometry", "Observations", "SeededRandom", "ARDroneProtocol"],
+            dependencies: ["Geometry", "Observations", "SeededRandom", "ARDroneProtocol", "MAVLink"],
             swiftSettings: strict
         ),
         .target(name: "TextFormats", swiftSettings: strict),
@@ -87,6 +87,12 @@ let package = Package(
         ),
         // The seam between a flight and any drone link: LinkCommand out, LinkEvent in (docs/architecture.md §3).
         .target(name: "DroneControl", dependencies: ["FollowCore", "Observations"], swiftSettings: strict),
+        // An autopilot's vocabulary ↔ the core's: MAVLink telemetry → DroneTelemetry, PilotCommand → velocity
+        // set-points, and MAVLinkSession, the vehicle state machine (docs/mavlink.md §7).
+        .target(
+            name: "MAVLinkAdapter", dependencies: ["MAVLink", "DroneControl", "FollowCore", "Observations", "Geometry"],
+            swiftSettings: strict
+        ),
         .target(
             name: "FollowBench",
             dependencies: [
@@ -125,7 +131,7 @@ let package = Package(
         .target(
             name: "SimulatorServer",
             dependencies: [
-                "TextFormats", "Simulation", "ARDroneProtocol", "Observations", "Geometry", "ShellSupport", "TrackFiles",
+                "TextFormats", "Simulation", "ARDroneProtocol", "MAVLink", "Observations", "Geometry", "ShellSupport", "TrackFiles",
                 log, lifecycle, nioCore, nioPosix,
             ],
             swiftSettings: strict
@@ -162,6 +168,10 @@ let package = Package(
         .testTarget(name: "FlightReportTests", dependencies: ["FlightReport", "Geometry", "TextFormats", "FollowBench"], swiftSettings: strict),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"], swiftSettings: strict),
         .testTarget(
+            name: "MAVLinkAdapterTests", dependencies: ["MAVLinkAdapter", "MAVLink", "DroneControl", "FollowCore", "Observations", "SeededRandom"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "MAVLinkTests", dependencies: ["MAVLink", "SeededRandom"], exclude: ["pymavlink_vectors.py"],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
@@ -176,7 +186,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "SimulationTests", dependencies: ["Simulation", "ARDroneProtocol", "Geometry", "Observations", "SeededRandom"],
+            name: "SimulationTests", dependencies: ["Simulation", "ARDroneProtocol", "Geometry", "Observations", "SeededRandom", "MAVLink"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -22,6 +22,14 @@ public struct SimulatorConfiguration: Sendable {
     /// object per datagram, answered to the sender); nil = no control channel (the default: a
     /// bench simulator takes no remote commands unless asked). 0 = any free port.
     public var controlPort: Int?
+    /// Which drone the simulator is (`--protocol`): the AR.Drone 2.0 (default; nothing else
+    /// changes) or an ArduPilot-like Copter speaking MAVLink on `mavlinkPort`.
+    public var droneProtocol: SimulatedDroneKind = .ardrone
+    /// UDP port of the MAVLink Copter (`--mavlink-port`), used with `droneProtocol` `.mavlink`:
+    /// 14550, the port ground stations listen on for a vehicle (docs/mavlink.md §7). 0 = any free port.
+    public var mavlinkPort: Int = 14550
+    /// The MAVLink Copter's autopilot numbers (ids, loop time constants, speeds, timeouts).
+    public var mavlinkCopter = MAVLinkCopterParameters()
 
     /// Where the drone starts (the local plane's origin). Default: the Champ de Mars in Paris,
     /// 48.8584 N 2.2945 E (open ground next to the Eiffel Tower).
@@ -74,6 +82,14 @@ public struct SimulatorConfiguration: Sendable {
     public var headingTalker: NMEATalker = .gps
 
     public init() {}
+}
+
+/// Which drone `followme sim` simulates, by name (`--protocol`).
+public enum SimulatedDroneKind: String, Sendable, CaseIterable {
+    /// The AR.Drone 2.0: AT commands in, navdata out (`DroneSimulator`).
+    case ardrone
+    /// An ArduPilot-like Copter over MAVLink (`MAVLinkCopter`); the AR.Drone ports stay bound, idle.
+    case mavlink
 }
 
 /// The GPS error model, by name (`--gps-noise`).

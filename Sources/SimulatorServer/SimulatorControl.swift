@@ -14,6 +14,8 @@ public enum SimulatorStream: String, Sendable, Hashable, CaseIterable {
     case heading
     /// Navdata packets (the drone still takes AT commands and registers navdata triggers).
     case navdata
+    /// Everything the MAVLink Copter sends (`--protocol mavlink`; it still takes commands): a lost link.
+    case mavlink
 }
 
 /// A bad navdata packet the simulator can send from its own navdata port to the navdata client.

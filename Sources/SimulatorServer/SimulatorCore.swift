@@ -14,12 +14,16 @@ import TextFormats
 /// `SimulatedDroneProtocol`); this class only routes bytes and time between them and the sockets.
 final class SimulatorCore {
     private let configuration: SimulatorConfiguration
-    private let logger: Logger
+    let logger: Logger
     private let plane: LocalPlane
     private let startedAt: MonotonicTime
     private let navdataPeriodNanoseconds: Int64
 
     private var simulator: DroneSimulator
+    /// The MAVLink Copter and its socket, with `--protocol mavlink` (nil otherwise); it replaces
+    /// `simulator` as the drone the GPS receivers and the person see (MAVLinkVehicleEndpoint.swift).
+    var mavlink: MAVLinkVehicleEndpoint?
+    var mavlinkChannel: (any Channel)?
     private var gps: GPSPairSimulator
     private var droneProtocol = SimulatedDroneProtocol()
 
@@ -71,6 +75,13 @@ final class SimulatorCore {
         navdataPeriodNanoseconds = max(1, Int64((1e9 / rate).rounded()))
         nextNavdataAt = start
         navdataBuffer.reserveCapacity(256)
+        if configuration.droneProtocol == .mavlink {
+            var parameters = configuration.mavlinkCopter
+            parameters.homeAltitudeMSLMeters = configuration.groundHAEMeters
+            mavlink = MAVLinkVehicleEndpoint(copter: MAVLinkCopter(
+                parameters: parameters, dynamics: configuration.dynamics, plane: plane, start: start,
+                noseHeadingDegrees: configuration.initialNoseHeadingDegrees))
+        }
     }
 
     /// Connects the core to its output sockets (called once, after they are bound).
@@ -85,6 +96,7 @@ final class SimulatorCore {
         timer?.cancel()
         timer = nil
         navdataChannel = nil
+        mavlinkChannel = nil
         onboardNMEA = nil
         personNMEA = nil
     }
@@ -131,8 +143,9 @@ final class SimulatorCore {
     func tick(now: MonotonicTime) {
         simulator.advance(to: now)
         if simulator.flightPhase != .landed { landedAnnouncedAt = nil }
+        tickMAVLink(now: now)
         updatePerson(now: now)
-        gps.update(now: now, target: personTruth(now: now), onboard: simulator.gpsTruth)
+        gps.update(now: now, target: personTruth(now: now), onboard: mavlink?.copter.gpsTruth ?? simulator.gpsTruth)
         while let output = gps.nextOutput(readyBy: now) {
             route(output)
         }
@@ -153,7 +166,7 @@ final class SimulatorCore {
         guard personScenario != nil, personStartedAt == nil else { return }
         switch configuration.personStart {
         case .whenAirborne:
-            if simulator.flightPhase == .flying { personStartedAt = now }
+            if (mavlink?.flightPhase ?? simulator.flightPhase) == .flying { personStartedAt = now }
         case .afterSeconds(let seconds):
             if now.seconds(since: startedAt) >= seconds { personStartedAt = now }
         }
@@ -272,6 +285,7 @@ final class SimulatorCore {
             faults.pendingPersonTimeBackSeconds = seconds
         case .setBattery(let percent):
             simulator.setBatteryPercent(percent, at: now)
+            sendMAVLink { $0.setBatteryPercent(percent, at: now) }
         case .injectNavdata(let kind, let count):
             if let refusal = injectNavdata(kind, count: count) {
                 return Self.reply(ok: false, command: command.name, now: now, error: refusal)
@@ -282,6 +296,11 @@ final class SimulatorCore {
             faults.headingValue = PendingHeadingChange(remaining: count, degrees: degrees)
         case .headingOffset(let degrees):
             faults.headingOffsetDegrees = degrees
+        case .land where mavlink != nil:
+            guard landMAVLinkCopter(now: now) else {
+                return Self.reply(ok: false, command: command.name, now: now, error: "the copter is not airborne")
+            }
+            faults.counts[.automaticLandings] += 1
         case .land:
             guard simulator.beginAutomaticLanding(at: now) else {
                 return Self.reply(ok: false, command: command.name, now: now,
@@ -352,7 +371,7 @@ final class SimulatorCore {
 
     func snapshot(now: MonotonicTime) -> SimulatorSnapshot {
         simulator.advance(to: now)
-        return SimulatorSnapshot(
+        let snapshot = SimulatorSnapshot(
             time: simulator.time,
             uptimeSeconds: simulator.time.seconds(since: startedAt),
             flightPhase: simulator.flightPhase,
@@ -383,5 +402,6 @@ final class SimulatorCore {
             takeoffBitsAfterLandedAnnounced: takeoffBitsAfterLandedAnnounced,
             lastTakeoffBitAfterLandedAnnouncedAt: lastTakeoffBitAfterLandedAnnouncedAt
         )
+        return withMAVLinkCopter(snapshot, now: now)
     }
 }

@@ -36,6 +36,14 @@ final class SimulatorDatagramHandler: ChannelInboundHandler {
         }
     }
 
+    /// MAVLink port (`--protocol mavlink`): MAVLink frames for the Copter; it replies itself.
+    static func mavlink(core: NIOLoopBound<SimulatorCore>) -> SimulatorDatagramHandler {
+        SimulatorDatagramHandler(core: core) { core, envelope, now in
+            core.receiveMAVLink(Array(envelope.data.readableBytesView), from: envelope.remoteAddress, now: now)
+            return nil
+        }
+    }
+
     /// Control port: one JSON command per datagram, one JSON reply line back.
     static func control(core: NIOLoopBound<SimulatorCore>) -> SimulatorDatagramHandler {
         SimulatorDatagramHandler(core: core) { core, envelope, now in

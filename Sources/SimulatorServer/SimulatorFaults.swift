@@ -9,6 +9,8 @@ public struct SimulatorFaults: Sendable, Hashable {
     public var onboardSilent = false
     public var headingSilent = false
     public var navdataSilent = false
+    /// The MAVLink Copter's output (`--protocol mavlink`); not in `json`, which stays the AR.Drone's.
+    public var mavlinkSilent = false
     /// Added to the next person fix only, metres east/north.
     public var pendingPersonJump: PlaneVector?
     /// Subtracted from the next person fix's UTC time only, seconds.
@@ -68,6 +70,7 @@ public struct SimulatorFaults: Sendable, Hashable {
         case .onboard: onboardSilent
         case .heading: headingSilent
         case .navdata: navdataSilent
+        case .mavlink: mavlinkSilent
         }
     }
 
@@ -77,6 +80,7 @@ public struct SimulatorFaults: Sendable, Hashable {
         case .onboard: onboardSilent = silent
         case .heading: headingSilent = silent
         case .navdata: navdataSilent = silent
+        case .mavlink: mavlinkSilent = silent
         }
     }
 

@@ -90,6 +90,11 @@ public final class SimulatorServer: Sendable {
                 try channel.pipeline.syncOperations.addHandler(SimulatorDatagramHandler.navdataTrigger(core: core))
             }
             opened.append(navdataChannel)
+            let mavlinkChannel: (any Channel)? = configuration.droneProtocol != .mavlink ? nil
+                : try await bindUDP(host: host, port: configuration.mavlinkPort, socket: "MAVLink", loop: loop) { channel in
+                    try channel.pipeline.syncOperations.addHandler(SimulatorDatagramHandler.mavlink(core: core))
+                }
+            if let mavlinkChannel { opened.append(mavlinkChannel) }
             var controlPort: Int?
             if let port = configuration.controlPort {
                 let controlChannel = try await bindUDP(host: host, port: port, socket: "control", loop: loop) { channel in
@@ -101,10 +106,12 @@ public final class SimulatorServer: Sendable {
 
             let ports = SimulatorPorts(
                 atPort: try localPort(atChannel, "AT"), navdataPort: try localPort(navdataChannel, "navdata"),
-                onboardNMEAPort: onboard.port, personNMEAPort: person?.port, controlPort: controlPort)
+                onboardNMEAPort: onboard.port, personNMEAPort: person?.port, controlPort: controlPort,
+                mavlinkPort: try mavlinkChannel.map { try localPort($0, "MAVLink") })
             let tick = TimeAmount.nanoseconds(Int64((max(configuration.tickIntervalSeconds, 0.001) * 1e9).rounded()))
             try await loop.submit {
                 core.value.attach(navdataChannel: navdataChannel, onboardNMEA: onboard, personNMEA: person)
+                core.value.mavlinkChannel = mavlinkChannel
                 core.value.timer = loop.scheduleRepeatedTask(initialDelay: .zero, delay: tick) { _ in
                     core.value.tick(now: SystemClock.now())
                 }
@@ -114,6 +121,7 @@ public final class SimulatorServer: Sendable {
                 "onboardNMEAPort": "\(ports.onboardNMEAPort)",
                 "personNMEAPort": "\(ports.personNMEAPort.map(String.init) ?? "-")",
                 "controlPort": "\(ports.controlPort.map(String.init) ?? "-")",
+                "mavlinkPort": "\(ports.mavlinkPort.map(String.init) ?? "-")",
                 "home": "\(configuration.home)", "gpsNoise": "\(configuration.gpsNoise.rawValue)",
                 "person": "\(configuration.person.rawValue)",
             ])

@@ -44,6 +44,7 @@ extension SimulatorSnapshot {
         j.add("onboard_headings_sent", onboardHeadingsSent)
         j.add("person_fixes_sent", personFixesSent)
         j.addRaw("faults", faults.json)
+        if let mavlinkJSON { j.addRaw("mavlink", mavlinkJSON) }
         return j.string
     }
 

@@ -19,6 +19,8 @@ public struct SimulatorPorts: Sendable, Hashable {
     public var personNMEAPort: Int?
     /// UDP, the fault-injection control channel; nil when not enabled.
     public var controlPort: Int? = nil
+    /// UDP, the MAVLink Copter (`--protocol mavlink`); nil for the AR.Drone.
+    public var mavlinkPort: Int? = nil
 }
 
 /// One consistent view of the simulator, taken on its event loop.
@@ -81,6 +83,9 @@ public struct SimulatorSnapshot: Sendable {
     public var takeoffBitsAfterLandedAnnounced = 0
     /// When the last of those arrived.
     public var lastTakeoffBitAfterLandedAnnouncedAt: MonotonicTime?
+    /// With `--protocol mavlink`: the Copter's mode, armed, landed state, ground station and
+    /// counters as one JSON object (`MAVLinkVehicleEndpoint.json`); nil for the AR.Drone.
+    public var mavlinkJSON: String?
 
     /// One human-readable status line; rates are per second since `previous`.
     public func statusLine(since previous: SimulatorSnapshot?) -> String {
@@ -130,6 +135,7 @@ public struct SimulatorSnapshot: Sendable {
         j.add("stale", counters[.staleCommands])
         j.add("nmea_clients", onboardNMEAClients)
         addPerson(to: &j)
+        if let mavlinkJSON { j.addRaw("mavlink", mavlinkJSON) }
         return j.string
     }
 
@@ -184,6 +190,10 @@ extension SimulatorPorts {
         j.add("nmea_port", onboardNMEAPort)
         if let personNMEAPort { j.add("person_nmea_port", personNMEAPort) }
         if let controlPort { j.add("control_port", controlPort) }
+        if let mavlinkPort {
+            j.add("protocol", configuration.droneProtocol.rawValue)
+            j.add("mavlink_port", mavlinkPort)
+        }
         j.add("home_lat", configuration.home.latitudeDegrees)
         j.add("home_lon", configuration.home.longitudeDegrees)
         j.add("mount_offset_deg", configuration.mountOffsetDegrees)

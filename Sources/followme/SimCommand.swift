@@ -19,7 +19,9 @@ struct SimCommand: AsyncParsableCommand {
 
             Once every socket listens, the first line on stdout is one JSON object with the bound ports (port 0 = any free port): {"event":"listening","bind":"127.0.0.1","at_port":5556,"navdata_port":5554,"nmea_port":10110,...}. Then one status line per second follows (--json: one JSON object per second).
 
-            With --control-port, a UDP port takes fault-injection commands, one JSON object per datagram, each answered with one JSON object to the sender (the port is "control_port" in the listening line): {"command":"silence","stream":"person|onboard|heading|navdata","on":true}, {"command":"person-jump","meters":100,"bearing_deg":90} (next person fix only), {"command":"person-time-back","seconds":5} (next person fix only), {"command":"battery","percent":20}, {"command":"navdata-inject","kind":"corrupt|stale-sequence","count":10}, {"command":"heading-glitch","degrees":180,"count":1} (next onboard headings only, rotated), {"command":"heading-value","degrees":0,"count":1} (next onboard headings only, this value), {"command":"heading-offset","degrees":180} (every later onboard heading; 0 ends it), {"command":"land"} (the drone lands on its own), {"command":"navdata-bootstrap","forget":"navdata-demo|all","restart_sequence":false} (navdata falls back to bootstrap as after a firmware restart), {"command":"status"}.
+            With --control-port, a UDP port takes fault-injection commands, one JSON object per datagram, each answered with one JSON object to the sender (the port is "control_port" in the listening line): {"command":"silence","stream":"person|onboard|heading|navdata|mavlink","on":true}, {"command":"person-jump","meters":100,"bearing_deg":90} (next person fix only), {"command":"person-time-back","seconds":5} (next person fix only), {"command":"battery","percent":20}, {"command":"navdata-inject","kind":"corrupt|stale-sequence","count":10}, {"command":"heading-glitch","degrees":180,"count":1} (next onboard headings only, rotated), {"command":"heading-value","degrees":0,"count":1} (next onboard headings only, this value), {"command":"heading-offset","degrees":180} (every later onboard heading; 0 ends it), {"command":"land"} (the drone lands on its own), {"command":"navdata-bootstrap","forget":"navdata-demo|all","restart_sequence":false} (navdata falls back to bootstrap as after a firmware restart), {"command":"status"}.
+
+            With --protocol mavlink the drone is an ArduPilot-like Copter instead (modes STABILIZE, GUIDED, LOITER, LAND, BRAKE; arming checks; NAV_TAKEOFF; velocity set-points; LAND and auto-disarm): it listens for MAVLink 2 on UDP --mavlink-port (default 14550) and answers the source of the first HEARTBEAT with HEARTBEAT, GLOBAL_POSITION_INT, ATTITUDE, SYS_STATUS, EXTENDED_SYS_STATE and STATUSTEXT (docs/mavlink.md §7). The listening line then also has "protocol":"mavlink","mavlink_port":PORT; the AR.Drone ports stay bound but idle; the NMEA streams and the control port work as before ("land" and "battery" act on the Copter, {"command":"silence","stream":"mavlink","on":true} stops everything it sends).
 
             SIGINT/SIGTERM stop it (exit 0); exit 1 if a port cannot be bound.
             """
@@ -42,6 +44,12 @@ struct SimCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "UDP port for fault-injection commands (0 = any free port; default: no control channel).")
     var controlPort: Int?
+
+    @Option(name: .long, help: "Which drone to simulate: ardrone (AR.Drone 2.0, AT/navdata UDP) or mavlink (an ArduPilot-like Copter on --mavlink-port).")
+    var `protocol`: String = "ardrone"
+
+    @Option(name: .long, help: "UDP port of the MAVLink Copter, with --protocol mavlink (0 = any free port).")
+    var mavlinkPort: Int = 14550
 
     @Option(name: .long, help: "Where the drone starts, LAT,LON in degrees (default: Champ de Mars, Paris).")
     var home: String = "48.8584,2.2945"
@@ -81,13 +89,16 @@ struct SimCommand: AsyncParsableCommand {
 
     func validate() throws {
         for (name, port) in [("--at-port", atPort), ("--navdata-port", navdataPort), ("--nmea-port", nmeaPort),
-                             ("--person-nmea-port", personNMEAPort)] where !(0...65535).contains(port) {
+                             ("--person-nmea-port", personNMEAPort), ("--mavlink-port", mavlinkPort)] where !(0...65535).contains(port) {
             throw ValidationError("\(name) must be 0...65535, got \(port)")
         }
         if let controlPort, !(0...65535).contains(controlPort) {
             throw ValidationError("--control-port must be 0...65535, got \(controlPort)")
         }
         _ = try parsedHome()
+        guard SimulatedDroneKind(rawValue: `protocol`) != nil else {
+            throw ValidationError("--protocol must be one of \(SimulatedDroneKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(`protocol`)'")
+        }
         guard PersonChoice(rawValue: person) != nil else {
             throw ValidationError("--person must be one of \(PersonChoice.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -115,6 +126,8 @@ struct SimCommand: AsyncParsableCommand {
         settings.onboardNMEAPort = nmeaPort
         settings.personNMEAPort = personNMEAPort
         settings.controlPort = controlPort
+        settings.droneProtocol = SimulatedDroneKind(rawValue: `protocol`) ?? .ardrone
+        settings.mavlinkPort = mavlinkPort
         settings.home = try parsedHome()
         settings.initialNoseHeadingDegrees = noseHeadingDeg
         settings.person = PersonChoice(rawValue: person) ?? .none

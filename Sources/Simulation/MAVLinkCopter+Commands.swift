@@ -1,0 +1,223 @@
+import Geometry
+import MAVLink
+import Observations
+
+/// What the copter does with a ground station's frames (docs/mavlink.md §7.1): COMMAND_LONG is
+/// answered with COMMAND_ACK at once, with ArduPilot's results; SET_POSITION_TARGET_LOCAL_NED
+/// sets the GUIDED velocity target; HEARTBEAT and anything else is only taken as traffic.
+extension MAVLinkCopter {
+    /// `param2` of COMPONENT_ARM_DISARM that forces a disarm in flight (ArduPilot's magic value).
+    static let forceDisarmMagic: Float = 21196
+
+    /// Applies one frame that arrived at `now` (advancing to `now` first) and returns what is
+    /// due and the replies (COMMAND_ACK, STATUSTEXT), in order.
+    public mutating func receive(_ frame: MAVLinkFrame, at now: MonotonicTime) -> [any MAVLinkMessage] {
+        var out = advance(to: now)
+        switch MAVLinkMessages.message(in: frame) {
+        case let command as CommandLong where isForUs(command.target):
+            counters[.commands] += 1
+            let (result, texts) = execute(command)
+            if result != .accepted { counters[.commandsRefused] += 1 }
+            out += texts
+            out.append(CommandAck(command: command.command, result: .init(result),
+                                  target: MAVLinkTarget(system: frame.systemID, component: frame.componentID)))
+        case let target as SetPositionTargetLocalNED where isForUs(target.target):
+            out += applySetpoint(target)
+        case is Heartbeat:
+            break
+        default:
+            counters[.messagesIgnored] += 1
+        }
+        return out
+    }
+
+    /// Addressed to this copter (or broadcast, 0).
+    private func isForUs(_ target: MAVLinkTarget) -> Bool {
+        (target.system == 0 || target.system == parameters.systemID)
+            && (target.component == 0 || target.component == parameters.componentID)
+    }
+
+    /// The result of one COMMAND_LONG and the STATUSTEXTs it caused.
+    private mutating func execute(_ command: CommandLong) -> (MAVResult, [any MAVLinkMessage]) {
+        let p = command.params
+        switch command.command.known {
+        case .doSetMode?:
+            // ArduPilot `_set_mode_common`: only custom modes; a mode it cannot enter → FAILED.
+            guard UInt8(exactly: p[0]).map({ $0 & MAVModeFlag.customModeEnabled.rawValue != 0 }) ?? false else {
+                return (.unsupported, [])
+            }
+            guard let number = UInt32(exactly: p[1]), let wanted = ArduCopterMode(rawValue: number) else {
+                return (.failed, [Self.text(.warning, "Mode change failed: unknown mode \(p[1])")])
+            }
+            if let refusal = modeRefusal(wanted) {
+                return (.failed, [Self.text(.warning, "Mode change to \(Self.name(of: wanted)) failed: \(refusal)")])
+            }
+            return (.accepted, changeMode(to: wanted, reason: "GCS"))
+        case .componentArmDisarm?:
+            return armOrDisarm(p[0], force: p[1])
+        case .navTakeoff?:
+            return takeOff(targetMeters: Double(p[6]))
+        case .navLand?:
+            // ArduPilot Copter: NAV_LAND = switch to LAND (FAILED if it cannot).
+            if let refusal = modeRefusal(.land) {
+                return (.failed, [Self.text(.warning, "Mode change to LAND failed: \(refusal)")])
+            }
+            return (.accepted, changeMode(to: .land, reason: "GCS"))
+        case .setMessageInterval?:
+            return (setMessageInterval(messageID: p[0], intervalMicroseconds: p[1]), [])
+        case nil:
+            return (.unsupported, [])
+        }
+    }
+
+    /// Why `wanted` cannot be entered now (nil = it can). GUIDED, LOITER and BRAKE need a
+    /// position (ArduPilot `requires_GPS`); STABILIZE is refused in the air because no pilot flies
+    /// this simulation (our choice); modes the model does not fly (AUTO, RTL) are refused.
+    func modeRefusal(_ wanted: ArduCopterMode) -> String? {
+        switch wanted {
+        case .guided, .loiter, .brake:
+            hasGPSFix ? nil : "requires position"
+        case .land:
+            nil
+        case .stabilize:
+            isAirborne ? "no pilot to fly it" : nil
+        case .auto, .rtl:
+            "not simulated"
+        }
+    }
+
+    /// Enters `wanted` (which `modeRefusal` allowed) and announces it.
+    mutating func changeMode(to wanted: ArduCopterMode, reason: String) -> [any MAVLinkMessage] {
+        guard wanted != mode else { return [] }
+        mode = wanted
+        setpoint = nil
+        if case .takingOff = phase, wanted != .guided { phase = .flying }
+        return [Self.text(.info, "Mode \(Self.name(of: wanted)) (\(reason))")]
+    }
+
+    /// COMPONENT_ARM_DISARM: param1 1 arms, 0 disarms (refused in flight unless forced), other
+    /// values are UNSUPPORTED (ArduPilot Copter's handler).
+    private mutating func armOrDisarm(_ param1: Float, force: Float) -> (MAVResult, [any MAVLinkMessage]) {
+        switch param1 {
+        case 1:
+            if isArmed { return (.accepted, []) }
+            if let refusal = armingRefusal() { return (.failed, [Self.text(.critical, refusal)]) }
+            isArmed = true
+            idleOnGroundSeconds = 0
+            return (.accepted, [Self.text(.info, "Arming motors")])
+        case 0:
+            guard !isAirborne || force == Self.forceDisarmMagic else {
+                return (.failed, [Self.text(.critical, "Disarm refused: flying")])
+            }
+            return (.accepted, disarm(reason: "GCS"))
+        default:
+            return (.unsupported, [])
+        }
+    }
+
+    /// Why the copter will not arm (nil = it will): a 3D fix is needed, and a mode that can take
+    /// off under ground-station control (GUIDED or LOITER; our reading of the shared design — a real
+    /// ArduPilot also arms in STABILIZE for its RC pilot, whom this simulation has not).
+    private func armingRefusal() -> String? {
+        guard hasGPSFix else { return "PreArm: Need 3D Fix" }
+        guard mode == .guided || mode == .loiter else { return "Arm: Mode not armable" }
+        return nil
+    }
+
+    mutating func disarm(reason: String) -> [any MAVLinkMessage] {
+        guard isArmed else { return [] }
+        isArmed = false
+        setpoint = nil
+        return [Self.text(.info, "Disarming motors (\(reason))")]
+    }
+
+    /// NAV_TAKEOFF: armed, on the ground, in GUIDED, to an altitude above the current one; else
+    /// FAILED (ArduPilot: `do_user_takeoff` returned false).
+    private mutating func takeOff(targetMeters: Double) -> (MAVResult, [any MAVLinkMessage]) {
+        let refusal: String? =
+            !isArmed ? "not armed"
+            : mode != .guided ? "mode \(Self.name(of: mode))"
+            : isAirborne ? "already flying"
+            : !(targetMeters.isFinite && targetMeters > altitudeMeters) ? "bad altitude \(targetMeters)"
+            : nil
+        if let refusal { return (.failed, [Self.text(.warning, "Takeoff refused: \(refusal)")]) }
+        phase = .takingOff(targetAltitudeMeters: targetMeters)
+        setpoint = nil
+        return (.accepted, [])
+    }
+
+    /// SET_MESSAGE_INTERVAL (ArduPilot `set_message_interval`): interval µs; 0 = default rate,
+    /// −1 = stop, below 1000 µs = 1 ms, above 60 s = 60 s. A message the copter does not stream → FAILED.
+    private mutating func setMessageInterval(messageID: Float, intervalMicroseconds: Float) -> MAVResult {
+        guard let id = UInt32(exactly: messageID), var stream = streams[id], intervalMicroseconds.isFinite else { return .failed }
+        switch intervalMicroseconds {
+        case 0: stream.intervalSeconds = parameters.defaultIntervalsSeconds[id]
+        case -1: stream.intervalSeconds = nil
+        case ..<0: return .failed
+        default: stream.intervalSeconds = min(max(Double(intervalMicroseconds) / 1e6, 0.001), 60)
+        }
+        stream.nextAt = time
+        streams[id] = stream
+        return .accepted
+    }
+
+    /// SET_POSITION_TARGET_LOCAL_NED: flown only in GUIDED, armed, as a velocity target (all
+    /// three velocity components given, position and acceleration ignored: the type masks
+    /// ArduPilot's guided page lists for velocity), in LOCAL_NED / LOCAL_OFFSET_NED (world axes)
+    /// or BODY_NED / BODY_OFFSET_NED (x along the nose, rotated by the heading: ArduPilot rotates
+    /// body-frame velocities by yaw only). Anything else is ignored and counted. A set-point ends
+    /// a take-off in progress, as ArduPilot's GUIDED switches to its velocity sub-mode.
+    private mutating func applySetpoint(_ target: SetPositionTargetLocalNED) -> [any MAVLinkMessage] {
+        let mask = target.typeMask
+        let positionIgnored = mask.contains(.xIgnore) && mask.contains(.yIgnore) && mask.contains(.zIgnore)
+        let velocityGiven = !mask.contains(.vxIgnore) && !mask.contains(.vyIgnore) && !mask.contains(.vzIgnore)
+        let accelerationIgnored = mask.contains(.axIgnore) && mask.contains(.ayIgnore) && mask.contains(.azIgnore)
+        let v = target.velocityNEDMetersPerSecond.map(Double.init)
+        guard mode == .guided, isArmed, positionIgnored, velocityGiven, accelerationIgnored,
+              v.allSatisfy(\.isFinite), let frame = target.coordinateFrame.known
+        else {
+            counters[.setpointsIgnored] += 1
+            return []
+        }
+        let velocityENU: PlaneVector
+        switch frame {
+        case .localNED, .localOffsetNED:
+            velocityENU = PlaneVector(east: v[1], north: v[0])
+        case .bodyNED, .bodyOffsetNED:
+            let psi = radians(fromDegrees: noseHeadingDegrees)
+            let s = _sin(psi), c = _cos(psi)
+            // forward unit = (sinψ, cosψ), right unit = (cosψ, −sinψ) in (east, north).
+            velocityENU = PlaneVector(east: v[0] * s + v[1] * c, north: v[0] * c - v[1] * s)
+        }
+        let yawRate = Double(target.yawRateRadiansPerSecond)
+        let yaw = Double(target.yawRadians)
+        setpoint = VelocitySetpoint(
+            velocityENU: velocityENU, climbMetersPerSecond: -v[2],
+            yawRateDegreesPerSecond: !mask.contains(.yawRateIgnore) && yawRate.isFinite ? degrees(fromRadians: yawRate) : nil,
+            yawDegrees: !mask.contains(.yawIgnore) && yaw.isFinite ? normalizedDegrees360(degrees(fromRadians: yaw)) : nil,
+            receivedAt: time)
+        if case .takingOff = phase { phase = .flying }
+        counters[.setpoints] += 1
+        return []
+    }
+
+    /// A STATUSTEXT of `severity`, cut to the field's 50 bytes.
+    static func text(_ severity: MAVSeverity, _ text: String) -> StatusText {
+        StatusText(severity: .init(severity), text: MAVLinkText(bytes: Array(text.utf8.prefix(StatusText.textLength))))
+    }
+}
+
+extension MAVLinkCopter {
+    /// ArduPilot's name of `mode` (as its ground stations show it).
+    public static func name(of mode: ArduCopterMode) -> String {
+        switch mode {
+        case .stabilize: "STABILIZE"
+        case .auto: "AUTO"
+        case .guided: "GUIDED"
+        case .loiter: "LOITER"
+        case .rtl: "RTL"
+        case .land: "LAND"
+        case .brake: "BRAKE"
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Geometry
+import MAVLink
+import Observations
+
+/// Time: the fixed physics step (docs/mavlink.md §7.2; the plant equations are on `MAVLinkCopter`)
+/// and the telemetry streams that fall due.
+extension MAVLinkCopter {
+    /// Moves the simulation to the last step boundary ≤ `now` (no-op if earlier) and returns the
+    /// telemetry that fell due on the way and any STATUSTEXT the copter sent on its own (guided
+    /// timeout, landing, auto-disarm), in time order.
+    public mutating func advance(to now: MonotonicTime) -> [any MAVLinkMessage] {
+        var out: [any MAVLinkMessage] = []
+        while now.nanoseconds - time.nanoseconds >= stepNanoseconds {
+            out += step()
+            out += dueTelemetry()
+        }
+        return out
+    }
+
+    private mutating func step() -> [any MAVLinkMessage] {
+        var out: [any MAVLinkMessage] = []
+        let dt = stepSeconds
+        if isArmed {
+            batteryPercent = max(0, batteryPercent - dynamics.flyingDrainPercentPerSecond * dt)
+        } else {
+            batteryPercent = max(0, batteryPercent - dynamics.landedDrainPercentPerSecond * dt)
+        }
+        if let current = setpoint, time.seconds(since: current.receivedAt) > parameters.guidedTimeoutSeconds {
+            // ArduPilot GUIDED: a velocity target older than the timeout is replaced by zero (stop and hold).
+            setpoint = nil
+            counters[.guidedTimeouts] += 1
+            out.append(Self.text(.warning, "Guided set-point timeout: stopping"))
+        }
+
+        switch phase {
+        case .onGround:
+            out += stepOnGround()
+        case .takingOff(let target):
+            // Climb at up to the take-off speed, slowing on the last metres (altitude gain 1.2 s⁻¹,
+            // at least 0.2 m/s so it arrives; our choice).
+            fly(velocityENU: .zero, climb: max(1.2 * (target - altitudeMeters), 0.2), yawRate: 0)
+            if altitudeMeters >= target - 0.05 { phase = .flying }
+        case .flying:
+            switch mode {
+            case .guided:
+                let s = setpoint
+                fly(velocityENU: s?.velocityENU ?? .zero, climb: s?.climbMetersPerSecond ?? 0,
+                    yawRate: yawRateReference(s))
+            case .land:
+                fly(velocityENU: .zero, climb: -parameters.landDescentMetersPerSecond, yawRate: 0)
+            case .loiter, .brake, .stabilize, .auto, .rtl:
+                fly(velocityENU: .zero, climb: 0, yawRate: 0)
+            }
+            if altitudeMeters <= 0 { out += touchDown() }
+        }
+        time = MonotonicTime(nanoseconds: time.nanoseconds + stepNanoseconds)
+        return out
+    }
+
+    /// On the ground: a GUIDED climb set-point lifts an armed copter (ArduPilot leaves ground
+    /// handling when the target climbs); otherwise it idles, and disarms after `autoDisarmSeconds`.
+    private mutating func stepOnGround() -> [any MAVLinkMessage] {
+        guard isArmed else { return [] }
+        if mode == .guided, let s = setpoint, s.climbMetersPerSecond > 0 {
+            phase = .flying
+            idleOnGroundSeconds = 0
+            return []
+        }
+        idleOnGroundSeconds += stepSeconds
+        guard idleOnGroundSeconds >= parameters.autoDisarmSeconds else { return [] }
+        return disarm(reason: "auto-disarm")
+    }
+
+    private mutating func touchDown() -> [any MAVLinkMessage] {
+        altitudeMeters = 0
+        climbRateMetersPerSecond = 0
+        velocityENU = .zero
+        tiltWorldRadians = .zero
+        yawRateDegreesPerSecond = 0
+        phase = .onGround
+        idleOnGroundSeconds = 0
+        setpoint = nil
+        var out: [any MAVLinkMessage] = [Self.text(.info, "Landed")]
+        // ArduPilot LAND disarms once the land detector says landed; other modes wait for DISARM_DELAY.
+        if mode == .land { out += disarm(reason: "landed") }
+        return out
+    }
+
+    /// The yaw rate the autopilot asks for, degrees per second clockwise: the set-point's rate, or a
+    /// turn toward its heading (proportional, 2 s⁻¹, our choice), limited to `maxYawRateDegreesPerSecond`.
+    private func yawRateReference(_ s: VelocitySetpoint?) -> Double {
+        let limit = parameters.maxYawRateDegreesPerSecond
+        if let rate = s?.yawRateDegreesPerSecond { return min(max(rate, -limit), limit) }
+        if let yaw = s?.yawDegrees { return min(max(2 * wrappedDegrees180(yaw - noseHeadingDegrees), -limit), limit) }
+        return 0
+    }
+
+    /// One step of the plant under the autopilot's loops (equations on `MAVLinkCopter`).
+    private mutating func fly(velocityENU target: PlaneVector, climb: Double, yawRate: Double) {
+        let c1 = dynamics.dragRatePerSecond, c2 = dynamics.speedPerSinTiltMetersPerSecond
+        // The tilt whose steady thrust gives v̇ = (target − v)/τ: c1·(c2·sinθ − (v − w)) = (target − v)/τ.
+        let wantedAcceleration = (target - velocityENU) * (1 / parameters.velocityTimeConstantSeconds)
+        let wantedSine = (wantedAcceleration * (1 / c1) + velocityENU - windENU) * (1 / c2)
+        let sine = wantedSine.length
+        let tiltReference = sine > 0
+            ? (wantedSine * (_asin(min(sine, 1)) / sine)).clamped(toLength: parameters.maxLeanAngleRadians)
+            : PlaneVector.zero
+        tiltWorldRadians += (tiltReference - tiltWorldRadians) * tiltAlpha
+        let tiltAngle = tiltWorldRadians.length
+        let steady = tiltAngle > 0 ? tiltWorldRadians * (c2 * _sin(tiltAngle) / tiltAngle) : PlaneVector.zero
+        velocityENU += (steady + windENU - velocityENU) * velocityAlpha
+        positionPlane += velocityENU * stepSeconds
+
+        let climbReference = min(max(climb, -parameters.maxDescentMetersPerSecond), parameters.maxClimbMetersPerSecond)
+        climbRateMetersPerSecond += (climbReference - climbRateMetersPerSecond) * verticalAlpha
+        altitudeMeters += climbRateMetersPerSecond * stepSeconds
+
+        yawRateDegreesPerSecond += (yawRate - yawRateDegreesPerSecond) * yawAlpha
+        var heading = noseHeadingDegrees + yawRateDegreesPerSecond * stepSeconds
+        if heading >= 360 || heading < 0 { heading = normalizedDegrees360(heading) }
+        noseHeadingDegrees = heading
+    }
+
+    /// The streams due at `time`, in message-id order; each moves to its next slot (slots missed
+    /// are skipped, not sent in a burst).
+    private mutating func dueTelemetry() -> [any MAVLinkMessage] {
+        var out: [any MAVLinkMessage] = []
+        for id in streams.keys.sorted() {
+            guard var stream = streams[id], let interval = stream.intervalSeconds, time >= stream.nextAt else { continue }
+            out.append(telemetry(id))
+            repeat { stream.nextAt = stream.nextAt.adding(seconds: interval) } while stream.nextAt <= time
+            streams[id] = stream
+        }
+        return out
+    }
+
+    /// The message `id` now (one of `MAVLinkCopterParameters.defaultIntervalsSeconds`' ids).
+    private func telemetry(_ id: UInt32) -> any MAVLinkMessage {
+        switch id {
+        case GlobalPositionInt.messageID: globalPosition
+        case Attitude.messageID: attitude
+        case SysStatus.messageID: sysStatus
+        case ExtendedSysState.messageID: ExtendedSysState(landedState: .init(landedState))
+        default: heartbeat
+        }
+    }
+
+    /// Milliseconds since boot, wrapping as the 32-bit field does.
+    var timeBootMilliseconds: UInt32 {
+        UInt32(truncatingIfNeeded: (time.nanoseconds - bootTime.nanoseconds) / 1_000_000)
+    }
+
+    /// HEARTBEAT as ArduPilot Copter sends it: QUADROTOR, ARDUPILOTMEGA, custom mode = the mode
+    /// number; base mode custom + stabilize + manual input, guided for the position modes, armed;
+    /// status STANDBY on the ground, ACTIVE in the air.
+    public var heartbeat: Heartbeat {
+        var base: MAVLinkBitmask<MAVModeFlag> = [.customModeEnabled, .stabilizeEnabled, .manualInputEnabled]
+        if [.guided, .loiter, .brake, .auto, .rtl].contains(mode) { base.insert(.guidedEnabled) }
+        if isArmed { base.insert(.safetyArmed) }
+        return Heartbeat(customMode: mode.rawValue, type: .init(.quadrotor), autopilot: .init(.ardupilotmega),
+                         baseMode: base, systemStatus: .init(isAirborne ? .active : .standby), mavlinkVersion: 3)
+    }
+
+    /// GLOBAL_POSITION_INT: lat/lon of the plane position, altitudes (MSL = home MSL + height),
+    /// velocity NED cm/s, heading cdeg.
+    public var globalPosition: GlobalPositionInt {
+        let coordinate = plane.unproject(positionPlane) ?? plane.origin
+        func e7(_ degrees: Double) -> Int32 { Int32(clamping: Int64((degrees * 1e7).rounded())) }
+        func cm(_ metersPerSecond: Double) -> Int16 { Int16(clamping: Int64((metersPerSecond * 100).rounded())) }
+        return GlobalPositionInt(
+            timeBootMilliseconds: timeBootMilliseconds,
+            latitudeLongitude: LatitudeLongitudeE7(latitudeE7: e7(coordinate.latitudeDegrees), longitudeE7: e7(coordinate.longitudeDegrees)),
+            altitudeMSLMillimeters: Int32(clamping: Int64(((parameters.homeAltitudeMSLMeters + altitudeMeters) * 1000).rounded())),
+            relativeAltitudeMillimeters: Int32(clamping: Int64((altitudeMeters * 1000).rounded())),
+            velocityNEDCentimetersPerSecond: [cm(velocityENU.north), cm(velocityENU.east), cm(-climbRateMetersPerSecond)],
+            headingCentidegrees: UInt16(Int((noseHeadingDegrees * 100).rounded()) % 36000))
+    }
+
+    /// ATTITUDE: roll right-down positive, pitch nose-up positive (so a forward lean is negative
+    /// pitch), yaw in (−π, π] from north clockwise; yaw rate.
+    public var attitude: Attitude {
+        let body = tiltWorldRadians.bodyFrame(headingDegrees: noseHeadingDegrees)
+        return Attitude(timeBootMilliseconds: timeBootMilliseconds,
+                        rollPitchYawRadians: [Float(body.right), Float(-body.forward),
+                                              Float(radians(fromDegrees: wrappedDegrees180(noseHeadingDegrees)))],
+                        ratesRadiansPerSecond: [0, 0, Float(radians(fromDegrees: yawRateDegreesPerSecond))])
+    }
+
+    /// SYS_STATUS: GPS present/enabled/healthy as `hasGPSFix` says, battery voltage (linear in
+    /// the charge), current unknown (−1), remaining percent.
+    public var sysStatus: SysStatus {
+        let gps: UInt32 = 32 // MAV_SYS_STATUS_SENSOR_GPS (common.xml)
+        let millivolts = parameters.batteryEmptyMillivolts
+            + (parameters.batteryFullMillivolts - parameters.batteryEmptyMillivolts) * batteryPercent / 100
+        return SysStatus(
+            sensors: SensorBitmasks(present: gps, enabled: gps, health: hasGPSFix ? gps : 0),
+            batteryVoltageMillivolts: UInt16(clamping: Int(millivolts.rounded())), batteryCurrentCentiamperes: -1,
+            batteryRemainingPercent: Int8(clamping: Int(batteryPercent.rounded(.down))))
+    }
+}
