@@ -87,6 +87,12 @@ let package = Package(
         ),
         // The seam between a flight and any drone link: LinkCommand out, LinkEvent in (docs/architecture.md §3).
         .target(name: "DroneControl", dependencies: ["FollowCore", "Observations"], swiftSettings: strict),
+        // An autopilot's vocabulary ↔ the core's: MAVLink telemetry → DroneTelemetry, PilotCommand → velocity
+        // set-points, and MAVLinkSession, the vehicle state machine (docs/mavlink.md §7).
+        .target(
+            name: "MAVLinkAdapter", dependencies: ["MAVLink", "DroneControl", "FollowCore", "Observations", "Geometry"],
+            swiftSettings: strict
+        ),
         .target(
             name: "FollowBench",
             dependencies: [
@@ -161,6 +167,10 @@ let package = Package(
         .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"], swiftSettings: strict),
         .testTarget(name: "FlightReportTests", dependencies: ["FlightReport", "Geometry", "TextFormats", "FollowBench"], swiftSettings: strict),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"], swiftSettings: strict),
+        .testTarget(
+            name: "MAVLinkAdapterTests", dependencies: ["MAVLinkAdapter", "MAVLink", "DroneControl", "FollowCore", "Observations", "SeededRandom"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "MAVLinkTests", dependencies: ["MAVLink", "SeededRandom"], exclude: ["pymavlink_vectors.py"],
             resources: [.copy("Fixtures")],

@@ -1,0 +1,126 @@
+import FollowCore
+
+/// How to reach one MAVLink vehicle and how the link flies it (docs/mavlink.md §7).
+///
+/// The only way to get one is the throwing initializer, which checks every field against the
+/// range written beside it (`ParameterSpec`), so a link never runs on a value that skipped validation.
+public struct MAVLinkLinkConfiguration: Sendable, Equatable {
+    /// The flight stack on the vehicle: its mode numbers and take-off sequence differ (docs/mavlink.md §7.3).
+    public enum Autopilot: String, Sendable, CaseIterable {
+        case ardupilot, px4
+    }
+
+    /// Where the drone's own position and nose heading come from.
+    public enum PositionSource: String, Sendable, CaseIterable {
+        /// The autopilot's estimate: every GLOBAL_POSITION_INT becomes an onboard fix and heading (`LinkEvent.onboard`).
+        case autopilot
+        /// An onboard gpsd receiver: the link sends no onboard events.
+        case receiver
+    }
+
+    /// The autopilot's (or its router's) address; never a broadcast address.
+    public let address: String
+    /// UDP port the autopilot listens on, 1–65535 (14550: ground stations, `followme sim --protocol mavlink`).
+    public let port: Int
+    /// Local UDP port to bind, 0–65535; 0 = any free port.
+    public let localPort: Int
+    /// FollowMe's own system and component ids (255 / 190 by ground-station convention, docs/mavlink.md §3).
+    public let systemID: UInt8
+    public let componentID: UInt8
+    /// The vehicle's system id; 0 = the first vehicle whose HEARTBEAT arrives.
+    public let targetSystem: UInt8
+    public let autopilot: Autopilot
+    public let positionSource: PositionSource
+    /// What a pilot fraction of ±1 means as a velocity (docs/mavlink.md §7.4).
+    public let setpoints: VelocitySetpointScale
+    /// Height NAV_TAKEOFF climbs to, metres above the take-off point (`[follow] altitude_m`).
+    public let takeoffAltitudeMeters: Double
+    public let timing: Timing
+
+    public init(
+        address: String = "127.0.0.1", port: Int = 14550, localPort: Int = 0,
+        systemID: Int = 255, componentID: Int = 190, targetSystem: Int = 0,
+        autopilot: Autopilot = .ardupilot, positionSource: PositionSource = .autopilot,
+        setpoints: VelocitySetpointScale, takeoffAltitudeMeters: Double, timing: Timing = Timing()
+    ) throws(ParameterError) {
+        guard !address.isEmpty else { throw .inconsistent(parameter: "address", value: 0, requirement: "must not be empty") }
+        self.address = address
+        self.port = try Self.integer(Self.portSpec, port)
+        self.localPort = try Self.integer(Self.localPortSpec, localPort)
+        self.systemID = UInt8(try Self.integer(Self.systemIDSpec, systemID))
+        self.componentID = UInt8(try Self.integer(Self.componentIDSpec, componentID))
+        self.targetSystem = UInt8(try Self.integer(Self.targetSystemSpec, targetSystem))
+        self.autopilot = autopilot
+        self.positionSource = positionSource
+        self.setpoints = setpoints
+        try Self.takeoffAltitudeSpec.check(takeoffAltitudeMeters)
+        self.takeoffAltitudeMeters = takeoffAltitudeMeters
+        try timing.validate()
+        self.timing = timing
+    }
+
+    public static let portSpec = ParameterSpec("port", unit: "UDP port", range: 1...65535, default: 14550)
+    public static let localPortSpec = ParameterSpec("localPort", unit: "UDP port", range: 0...65535, default: 0)
+    /// 0 is broadcast, never an id of our own.
+    public static let systemIDSpec = ParameterSpec("systemID", unit: "MAVLink id", range: 1...255, default: 255)
+    /// 190 = MAV_COMP_ID_MISSIONPLANNER.
+    public static let componentIDSpec = ParameterSpec("componentID", unit: "MAVLink id", range: 1...255, default: 190)
+    public static let targetSystemSpec = ParameterSpec("targetSystem", unit: "MAVLink id", range: 0...255, default: 0)
+    /// `FollowParameters.Spec.altitudeMeters`: the same height the follow holds.
+    public static let takeoffAltitudeSpec = FollowParameters.Spec.altitudeMeters
+
+    static func integer(_ spec: ParameterSpec, _ value: Int) throws(ParameterError) -> Int {
+        try spec.check(Double(value))
+        return value
+    }
+
+    /// The link's own cadences and patience. Not in the config file: link internals, like
+    /// `DroneLinkConfiguration`'s.
+    public struct Timing: Sendable, Equatable {
+        /// Seconds between two ticks (set-points go out every tick), 0.01–0.1; default 1/30: the AR.Drone
+        /// link's cadence, three times the 10 Hz ArduPilot asks of velocity set-points (docs/mavlink.md §7.4).
+        public var tickIntervalSeconds = 1.0 / 30
+        /// Seconds between two of our HEARTBEATs, 0.2–1; default 1 (the MAVLink heartbeat rate, docs/mavlink.md §4.4).
+        public var heartbeatIntervalSeconds = 1.0
+        /// Silence from the vehicle after which telemetry is reported lost, seconds, 0.2–2; default 1 (the
+        /// AR.Drone link's navdata bound; we ask for 10 Hz position, so 10 messages were missed).
+        public var telemetrySilenceSeconds = 1.0
+        /// Wait for a COMMAND_ACK before sending the command again, seconds, 0.1–5; default 1
+        /// (our choice: an autopilot answers within a few ms; 1 s also covers a lost datagram).
+        public var commandAckTimeoutSeconds = 1.0
+        /// Sends of one command before it is given up, 1–10; default 5 (the design).
+        public var commandMaxAttempts = 5
+        /// After a command was refused (DENIED, FAILED, …) or never answered, seconds before the link
+        /// asks again, 0.5–30; default 2 (our choice: arming checks fail for reasons — GPS, EKF — that
+        /// take seconds to clear, and a STATUSTEXT per second of refusals would flood the log).
+        public var refusedRetrySeconds = 2.0
+        /// After a command was accepted, seconds before the same command may be sent again, 0.5–5;
+        /// default 1.5 (our choice: one heartbeat period plus margin, the time its effect — armed,
+        /// mode — takes to show).
+        public var acceptedSettleSeconds = 1.5
+        /// Seconds between two `.statistics` events, 0.1–60; default 1.
+        public var statisticsIntervalSeconds = 1.0
+
+        public init() {}
+
+        func validate() throws(ParameterError) {
+            try ParameterError.checked("tickIntervalSeconds", tickIntervalSeconds, 0.01...0.1)
+            try ParameterError.checked("heartbeatIntervalSeconds", heartbeatIntervalSeconds, 0.2...1)
+            try ParameterError.checked("telemetrySilenceSeconds", telemetrySilenceSeconds, 0.2...2)
+            try ParameterError.checked("commandAckTimeoutSeconds", commandAckTimeoutSeconds, 0.1...5)
+            try ParameterError.checked("commandMaxAttempts", Double(commandMaxAttempts), 1...10)
+            try ParameterError.checked("refusedRetrySeconds", refusedRetrySeconds, 0.5...30)
+            try ParameterError.checked("acceptedSettleSeconds", acceptedSettleSeconds, 0.5...5)
+            try ParameterError.checked("statisticsIntervalSeconds", statisticsIntervalSeconds, 0.1...60)
+        }
+    }
+}
+
+extension ParameterError {
+    /// `.outOfRange` unless `value` is finite and in `allowed` (`ParameterSpec.check` without a spec).
+    static func checked(_ parameter: String, _ value: Double, _ allowed: ClosedRange<Double>) throws(ParameterError) {
+        guard value.isFinite, allowed.contains(value) else {
+            throw .outOfRange(parameter: parameter, value: value, allowed: allowed)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import DroneControl
+import MAVLink
+
+/// A message the session wants sent to the vehicle, one UDP datagram each.
+public enum MAVLinkOutgoing: Sendable, Equatable {
+    case heartbeat(Heartbeat)
+    case command(CommandLong)
+    case setpoint(SetPositionTargetLocalNED)
+
+    /// The message itself.
+    public var message: any MAVLinkMessage {
+        switch self {
+        case .heartbeat(let message): message
+        case .command(let message): message
+        case .setpoint(let message): message
+        }
+    }
+}
+
+/// What the shell must do after the session handled an input: send `messages` in order, publish `events` in order.
+public struct MAVLinkSessionOutput: Sendable {
+    public var messages: [MAVLinkOutgoing] = []
+    public var events: [LinkEvent] = []
+
+    public init() {}
+
+    public mutating func reset() {
+        messages.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Numbers and encodes outgoing messages as MAVLink v2 frames from our system and component id:
+/// the sequence is given when encoding, not when the message is made (docs/style.md habit 10).
+public struct MAVLinkSender: Sendable {
+    public let systemID: UInt8
+    public let componentID: UInt8
+    /// The next frame's sequence number (wraps at 255, docs/mavlink.md §2.2).
+    public private(set) var sequence: UInt8 = 0
+
+    public init(systemID: UInt8, componentID: UInt8) {
+        self.systemID = systemID
+        self.componentID = componentID
+    }
+
+    /// The wire bytes of `outgoing` with the next sequence number.
+    public mutating func encode(_ outgoing: MAVLinkOutgoing) -> [UInt8] {
+        defer { sequence &+= 1 }
+        return outgoing.message.encoded(sequence: sequence, systemID: systemID, componentID: componentID)
+    }
+}

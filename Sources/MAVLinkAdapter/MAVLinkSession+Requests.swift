@@ -1,0 +1,146 @@
+import DroneControl
+import MAVLink
+import Observations
+
+/// The session's commands: which one the vehicle's state calls for, sending, re-sending, and the answers.
+extension MAVLinkSession {
+    /// What the rules ask of the vehicle now (docs/mavlink.md §7.3): a flight command first, else
+    /// the next message rate; nil when nothing (or when the vehicle is unknown or silent).
+    var wantedRequest: VehicleRequest? {
+        guard vehicleTarget != nil, !isTelemetryLost else { return nil }
+        if let request = flightRequest { return request }
+        return streams.first { $0.status == .pending }.map {
+            .messageInterval(messageID: $0.messageID, intervalMicroseconds: $0.intervalMicroseconds)
+        }
+    }
+
+    /// The take-off sequence of the configured autopilot, or LAND.
+    var flightRequest: VehicleRequest? {
+        guard !autopilotMismatch, vehicle.heartbeat != nil else { return nil }
+        guard desired.flying else {
+            // Land: armed and not confirmed on the ground, not in LAND, our LAND not yet accepted.
+            let landing = vehicle.mightBeAirborne && !isIn(profile.land) && !flight.landAccepted
+            return landing ? .setMode(profile.land) : nil
+        }
+        guard !vehicle.isEmergency else { return nil }
+        if vehicle.isOnGround {
+            if flight.takeoffAccepted { return nil }   // waiting for lift-off
+            switch profile.autopilot {
+            case .ardupilot:
+                // GUIDED → ARM → NAV_TAKEOFF (ArduPilot arms in GUIDED only with a position).
+                if !isIn(profile.control) { return .setMode(profile.control) }
+                return vehicle.isArmed ? .takeoff : .arm
+            case .px4:
+                // Set-points already stream (hold); ARM → NAV_TAKEOFF (AUTO.TAKEOFF, then AUTO.LOITER).
+                return vehicle.isArmed ? .takeoff : .arm
+            }
+        }
+        // Airborne. PX4: into OFFBOARD once its take-off finished (AUTO.LOITER, IN_AIR); ArduPilot
+        // flies its take-off in GUIDED already.
+        if profile.autopilot == .px4, flight.takeoffAccepted, !flight.released, !isIn(profile.control),
+           isIn(AutopilotProfile.px4Loiter), vehicle.landedState == .inAir {
+            return .setMode(profile.control)
+        }
+        return nil
+    }
+
+    /// Drops a pending request the rules no longer want, re-sends one whose ACK is late (or gives
+    /// it up), or sends the wanted one unless it is waiting out a back-off.
+    mutating func advanceRequests(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        let wanted = wantedRequest
+        if var pending {
+            if pending.request != wanted {
+                self.pending = nil
+            } else if now.seconds(since: pending.sentAt) >= configuration.timing.commandAckTimeoutSeconds {
+                guard pending.attempts < configuration.timing.commandMaxAttempts else {
+                    self.pending = nil
+                    settle(pending.request, refused: "not answered after \(pending.attempts) sends", now: now, output: &output)
+                    return
+                }
+                pending.attempts += 1
+                pending.message.confirmation = UInt8(clamping: pending.attempts - 1)
+                pending.sentAt = now
+                self.pending = pending
+                emit(.command(pending.message), into: &output)
+                return
+            } else {
+                return
+            }
+        }
+        guard let wanted, let target = vehicleTarget, now >= notBefore[wanted, default: .zero] else { return }
+        let message = command(for: wanted, target: target)
+        pending = PendingRequest(request: wanted, message: message, attempts: 1, sentAt: now)
+        emit(.command(message), into: &output)
+    }
+
+    /// The COMMAND_LONG for `request`, first transmission (docs/mavlink.md §5.1).
+    func command(for request: VehicleRequest, target: MAVLinkTarget) -> CommandLong {
+        var message = CommandLong()
+        message.command = .init(request.command)
+        message.target = target
+        switch request {
+        case .messageInterval(let id, let interval):
+            message.params = [Float(id), Float(interval), 0, 0, 0, 0, 0]
+        case .setMode(let mode):
+            message.params = profile.setModeParameters(mode)
+        case .arm:
+            message.params = [1, 0, 0, 0, 0, 0, 0]
+        case .takeoff:
+            // param4 yaw NaN = keep the current heading; param5/6 0 = here.
+            let altitude = profile.takeoffAltitudeParameter(aboveHomeMeters: configuration.takeoffAltitudeMeters,
+                                                            vehicle: vehicle)
+            message.params = [0, 0, 0, .nan, 0, 0, altitude]
+        }
+        return message
+    }
+
+    /// A COMMAND_ACK for the pending command (others are ignored: late answers to abandoned ones).
+    mutating func handle(_ ack: CommandAck, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        guard let pending, ack.command.rawValue == pending.message.command.rawValue else { return }
+        switch ack.result.known {
+        case .accepted?:
+            self.pending = nil
+            notBefore[pending.request] = now.adding(seconds: configuration.timing.acceptedSettleSeconds)
+            accepted(pending, now: now, output: &output)
+        case .inProgress?:
+            self.pending?.sentAt = now
+        default:
+            self.pending = nil
+            let result = ack.result.known.map { "\($0)".uppercased() } ?? "result \(ack.result.rawValue)"
+            settle(pending.request, refused: "refused (\(result))", now: now, output: &output)
+        }
+    }
+
+    /// An accepted request: a message rate is configured, a take-off or our LAND under way.
+    mutating func accepted(_ pending: PendingRequest, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        switch pending.request {
+        case .messageInterval(let id, _):
+            guard let index = streams.firstIndex(where: { $0.messageID == id }), streams[index].status != .configured else { return }
+            streams[index].status = .configured
+            output.events.append(.configurationAcknowledged(key: streams[index].key, value: streams[index].value,
+                                                            attempts: pending.attempts, at: now))
+            reportConfigurationIfResolved(now: now, output: &output)
+            return
+        case .takeoff:
+            flight.takeoffAccepted = true
+        case .setMode(let mode) where mode == profile.land:
+            flight.landAccepted = true
+        case .setMode, .arm:
+            break
+        }
+        output.events.append(notice("\(pending.request) accepted", .info, now: now))
+    }
+
+    /// A refused or unanswered request: a `.notice`, a back-off before it is asked again; a message
+    /// rate that is not seen at its rate fails (and the core will not take off).
+    mutating func settle(_ request: VehicleRequest, refused reason: String, now: MonotonicTime,
+                         output: inout MAVLinkSessionOutput) {
+        notBefore[request] = now.adding(seconds: configuration.timing.refusedRetrySeconds)
+        output.events.append(notice("\(request) \(reason)", .warning, now: now))
+        guard case .messageInterval(let id, _) = request,
+              let index = streams.firstIndex(where: { $0.messageID == id }), streams[index].status == .pending else { return }
+        streams[index].status = .failed(reason: reason)
+        output.events.append(.configurationFailed(key: streams[index].key, value: streams[index].value, reason: reason, at: now))
+        reportConfigurationIfResolved(now: now, output: &output)
+    }
+}

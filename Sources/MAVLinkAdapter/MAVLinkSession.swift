@@ -1,0 +1,193 @@
+import DroneControl
+import FollowCore
+import MAVLink
+import Observations
+
+/// The link's decisions for one MAVLink vehicle, as a value (docs/style.md habit 4; the MAVLink
+/// counterpart of `DroneLinkCore`): every input — a datagram, the owner's `LinkCommand`, a tick —
+/// comes in with `now`; the output is the messages to send and the `LinkEvent`s to publish. No
+/// sockets, no clock: the shell (`MAVLinkLink`) owns both.
+///
+/// Rules (docs/mavlink.md §7):
+/// * HEARTBEAT out every second from the start (type GCS, autopilot INVALID), so a vehicle that
+///   answers whoever talks first (the simulator, a router) hears us. The vehicle is the first
+///   HEARTBEAT from a non-GCS with the configured system id (0: any); everything else is ignored.
+/// * Message rates asked with SET_MESSAGE_INTERVAL: GLOBAL_POSITION_INT and ATTITUDE 10 Hz,
+///   SYS_STATUS and EXTENDED_SYS_STATE 2 Hz; each is done when acknowledged or seen at its rate;
+///   `.configurationComplete` when all are (the core takes off only after it).
+/// * One COMMAND_LONG in flight at a time; re-sent after `commandAckTimeoutSeconds` without an ACK,
+///   `commandMaxAttempts` sends at most; refused or unanswered: a `.notice`, and asked again after
+///   `refusedRetrySeconds` only while the rules still want it.
+/// * Take-off only while the owner's `flying` is true, the vehicle is connected, its telemetry
+///   fresh, no EMERGENCY, and its HEARTBEAT says it runs the configured autopilot (the mode numbers
+///   differ: PX4's OFFBOARD main mode 6 is ArduPilot's RTL). ArduPilot: GUIDED → ARM → NAV_TAKEOFF,
+///   set-points once IN_AIR. PX4: set-points streamed first (hold), ARM → NAV_TAKEOFF, OFFBOARD once
+///   the take-off finished (AUTO.LOITER, IN_AIR).
+/// * Set-points every tick while in control; hold (zero velocity) when the owner says `pilot` nil
+///   or telemetry is lost. `flying` false while airborne: DO_SET_MODE LAND (once accepted, never
+///   forced again: a pilot may take over).
+/// * A vehicle that leaves our mode while airborne (RC pilot, the autopilot's own failsafe) is not
+///   taken back: `.flyingCleared`, no more set-points, only LAND when asked.
+public struct MAVLinkSession: Sendable {
+    public let configuration: MAVLinkLinkConfiguration
+    let profile: AutopilotProfile
+    public internal(set) var statistics = LinkStatistics()
+    /// The vehicle's system and component; nil until its first HEARTBEAT.
+    public internal(set) var vehicleTarget: MAVLinkTarget?
+    /// What the vehicle last said.
+    public internal(set) var vehicle = VehicleState()
+    public internal(set) var isTelemetryLost = false
+    var parser = MAVLinkParser()
+    var desired = LinkCommand.landed
+    var startedAt = MonotonicTime.zero
+    /// When our next HEARTBEAT is due (a fixed 1 Hz grid, not "1 s after the last one": at a 1/30 s tick
+    /// the latter drifts to one per 31 ticks).
+    var nextHeartbeatAt: MonotonicTime?
+    var lastReceivedAt: MonotonicTime?
+    var streams: [StreamState]
+    /// The `failedKeys` last reported with `.configurationComplete`; nil before the first report.
+    var reportedFailedKeys: [String]?
+    var pending: PendingRequest?
+    /// Earliest time each request may be sent again (after an acceptance, a refusal, a give-up).
+    var notBefore: [VehicleRequest: MonotonicTime] = [:]
+    var flight = FlightProgress()
+    /// The vehicle's HEARTBEAT names another autopilot than configured: no flight command is sent.
+    var autopilotMismatch = false
+    var lastStatisticsAt = MonotonicTime.zero
+    var receivedAtLastStatistics = 0
+
+    /// What happened in the current flight (reset whenever the vehicle is disarmed).
+    struct FlightProgress: Sendable, Equatable {
+        /// NAV_TAKEOFF was accepted.
+        var takeoffAccepted = false
+        /// The vehicle was airborne in our mode (GUIDED / OFFBOARD).
+        var inControl = false
+        /// Airborne, it left our mode on its own: not taken back.
+        var released = false
+        /// Our LAND was accepted.
+        var landAccepted = false
+    }
+
+    public init(configuration: MAVLinkLinkConfiguration) {
+        self.configuration = configuration
+        profile = AutopilotProfile(configuration.autopilot)
+        streams = StreamState.requested
+    }
+
+    /// Sends the first HEARTBEAT; ticks may follow.
+    public mutating func start(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        startedAt = now
+        lastStatisticsAt = now
+        sendHeartbeat(now: now, output: &output)
+    }
+
+    /// The owner's latest command; it stays in force until the next one.
+    public mutating func setDesired(_ command: LinkCommand) {
+        desired = command
+    }
+
+    /// One tick: our HEARTBEAT when due, the silence check, statistics, the next command or a
+    /// re-send, and the set-point.
+    public mutating func tick(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        if let due = nextHeartbeatAt, now >= due { sendHeartbeat(now: now, output: &output) }
+        checkSilence(now: now, output: &output)
+        emitStatisticsIfDue(now: now, output: &output)
+        advanceRequests(now: now, output: &output)
+        sendSetpoint(now: now, output: &output)
+    }
+
+    /// The set-point now, outside the tick cadence (a new GPS fix must not wait for the tick).
+    public mutating func sendSetpoint(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        guard let setpoint = currentSetpoint, let target = vehicleTarget else { return }
+        let milliseconds = UInt32(clamping: max(0, now.nanoseconds &- startedAt.nanoseconds) / 1_000_000)
+        emit(.setpoint(SetPositionTargetLocalNED(setpoint, target: target, timeBootMilliseconds: milliseconds)),
+             into: &output)
+    }
+
+    // MARK: - Shell bookkeeping
+
+    public mutating func recordTickLateness(seconds: Double) {
+        statistics.maxTickLatenessSeconds = max(statistics.maxTickLatenessSeconds, seconds)
+        if seconds > configuration.timing.tickIntervalSeconds { statistics.counts[.ticksLate] += 1 }
+    }
+    public mutating func countSendFailure() { statistics.counts[.sendFailures] += 1 }
+    public mutating func countDroppedEvent() { statistics.counts[.eventsDropped] += 1 }
+    public mutating func socketClosed(error: String?, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        statistics.counts[.socketsClosed] += 1
+        output.events.append(.socketClosed(socket: "mavlink", error: error, at: now))
+    }
+
+    // MARK: - Set-points
+
+    /// Whether the vehicle's HEARTBEAT shows `mode`.
+    func isIn(_ mode: AutopilotMode) -> Bool { vehicle.customMode == mode.customMode }
+
+    /// The set-point this tick, nil when none is streamed (docs/mavlink.md §7.4).
+    ///
+    /// Streamed while flying is wanted and — ArduPilot — the vehicle is IN_AIR in GUIDED (a
+    /// set-point during GUIDED's own take-off would end the climb), or — PX4 — from before arming
+    /// on (OFFBOARD is only accepted after set-points have streamed), until the vehicle is released.
+    /// While landing is wanted: hold, until the vehicle leaves our mode. The value is the owner's
+    /// pilot command only in our mode, airborne, with fresh telemetry; otherwise hold.
+    var currentSetpoint: BodyVelocitySetpoint? {
+        guard vehicleTarget != nil, !autopilotMismatch, !flight.released else { return nil }
+        let inControlMode = isIn(profile.control)
+        let flyingInControl = inControlMode && vehicle.flightState == .flying
+        let streaming: Bool
+        if desired.flying {
+            switch profile.autopilot {
+            case .ardupilot: streaming = flyingInControl
+            case .px4: streaming = true
+            }
+        } else {
+            streaming = inControlMode && vehicle.mightBeAirborne
+        }
+        guard streaming else { return nil }
+        return desired.flying && flyingInControl && !isTelemetryLost
+            ? configuration.setpoints.setpoint(for: desired.pilot) : .hold
+    }
+
+    // MARK: - Output
+
+    /// Appends `outgoing` and counts it (one datagram, one MAVLink message).
+    mutating func emit(_ outgoing: MAVLinkOutgoing, into output: inout MAVLinkSessionOutput) {
+        output.messages.append(outgoing)
+        statistics.counts[.datagramsSent] += 1
+        statistics.counts[.commandsSent] += 1
+    }
+
+    /// HEARTBEAT as a ground station: type GCS (6), autopilot INVALID (8), state ACTIVE, version 3
+    /// (docs/mavlink.md §4.4, §5.2).
+    mutating func sendHeartbeat(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        let interval = configuration.timing.heartbeatIntervalSeconds
+        let next = (nextHeartbeatAt ?? now).adding(seconds: interval)
+        nextHeartbeatAt = next > now ? next : now.adding(seconds: interval)
+        emit(.heartbeat(Self.groundStationHeartbeat), into: &output)
+    }
+
+    static let groundStationHeartbeat = Heartbeat(
+        customMode: 0, type: .init(.gcs), autopilot: .init(.invalid), baseMode: [], systemStatus: .init(.active),
+        mavlinkVersion: 3)
+
+    /// A line for the operator, severity on MAVLink's scale (`MAVSeverity`).
+    func notice(_ text: String, _ severity: MAVSeverity, now: MonotonicTime) -> LinkEvent {
+        .notice(text: text, severity: Int(severity.rawValue), at: now)
+    }
+
+    mutating func checkSilence(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        guard let last = lastReceivedAt, !isTelemetryLost,
+              now.seconds(since: last) >= configuration.timing.telemetrySilenceSeconds else { return }
+        isTelemetryLost = true
+        statistics.counts[.telemetryLosses] += 1
+        output.events.append(.telemetryLost(lastReceivedAt: last, at: now))
+    }
+
+    mutating func emitStatisticsIfDue(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        let elapsed = now.seconds(since: lastStatisticsAt)
+        guard elapsed >= configuration.timing.statisticsIntervalSeconds else { return }
+        statistics.telemetryRateHz = Double(statistics.counts[.telemetryReceived] - receivedAtLastStatistics) / elapsed
+        receivedAtLastStatistics = statistics.counts[.telemetryReceived]
+        lastStatisticsAt = now
+        output.events.append(.statistics(statistics))
+    }
+}

@@ -1,0 +1,209 @@
+import DroneControl
+import Foundation
+import FollowCore
+import MAVLink
+import Testing
+
+@testable import MAVLinkAdapter
+
+/// What the session must never do, and what it does when the vehicle refuses, falls silent or is
+/// taken over (docs/mavlink.md §7.3, §7.5).
+@Suite("MAVLinkSession: safety rules")
+struct MAVLinkSessionSafetyTests {
+    @Test("never arms, takes off or changes mode while flying is false (ArduPilot and PX4, 30 s in GUIDED / POSCTL)",
+          arguments: [MAVLinkLinkConfiguration.Autopilot.ardupilot, .px4])
+    func neverArmsWhileNotFlying(autopilot: MAVLinkLinkConfiguration.Autopilot) {
+        // Given a configured vehicle on the ground, ready, in its own control mode
+        var h = SessionHarness(SessionHarness.configuration(autopilot))
+        let mode = autopilot == .px4 ? PX4Mode.offboard.customMode : ArduCopterMode.guided.rawValue
+        h.connectAndConfigure(autopilot == .px4 ? .px4 : .ardupilotmega, mode: mode)
+        h.clear()
+        // When 30 s pass with flying false and a pilot command set
+        h.fly(false, pilot: PilotCommand(roll: 1, pitch: -1, gaz: 1, yaw: 1))
+        h.run(30)
+        // Then no command and no set-point went out, only heartbeats
+        #expect(h.commands.isEmpty)
+        #expect(h.setpoints.isEmpty)
+        #expect(h.heartbeats.count >= 29)
+    }
+
+    @Test("a refused ARM (DENIED) is reported, not re-sent for 2 s, then asked again while flying is wanted")
+    func refusedArmRetried() {
+        // Given ArduPilot in GUIDED, disarmed, the owner wanting to fly
+        var h = SessionHarness()
+        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
+        h.clear()
+        h.fly(true)
+        h.run(SessionHarness.tick)
+        #expect(h.commandIDs == [400])
+        // When the autopilot refuses to arm
+        h.ack(.denied)
+        // Then a notice says so, naming the command and the result
+        #expect(h.notices.contains { $0.contains("ARM") && $0.contains("DENIED") })
+        // and nothing is re-sent within the 2 s back-off
+        h.run(1.9)
+        #expect(h.commandIDs == [400])
+        // then ARM is asked again
+        h.run(0.2)
+        #expect(h.commandIDs == [400, 400])
+    }
+
+    @Test("a refused ARM is not asked again once flying is no longer wanted")
+    func refusedArmNotRetriedWhenLanding() {
+        var h = SessionHarness()
+        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
+        h.clear()
+        h.fly(true)
+        h.run(SessionHarness.tick)
+        h.ack(.temporarilyRejected)
+        // When the owner gives up flying
+        h.fly(false)
+        h.run(10)
+        // Then ARM was sent once only
+        #expect(h.commandIDs == [400])
+    }
+
+    @Test("an unanswered command is re-sent every second (confirmation 0, 1, 2, …) five times, then reported and backed off")
+    func unansweredRetries() {
+        var h = SessionHarness()
+        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
+        h.clear()
+        h.fly(true)
+        h.run(4.5)
+        #expect(h.commandIDs == [400, 400, 400, 400, 400])
+        #expect(h.commands.map(\.confirmation) == [0, 1, 2, 3, 4])
+        // (each wait is 31 ticks of 1/30 s: the first tick at or past 1 s)
+        h.run(1)
+        #expect(h.notices.contains { $0.contains("ARM") && $0.contains("not answered after 5 sends") })
+        #expect(h.commandIDs.count == 5)
+        h.run(2)
+        #expect(h.commandIDs.count == 6, "asked again after the back-off")
+    }
+
+    @Test("land: flying false while airborne → DO_SET_MODE LAND (ArduPilot 9, PX4 AUTO.LAND 4/6), hold set-points until the mode shows",
+          arguments: [MAVLinkLinkConfiguration.Autopilot.ardupilot, .px4])
+    func land(autopilot: MAVLinkLinkConfiguration.Autopilot) {
+        // Given a vehicle flying in our mode
+        var h = SessionHarness(SessionHarness.configuration(autopilot))
+        let control = autopilot == .px4 ? PX4Mode.offboard.customMode : ArduCopterMode.guided.rawValue
+        h.connectAndConfigure(autopilot == .px4 ? .px4 : .ardupilotmega, mode: control)
+        h.fly(true, pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
+        h.vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3)
+        h.run(0.5)
+        h.clear()
+        // When the owner wants it down
+        h.fly(false, pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
+        h.run(SessionHarness.tick)
+        // Then LAND is asked for, and the set-points hold (zero) meanwhile
+        #expect(h.commandIDs == [176])
+        let expected: [Float] = autopilot == .px4 ? [1, 4, 6] : [1, 9, 0]
+        #expect(Array(h.commands[0].params.prefix(3)) == expected)
+        #expect(h.setpoints.last?.velocityNEDMetersPerSecond == [0, 0, 0])
+        h.ack()
+        let land = autopilot == .px4 ? PX4Mode.autoLand.customMode : ArduCopterMode.land.rawValue
+        h.vehicleSays(mode: land, landed: .landing)
+        h.clear()
+        h.run(1)
+        // and once the vehicle is in LAND: no set-point, no command
+        #expect(h.setpoints.isEmpty && h.commands.isEmpty)
+        // A pilot who then switches to another mode is not overruled
+        h.vehicleSays(mode: autopilot == .px4 ? PX4Mode(mainMode: 3).customMode : ArduCopterMode.loiter.rawValue)
+        h.run(3)
+        #expect(h.commands.isEmpty)
+    }
+
+    @Test("hold: pilot nil in flight → zero velocity, zero yaw rate set-points every tick")
+    func hold() {
+        var h = SessionHarness()
+        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
+        h.fly(true, pilot: nil)
+        h.vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3)
+        h.clear()
+        h.run(1)
+        #expect(h.setpoints.count >= 29)
+        #expect(h.setpoints.allSatisfy { $0.velocityNEDMetersPerSecond == [0, 0, 0] && $0.yawRateRadiansPerSecond == 0 })
+    }
+
+    @Test("telemetry silent 1 s → .telemetryLost, set-points hold, no new command; back → .telemetryRestored with the silence")
+    func telemetryLostAndRestored() {
+        var h = SessionHarness()
+        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
+        h.fly(true, pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
+        h.vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3)
+        h.run(0.5)
+        // When the vehicle falls silent
+        let talking = h.vehicle
+        h.vehicle = nil
+        h.clear()
+        h.run(1.5)
+        // Then telemetry is reported lost once, and the set-points after it hold
+        let lost = h.events.filter { if case .telemetryLost = $0 { true } else { false } }
+        #expect(lost.count == 1)
+        #expect(h.setpoints.last?.velocityNEDMetersPerSecond == [0, 0, 0])
+        #expect(h.session.statistics.counts[.telemetryLosses] == 1)
+        // When it talks again
+        h.vehicle = talking
+        h.clear()
+        h.run(0.2)
+        let restored = h.events.compactMap { if case .telemetryRestored(let s, _) = $0 { s } else { nil } }
+        #expect(restored.count == 1)
+        #expect(restored.first.map { $0 > 1.4 && $0 < 1.8 } == true, "\(restored)")
+        #expect(h.setpoints.last.map { $0.velocityNEDMetersPerSecond[0] > 5 } == true, "flying the pilot command again")
+    }
+
+    @Test("a vehicle that leaves GUIDED in the air (pilot, failsafe) is not taken back: .flyingCleared, no set-points, no DO_SET_MODE")
+    func released() {
+        var h = SessionHarness()
+        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
+        h.fly(true, pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
+        h.vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3)
+        h.run(0.5)
+        h.clear()
+        h.vehicleSays(mode: ArduCopterMode.loiter.rawValue)
+        h.run(5)
+        #expect(h.events.contains { if case .flyingCleared(let reason, _) = $0 { reason.contains("LOITER") } else { false } })
+        #expect(h.setpoints.isEmpty)
+        #expect(h.commands.isEmpty)
+        // Landing is still obeyed when asked
+        h.fly(false)
+        h.run(SessionHarness.tick)
+        #expect(h.commandIDs == [176])
+    }
+
+    @Test("EMERGENCY from the vehicle clears flying (.flyingCleared), never arms, asks for LAND while armed")
+    func emergency() {
+        var h = SessionHarness()
+        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
+        h.fly(true)
+        h.vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3, status: .emergency)
+        h.run(SessionHarness.tick)
+        #expect(h.events.contains { if case .flyingCleared = $0 { true } else { false } })
+        #expect(h.commandIDs.last == 176)
+        #expect(Array(h.commands.last!.params.prefix(2)) == [1, 9])
+        #expect(!h.commandIDs.contains(400))
+    }
+
+    @Test("a vehicle whose HEARTBEAT names another autopilot gets no flight command, and the configuration fails")
+    func autopilotMismatch() {
+        // Given FollowMe configured for PX4 and an ArduPilot vehicle (PX4's OFFBOARD 6 is ArduPilot's RTL)
+        var h = SessionHarness(SessionHarness.configuration(.px4))
+        h.connectAndConfigure(.ardupilotmega)
+        h.fly(true)
+        h.run(3)
+        #expect(!h.commandIDs.contains(400) && !h.commandIDs.contains(176) && !h.commandIDs.contains(22))
+        #expect(h.setpoints.isEmpty)
+        #expect(h.events.contains { if case .configurationFailed(let key, _, _, _) = $0 { key == "autopilot" } else { false } })
+        #expect(h.events.contains { if case .configurationComplete(let failed, _) = $0 { failed.contains("autopilot") } else { false } })
+    }
+
+    @Test("connecting to an armed vehicle adopts flying: .connected(wasFlying, desiredFlying) and no LAND")
+    func connectWhileFlying() {
+        var h = SessionHarness()
+        h.vehicle = (SessionHarness.heartbeat(mode: ArduCopterMode.loiter.rawValue, armed: true), SessionHarness.landed(.inAir),
+                     SessionHarness.position(relativeAltitudeMeters: 5))
+        h.vehicleSays()
+        #expect(h.events.contains { if case .connected(true, true, _) = $0 { true } else { false } })
+        h.run(3)
+        #expect(!h.commandIDs.contains(176))
+    }
+}

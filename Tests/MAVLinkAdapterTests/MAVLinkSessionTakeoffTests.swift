@@ -1,0 +1,96 @@
+import DroneControl
+import Foundation
+import FollowCore
+import MAVLink
+import Testing
+
+@testable import MAVLinkAdapter
+
+/// The take-off sequences per autopilot (docs/mavlink.md §7.3), with a scripted vehicle.
+@Suite("MAVLinkSession: take-off per autopilot")
+struct MAVLinkSessionTakeoffTests {
+    @Test("ArduPilot: GUIDED → ARM → NAV_TAKEOFF (relative altitude) → set-points once IN_AIR, body frame, velocity + yaw rate")
+    func ardupilot() {
+        // Given a configured ArduPilot Copter on the ground in STABILIZE
+        var h = SessionHarness()
+        h.connectAndConfigure()
+        h.clear()
+        // When the owner wants to fly
+        h.fly(true)
+        h.run(SessionHarness.tick)
+        // Then the first command is DO_SET_MODE custom mode GUIDED (param1 1 = custom mode enabled, param2 4)
+        #expect(h.commandIDs == [176])
+        #expect(Array(h.commands[0].params.prefix(3)) == [1, 4, 0])
+        #expect(h.commands[0].target == MAVLinkTarget(system: 1, component: 1))
+        h.ack()
+        h.vehicleSays(mode: ArduCopterMode.guided.rawValue)
+        h.run(SessionHarness.tick)
+        // then ARM (400, param1 1, never forced)
+        #expect(h.commandIDs.last == 400)
+        #expect(Array(h.commands.last!.params.prefix(2)) == [1, 0])
+        h.ack()
+        h.vehicleSays(armed: true)
+        h.run(SessionHarness.tick)
+        // then NAV_TAKEOFF with param7 = 3 m above home
+        #expect(h.commandIDs.last == 22)
+        #expect(h.commands.last!.params[6] == 3)
+        #expect(h.setpoints.isEmpty, "no set-point before the take-off")
+        h.ack()
+        // While ArduPilot flies its own take-off (TAKEOFF) no set-point may interrupt it
+        h.vehicleSays(landed: .takeoff, relativeAltitudeMeters: 1)
+        h.run(1)
+        #expect(h.setpoints.isEmpty)
+        #expect(h.commandIDs == [176, 400, 22], "nothing is sent twice: \(h.commandIDs)")
+        // Once IN_AIR, a set-point every tick carrying the pilot command
+        h.vehicleSays(landed: .inAir, relativeAltitudeMeters: 3)
+        h.fly(true, pilot: PilotCommand(roll: 0, pitch: -0.5, gaz: 0, yaw: 0))
+        h.run(1)
+        #expect(h.setpoints.count >= 29)
+        let last = h.setpoints.last!
+        #expect(last.coordinateFrame.known == .bodyNED)
+        #expect(last.typeMask.rawValue == 0x05C7)
+        #expect(last.target == MAVLinkTarget(system: 1, component: 1))
+        #expect(abs(Double(last.velocityNEDMetersPerSecond[0]) - 17.5 * sin(10 * Double.pi / 180)) < 1e-4)
+        #expect(h.commandIDs == [176, 400, 22])
+    }
+
+    @Test("PX4: set-points stream (hold) before ARM → NAV_TAKEOFF (AMSL) → OFFBOARD once AUTO.LOITER and IN_AIR")
+    func px4() {
+        // Given a configured PX4 vehicle on the ground in POSCTL, 480 m above sea level
+        var h = SessionHarness(SessionHarness.configuration(.px4))
+        h.connectAndConfigure(.px4)
+        h.clear()
+        // When the owner wants to fly
+        h.fly(true, pilot: PilotCommand(roll: 0.3, pitch: 0, gaz: 0, yaw: 0))
+        h.run(SessionHarness.tick)
+        // Then set-points stream at once, holding (the pilot command is not flown before OFFBOARD),
+        // and the first command is ARM
+        #expect(h.setpoints.count == 1)
+        #expect(h.setpoints[0].velocityNEDMetersPerSecond == [0, 0, 0])
+        #expect(h.commandIDs == [400])
+        h.ack()
+        h.vehicleSays(armed: true)
+        h.run(SessionHarness.tick)
+        // then NAV_TAKEOFF to home MSL + 3 m (PX4 reads param7 as AMSL)
+        #expect(h.commandIDs.last == 22)
+        #expect(h.commands.last!.params[6] == 483)
+        h.ack()
+        // PX4 flies AUTO.TAKEOFF: no OFFBOARD yet
+        h.vehicleSays(mode: PX4Mode.autoTakeoff.customMode, landed: .takeoff, relativeAltitudeMeters: 1.5)
+        h.run(1)
+        #expect(h.commandIDs == [400, 22])
+        // Take-off done: AUTO.LOITER, IN_AIR → DO_SET_MODE OFFBOARD (param2 main 6, param3 sub 0)
+        h.vehicleSays(mode: PX4Mode.autoLoiter.customMode, landed: .inAir, relativeAltitudeMeters: 3)
+        h.run(SessionHarness.tick)
+        #expect(h.commandIDs == [400, 22, 176])
+        #expect(Array(h.commands.last!.params.prefix(3)) == [1, 6, 0])
+        h.ack()
+        h.vehicleSays(mode: PX4Mode.offboard.customMode)
+        h.clear()
+        h.run(0.5)
+        // In OFFBOARD the set-points carry the pilot command (roll 0.3 → right)
+        #expect(h.setpoints.count >= 14)
+        #expect(h.setpoints.last!.velocityNEDMetersPerSecond[1] > 1.5)
+        #expect(h.commands.isEmpty)
+    }
+}

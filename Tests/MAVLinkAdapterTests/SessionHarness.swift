@@ -1,0 +1,160 @@
+import DroneControl
+import FollowCore
+import MAVLink
+import Observations
+
+@testable import MAVLinkAdapter
+
+/// A `MAVLinkSession` driven by scripted vehicle messages and invented times: what it sent and
+/// reported, in order. The vehicle is system 1, component 1 unless told.
+struct SessionHarness {
+    var session: MAVLinkSession
+    var now = MonotonicTime(seconds: 100)
+    var sent: [MAVLinkOutgoing] = []
+    var events: [LinkEvent] = []
+    var vehicleSequence: UInt8 = 0
+    /// What the scripted vehicle says every 0.1 s while `run` ticks (nil: silent).
+    var vehicle: (heartbeat: Heartbeat, landed: ExtendedSysState, position: GlobalPositionInt)?
+    var lastTalkAt = MonotonicTime.zero
+
+    static let tick = 1.0 / 30
+
+    static func configuration(_ autopilot: MAVLinkLinkConfiguration.Autopilot = .ardupilot,
+                              positionSource: MAVLinkLinkConfiguration.PositionSource = .autopilot,
+                              targetSystem: Int = 0) -> MAVLinkLinkConfiguration {
+        // swiftlint:disable:next force_try
+        try! MAVLinkLinkConfiguration(
+            targetSystem: targetSystem, autopilot: autopilot, positionSource: positionSource,
+            setpoints: VelocitySetpointScale(tiltSpeedMetersPerSecond: 17.5, maxTiltDegrees: 20, maxClimbMetersPerSecond: 0.7,
+                                             maxYawRateDegreesPerSecond: 120),
+            takeoffAltitudeMeters: 3)
+    }
+
+    init(_ configuration: MAVLinkLinkConfiguration = Self.configuration()) {
+        session = MAVLinkSession(configuration: configuration)
+        var output = MAVLinkSessionOutput()
+        session.start(now: now, output: &output)
+        collect(output)
+    }
+
+    mutating func collect(_ output: MAVLinkSessionOutput) {
+        sent += output.messages
+        events += output.events
+    }
+
+    /// One message from the vehicle (or another system), as one datagram.
+    mutating func receive(_ message: some MAVLinkMessage, system: UInt8 = 1, component: UInt8 = 1) {
+        let bytes = message.encoded(sequence: vehicleSequence, systemID: system, componentID: component)
+        vehicleSequence &+= 1
+        receive(bytes: bytes)
+    }
+
+    mutating func receive(bytes: [UInt8], fromExpectedSource: Bool = true) {
+        var output = MAVLinkSessionOutput()
+        session.receive(datagram: bytes, fromExpectedSource: fromExpectedSource, now: now, output: &output)
+        collect(output)
+    }
+
+    /// Moves time on by `seconds`, ticking every 1/30 s on the way.
+    mutating func run(_ seconds: Double) {
+        let end = now.adding(seconds: seconds)
+        while now < end {
+            now = min(end, now.adding(seconds: Self.tick))
+            if let vehicle, now.seconds(since: lastTalkAt) >= 0.099 {
+                lastTalkAt = now
+                receive(vehicle.heartbeat)
+                receive(vehicle.landed)
+                receive(vehicle.position)
+            }
+            var output = MAVLinkSessionOutput()
+            session.tick(now: now, output: &output)
+            collect(output)
+        }
+    }
+
+    mutating func fly(_ flying: Bool, pilot: PilotCommand? = nil) {
+        session.setDesired(LinkCommand(flying: flying, pilot: pilot))
+    }
+
+    /// Forgets what was sent and reported so far.
+    mutating func clear() {
+        sent.removeAll()
+        events.removeAll()
+    }
+
+    var commands: [CommandLong] { sent.compactMap { if case .command(let c) = $0 { c } else { nil } } }
+    var setpoints: [SetPositionTargetLocalNED] { sent.compactMap { if case .setpoint(let s) = $0 { s } else { nil } } }
+    var heartbeats: [Heartbeat] { sent.compactMap { if case .heartbeat(let h) = $0 { h } else { nil } } }
+
+    /// The commands sent, as `MAV_CMD` numbers.
+    var commandIDs: [UInt16] { commands.map(\.command.rawValue) }
+
+    var notices: [String] { events.compactMap { if case .notice(let text, _, _) = $0 { text } else { nil } } }
+
+    /// Answers the last command sent with `result`.
+    mutating func ack(_ result: MAVResult = .accepted) {
+        guard let last = commands.last else { return }
+        receive(CommandAck(command: last.command, result: .init(result)))
+    }
+
+    // MARK: Vehicle messages
+
+    static func heartbeat(_ autopilot: MAVAutopilot = .ardupilotmega, mode: UInt32 = ArduCopterMode.stabilize.rawValue,
+                          armed: Bool = false, status: MAVState = .standby) -> Heartbeat {
+        var flags: MAVLinkBitmask<MAVModeFlag> = [.customModeEnabled]
+        if armed { flags.insert(.safetyArmed) }
+        return Heartbeat(customMode: mode, type: .init(.quadrotor), autopilot: .init(autopilot), baseMode: flags,
+                         systemStatus: .init(status), mavlinkVersion: 3)
+    }
+
+    static func landed(_ state: MAVLandedState) -> ExtendedSysState {
+        ExtendedSysState(vtolState: .init(.undefined), landedState: .init(state))
+    }
+
+    static func position(relativeAltitudeMeters: Double = 0, mslMeters: Double = 480, velocityNED: [Int16] = [0, 0, 0],
+                         headingCentidegrees: UInt16 = 9000, latitudeE7: Int32 = 473_977_420,
+                         longitudeE7: Int32 = 85_455_940) -> GlobalPositionInt {
+        GlobalPositionInt(timeBootMilliseconds: 1000,
+                          latitudeLongitude: LatitudeLongitudeE7(latitudeE7: latitudeE7, longitudeE7: longitudeE7),
+                          altitudeMSLMillimeters: Int32(mslMeters * 1000),
+                          relativeAltitudeMillimeters: Int32(relativeAltitudeMeters * 1000),
+                          velocityNEDCentimetersPerSecond: velocityNED, headingCentidegrees: headingCentidegrees)
+    }
+
+    static func battery(_ percent: Int8) -> SysStatus {
+        var status = SysStatus()
+        status.batteryRemainingPercent = percent
+        return status
+    }
+
+    /// The scripted vehicle now says this (and at once).
+    mutating func vehicleSays(mode: UInt32? = nil, armed: Bool? = nil, landed: MAVLandedState? = nil,
+                              relativeAltitudeMeters: Double? = nil, status: MAVState? = nil) {
+        guard var vehicle else { return }
+        let old = vehicle.heartbeat
+        let autopilot = old.autopilot.known ?? .ardupilotmega
+        vehicle.heartbeat = Self.heartbeat(autopilot, mode: mode ?? old.customMode, armed: armed ?? old.baseMode.contains(.safetyArmed),
+                                           status: status ?? old.systemStatus.known ?? .standby)
+        if let landed { vehicle.landed = Self.landed(landed) }
+        if let relativeAltitudeMeters {
+            vehicle.position = Self.position(relativeAltitudeMeters: relativeAltitudeMeters)
+        }
+        self.vehicle = vehicle
+        receive(vehicle.heartbeat)
+        receive(vehicle.landed)
+        receive(vehicle.position)
+    }
+
+    /// The vehicle's first HEARTBEAT, then every SET_MESSAGE_INTERVAL answered ACCEPTED, a
+    /// position and a full battery: connected and configured, on the ground; it keeps talking.
+    mutating func connectAndConfigure(_ autopilot: MAVAutopilot = .ardupilotmega, mode: UInt32? = nil) {
+        let mode = mode ?? (autopilot == .px4 ? PX4Mode(mainMode: 3).customMode : ArduCopterMode.stabilize.rawValue)
+        vehicle = (Self.heartbeat(autopilot, mode: mode), Self.landed(.onGround), Self.position())
+        vehicleSays()
+        receive(Self.battery(90))
+        for _ in 0..<4 {
+            run(Self.tick)
+            ack()
+        }
+    }
+}
