@@ -14,10 +14,13 @@ struct ConfigOption: ParsableArguments {
 /// Under systemd the lines carry the journal's error priority (`<3>`, LogLineStyle), so
 /// `journalctl -p err` shows why the service would not start.
 func loadConfigurationOrExit(path: String) throws -> FollowMeConfiguration {
+    let style = LogLineStyle.forStandardError(environment: ProcessInfo.processInfo.environment, statusLine: false)
     do {
-        return try loadConfiguration(path: path)
+        let checked = try loadConfiguration(path: path)
+        // Valid keys the chosen drone link does not read (a [mavlink] port in an AR.Drone file): a warning.
+        for note in checked.unusedKeys { printError(style.decorate("warning: \(note)", level: .warning)) }
+        return checked.configuration
     } catch {
-        let style = LogLineStyle.forStandardError(environment: ProcessInfo.processInfo.environment, statusLine: false)
         printError(style.decorate(error.description, level: .error))
         printError(style.decorate("followme: refusing to start: \(path) did not validate (\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s"))", level: .error))
         throw ExitCode(2)
@@ -25,7 +28,8 @@ func loadConfigurationOrExit(path: String) throws -> FollowMeConfiguration {
 }
 
 /// Reads and validates a config file (file errors become `ConfigProblems` too).
-func loadConfiguration(path: String) throws(ConfigProblems) -> FollowMeConfiguration {
+func loadConfiguration(path: String) throws(ConfigProblems)
+    -> (configuration: FollowMeConfiguration, unusedKeys: [ConfigNote]) {
     guard FileManager.default.fileExists(atPath: path) else {
         throw ConfigProblems(problems: [.fileNotFound(path: path)])
     }
@@ -41,7 +45,7 @@ func loadConfiguration(path: String) throws(ConfigProblems) -> FollowMeConfigura
     } catch {
         throw ConfigProblems(problems: [.unreadable(path: path, reason: "\(error.localizedDescription)")])
     }
-    return try FollowMeConfiguration.parse(toml: text, path: path)
+    return try FollowMeConfiguration.check(toml: text, path: path)
 }
 
 /// Writes a line to standard error.

@@ -51,6 +51,19 @@ import TestSupport
         let r = try FollowMeBinary.run(["config", "check", RepositoryRoot.file("etc/followme.toml").path])
         #expect(r.exitCode == 0, "\(r.stderr)")
         #expect(r.stdout.contains("mount_offset_deg = 90"))
+        #expect(!r.stderr.contains("warning"), "\(r.stderr)")
+    }
+
+    @Test("a [mavlink] key an AR.Drone file does not use → exit 0 and a FILE:LINE: KEY warning")
+    func unusedKeyWarning() throws {
+        let file = try temporaryConfig("[target]\ndevice = \"/dev/a\"\n[onboard]\ndevice = \"/dev/b\"\n"
+            + "[mavlink]\nport = 14540\n")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let r = try FollowMeBinary.run(["config", "check", file.path])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("warning: \(file.path):6: mavlink.port: not used: drone.protocol is \"ardrone\""),
+                "\(r.stderr)")
+        #expect(!r.stdout.contains("[mavlink]"))
     }
 }
 
