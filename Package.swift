@@ -114,6 +114,12 @@ let package = Package(
             dependencies: ["ARDroneAdapter", "ARDroneProtocol", "DroneControl", "FollowCore", "Observations", "ShellSupport", nioCore, nioPosix, log],
             swiftSettings: strict
         ),
+        // The MAVLink link (PX4, ArduPilot): MAVLinkSession on one NIO UDP socket, 30 Hz tick (docs/mavlink.md §7).
+        .target(
+            name: "MAVLinkLink",
+            dependencies: ["MAVLinkAdapter", "MAVLink", "DroneControl", "Observations", "ShellSupport", nioCore, nioPosix, log],
+            swiftSettings: strict
+        ),
         .target(name: "TrackFiles", dependencies: ["Geometry", "TextFormats"], swiftSettings: strict),
         .target(
             name: "FlightLog",
@@ -201,6 +207,11 @@ let package = Package(
         .testTarget(
             name: "DroneLinkTests",
             dependencies: ["DroneLink", "DroneControl", "ARDroneProtocol", "ShellSupport", "Observations", "TestSupport", nioCore, nioPosix, log],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MAVLinkLinkTests",
+            dependencies: ["MAVLinkLink", "MAVLinkAdapter", "MAVLink", "DroneControl", "FollowCore", "Observations", "TestSupport", log],
             swiftSettings: strict
         ),
         .testTarget(name: "ShellSupportTests", dependencies: ["ShellSupport", log], swiftSettings: strict),

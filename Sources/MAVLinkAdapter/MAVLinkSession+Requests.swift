@@ -6,16 +6,16 @@ import Observations
 extension MAVLinkSession {
     /// What the rules ask of the vehicle now (docs/mavlink.md §7.3): a flight command first, else
     /// the next message rate; nil when nothing (or when the vehicle is unknown or silent).
-    var wantedRequest: VehicleRequest? {
+    func wantedRequest(now: MonotonicTime) -> VehicleRequest? {
         guard vehicleTarget != nil, !isTelemetryLost else { return nil }
-        if let request = flightRequest { return request }
+        if let request = flightRequest(now: now) { return request }
         return streams.first { $0.status == .pending }.map {
             .messageInterval(messageID: $0.messageID, intervalMicroseconds: $0.intervalMicroseconds)
         }
     }
 
     /// The take-off sequence of the configured autopilot, or LAND.
-    var flightRequest: VehicleRequest? {
+    func flightRequest(now: MonotonicTime) -> VehicleRequest? {
         guard !autopilotMismatch, vehicle.heartbeat != nil else { return nil }
         guard desired.flying else {
             // Land: armed and not confirmed on the ground, not in LAND, our LAND not yet accepted.
@@ -31,7 +31,10 @@ extension MAVLinkSession {
                 if !isIn(profile.control) { return .setMode(profile.control) }
                 return vehicle.isArmed ? .takeoff : .arm
             case .px4:
-                // Set-points already stream (hold); ARM → NAV_TAKEOFF (AUTO.TAKEOFF, then AUTO.LOITER).
+                // Set-points stream (hold) for `px4SetpointLeadSeconds` first; then ARM → NAV_TAKEOFF
+                // (AUTO.TAKEOFF, then AUTO.LOITER).
+                guard let since = setpointsStreamingSince,
+                      now.seconds(since: since) >= Self.px4SetpointLeadSeconds else { return nil }
                 return vehicle.isArmed ? .takeoff : .arm
             }
         }
@@ -47,7 +50,7 @@ extension MAVLinkSession {
     /// Drops a pending request the rules no longer want, re-sends one whose ACK is late (or gives
     /// it up), or sends the wanted one unless it is waiting out a back-off.
     mutating func advanceRequests(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
-        let wanted = wantedRequest
+        let wanted = wantedRequest(now: now)
         if var pending {
             if pending.request != wanted {
                 self.pending = nil

@@ -21,8 +21,8 @@ import Observations
 /// * Take-off only while the owner's `flying` is true, the vehicle is connected, its telemetry
 ///   fresh, no EMERGENCY, and its HEARTBEAT says it runs the configured autopilot (the mode numbers
 ///   differ: PX4's OFFBOARD main mode 6 is ArduPilot's RTL). ArduPilot: GUIDED → ARM → NAV_TAKEOFF,
-///   set-points once IN_AIR. PX4: set-points streamed first (hold), ARM → NAV_TAKEOFF, OFFBOARD once
-///   the take-off finished (AUTO.LOITER, IN_AIR).
+///   set-points once IN_AIR. PX4: set-points streamed first (hold, 1 s), ARM → NAV_TAKEOFF, OFFBOARD
+///   once the take-off finished (AUTO.LOITER, IN_AIR).
 /// * Set-points every tick while in control; hold (zero velocity) when the owner says `pilot` nil
 ///   or telemetry is lost. `flying` false while airborne: DO_SET_MODE LAND (once accepted, never
 ///   forced again: a pilot may take over).
@@ -53,6 +53,8 @@ public struct MAVLinkSession: Sendable {
     var flight = FlightProgress()
     /// The vehicle's HEARTBEAT names another autopilot than configured: no flight command is sent.
     var autopilotMismatch = false
+    /// Since when set-points have gone out on every tick; nil while they do not.
+    var setpointsStreamingSince: MonotonicTime?
     var lastStatisticsAt = MonotonicTime.zero
     var receivedAtLastStatistics = 0
 
@@ -94,11 +96,17 @@ public struct MAVLinkSession: Sendable {
         emitStatisticsIfDue(now: now, output: &output)
         advanceRequests(now: now, output: &output)
         sendSetpoint(now: now, output: &output)
+        if currentSetpoint == nil { setpointsStreamingSince = nil }
     }
+
+    /// PX4 switches to OFFBOARD only after set-points have arrived for more than a second (PX4 user
+    /// guide, "Offboard Mode"); the link streams them this long before it even arms (docs/mavlink.md §7.3).
+    static let px4SetpointLeadSeconds = 1.0
 
     /// The set-point now, outside the tick cadence (a new GPS fix must not wait for the tick).
     public mutating func sendSetpoint(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
         guard let setpoint = currentSetpoint, let target = vehicleTarget else { return }
+        if setpointsStreamingSince == nil { setpointsStreamingSince = now }
         let milliseconds = UInt32(clamping: max(0, now.nanoseconds &- startedAt.nanoseconds) / 1_000_000)
         emit(.setpoint(SetPositionTargetLocalNED(setpoint, target: target, timeBootMilliseconds: milliseconds)),
              into: &output)

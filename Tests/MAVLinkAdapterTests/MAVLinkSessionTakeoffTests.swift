@@ -62,11 +62,14 @@ struct MAVLinkSessionTakeoffTests {
         h.clear()
         // When the owner wants to fly
         h.fly(true, pilot: PilotCommand(roll: 0.3, pitch: 0, gaz: 0, yaw: 0))
-        h.run(SessionHarness.tick)
+        h.run(0.99)
         // Then set-points stream at once, holding (the pilot command is not flown before OFFBOARD),
-        // and the first command is ARM
-        #expect(h.setpoints.count == 1)
-        #expect(h.setpoints[0].velocityNEDMetersPerSecond == [0, 0, 0])
+        // for a second before anything else
+        #expect(h.setpoints.count >= 29)
+        #expect(h.setpoints.allSatisfy { $0.velocityNEDMetersPerSecond == [0, 0, 0] })
+        #expect(h.commands.isEmpty)
+        // and then the first command is ARM
+        h.run(0.05)
         #expect(h.commandIDs == [400])
         h.ack()
         h.vehicleSays(armed: true)

@@ -1,0 +1,179 @@
+import DroneControl
+import Logging
+import MAVLink
+import MAVLinkAdapter
+import NIOCore
+import NIOPosix
+import Observations
+import ShellSupport
+import Synchronization
+
+/// The UDP link to one MAVLink vehicle (PX4 or ArduPilot): a `DroneControlLink` (docs/mavlink.md §7).
+///
+/// One UDP socket bound to `localPort` (0 = any) sends to `address:port` and reads the vehicle's
+/// replies; datagrams from any other source are dropped and counted. Every decision is
+/// `MAVLinkSession`'s (a value, tested without sockets); this class owns the socket, the
+/// fixed-rate tick (`tickIntervalSeconds`, 30 Hz) and the clock. All state lives on one NIO event
+/// loop, like `DroneLink`'s, so the flight loop can run on the same loop without a thread hop.
+///
+/// `stop()` only stops sending; it does not land (the owner sends `flying: false` and waits for
+/// the landed state first). After `stop()` the autopilot's own failsafes take over (GCS heartbeat
+/// loss; PX4 leaves OFFBOARD when set-points stop, docs/mavlink.md §7.5).
+public final class MAVLinkLink: DroneControlLink, Sendable {
+    public let configuration: MAVLinkLinkConfiguration
+    let eventLoop: any EventLoop
+    let logger: Logger
+    let eventHandler: @Sendable (LinkEvent) -> Void
+    let tickHandler: (@Sendable (MonotonicTime) -> Void)?
+    /// The owner's latest command, picked up by the loop at its next tick or immediate send.
+    let pendingDesired = Mutex(PendingDesired())
+    let lifecycle: NIOLoopBoundBox<Lifecycle>
+
+    /// Receive buffer: above the longest MAVLink frame (280 bytes), and room for a router that
+    /// packs several frames into one datagram.
+    static let receiveBufferBytes = 2048
+
+    enum Lifecycle {
+        case idle, starting, running(MAVLinkRuntime), stopped
+    }
+
+    struct PendingDesired: Sendable {
+        var generation: UInt64 = 0
+        var command = LinkCommand.landed
+    }
+
+    /// - Parameters:
+    ///   - eventLoopGroup: the link pins its socket and tick to one loop of this group.
+    ///   - eventHandler: called on the link's loop with every event, in order. Must not block.
+    ///   - tickHandler: called on the loop after every periodic tick with its time. Must not block.
+    public init(
+        configuration: MAVLinkLinkConfiguration,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "followme.mavlink"),
+        eventHandler: @escaping @Sendable (LinkEvent) -> Void,
+        tickHandler: (@Sendable (MonotonicTime) -> Void)? = nil
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        self.eventHandler = eventHandler
+        self.tickHandler = tickHandler
+        let loop = eventLoopGroup.next()
+        eventLoop = loop
+        lifecycle = NIOLoopBoundBox.makeBoxSendingValue(Lifecycle.idle, eventLoop: loop)
+    }
+
+    public var peerDescription: String { "mavlink \(configuration.address):\(configuration.port)" }
+
+    // MARK: - Lifecycle
+
+    /// Resolves the vehicle's address, binds the socket, sends the first HEARTBEAT and starts the
+    /// tick. A link runs once: after `stop()` make a new one.
+    public func start() async throws {
+        try await startLink()
+    }
+
+    func startLink() async throws(MAVLinkLinkError) {
+        let claimed = (try? await eventLoop.submit { [self] () -> Bool in
+            guard case .idle = lifecycle.value else { return false }
+            lifecycle.value = .starting
+            return true
+        }.get()) ?? false
+        guard claimed else { throw .alreadyStarted }
+        let remote: SocketAddress
+        let channel: any Channel
+        do throws(MAVLinkLinkError) {
+            remote = try Self.resolve(configuration.address, port: configuration.port)
+            channel = try await bind(host: remote.protocol == .inet6 ? "::" : "0.0.0.0", port: configuration.localPort)
+        } catch {
+            _ = try? await eventLoop.submit { [self] in lifecycle.value = .stopped }.get()
+            throw error
+        }
+        let configuration = configuration
+        let started = (try? await eventLoop.submit { [self] () -> Bool in
+            guard case .starting = lifecycle.value else { return false }
+            let runtime = MAVLinkRuntime(session: MAVLinkSession(configuration: configuration), channel: channel,
+                                         remote: remote, configuration: configuration)
+            runtime.appliedGeneration = pendingDesired.withLock { $0.generation }
+            lifecycle.value = .running(runtime)
+            watchClose(of: channel, runtime: runtime)
+            runtime.output.reset()
+            runtime.session.start(now: SystemClock.now(), output: &runtime.output)
+            perform(runtime)
+            runtime.nextTickDeadline = .now() + runtime.tickInterval
+            scheduleTick(runtime)
+            return true
+        }.get()) ?? false
+        guard started else {
+            try? await channel.close()
+            throw .alreadyStarted
+        }
+        logger.info("mavlink link started", metadata: [
+            "vehicle": "\(configuration.address):\(configuration.port)", "autopilot": "\(configuration.autopilot.rawValue)",
+            "local": "\(channel.localAddress.map { "\($0)" } ?? "?")",
+        ])
+    }
+
+    /// Stops the tick and closes the socket. Does not land (see the type doc).
+    public func stop() async {
+        let channel: (any Channel)? = (try? await eventLoop.submit { [self] () -> (any Channel)? in
+            defer { lifecycle.value = .stopped }
+            guard case .running(let runtime) = lifecycle.value else { return nil }
+            runtime.scheduledTick?.cancel()
+            return runtime.channel
+        }.get()) ?? nil
+        if let channel {
+            try? await channel.close()
+            logger.info("mavlink link stopped")
+        }
+    }
+
+    // MARK: - Owner API
+
+    /// Sets the command every following tick carries; `immediately` sends the set-point now
+    /// (the fix-to-datagram probe records it when `reflecting` is given).
+    public func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) {
+        pendingDesired.withLock { desired in
+            desired.generation &+= 1
+            desired.command = command
+        }
+        guard immediately else { return }
+        eventLoop.execute { [self] in
+            guard let runtime = runningRuntime else { return }
+            runtime.output.reset()
+            let sentBefore = runtime.session.statistics.counts[.datagramsSent]
+            runtime.session.sendSetpoint(now: SystemClock.now(), output: &runtime.output)
+            perform(runtime)
+            if let fixReceivedAt, runtime.session.statistics.counts[.datagramsSent] > sentBefore {
+                runtime.fixLatency.record(nanoseconds: SystemClock.now().nanoseconds - fixReceivedAt.nanoseconds)
+            }
+        }
+    }
+
+    public func linkStatistics() async -> LinkStatistics? {
+        await onLoop { $0.session.statistics }
+    }
+
+    public func fixLatency() async -> LatencyHistogram? {
+        await onLoop { $0.fixLatency }
+    }
+
+    /// The socket's local address (what the vehicle answers to); nil unless running.
+    public func localAddress() async -> SocketAddress? {
+        await onLoop { $0.channel.localAddress } ?? nil
+    }
+}
+
+/// Why `MAVLinkLink.start()` failed.
+public enum MAVLinkLinkError: Error, Sendable, Equatable, CustomStringConvertible {
+    case alreadyStarted
+    case addressResolution(address: String, port: Int, reason: String)
+    case bind(port: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .alreadyStarted: "the MAVLink link was already started"
+        case .addressResolution(let address, let port, let reason): "cannot resolve \(address):\(port): \(reason)"
+        case .bind(let port, let reason): "cannot open the MAVLink UDP socket on local port \(port): \(reason)"
+        }
+    }
+}

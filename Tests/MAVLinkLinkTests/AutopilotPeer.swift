@@ -1,0 +1,140 @@
+import Foundation
+import MAVLink
+import Observations
+import Synchronization
+import TestSupport
+
+/// A small autopilot on 127.0.0.1 for the link's tests: a plain UDP socket (not NIO, not the
+/// link's code) that decodes what it receives with the MAVLink codec, records every frame, answers
+/// commands the way ArduPilot or PX4 would in the simplest case, and sends HEARTBEAT,
+/// EXTENDED_SYS_STATE, GLOBAL_POSITION_INT and SYS_STATUS every 100 ms once it knows the link's port.
+final class AutopilotPeer: @unchecked Sendable {
+    struct Received: Sendable {
+        let frame: MAVLinkFrame
+        let at: MonotonicTime
+        var message: (any MAVLinkMessage)? { MAVLinkMessages.message(in: frame) }
+    }
+
+    struct State: Sendable {
+        var received: [Received] = []
+        var linkPort: Int?
+        var autopilot: MAVAutopilot
+        var customMode: UInt32
+        var armed = false
+        var landed = MAVLandedState.onGround
+        var relativeAltitudeMeters = 0.0
+        /// Stop talking (the link should report telemetry lost).
+        var silent = false
+        /// Refuse this many ARMs with DENIED.
+        var armsToDeny = 0
+    }
+
+    let socket: LoopbackUDPSocket
+    let state: Mutex<State>
+    private let stopped = Atomic<Bool>(false)
+    private let done = Atomic<Bool>(false)
+
+    init(autopilot: MAVAutopilot, customMode: UInt32) throws {
+        socket = try LoopbackUDPSocket()
+        state = Mutex(State(autopilot: autopilot, customMode: customMode))
+        let thread = Thread { [self] in run() }
+        thread.start()
+    }
+
+    var port: Int { socket.localPort }
+    var received: [Received] { state.withLock { $0.received } }
+
+    /// Every COMMAND_LONG received, in order.
+    var commands: [CommandLong] { received.compactMap { $0.message as? CommandLong } }
+    var setpoints: [(SetPositionTargetLocalNED, MonotonicTime)] {
+        received.compactMap { r in (r.message as? SetPositionTargetLocalNED).map { ($0, r.at) } }
+    }
+
+    func attach(linkPort: Int) { state.withLock { $0.linkPort = linkPort } }
+
+    func stop() {
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        while !done.load(ordering: .sequentiallyConsistent) { usleep(5_000) }
+    }
+
+    private func run() {
+        var parser = MAVLinkParser()
+        var sender: UInt8 = 0
+        var lastTelemetry = MonotonicTime.zero
+        while !stopped.load(ordering: .sequentiallyConsistent) {
+            if let bytes = try? socket.receive(timeoutSeconds: 0.01) {
+                let now = TestClock.now()
+                for case .frame(let frame) in parser.parse(bytes) {
+                    state.withLock { $0.received.append(Received(frame: frame, at: now)) }
+                    if let command = MAVLinkMessages.message(in: frame) as? CommandLong {
+                        reply(to: command, sender: &sender)
+                    }
+                }
+            }
+            let now = TestClock.now()
+            if now.seconds(since: lastTelemetry) >= 0.1 {
+                lastTelemetry = now
+                sendTelemetry(sender: &sender)
+            }
+        }
+        done.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    private func send(_ message: some MAVLinkMessage, sender: inout UInt8, port: Int) {
+        socket.send(message.encoded(sequence: sender, systemID: 1, componentID: 1), toPort: port)
+        sender &+= 1
+    }
+
+    private func sendTelemetry(sender: inout UInt8) {
+        let s = state.withLock { $0 }
+        guard let port = s.linkPort, !s.silent else { return }
+        var flags: MAVLinkBitmask<MAVModeFlag> = [.customModeEnabled]
+        if s.armed { flags.insert(.safetyArmed) }
+        send(Heartbeat(customMode: s.customMode, type: .init(.quadrotor), autopilot: .init(s.autopilot), baseMode: flags,
+                       systemStatus: .init(s.armed ? .active : .standby), mavlinkVersion: 3), sender: &sender, port: port)
+        send(ExtendedSysState(vtolState: .init(.undefined), landedState: .init(s.landed)), sender: &sender, port: port)
+        send(GlobalPositionInt(timeBootMilliseconds: 1, latitudeLongitude: LatitudeLongitudeE7(latitudeE7: 473_977_420, longitudeE7: 85_455_940),
+                               altitudeMSLMillimeters: Int32((480 + s.relativeAltitudeMeters) * 1000),
+                               relativeAltitudeMillimeters: Int32(s.relativeAltitudeMeters * 1000),
+                               velocityNEDCentimetersPerSecond: [0, 0, 0], headingCentidegrees: 9000), sender: &sender, port: port)
+        var status = SysStatus()
+        status.batteryRemainingPercent = 87
+        send(status, sender: &sender, port: port)
+    }
+
+    /// ArduPilot/PX4 in the simplest case: message intervals and modes accepted, ARM accepted (or
+    /// denied `armsToDeny` times), NAV_TAKEOFF when armed puts it in the air at param7.
+    private func reply(to command: CommandLong, sender: inout UInt8) {
+        let result: MAVResult = state.withLock { s in
+            switch command.command.known {
+            case .setMessageInterval?:
+                return .accepted
+            case .doSetMode?:
+                s.customMode = s.autopilot == .px4
+                    ? PX4Mode(mainMode: UInt8(command.params[1]), subMode: UInt8(command.params[2])).customMode
+                    : UInt32(command.params[1])
+                if s.customMode == (s.autopilot == .px4 ? PX4Mode.autoLand.customMode : ArduCopterMode.land.rawValue), s.armed {
+                    s.landed = .landing
+                }
+                return .accepted
+            case .componentArmDisarm?:
+                if s.armsToDeny > 0 {
+                    s.armsToDeny -= 1
+                    return .denied
+                }
+                s.armed = command.params[0] == 1
+                return .accepted
+            case .navTakeoff?:
+                guard s.armed else { return .failed }
+                s.landed = .inAir
+                s.relativeAltitudeMeters = s.autopilot == .px4 ? Double(command.params[6]) - 480 : Double(command.params[6])
+                if s.autopilot == .px4 { s.customMode = PX4Mode.autoLoiter.customMode }
+                return .accepted
+            default:
+                return .unsupported
+            }
+        }
+        guard let port = state.withLock({ $0.linkPort }) else { return }
+        send(CommandAck(command: command.command, result: .init(result)), sender: &sender, port: port)
+    }
+}
