@@ -2,7 +2,7 @@ import Observations
 
 /// What any drone link reports to the flight, in order, on the flight's executor
 /// (docs/architecture.md §3). Each case carries the time the link observed it (`at`), monotonic.
-public enum LinkEvent: Sendable {
+public enum LinkEvent: Sendable, Equatable {
     /// The drone's state, whatever the link. `sequence`: the link's packet counter, if it has one.
     case telemetry(DroneTelemetry, sequence: Int?)
     /// A position or nose heading estimated on board (an autopilot's own fix): handled exactly like

@@ -1,12 +1,11 @@
-import ARDroneAdapter
 import DroneControl
-import DroneLink
 import FlightLog
 import FollowCore
+import Logging
 import Observations
 import ShellSupport
 
-/// What the flight loop makes of the drone link's telemetry and events.
+/// What the flight loop makes of the drone link's telemetry and events (any link: docs/architecture.md §3.2).
 extension FlightLoop {
     mutating func handleTelemetry(_ telemetry: DroneTelemetry, sequence: Int?, now: MonotonicTime) {
         droneAirborne = telemetry.flightState.isAirborne || telemetry.flightState == .landing
@@ -20,7 +19,7 @@ extension FlightLoop {
             vy: telemetry.velocityBody?.rightMetersPerSecond, emergency: telemetry.emergency), now)
     }
 
-    mutating func handleLink(_ event: DroneLinkEvent, now: MonotonicTime) {
+    mutating func handleLink(_ event: LinkEvent, now: MonotonicTime) {
         /// A link line: `event` and what `fill` adds.
         func link(_ name: String, _ fill: (inout FlightLinkRecord) -> Void = { _ in }) {
             guard recorder != nil else { return }
@@ -29,42 +28,55 @@ extension FlightLoop {
             record(r, now)
         }
         switch event {
-        case .navdata(let received):
-            guard let telemetry = DroneTelemetry(navdata: received.navdata, receivedAt: received.receivedAt) else { return }
-            handleTelemetry(telemetry, sequence: Int(received.navdata.sequenceNumber), now: now)
+        case .telemetry(let telemetry, let sequence):
+            handleTelemetry(telemetry, sequence: sequence, now: now)
+        case .onboard(let gps):
+            // The autopilot's own position and heading: the drone's receiver, so only the onboard
+            // role (a link must never speak for the person's receiver).
+            guard gps.role == .onboard else {
+                logger.error("link reported a non-onboard GPS event; dropped", metadata: ["role": "\(gps.role.rawValue)"])
+                return
+            }
+            handleGPS(gps, now: now)
         case .connected(let wasFlying, let desiredFlying, _):
             droneAirborne = wasFlying
             dryRunFlying = desiredFlying
             logger.info("drone link connected", metadata: ["was-flying": "\(wasFlying)", "desired-flying": "\(desiredFlying)"])
             link("connected") { $0.wasFlying = wasFlying }
-        case .navdataLost:
+        case .telemetryLost:
             logger.warning("navdata lost")
             link("navdata-lost")
-        case .navdataRestored(let silence, _):
+        case .telemetryRestored(let silence, _):
             logger.notice("navdata restored", metadata: ["silence-s": "\(silence)"])
             link("navdata-restored") { $0.silenceSeconds = silence }
-        case .configurationAcknowledged(let write, let attempts, _):
-            link("config-ack") { ($0.key, $0.value, $0.attempts) = (write.key, write.value, attempts) }
-        case .configurationFailed(let write, let reason, _):
-            machine.handle(.droneConfiguration(.failed(key: write.key)), now: now)
-            logger.error("drone config write failed", metadata: ["key": "\(write.key)", "reason": "\(reason)"])
-            link("config-failed") { ($0.key, $0.reason) = (write.key, "\(reason)") }
-        case .desiredFlyingCleared(let reason, _):
-            link("flying-cleared") { $0.reason = "\(reason)" }
+        case .configurationAcknowledged(let key, let value, let attempts, _):
+            link("config-ack") { ($0.key, $0.value, $0.attempts) = (key, value, attempts) }
+        case .configurationFailed(let key, _, let reason, _):
+            machine.handle(.droneConfiguration(.failed(key: key)), now: now)
+            logger.error("drone config write failed", metadata: ["key": "\(key)", "reason": "\(reason)"])
+            link("config-failed") { ($0.key, $0.reason) = (key, reason) }
+        case .flyingCleared(let reason, _):
+            link("flying-cleared") { $0.reason = reason }
         case .socketClosed(let socket, let error, _):
-            link("socket-closed") { ($0.socket, $0.error) = (socket.rawValue, error) }
+            link("socket-closed") { ($0.socket, $0.error) = (socket, error) }
         case .socketReopened(let socket, let port, let samePort, let attempts, let down, _):
             link("socket-reopened") {
-                ($0.socket, $0.localPort, $0.samePort, $0.attempts, $0.downSeconds) = (socket.rawValue, port, samePort, attempts, down)
+                ($0.socket, $0.localPort, $0.samePort, $0.attempts, $0.downSeconds) = (socket, port, samePort, attempts, down)
             }
-        case .bootstrapFallback(let reason, _):
+        case .configurationPending(let reason, _):
             machine.handle(.droneConfiguration(.pending), now: now)
-            logger.warning("drone fell back to bootstrap navdata; configuring it again", metadata: ["reason": "\(reason.rawValue)"])
-            link("bootstrap-fallback") { $0.reason = reason.rawValue }
+            logger.warning("drone fell back to bootstrap navdata; configuring it again", metadata: ["reason": "\(reason)"])
+            // The flight log's name for it since the AR.Drone link (docs/architecture.md §3.2).
+            link("bootstrap-fallback") { $0.reason = reason }
         case .configurationComplete(let failedKeys, _):
             machine.handle(.droneConfiguration(failedKeys.first.map { .failed(key: $0) } ?? .done), now: now)
             link("config-complete") { $0.failed = failedKeys.joined(separator: ",") }
+        case .notice(let text, let severity, _):
+            logger.log(level: Self.logLevel(severity: severity), "drone notice",
+                       metadata: ["text": "\(text)", "severity": "\(severity.map(String.init) ?? "none")"])
+            link("notice") { $0.reason = text }
         case .statistics(let statistics):
+            statusTracker.note(statistics, now: now)
             let dropped = Self.droppedLogLines(recorder: recorder, logWriter: options.logWriter)
             let navigator = machine.navigator
             let target = machine.target.statistics, onboard = machine.drone.statistics
@@ -76,6 +88,18 @@ extension FlightLoop {
                 r.targetFixes = FixScreenRecord(target)
                 r.onboardFixes = FixScreenRecord(onboard)
             }
+        }
+    }
+
+    /// The log level of a link notice: `severity` on the syslog scale (MAVLink's `MAV_SEVERITY`:
+    /// 0 emergency … 3 error, 4 warning, 5 notice, 6 info, 7 debug); none = notice.
+    static func logLevel(severity: Int?) -> Logger.Level {
+        switch severity {
+        case .some(...3): .error
+        case 4: .warning
+        case 6: .info
+        case .some(7...): .debug
+        default: .notice
         }
     }
 
@@ -113,9 +137,6 @@ extension LinkStatisticsRecord {
         socketsReopened = s.counts[.socketsReopened]
         bootstrapRedos = s.counts[.bootstrapRedos]
     }
-
-    /// The AR.Drone link's counters, through the neutral ones.
-    init(_ s: DroneLinkStatistics) { self.init(LinkStatistics(s)) }
 }
 
 extension FixScreenRecord {

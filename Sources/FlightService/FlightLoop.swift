@@ -1,5 +1,4 @@
 import DroneControl
-import DroneLink
 import FlightLog
 import FollowCore
 import Foundation
@@ -18,10 +17,9 @@ struct FlightLoop {
     enum Input: Sendable {
         /// A GPS event from gpsd (a fix, a heading, a loss).
         case gps(GPSEvent)
-        /// The drone's telemetry, whatever the link (`sequence`: the link's packet counter, if it has one).
-        case telemetry(DroneTelemetry, sequence: Int?)
-        /// Something the link observed. `.navdata` is mapped to `.telemetry` (Navdata+Telemetry.swift).
-        case link(DroneLinkEvent)
+        /// Something the link observed, whatever the link: its telemetry, an onboard fix of an
+        /// autopilot (handled as a gpsd onboard event), its own events (docs/architecture.md §3.2).
+        case link(LinkEvent)
         /// The link's periodic tick: run the control step at its cadence.
         case tick
         /// SIGTERM/SIGINT: land and wait for telemetry to confirm it.
@@ -42,7 +40,7 @@ struct FlightLoop {
     var droneAirborne = false
     private var lastDecision: FlightDecision?
     /// What the status snapshot needs beyond the machine (fixes, transitions, link rates).
-    private var statusTracker = FlightStatusTracker()
+    var statusTracker = FlightStatusTracker()
     private var startedAt = MonotonicTime.zero
     /// Dry run: REF bit 9 as the link adopted it on connect; cleared for good once telemetry shows
     /// the drone on the ground.
@@ -83,10 +81,7 @@ struct FlightLoop {
         switch input {
         case .gps(let event):
             handleGPS(event, now: now)
-        case .telemetry(let telemetry, let sequence):
-            handleTelemetry(telemetry, sequence: sequence, now: now)
         case .link(let event):
-            if case .statistics(let statistics) = event { statusTracker.note(statistics, now: now) }
             handleLink(event, now: now)
         case .tick:
             decide(now: now, immediately: false)
@@ -128,7 +123,7 @@ struct FlightLoop {
         }
     }
 
-    private mutating func handleGPS(_ event: GPSEvent, now: MonotonicTime) {
+    mutating func handleGPS(_ event: GPSEvent, now: MonotonicTime) {
         var outcome: InputOutcome?
         statusTracker.note(event)
         switch event {

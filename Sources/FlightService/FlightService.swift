@@ -116,7 +116,7 @@ private actor FlightOnEventLoop {
         })
         let link: any DroneControlLink = DroneLink(
             configuration: flight.link, eventLoopGroup: eventLoop, logger: logger,
-            eventHandler: { driver.value?.handle(.link($0)) }, tickHandler: { _ in driver.value?.handle(.tick) })
+            linkEventHandler: { driver.value?.handle(.link($0)) }, tickHandler: { _ in driver.value?.handle(.tick) })
         let machine = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe)
         let recorder = try options.flightLogPath.map { try FlightRecorder(path: $0, now: SystemClock.now()) }
         let outcomePromise = eventLoop.makePromise(of: FlightOutcome.self)

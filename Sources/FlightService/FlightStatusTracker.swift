@@ -1,4 +1,4 @@
-import DroneLink
+import DroneControl
 import FlightLog
 import FollowCore
 import Geometry
@@ -44,11 +44,11 @@ struct FlightStatusTracker {
         if transitions.count > FlightStatus.transitionsKept { transitions.removeFirst() }
     }
 
-    /// The link's periodic statistics: navdata rate as the link measured it, commands per second
+    /// The link's periodic statistics: telemetry rate as the link measured it, commands per second
     /// from its command counter between two events.
-    mutating func note(_ statistics: DroneLinkStatistics, now: MonotonicTime) {
-        navdataHertz = statistics.navdataRateHz
-        let commands = LinkStatisticsRecord(statistics).commandsSent ?? 0
+    mutating func note(_ statistics: LinkStatistics, now: MonotonicTime) {
+        navdataHertz = statistics.telemetryRateHz
+        let commands = statistics.counts[.commandsSent]
         if let previous = previousCommands, now.seconds(since: previous.at) > 0 {
             commandsPerSecond = Double(commands - previous.count) / now.seconds(since: previous.at)
         }

@@ -1,5 +1,4 @@
 import DroneControl
-import DroneLink
 import FollowMeConfig
 import Logging
 import ServiceLifecycle

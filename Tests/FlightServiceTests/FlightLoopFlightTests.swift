@@ -1,4 +1,4 @@
-import DroneLink
+import DroneControl
 @testable import FlightService
 import FlightLog
 import FollowCore

@@ -1,4 +1,4 @@
-import DroneLink
+import DroneControl
 @testable import FlightService
 import FlightLog
 import FollowCore
@@ -23,8 +23,8 @@ struct FlightLoopStatusTests {
         // When it follows the person (10 m north) and the link reports its rates twice, 1 s apart
         #expect(rig.run(within: 30) { $0.state == .following }, "states: \(rig.states)")
         rig.run(for: 1)
-        var statistics = DroneLinkStatistics()
-        statistics.navdataRateHz = 15
+        var statistics = LinkStatistics()
+        statistics.telemetryRateHz = 15
         statistics.counts[.commandsSent] = 1000
         rig.send(.link(.statistics(statistics)))
         rig.run(for: 1)

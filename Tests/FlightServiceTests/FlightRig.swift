@@ -1,5 +1,4 @@
 import DroneControl
-import DroneLink
 @testable import FlightService
 import FlightLog
 import FollowCore
@@ -49,6 +48,9 @@ struct FlightRig {
     /// Receiver heading: nose north with the default 90° mount.
     var receiverHeadingDegrees = 270.0
     var sendsTarget = true
+    /// Deliver the drone's own fixes and heading as the link's `.onboard` events (an autopilot's
+    /// estimate) instead of from gpsd.
+    var onboardFromLink = false
     var sendsTelemetry = true
     var flightState: DroneFlightState = .landed
     var altitude = 0.0
@@ -101,15 +103,15 @@ struct FlightRig {
     mutating func step() {
         if tick % 6 == 0 {
             if sendsTarget { send(.gps(fix(.target, at: person))) }
-            send(.gps(fix(.onboard, at: drone)))
-            send(.gps(.heading(HeadingReport(role: .onboard, device: "/dev/rig-onboard",
-                                             headingDegrees: receiverHeadingDegrees, receivedAt: now)!)))
+            let heading = GPSEvent.heading(HeadingReport(role: .onboard, device: "/dev/rig-onboard",
+                                                         headingDegrees: receiverHeadingDegrees, receivedAt: now)!)
+            for event in [fix(.onboard, at: drone), heading] { send(onboardFromLink ? .link(.onboard(event)) : .gps(event)) }
         }
         if tick % 2 == 0, sendsTelemetry {
-            send(.telemetry(DroneTelemetry(
+            send(.link(.telemetry(DroneTelemetry(
                 flightState: flightState, emergency: false, batteryPercent: 90, altitudeMeters: altitude,
                 velocityBody: BodyVelocity(forwardMetersPerSecond: 0, rightMetersPerSecond: 0), yawDegrees: 0,
-                receivedAt: now), sequence: tick / 2 + 1))
+                receivedAt: now), sequence: tick / 2 + 1)))
         }
         send(.tick)
         react(to: link.latest)
