@@ -78,7 +78,8 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
     /// `DroneLinkConfiguration`'s.
     public struct Timing: Sendable, Equatable {
         /// Seconds between two ticks (set-points go out every tick), 0.01–0.1; default 1/30: the AR.Drone
-        /// link's cadence, three times the 10 Hz ArduPilot asks of velocity set-points (docs/mavlink.md §7.4).
+        /// link's cadence, above the issue's ≥ 10 Hz, far above ArduPilot's "re-send every second, stop
+        /// after 3 s" and PX4's 2 Hz OFFBOARD floor (docs/mavlink.md §7.4).
         public var tickIntervalSeconds = 1.0 / 30
         /// Seconds between two of our HEARTBEATs, 0.2–1; default 1 (the MAVLink heartbeat rate, docs/mavlink.md §4.4).
         public var heartbeatIntervalSeconds = 1.0
