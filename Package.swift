@@ -130,7 +130,7 @@ let package = Package(
             name: "FlightService",
             dependencies: [
                 "ARDroneAdapter", "GPSClient", "DroneControl", "DroneLink", "FollowCore", "FollowMeConfig", "FlightLog", "Observations", "Geometry",
-                "ShellSupport", "ARDroneProtocol", log, lifecycle, nioCore, nioPosix,
+                "ShellSupport", "ARDroneProtocol", "MAVLinkAdapter", log, lifecycle, nioCore, nioPosix,
             ],
             swiftSettings: strict
         ),
@@ -186,7 +186,7 @@ let package = Package(
             name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol", "Fuzzing", "SeededRandom"],
             resources: [.copy("Fixtures")], swiftSettings: strict
         ),
-        .testTarget(name: "FollowMeConfigTests", dependencies: ["FollowMeConfig", "FollowCore", "FlightService", "SeededRandom"], swiftSettings: strict),
+        .testTarget(name: "FollowMeConfigTests", dependencies: ["FollowMeConfig", "FollowCore", "FlightService", "MAVLinkAdapter", "SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "FollowCoreTests", dependencies: ["FollowCore", "Geometry", "Observations", "SeededRandom"],
             swiftSettings: strict

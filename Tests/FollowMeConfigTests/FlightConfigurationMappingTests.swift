@@ -1,0 +1,69 @@
+import FlightService
+import FollowCore
+import MAVLinkAdapter
+import Testing
+@testable import FollowMeConfig
+
+/// `FlightConfiguration`: what `followme run` builds its link and receivers from, per `[drone] protocol`.
+@Suite("FlightConfiguration: the link and the receivers per drone protocol")
+struct FlightConfigurationMappingTests {
+    @Test("an AR.Drone file maps to the AR.Drone link and reads both receivers, as before")
+    func arDrone() throws {
+        // Given the shipped defaults (no protocol key), when they are mapped
+        let flight = try FlightConfiguration(try TestDocument.flyable().parse().get())
+        // Then the AR.Drone link flies, both receivers are read, and the mount offset applies
+        guard case .ardrone(let link) = flight.link else {
+            Issue.record("expected the AR.Drone link, got \(flight.link)")
+            return
+        }
+        #expect(link.address == "192.168.1.1" && link.atPort == 5556 && link.navdataPort == 5554)
+        #expect(flight.subscriptions.map(\.role) == [.target, .onboard])
+        #expect(flight.follow.mountOffsetDegrees == 90)
+    }
+
+    @Test("a MAVLink file maps every [mavlink] key, the set-point scale and the take-off altitude onto the link")
+    func mavlink() throws {
+        // Given a MAVLink file for PX4 SITL with the autopilot's position and a sideways mount offset left in
+        let config = try TestDocument(entries: [
+            ("drone", "protocol", "\"mavlink\""), ("onboard", "mount_offset_deg", "90"),
+            ("follow", "altitude_m", "4"), ("follow", "max_tilt_deg", "25"), ("follow", "standoff_m", "12"),
+            ("mavlink", "address", "\"10.0.0.2\""), ("mavlink", "port", "14580"), ("mavlink", "local_port", "14540"),
+            ("mavlink", "system_id", "254"), ("mavlink", "component_id", "191"), ("mavlink", "target_system", "1"),
+            ("mavlink", "autopilot", "\"px4\""),
+        ]).parse().get()
+        // When it is mapped
+        let flight = try FlightConfiguration(config)
+        // Then the MAVLink link gets every key
+        guard case .mavlink(let link) = flight.link else {
+            Issue.record("expected the MAVLink link, got \(flight.link)")
+            return
+        }
+        #expect(link.address == "10.0.0.2" && link.port == 14580 && link.localPort == 14540)
+        #expect(link.systemID == 254 && link.componentID == 191 && link.targetSystem == 1)
+        #expect(link.autopilot == .px4 && link.positionSource == .autopilot)
+        // And the set-points mean what the controller's tilt model says, taking off to the follow altitude
+        #expect(link.setpoints == VelocitySetpointScale(follow: flight.follow))
+        #expect(link.setpoints.maxTiltDegrees == 25 && link.takeoffAltitudeMeters == 4)
+        // And only the target receiver is read, with no mount offset on the autopilot's heading
+        #expect(flight.subscriptions.map(\.role) == [.target])
+        #expect(flight.follow.mountOffsetDegrees == 0)
+    }
+
+    @Test("a MAVLink file with the onboard receiver as position source reads both receivers, mount offset applied")
+    func mavlinkWithReceiver() throws {
+        let config = try TestDocument.flyable([
+            ("drone", "protocol", "\"mavlink\""), ("mavlink", "position_source", "\"receiver\""),
+            ("onboard", "mount_offset_deg", "-45"),
+        ]).parse().get()
+        let flight = try FlightConfiguration(config)
+        guard case .mavlink(let link) = flight.link else {
+            Issue.record("expected the MAVLink link, got \(flight.link)")
+            return
+        }
+        #expect(link.positionSource == .receiver && link.autopilot == .ardupilot)
+        #expect(link.address == "127.0.0.1" && link.port == 14550 && link.localPort == 0)
+        #expect(link.systemID == 255 && link.componentID == 190 && link.targetSystem == 0)
+        #expect(flight.subscriptions.map(\.role) == [.target, .onboard])
+        #expect(flight.follow.mountOffsetDegrees == 315)
+    }
+}
