@@ -230,9 +230,10 @@ let package = Package(
         .testTarget(
             name: "SimulatorServerTests",
             dependencies: [
-                "SimulatorServer", "DroneLink", "GPSClient", "ARDroneProtocol", "Simulation", "Observations",
+                "SimulatorServer", "DroneLink", "GPSClient", "ARDroneProtocol", "MAVLink", "Simulation", "Observations",
                 "Geometry", "ShellSupport", "TestSupport", log,
             ],
+            exclude: ["sim_mavlink_gcs.py"],
             swiftSettings: strict
         ),
         .testTarget(
