@@ -2,7 +2,7 @@ import Geometry
 import MAVLink
 import Observations
 
-/// What the copter does with a ground station's frames (docs/mavlink.md §7.1): COMMAND_LONG is
+/// What the copter does with a ground station's frames (docs/mavlink.md §8.1): COMMAND_LONG is
 /// answered with COMMAND_ACK at once, with ArduPilot's results; SET_POSITION_TARGET_LOCAL_NED
 /// sets the GUIDED velocity target; HEARTBEAT and anything else is only taken as traffic.
 extension MAVLinkCopter {

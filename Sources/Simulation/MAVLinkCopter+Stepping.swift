@@ -2,7 +2,7 @@ import Geometry
 import MAVLink
 import Observations
 
-/// Time: the fixed physics step (docs/mavlink.md §7.2; the plant equations are on `MAVLinkCopter`)
+/// Time: the fixed physics step (docs/mavlink.md §8.1; the plant equations are on `MAVLinkCopter`)
 /// and the telemetry streams that fall due.
 extension MAVLinkCopter {
     /// Moves the simulation to the last step boundary ≤ `now` (no-op if earlier) and returns the

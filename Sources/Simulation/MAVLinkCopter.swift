@@ -4,7 +4,7 @@ import Observations
 
 /// A simulated ArduPilot-like Copter that speaks MAVLink: modes, arming checks, GUIDED take-off,
 /// velocity set-points, LAND with auto-disarm, and the telemetry a ground station reads
-/// (docs/mavlink.md §7).
+/// (docs/mavlink.md §8).
 ///
 /// Pure: time is an argument. Feed it the frames a ground station sent with `receive(_:at:)`
 /// (it answers COMMAND_ACK and STATUSTEXT at once) and move time with `advance(to:)` (it returns
@@ -189,7 +189,7 @@ public enum MAVLinkCopterCounter: String, CaseIterable, Sendable, Hashable {
     case guidedTimeouts = "guided_timeouts", messagesIgnored = "messages_ignored"
 }
 
-/// The autopilot's own numbers (ArduPilot Copter parameters where one exists; docs/mavlink.md §7.2).
+/// The autopilot's own numbers (ArduPilot Copter parameters where one exists; docs/mavlink.md §8.1).
 public struct MAVLinkCopterParameters: Sendable, Hashable {
     /// MAVLink ids the copter sends with: system 1, component 1 (`MAV_COMP_ID_AUTOPILOT1`), the usual vehicle.
     public var systemID: UInt8 = 1
@@ -200,20 +200,22 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
     public var velocityTimeConstantSeconds = 0.5
     /// Time constant of the vertical speed loop, seconds. Our choice.
     public var verticalTimeConstantSeconds = 0.3
-    /// Largest lean angle, radians: ArduPilot `ANGLE_MAX` default 3000 cdeg (30°).
+    /// Largest lean angle, radians: ArduPilot `ANGLE_MAX` default 3000 cdeg (30°; `ArduCopter/config.h`
+    /// `DEFAULT_ANGLE_MAX` of Copter 3.x–4.x, newer master uses 45°).
     public var maxLeanAngleRadians = 30 * Double.pi / 180
     /// Largest climb and descent speeds in GUIDED and take-off, m/s: `WPNAV_SPEED_UP` 250 cm/s and
-    /// `WPNAV_SPEED_DN` 150 cm/s defaults.
+    /// `WPNAV_SPEED_DN` 150 cm/s defaults (`AC_WPNav.h`).
     public var maxClimbMetersPerSecond = 2.5
     public var maxDescentMetersPerSecond = 1.5
-    /// Descent speed in LAND, m/s: `LAND_SPEED` default 50 cm/s.
+    /// Descent speed in LAND, m/s: `LAND_SPEED` default 50 cm/s (`ArduCopter/config.h`).
     public var landDescentMetersPerSecond = 0.5
     /// Largest yaw rate, degrees per second. Our choice (ArduPilot's `ATC_RATE_Y_MAX` 0 = no limit).
     public var maxYawRateDegreesPerSecond = 90.0
     /// A GUIDED velocity set-point older than this stops the copter, seconds: ArduPilot
     /// `mode_guided.cpp` `GUIDED_POSVEL_TIMEOUT_MS` 3000 (the `GUID_TIMEOUT` parameter, 3 s, in newer versions).
     public var guidedTimeoutSeconds = 3.0
-    /// Armed on the ground without taking off this long → disarm, seconds: `DISARM_DELAY` default 10.
+    /// Armed on the ground without taking off this long → disarm, seconds: `DISARM_DELAY` default 10
+    /// (`AUTO_DISARMING_DELAY`, `ArduCopter/config.h`).
     public var autoDisarmSeconds = 10.0
     /// Height of home above mean sea level, metres (GLOBAL_POSITION_INT `alt`). Our round figure
     /// for central Paris, as `SimulatorConfiguration.groundHAEMeters`.

@@ -26,7 +26,7 @@ public struct SimulatorConfiguration: Sendable {
     /// changes) or an ArduPilot-like Copter speaking MAVLink on `mavlinkPort`.
     public var droneProtocol: SimulatedDroneKind = .ardrone
     /// UDP port of the MAVLink Copter (`--mavlink-port`), used with `droneProtocol` `.mavlink`:
-    /// 14550, the port ground stations listen on for a vehicle (docs/mavlink.md §7). 0 = any free port.
+    /// 14550, the port ground stations listen on for a vehicle (docs/mavlink.md §8). 0 = any free port.
     public var mavlinkPort: Int = 14550
     /// The MAVLink Copter's autopilot numbers (ids, loop time constants, speeds, timeouts).
     public var mavlinkCopter = MAVLinkCopterParameters()
