@@ -231,7 +231,7 @@ let package = Package(
             name: "SimulatorServerTests",
             dependencies: [
                 "SimulatorServer", "DroneLink", "GPSClient", "ARDroneProtocol", "MAVLink", "Simulation", "Observations",
-                "Geometry", "ShellSupport", "TestSupport", log,
+                "Geometry", "ShellSupport", "TestSupport", "MAVLinkLink", "MAVLinkAdapter", "DroneControl", "FollowCore", log,
             ],
             exclude: ["sim_mavlink_gcs.py"],
             swiftSettings: strict
