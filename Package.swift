@@ -129,8 +129,9 @@ let package = Package(
         .target(
             name: "FlightService",
             dependencies: [
-                "ARDroneAdapter", "GPSClient", "DroneControl", "DroneLink", "FollowCore", "FollowMeConfig", "FlightLog", "Observations", "Geometry",
-                "ShellSupport", "ARDroneProtocol", "MAVLinkAdapter", log, lifecycle, nioCore, nioPosix,
+                // No AR.Drone module: the flight speaks DroneControl; DroneLink is only built here (docs/architecture.md §3).
+                "GPSClient", "DroneControl", "DroneLink", "FollowCore", "FollowMeConfig", "FlightLog", "Observations", "Geometry",
+                "ShellSupport", "MAVLinkAdapter", log, lifecycle, nioCore, nioPosix,
             ],
             swiftSettings: strict
         ),
