@@ -6,7 +6,7 @@ import Testing
 
 /// Property: every configuration `followme config check` accepts is one `followme run` can fly, i.e.
 /// it builds every core parameter type (`FlightConfiguration`: FollowParameters, FailsafeParameters,
-/// the drone link's limits; then the `FlightStateMachine`, whose own rules include the standoff rule).
+/// the AR.Drone link's limits or the MAVLink link's configuration; then the `FlightStateMachine`, whose own rules include the standoff rule).
 @Suite("Config accepted ⇒ core builds (seeded property test)")
 struct ConfigCorePropertyTests {
     /// A document with every numeric key drawn inside or at the edges of its declared range; keys whose
@@ -44,6 +44,15 @@ struct ConfigCorePropertyTests {
             entries.append(("target", "rate_hz", String(draw(ConfigKeyRanges.rateHz, integer: false, &random))))
         }
         entries.append(("onboard", "mount_offset_deg", String(Double(random.nextInt(in: -720_000...720_000)) / 1000)))
+        // Half of them fly a MAVLink drone (the [mavlink] numbers above are drawn either way), so the
+        // MAVLink link's own checks (MAVLinkLinkConfiguration) see every accepted value too.
+        if random.nextInt(below: 2) == 0 {
+            entries.append(("drone", "protocol", "\"mavlink\""))
+            entries.append(("mavlink", "autopilot", random.nextInt(below: 2) == 0 ? "\"px4\"" : "\"ardupilot\""))
+            entries.append(("mavlink", "position_source",
+                            random.nextInt(below: 2) == 0 ? "\"receiver\"" : "\"autopilot\""))
+            entries.append(("mavlink", "port", String(random.nextInt(in: 1...65535))))
+        }
         return TestDocument.flyable(entries)
     }
 
@@ -62,13 +71,14 @@ struct ConfigCorePropertyTests {
     func acceptedConfigsBuildTheCore() throws {
         // Given 3000 seeded random documents inside and at the edges of each key's declared range
         var random = SplitMix64(seed: 13)
-        var accepted = 0
+        var accepted = 0, acceptedMAVLink = 0
         var refused: [String] = []
         for _ in 0..<3000 {
             let doc = Self.randomDocument(&random)
             // When config validation accepts one
             guard case .success(let config) = doc.parse() else { continue }
             accepted += 1
+            if config.drone.linkProtocol == .mavlink { acceptedMAVLink += 1 }
             // Then the flight's own mapping and the flight core take it as it is
             do {
                 let flight = try FlightConfiguration(config)
@@ -80,8 +90,9 @@ struct ConfigCorePropertyTests {
         }
         let examples = refused.prefix(5).joined(separator: "\n---\n")
         #expect(refused.isEmpty, "\(refused.count) accepted configs refused by the core; first:\n\(examples)")
-        // And the draw really exercised accepted configs (not only cross-field refusals)
+        // And the draw really exercised accepted configs (not only cross-field refusals), of both links
         #expect(accepted >= 600, "only \(accepted) of 3000 random configs were accepted")
+        #expect(acceptedMAVLink >= 300, "only \(acceptedMAVLink) accepted MAVLink configs")
     }
 }
 
