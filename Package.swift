@@ -131,7 +131,7 @@ let package = Package(
             dependencies: [
                 // No AR.Drone module: the flight speaks DroneControl; DroneLink is only built here (docs/architecture.md §3).
                 "GPSClient", "DroneControl", "DroneLink", "FollowCore", "FollowMeConfig", "FlightLog", "Observations", "Geometry",
-                "ShellSupport", "MAVLinkAdapter", log, lifecycle, nioCore, nioPosix,
+                "ShellSupport", "MAVLinkAdapter", "MAVLinkLink", log, lifecycle, nioCore, nioPosix,
             ],
             swiftSettings: strict
         ),

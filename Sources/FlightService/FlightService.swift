@@ -1,5 +1,4 @@
 import DroneControl
-import DroneLink
 import FollowCore
 import Foundation
 import GPSClient
@@ -114,13 +113,9 @@ private actor FlightOnEventLoop {
         let gps = GPSClient(subscriptions: flight.subscriptions, logger: logger, eventHandler: { event in
             eventLoop.execute { driver.value?.handle(.gps(event)) }
         })
-        guard case .ardrone(let droneLink) = flight.link else {
-            // LINK wires MAVLinkLink here (issue 16 §B); until then a MAVLink file is refused, never flown as an AR.Drone.
-            throw FlightConfiguration.MappingError.link("drone.protocol \"mavlink\" is not wired into followme run yet")
-        }
-        let link: any DroneControlLink = DroneLink(
-            configuration: droneLink, eventLoopGroup: eventLoop, logger: logger,
-            linkEventHandler: { driver.value?.handle(.link($0)) }, tickHandler: { _ in driver.value?.handle(.tick) })
+        let link = flight.link.makeLink(
+            eventLoop: eventLoop, logger: logger,
+            eventHandler: { driver.value?.handle(.link($0)) }, tickHandler: { _ in driver.value?.handle(.tick) })
         let machine = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe)
         let recorder = try options.flightLogPath.map { try FlightRecorder(path: $0, now: SystemClock.now()) }
         let outcomePromise = eventLoop.makePromise(of: FlightOutcome.self)

@@ -14,7 +14,6 @@ import TestSupport
     static let altitudeMeters = 3.0
 
     @Test("MAVLink Copter: takes off, follows at the standoff, holds on target loss, lands on SIGTERM, exits 0",
-          .disabled("followme run refuses drone.protocol \"mavlink\" until LINK wires MAVLinkLink into FlightService"),
           .timeLimit(.minutes(5)))
     func followHoldAndLandOnSIGTERM() async throws {
         let dir = try scratchDirectory(label: "mavlink-run")
