@@ -34,10 +34,7 @@ struct FlightConfigurationMappingTests {
         // When it is mapped
         let flight = try FlightConfiguration(config)
         // Then the MAVLink link gets every key
-        guard case .mavlink(let link) = flight.link else {
-            Issue.record("expected the MAVLink link, got \(flight.link)")
-            return
-        }
+        let link = try #require(flight.link.mavlink, "\(flight.link)")
         #expect(link.address == "10.0.0.2" && link.port == 14580 && link.localPort == 14540)
         #expect(link.systemID == 254 && link.componentID == 191 && link.targetSystem == 1)
         #expect(link.autopilot == .px4 && link.positionSource == .autopilot)
@@ -56,14 +53,16 @@ struct FlightConfigurationMappingTests {
             ("onboard", "mount_offset_deg", "-45"),
         ]).parse().get()
         let flight = try FlightConfiguration(config)
-        guard case .mavlink(let link) = flight.link else {
-            Issue.record("expected the MAVLink link, got \(flight.link)")
-            return
-        }
+        let link = try #require(flight.link.mavlink, "\(flight.link)")
         #expect(link.positionSource == .receiver && link.autopilot == .ardupilot)
         #expect(link.address == "127.0.0.1" && link.port == 14550 && link.localPort == 0)
         #expect(link.systemID == 255 && link.componentID == 190 && link.targetSystem == 0)
         #expect(flight.subscriptions.map(\.role) == [.target, .onboard])
         #expect(flight.follow.mountOffsetDegrees == 315)
     }
+}
+
+extension FlightConfiguration.LinkSettings {
+    /// The MAVLink link's configuration, if this is one.
+    var mavlink: MAVLinkLinkConfiguration? { if case .mavlink(let c) = self { c } else { nil } }
 }
