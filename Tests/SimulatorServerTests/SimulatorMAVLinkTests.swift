@@ -84,6 +84,9 @@ struct SimulatorMAVLinkTests {
             let gcs = try CodecGroundStation(port: port)
             // When nothing has said HEARTBEAT yet, nothing comes
             #expect(try gcs.collect(seconds: 1.2).isEmpty)
+            // When a command comes before any HEARTBEAT, its ACK comes back, but no telemetry
+            #expect(try gcs.command(.setMessageInterval, [Float(SysStatus.messageID), 0]) == .accepted)
+            #expect(try gcs.collect(seconds: 1.2).isEmpty)
             // When the ground station sends its HEARTBEAT
             gcs.send(Heartbeat(type: .init(.gcs), autopilot: .init(.invalid), mavlinkVersion: 3))
             let first = try gcs.collect(seconds: 1.5)
