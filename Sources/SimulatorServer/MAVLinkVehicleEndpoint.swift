@@ -90,6 +90,12 @@ struct MAVLinkVehicleEndpoint {
         return j.string
     }
 
+    /// Mode, armed or not, landed state: `GUIDED armed in-air`.
+    var summary: String {
+        "\(MAVLinkCopter.name(of: copter.mode)) \(copter.isArmed ? "armed" : "disarmed") \(Self.name(copter.landedState))"
+            + (peer == nil ? " no-gcs" : "")
+    }
+
     /// `MAV_LANDED_STATE` as a lower-case name.
     static func name(_ state: MAVLandedState) -> String {
         switch state {
@@ -171,6 +177,7 @@ extension SimulatorCore {
         s.noseHeadingDegrees = copter.noseHeadingDegrees
         s.batteryPercent = copter.batteryPercent
         s.mavlinkJSON = endpoint.json
+        s.mavlinkSummary = endpoint.summary
         return s
     }
 

@@ -86,6 +86,8 @@ public struct SimulatorSnapshot: Sendable {
     /// With `--protocol mavlink`: the Copter's mode, armed, landed state, ground station and
     /// counters as one JSON object (`MAVLinkVehicleEndpoint.json`); nil for the AR.Drone.
     public var mavlinkJSON: String?
+    /// The same in a few words for the status line (`GUIDED armed in-air`); nil for the AR.Drone.
+    public var mavlinkSummary: String?
 
     /// One human-readable status line; rates are per second since `previous`.
     public func statusLine(since previous: SimulatorSnapshot?) -> String {
@@ -104,6 +106,7 @@ public struct SimulatorSnapshot: Sendable {
         if counters[.malformedDatagrams] > 0 { s += " malformed=\(counters[.malformedDatagrams])" }
         if counters[.staleCommands] > 0 { s += " stale=\(counters[.staleCommands])" }
         s += " nmea-clients=\(onboardNMEAClients)"
+        if let mavlinkSummary { s += " mavlink=\(mavlinkSummary)" }
         if let p = personPlane {
             s += " person=(\(NMEASentence.decimal(p.east, fractionDigits: 1)),\(NMEASentence.decimal(p.north, fractionDigits: 1)))m"
             s += personStarted ? "" : "(waiting)"
