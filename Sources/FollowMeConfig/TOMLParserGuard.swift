@@ -15,7 +15,9 @@
 ///
 /// 3. `parser::parse_time()` expects a digit. `parse_date_time()` calls it after a date and its `T`
 ///    for any value toml++ classifies as a date-time (digits, `-`, `:` and a `T`): `1979-05-27Tx7:32:00`
-///    (found by the libFuzzer `config` target, docs/fuzzing.md).
+///    (found by the libFuzzer `config` target, docs/fuzzing.md), also as a value in an inline table that
+///    an `=` follows: `{ a = 1979-05-27T:00:00 = 1 }` (libFuzzer again: in an inline table only a scalar
+///    right after `{` or `,` is a key, which parse_key reads without reaching the assertion).
 /// 4. `parser::parse_value()`'s scan expects no value terminator. After a 10-character date it rescans
 ///    ` ` + digit as a date-time, and after a single digit it meets the terminator: `1979-05-27 3` and
 ///    a line break, `[1979-05-27 3]` (libFuzzer).
@@ -131,6 +133,7 @@ private struct GuardScanner: TOMLByteScanner {
     private mutating func skipValue() -> TOMLParserGuard.Finding? {
         var containers: [UInt8] = []   // open '[' and '{', innermost last
         var elementMayStart = false    // just after '[' or ',' inside an array (parse_array's `prev != val`)
+        var keyPosition = false        // just after '{' or ',' inside an inline table: toml++ reads a key, not a value
         repeat {
             if !containers.isEmpty { skipBlankLinesAndComments() }
             guard let b = current else { return nil }
@@ -139,12 +142,15 @@ private struct GuardScanner: TOMLByteScanner {
                 return finding(at: index, "Error while parsing array: expected a value, ',' or ']', saw")
             }
             elementMayStart = false
+            let scalarIsKey = keyPosition
+            keyPosition = false
             switch b {
             case Self.quote, Self.apostrophe:
                 if peek(1) == b, peek(2) == b { skipMultilineString(delimiter: b) } else { skipSingleLineString(delimiter: b) }
             case Self.openBracket, Self.openBrace:
                 containers.append(b)
                 elementMayStart = b == Self.openBracket
+                keyPosition = b == Self.openBrace
                 index += 1
             case Self.closeBracket, Self.closeBrace:
                 guard !containers.isEmpty else { return nil }
@@ -153,28 +159,38 @@ private struct GuardScanner: TOMLByteScanner {
             case Self.comma:
                 guard !containers.isEmpty else { return nil }
                 elementMayStart = inArray
+                keyPosition = !inArray
                 index += 1
-            case Self.equals, Self.space, Self.tab:
+            case Self.space, Self.tab:
+                guard !containers.isEmpty else { return nil }
+                keyPosition = scalarIsKey  // blanks between '{' / ',' and the key
+                index += 1
+            case Self.equals:
                 guard !containers.isEmpty else { return nil }
                 index += 1
             case Self.newline, Self.hash:
                 guard !containers.isEmpty else { return nil }
+                keyPosition = scalarIsKey  // toml++ rejects a line break in an inline table itself
             default:
                 // Number, boolean, date/time, bare key inside an inline table: runs to a separator.
                 let start = index
                 index += 1
                 while let c = current, !Self.endsScalar(c) { index += 1 }
-                if let found = dateTimeWithoutHour(at: start, mayBeKey: containers.last == Self.openBrace)
-                    ?? dateThenOneDigit(at: start)
-                { return found }
+                // A key in an inline table goes to parse_key, which cannot reach either assertion;
+                // after its '=' the scalar is a value, whatever follows it (`{ a = 1979-05-27T:00 = 1 }`).
+                if scalarIsKey {
+                    keyPosition = current == Self.space || current == Self.tab  // `{ a . b = 1 }`: still the key
+                    continue
+                }
+                if let found = dateTimeWithoutHour(at: start) ?? dateThenOneDigit(at: start) { return found }
             }
         } while !containers.isEmpty
         return nil
     }
 
     /// Construct 3: `YYYY-MM-DDT` (or `t`) followed by anything but a digit, in a value scalar running from
-    /// `start` to `index`. Inside an inline table (`mayBeKey`) a scalar followed by `=` is a bare key instead.
-    private func dateTimeWithoutHour(at start: Int, mayBeKey: Bool) -> TOMLParserGuard.Finding? {
+    /// `start` to `index`.
+    private func dateTimeWithoutHour(at start: Int) -> TOMLParserGuard.Finding? {
         let hour = start + 11
         guard hour < bytes.count, index > start + 10 else { return nil }
         let isDigit = { (b: UInt8) in b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
@@ -185,9 +201,6 @@ private struct GuardScanner: TOMLByteScanner {
         }
         guard bytes[start + 10] == UInt8(ascii: "T") || bytes[start + 10] == UInt8(ascii: "t"), !isDigit(bytes[hour])
         else { return nil }
-        var next = index
-        while next < bytes.count, bytes[next] == Self.space || bytes[next] == Self.tab { next += 1 }
-        if mayBeKey, next < bytes.count, bytes[next] == Self.equals { return nil }  // `{ 1979-05-27Tx = 1 }`
         return finding(at: hour, "Error while parsing date-time: expected 2-digit hour after 'T', saw")
     }
 

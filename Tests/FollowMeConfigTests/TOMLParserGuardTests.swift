@@ -33,6 +33,11 @@ struct TOMLParserGuardTests {
         (text: "t = 1979-05-27Tx7:32:00\n", line: 1, column: 16),
         (text: "[gpsd]\nt = [1979-05-27t:00:00]\n", line: 2, column: 17),
         (text: "t = 3958-05-27T::703t02arget_timeout_s =0Z\n", line: 1, column: 16),
+        // a value in an inline table followed by '=' is still a value (libFuzzer, Fuzz/findings/config/)
+        (text: "t = 1979-05-27T07:32:00z\nd = { po= 1979-05-27T:7032:00Zrt = 3.\n", line: 2, column: 22),
+        (text: "x = { a = 1979-05-27T:00:00 = 1 }\n", line: 1, column: 22),
+        (text: "x = { a = 1, b = 1979-05-27t:00:00 = 1 }\n", line: 1, column: 29),
+        (text: "x = { a = { b = 1979-05-27Tx7:32:00 = 1 } }\n", line: 1, column: 28),
         // parse_value's scan after a date, a space and one digit (libFuzzer)
         (text: "t = 1979-05-1d 3\nd = *{i", line: 1, column: 17),
         (text: "[gpsd]\nt = [1979-05-27 3]\n", line: 2, column: 18),
@@ -69,6 +74,9 @@ struct TOMLParserGuardTests {
         "x = [1 }]\n",  // toml++ rejects it ("expected comma") without crashing
         "x = [1\u{2028}]\n",  // the same
         "x = { 1979-05-27Tx = 1 }\n",  // a bare key spelt like a date-time
+        "x = { a = 1, 1979-05-27Tx = 2 }\n",  // the same after a comma
+        "x = [ { 1979-05-27Tx = 1 }, {\t1979-05-27T:0 . b = 2 } ]\n",  // in an array; a dotted key with blanks
+        "x = { a . 1979-05-27T:0 = 1 }\n",
         "x = 1979-05-27T07:32:00Z\n",
         "x = 1979-05-27 07:32:00\n",
         "x = 1979-05-27 # a local date, then a comment\n",
