@@ -16,11 +16,7 @@ struct SimulatorMAVLinkLinkTests {
     @Test("MAVLinkLink takes the Copter off to [follow] altitude, flies it along its nose, lands and disarms it")
     func linkFliesTheCopter() async throws {
         // Given the simulated Copter, nose east, and a MAVLinkLink pointed at it (ArduPilot, 3 m take-off)
-        var configuration = SimulatorConfiguration.loopbackAnyPorts()
-        configuration.droneProtocol = .mavlink
-        configuration.mavlinkPort = 0
-        configuration.initialNoseHeadingDegrees = 90
-        try await withSimulator(configuration) { server in
+        try await withSimulator(.mavlinkAnyPorts(noseHeadingDegrees: 90)) { server in
             let events = EventRecorder<LinkEvent>()
             let link = MAVLinkLink(
                 configuration: try MAVLinkLinkConfiguration(

@@ -75,11 +75,7 @@ struct SimulatorMAVLinkTests {
     @Test("our codec as the ground station: the first HEARTBEAT's source gets telemetry; GUIDED, arm, take-off, BODY_NED; the mavlink silence fault")
     func codecGroundStation() async throws {
         // Given an in-process simulator as a MAVLink Copter with a control port, nose north
-        var configuration = SimulatorConfiguration.loopbackAnyPorts()
-        configuration.droneProtocol = .mavlink
-        configuration.mavlinkPort = 0
-        configuration.controlPort = 0
-        try await withSimulator(configuration) { server in
+        try await withSimulator(.mavlinkAnyPorts(controlPort: 0)) { server in
             let port = try #require(server.ports.mavlinkPort)
             let gcs = try CodecGroundStation(port: port)
             // When nothing has said HEARTBEAT yet, nothing comes
@@ -198,6 +194,18 @@ private final class CodecGroundStation: @unchecked Sendable {
             }
         }
         return nil
+    }
+}
+
+extension SimulatorConfiguration {
+    /// A MAVLink Copter simulator on loopback, every port any free one (control port only if given).
+    static func mavlinkAnyPorts(noseHeadingDegrees: Double = 0, controlPort: Int? = nil) -> SimulatorConfiguration {
+        var configuration = loopbackAnyPorts()
+        configuration.droneProtocol = .mavlink
+        configuration.mavlinkPort = 0
+        configuration.controlPort = controlPort
+        configuration.initialNoseHeadingDegrees = noseHeadingDegrees
+        return configuration
     }
 }
 
