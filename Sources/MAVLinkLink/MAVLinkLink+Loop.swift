@@ -17,7 +17,6 @@ final class MAVLinkRuntime {
     /// Reused for every datagram.
     var buffer: ByteBuffer
     var fixLatency = LatencyHistogram()
-    var appliedGeneration: UInt64 = 0
     let tickInterval: TimeAmount
     var nextTickDeadline = NIODeadline.now()
     var scheduledTick: Scheduled<Void>?
@@ -36,22 +35,15 @@ final class MAVLinkRuntime {
 
 /// The loop-confined internals: ticks, sends, datagrams in, the socket.
 extension MAVLinkLink {
-    /// On the loop: the running runtime with the owner's latest command applied; nil if not running.
+    /// On the loop: the running runtime; nil if not running.
     var runningRuntime: MAVLinkRuntime? {
         guard case .running(let runtime) = lifecycle.value else { return nil }
-        let desired = pendingDesired.withLock { $0 }
-        if desired.generation != runtime.appliedGeneration {
-            runtime.appliedGeneration = desired.generation
-            runtime.session.setDesired(desired.command)
-        }
         return runtime
     }
 
-    func onLoop<T: Sendable>(_ body: @escaping @Sendable (MAVLinkRuntime) -> T) async -> T? {
-        try? await eventLoop.submit { [self] () -> T? in
-            guard let runtime = runningRuntime else { return nil }
-            return body(runtime)
-        }.get()
+    /// `read` of the running runtime, on the loop; nil when not running.
+    func snapshot<T: Sendable>(_ read: @escaping @Sendable (MAVLinkRuntime) -> T?) async -> T? {
+        (try? await eventLoop.submit { [self] in runningRuntime.flatMap(read) }.get()) ?? nil
     }
 
     func scheduleTick(_ runtime: MAVLinkRuntime) {
@@ -125,12 +117,12 @@ extension MAVLinkLink {
         }
     }
 
+    /// An IP literal or a host name (getaddrinfo takes both).
     static func resolve(_ host: String, port: Int) throws(MAVLinkLinkError) -> SocketAddress {
-        if let literal = try? SocketAddress(ipAddress: host, port: port) { return literal }
         do {
             return try SocketAddress.makeAddressResolvingHost(host, port: port)
         } catch {
-            throw .addressResolution(address: host, port: port, reason: "\(error)")
+            throw MAVLinkLinkError(operation: "resolve \(host):\(port)", reason: "\(error)")
         }
     }
 
@@ -148,7 +140,7 @@ extension MAVLinkLink {
         do {
             return try await future.get()
         } catch {
-            throw .bind(port: port, reason: "\(error)")
+            throw MAVLinkLinkError(operation: "bind local UDP port \(port)", reason: "\(error)")
         }
     }
 }

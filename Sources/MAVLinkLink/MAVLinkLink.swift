@@ -6,7 +6,6 @@ import NIOCore
 import NIOPosix
 import Observations
 import ShellSupport
-import Synchronization
 
 /// The UDP link to one MAVLink vehicle (PX4 or ArduPilot): a `DroneControlLink` (docs/mavlink.md §7).
 ///
@@ -25,8 +24,6 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
     let logger: Logger
     let eventHandler: @Sendable (LinkEvent) -> Void
     let tickHandler: (@Sendable (MonotonicTime) -> Void)?
-    /// The owner's latest command, picked up by the loop at its next tick or immediate send.
-    let pendingDesired = Mutex(PendingDesired())
     let lifecycle: NIOLoopBoundBox<Lifecycle>
 
     /// Receive buffer: above the longest MAVLink frame (280 bytes), and room for a router that
@@ -35,11 +32,6 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
 
     enum Lifecycle {
         case idle, starting, running(MAVLinkRuntime), stopped
-    }
-
-    struct PendingDesired: Sendable {
-        var generation: UInt64 = 0
-        var command = LinkCommand.landed
     }
 
     /// - Parameters:
@@ -78,7 +70,7 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
             lifecycle.value = .starting
             return true
         }.get()) ?? false
-        guard claimed else { throw .alreadyStarted }
+        guard claimed else { throw MAVLinkLinkError.alreadyStarted }
         let remote: SocketAddress
         let channel: any Channel
         do throws(MAVLinkLinkError) {
@@ -93,7 +85,6 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
             guard case .starting = lifecycle.value else { return false }
             let runtime = MAVLinkRuntime(session: MAVLinkSession(configuration: configuration), channel: channel,
                                          remote: remote, configuration: configuration)
-            runtime.appliedGeneration = pendingDesired.withLock { $0.generation }
             lifecycle.value = .running(runtime)
             watchClose(of: channel, runtime: runtime)
             runtime.output.reset()
@@ -105,7 +96,7 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
         }.get()) ?? false
         guard started else {
             try? await channel.close()
-            throw .alreadyStarted
+            throw MAVLinkLinkError.alreadyStarted
         }
         logger.info("mavlink link started", metadata: [
             "vehicle": "\(configuration.address):\(configuration.port)", "autopilot": "\(configuration.autopilot.rawValue)",
@@ -130,50 +121,59 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
     // MARK: - Owner API
 
     /// Sets the command every following tick carries; `immediately` sends the set-point now
-    /// (the fix-to-datagram probe records it when `reflecting` is given).
+    /// (the fix-to-datagram probe records it when `reflecting` is given). Ignored until `start()`
+    /// completed. Applied at once when called on the link's loop (the flight runs there), else
+    /// through one `execute`, in call order.
     public func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) {
-        pendingDesired.withLock { desired in
-            desired.generation &+= 1
-            desired.command = command
+        guard eventLoop.inEventLoop else {
+            eventLoop.execute { [self] in apply(command, immediately: immediately, reflecting: fixReceivedAt) }
+            return
         }
+        apply(command, immediately: immediately, reflecting: fixReceivedAt)
+    }
+
+    /// On the loop: `send`'s work.
+    func apply(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) {
+        guard let runtime = runningRuntime else { return }
+        runtime.session.setDesired(command)
         guard immediately else { return }
-        eventLoop.execute { [self] in
-            guard let runtime = runningRuntime else { return }
-            runtime.output.reset()
-            let sentBefore = runtime.session.statistics.counts[.datagramsSent]
-            runtime.session.sendSetpoint(now: SystemClock.now(), output: &runtime.output)
-            perform(runtime)
-            if let fixReceivedAt, runtime.session.statistics.counts[.datagramsSent] > sentBefore {
-                runtime.fixLatency.record(nanoseconds: SystemClock.now().nanoseconds - fixReceivedAt.nanoseconds)
-            }
+        runtime.output.reset()
+        let sentBefore = runtime.session.statistics.counts[.datagramsSent]
+        runtime.session.sendSetpoint(now: SystemClock.now(), output: &runtime.output)
+        perform(runtime)
+        if let fixReceivedAt, runtime.session.statistics.counts[.datagramsSent] > sentBefore {
+            runtime.fixLatency.record(nanoseconds: SystemClock.now().nanoseconds - fixReceivedAt.nanoseconds)
         }
     }
 
     public func linkStatistics() async -> LinkStatistics? {
-        await onLoop { $0.session.statistics }
+        await snapshot { $0.session.statistics }
     }
 
     public func fixLatency() async -> LatencyHistogram? {
-        await onLoop { $0.fixLatency }
+        await snapshot { $0.fixLatency }
     }
 
     /// The socket's local address (what the vehicle answers to); nil unless running.
     public func localAddress() async -> SocketAddress? {
-        await onLoop { $0.channel.localAddress } ?? nil
+        await snapshot { $0.channel.localAddress }
+    }
+
+    /// What the vehicle last said about itself (mode, armed, landed state, battery, position), for
+    /// `followme drone status|takeoff|land`; nil unless running.
+    public func vehicleState() async -> VehicleState? {
+        await snapshot { $0.session.vehicle }
     }
 }
 
-/// Why `MAVLinkLink.start()` failed.
-public enum MAVLinkLinkError: Error, Sendable, Equatable, CustomStringConvertible {
-    case alreadyStarted
-    case addressResolution(address: String, port: Int, reason: String)
-    case bind(port: Int, reason: String)
+/// Why `MAVLinkLink.start()` failed: what it could not do, and why (the system's words).
+public struct MAVLinkLinkError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// "start the MAVLink link twice", "resolve drone.local:14550", "bind local UDP port 14551".
+    public let operation: String
+    public let reason: String
 
-    public var description: String {
-        switch self {
-        case .alreadyStarted: "the MAVLink link was already started"
-        case .addressResolution(let address, let port, let reason): "cannot resolve \(address):\(port): \(reason)"
-        case .bind(let port, let reason): "cannot open the MAVLink UDP socket on local port \(port): \(reason)"
-        }
-    }
+    public var description: String { "cannot \(operation): \(reason)" }
+
+    /// A link runs once: after `stop()` make a new one.
+    static let alreadyStarted = MAVLinkLinkError(operation: "start the MAVLink link", reason: "it was already started")
 }

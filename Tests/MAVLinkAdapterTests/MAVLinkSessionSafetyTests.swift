@@ -31,10 +31,7 @@ struct MAVLinkSessionSafetyTests {
     func refusedArmRetried() {
         // Given ArduPilot in GUIDED, disarmed, the owner wanting to fly
         var h = SessionHarness()
-        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
-        h.clear()
-        h.fly(true)
-        h.run(SessionHarness.tick)
+        h.readyToArm()
         #expect(h.commandIDs == [400])
         // When the autopilot refuses to arm
         h.ack(.denied)
@@ -51,10 +48,7 @@ struct MAVLinkSessionSafetyTests {
     @Test("a refused ARM is not asked again once flying is no longer wanted")
     func refusedArmNotRetriedWhenLanding() {
         var h = SessionHarness()
-        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
-        h.clear()
-        h.fly(true)
-        h.run(SessionHarness.tick)
+        h.readyToArm()
         h.ack(.temporarilyRejected)
         // When the owner gives up flying
         h.fly(false)
@@ -66,9 +60,7 @@ struct MAVLinkSessionSafetyTests {
     @Test("an unanswered command is re-sent every second (confirmation 0, 1, 2, …) five times, then reported and backed off")
     func unansweredRetries() {
         var h = SessionHarness()
-        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
-        h.clear()
-        h.fly(true)
+        h.readyToArm()
         h.run(4.5)
         #expect(h.commandIDs == [400, 400, 400, 400, 400])
         #expect(h.commands.map(\.confirmation) == [0, 1, 2, 3, 4])
@@ -85,11 +77,7 @@ struct MAVLinkSessionSafetyTests {
     func land(autopilot: MAVLinkLinkConfiguration.Autopilot) {
         // Given a vehicle flying in our mode
         var h = SessionHarness(SessionHarness.configuration(autopilot))
-        let control = autopilot == .px4 ? PX4Mode.offboard.customMode : ArduCopterMode.guided.rawValue
-        h.connectAndConfigure(autopilot == .px4 ? .px4 : .ardupilotmega, mode: control)
-        h.fly(true, pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
-        h.vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3)
-        h.run(0.5)
+        h.flyingInControl(autopilot, pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
         h.clear()
         // When the owner wants it down
         h.fly(false, pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
@@ -115,9 +103,7 @@ struct MAVLinkSessionSafetyTests {
     @Test("hold: pilot nil in flight → zero velocity, zero yaw rate set-points every tick")
     func hold() {
         var h = SessionHarness()
-        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
-        h.fly(true, pilot: nil)
-        h.vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3)
+        h.flyingInControl(pilot: nil)
         h.clear()
         h.run(1)
         #expect(h.setpoints.count >= 29)
@@ -127,10 +113,7 @@ struct MAVLinkSessionSafetyTests {
     @Test("telemetry silent 1 s → .telemetryLost, set-points hold, no new command; back → .telemetryRestored with the silence")
     func telemetryLostAndRestored() {
         var h = SessionHarness()
-        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
-        h.fly(true, pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
-        h.vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3)
-        h.run(0.5)
+        h.flyingInControl(pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
         // When the vehicle falls silent
         let talking = h.vehicle
         h.vehicle = nil
@@ -154,10 +137,7 @@ struct MAVLinkSessionSafetyTests {
     @Test("a vehicle that leaves GUIDED in the air (pilot, failsafe) is not taken back: .flyingCleared, no set-points, no DO_SET_MODE")
     func released() {
         var h = SessionHarness()
-        h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
-        h.fly(true, pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
-        h.vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3)
-        h.run(0.5)
+        h.flyingInControl(pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
         h.clear()
         h.vehicleSays(mode: ArduCopterMode.loiter.rawValue)
         h.run(5)

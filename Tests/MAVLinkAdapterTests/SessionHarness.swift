@@ -127,6 +127,25 @@ struct SessionHarness {
         return status
     }
 
+    /// Connected, configured, disarmed in GUIDED (ArduPilot); then the owner wants to fly: the
+    /// next tick asks for ARM. What was sent before is forgotten.
+    mutating func readyToArm() {
+        connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
+        clear()
+        fly(true)
+        run(Self.tick)
+    }
+
+    /// Flying IN_AIR at 3 m in our mode (GUIDED / OFFBOARD) with `pilot`, for half a second.
+    mutating func flyingInControl(_ autopilot: MAVLinkLinkConfiguration.Autopilot = .ardupilot, pilot: PilotCommand?,
+                                  status: MAVState = .active) {
+        let control = autopilot == .px4 ? PX4Mode.offboard.customMode : ArduCopterMode.guided.rawValue
+        connectAndConfigure(autopilot == .px4 ? .px4 : .ardupilotmega, mode: control)
+        fly(true, pilot: pilot)
+        vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3, status: status)
+        run(0.5)
+    }
+
     /// The scripted vehicle now says this (and at once).
     mutating func vehicleSays(mode: UInt32? = nil, armed: Bool? = nil, landed: MAVLandedState? = nil,
                               relativeAltitudeMeters: Double? = nil, status: MAVState? = nil) {
