@@ -105,6 +105,8 @@ import TestSupport
         let distances = samples.suffix(10).map { hypot($0.drone.0 - $0.person.0, $0.drone.1 - $0.person.1) }
         let median = distances.sorted()[distances.count / 2]
         #expect(abs(median - Self.standoffMeters) < 3, "distance over the last 5 s: \(distances)")
+        print("RunMAVLinkEndToEnd: following: person walked \(personTravel) m, drone flew \(droneTravel) m in 12 s; "
+            + "median distance over the last 5 s \(median) m (standoff \(Self.standoffMeters))")
         #expect(log.transitions().last?.to == "following", "\(log.transitions().map(\.to))\n\(diagnostics())")
 
         // When the person's receiver goes silent
@@ -120,6 +122,9 @@ import TestSupport
             log.transitions().contains { $0.t >= silencedAt && $0.to == "holding(target-stale)" }
         }
         #expect(held, "no hold after the target went silent: \(log.transitions().map(\.to))\n\(diagnostics())")
+        if let hold = log.transitions().first(where: { $0.t >= silencedAt && $0.to == "holding(target-stale)" }) {
+            print("RunMAVLinkEndToEnd: holding(target-stale) \(hold.t - silencedAt) s after the person went silent")
+        }
         // And the Copter brakes and stays where it is (a zero-velocity set-point), still in the air
         try? await Task.sleep(for: .seconds(3))
         if let a = try? control.status() {
@@ -127,6 +132,8 @@ import TestSupport
             if let b = try? control.status() {
                 let moved = hypot(b.east - a.east, b.north - a.north)
                 #expect(moved < 0.5, "moved \(moved) m in 1 s of holding")
+                print("RunMAVLinkEndToEnd: holding: moved \(moved) m in 1 s, speed \(b.raw["speed"] ?? "-") m/s, "
+                    + "altitude \(a.altitudeMeters) → \(b.altitudeMeters) m")
                 #expect(b.altitudeMeters > Self.altitudeMeters - 1, "altitude \(b.altitudeMeters) while holding")
             }
         }
@@ -135,7 +142,9 @@ import TestSupport
 
         // When SIGTERM arrives it lands, the Copter confirms it is down, and followme exits 0
         run.signal(SIGTERM)
+        let signalledAt = monotonicSeconds()
         let status = await run.waitForExit(seconds: 60)
+        print("RunMAVLinkEndToEnd: exit \(String(describing: status)) \(monotonicSeconds() - signalledAt) s after SIGTERM")
         #expect(status == 0, "exit \(String(describing: status))\n\(diagnostics())")
         let after = log.transitions().filter { $0.t >= silencedAt }.map(\.to)
         #expect(after.contains("landing(shutdown)") && after.last == "landed", "\(after)")
