@@ -13,9 +13,12 @@ import TestSupport
     static let standoffMeters = 11.0
     static let altitudeMeters = 3.0
 
+    /// `[mavlink] position_source`: the autopilot's own estimate (no onboard receiver read), or the
+    /// sim's onboard NMEA receiver through gpsd (heading from its HDT plus `mount_offset_deg`), as with
+    /// the AR.Drone.
     @Test("MAVLink Copter: takes off, follows at the standoff, holds on target loss, lands on SIGTERM, exits 0",
-          .timeLimit(.minutes(5)))
-    func followHoldAndLandOnSIGTERM() async throws {
+          .timeLimit(.minutes(5)), arguments: ["autopilot", "receiver"])
+    func followHoldAndLandOnSIGTERM(positionSource: String) async throws {
         let dir = try scratchDirectory(label: "mavlink-run")
         defer { try? FileManager.default.removeItem(at: dir) }
 
@@ -26,20 +29,25 @@ import TestSupport
         let run: ChildProcess
         do {
             let port = try #require(Self.mavlinkPort(of: field), "no mavlink_port in \(field.sim.stdoutLines.text.prefix(500))")
-            // And followme run as its ground station: ArduPilot, the autopilot's own position
+            // And followme run as its ground station: ArduPilot, the drone's position from `positionSource`
             run = try field.startRun(flightLog: dir.appendingPathComponent("flight.jsonl"), ["--land-timeout", "40"],
                                      overrides: [
                                          "drone": ["protocol": "\"mavlink\""],
                                          "mavlink": ["address": "\"127.0.0.1\"", "port": "\(port)",
-                                                     "autopilot": "\"ardupilot\"", "position_source": "\"autopilot\""],
+                                                     "autopilot": "\"ardupilot\"",
+                                                     "position_source": "\"\(positionSource)\""],
                                      ])
         } catch {
             await field.stop()
             throw error
         }
-        await Self.fly(run: run, field: field, log: FlightLogLines(url: dir.appendingPathComponent("flight.jsonl")))
+        let log = FlightLogLines(url: dir.appendingPathComponent("flight.jsonl"))
+        await Self.fly(run: run, field: field, log: log)
         await run.terminate()
         await field.stop()
+        // And the drone's own fixes came from where the file says: the autopilot, or the onboard receiver
+        let devices = Set(log.onboardFixDevices())
+        #expect(devices == [positionSource == "autopilot" ? "autopilot" : field.onboardDevice], "\(devices)")
     }
 
     /// The MAVLink port `followme sim --json` printed in its "listening" line.
@@ -165,6 +173,17 @@ struct FlightLogLines: Sendable {
     let url: URL
 
     func text() -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+
+    /// The `device` of every onboard position fix the flight took in (`"kind":"gps"` lines with a position).
+    func onboardFixDevices() -> [String] {
+        text().split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  object["kind"] as? String == "gps", let event = object["event"] as? [String: Any],
+                  event["role"] as? String == "onboard", event["lat"] != nil
+            else { return nil }
+            return event["device"] as? String ?? "-"
+        }
+    }
 
     /// Every state transition so far: its time (CLOCK_MONOTONIC seconds, the sim's clock too) and new state.
     func transitions() -> [(t: Double, to: String)] {
