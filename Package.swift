@@ -148,7 +148,8 @@ let package = Package(
             dependencies: [
                 "FollowCore", "TextFormats", "FlightService", "FlightLog", "SimulatorServer", "TrackFiles", "ShellSupport", "FollowMeConfig",
                 "GPSClient", "DroneLink", "ARDroneProtocol", "Observations", "FollowBench", "Geometry", "Simulation",
-                "Fuzzing", "FlightReport", .product(name: "ArgumentParser", package: "swift-argument-parser"), log, lifecycle,
+                "Fuzzing", "FlightReport", "DroneControl", "MAVLink", "MAVLinkAdapter", "MAVLinkLink",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), log, lifecycle,
             ],
             swiftSettings: strict
         ),

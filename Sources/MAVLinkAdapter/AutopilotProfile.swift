@@ -81,3 +81,8 @@ struct AutopilotProfile: Sendable {
         return "AUTO." + (sub ?? "\(mode.subMode)")
     }
 }
+
+extension MAVLinkLinkConfiguration.Autopilot {
+    /// The name of HEARTBEAT `custom_mode` on this autopilot ("GUIDED", "AUTO.LAND"; "mode 42" when unknown).
+    public func modeName(_ customMode: UInt32) -> String { AutopilotProfile(self).modeName(customMode) }
+}

@@ -24,6 +24,8 @@ package final class SimField: @unchecked Sendable {
         package let nmea_port: Int
         package let person_nmea_port: Int?
         package let control_port: Int?
+        /// With `--protocol mavlink`: the Copter's MAVLink UDP port.
+        package let mavlink_port: Int?
     }
 
     package static var gpsdPath: String? {

@@ -1,6 +1,7 @@
 import ArgumentParser
 
-/// `followme drone land`: land the drone and wait until navdata reports LANDED.
+/// `followme drone land`: land the drone and wait until navdata reports LANDED (with `[drone]
+/// protocol = "mavlink"`: LAND mode, until the autopilot reports ON_GROUND).
 ///
 /// Modules: FollowMeConfig (the config, through `DroneConnectionOptions`), DroneLink (the link, through
 /// `DroneSession`) and ServiceLifecycle (through `ShutdownSignals`: SIGTERM/SIGINT are received but do
@@ -19,20 +20,32 @@ struct DroneLandCommand: AsyncParsableCommand {
     @OptionGroup var options: DroneWaitOptions<DroneLandCommand>
 
     func run() async throws {
-        let timeout = options.timeout
+        let timeout = options.timeout, connectTimeout = options.connection.connectTimeout
         // Ctrl-C must not abandon a landing half-way: signals are received, not obeyed.
-        try await DroneSession.run(options.connection, shutdownSignals: true) { session, _ in
-            if session.isLanded {
-                printProgress("already landed (\(session.stateDescription))")
-                return
+        switch try options.connection.target() {
+        case .ardrone(let configuration):
+            try await DroneSession.run(configuration, connectTimeout: connectTimeout, shutdownSignals: true) { session, _ in
+                try await land(session, timeout: timeout)
             }
-            printProgress("landing… (\(session.stateDescription))")
-            try confirmOrExit(
-                await session.land(timeoutSeconds: timeout),
-                confirmed: "landed (\(session.stateDescription))",
-                failure: "followme drone land: LANDED not reported within \(timeout) s (state \(session.stateDescription))")
+        case .mavlink(let bench):
+            try await MAVLinkDroneSession.run(bench, connectTimeout: connectTimeout, shutdownSignals: true) { session, _ in
+                try await land(session, timeout: timeout)
+            }
         }
     }
+}
+
+/// Lands unless already landed and waits up to `timeout` seconds for the landed state (exit 1 without it).
+private func land(_ session: some BenchSession, timeout: Double) async throws {
+    if session.isLanded {
+        printProgress("already landed (\(session.stateDescription))")
+        return
+    }
+    printProgress("landing… (\(session.stateDescription))")
+    try confirmOrExit(
+        await session.land(timeoutSeconds: timeout),
+        confirmed: "landed (\(session.stateDescription))",
+        failure: "followme drone land: LANDED not reported within \(timeout) s (state \(session.stateDescription))")
 }
 
 extension DroneLandCommand: DroneWaitHelp {

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Shell logic only: the link does the protocol (bootstrap, config writes, REF/PCMD, watchdogs); the
 /// session prints what a person at the bench needs and polls the latest navdata for a condition.
-final class DroneSession: Sendable {
+final class DroneSession: BenchSession {
     struct Observed: Sendable {
         var latest: ReceivedNavdata?
         var droneWasFlying: Bool?
@@ -67,22 +67,8 @@ final class DroneSession: Sendable {
         _ connection: DroneConnectionOptions, shutdownSignals: Bool = false,
         _ body: @escaping @Sendable (DroneSession, NavdataSummary) async throws -> T
     ) async throws -> T {
-        let session = try await start(try connection.linkConfiguration(), quiet: false)
-        let connectTimeout = connection.connectTimeout
-        let work: @Sendable () async throws -> T = {
-            do {
-                guard let first = await session.waitForNavdata(timeoutSeconds: connectTimeout) else {
-                    throw ExitCode(1)
-                }
-                let result = try await body(session, first)
-                await session.stop()
-                return result
-            } catch {
-                await session.stop()
-                throw error
-            }
-        }
-        return shutdownSignals ? try await ShutdownSignals.run(name: "followme drone", work) : try await work()
+        try await run(try connection.linkConfiguration(), connectTimeout: connection.connectTimeout,
+                      shutdownSignals: shutdownSignals, body)
     }
 
     /// Starts recording events (for the commands that wait; `status` reads `link.events` itself).
@@ -123,7 +109,7 @@ final class DroneSession: Sendable {
     }
 
     /// Waits for the first navdata; prints why and returns nil on timeout.
-    func waitForNavdata(timeoutSeconds: Double) async -> NavdataSummary? {
+    func waitForFirstTelemetry(timeoutSeconds: Double) async -> NavdataSummary? {
         startObserving()
         let arrived = await wait(timeoutSeconds: timeoutSeconds) { $0.latest != nil }
         guard arrived, let navdata = snapshot.latest?.navdata else {
@@ -134,30 +120,96 @@ final class DroneSession: Sendable {
         return navdata
     }
 
-    /// Polls every 50 ms until `condition` holds or `timeoutSeconds` pass; when `interruptible`, also
-    /// until SIGTERM/SIGINT (`ShutdownSignals.requested`).
+    /// `waitUntil` on the latest navdata (`Observed`).
     func wait(timeoutSeconds: Double, interruptible: Bool = false, until condition: (Observed) -> Bool) async -> Bool {
-        startObserving()
-        let deadline = SystemClock.now().adding(seconds: timeoutSeconds)
-        while SystemClock.now() < deadline {
-            if condition(snapshot) { return true }
-            if interruptible && ShutdownSignals.requested { return false }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition(snapshot)
+        await waitUntil(timeoutSeconds: timeoutSeconds, interruptible: interruptible) { condition($0.snapshot) }
     }
 
-    /// Asks the link to land (REF bit 9 clear, hover) and waits up to `timeoutSeconds` for LANDED.
-    /// Signals never interrupt it: abandoning a landing half-way is worse; the timeout bounds it.
-    func land(timeoutSeconds: Double) async -> Bool {
-        link.setDesired(flying: false, pilot: .hover, sendImmediately: true)
-        return await wait(timeoutSeconds: timeoutSeconds) { $0.isLanded }
+    /// REF bit 9 set (take off, stay up) or clear (land), with hover, sent at once.
+    func requestFlying(_ flying: Bool) {
+        link.setDesired(flying: flying, pilot: .hover, sendImmediately: true)
     }
+
+    /// Navdata arrives by itself once observing; this only starts observing.
+    func refresh() async { startObserving() }
 
     func stop() async {
         await link.stop()
         let task = consumer.withLock { $0 }
         await task?.value
+    }
+}
+
+/// What `takeoff` and `land` need of a running link, whatever the drone: the state its latest
+/// telemetry shows, a way to ask for flying or landed, and stopping. `DroneSession` (the AR.Drone)
+/// and `MAVLinkDroneSession` (PX4 or ArduPilot) conform.
+protocol BenchSession: AnyObject, Sendable {
+    /// What the link is started with.
+    associatedtype Settings: Sendable
+    /// What the first telemetry gives the command (`run`'s body).
+    associatedtype FirstTelemetry: Sendable
+    /// Starts the link (exit 1 if it cannot); `quiet` prints errors only (for `--json`).
+    static func start(_ settings: Settings, quiet: Bool) async throws -> Self
+    /// Waits for the first telemetry; prints why and returns nil on timeout.
+    func waitForFirstTelemetry(timeoutSeconds: Double) async -> FirstTelemetry?
+    /// Airborne with the take-off finished (the hover time starts now).
+    var isAirborne: Bool { get }
+    /// On the ground, as the drone itself reports it.
+    var isLanded: Bool { get }
+    /// The latest state for a person, e.g. "LANDED, battery 80 %, altitude 0.00 m".
+    var stateDescription: String { get }
+    /// Asks the link to take off and hold (true) or to land (false), sending at once.
+    func requestFlying(_ flying: Bool)
+    /// Brings what `isAirborne`, `isLanded` and `stateDescription` read up to date.
+    func refresh() async
+    func stop() async
+}
+
+extension BenchSession {
+    /// Polls every 50 ms until `condition` holds or `timeoutSeconds` pass; when `interruptible`, also
+    /// until SIGTERM/SIGINT (`ShutdownSignals.requested`).
+    func waitUntil(timeoutSeconds: Double, interruptible: Bool = false, _ condition: (Self) -> Bool) async -> Bool {
+        let deadline = SystemClock.now().adding(seconds: timeoutSeconds)
+        while SystemClock.now() < deadline {
+            await refresh()
+            if condition(self) { return true }
+            if interruptible && ShutdownSignals.requested { return false }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        await refresh()
+        return condition(self)
+    }
+
+    /// Asks the link to land and waits up to `timeoutSeconds` for the landed state. Signals never
+    /// interrupt it: abandoning a landing half-way is worse; the timeout bounds it.
+    func land(timeoutSeconds: Double) async -> Bool {
+        requestFlying(false)
+        return await waitUntil(timeoutSeconds: timeoutSeconds) { $0.isLanded }
+    }
+
+    /// Starts a session, waits up to `connectTimeout` seconds for the first telemetry (exit 1
+    /// without it), runs `body` with it and stops the link however `body` ends. With
+    /// `shutdownSignals`, everything after the link started runs under `ShutdownSignals`
+    /// (SIGTERM/SIGINT make `ShutdownSignals.requested` true instead of ending the process).
+    static func run<T: Sendable>(
+        _ settings: Settings, connectTimeout: Double, shutdownSignals: Bool,
+        _ body: @escaping @Sendable (Self, FirstTelemetry) async throws -> T
+    ) async throws -> T {
+        let session = try await start(settings, quiet: false)
+        let work: @Sendable () async throws -> T = {
+            do {
+                guard let first = await session.waitForFirstTelemetry(timeoutSeconds: connectTimeout) else {
+                    throw ExitCode(1)
+                }
+                let result = try await body(session, first)
+                await session.stop()
+                return result
+            } catch {
+                await session.stop()
+                throw error
+            }
+        }
+        return shutdownSignals ? try await ShutdownSignals.run(name: "followme drone", work) : try await work()
     }
 }
 

@@ -6,7 +6,8 @@ import Observations
 import ShellSupport
 
 /// `followme drone status`: show the drone's flight state, battery, attitude, navdata rate and link
-/// quality live, or one JSON object per link event.
+/// quality live, or one JSON object per link event. With `[drone] protocol = "mavlink"` the same from
+/// the autopilot's telemetry, plus its mode, armed state and system status (DroneStatusCommand+MAVLink.swift).
 ///
 /// Modules: FollowMeConfig (the config, through `DroneConnectionOptions`), DroneLink (a running link
 /// from `DroneSession.start`, whose `events` this command reads itself), ShellSupport (`JSONLine`,
@@ -23,6 +24,10 @@ struct DroneStatusCommand: AsyncParsableCommand {
             {"event":"navdata-lost"|"navdata-restored"|"connected"|"config-ack"|"config-failed",…}.
             Starting the link writes general:navdata_demo and the flight limits; it never lands a
             flying drone (REF keeps bit 9 if navdata says it flies) and sends hover.
+            With [drone] protocol = "mavlink" the link sends heartbeats and asks for message rates;
+            it never arms and never lands a flying vehicle. Each GLOBAL_POSITION_INT prints as
+            {"event":"navdata",…} with the same fields where they mean the same, plus "mode",
+            "armed", "system_status", "landed_state"; the vehicle's messages as {"event":"notice",…}.
             """
     )
 
@@ -31,14 +36,43 @@ struct DroneStatusCommand: AsyncParsableCommand {
     @OptionGroup var output: LiveOutputOptions<DroneStatusCommand>
 
     func run() async throws {
-        let linkConfiguration = try connection.linkConfiguration()
         let json = output.json, limit = output.count
-        let session = try await DroneSession.start(linkConfiguration, quiet: json)
         let interactive = !json && isatty(STDOUT_FILENO) == 1
-        let deadline = output.timeout.map { SystemClock.now().adding(seconds: $0) }
+        let outcome: StatusOutcome, source: String, packets: String
+        switch try connection.target() {
+        case .ardrone(let linkConfiguration):
+            let session = try await DroneSession.start(linkConfiguration, quiet: json)
+            outcome = await untilTimeout(stop: { await session.link.stop() }) {
+                await printEvents(of: session.link, json: json, interactive: interactive, limit: limit)
+            }
+            if interactive { print("") }
+            await session.stop()
+            (source, packets) = ("\(linkConfiguration.address):\(linkConfiguration.navdataPort)", "navdata")
+        case .mavlink(let bench):
+            let session = try await MAVLinkDroneSession.start(bench, quiet: json)
+            outcome = await untilTimeout(stop: { await session.stop() }) {
+                await printMAVLinkEvents(of: session, json: json, interactive: interactive, limit: limit)
+            }
+            if interactive { print("") }
+            await session.stop()
+            (source, packets) = ("\(bench.link.address):\(bench.link.port)", "telemetry")
+        }
+        if let limit, !outcome.reachedCount {
+            printError("followme drone status: stopped before \(limit) \(packets) packets arrived (got \(outcome.navdataCount))")
+            throw ExitCode(1)
+        }
+        if outcome.navdataCount == 0 {
+            printError("followme drone status: no \(packets) from \(source)")
+            throw ExitCode(1)
+        }
+    }
 
-        let outcome: StatusOutcome = await withTaskGroup(of: StatusOutcome?.self) { group in
-            group.addTask { await printEvents(of: session.link, json: json, interactive: interactive, limit: limit) }
+    /// Runs `printing` until it ends or `--timeout` passes (then `stop` ends the link, so its event loop ends too).
+    private func untilTimeout(stop: @escaping @Sendable () async -> Void,
+                              _ printing: @escaping @Sendable () async -> StatusOutcome) async -> StatusOutcome {
+        let deadline = output.timeout.map { SystemClock.now().adding(seconds: $0) }
+        return await withTaskGroup(of: StatusOutcome?.self) { group in
+            group.addTask { await printing() }
             if let deadline {
                 group.addTask {
                     let wait = max(0, deadline.seconds(since: SystemClock.now()))
@@ -46,27 +80,17 @@ struct DroneStatusCommand: AsyncParsableCommand {
                     return nil
                 }
             }
-            // Whichever ends first; on timeout stop the link so the event loop ends too.
+            // Whichever ends first.
             var result: StatusOutcome?
             for await finished in group {
                 if let finished {
                     result = finished
                     group.cancelAll()
                 } else {
-                    await session.link.stop()
+                    await stop()
                 }
             }
             return result ?? StatusOutcome()
-        }
-        if interactive { print("") }
-        await session.stop()
-        if let limit, !outcome.reachedCount {
-            printError("followme drone status: stopped before \(limit) navdata packets arrived (got \(outcome.navdataCount))")
-            throw ExitCode(1)
-        }
-        if outcome.navdataCount == 0 {
-            printError("followme drone status: no navdata from \(linkConfiguration.address):\(linkConfiguration.navdataPort)")
-            throw ExitCode(1)
         }
     }
 }
@@ -78,16 +102,24 @@ extension DroneStatusCommand: LiveOutputHelp {
 }
 
 /// What `status`'s event loop saw before it ended.
-private struct StatusOutcome: Sendable {
+struct StatusOutcome: Sendable {
     var reachedCount = false
+    /// Navdata packets (the AR.Drone) or telemetry packets (MAVLink: GLOBAL_POSITION_INT) printed.
     var navdataCount = 0
+
+    /// True (and `reachedCount` set) once `limit` packets arrived; never without a limit.
+    mutating func reached(_ limit: Int?) -> Bool {
+        guard let limit, navdataCount >= limit else { return false }
+        reachedCount = true
+        return true
+    }
 }
 
 /// Prints the link's events (JSON lines, or the live line at most once a second when not on a
 /// terminal) until the link stops or `limit` navdata packets arrived.
 private func printEvents(of link: DroneLink, json: Bool, interactive: Bool, limit: Int?) async -> StatusOutcome {
     var outcome = StatusOutcome()
-    var lastPrinted = MonotonicTime.zero
+    var printer = LiveLinePrinter(interactive: interactive)
     var latest: ReceivedNavdata?
     var statistics = DroneLinkStatistics()
     var linkState = "waiting for navdata"
@@ -113,19 +145,31 @@ private func printEvents(of link: DroneLink, json: Bool, interactive: Bool, limi
         default:
             break
         }
-        let now = SystemClock.now()
-        if !json, latest != nil || interactive, interactive || now.seconds(since: lastPrinted) >= 1 {
-            let line = statusLine(latest, statistics: statistics, linkState: linkState, now: now)
-            print(interactive ? "\r\u{1B}[2K" + line : line, terminator: interactive ? "" : "\n")
-            flushStandardOutput()
-            lastPrinted = now
+        if !json {
+            printer.show(hasData: latest != nil) { statusLine(latest, statistics: statistics, linkState: linkState, now: $0) }
         }
-        if let limit, outcome.navdataCount >= limit {
-            outcome.reachedCount = true
-            return outcome
-        }
+        if outcome.reached(limit) { return outcome }
     }
     return outcome
+}
+
+/// The text mode's live line: redrawn in place on a terminal (from the first event on), else
+/// printed at most once a second once there is data.
+struct LiveLinePrinter {
+    let interactive: Bool
+    private var lastPrinted = MonotonicTime.zero
+
+    init(interactive: Bool) { self.interactive = interactive }
+
+    /// Prints `line(now)` if it is time to.
+    mutating func show(hasData: Bool, _ line: (MonotonicTime) -> String) {
+        let now = SystemClock.now()
+        guard hasData || interactive, interactive || now.seconds(since: lastPrinted) >= 1 else { return }
+        let text = line(now)
+        print(interactive ? "\r\u{1B}[2K" + text : text, terminator: interactive ? "" : "\n")
+        flushStandardOutput()
+        lastPrinted = now
+    }
 }
 
 /// The live line: state, battery, attitude, navdata rate and age, drops, raised alarms, link state.

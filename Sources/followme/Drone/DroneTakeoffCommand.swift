@@ -3,7 +3,9 @@ import DroneLink
 import Foundation
 import ShellSupport
 
-/// `followme drone takeoff`: take off, hover, then land, each step confirmed by navdata.
+/// `followme drone takeoff`: take off, hover, then land, each step confirmed by navdata (the
+/// AR.Drone) or by the autopilot's telemetry (`[drone] protocol = "mavlink"`: landed state IN_AIR,
+/// then ON_GROUND; refused on EMERGENCY or a battery under `[failsafe] min_battery_pct`).
 ///
 /// Modules: FollowMeConfig (the config, through `DroneConnectionOptions`), DroneLink (the link, through
 /// `DroneSession`: REF take-off/land, flat trim, the latest navdata) and ServiceLifecycle (SIGTERM/
@@ -37,7 +39,34 @@ struct DroneTakeoffCommand: AsyncParsableCommand {
 
     func run() async throws {
         let timeout = options.timeout, hoverSeconds = hoverSeconds, flatTrim = flatTrim
-        try await DroneSession.run(options.connection, shutdownSignals: true) { session, first in
+        let connectTimeout = options.connection.connectTimeout
+        let bench: MAVLinkBench
+        switch try options.connection.target() {
+        case .mavlink(let mavlink):
+            bench = mavlink
+        case .ardrone(let configuration):
+            try await takeOffARDrone(configuration, connectTimeout: connectTimeout, flatTrim: flatTrim)
+            return
+        }
+        guard !flatTrim else {
+            printError("followme drone takeoff: --flat-trim is an AR.Drone command; an autopilot calibrates itself")
+            throw ExitCode(2)
+        }
+        try await MAVLinkDroneSession.run(bench, connectTimeout: connectTimeout, shutdownSignals: true) { session, _ in
+            // SYS_STATUS comes at its own (slower) rate: give the battery level the connect timeout too.
+            _ = await session.waitUntil(timeoutSeconds: connectTimeout) { $0.snapshot.vehicle.batteryPercent != nil }
+            if let refusal = session.takeoffRefusal {
+                printError("followme drone takeoff: \(refusal)")
+                throw ExitCode(1)
+            }
+            try await takeOffHoverLand(session, timeout: timeout, hoverSeconds: hoverSeconds)
+        }
+    }
+
+    /// The AR.Drone: refuse on EMERGENCY or low battery, flat trim if asked, then `takeOffHoverLand`.
+    private func takeOffARDrone(_ configuration: DroneLinkConfiguration, connectTimeout: Double, flatTrim: Bool) async throws {
+        let timeout = options.timeout, hoverSeconds = hoverSeconds
+        try await DroneSession.run(configuration, connectTimeout: connectTimeout, shutdownSignals: true) { session, first in
             if first.state.contains(.emergency) {
                 printError("followme drone takeoff: the drone reports EMERGENCY (state bit 31); inspect it, then run `followme drone emergency-reset`")
                 throw ExitCode(1)
@@ -55,30 +84,36 @@ struct DroneTakeoffCommand: AsyncParsableCommand {
                     printError("followme drone takeoff: flat trim refused: \(error)")
                 }
             }
-
-            let started = SystemClock.now()
-            printProgress(session.isAirborne ? "already airborne" : "taking off…")
-            session.link.setDesired(flying: true, pilot: .hover, sendImmediately: true)
-            let airborne = await session.wait(timeoutSeconds: timeout, interruptible: true) { $0.isAirborne }
-            if !airborne {
-                printError(ShutdownSignals.requested
-                    ? "followme drone takeoff: interrupted; landing"
-                    : "followme drone takeoff: not confirmed within \(timeout) s (state \(session.stateDescription)); landing")
-            } else {
-                printProgress(String(format: "airborne after %.1f s", SystemClock.now().seconds(since: started)) + " (\(session.stateDescription))")
-                if hoverSeconds > 0 {
-                    printProgress("hovering for \(hoverSeconds) s (Ctrl-C lands now)…")
-                    _ = await session.wait(timeoutSeconds: hoverSeconds, interruptible: true) { _ in false }
-                }
-            }
-
-            printProgress("landing…")
-            let landed = await session.land(timeoutSeconds: timeout)
-            if landed { printProgress("landed (\(session.stateDescription))") }
-            else { printError("followme drone takeoff: landing not confirmed within \(timeout) s (state \(session.stateDescription))") }
-            guard airborne, landed else { throw ExitCode(1) }
+            try await takeOffHoverLand(session, timeout: timeout, hoverSeconds: hoverSeconds)
         }
     }
+}
+
+/// Takes off (a signal ends the wait and lands), hovers `hoverSeconds` (a signal lands at once),
+/// lands and waits for the landed state; exit 1 unless both the take-off and the landing were
+/// confirmed within `timeout` seconds each. The link stays up throughout.
+private func takeOffHoverLand(_ session: some BenchSession, timeout: Double, hoverSeconds: Double) async throws {
+    let started = SystemClock.now()
+    printProgress(session.isAirborne ? "already airborne" : "taking off…")
+    session.requestFlying(true)
+    let airborne = await session.waitUntil(timeoutSeconds: timeout, interruptible: true) { $0.isAirborne }
+    if !airborne {
+        printError(ShutdownSignals.requested
+            ? "followme drone takeoff: interrupted; landing"
+            : "followme drone takeoff: not confirmed within \(timeout) s (state \(session.stateDescription)); landing")
+    } else {
+        printProgress(String(format: "airborne after %.1f s", SystemClock.now().seconds(since: started)) + " (\(session.stateDescription))")
+        if hoverSeconds > 0 {
+            printProgress("hovering for \(hoverSeconds) s (Ctrl-C lands now)…")
+            _ = await session.waitUntil(timeoutSeconds: hoverSeconds, interruptible: true) { _ in false }
+        }
+    }
+
+    printProgress("landing…")
+    let landed = await session.land(timeoutSeconds: timeout)
+    if landed { printProgress("landed (\(session.stateDescription))") }
+    else { printError("followme drone takeoff: landing not confirmed within \(timeout) s (state \(session.stateDescription))") }
+    guard airborne, landed else { throw ExitCode(1) }
 }
 
 extension DroneTakeoffCommand: DroneWaitHelp {
