@@ -149,7 +149,9 @@ extension MAVLinkCopter {
     /// SET_MESSAGE_INTERVAL (ArduPilot `set_message_interval`): interval µs; 0 = default rate,
     /// −1 = stop, below 1000 µs = 1 ms, above 60 s = 60 s. A message the copter does not stream → FAILED.
     private mutating func setMessageInterval(messageID: Float, intervalMicroseconds: Float) -> MAVResult {
-        guard let id = UInt32(exactly: messageID), var stream = streams[id], intervalMicroseconds.isFinite else { return .failed }
+        guard let id = UInt32(exactly: messageID), let index = streams.firstIndex(where: { $0.messageID == id }),
+              intervalMicroseconds.isFinite else { return .failed }
+        var stream = streams[index]
         switch intervalMicroseconds {
         case 0: stream.intervalSeconds = parameters.defaultIntervalsSeconds[id]
         case -1: stream.intervalSeconds = nil
@@ -157,7 +159,7 @@ extension MAVLinkCopter {
         default: stream.intervalSeconds = min(max(Double(intervalMicroseconds) / 1e6, 0.001), 60)
         }
         stream.nextAt = time
-        streams[id] = stream
+        streams[index] = stream
         return .accepted
     }
 

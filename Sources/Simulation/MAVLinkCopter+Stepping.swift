@@ -125,11 +125,10 @@ extension MAVLinkCopter {
     /// are skipped, not sent in a burst).
     private mutating func dueTelemetry() -> [any MAVLinkMessage] {
         var out: [any MAVLinkMessage] = []
-        for id in streams.keys.sorted() {
-            guard var stream = streams[id], let interval = stream.intervalSeconds, time >= stream.nextAt else { continue }
-            out.append(telemetry(id))
-            repeat { stream.nextAt = stream.nextAt.adding(seconds: interval) } while stream.nextAt <= time
-            streams[id] = stream
+        for index in streams.indices {
+            guard let interval = streams[index].intervalSeconds, time >= streams[index].nextAt else { continue }
+            out.append(telemetry(streams[index].messageID))
+            repeat { streams[index].nextAt = streams[index].nextAt.adding(seconds: interval) } while streams[index].nextAt <= time
         }
         return out
     }

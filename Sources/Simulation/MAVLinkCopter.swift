@@ -76,8 +76,9 @@ public struct MAVLinkCopter: Sendable {
     /// Tilt as a world-frame vector, radians east/north (the copter accelerates toward it).
     public internal(set) var tiltWorldRadians: PlaneVector = .zero
 
-    /// Telemetry streams: interval (nil = off) and next send time, by message id.
-    var streams: [UInt32: TelemetryStream]
+    /// Telemetry streams in message-id order: interval (nil = off) and next send time (an array, not
+    /// a dictionary: it is walked every physics step).
+    var streams: [TelemetryStream]
     /// What happened so far (for status lines and tests).
     public internal(set) var counters = Counts<MAVLinkCopterCounter>()
 
@@ -115,7 +116,8 @@ public struct MAVLinkCopter: Sendable {
         velocityAlpha = 1 - _exp(-dynamics.dragRatePerSecond * stepSeconds)
         yawAlpha = 1 - _exp(-dynamics.yawRateResponsePerSecond * stepSeconds)
         verticalAlpha = 1 - _exp(-stepSeconds / parameters.verticalTimeConstantSeconds)
-        streams = parameters.defaultIntervalsSeconds.mapValues { TelemetryStream(intervalSeconds: $0, nextAt: start) }
+        streams = parameters.defaultIntervalsSeconds.sorted { $0.key < $1.key }
+            .map { TelemetryStream(messageID: $0.key, intervalSeconds: $0.value, nextAt: start) }
     }
 
     // MARK: Derived state
@@ -172,8 +174,9 @@ public struct VelocitySetpoint: Sendable, Hashable {
     public var receivedAt: MonotonicTime
 }
 
-/// One telemetry stream: its interval (nil = stopped) and when it is next due.
+/// One telemetry stream: its message, interval (nil = stopped) and when it is next due.
 struct TelemetryStream: Sendable, Hashable {
+    let messageID: UInt32
     var intervalSeconds: Double?
     var nextAt: MonotonicTime
 }
