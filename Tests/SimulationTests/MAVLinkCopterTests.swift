@@ -267,3 +267,42 @@ struct MAVLinkCopterTelemetryTests {
         #expect(gcs.copter.globalPosition.headingCentidegrees == 27000)
     }
 }
+
+@Suite("MAVLinkCopter: the velocity loop over the AR.Drone plant")
+struct MAVLinkCopterPlantTests {
+    /// Seconds until the copter's north speed first reaches 63 % (1 − 1/e) of a 2 m/s LOCAL_NED step.
+    private func riseTime(velocityTimeConstantSeconds: Double) -> Double {
+        var parameters = MAVLinkCopterParameters()
+        parameters.velocityTimeConstantSeconds = velocityTimeConstantSeconds
+        var gcs = CopterGroundStation(copter: MAVLinkCopter(
+            parameters: parameters, plane: LocalPlane(origin: GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!)))
+        gcs.takeOff()
+        let start = gcs.copter.time
+        gcs.send(CopterGroundStation.velocity(2, 0, frame: .localNED))
+        while gcs.copter.velocityENU.north < 2 * (1 - 1 / 2.718281828), gcs.copter.time.seconds(since: start) < 10 {
+            gcs.wait(seconds: 0.005)
+        }
+        return gcs.copter.time.seconds(since: start)
+    }
+
+    @Test("a velocity step settles with the loop's own time constant (plus the plant's tilt lag 1/c3 ≈ 0.14 s)", arguments: [0.5, 1.0])
+    func timeConstant(tauSeconds: Double) {
+        let rise = riseTime(velocityTimeConstantSeconds: tauSeconds)
+        print("[measured] MAVLinkCopter 63 % rise of a 2 m/s step, τ = \(tauSeconds) s: \(rise) s")
+        #expect(rise > tauSeconds && rise < tauSeconds + 0.3, "63 % after \(rise) s for τ = \(tauSeconds) s")
+    }
+
+    @Test("holding in a steady 4 m/s wind: the copter leans into it and stays within 0.5 m")
+    func holdsInWind() {
+        var dynamics = DroneDynamics.standard
+        dynamics.windENU = PlaneVector(east: 4, north: 0)
+        var gcs = CopterGroundStation(copter: MAVLinkCopter(
+            dynamics: dynamics, plane: LocalPlane(origin: GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!)))
+        gcs.takeOff()
+        let start = gcs.copter.positionPlane
+        gcs.stream(CopterGroundStation.velocity(0, 0, frame: .localNED), seconds: 20)
+        print("[measured] MAVLinkCopter hold in a 4 m/s wind, 20 s: drift \((gcs.copter.positionPlane - start).length) m")
+        #expect((gcs.copter.positionPlane - start).length < 0.5, "drifted \(gcs.copter.positionPlane - start)")
+        #expect(gcs.copter.tiltWorldRadians.east < -0.01, "leans west into the wind: \(gcs.copter.tiltWorldRadians)")
+    }
+}
