@@ -97,7 +97,7 @@ let package = Package(
             name: "FollowBench",
             dependencies: [
                 "FollowCore", "Simulation", "Geometry", "Observations", "SeededRandom", "ARDroneProtocol", "ARDroneAdapter",
-                "Plots", "TextFormats", "FlightReport",
+                "Plots", "TextFormats", "FlightReport", "MAVLinkAdapter", "MAVLink", "DroneControl",
             ],
             swiftSettings: strict
         ),
@@ -240,7 +240,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FollowBenchTests",
-            dependencies: ["TextFormats", "FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots", "ARDroneProtocol"],
+            dependencies: ["TextFormats", "FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots", "ARDroneProtocol", "MAVLinkAdapter"],
             swiftSettings: strict
         ),
         .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport", "FlightLog"], swiftSettings: strict),

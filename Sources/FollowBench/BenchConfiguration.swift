@@ -1,5 +1,6 @@
 import FollowCore
 import Geometry
+import MAVLinkAdapter
 import MemberwiseInit
 import Simulation
 
@@ -62,6 +63,10 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// ("never closer than min_separation_m while the relative error stays within
     /// gps_relative_error_m"). Range 0…20.
     public var adversarialTargetOffsetMeters: Double = 0
+    /// Where FollowMe's onboard position and heading come from on the MAVLink link (`BenchLink.mavlink`):
+    /// the autopilot's own estimate (`GLOBAL_POSITION_INT` through the session; the product default,
+    /// mount offset 0) or the simulated onboard receiver, as on the AR.Drone. Default `.autopilot`.
+    public var mavlinkPositionSource: MAVLinkLinkConfiguration.PositionSource = .autopilot
 
     /// Checks every field the runner relies on.
     public func validate() throws(BenchError) {

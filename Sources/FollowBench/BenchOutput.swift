@@ -13,11 +13,16 @@ public enum BenchOutput {
             + "\(num(c.personStartSeconds, 0)) s take-off wait, metrics from \(num(c.settleSeconds, 0)) s after the start; "
             + "standoff \(num(c.standoffMeters, 1)) m; same simulated drone for both (euler_angle_max "
             + "\(num(c.eulerAngleMaxDegrees, 0))°); GPS clean = perfect at 5 Hz/0.3 s, realistic = 2 m bias, ρ 0.5\n"
+        let legacy = report.isARDroneOnly
+        if !legacy {
+            out += "links: \(report.links.map(\.rawValue).joined(separator: ", ")) (mavlink: MAVLinkSession to the simulated "
+                + "ArduPilot Copter on the same plant and wind, onboard position from the \(c.mavlinkPositionSource))\n"
+        }
         for s in scenarios {
             out += "  \(pad(s.name, 22)) \(s.summary)\n"
         }
         out += "\n"
-        let header = [pad("scenario", 22), pad("noise", 10), pad("controller", 10), lpad("RMS m", 8), lpad("p95 m", 8),
+        let header = [pad("scenario", 22), pad("noise", 10), pad("controller", 10)] + (legacy ? [] : [pad("link", 7)]) + [lpad("RMS m", 8), lpad("p95 m", 8),
                       lpad("min sep m", 10), lpad("at s", 6), lpad("<lim s", 7), lpad("facing°", 8), lpad("air s", 6), "  " + pad("final", 26),
                       lpad("FM/naive", 9)]
         out += header.joined(separator: " ") + "\n"
@@ -28,11 +33,11 @@ public enum BenchOutput {
             let m = r.metrics
             let key = r.scenario + r.noise.rawValue
             let ratio = r.controller == .followMe
-                ? comparisons.first { $0.scenario == r.scenario && $0.noise == r.noise }.map { num($0.ratio, 3) } ?? ""
+                ? comparisons.first { $0.scenario == r.scenario && $0.noise == r.noise && $0.link == r.link }.map { num($0.ratio, 3) } ?? ""
                 : ""
             let final = r.controller == .followMe ? r.finalControllerState : "drone \(r.finalDroneState)"
             let row = [pad(key == lastKey ? "" : r.scenario, 22), pad(key == lastKey ? "" : r.noise.rawValue, 10),
-                       pad(r.controller.rawValue, 10), lpad(num(m.rangeErrorRMSMeters, 2), 8),
+                       pad(r.controller.rawValue, 10)] + (legacy ? [] : [pad(r.link.rawValue, 7)]) + [lpad(num(m.rangeErrorRMSMeters, 2), 8),
                        lpad(num(m.rangeErrorP95Meters, 2), 8), lpad(num(m.minSeparationMeters, 2), 10),
                        lpad(m.minSeparationAtSeconds.map { num($0, 0) } ?? "-", 6),
                        lpad(num(m.secondsBelowMinSeparation, 1), 7),
@@ -44,15 +49,20 @@ public enum BenchOutput {
         out += "\n"
         out += "RMS / p95 = |distance − standoff| from true positions; min sep = closest approach while airborne (at s: when), <lim s = airborne seconds closer than min_separation_m; "
             + "facing = nose vs bearing to the person; FM/naive = FollowMe RMS ÷ baseline RMS (< 1: FollowMe better)\n"
-        var medians: [String] = []
-        for noise in BenchNoise.allCases {
-            if let m = report.medianRatio(noise: noise) { medians.append("\(noise) \(num(m, 3))") }
+        for link in legacy ? [nil] : report.links.map(Optional.some) {
+            var medians: [String] = []
+            for noise in BenchNoise.allCases {
+                if let m = report.medianRatio(noise: noise, link: link) { medians.append("\(noise) \(num(m, 3))") }
+            }
+            if let all = report.medianRatio(noise: nil, link: link) {
+                medians.append("all \(num(all, 3)) (FollowMe's error \(num(1 / all, 0))× smaller)")
+            }
+            out += "median-scenario FollowMe/baseline RMS ratio\(link.map { " (\($0))" } ?? ""): "
+                + (medians.isEmpty ? "n/a" : medians.joined(separator: ", ")) + "\n"
         }
-        if let all = report.medianRatio(noise: nil) {
-            medians.append("all \(num(all, 3)) (FollowMe's error \(num(1 / all, 0))× smaller)")
-        }
-        out += "median-scenario FollowMe/baseline RMS ratio: " + (medians.isEmpty ? "n/a" : medians.joined(separator: ", ")) + "\n"
         out += "\n" + followTable(report)
+        let links = linkTable(report)
+        if !links.isEmpty { out += "\n" + links }
         let speedup = report.simulatedSeconds / max(wallSeconds, 1e-9)
         out += "speed-up over real time: \(num(report.simulatedSeconds, 0)) simulated s in \(num(wallSeconds, 2)) wall s = "
             + "\(num(speedup, 0))× (target ≥ \(num(speedupTarget, 0))×: \(speedup >= speedupTarget ? "met" : "NOT met"))\n"
@@ -68,7 +78,8 @@ public enum BenchOutput {
             + "\(num(c.failsafe.minSeparationMeters, 2)), gps_relative_error_m \(num(c.failsafe.gpsRelativeErrorMeters, 2))"
             + (c.adversarialTargetOffsetMeters > 0
                 ? ", person fixes \(num(c.adversarialTargetOffsetMeters, 2)) m farther from the drone than the truth" : "") + "\n"
-        let header = [pad("scenario", 22), pad("noise", 10), lpad("wind m/s", 9), lpad("gust σ", 7), lpad("fence m", 8),
+        let legacy = report.isARDroneOnly
+        let header = [pad("scenario", 22), pad("noise", 10)] + (legacy ? [] : [pad("link", 7)]) + [lpad("wind m/s", 9), lpad("gust σ", 7), lpad("fence m", 8),
                       lpad("trail m", 8), lpad("aim bias", 9), lpad("aim RMS", 8), lpad("climb drift", 12),
                       lpad("stall s", 8), "  states (s)"]
         out += header.joined(separator: " ") + "\n"
@@ -78,7 +89,8 @@ public enum BenchOutput {
             let states = m.secondsByState
                 .filter { !["preflight", "taking-off", "climbing"].contains($0.name) && !$0.name.hasPrefix("preflight") }
                 .map { "\($0.name) \(num($0.seconds, 1))" }.joined(separator: ", ")
-            let row = [pad(r.scenario, 22), pad(r.noise.rawValue, 10), lpad(num(r.wind.meanENU.length, 1), 9),
+            let row = [pad(r.scenario, 22), pad(r.noise.rawValue, 10)] + (legacy ? [] : [pad(r.link.rawValue, 7)])
+                + [lpad(num(r.wind.meanENU.length, 1), 9),
                        lpad(num(r.wind.gustSigmaMetersPerSecond, 2), 7), lpad(num(r.geofenceMeters, 0), 8),
                        lpad(opt(m.trailingMeanMeters, 2), 8), lpad(opt(m.aimBiasMeters, 2), 9),
                        lpad(opt(m.aimErrorRMSMeters, 2), 8), lpad(opt(m.climbDriftMeters, 2), 12),
@@ -91,7 +103,7 @@ public enum BenchOutput {
         return out
     }
 
-    private static func opt(_ x: Double?, _ decimals: Int) -> String { x.map { num($0, decimals) } ?? "-" }
+    static func opt(_ x: Double?, _ decimals: Int) -> String { x.map { num($0, decimals) } ?? "-" }
 
     /// The whole report as one JSON object (no tracks; use `--plots` for those).
     public static func json(_ report: BenchReport, scenarios: [BenchScenario], wallSeconds: Double, notes: [String]) -> String {
@@ -122,6 +134,7 @@ public enum BenchOutput {
             var o = JSONLine()
             o.add("scenario", r.scenario)
             o.add("controller", r.controller.rawValue)
+            if !report.isARDroneOnly { o.add("link", r.link.rawValue) }
             o.add("noise", r.noise.rawValue)
             o.add("rms_m", r.metrics.rangeErrorRMSMeters)
             o.add("p95_m", r.metrics.rangeErrorP95Meters)
@@ -160,12 +173,16 @@ public enum BenchOutput {
             o.add("followme_rms_m", cmp.followMeRMSMeters)
             o.add("naive_rms_m", cmp.naiveRMSMeters)
             o.add("ratio", cmp.ratio)
+            if !report.isARDroneOnly { o.add("link", cmp.link.rawValue) }
             return o.string
         }))
         var medians = JSONLine()
-        for noise in BenchNoise.allCases { medians.add(noise.rawValue, report.medianRatio(noise: noise)) }
-        medians.add("all", report.medianRatio(noise: nil))
+        // The first link's (the AR.Drone's when it ran): with one link, what it always was.
+        let primary = report.isARDroneOnly ? nil : report.links.first
+        for noise in BenchNoise.allCases { medians.add(noise.rawValue, report.medianRatio(noise: noise, link: primary)) }
+        medians.add("all", report.medianRatio(noise: nil, link: primary))
         j.addRaw("median_ratio", medians.string)
+        addLinkFields(report, to: &j)
         let speedup = report.simulatedSeconds / max(wallSeconds, 1e-9)
         j.add("simulated_s", report.simulatedSeconds)
         j.add("wall_s", wallSeconds)
@@ -180,10 +197,10 @@ public enum BenchOutput {
         return j.string
     }
 
-    /// A file-name-safe `scenario-controller-noise.svg`.
+    /// A file-name-safe `scenario-controller-noise.svg` (`…-noise-mavlink.svg` for a MAVLink run).
     public static func plotFileName(_ r: BenchResult) -> String {
         let safe = String(r.scenario.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
-        return "\(safe)-\(r.controller.rawValue)-\(r.noise.rawValue).svg"
+        return "\(safe)-\(r.controller.rawValue)-\(r.noise.rawValue)\(r.link == .ardrone ? "" : "-\(r.link.rawValue)").svg"
     }
 
     private static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
@@ -195,11 +212,11 @@ public enum BenchOutput {
         return String(format: "%.\(decimals)f", x)
     }
 
-    private static func pad(_ s: String, _ n: Int) -> String {
+    static func pad(_ s: String, _ n: Int) -> String {
         s.count >= n ? s : s + String(repeating: " ", count: n - s.count)
     }
 
-    private static func lpad(_ s: String, _ n: Int) -> String {
+    static func lpad(_ s: String, _ n: Int) -> String {
         s.count >= n ? s : String(repeating: " ", count: n - s.count) + s
     }
 }

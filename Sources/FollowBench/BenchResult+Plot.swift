@@ -7,7 +7,7 @@ extension BenchResult {
     public func plot() -> TrackPlot {
         let m = metrics
         return TrackPlot(
-            title: "\(scenario) — \(controller) — \(noise) GPS",
+            title: "\(scenario) — \(controller) — \(noise) GPS" + (link == .ardrone ? "" : " — \(link)"),
             notes: [
                 "seed \(seed), standoff \(fixed(standoffMeters, decimals: 1)) m, \(fixed(simulatedSeconds, decimals: 0)) s simulated, "
                     + "final: drone \(finalDroneState), controller \(finalControllerState)",

@@ -13,7 +13,7 @@ extension FlightTimeline {
     /// - Parameter minSeparationMeters: the run's `failsafe.minSeparationMeters` (the result does
     ///   not carry it).
     public init(benchResult r: BenchResult, minSeparationMeters: Double) {
-        self.init(title: "\(r.scenario) — \(r.controller.rawValue) — \(r.noise.rawValue) GPS")
+        self.init(title: "\(r.scenario) — \(r.controller.rawValue) — \(r.noise.rawValue) GPS" + (r.link == .ardrone ? "" : " — \(r.link)"))
         notes = [
             "followme bench, simulated: seed \(r.seed), plant \(r.plant.rawValue), standoff \(fixed(r.standoffMeters, decimals: 1)) m, "
                 + "\(fixed(r.simulatedSeconds, decimals: 0)) s; final: drone \(r.finalDroneState), controller \(r.finalControllerState)",

@@ -132,6 +132,8 @@ public struct BenchResult: Sendable, Hashable {
     public var standoffMeters: Double
     /// The plant that flew (`nominal`, `off-model`).
     public var plant: BenchPlant = .nominal
+    /// The link it flew behind (the AR.Drone's, or MAVLink to the simulated Copter).
+    public var link: BenchLink = .ardrone
     /// The wind of the run (the scenario's, else the configuration's).
     public var wind: WindModel.Parameters = .calm
     /// The geofence radius FollowMe had, metres.

@@ -1,5 +1,4 @@
-import ARDroneProtocol
-import ARDroneAdapter
+import DroneControl
 import FollowCore
 import Geometry
 import Simulation
@@ -28,19 +27,41 @@ public enum BenchRunner {
     /// baseline alike (the product default `onboard.mount_offset_deg`; objc.io taped the phone at 90°).
     public static let mountOffsetDegrees = 90.0
 
-    /// Runs `scenario` with `controller` under `noise`.
+    /// Runs `scenario` with `controller` under `noise` on the drone behind `link`.
     public static func run(
         _ scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
-        configuration: BenchConfiguration
+        configuration: BenchConfiguration, link: BenchLink = .ardrone
     ) throws(BenchError) -> BenchResult {
         try configuration.validate()
-        var loop = try Loop(scenario: scenario, controller: controller, noise: noise, configuration: configuration)
+        // The drone waits the standoff behind the person's start, facing the way they will go.
+        let bearing = scenario.droneStartBearingDegrees
+        let start = scenario.person.state(atSeconds: 0).positionPlane
+            - PlaneVector.unit(bearingDegrees: bearing) * configuration.standoffMeters
+        switch link {
+        case .ardrone:
+            let drone = ARDroneBenchDrone(configuration: configuration, positionPlane: start, noseHeadingDegrees: bearing)
+            return try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone)
+        case .mavlink:
+            let drone = try MAVLinkBenchDrone(configuration: configuration, plane: LocalPlane(origin: scenario.origin),
+                                              positionPlane: start, noseHeadingDegrees: bearing)
+            var result = try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone)
+            result.link = .mavlink
+            return result
+        }
+    }
+
+    private static func run<Drone: BenchDrone>(
+        _ scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
+        configuration: BenchConfiguration, drone: Drone
+    ) throws(BenchError) -> BenchResult {
+        var loop = try Loop(scenario: scenario, controller: controller, noise: noise, configuration: configuration,
+                            drone: drone)
         loop.run()
         return loop.result()
     }
 
     /// The mutable state of one run.
-    private struct Loop {
+    private struct Loop<Drone: BenchDrone> {
         let scenario: BenchScenario
         let controller: BenchController
         let noise: BenchNoise
@@ -52,7 +73,7 @@ public enum BenchRunner {
         let navdataNanoseconds: Int64
         let trackNanoseconds: Int64
 
-        var sim: DroneSimulator
+        var sim: Drone
         var gps: GPSPairSimulator
         var wind: WindModel
         let failsafe: FailsafeParameters
@@ -72,7 +93,7 @@ public enum BenchRunner {
         var lastPCMD: [Double]?
 
         init(scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
-             configuration c: BenchConfiguration) throws(BenchError) {
+             configuration c: BenchConfiguration, drone: Drone) throws(BenchError) {
             self.scenario = scenario
             self.controller = controller
             self.noise = noise
@@ -88,22 +109,13 @@ public enum BenchRunner {
             navdataNanoseconds = max(1, Int64((1e9 / c.navdataRateHertz).rounded()))
             trackNanoseconds = max(1, Int64((c.trackSampleSeconds * 1e9).rounded()))
 
-            // The drone waits the standoff behind the person's start, facing the way they will go.
-            let bearing = scenario.droneStartBearingDegrees
-            let personStart = scenario.person.state(atSeconds: 0).positionPlane
-            sim = DroneSimulator(
-                dynamics: dynamics, start: .zero,
-                positionPlane: personStart - PlaneVector.unit(bearingDegrees: bearing) * c.standoffMeters,
-                noseHeadingDegrees: bearing)
-            sim.apply(.config(key: "control:euler_angle_max", value: "\(radians(fromDegrees: c.eulerAngleMaxDegrees))"),
-                      at: .zero)
-            sim.apply(.config(key: "control:altitude_max", value: "\((c.altitudeMaxMeters * 1000).rounded())"), at: .zero)
+            sim = drone
             var gpsModel = noise.model(mountOffsetDegrees: BenchRunner.mountOffsetDegrees)
             if let rate = c.targetRateHertz { gpsModel.target.fixRateHertz = rate }
             gpsModel.target.reportsVelocity = c.targetReportsVelocity
             gps = GPSPairSimulator(model: gpsModel, plane: plane, seed: c.seed, start: .zero)
             wind = WindModel(parameters: scenario.wind ?? c.wind, seed: c.seed, start: .zero)
-            sim.windENU = wind.windENU(at: .zero)
+            sim.airframe.windENU = wind.windENU(at: .zero)
             var failsafe = c.failsafe
             if scenario.usesShippedFailsafe {
                 failsafe = c.shippedFailsafe
@@ -115,17 +127,19 @@ public enum BenchRunner {
 
             switch controller {
             case .followMe:
-                var follow = c.followParameters(drone: sim.configuration)
-                follow.mountOffsetDegrees = BenchRunner.mountOffsetDegrees
+                var follow = c.followParameters(drone: sim.droneConfiguration)
+                follow.mountOffsetDegrees = sim.mountOffsetDegrees
                 do {
                     machine = try FlightStateMachine(follow: follow, failsafe: failsafe)
                 } catch {
                     throw .parameters(error)
                 }
+                // As `FlightLoop.start`: a link that configures the drone itself holds the take-off until it is done.
+                if sim.configuresOnConnect { machine!.handle(.droneConfiguration(.pending), now: .zero) }
             case .naive:
                 var parameters = NaiveBaselineController.Parameters()
                 parameters.standoffMeters = c.standoffMeters
-                parameters.mountOffsetDegrees = BenchRunner.mountOffsetDegrees
+                parameters.mountOffsetDegrees = sim.mountOffsetDegrees
                 naive = NaiveBaselineController(parameters: parameters)
             }
             let ticks = Int(endNanoseconds / controlNanoseconds) + 1
@@ -146,7 +160,7 @@ public enum BenchRunner {
         func targetTruth(at nanoseconds: Int64) -> GPSTruthSample {
             var truth = person(at: nanoseconds).gpsTruth
             let offset = configuration.adversarialTargetOffsetMeters
-            let away = truth.positionPlane - sim.positionPlane
+            let away = truth.positionPlane - sim.airframe.positionPlane
             if offset > 0, away.length > 1e-6 {
                 truth.positionPlane += away / away.length * offset
             }
@@ -161,34 +175,38 @@ public enum BenchRunner {
             while t <= endNanoseconds {
                 let now = MonotonicTime(nanoseconds: t)
                 sim.advance(to: now)
-                sim.windENU = wind.windENU(at: now) // in force for the next step
+                sim.airframe.windENU = wind.windENU(at: now) // in force for the next step
                 if now >= gps.nextFixTime(for: .target) || now >= gps.nextFixTime(for: .onboard) {
-                    gps.update(now: now, target: targetTruth(at: t), onboard: sim.gpsTruth)
+                    gps.update(now: now, target: targetTruth(at: t), onboard: sim.airframe.gpsTruth)
                 }
-                while let output = gps.nextOutput(readyBy: now) { deliver(output, now: now) }
+                while let output = gps.nextOutput(readyBy: now) {
+                    if sim.readsOnboardReceiver || output.role == .target { deliver(output, now: now) }
+                }
+                handleLinkEvents(now: now)
                 if t >= nextNavdata {
                     nextNavdata += navdataNanoseconds
-                    if machine != nil, let telemetry = DroneTelemetry(navdata: sim.navdata, receivedAt: now) {
+                    if machine != nil, let telemetry = sim.polledTelemetry(at: now) {
                         machine!.handle(.telemetry(telemetry), now: now)
                     }
                 }
                 if t >= nextControl {
                     nextControl += controlNanoseconds
                     let tick = control(now: now)
+                    handleLinkEvents(now: now)
                     let p = person(at: t)
-                    metrics.add(timeSeconds: now.seconds, person: p.positionPlane, drone: sim.positionPlane,
-                                noseHeadingDegrees: sim.noseHeadingDegrees, airborne: sim.altitudeMeters > 0,
+                    metrics.add(timeSeconds: now.seconds, person: p.positionPlane, drone: sim.airframe.positionPlane,
+                                noseHeadingDegrees: sim.airframe.noseHeadingDegrees, airborne: sim.airframe.altitudeMeters > 0,
                                 following: tick.following, personVelocity: p.velocityENU,
-                                droneVelocity: sim.velocityENU, stateName: tick.stateName, aimPoint: tick.aimPoint,
+                                droneVelocity: sim.airframe.velocityENU, stateName: tick.stateName, aimPoint: tick.aimPoint,
                                 climbing: tick.climbing)
                 }
                 if t >= nextTrack {
                     nextTrack += trackNanoseconds
                     let targetFixAge = fixAgePeak(.target, now: now), onboardFixAge = fixAgePeak(.onboard, now: now)
                     track.append(BenchTrackSample(timeSeconds: now.seconds, personPlane: person(at: t).positionPlane,
-                                                  dronePlane: sim.positionPlane,
-                                                  noseHeadingDegrees: sim.noseHeadingDegrees,
-                                                  altitudeMeters: sim.altitudeMeters, batteryPercent: sim.batteryPercent,
+                                                  dronePlane: sim.airframe.positionPlane,
+                                                  noseHeadingDegrees: sim.airframe.noseHeadingDegrees,
+                                                  altitudeMeters: sim.airframe.altitudeMeters, batteryPercent: sim.airframe.batteryPercent,
                                                   pcmd: lastPCMD, targetFixAgeSeconds: targetFixAge,
                                                   onboardFixAgeSeconds: onboardFixAge))
                 }
@@ -226,6 +244,29 @@ public enum BenchRunner {
             }
         }
 
+        /// The link's events (MAVLink: telemetry, the autopilot's own fixes and headings, the
+        /// configuration's progress), handled as `FlightLoop` handles them; the rest only matters to logs.
+        mutating func handleLinkEvents(now: MonotonicTime) {
+            for event in sim.takeEvents() {
+                switch event {
+                case .telemetry(let telemetry, _):
+                    machine?.handle(.telemetry(telemetry), now: now)
+                case .onboard(.fix(let fix)) where fix.role == .onboard:
+                    deliver(.fix(fix), now: now)
+                case .onboard(.heading(let report)) where report.role == .onboard:
+                    deliver(.heading(report), now: now)
+                case .configurationComplete(let failedKeys, _):
+                    machine?.handle(.droneConfiguration(failedKeys.first.map { .failed(key: $0) } ?? .done), now: now)
+                case .configurationFailed(let key, _, _, _):
+                    machine?.handle(.droneConfiguration(.failed(key: key)), now: now)
+                case .configurationPending:
+                    machine?.handle(.droneConfiguration(.pending), now: now)
+                default:
+                    break
+                }
+            }
+        }
+
         /// What one control tick did, for the metrics.
         struct Tick {
             var following = false
@@ -247,10 +288,7 @@ public enum BenchRunner {
                         description: "\(change.from.name) → \(change.to.name) (\(change.reason.name))",
                         state: change.to.name, reason: change.reason.name))
                 }
-                sim.apply(.ref(decision.command.refInput), at: now)
-                let pcmd = decision.command.progressiveCommand
-                sim.apply(.pcmd(pcmd), at: now)
-                lastPCMD = [pcmd.rollFraction, pcmd.pitchFraction, pcmd.gazFraction, pcmd.yawFraction].map(Double.init)
+                lastPCMD = sim.send(decision.command, at: now)
                 var aim: PlaneVector?
                 if let follow = decision.follow, let controllerPlane = machine!.navigator.plane,
                    let coordinate = controllerPlane.unproject(follow.aimPoint) {
@@ -264,8 +302,7 @@ public enum BenchRunner {
                 input = .init(targetCoordinate: target, droneCoordinate: drone, receiverHeadingDegrees: heading)
             }
             let command = naive!.update(input, at: now)
-            sim.apply(.ref(.takeoff), at: now)
-            sim.apply(command.atCommand, at: now)
+            sim.send(naive: command, at: now)
             return Tick()
         }
 
@@ -273,9 +310,9 @@ public enum BenchRunner {
             BenchResult(
                 scenario: scenario.name, scenarioKind: scenario.kind, controller: controller, noise: noise,
                 seed: configuration.seed, origin: scenario.origin, standoffMeters: configuration.standoffMeters,
-                simulatedSeconds: sim.time.seconds,
+                simulatedSeconds: sim.airframe.time.seconds,
                 metrics: metrics.metrics(tracksFollowing: machine != nil),
-                finalDroneState: sim.flightPhase.name,
+                finalDroneState: sim.phaseName,
                 finalControllerState: machine?.state.name ?? BenchController.naive.rawValue,
                 events: events, track: track, plant: configuration.plant, wind: wind.parameters,
                 geofenceMeters: failsafe.geofenceMeters)

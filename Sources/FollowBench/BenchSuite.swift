@@ -8,6 +8,8 @@ public struct BenchComparison: Sendable, Hashable {
     /// RMS |distance − standoff|, metres.
     public var followMeRMSMeters: Double
     public var naiveRMSMeters: Double
+    /// The link both runs flew behind.
+    public var link: BenchLink = .ardrone
 
     /// FollowMe RMS / baseline RMS: below 1 means FollowMe follows better (0.1 = 10× smaller
     /// error). NaN when either is missing; +∞ if the baseline was perfect and FollowMe was not.
@@ -22,36 +24,43 @@ public struct BenchProgress: Sendable, Hashable {
     public var scenario: String
     public var controller: BenchController
     public var noise: BenchNoise
+    public var link: BenchLink = .ardrone
 }
 
 /// Every run of a benchmark and the comparisons drawn from them.
 @MemberwiseInit
 public struct BenchReport: Sendable, Hashable {
     public var configuration: BenchConfiguration
-    /// In run order: scenario, then noise, then controller.
+    /// In run order: scenario, then noise, then controller, then link.
     public var results: [BenchResult]
 
     /// Simulated seconds over all runs.
     public var simulatedSeconds: Double { results.reduce(0) { $0 + $1.simulatedSeconds } }
 
-    /// One comparison per scenario × noise that has both controllers, in run order.
+    /// One comparison per scenario × noise × link that has both controllers, in run order.
     public var comparisons: [BenchComparison] {
         var out: [BenchComparison] = []
         for r in results where r.controller == .followMe {
             guard let naive = results.first(where: {
-                $0.controller == .naive && $0.scenario == r.scenario && $0.noise == r.noise
+                $0.controller == .naive && $0.scenario == r.scenario && $0.noise == r.noise && $0.link == r.link
             }) else { continue }
             out.append(BenchComparison(scenario: r.scenario, noise: r.noise,
                                        followMeRMSMeters: r.metrics.rangeErrorRMSMeters,
-                                       naiveRMSMeters: naive.metrics.rangeErrorRMSMeters))
+                                       naiveRMSMeters: naive.metrics.rangeErrorRMSMeters, link: r.link))
         }
         return out
     }
 
     /// The median over scenarios of FollowMe/baseline RMS ratios, for one noise model or (nil) all
-    /// comparisons; NaN ratios are left out; nil if none remain.
-    public func medianRatio(noise: BenchNoise?) -> Double? {
-        median(comparisons.filter { noise == nil || $0.noise == noise }.map(\.ratio).filter { !$0.isNaN })
+    /// comparisons, on one link or (nil) all; NaN ratios are left out; nil if none remain.
+    public func medianRatio(noise: BenchNoise?, link: BenchLink? = nil) -> Double? {
+        median(comparisons.filter { (noise == nil || $0.noise == noise) && (link == nil || $0.link == link) }
+            .map(\.ratio).filter { !$0.isNaN })
+    }
+
+    /// The links the runs flew behind, in order of first appearance.
+    public var links: [BenchLink] {
+        BenchLink.allCases.filter { link in results.contains { $0.link == link } }
     }
 }
 
@@ -64,24 +73,28 @@ func median(_ values: [Double]) -> Double? {
 }
 
 extension BenchRunner {
-    /// Runs every scenario × noise × controller (in that nesting order) with one configuration,
+    /// Runs every scenario × noise × controller × link (in that nesting order) with one configuration,
     /// calling `progress` after each run.
     public static func runSuite(
         scenarios: [BenchScenario],
         controllers: [BenchController] = BenchController.allCases,
         noises: [BenchNoise] = BenchNoise.allCases,
+        links: [BenchLink] = [.ardrone],
         configuration: BenchConfiguration,
         progress: (BenchProgress) -> Void = { _ in }
     ) throws(BenchError) -> BenchReport {
-        let total = scenarios.count * controllers.count * noises.count
+        let total = scenarios.count * controllers.count * noises.count * links.count
         var results: [BenchResult] = []
         results.reserveCapacity(total)
         for scenario in scenarios {
             for noise in noises {
                 for controller in controllers {
-                    results.append(try run(scenario, controller: controller, noise: noise, configuration: configuration))
-                    progress(BenchProgress(completedRuns: results.count, totalRuns: total, scenario: scenario.name,
-                                           controller: controller, noise: noise))
+                    for link in links {
+                        results.append(try run(scenario, controller: controller, noise: noise,
+                                               configuration: configuration, link: link))
+                        progress(BenchProgress(completedRuns: results.count, totalRuns: total, scenario: scenario.name,
+                                               controller: controller, noise: noise, link: link))
+                    }
                 }
             }
         }

@@ -9,6 +9,7 @@ import SimulatorServer
 import TrackFiles
 import Foundation
 import Geometry
+import MAVLinkAdapter
 import Simulation
 
 /// `followme bench`: FollowMe against the objc.io baseline on simulated time, every scenario ×
@@ -33,6 +34,12 @@ struct BenchCommand: ParsableCommand {
             --extra-scenarios (or --scenario NAME) adds jogs, the 5-minute jog with the shipped failsafe, \
             stop dead, turn back, walk/jog at the drone and wind; --plant, --wind-mps/--gusts, \
             --target-rate-hz, --no-doppler, --smallest-standoff and --adversarial-offset-m change the world.
+
+            --link mavlink flies every run behind the MAVLink link instead (the same core, its commands as the \
+            link's velocity set-points, GUIDED take-off, to the simulated ArduPilot Copter on the same plant, \
+            wind and noise); --link both runs each on both links and adds a table of the two side by side \
+            (RMS, closest approach, MAVLink ÷ AR.Drone ratio and medians). --position-source says where the \
+            MAVLink runs' onboard position comes from (autopilot, the default as in [mavlink], or receiver).
 
             Exit codes: 0 done; 1 a run could not start or plots or report pages could not be written; 2 bad options.
             """
@@ -110,6 +117,15 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "Run only this controller (repeatable): followme, naive.")
     var controller: [String] = []
 
+    @Option(name: .long, help: "Drone link: ardrone (the simulated AR.Drone, default), mavlink (the simulated ArduPilot Copter behind the MAVLink link) or both (side by side).")
+    var link: String = BenchLink.ardrone.rawValue
+
+    @Option(name: .long, help: "MAVLink runs' onboard position: autopilot (its own estimate, default) or receiver (the simulated onboard receiver, as on the AR.Drone).")
+    var positionSource: String = MAVLinkLinkConfiguration.PositionSource.autopilot.rawValue
+
+    /// The links `--link` names.
+    private var links: [BenchLink] { link == "both" ? BenchLink.allCases : [BenchLink(rawValue: link) ?? .ardrone] }
+
     private var benchConfiguration: BenchConfiguration {
         var c = BenchConfiguration()
         c.seed = seed
@@ -125,6 +141,7 @@ struct BenchCommand: ParsableCommand {
         c.targetRateHertz = targetRateHz
         c.targetReportsVelocity = !noDoppler
         c.adversarialTargetOffsetMeters = adversarialOffsetM
+        c.mavlinkPositionSource = MAVLinkLinkConfiguration.PositionSource(rawValue: positionSource) ?? .autopilot
         if smallestStandoff, let smallest = c.smallestAcceptedStandoffMeters() { c.standoffMeters = smallest }
         return c
     }
@@ -135,6 +152,13 @@ struct BenchCommand: ParsableCommand {
         }
         for n in noise where BenchNoise(rawValue: n) == nil {
             throw ValidationError("--noise must be one of \(BenchNoise.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard link == "both" || BenchLink(rawValue: link) != nil else {
+            throw ValidationError("--link must be one of \((BenchLink.allCases.map(\.rawValue) + ["both"]).joined(separator: ", "))")
+        }
+        guard MAVLinkLinkConfiguration.PositionSource(rawValue: positionSource) != nil else {
+            throw ValidationError("--position-source must be one of "
+                + MAVLinkLinkConfiguration.PositionSource.allCases.map(\.rawValue).joined(separator: ", "))
         }
         for n in controller where BenchController(rawValue: n) == nil {
             throw ValidationError("--controller must be one of \(BenchController.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -175,10 +199,10 @@ struct BenchCommand: ParsableCommand {
         do {
             let controllers = controller.isEmpty ? BenchController.allCases : controller.compactMap(BenchController.init(rawValue:))
             let noises = noise.isEmpty ? BenchNoise.allCases : noise.compactMap(BenchNoise.init(rawValue:))
-            report = try BenchRunner.runSuite(scenarios: scenarios, controllers: controllers, noises: noises,
+            report = try BenchRunner.runSuite(scenarios: scenarios, controllers: controllers, noises: noises, links: links,
                                               configuration: benchConfiguration) { p in
                 progress.update(done: p.completedRuns, total: p.totalRuns,
-                                label: "\(p.scenario) \(p.controller)/\(p.noise)")
+                                label: "\(p.scenario) \(p.controller)/\(p.noise)" + (p.link == .ardrone ? "" : "/\(p.link)"))
             }
         } catch {
             progress.clear()
