@@ -213,7 +213,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MAVLinkLinkTests",
-            dependencies: ["MAVLinkLink", "MAVLinkAdapter", "MAVLink", "DroneControl", "FollowCore", "Observations", "TestSupport", log],
+            dependencies: ["MAVLinkLink", "MAVLinkAdapter", "MAVLink", "DroneControl", "FollowCore", "Observations", "TestSupport", nioCore, log],
             swiftSettings: strict
         ),
         .testTarget(name: "ShellSupportTests", dependencies: ["ShellSupport", log], swiftSettings: strict),

@@ -5,9 +5,12 @@ import Observations
 /// The session's commands: which one the vehicle's state calls for, sending, re-sending, and the answers.
 extension MAVLinkSession {
     /// What the rules ask of the vehicle now (docs/mavlink.md §7.3): a flight command first, else
-    /// the next message rate; nil when nothing (or when the vehicle is unknown or silent).
+    /// the next message rate; nil when nothing (or when the vehicle is unknown). A silent vehicle is
+    /// asked only to LAND, blind, from what it last said (it may still hear us: a lost downlink; the
+    /// flight lands when telemetry stays lost, as the AR.Drone link's REF land, docs/mavlink.md §7.5).
     func wantedRequest(now: MonotonicTime) -> VehicleRequest? {
-        guard vehicleTarget != nil, !isTelemetryLost else { return nil }
+        guard vehicleTarget != nil else { return nil }
+        guard !isTelemetryLost else { return desired.flying ? nil : flightRequest(now: now) }
         if let request = flightRequest(now: now) { return request }
         return streams.first { $0.status == .pending }.map {
             .messageInterval(messageID: $0.messageID, intervalMicroseconds: $0.intervalMicroseconds)

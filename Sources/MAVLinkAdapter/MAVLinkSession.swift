@@ -124,6 +124,12 @@ public struct MAVLinkSession: Sendable {
         statistics.counts[.socketsClosed] += 1
         output.events.append(.socketClosed(socket: "mavlink", error: error, at: now))
     }
+    public mutating func socketReopened(localPort: Int, samePort: Bool, attempts: Int, downSeconds: Double, now: MonotonicTime,
+                                        output: inout MAVLinkSessionOutput) {
+        statistics.counts[.socketsReopened] += 1
+        output.events.append(.socketReopened(socket: "mavlink", localPort: localPort, samePort: samePort, attempts: attempts,
+                                             downSeconds: downSeconds, at: now))
+    }
 
     // MARK: - Set-points
 

@@ -10,8 +10,12 @@ import ShellSupport
 /// The running link's mutable state; only touched on the link's event loop.
 final class MAVLinkRuntime {
     var session: MAVLinkSession
-    let channel: any Channel
+    /// Replaced when a closed socket is bound again.
+    var channel: any Channel
     let remote: SocketAddress
+    /// Set while the socket is closed and being bound again.
+    var reopen: Reopen?
+    var nextReopenDelay = MAVLinkLink.reopenInitialDelay
     var sender: MAVLinkSender
     var output = MAVLinkSessionOutput()
     /// Reused for every datagram.
@@ -20,6 +24,14 @@ final class MAVLinkRuntime {
     let tickInterval: TimeAmount
     var nextTickDeadline = NIODeadline.now()
     var scheduledTick: Scheduled<Void>?
+
+    /// A closed socket waiting to be bound again.
+    struct Reopen {
+        let previousPort: Int
+        let closedAt: MonotonicTime
+        var attempts = 0
+        var scheduled: Scheduled<Void>?
+    }
 
     init(session: MAVLinkSession, channel: any Channel, remote: SocketAddress, configuration: MAVLinkLinkConfiguration) {
         self.session = session
@@ -65,6 +77,11 @@ extension MAVLinkLink {
     /// Sends the session's messages (one datagram each) and publishes its events.
     func perform(_ runtime: MAVLinkRuntime) {
         for outgoing in runtime.output.messages {
+            guard runtime.reopen == nil else {
+                // The socket is being bound again: nothing can go out (the autopilot's GCS failsafe counts).
+                runtime.session.countSendFailure()
+                continue
+            }
             let bytes = runtime.sender.encode(outgoing)
             runtime.buffer.clear()
             runtime.buffer.writeBytes(bytes)
@@ -92,17 +109,68 @@ extension MAVLinkLink {
         perform(runtime)
     }
 
-    /// Reports the socket closing under a running link (`.socketClosed`). Not re-bound: the
-    /// autopilot's GCS failsafe takes over (docs/mavlink.md §7.5).
+    /// Reports the socket closing under a running link (`.socketClosed`; SwiftNIO closes a UDP
+    /// channel on send errors such as ENETUNREACH, see `DroneLinkEvent.socketClosed`) and binds it
+    /// again, on the same local port first (docs/mavlink.md §7.5).
     func watchClose(of channel: any Channel, runtime: MAVLinkRuntime) {
         let id = ObjectIdentifier(runtime)
+        // Read now: a closed channel may no longer report its local address.
+        let localPort = channel.localAddress?.port ?? 0
         channel.closeFuture.whenComplete { [self] _ in
-            guard case .running(let current) = lifecycle.value, ObjectIdentifier(current) == id else { return }
+            guard let current = currentRuntime(id), current.channel === channel, current.reopen == nil else { return }
+            let now = SystemClock.now()
+            current.reopen = MAVLinkRuntime.Reopen(previousPort: localPort, closedAt: now)
             current.output.reset()
-            current.session.socketClosed(error: nil, now: SystemClock.now(), output: &current.output)
+            current.session.socketClosed(error: nil, now: now, output: &current.output)
             perform(current)
+            scheduleReopen(current)
         }
     }
+
+    /// On the loop: the running runtime if it is still the one identified by `id`.
+    func currentRuntime(_ id: ObjectIdentifier) -> MAVLinkRuntime? {
+        guard let runtime = runningRuntime, ObjectIdentifier(runtime) == id else { return nil }
+        return runtime
+    }
+
+    /// One bind attempt after the back-off (as `DroneLink`'s: 50 ms doubling to 1 s).
+    func scheduleReopen(_ runtime: MAVLinkRuntime) {
+        let id = ObjectIdentifier(runtime)
+        let delay = runtime.nextReopenDelay
+        runtime.nextReopenDelay = min(delay * 2, Self.reopenMaximumDelay)
+        runtime.reopen?.scheduled = eventLoop.scheduleTask(in: delay) { [self] in
+            guard let runtime = currentRuntime(id), var reopen = runtime.reopen else { return }
+            reopen.attempts += 1
+            runtime.reopen = reopen
+            let host = Self.bindHost(for: runtime.remote)
+            bindFuture(host: host, port: reopen.previousPort)
+                .flatMapError { [self] _ in bindFuture(host: host, port: 0) }
+                .whenComplete { [self] result in
+                    guard let runtime = currentRuntime(id), let reopen = runtime.reopen else {
+                        if case .success(let channel) = result { channel.close(promise: nil) }
+                        return
+                    }
+                    guard case .success(let channel) = result else {
+                        scheduleReopen(runtime)
+                        return
+                    }
+                    runtime.channel = channel
+                    runtime.reopen = nil
+                    runtime.nextReopenDelay = Self.reopenInitialDelay
+                    watchClose(of: channel, runtime: runtime)
+                    let now = SystemClock.now()
+                    let port = channel.localAddress?.port ?? 0
+                    runtime.output.reset()
+                    runtime.session.socketReopened(localPort: port, samePort: port == reopen.previousPort && port != 0,
+                                                   attempts: reopen.attempts, downSeconds: now.seconds(since: reopen.closedAt),
+                                                   now: now, output: &runtime.output)
+                    perform(runtime)
+                }
+        }
+    }
+
+    /// Where the socket binds: any local address of the vehicle's family.
+    static func bindHost(for remote: SocketAddress) -> String { remote.protocol == .inet6 ? "::" : "0.0.0.0" }
 
     func log(_ event: LinkEvent) {
         switch event {
@@ -127,8 +195,19 @@ extension MAVLinkLink {
     }
 
     func bind(host: String, port: Int) async throws(MAVLinkLinkError) -> any Channel {
-        let future = eventLoop.flatSubmit { [self] in
+        do {
+            return try await bindFuture(host: host, port: port).get()
+        } catch {
+            throw MAVLinkLinkError(operation: "bind local UDP port \(port)", reason: "\(error)")
+        }
+    }
+
+    /// Binds the link's socket on its loop; `so_reuseaddr` lets a re-bind take the port of the
+    /// socket that just closed.
+    func bindFuture(host: String, port: Int) -> EventLoopFuture<any Channel> {
+        eventLoop.flatSubmit { [self] in
             DatagramBootstrap(group: eventLoop)
+                .channelOption(.socketOption(.so_reuseaddr), value: 1)
                 .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.receiveBufferBytes))
                 .channelInitializer { [self] channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -136,11 +215,6 @@ extension MAVLinkLink {
                     }
                 }
                 .bind(host: host, port: port)
-        }
-        do {
-            return try await future.get()
-        } catch {
-            throw MAVLinkLinkError(operation: "bind local UDP port \(port)", reason: "\(error)")
         }
     }
 }

@@ -29,6 +29,11 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
     /// Receive buffer: above the longest MAVLink frame (280 bytes), and room for a router that
     /// packs several frames into one datagram.
     static let receiveBufferBytes = 2048
+    /// Re-bind back-off after the socket closed under the link: `DroneLink`'s (50 ms doubling to 1 s;
+    /// the first retry catches a brief ENOBUFS or route flap, 1 s apart keeps retrying while the
+    /// autopilot's GCS failsafe counts).
+    static let reopenInitialDelay = TimeAmount.milliseconds(50)
+    static let reopenMaximumDelay = TimeAmount.seconds(1)
 
     enum Lifecycle {
         case idle, starting, running(MAVLinkRuntime), stopped
@@ -75,7 +80,7 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
         let channel: any Channel
         do throws(MAVLinkLinkError) {
             remote = try Self.resolve(configuration.address, port: configuration.port)
-            channel = try await bind(host: remote.protocol == .inet6 ? "::" : "0.0.0.0", port: configuration.localPort)
+            channel = try await bind(host: Self.bindHost(for: remote), port: configuration.localPort)
         } catch {
             _ = try? await eventLoop.submit { [self] in lifecycle.value = .stopped }.get()
             throw error
@@ -110,6 +115,7 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
             defer { lifecycle.value = .stopped }
             guard case .running(let runtime) = lifecycle.value else { return nil }
             runtime.scheduledTick?.cancel()
+            runtime.reopen?.scheduled?.cancel()
             return runtime.channel
         }.get()) ?? nil
         if let channel {

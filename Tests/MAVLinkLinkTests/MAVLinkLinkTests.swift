@@ -3,7 +3,8 @@ import Foundation
 import FollowCore
 import MAVLink
 import MAVLinkAdapter
-import MAVLinkLink
+@testable import MAVLinkLink
+import NIOCore
 import Observations
 import Testing
 import TestSupport
@@ -144,5 +145,34 @@ struct MAVLinkLinkTests {
         let restored = await eventually(timeoutSeconds: 3) { rig.has { if case .telemetryRestored = $0 { true } else { false } } }
         await rig.shutdown()
         #expect(lost && restored)
+    }
+}
+
+/// The socket closing under the link (SwiftNIO closes a UDP channel on e.g. ENETUNREACH).
+@Suite("MAVLinkLink socket recovery (loopback UDP)", .serialized)
+struct MAVLinkLinkRecoveryTests {
+    @Test("a socket closed under the link: .socketClosed, re-bound on the same local port (.socketReopened), traffic resumes")
+    func rebind() async throws {
+        let rig = try await MAVLinkLinkTests.Rig.start()
+        _ = await eventually(timeoutSeconds: 5) { rig.has { if case .connected = $0 { true } else { false } } }
+        let port = try #require(await rig.link.localAddress()?.port)
+        // When the link's socket closes under it
+        let channel = try #require(await rig.link.snapshot { $0.channel })
+        try await channel.close()
+        let reopened = await eventually(timeoutSeconds: 5) {
+            rig.has { if case .socketReopened = $0 { true } else { false } }
+        }
+        #expect(reopened)
+        // Then it was reported, bound again on the same port, and HEARTBEATs reach the vehicle again
+        #expect(rig.has { if case .socketClosed(socket: "mavlink", _, _) = $0 { true } else { false } })
+        #expect(rig.has { if case .socketReopened("mavlink", port, true, _, _, _) = $0 { true } else { false } })
+        let heartbeatsBefore = rig.peer.received.filter { $0.frame.messageID == 0 }.count
+        let resumed = await eventually(timeoutSeconds: 3) {
+            rig.peer.received.filter { $0.frame.messageID == 0 }.count >= heartbeatsBefore + 2
+        }
+        let statistics = try #require(await rig.link.linkStatistics())
+        await rig.shutdown()
+        #expect(resumed)
+        #expect(statistics.counts[.socketsClosed] == 1 && statistics.counts[.socketsReopened] == 1)
     }
 }
