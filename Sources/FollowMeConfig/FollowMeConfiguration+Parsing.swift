@@ -234,6 +234,18 @@ extension FollowMeConfiguration {
                     + "are separate UDP channels"))
         }
 
+        // A ground station with the vehicle's own system id: the vehicle would take our messages for its own.
+        let m = c.mavlink
+        if c.drone.linkProtocol == .mavlink, !r.isRejected("mavlink", "system_id"),
+            !r.isRejected("mavlink", "target_system"), m.targetSystem != 0, m.systemID == m.targetSystem
+        {
+            r.add(.invalid(
+                path: path, line: blame(r, ("mavlink", "system_id"), ("mavlink", "target_system")),
+                key: "mavlink.system_id",
+                reason: "\(m.systemID) is also mavlink.target_system, the vehicle's id; FollowMe needs an id of its "
+                    + "own (ground stations use 255)"))
+        }
+
         checkReceiverRouting(c, &r)
     }
 

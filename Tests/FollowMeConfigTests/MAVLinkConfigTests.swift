@@ -151,6 +151,21 @@ socket = "out/followme.sock"  # "" = none
         #expect(problem.description == "\(TestDocument.path):\(written): \(key): \(message)")
     }
 
+    @Test("FollowMe's system id must not be the vehicle's", arguments: [
+        [("mavlink", "system_id", "1"), ("mavlink", "target_system", "1")],
+        [("mavlink", "target_system", "255")],
+    ] as [[(table: String, key: String, value: String)]])
+    func systemIDClash(_ entries: [(table: String, key: String, value: String)]) throws {
+        // Given a MAVLink file whose ground-station id equals the vehicle's (written, or 255 by default)
+        let doc = Self.mavlinkDocument(entries)
+        // When it is parsed, then mavlink.system_id is refused on the line the user wrote
+        let lineKey = entries.count == 2 ? "mavlink.system_id" : "mavlink.target_system"
+        let problems = try doc.expectSoleProblem(key: "mavlink.system_id", onLineOf: lineKey)
+        #expect(problems.first?.description.contains("is also mavlink.target_system") == true, "\(problems)")
+        // And the same values in an AR.Drone file are only unused
+        #expect(TestDocument.flyable(entries).parse().failure == nil)
+    }
+
     @Test("[mavlink] in an AR.Drone file: checked, unused, and named when set away from its default")
     func mavlinkKeysInArDroneFile() throws {
         // Given an AR.Drone file (no protocol key) that sets two [mavlink] keys, one of them to its default
