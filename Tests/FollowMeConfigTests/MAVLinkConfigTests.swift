@@ -11,7 +11,8 @@ struct MAVLinkConfigTests {
     }
 
     /// What `followme config check etc/followme.toml` printed (after its header line) before these keys
-    /// existed, captured from the build of 83f2c7b: an AR.Drone file must render byte for byte the same,
+    /// existed, captured from a build of 351a7e6 (FollowMeConfig, FollowCore and TextFormats as at 83f2c7b,
+    /// the commit before them): an AR.Drone file must render byte for byte the same,
     /// since the flight log records this text and people diff it.
     static let renderedBeforeMAVLink = """
 # FollowMe effective configuration: every key, defaults filled in.
