@@ -75,12 +75,13 @@ extension MAVLinkSession {
     }
 
     /// The vehicle's first HEARTBEAT: `.connected`; an armed vehicle might be flying, so flying is
-    /// adopted (no LAND until the owner asks), as the AR.Drone link does. A vehicle that names
+    /// adopted (no LAND until the owner asks), as the AR.Drone link does — but an adopted "flying"
+    /// never starts a take-off (the vehicle may be armed on the ground by someone else). A vehicle that names
     /// another autopilot than configured gets no flight command at all (its mode numbers mean other
     /// modes) and the configuration fails, so the core does not take off.
     mutating func connect(_ heartbeat: Heartbeat, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
         let wasFlying = vehicle.isArmed
-        if wasFlying, !vehicle.isEmergency { desired.flying = true }
+        if wasFlying, !vehicle.isEmergency { (desired.flying, flyingAdopted) = (true, true) }
         output.events.append(.connected(droneWasFlying: wasFlying, desiredFlying: desired.flying, at: now))
         if heartbeat.autopilot.rawValue != profile.heartbeatAutopilot.rawValue {
             autopilotMismatch = true

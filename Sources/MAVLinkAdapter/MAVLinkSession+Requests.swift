@@ -25,7 +25,8 @@ extension MAVLinkSession {
             let landing = vehicle.mightBeAirborne && !isIn(profile.land) && !flight.landAccepted
             return landing ? .setMode(profile.land) : nil
         }
-        guard !vehicle.isEmergency else { return nil }
+        // Adopted at connect, not asked: keep flying, never start a take-off or change its mode.
+        guard !vehicle.isEmergency, !flyingAdopted else { return nil }
         if vehicle.isOnGround {
             if flight.takeoffAccepted { return nil }   // waiting for lift-off
             switch profile.autopilot {
@@ -38,6 +39,8 @@ extension MAVLinkSession {
                 // (AUTO.TAKEOFF, then AUTO.LOITER).
                 guard let since = setpointsStreamingSince,
                       now.seconds(since: since) >= Self.px4SetpointLeadSeconds else { return nil }
+                // PX4's take-off altitude is AMSL: without a position there is no home altitude to add to.
+                guard vehicle.position != nil else { return nil }
                 return vehicle.isArmed ? .takeoff : .arm
             }
         }

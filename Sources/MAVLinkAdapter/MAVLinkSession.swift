@@ -39,6 +39,9 @@ public struct MAVLinkSession: Sendable {
     public internal(set) var isTelemetryLost = false
     var parser = MAVLinkParser()
     var desired = LinkCommand.landed
+    /// `desired.flying` was adopted from an armed vehicle at connect, not asked by the owner: it
+    /// keeps the vehicle from being landed, and never starts a take-off.
+    var flyingAdopted = false
     var startedAt = MonotonicTime.zero
     /// When our next HEARTBEAT is due (a fixed 1 Hz grid, not "1 s after the last one": at a 1/30 s tick
     /// the latter drifts to one per 31 ticks).
@@ -86,6 +89,7 @@ public struct MAVLinkSession: Sendable {
     /// The owner's latest command; it stays in force until the next one.
     public mutating func setDesired(_ command: LinkCommand) {
         desired = command
+        flyingAdopted = false
     }
 
     /// One tick: our HEARTBEAT when due, the silence check, statistics, the next command or a

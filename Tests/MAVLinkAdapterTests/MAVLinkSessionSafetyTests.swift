@@ -187,3 +187,27 @@ struct MAVLinkSessionSafetyTests {
         #expect(!h.commandIDs.contains(176))
     }
 }
+
+/// Adopting "flying" at connect only keeps a flying vehicle from being landed; it never starts a take-off.
+@Suite("MAVLinkSession: adopted flying never takes off")
+struct MAVLinkSessionAdoptionTests {
+    @Test("an armed vehicle on the ground at connect (armed by someone else) gets no SET_MODE, ARM or NAV_TAKEOFF until the flight asks",
+          arguments: [MAVLinkLinkConfiguration.Autopilot.ardupilot, .px4])
+    func armedOnGroundIsNotTakenOff(autopilot: MAVLinkLinkConfiguration.Autopilot) {
+        // Given a vehicle already armed on the ground in our mode when the link first hears it
+        var h = SessionHarness(SessionHarness.configuration(autopilot))
+        let control = autopilot == .px4 ? PX4Mode.offboard.customMode : ArduCopterMode.guided.rawValue
+        h.vehicle = (SessionHarness.heartbeat(autopilot == .px4 ? .px4 : .ardupilotmega, mode: control, armed: true),
+                     SessionHarness.landed(.onGround), SessionHarness.position())
+        h.vehicleSays()
+        #expect(h.events.contains { if case .connected(true, true, _) = $0 { true } else { false } })
+        // When 5 s pass and the flight has not sent a command
+        h.run(5)
+        // Then no flight command went out (message rates only)
+        #expect(h.commands.allSatisfy { $0.command.rawValue == MAVCommand.setMessageInterval.rawValue }, "\(h.commandIDs)")
+        // and once the flight asks to fly, the take-off goes on from where the vehicle is
+        h.fly(true)
+        h.run(2)
+        #expect(h.commandIDs.contains(22))
+    }
+}

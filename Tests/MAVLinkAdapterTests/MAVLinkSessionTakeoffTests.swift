@@ -96,4 +96,21 @@ struct MAVLinkSessionTakeoffTests {
         #expect(h.setpoints.last!.velocityNEDMetersPerSecond[1] > 1.5)
         #expect(h.commands.isEmpty)
     }
+
+    @Test("PX4 without a GLOBAL_POSITION_INT yet: no ARM, no NAV_TAKEOFF (its altitude would be 3 m above sea level, not above home)")
+    func px4WaitsForPosition() {
+        var h = SessionHarness(SessionHarness.configuration(.px4))
+        h.receive(SessionHarness.heartbeat(.px4, mode: PX4Mode(mainMode: 3).customMode))
+        h.receive(SessionHarness.landed(.onGround))
+        h.fly(true)
+        for _ in 0..<30 {
+            h.run(0.1)
+            h.receive(SessionHarness.heartbeat(.px4, mode: PX4Mode(mainMode: 3).customMode))
+            h.receive(SessionHarness.landed(.onGround))
+        }
+        #expect(!h.commandIDs.contains(400) && !h.commandIDs.contains(22), "\(h.commandIDs)")
+        h.receive(SessionHarness.position())
+        h.run(0.1)
+        #expect(h.commandIDs.last == 400)
+    }
 }
