@@ -15,8 +15,8 @@ struct MAVLinkSessionSafetyTests {
     func neverArmsWhileNotFlying(autopilot: MAVLinkLinkConfiguration.Autopilot) {
         // Given a configured vehicle on the ground, ready, in its own control mode
         var h = SessionHarness(SessionHarness.configuration(autopilot))
-        let mode = autopilot == .px4 ? PX4Mode.offboard.customMode : ArduCopterMode.guided.rawValue
-        h.connectAndConfigure(autopilot == .px4 ? .px4 : .ardupilotmega, mode: mode)
+        let control = SessionHarness.control(autopilot)
+        h.connectAndConfigure(control.heartbeat, mode: control.mode)
         h.clear()
         // When 30 s pass with flying false and a pilot command set
         h.fly(false, pilot: PilotCommand(roll: 1, pitch: -1, gaz: 1, yaw: 1))
@@ -195,10 +195,10 @@ struct MAVLinkSessionAdoptionTests {
           arguments: [MAVLinkLinkConfiguration.Autopilot.ardupilot, .px4])
     func armedOnGroundIsNotTakenOff(autopilot: MAVLinkLinkConfiguration.Autopilot) {
         // Given a vehicle already armed on the ground in our mode when the link first hears it
+        let control = SessionHarness.control(autopilot)
         var h = SessionHarness(SessionHarness.configuration(autopilot))
-        let control = autopilot == .px4 ? PX4Mode.offboard.customMode : ArduCopterMode.guided.rawValue
-        h.vehicle = (SessionHarness.heartbeat(autopilot == .px4 ? .px4 : .ardupilotmega, mode: control, armed: true),
-                     SessionHarness.landed(.onGround), SessionHarness.position())
+        h.vehicle = (SessionHarness.heartbeat(control.heartbeat, mode: control.mode, armed: true), SessionHarness.landed(.onGround),
+                     SessionHarness.position())
         h.vehicleSays()
         #expect(h.events.contains { if case .connected(true, true, _) = $0 { true } else { false } })
         // When 5 s pass and the flight has not sent a command

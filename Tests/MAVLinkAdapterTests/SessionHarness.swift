@@ -136,11 +136,16 @@ struct SessionHarness {
         run(Self.tick)
     }
 
+    /// The vehicle's HEARTBEAT `autopilot` and our control mode (GUIDED / OFFBOARD) for `autopilot`.
+    static func control(_ autopilot: MAVLinkLinkConfiguration.Autopilot) -> (heartbeat: MAVAutopilot, mode: UInt32) {
+        autopilot == .px4 ? (.px4, PX4Mode.offboard.customMode) : (.ardupilotmega, ArduCopterMode.guided.rawValue)
+    }
+
     /// Flying IN_AIR at 3 m in our mode (GUIDED / OFFBOARD) with `pilot`, for half a second.
     mutating func flyingInControl(_ autopilot: MAVLinkLinkConfiguration.Autopilot = .ardupilot, pilot: PilotCommand?,
                                   status: MAVState = .active) {
-        let control = autopilot == .px4 ? PX4Mode.offboard.customMode : ArduCopterMode.guided.rawValue
-        connectAndConfigure(autopilot == .px4 ? .px4 : .ardupilotmega, mode: control)
+        let control = Self.control(autopilot)
+        connectAndConfigure(control.heartbeat, mode: control.mode)
         fly(true, pilot: pilot)
         vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3, status: status)
         run(0.5)
