@@ -79,7 +79,7 @@ func expectHoldThenLand(
     if let status = rig.status() {
         #expect(status.state == "landed", "sim: \(status.summary)")
         #expect(status.altitudeMeters == 0, "sim: \(status.summary)")
-        #expect(status.landingReason == "commanded", "sim: \(status.summary)")
+        #expect(rig.landingReason(status) == "commanded", "sim: \(status.summary)")
     }
     return times
 }

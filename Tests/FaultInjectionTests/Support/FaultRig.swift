@@ -83,11 +83,30 @@ let shortFailsafes: ConfigOverrides = [
     ],
 ]
 
+/// Which drone the field simulates: the AR.Drone 2.0 (the default), or an ArduPilot-like Copter
+/// over MAVLink (`followme sim --protocol mavlink`, `followme run` with `[drone] protocol = "mavlink"`
+/// and the autopilot's own position: no onboard receiver is read).
+enum FaultDrone: Sendable {
+    case ardrone, mavlink
+
+    var simArguments: [String] { self == .mavlink ? ["--protocol", "mavlink", "--mavlink-port", "0"] : [] }
+
+    /// `config` with what this drone needs on top (the Copter's MAVLink port, read from the sim).
+    func config(_ config: ConfigOverrides, field: SimField) -> ConfigOverrides {
+        guard self == .mavlink else { return config }
+        return merged(config, [
+            "drone": ["protocol": "\"mavlink\""],
+            "mavlink": ["port": "\(field.ports.mavlink_port ?? 0)", "position_source": "\"autopilot\""],
+        ])
+    }
+}
+
 /// A simulated field for one fault (`SimField`: `followme sim` with its control channel, a person
 /// walking away once the drone is up, a real gpsd reading both NMEA streams) and `followme run`
 /// flying it with a JSONL flight log. Every process is stopped by its PID in `stopAll()`.
 final class FaultRig: @unchecked Sendable {
     let field: SimField
+    let drone: FaultDrone
     let config: ConfigOverrides
     let runArguments: [String]
     private(set) var run: ChildProcess?
@@ -101,24 +120,28 @@ final class FaultRig: @unchecked Sendable {
     var ports: SimField.Ports { field.ports }
     var control: SimControl { field.control! }
 
-    private init(field: SimField, config: ConfigOverrides, runArguments: [String]) {
+    private init(field: SimField, drone: FaultDrone, config: ConfigOverrides, runArguments: [String]) {
         self.field = field
-        self.config = config
+        self.drone = drone
+        self.config = drone.config(config, field: field)
         self.runArguments = runArguments
         self.log = FlightLogReader(url: field.dir.appendingPathComponent("flight-0.jsonl"))
     }
 
     /// Starts the simulator only (no gpsd, no followme).
     static func startSim(name: String, dir: URL, config: ConfigOverrides = shortFailsafes,
-                         runArguments: [String] = [], person: String = "straight-walk") async throws -> FaultRig {
-        let field = try await SimField.startSim(in: dir, name: name, person: person, control: true)
-        return FaultRig(field: field, config: config, runArguments: runArguments)
+                         runArguments: [String] = [], person: String = "straight-walk",
+                         drone: FaultDrone = .ardrone) async throws -> FaultRig {
+        let field = try await SimField.startSim(in: dir, name: name, person: person, control: true,
+                                                simArguments: drone.simArguments)
+        return FaultRig(field: field, drone: drone, config: config, runArguments: runArguments)
     }
 
     /// Starts the whole field: sim, gpsd, `followme run`.
-    static func start(name: String, config: ConfigOverrides, runArguments: [String] = []) async throws -> FaultRig {
+    static func start(name: String, config: ConfigOverrides, runArguments: [String] = [],
+                      drone: FaultDrone = .ardrone) async throws -> FaultRig {
         let dir = try scratchDirectory(label: "faults")
-        let rig = try await startSim(name: name, dir: dir, config: config, runArguments: runArguments)
+        let rig = try await startSim(name: name, dir: dir, config: config, runArguments: runArguments, drone: drone)
         do {
             try rig.startGPSD()
             try rig.startRun()
@@ -175,6 +198,17 @@ final class FaultRig: @unchecked Sendable {
         try? FileManager.default.removeItem(at: dir)
     }
 
+    /// Why the simulated drone is on the ground, as the AR.Drone simulator says it ("commanded":
+    /// told to land by followme; "automatic": the `land` fault). The MAVLink Copter has no such field:
+    /// it is "commanded" when it sits in LAND, disarmed, with no `land` fault injected (it has no
+    /// failsafe of its own that enters LAND, docs/mavlink.md §8.2, so only a ground station's command did).
+    func landingReason(_ status: SimStatus) -> String? {
+        guard drone == .mavlink else { return status.landingReason }
+        let copter = status.raw["mavlink"] as? [String: Any] ?? [:]
+        guard copter["mode"] as? String == "LAND", copter["armed"] as? Bool == false else { return nil }
+        return status.faults["automatic_landings"] as? Int == 0 ? "commanded" : "automatic"
+    }
+
     /// Context for failure messages.
     func diagnostics() -> String {
         var s = "[\(name)] flight log tail:\n\(log.tail())\n"
@@ -186,13 +220,14 @@ final class FaultRig: @unchecked Sendable {
     /// Runs `body` on a field that is following a walking person; stops every process afterwards,
     /// whatever happens. Waits for a free slot first (`FieldSlots`).
     static func withFollowingField(
-        _ name: String, config: ConfigOverrides = [:], runArguments: [String] = [],
+        _ name: String, config: ConfigOverrides = [:], runArguments: [String] = [], drone: FaultDrone = .ardrone,
         _ body: (FaultRig) async throws -> Void
     ) async throws {
         await FieldSlots.shared.acquire()
         var rig: FaultRig?
         do {
-            let started = try await FaultRig.start(name: name, config: merged(shortFailsafes, config), runArguments: runArguments)
+            let started = try await FaultRig.start(name: name, config: merged(shortFailsafes, config),
+                                                   runArguments: runArguments, drone: drone)
             rig = started
             // Given a drone following the person
             let following = await started.waitForFollowing()
