@@ -16,8 +16,9 @@ import Simulation
 /// and answers are framed with its ids and fed to the session as datagrams. That is the only way
 /// into the session (its frame intake is not public, and should not be: the link shell uses bytes),
 /// and it makes the bench fly the real wire path — ids, sequence numbers, CRC_EXTRA, the type mask and
-/// frame of every set-point — not a typed shortcut that could hide a mismatch. The cost is small:
-/// about 60 messages per simulated second against 200 physics steps.
+/// frame of every set-point — not a typed shortcut that could hide a mismatch. It costs time: about
+/// 60 messages per simulated second, and the codec round trip is most of a MAVLink run's time
+/// (docs/mavlink.md §9: MAVLink runs are about 3× slower than AR.Drone runs).
 ///
 /// Zero latency: the copter's answers reach the session at the instant of the command.
 struct MAVLinkBenchDrone: BenchDrone {
