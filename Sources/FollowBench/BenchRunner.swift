@@ -5,8 +5,9 @@ import Simulation
 import Observations
 
 /// Runs one closed loop on simulated time: person scenario → GPS receivers → controller →
-/// AT commands → simulated AR.Drone → navdata → controller. No clock, no I/O; the same inputs
-/// give the same `BenchResult`.
+/// AT commands → simulated AR.Drone → navdata → controller (or, on `BenchLink.mavlink`, the MAVLink
+/// link's session → simulated Copter → telemetry: `MAVLinkBenchDrone`, docs/mavlink.md §9). No clock,
+/// no I/O; the same inputs give the same `BenchResult`.
 ///
 /// Timeline (all on the simulator's 5 ms step grid): at t = 0 the drone sits landed the standoff
 /// behind the person's start, nose towards them, and both configuration writes
