@@ -1,6 +1,8 @@
 import ArgumentParser
 
-/// `followme drone …`: bench tools that talk to the AR.Drone 2.0 directly through `DroneLink`.
+/// `followme drone …`: bench tools that talk to the AR.Drone 2.0 directly through `DroneLink` (and,
+/// with `[drone] protocol = "mavlink"`, `status`/`takeoff`/`land` to a PX4 or ArduPilot vehicle
+/// through `MAVLinkLink`, `MAVLinkDroneSession`).
 ///
 /// The group only lists its subcommands, one file each beside this one: `status`
 /// (DroneStatusCommand), `takeoff` (DroneTakeoffCommand), `land` (DroneLandCommand),
@@ -14,6 +16,11 @@ struct DroneGroupCommand: AsyncParsableCommand {
         discussion: """
             The address and ports come from [drone] in --config (overridable with --address, --at-port, \
             --navdata-port); the flight limits written at start come from [drone] and [follow].
+
+            With [drone] protocol = "mavlink", status, takeoff and land talk to the PX4 or ArduPilot \
+            vehicle at [mavlink] address:port instead (--address overrides it), confirmed by its \
+            telemetry (landed state IN_AIR, then ON_GROUND and disarmed); emergency-reset, --at-port, \
+            --navdata-port and --flat-trim are AR.Drone-only and refused (exit 2).
 
             Never run these while `followme` itself flies the drone: two AT senders with two sequence \
             counters confuse it (node-ar-drone issue #36).
