@@ -157,7 +157,7 @@ let package = Package(
         // MARK: Tools (never part of a flight)
         .target(
             name: "Fuzzing",
-            dependencies: ["ARDroneProtocol", "FollowMeConfig", "SeededRandom"],
+            dependencies: ["ARDroneProtocol", "FollowMeConfig", "MAVLink", "SeededRandom"],
             swiftSettings: strict
         ),
         // Shared by the integration test targets only: child processes, gpsd launchers, UDP peers, the sim field.

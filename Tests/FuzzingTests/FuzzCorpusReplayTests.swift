@@ -11,6 +11,7 @@ struct FuzzCorpusReplayTests {
         (name: "navdata", property: FuzzProperty.navdata),
         (name: "at", property: FuzzProperty.at),
         (name: "config", property: FuzzProperty.config),
+        (name: "mavlink", property: FuzzProperty.mavlink),
     ]
 
     @Test("Every corpus and finding input keeps its target's property", arguments: targets.map(\.name))
