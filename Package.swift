@@ -103,7 +103,7 @@ let package = Package(
         ),
 
         // MARK: Shell (clocks, sockets, files, loggers)
-        .target(name: "ShellSupport", dependencies: ["Observations", "TextFormats", log], swiftSettings: strict),
+        .target(name: "ShellSupport", dependencies: ["Observations", "TextFormats", log, nioCore, nioPosix], swiftSettings: strict),
         .target(
             name: "GPSClient",
             dependencies: ["CGPS", "Observations", "Geometry", "ShellSupport", log],

@@ -114,7 +114,7 @@ extension DroneLink {
         runtime.effects.reset()
     }
 
-    /// Called by `NavdataInboundHandler` on the loop for every datagram.
+    /// Called on the loop for every navdata datagram (`UDPSocket.bind`).
     func receiveNavdata(_ envelope: AddressedEnvelope<ByteBuffer>) {
         guard let runtime = runningRuntime else { return }
         let now = SystemClock.now()

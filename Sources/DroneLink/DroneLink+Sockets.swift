@@ -44,7 +44,7 @@ extension DroneLink {
             guard let runtime = currentRuntime(id), var reopen = runtime[socket].reopen else { return }
             reopen.attempts += 1
             runtime[socket].reopen = reopen
-            let host = Self.bindHost(for: runtime.atAddress)
+            let host = UDPSocket.bindHost(for: runtime.atAddress)
             // The same local port first (a drone or firewall that learnt it keeps working), else any.
             let previousPort = reopen.previousPort
             bindFuture(socket, host: host, port: previousPort)
@@ -106,32 +106,15 @@ extension DroneLink {
         }
     }
 
-    static func bindHost(for address: SocketAddress) -> String {
-        address.protocol == .inet6 ? "::" : "0.0.0.0"
-    }
-
-    /// Binds one socket of the link. The socket is created on the link's loop (so a test can put
-    /// that thread in a private network namespace, and a re-bind happens where the start did).
+    /// Binds one socket of the link on its loop (`UDPSocket.bind`: the start and every re-bind).
     func bindFuture(_ socket: DroneLinkSocket, host: String, port: Int) -> EventLoopFuture<any Channel> {
-        eventLoop.flatSubmit { [self] in
-            DatagramBootstrap(group: eventLoop)
-                // Lets a re-bind take the port of the socket that just closed even if the kernel
-                // has not released it yet (UDP has no TIME_WAIT; only our own sockets use the port).
-                .channelOption(.socketOption(.so_reuseaddr), value: 1)
-                .channelOption(.recvAllocator,
-                               value: FixedSizeRecvByteBufferAllocator(capacity: Self.navdataReceiveBufferBytes))
-                .channelInitializer { [self] channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        switch socket {
-                        case .at:
-                            try channel.pipeline.syncOperations.addHandler(SocketErrorHandler(link: self, socket: .at))
-                        case .navdata:
-                            try channel.pipeline.syncOperations.addHandler(NavdataInboundHandler(link: self))
-                        }
-                    }
-                }
-                .bind(host: host, port: port)
+        // Only the navdata socket reads; the AT socket's errors are logged all the same.
+        let onDatagram: (@Sendable (AddressedEnvelope<ByteBuffer>) -> Void)? = switch socket {
+        case .at: nil
+        case .navdata: { [self] in receiveNavdata($0) }
         }
+        return UDPSocket.bind(on: eventLoop, host: host, port: port, receiveBufferBytes: Self.navdataReceiveBufferBytes,
+                              onDatagram: onDatagram, onError: { [self] in socketError($0, socket: socket) })
     }
 }
 
@@ -142,37 +125,5 @@ extension EventLoopFuture where Value == any Channel {
         } catch {
             throw .bind(socket: socket, reason: "\(error)")
         }
-    }
-}
-
-/// Hands every navdata datagram to the link (on the loop).
-final class NavdataInboundHandler: ChannelInboundHandler {
-    typealias InboundIn = AddressedEnvelope<ByteBuffer>
-    private let link: DroneLink
-
-    init(link: DroneLink) { self.link = link }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        link.receiveNavdata(Self.unwrapInboundIn(data))
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        link.socketError(error, socket: .navdata)
-    }
-}
-
-/// Logs socket errors on the AT socket instead of letting them reach the pipeline's tail.
-final class SocketErrorHandler: ChannelInboundHandler {
-    typealias InboundIn = AddressedEnvelope<ByteBuffer>
-    private let link: DroneLink
-    private let socket: DroneLinkSocket
-
-    init(link: DroneLink, socket: DroneLinkSocket) {
-        self.link = link
-        self.socket = socket
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        link.socketError(error, socket: socket)
     }
 }

@@ -97,7 +97,7 @@ public final class DroneLink: Sendable {
         do throws(DroneLinkError) {
             atAddress = try Self.resolve(configuration.address, port: configuration.atPort)
             navdataAddress = try Self.resolve(configuration.address, port: configuration.navdataPort)
-            let bindHost = Self.bindHost(for: atAddress)
+            let bindHost = UDPSocket.bindHost(for: atAddress)
             atChannel = try await bindFuture(.at, host: bindHost, port: 0).getDroneLinkResult(socket: "AT")
             do throws(DroneLinkError) {
                 navdataChannel = try await bindFuture(.navdata, host: bindHost, port: 0)

@@ -100,7 +100,7 @@ extension MAVLinkLink {
         runtime.output.reset()
     }
 
-    /// Called by `MAVLinkInboundHandler` on the loop for every datagram.
+    /// Called on the loop for every datagram (`UDPSocket.bind`).
     func receive(_ envelope: AddressedEnvelope<ByteBuffer>) {
         guard let runtime = runningRuntime else { return }
         runtime.output.reset()
@@ -142,7 +142,7 @@ extension MAVLinkLink {
             guard let runtime = currentRuntime(id), var reopen = runtime.reopen else { return }
             reopen.attempts += 1
             runtime.reopen = reopen
-            let host = Self.bindHost(for: runtime.remote)
+            let host = UDPSocket.bindHost(for: runtime.remote)
             bindFuture(host: host, port: reopen.previousPort)
                 .flatMapError { [self] _ in bindFuture(host: host, port: 0) }
                 .whenComplete { [self] result in
@@ -168,9 +168,6 @@ extension MAVLinkLink {
                 }
         }
     }
-
-    /// Where the socket binds: any local address of the vehicle's family.
-    static func bindHost(for remote: SocketAddress) -> String { remote.protocol == .inet6 ? "::" : "0.0.0.0" }
 
     func log(_ event: LinkEvent) {
         switch event {
@@ -202,35 +199,10 @@ extension MAVLinkLink {
         }
     }
 
-    /// Binds the link's socket on its loop; `so_reuseaddr` lets a re-bind take the port of the
-    /// socket that just closed.
+    /// Binds the link's socket on its loop (`UDPSocket.bind`: the start and every re-bind).
     func bindFuture(host: String, port: Int) -> EventLoopFuture<any Channel> {
-        eventLoop.flatSubmit { [self] in
-            DatagramBootstrap(group: eventLoop)
-                .channelOption(.socketOption(.so_reuseaddr), value: 1)
-                .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.receiveBufferBytes))
-                .channelInitializer { [self] channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(MAVLinkInboundHandler(link: self))
-                    }
-                }
-                .bind(host: host, port: port)
-        }
-    }
-}
-
-/// Hands every datagram to the link (on the loop) and logs socket errors.
-final class MAVLinkInboundHandler: ChannelInboundHandler {
-    typealias InboundIn = AddressedEnvelope<ByteBuffer>
-    private let link: MAVLinkLink
-
-    init(link: MAVLinkLink) { self.link = link }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        link.receive(Self.unwrapInboundIn(data))
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        link.logger.warning("mavlink socket error", metadata: ["error": "\(error)"])
+        UDPSocket.bind(on: eventLoop, host: host, port: port, receiveBufferBytes: Self.receiveBufferBytes,
+                       onDatagram: { [self] in receive($0) },
+                       onError: { [self] in logger.warning("mavlink socket error", metadata: ["error": "\($0)"]) })
     }
 }

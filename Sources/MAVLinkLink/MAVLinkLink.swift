@@ -80,7 +80,7 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
         let channel: any Channel
         do throws(MAVLinkLinkError) {
             remote = try Self.resolve(configuration.address, port: configuration.port)
-            channel = try await bind(host: Self.bindHost(for: remote), port: configuration.localPort)
+            channel = try await bind(host: UDPSocket.bindHost(for: remote), port: configuration.localPort)
         } catch {
             _ = try? await eventLoop.submit { [self] in lifecycle.value = .stopped }.get()
             throw error
