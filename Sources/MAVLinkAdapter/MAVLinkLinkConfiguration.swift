@@ -80,48 +80,56 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
         /// Seconds between two ticks (set-points go out every tick), 0.01–0.1; default 1/30: the AR.Drone
         /// link's cadence, above the issue's ≥ 10 Hz, far above ArduPilot's "re-send every second, stop
         /// after 3 s" and PX4's 2 Hz OFFBOARD floor (docs/mavlink.md §7.4).
-        public var tickIntervalSeconds = 1.0 / 30
+        public var tickIntervalSeconds = Spec.tickIntervalSeconds.defaultValue
         /// Seconds between two of our HEARTBEATs, 0.2–1; default 1 (the MAVLink heartbeat rate, docs/mavlink.md §4.4).
-        public var heartbeatIntervalSeconds = 1.0
+        public var heartbeatIntervalSeconds = Spec.heartbeatIntervalSeconds.defaultValue
         /// Silence from the vehicle after which telemetry is reported lost, seconds, 0.2–2; default 1 (the
         /// AR.Drone link's navdata bound; we ask for 10 Hz position, so 10 messages were missed).
-        public var telemetrySilenceSeconds = 1.0
+        public var telemetrySilenceSeconds = Spec.telemetrySilenceSeconds.defaultValue
         /// Wait for a COMMAND_ACK before sending the command again, seconds, 0.1–5; default 1
         /// (our choice: an autopilot answers within a few ms; 1 s also covers a lost datagram).
-        public var commandAckTimeoutSeconds = 1.0
+        public var commandAckTimeoutSeconds = Spec.commandAckTimeoutSeconds.defaultValue
         /// Sends of one command before it is given up, 1–10; default 5 (the issue's design).
-        public var commandMaxAttempts = 5
+        public var commandMaxAttempts = Spec.commandMaxAttempts.integerDefault
         /// After a command was refused (DENIED, FAILED, …) or never answered, seconds before the link
         /// asks again, 0.5–30; default 2 (our choice: arming checks fail for reasons — GPS, EKF — that
         /// take seconds to clear, and a STATUSTEXT per second of refusals would flood the log).
-        public var refusedRetrySeconds = 2.0
+        public var refusedRetrySeconds = Spec.refusedRetrySeconds.defaultValue
         /// After a command was accepted, seconds before the same command may be sent again, 0.5–5;
         /// default 1.5 (our choice: one heartbeat period plus margin, the time its effect — armed,
         /// mode — takes to show).
-        public var acceptedSettleSeconds = 1.5
+        public var acceptedSettleSeconds = Spec.acceptedSettleSeconds.defaultValue
         /// Seconds between two `.statistics` events, 0.1–60; default 1.
-        public var statisticsIntervalSeconds = 1.0
+        public var statisticsIntervalSeconds = Spec.statisticsIntervalSeconds.defaultValue
 
         public init() {}
 
-        func validate() throws(ParameterError) {
-            try ParameterError.checked("tickIntervalSeconds", tickIntervalSeconds, 0.01...0.1)
-            try ParameterError.checked("heartbeatIntervalSeconds", heartbeatIntervalSeconds, 0.2...1)
-            try ParameterError.checked("telemetrySilenceSeconds", telemetrySilenceSeconds, 0.2...2)
-            try ParameterError.checked("commandAckTimeoutSeconds", commandAckTimeoutSeconds, 0.1...5)
-            try ParameterError.checked("commandMaxAttempts", Double(commandMaxAttempts), 1...10)
-            try ParameterError.checked("refusedRetrySeconds", refusedRetrySeconds, 0.5...30)
-            try ParameterError.checked("acceptedSettleSeconds", acceptedSettleSeconds, 0.5...5)
-            try ParameterError.checked("statisticsIntervalSeconds", statisticsIntervalSeconds, 0.1...60)
+        /// Unit, range and default of each field, declared once (`ParameterSpec`): the defaults above
+        /// and `validate()` read them; the field docs say why each value.
+        public enum Spec {
+            public static let tickIntervalSeconds = ParameterSpec("tickIntervalSeconds", unit: "s", range: 0.01...0.1, default: 1.0 / 30)
+            public static let heartbeatIntervalSeconds = ParameterSpec("heartbeatIntervalSeconds", unit: "s", range: 0.2...1, default: 1)
+            public static let telemetrySilenceSeconds = ParameterSpec("telemetrySilenceSeconds", unit: "s", range: 0.2...2, default: 1)
+            public static let commandAckTimeoutSeconds = ParameterSpec("commandAckTimeoutSeconds", unit: "s", range: 0.1...5, default: 1)
+            public static let commandMaxAttempts = ParameterSpec("commandMaxAttempts", unit: "sends", range: 1...10, default: 5)
+            public static let refusedRetrySeconds = ParameterSpec("refusedRetrySeconds", unit: "s", range: 0.5...30, default: 2)
+            public static let acceptedSettleSeconds = ParameterSpec("acceptedSettleSeconds", unit: "s", range: 0.5...5, default: 1.5)
+            public static let statisticsIntervalSeconds = ParameterSpec("statisticsIntervalSeconds", unit: "s", range: 0.1...60, default: 1)
         }
-    }
-}
 
-extension ParameterError {
-    /// `.outOfRange` unless `value` is finite and in `allowed` (`ParameterSpec.check` without a spec).
-    static func checked(_ parameter: String, _ value: Double, _ allowed: ClosedRange<Double>) throws(ParameterError) {
-        guard value.isFinite, allowed.contains(value) else {
-            throw .outOfRange(parameter: parameter, value: value, allowed: allowed)
+        /// Checks every field against its `Spec` range, in field order: the first field out of range is the error.
+        func validate() throws(ParameterError) {
+            let checks: [(ParameterSpec, Double)] = [
+                (Spec.tickIntervalSeconds, tickIntervalSeconds),
+                (Spec.heartbeatIntervalSeconds, heartbeatIntervalSeconds),
+                (Spec.telemetrySilenceSeconds, telemetrySilenceSeconds),
+                (Spec.commandAckTimeoutSeconds, commandAckTimeoutSeconds),
+                (Spec.commandMaxAttempts, Double(commandMaxAttempts)),
+                (Spec.refusedRetrySeconds, refusedRetrySeconds),
+                (Spec.acceptedSettleSeconds, acceptedSettleSeconds),
+                (Spec.statisticsIntervalSeconds, statisticsIntervalSeconds),
+            ]
+            for (spec, value) in checks { try spec.check(value) }
         }
     }
 }
