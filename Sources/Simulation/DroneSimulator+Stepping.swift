@@ -7,7 +7,7 @@ import Observations
 extension DroneSimulator {
     mutating func step() {
         let t = time
-        let dt = stepSeconds
+        let dt = physicsStep.seconds
         while let first = pending.first, first.effectiveAt <= t {
             activeCommand = first.command
             pending.removeFirst()
@@ -49,19 +49,19 @@ extension DroneSimulator {
             if t.seconds(since: phaseStartedAt) >= dynamics.takeoffSpinUpSeconds {
                 integrateHorizontal(tiltReference: brakingTilt())
                 integrateYaw(rateReferenceDegreesPerSecond: 0)
-                climbRateMetersPerSecond = dynamics.takeoffClimbMetersPerSecond
-                altitudeMeters += climbRateMetersPerSecond * dt
+                truth.climbRateMetersPerSecond = dynamics.takeoffClimbMetersPerSecond
+                truth.altitudeMeters += climbRateMetersPerSecond * dt
                 if altitudeMeters >= dynamics.takeoffAltitudeMeters {
-                    altitudeMeters = dynamics.takeoffAltitudeMeters
-                    climbRateMetersPerSecond = 0
+                    truth.altitudeMeters = dynamics.takeoffAltitudeMeters
+                    truth.climbRateMetersPerSecond = 0
                     flightPhase = .flying // hovers unless a progressive PCMD is in force
                 }
             }
         case .landing:
             integrateHorizontal(tiltReference: brakingTilt())
             integrateYaw(rateReferenceDegreesPerSecond: 0)
-            climbRateMetersPerSecond = -dynamics.landingDescentMetersPerSecond
-            altitudeMeters += climbRateMetersPerSecond * dt
+            truth.climbRateMetersPerSecond = -dynamics.landingDescentMetersPerSecond
+            truth.altitudeMeters += climbRateMetersPerSecond * dt
             if altitudeMeters <= 0 {
                 touchDown()
                 flightPhase = .landed
@@ -69,23 +69,19 @@ extension DroneSimulator {
         case .emergency:
             if altitudeMeters > 0 {
                 // Motors cut: free fall; horizontal speed decays with drag only.
-                velocityENU += (windENU - velocityENU) * velocityAlpha
-                positionPlane += velocityENU * dt
-                climbRateMetersPerSecond -= Self.gravityMetersPerSecondSquared * dt
-                altitudeMeters += climbRateMetersPerSecond * dt
-                yawRateDegreesPerSecond = 0
+                truth.velocityENU += (windENU - velocityENU) * physicsStep.velocityAlpha
+                truth.positionPlane += velocityENU * dt
+                truth.climbRateMetersPerSecond -= Self.gravityMetersPerSecondSquared * dt
+                truth.altitudeMeters += climbRateMetersPerSecond * dt
+                truth.yawRateDegreesPerSecond = 0
                 if altitudeMeters <= 0 { touchDown() }
             }
         }
-        time = MonotonicTime(nanoseconds: t.nanoseconds + stepNanoseconds)
+        time = MonotonicTime(nanoseconds: t.nanoseconds + physicsStep.nanoseconds)
     }
 
     private mutating func touchDown() {
-        altitudeMeters = 0
-        climbRateMetersPerSecond = 0
-        velocityENU = .zero
-        tiltWorldRadians = .zero
-        yawRateDegreesPerSecond = 0
+        truth.settleOnGround()
         activeCommand = .hover
         pending.removeAll(keepingCapacity: true)
     }
@@ -123,7 +119,7 @@ extension DroneSimulator {
     }
 
     private mutating func integrateHorizontal(tiltReference: PlaneVector) {
-        tiltWorldRadians += (tiltReference - tiltWorldRadians) * tiltAlpha
+        truth.tiltWorldRadians += (tiltReference - tiltWorldRadians) * physicsStep.tiltAlpha
         // Horizontal thrust is sin(|tilt|) along the tilt direction: isotropic, so the top speed
         // does not depend on the heading (tum applies sin per body axis, which is the same for a
         // pure pitch or roll).
@@ -131,30 +127,30 @@ extension DroneSimulator {
         let steady = tiltAngle > 0
             ? tiltWorldRadians * (dynamics.speedPerSinTiltMetersPerSecond * _sin(tiltAngle) / tiltAngle)
             : PlaneVector.zero
-        velocityENU += (steady + windENU - velocityENU) * velocityAlpha
-        positionPlane += velocityENU * stepSeconds
+        truth.velocityENU += (steady + windENU - velocityENU) * physicsStep.velocityAlpha
+        truth.positionPlane += velocityENU * physicsStep.seconds
     }
 
     private mutating func integrateYaw(rateReferenceDegreesPerSecond: Double) {
-        yawRateDegreesPerSecond += (rateReferenceDegreesPerSecond - yawRateDegreesPerSecond) * yawAlpha
-        var heading = noseHeadingDegrees + yawRateDegreesPerSecond * stepSeconds
+        truth.yawRateDegreesPerSecond += (rateReferenceDegreesPerSecond - yawRateDegreesPerSecond) * physicsStep.yawAlpha
+        var heading = noseHeadingDegrees + yawRateDegreesPerSecond * physicsStep.seconds
         if heading >= 360 || heading < 0 { heading = normalizedDegrees360(heading) }
-        noseHeadingDegrees = heading
+        truth.noseHeadingDegrees = heading
     }
 
     private mutating func integrateVertical(climbReferenceMetersPerSecond: Double) {
-        climbRateMetersPerSecond += (climbReferenceMetersPerSecond - climbRateMetersPerSecond) * verticalAlpha
-        altitudeMeters += climbRateMetersPerSecond * stepSeconds
+        truth.climbRateMetersPerSecond += (climbReferenceMetersPerSecond - climbRateMetersPerSecond) * verticalAlpha
+        truth.altitudeMeters += climbRateMetersPerSecond * physicsStep.seconds
         // Hard limits behind the soft ones in `limitedClimb`: the firmware never leaves the band.
         let floor = configuration.altitudeMinMillimeters / 1000
         let ceiling = configuration.altitudeMaxMillimeters / 1000
         if altitudeMeters > ceiling {
-            altitudeMeters = ceiling
-            climbRateMetersPerSecond = min(climbRateMetersPerSecond, 0)
+            truth.altitudeMeters = ceiling
+            truth.climbRateMetersPerSecond = min(climbRateMetersPerSecond, 0)
         }
         if altitudeMeters < floor {
-            altitudeMeters = floor
-            climbRateMetersPerSecond = max(climbRateMetersPerSecond, 0)
+            truth.altitudeMeters = floor
+            truth.climbRateMetersPerSecond = max(climbRateMetersPerSecond, 0)
         }
     }
 

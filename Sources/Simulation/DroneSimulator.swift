@@ -93,21 +93,9 @@ public struct DroneSimulator: Sendable {
 
     // MARK: Ground truth
 
-    /// Position on the local plane, metres east/north.
-    public internal(set) var positionPlane: PlaneVector
-    /// Ground velocity, m/s east/north.
-    public internal(set) var velocityENU: PlaneVector = .zero
-    /// Height above ground, metres.
-    public internal(set) var altitudeMeters: Double = 0
-    /// Vertical speed, m/s, positive up.
-    public internal(set) var climbRateMetersPerSecond: Double = 0
-    /// Nose heading, compass degrees [0, 360).
-    public internal(set) var noseHeadingDegrees: Double
-    /// Yaw rate, degrees per second, positive clockwise.
-    public internal(set) var yawRateDegreesPerSecond: Double = 0
-    /// Tilt as a world-frame vector, radians east/north: the direction and angle the thrust leans
-    /// (the drone accelerates toward it).
-    public internal(set) var tiltWorldRadians: PlaneVector = .zero
+    /// Position, velocity, height, nose and tilt (`AirframeTruth`), read as this type's own through
+    /// `SimulatedAirframe` (`positionPlane`, `velocityENU`, …).
+    public internal(set) var truth: AirframeTruth
     /// Wind in force, m/s ENU: starts as `dynamics.windENU`; a caller may change it between
     /// `advance` calls (gusts, `WindModel`). Drag acts on air-relative velocity.
     public var windENU: PlaneVector
@@ -123,11 +111,7 @@ public struct DroneSimulator: Sendable {
     var configAckPending = false
 
     // Step constants.
-    let stepNanoseconds: Int64
-    let stepSeconds: Double
-    let tiltAlpha: Double
-    let velocityAlpha: Double
-    let yawAlpha: Double
+    let physicsStep: PhysicsStep
     let verticalAlpha: Double
 
     /// A drone at `positionPlane`, nose at `noseHeadingDegrees`, at time `start`.
@@ -147,20 +131,14 @@ public struct DroneSimulator: Sendable {
         self.time = start
         self.phaseStartedAt = start
         self.batteryPercent = min(max(dynamics.initialBatteryPercent, 0), 100)
-        self.positionPlane = positionPlane
-        self.noseHeadingDegrees = normalizedDegrees360(noseHeadingDegrees)
+        truth = AirframeTruth(positionPlane: positionPlane, noseHeadingDegrees: noseHeadingDegrees)
         self.windENU = dynamics.windENU
-        let dt = dynamics.stepSeconds > 0 ? dynamics.stepSeconds : 0.005
-        self.stepNanoseconds = max(1, Int64((dt * 1e9).rounded()))
-        self.stepSeconds = Double(stepNanoseconds) / 1e9
-        self.tiltAlpha = 1 - _exp(-dynamics.tiltRatePerSecond * stepSeconds)
-        self.velocityAlpha = 1 - _exp(-dynamics.dragRatePerSecond * stepSeconds)
-        self.yawAlpha = 1 - _exp(-dynamics.yawRateResponsePerSecond * stepSeconds)
-        self.verticalAlpha = 1 - _exp(-dynamics.verticalRateResponsePerSecond * stepSeconds)
+        physicsStep = PhysicsStep(dynamics)
+        verticalAlpha = PhysicsStep.alpha(ratePerSecond: dynamics.verticalRateResponsePerSecond, seconds: physicsStep.seconds)
         pending.reserveCapacity(32)
         if startAirborne {
             flightPhase = .flying
-            altitudeMeters = dynamics.takeoffAltitudeMeters
+            truth.altitudeMeters = dynamics.takeoffAltitudeMeters
             lastInputAt = start
         }
     }
@@ -246,7 +224,7 @@ public struct DroneSimulator: Sendable {
 
     /// Moves the simulation forward to the last step boundary ≤ `now` (no-op if `now` is earlier).
     public mutating func advance(to now: MonotonicTime) {
-        while now.nanoseconds - time.nanoseconds >= stepNanoseconds {
+        while now.nanoseconds - time.nanoseconds >= physicsStep.nanoseconds {
             step()
         }
     }
@@ -305,3 +283,5 @@ public struct DroneSimulator: Sendable {
         flightPhase == .flying && (isComWatchdogTripped || activeCommand.isHover)
     }
 }
+
+extension DroneSimulator: SimulatedAirframe {}

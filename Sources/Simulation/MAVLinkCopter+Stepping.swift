@@ -10,7 +10,7 @@ extension MAVLinkCopter {
     /// timeout, landing, auto-disarm), in time order.
     public mutating func advance(to now: MonotonicTime) -> [any MAVLinkMessage] {
         var out: [any MAVLinkMessage] = []
-        while now.nanoseconds - time.nanoseconds >= stepNanoseconds {
+        while now.nanoseconds - time.nanoseconds >= physicsStep.nanoseconds {
             out += step()
             out += dueTelemetry()
         }
@@ -19,7 +19,7 @@ extension MAVLinkCopter {
 
     private mutating func step() -> [any MAVLinkMessage] {
         var out: [any MAVLinkMessage] = []
-        let dt = stepSeconds
+        let dt = physicsStep.seconds
         if isArmed {
             batteryPercent = max(0, batteryPercent - dynamics.flyingDrainPercentPerSecond * dt)
         } else {
@@ -53,7 +53,7 @@ extension MAVLinkCopter {
             }
             if altitudeMeters <= 0 { out += touchDown() }
         }
-        time = MonotonicTime(nanoseconds: time.nanoseconds + stepNanoseconds)
+        time = MonotonicTime(nanoseconds: time.nanoseconds + physicsStep.nanoseconds)
         return out
     }
 
@@ -66,17 +66,13 @@ extension MAVLinkCopter {
             idleOnGroundSeconds = 0
             return []
         }
-        idleOnGroundSeconds += stepSeconds
+        idleOnGroundSeconds += physicsStep.seconds
         guard idleOnGroundSeconds >= parameters.autoDisarmSeconds else { return [] }
         return disarm(reason: "auto-disarm")
     }
 
     private mutating func touchDown() -> [any MAVLinkMessage] {
-        altitudeMeters = 0
-        climbRateMetersPerSecond = 0
-        velocityENU = .zero
-        tiltWorldRadians = .zero
-        yawRateDegreesPerSecond = 0
+        truth.settleOnGround()
         phase = .onGround
         idleOnGroundSeconds = 0
         setpoint = nil
@@ -105,20 +101,20 @@ extension MAVLinkCopter {
         let tiltReference = sine > 0
             ? (wantedSine * (_asin(min(sine, 1)) / sine)).clamped(toLength: parameters.maxLeanAngleRadians)
             : PlaneVector.zero
-        tiltWorldRadians += (tiltReference - tiltWorldRadians) * tiltAlpha
+        truth.tiltWorldRadians += (tiltReference - tiltWorldRadians) * physicsStep.tiltAlpha
         let tiltAngle = tiltWorldRadians.length
         let steady = tiltAngle > 0 ? tiltWorldRadians * (c2 * _sin(tiltAngle) / tiltAngle) : PlaneVector.zero
-        velocityENU += (steady + windENU - velocityENU) * velocityAlpha
-        positionPlane += velocityENU * stepSeconds
+        truth.velocityENU += (steady + windENU - velocityENU) * physicsStep.velocityAlpha
+        truth.positionPlane += velocityENU * physicsStep.seconds
 
         let climbReference = min(max(climb, -parameters.maxDescentMetersPerSecond), parameters.maxClimbMetersPerSecond)
-        climbRateMetersPerSecond += (climbReference - climbRateMetersPerSecond) * verticalAlpha
-        altitudeMeters += climbRateMetersPerSecond * stepSeconds
+        truth.climbRateMetersPerSecond += (climbReference - truth.climbRateMetersPerSecond) * verticalAlpha
+        truth.altitudeMeters += climbRateMetersPerSecond * physicsStep.seconds
 
-        yawRateDegreesPerSecond += (yawRate - yawRateDegreesPerSecond) * yawAlpha
-        var heading = noseHeadingDegrees + yawRateDegreesPerSecond * stepSeconds
+        truth.yawRateDegreesPerSecond += (yawRate - truth.yawRateDegreesPerSecond) * physicsStep.yawAlpha
+        var heading = noseHeadingDegrees + yawRateDegreesPerSecond * physicsStep.seconds
         if heading >= 360 || heading < 0 { heading = normalizedDegrees360(heading) }
-        noseHeadingDegrees = heading
+        truth.noseHeadingDegrees = heading
     }
 
     /// The streams due at `time`, in message-id order; each moves to its next slot (slots missed

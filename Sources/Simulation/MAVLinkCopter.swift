@@ -61,20 +61,9 @@ public struct MAVLinkCopter: Sendable {
 
     // MARK: Ground truth
 
-    /// Position, metres east/north of home.
-    public internal(set) var positionPlane: PlaneVector
-    /// Ground velocity, m/s east/north.
-    public internal(set) var velocityENU: PlaneVector = .zero
-    /// Height above home, metres.
-    public internal(set) var altitudeMeters: Double = 0
-    /// Vertical speed, m/s, positive up.
-    public internal(set) var climbRateMetersPerSecond: Double = 0
-    /// Nose heading, compass degrees [0, 360).
-    public internal(set) var noseHeadingDegrees: Double
-    /// Yaw rate, degrees per second, positive clockwise.
-    public internal(set) var yawRateDegreesPerSecond: Double = 0
-    /// Tilt as a world-frame vector, radians east/north (the copter accelerates toward it).
-    public internal(set) var tiltWorldRadians: PlaneVector = .zero
+    /// Position, velocity, height, nose and tilt (`AirframeTruth`), read as this type's own through
+    /// `SimulatedAirframe` (`positionPlane`, `velocityENU`, …).
+    public internal(set) var truth: AirframeTruth
 
     /// Telemetry streams in message-id order: interval (nil = off) and next send time (an array, not
     /// a dictionary: it is walked every physics step).
@@ -83,11 +72,7 @@ public struct MAVLinkCopter: Sendable {
     public internal(set) var counters = Counts<MAVLinkCopterCounter>()
 
     // Step constants.
-    let stepNanoseconds: Int64
-    let stepSeconds: Double
-    let tiltAlpha: Double
-    let velocityAlpha: Double
-    let yawAlpha: Double
+    let physicsStep: PhysicsStep
     let verticalAlpha: Double
 
     /// A disarmed copter in STABILIZE on the ground at `positionPlane` of `plane`, nose at
@@ -105,17 +90,11 @@ public struct MAVLinkCopter: Sendable {
         self.plane = plane
         time = start
         bootTime = start
-        self.positionPlane = positionPlane
-        self.noseHeadingDegrees = normalizedDegrees360(noseHeadingDegrees)
+        truth = AirframeTruth(positionPlane: positionPlane, noseHeadingDegrees: noseHeadingDegrees)
         windENU = dynamics.windENU
         batteryPercent = min(max(dynamics.initialBatteryPercent, 0), 100)
-        let dt = dynamics.stepSeconds > 0 ? dynamics.stepSeconds : 0.005
-        stepNanoseconds = max(1, Int64((dt * 1e9).rounded()))
-        stepSeconds = Double(stepNanoseconds) / 1e9
-        tiltAlpha = 1 - _exp(-dynamics.tiltRatePerSecond * stepSeconds)
-        velocityAlpha = 1 - _exp(-dynamics.dragRatePerSecond * stepSeconds)
-        yawAlpha = 1 - _exp(-dynamics.yawRateResponsePerSecond * stepSeconds)
-        verticalAlpha = 1 - _exp(-stepSeconds / parameters.verticalTimeConstantSeconds)
+        physicsStep = PhysicsStep(dynamics)
+        verticalAlpha = 1 - _exp(-physicsStep.seconds / parameters.verticalTimeConstantSeconds)
         streams = parameters.defaultIntervalsSeconds.sorted { $0.key < $1.key }
             .map { TelemetryStream(messageID: $0.key, intervalSeconds: $0.value, nextAt: start) }
     }
@@ -237,3 +216,5 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
 
     public init() {}
 }
+
+extension MAVLinkCopter: SimulatedAirframe {}
