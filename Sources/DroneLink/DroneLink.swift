@@ -39,20 +39,15 @@ public final class DroneLink: Sendable {
 
     let continuation: AsyncStream<DroneLinkEvent>.Continuation
     let eventHandler: (@Sendable (DroneLinkEvent) -> Void)?
-    let tickHandler: (@Sendable (MonotonicTime) -> Void)?
     /// The owner's latest `setDesired`, picked up by the loop at the next tick or immediate send
     /// (so a decision that need not go out at once costs no loop wake-up).
     let pendingDesired = Mutex(PendingDesired())
-    let eventLoop: any EventLoop
-    let logger: Logger
-    let lifecycle: NIOLoopBoundBox<Lifecycle>
-
-    enum Lifecycle {
-        case idle
-        case starting
-        case running(LinkRuntime)
-        case stopped
-    }
+    /// The loop, lifecycle, logger and tick hook (`LinkLoop`, shared with `MAVLinkLink`).
+    let loop: LinkLoop<LinkRuntime>
+    var eventLoop: any EventLoop { loop.eventLoop }
+    var lifecycle: NIOLoopBoundBox<LinkLifecycle<LinkRuntime>> { loop.lifecycle }
+    var logger: Logger { loop.logger }
+    var tickHandler: (@Sendable (MonotonicTime) -> Void)? { loop.tickHandler }
 
     /// - Parameters:
     ///   - eventLoopGroup: the link pins both sockets and its timer to one loop of this group.
@@ -71,12 +66,8 @@ public final class DroneLink: Sendable {
         tickHandler: (@Sendable (MonotonicTime) -> Void)? = nil
     ) {
         self.configuration = configuration
-        self.logger = logger
         self.eventHandler = eventHandler
-        self.tickHandler = tickHandler
-        let loop = eventLoopGroup.next()
-        eventLoop = loop
-        lifecycle = NIOLoopBoundBox.makeBoxSendingValue(Lifecycle.idle, eventLoop: loop)
+        loop = LinkLoop(group: eventLoopGroup, logger: logger, tickHandler: tickHandler)
         (events, continuation) = AsyncStream.makeStream(
             of: DroneLinkEvent.self, bufferingPolicy: .bufferingNewest(Self.eventBufferCount))
     }

@@ -20,11 +20,13 @@ import ShellSupport
 /// loss; PX4 leaves OFFBOARD when set-points stop, docs/mavlink.md §7.5).
 public final class MAVLinkLink: DroneControlLink, Sendable {
     public let configuration: MAVLinkLinkConfiguration
-    let eventLoop: any EventLoop
-    let logger: Logger
     let eventHandler: @Sendable (LinkEvent) -> Void
-    let tickHandler: (@Sendable (MonotonicTime) -> Void)?
-    let lifecycle: NIOLoopBoundBox<Lifecycle>
+    /// The loop, lifecycle, logger and tick hook (`LinkLoop`, shared with `DroneLink`).
+    let loop: LinkLoop<MAVLinkRuntime>
+    var eventLoop: any EventLoop { loop.eventLoop }
+    var lifecycle: NIOLoopBoundBox<LinkLifecycle<MAVLinkRuntime>> { loop.lifecycle }
+    var logger: Logger { loop.logger }
+    var tickHandler: (@Sendable (MonotonicTime) -> Void)? { loop.tickHandler }
 
     /// Receive buffer: above the longest MAVLink frame (280 bytes), and room for a router that
     /// packs several frames into one datagram.
@@ -34,10 +36,6 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
     /// autopilot's GCS failsafe counts).
     static let reopenInitialDelay = TimeAmount.milliseconds(50)
     static let reopenMaximumDelay = TimeAmount.seconds(1)
-
-    enum Lifecycle {
-        case idle, starting, running(MAVLinkRuntime), stopped
-    }
 
     /// - Parameters:
     ///   - eventLoopGroup: the link pins its socket and tick to one loop of this group.
@@ -51,12 +49,8 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
         tickHandler: (@Sendable (MonotonicTime) -> Void)? = nil
     ) {
         self.configuration = configuration
-        self.logger = logger
         self.eventHandler = eventHandler
-        self.tickHandler = tickHandler
-        let loop = eventLoopGroup.next()
-        eventLoop = loop
-        lifecycle = NIOLoopBoundBox.makeBoxSendingValue(Lifecycle.idle, eventLoop: loop)
+        loop = LinkLoop(group: eventLoopGroup, logger: logger, tickHandler: tickHandler)
     }
 
     public var peerDescription: String { "mavlink \(configuration.address):\(configuration.port)" }
