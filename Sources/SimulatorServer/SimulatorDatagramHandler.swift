@@ -20,12 +20,21 @@ final class SimulatorDatagramHandler: ChannelInboundHandler {
         self.receive = receive
     }
 
-    /// AT port: every datagram is AT commands.
-    static func at(core: NIOLoopBound<SimulatorCore>) -> SimulatorDatagramHandler {
+    /// A port whose datagrams are a drone protocol's bytes, answered (if at all) by the core itself:
+    /// `deliver` picks the core's receiver for them.
+    private static func protocolBytes(
+        core: NIOLoopBound<SimulatorCore>,
+        _ deliver: @escaping (SimulatorCore) -> ([UInt8], SocketAddress, MonotonicTime) -> Void
+    ) -> SimulatorDatagramHandler {
         SimulatorDatagramHandler(core: core) { core, envelope, now in
-            core.receiveAT(Array(envelope.data.readableBytesView), from: envelope.remoteAddress, now: now)
+            deliver(core)(Array(envelope.data.readableBytesView), envelope.remoteAddress, now)
             return nil
         }
+    }
+
+    /// AT port: every datagram is AT commands.
+    static func at(core: NIOLoopBound<SimulatorCore>) -> SimulatorDatagramHandler {
+        protocolBytes(core: core) { $0.receiveAT }
     }
 
     /// Navdata port: any datagram registers its source as the navdata client.
@@ -38,10 +47,7 @@ final class SimulatorDatagramHandler: ChannelInboundHandler {
 
     /// MAVLink port (`--protocol mavlink`): MAVLink frames for the Copter; it replies itself.
     static func mavlink(core: NIOLoopBound<SimulatorCore>) -> SimulatorDatagramHandler {
-        SimulatorDatagramHandler(core: core) { core, envelope, now in
-            core.receiveMAVLink(Array(envelope.data.readableBytesView), from: envelope.remoteAddress, now: now)
-            return nil
-        }
+        protocolBytes(core: core) { $0.receiveMAVLink }
     }
 
     /// Control port: one JSON command per datagram, one JSON reply line back.
