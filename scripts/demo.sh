@@ -9,7 +9,8 @@
 # then prints a scored report (RMS standoff error, minimum separation) and the paths of the
 # flight log, GPX, SVG and, last, the HTML report page (`followme report`; open it in a browser).
 # Every process it starts is stopped by its PID, also on Ctrl-C.
-# DEMO_SECONDS (default 60) sets how long it follows before landing.
+# DEMO_SECONDS (default 60) sets how long it follows before landing. DEMO_PROTOCOL=mavlink flies the
+# simulator's MAVLink Copter (an ArduPilot-like multicopter) instead of the AR.Drone 2.0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
@@ -28,7 +29,7 @@ field_begin "followme demo: interrupted, landing and stopping…"
 # DEMO_PERSON=straight-walk|square|stop-and-go|jog-curve a synthetic person instead.
 if [ -n "${DEMO_PERSON:-}" ]; then person_args=(--person "$DEMO_PERSON"); else
     person_args=(--person-track "${DEMO_TRACK:-tracks/togeojson-run_gpxtpx.gpx}"); fi
-field_start "$bin" "$work" "${person_args[@]}"
+FIELD_PROTOCOL="${DEMO_PROTOCOL:-ardrone}" field_start "$bin" "$work" "${person_args[@]}"
 {
     cat "$work/field.toml"
     echo "[failsafe]"
@@ -38,7 +39,7 @@ field_start "$bin" "$work" "${person_args[@]}"
 
 log="$out/flight.jsonl"
 rm -f "$log"
-echo "followme demo: sim AT/navdata 127.0.0.1:$at_port/$navdata_port, gpsd 127.0.0.1:$gpsd_port; flight log $log" >&2
+echo "followme demo (${DEMO_PROTOCOL:-ardrone}${mavlink_port:+ on UDP $mavlink_port}): sim AT/navdata 127.0.0.1:$at_port/$navdata_port, gpsd 127.0.0.1:$gpsd_port; flight log $log" >&2
 "$bin" run --config "$work/demo.toml" --flight-log "$log" --log-level warning &
 run_pid=$!
 pids+=($run_pid)

@@ -12,16 +12,21 @@
 # over TCP) with SIM_ARGS, then a private gpsd (own port, loopback) reading both NMEA streams, and
 # writes WORK/field.toml: the [gpsd], [target], [onboard] and [drone] tables pointing at them.
 # Appends each PID to the caller's `pids` array (the caller stops them by PID on exit). Sets
-# at_port, navdata_port, nmea_port, person_port and gpsd_port.
+# at_port, navdata_port, nmea_port, person_port and gpsd_port. FIELD_PROTOCOL=mavlink: the simulator
+# is the MAVLink Copter (`--protocol mavlink`, any free UDP port, in mavlink_port) and field.toml
+# flies it over MAVLink with the autopilot's own position (docs/mavlink.md §7–§8).
 field_start() {
     local bin=$1 work=$2
     shift 2
-    "$bin" sim --at-port 0 --navdata-port 0 --nmea-port 0 --person-nmea-port 0 "$@" --json \
+    local protocol_args=()
+    [ "${FIELD_PROTOCOL:-ardrone}" = mavlink ] && protocol_args=(--protocol mavlink --mavlink-port 0)
+    "$bin" sim --at-port 0 --navdata-port 0 --nmea-port 0 --person-nmea-port 0 "${protocol_args[@]}" "$@" --json \
         >"$work/sim.out" 2>"$work/sim.err" &
     pids+=($!)
     for _ in $(seq 200); do [ -s "$work/sim.out" ] && break; sleep 0.1; done
     read -r at_port navdata_port nmea_port person_port < <(head -1 "$work/sim.out" | python3 -c \
         'import json,sys; d=json.load(sys.stdin); print(d["at_port"], d["navdata_port"], d["nmea_port"], d["person_nmea_port"])')
+    mavlink_port=$(head -1 "$work/sim.out" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("mavlink_port", ""))')
 
     gpsd_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
     local gpsd_cmd=(gpsd -N -n -S "$gpsd_port" -F "$work/gpsd.sock" "tcp://127.0.0.1:$person_port" "tcp://127.0.0.1:$nmea_port")
@@ -46,6 +51,23 @@ address = "127.0.0.1"
 at_port = $at_port
 navdata_port = $navdata_port
 TOML
+    if [ "${FIELD_PROTOCOL:-ardrone}" = mavlink ]; then
+        # The Copter's own position replaces the onboard receiver; the AR.Drone keys would only be warned about.
+        cat >"$work/field.toml" <<TOML
+# A simulated field on loopback, MAVLink Copter (see etc/followme.toml for every key).
+[gpsd]
+host = "127.0.0.1"
+port = $gpsd_port
+[target]
+device = "tcp://127.0.0.1:$person_port"
+[drone]
+protocol = "mavlink"
+[mavlink]
+address = "127.0.0.1"
+port = $mavlink_port
+position_source = "autopilot"
+TOML
+    fi
 }
 
 field_begin() {
