@@ -43,30 +43,14 @@ host = "127.0.0.1"
 port = $gpsd_port
 [target]
 device = "tcp://127.0.0.1:$person_port"
-[onboard]
-device = "tcp://127.0.0.1:$nmea_port"
-mount_offset_deg = 90
-[drone]
-address = "127.0.0.1"
-at_port = $at_port
-navdata_port = $navdata_port
 TOML
     if [ "${FIELD_PROTOCOL:-ardrone}" = mavlink ]; then
-        # The Copter's own position replaces the onboard receiver; the AR.Drone keys would only be warned about.
-        cat >"$work/field.toml" <<TOML
-# A simulated field on loopback, MAVLink Copter (see etc/followme.toml for every key).
-[gpsd]
-host = "127.0.0.1"
-port = $gpsd_port
-[target]
-device = "tcp://127.0.0.1:$person_port"
-[drone]
-protocol = "mavlink"
-[mavlink]
-address = "127.0.0.1"
-port = $mavlink_port
-position_source = "autopilot"
-TOML
+        # The Copter's own position replaces the onboard receiver; AR.Drone keys would only be warned about.
+        printf '[drone]\nprotocol = "mavlink"\n[mavlink]\naddress = "127.0.0.1"\nport = %s\nposition_source = "autopilot"\n' \
+            "$mavlink_port" >>"$work/field.toml"
+    else
+        printf '[onboard]\ndevice = "tcp://127.0.0.1:%s"\nmount_offset_deg = 90\n[drone]\naddress = "127.0.0.1"\nat_port = %s\nnavdata_port = %s\n' \
+            "$nmea_port" "$at_port" "$navdata_port" >>"$work/field.toml"
     fi
 }
 
