@@ -18,7 +18,10 @@ import TestSupport
         let config = dir.appendingPathComponent("followme.toml")
         try field.configText().write(to: config, atomically: true, encoding: .utf8)
         let typescript = dir.appendingPathComponent("typescript")
-        let command = [FollowMeBinary.url.path, "run", "--config", config.path, "--no-takeoff",
+        // `exec`: script runs the command with `$SHELL -c`; whether that shell forks or execs is the
+        // shell's choice, and a SIGTERM meant for followme must not end a shell in between instead
+        // (CI saw exit 143 and no "shutdown requested" line).
+        let command = ["exec", FollowMeBinary.url.path, "run", "--config", config.path, "--no-takeoff",
                        "--flight-log", dir.appendingPathComponent("flight.jsonl").path].joined(separator: " ")
         let script = try ChildProcess(name: "script", executable: "/usr/bin/script",
                                       arguments: ["-q", "-f", "-e", "-c", command, typescript.path])
@@ -26,7 +29,9 @@ import TestSupport
 
         // When the status line has been drawn a few times and SIGTERM makes followme log a line
         let drawn = await eventually(seconds: 30) { screen().components(separatedBy: Self.erase + "preflight").count > 3 }
-        for pid in script.childPIDs() { kill(pid, SIGTERM) }
+        let followme = script.descendantPIDs(named: "followme")
+        #expect(followme.count == 1, "followme processes under script: \(followme)")
+        for pid in followme { kill(pid, SIGTERM) }
         let status = await script.waitForExit(seconds: 30)
         await script.terminate()
         await field.stop()

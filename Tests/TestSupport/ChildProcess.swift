@@ -264,7 +264,24 @@ package final class ChildProcess: Sendable {
     }
 
     /// PIDs whose parent is this process (from /proc), e.g. the gpsd a gpsfake spawned.
-    package func childPIDs() -> [pid_t] {
+    package func childPIDs() -> [pid_t] { Self.childPIDs(of: pid) }
+
+    /// Every process below this one (children, their children, ...) whose command name (`comm`,
+    /// at most 15 characters) is `name`: the program a wrapper such as `script` or a shell runs.
+    package func descendantPIDs(named name: String) -> [pid_t] {
+        var found: [pid_t] = [], frontier = [pid]
+        while let next = frontier.popLast() {
+            for child in Self.childPIDs(of: next) {
+                frontier.append(child)
+                let comm = readSmallFile("/proc/\(child)/comm")?.trimmingCharacters(in: .whitespacesAndNewlines)
+                if comm == String(name.prefix(15)) { found.append(child) }
+            }
+        }
+        return found
+    }
+
+    /// PIDs whose parent is `pid` (from /proc).
+    package static func childPIDs(of pid: pid_t) -> [pid_t] {
         guard let dir = opendir("/proc") else { return [] }
         defer { closedir(dir) }
         var result: [pid_t] = []
