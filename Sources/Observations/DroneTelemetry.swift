@@ -56,6 +56,9 @@ public struct DroneTelemetry: Sendable, Hashable {
     /// (gyro/magnetometer fused on board). Used only for how the heading *changes* between
     /// heading-receiver reports.
     public var yawDegrees: Double?
+    /// The drone says the wind is too strong (AR.Drone state bit 20 `ARDRONE_WIND_MASK`,
+    /// docs/ardrone-protocol.md §3.2; links without such a flag leave it false).
+    public var windWarning: Bool
     /// When the shell received the packet.
     public var receivedAt: MonotonicTime
 
@@ -63,9 +66,10 @@ public struct DroneTelemetry: Sendable, Hashable {
         flightState: DroneFlightState, emergency: Bool = false,
         batteryPercent: Double, altitudeMeters: Double,
         velocityBody: BodyVelocity? = nil, yawDegrees: Double? = nil,
-        pitchDegrees: Double? = nil, rollDegrees: Double? = nil,
+        pitchDegrees: Double? = nil, rollDegrees: Double? = nil, windWarning: Bool = false,
         receivedAt: MonotonicTime
     ) {
+        self.windWarning = windWarning
         self.pitchDegrees = pitchDegrees.flatMap { $0.isFinite ? $0 : nil }
         self.rollDegrees = rollDegrees.flatMap { $0.isFinite ? $0 : nil }
         self.flightState = flightState

@@ -24,6 +24,7 @@ extension LandReason {
         case .droneInitiated: "drone-initiated"
         case .criticalBattery: "critical-battery"
         case .takeOffAborted(let missing): "take-off-aborted:\(missing.names.joined(separator: ","))"
+        case .windTooStrong(let cause): "wind-too-strong:\(cause.name)"
         }
     }
 }
@@ -40,6 +41,7 @@ extension Prerequisites {
         if contains(.targetClear) { out.append("person-too-close") }
         if contains(.droneConfigured) { out.append("drone-configuration") }
         if contains(.targetRate) { out.append("target-rate") }
+        if contains(.calmWind) { out.append("wind") }
         return out
     }
 }

@@ -30,8 +30,12 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     /// must not fly on it.
     public static let targetRate = Prerequisites(rawValue: 1 << 8)
 
+    /// Navdata does not say "too much wind" (AR.Drone state bit 20): no take-off into a wind the
+    /// drone itself reports (`WindMonitor`).
+    public static let calmWind = Prerequisites(rawValue: 1 << 9)
+
     public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .navdata, .battery, .droneReady, .targetClear,
-                                            .droneConfigured, .targetRate]
+                                            .droneConfigured, .targetRate, .calmWind]
 }
 
 /// Why the drone is hovering in place instead of following. In order of precedence.
@@ -73,6 +77,9 @@ public enum LandReason: Sendable, Hashable {
     /// A preflight prerequisite (other than the drone being on the ground, and the take-off
     /// battery margin, which sags as the motors start) stopped holding during take-off.
     case takeOffAborted(Prerequisites)
+    /// The wind is more than the drone can fight or than it may fly in (`WindMonitor`): during
+    /// take-off and the climb this aborts the flight before any following.
+    case windTooStrong(WindCause)
 }
 
 /// The follower's flight state. Every change is confirmed by telemetry, never by a delay.

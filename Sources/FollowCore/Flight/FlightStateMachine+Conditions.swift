@@ -54,6 +54,7 @@ extension FlightStateMachine {
             missing.insert(.droneReady)
         }
         if droneConfiguration != .done { missing.insert(.droneConfigured) }
+        if wind.firmwareWarning { missing.insert(.calmWind) }
         if followParameters.targetFixRateHz > 1,
            (targetFixIntervalSeconds ?? .infinity) > Self.targetRateTolerance / followParameters.targetFixRateHz {
             missing.insert(.targetRate)

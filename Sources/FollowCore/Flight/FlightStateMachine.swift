@@ -41,6 +41,9 @@ public struct FlightStateMachine: Sendable {
     public private(set) var target: TargetEstimator
     public private(set) var drone: DroneEstimator
     public internal(set) var controller: FollowController
+    /// When the wind ends the flight (`WindMonitor`): fed the controller's wind estimate every
+    /// airborne tick and navdata's wind bit every packet.
+    public private(set) var wind: WindMonitor
     /// The latest navdata.
     public private(set) var telemetry: DroneTelemetry?
     /// The take-off (or adoption) point on the plane: the geofence centre.
@@ -113,6 +116,7 @@ public struct FlightStateMachine: Sendable {
         self.controller = FollowController(
             parameters: follow, minSeparationMeters: failsafe.protectedRadiusMeters,
             geofenceMeters: failsafe.geofenceMeters, tuning: controller)
+        self.wind = WindMonitor(follow: follow, failsafe: failsafe, tuning: controller)
     }
 
     // MARK: Inputs
@@ -151,6 +155,7 @@ public struct FlightStateMachine: Sendable {
         case .telemetry(let packet):
             if let last = telemetry, packet.receivedAt < last.receivedAt { return .telemetryOutOfOrder }
             telemetry = packet
+            wind.observe(firmwareWarning: packet.windWarning, at: packet.receivedAt)
             if packet.batteryPercent < failsafeParameters.minBatteryPercent {
                 if lowBatterySince == nil { lowBatterySince = packet.receivedAt }
             } else {
@@ -206,7 +211,9 @@ public struct FlightStateMachine: Sendable {
         if state.kind != .following { aimLimitedByGeofence = false }
         if decision.command.pilot == nil { controller.reset() }
         switch state.kind {
-        case .preflight, .landed, .emergency: controller.resetWindEstimate()
+        case .preflight, .landed, .emergency:
+            controller.resetWindEstimate()
+            wind.reset()
         case .takingOff:
             // The firmware holds the drone still as it lifts off: its tilt tells the wind.
             if let telemetry, navdataFresh(now), telemetry.flightState.isAirborne, telemetry.altitudeMeters > 0.2,
@@ -214,10 +221,15 @@ public struct FlightStateMachine: Sendable {
                let droneState = drone.estimate(at: now), let nose = navigator.noseHeadingDegrees(now: now) {
                 controller.observeHover(pitchDegrees: pitch, rollDegrees: roll, drone: droneState,
                                         noseHeadingDegrees: nose, now: now)
+                wind.observe(windEstimate: controller.windEstimate, now: now)
             } else {
                 controller.resetWindEstimate()
             }
-        default: break
+        case .climbing, .following, .holding:
+            // Only while the follower flies (a firmware hover, PCMD flag 0, leaves the estimate stale).
+            if decision.command.pilot != nil { wind.observe(windEstimate: controller.windEstimate, now: now) }
+        case .landing:
+            break
         }
         return decision
     }
@@ -267,6 +279,11 @@ public struct FlightStateMachine: Sendable {
                telemetry.receivedAt.seconds(since: since) >= failsafeParameters.lowBatteryConfirmSeconds {
                 return move(to: .landing(.lowBattery), .land(.lowBattery), now)
             }
+            // Wind: more than the tilt can fight, above the configured limit, or the drone's own
+            // warning. During take-off and the climb this aborts before any following.
+            if let cause = wind.cause(now: now), state == .takingOff || hasBeenAirborne {
+                return move(to: .landing(.windTooStrong(cause)), .land(.windTooStrong(cause)), now)
+            }
             if let telemetry, fresh, hasBeenAirborne, telemetry.flightState == .landing {
                 return move(to: .landing(.droneInitiated), .land(.droneInitiated), now)
             }
@@ -288,7 +305,9 @@ public struct FlightStateMachine: Sendable {
                 // REF take-off only while every preflight prerequisite still holds. Not
                 // `droneReady` (the drone leaves "landed" as it lifts) nor the take-off battery
                 // margin (the reading sags as the motors start; the landing thresholds above apply).
-                let lost = missingPrerequisites(now: now, strictHeading: false).subtracting([.droneReady, .battery])
+                // Nor the wind bit: the wind check above confirms it (`WindMonitor.firmwareWarningSeconds`).
+                let lost = missingPrerequisites(now: now, strictHeading: false)
+                    .subtracting([.droneReady, .battery, .calmWind])
                 if !lost.isEmpty {
                     return move(to: .landing(.takeOffAborted(lost)), .land(.takeOffAborted(lost)), now)
                 }

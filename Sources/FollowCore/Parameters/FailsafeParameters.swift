@@ -65,6 +65,15 @@ public struct FailsafeParameters: Sendable, Hashable {
     /// minimum) by more than this is stale however recently it arrived: a backlog dumped by a stalled
     /// gpsd or TCP stream. Counted, not fused, does not refresh freshness (`Spec.maxFixLagSeconds`).
     public var maxFixLagSeconds: Double = Spec.maxFixLagSeconds.defaultValue
+    /// A mean wind (the follower's wind estimate averaged over `WindMonitor.meanTimeConstantSeconds`)
+    /// above this lands the drone; 0 = no fixed limit, only the tilt-authority check
+    /// (`windSaturationSeconds`), which always applies (`Spec.maxWindMetersPerSecond`; PX4's
+    /// `COM_WIND_MAX` idea, docs/stopping-model.md §6).
+    public var maxWindMetersPerSecond: Double = Spec.maxWindMetersPerSecond.defaultValue
+    /// The wind estimate may sit at the edge of what full tilt can fight (`WindMonitor.saturationFraction`
+    /// of c2·sin(maxTilt)) for this long, in total over the last `WindMonitor.saturationWindowSeconds`,
+    /// before the drone lands: past that it is being blown, not flown (`Spec.windSaturationSeconds`).
+    public var windSaturationSeconds: Double = Spec.windSaturationSeconds.defaultValue
 
 
     /// The radius around the *measured* person the drone keeps out of: `minSeparationMeters` +
@@ -142,6 +151,14 @@ extension FailsafeParameters: ParameterSet {
         /// older than the stream's normal delivery is as stale as no fix — while leaving a whole 1 Hz
         /// cycle for gpsd's end-of-cycle reporting, which can move a fix's delivery by up to one cycle).
         public static let maxFixLagSeconds = ParameterSpec("maxFixLagSeconds", unit: "s", range: 0.2...10, default: 1.5)
+        /// Metres per second, 0…30, default 0 = off: the tilt-authority check (`windSaturationSeconds`)
+        /// already lands a drone that cannot fight the wind; a site or a pilot may want a lower bound
+        /// (PX4 `COM_WIND_MAX`, default off too; docs/stopping-model.md §6).
+        public static let maxWindMetersPerSecond = ParameterSpec("maxWindMetersPerSecond", unit: "m/s", range: 0...30, default: 0)
+        /// Seconds, 0.5…10, default 2 (our choice: a Dryden gust at 3 m has a correlation time of ≈ 5 s
+        /// in a 5 m/s wind; the drone drifts at most (w − c2·sin(maxTilt))·2 s before the landing starts,
+        /// and the bench's saturated runs then stay outside min_separation_m; docs/stopping-model.md §6).
+        public static let windSaturationSeconds = ParameterSpec("windSaturationSeconds", unit: "s", range: 0.5...10, default: 2)
 
         /// Every entry, in field order.
         public static let all: [ParameterSpec] = FailsafeParameters.parameterFields.map(\.spec)
@@ -168,5 +185,7 @@ extension FailsafeParameters: ParameterSet {
         .init(\.criticalBatteryPercent, Spec.criticalBatteryPercent),
         .init(\.maxEphMeters, Spec.maxEphMeters),
         .init(\.maxFixLagSeconds, Spec.maxFixLagSeconds),
+        .init(\.maxWindMetersPerSecond, Spec.maxWindMetersPerSecond),
+        .init(\.windSaturationSeconds, Spec.windSaturationSeconds),
     ]
 }
