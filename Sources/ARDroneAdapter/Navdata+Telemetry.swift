@@ -8,7 +8,8 @@ extension DroneTelemetry {
     /// flight on a real drone, `followme drone` and `followme bench` (the simulated drone's
     /// `DroneSimulator.navdata`) all use it. Control states (docs/ardrone-protocol.md §3.4) reduce so
     /// that `DroneFlightState.isAirborne` equals `ControlState.isAirborne` (FollowBenchTests'
-    /// LinkMappingTests checks every state).
+    /// LinkMappingTests checks every state). State bit 20 (`DroneState.tooMuchWind`, §3.2) is the
+    /// firmware's own "too much wind" warning: `windWarning`.
     public init?(navdata: NavdataSummary, receivedAt: MonotonicTime) {
         guard let demo = navdata.demo else { return nil }
         let state: DroneFlightState
@@ -32,6 +33,7 @@ extension DroneTelemetry {
                 ? BodyVelocity(forwardMetersPerSecond: vx, rightMetersPerSecond: vy) : nil,
             yawDegrees: psi.isFinite ? psi : nil,
             pitchDegrees: Double(demo.thetaMillidegrees) / 1000, rollDegrees: Double(demo.phiMillidegrees) / 1000,
+            windWarning: navdata.state.contains(.tooMuchWind),
             receivedAt: receivedAt
         )
     }

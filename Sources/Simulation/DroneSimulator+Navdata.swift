@@ -7,9 +7,10 @@ import Observations
 extension DroneSimulator {
     /// The header state bits the simulator models: 0 FLY (from takeoff to touchdown), 6 COMMAND
     /// (config written, not yet acknowledged), 10 NAVDATA_DEMO (`general:navdata_demo` TRUE),
-    /// 15 VBAT_LOW (below `DroneDynamics.lowBatteryPercent`), 30 COM_WATCHDOG (no AT command for
-    /// `general:com_watchdog` seconds, or none yet) and 31 EMERGENCY (motors cut). The bits the
-    /// firmware always reports (threads on, PIC version) are the protocol layer's to add.
+    /// 15 VBAT_LOW (below `DroneDynamics.lowBatteryPercent`), 20 WIND (`isWindTooStrong`),
+    /// 30 COM_WATCHDOG (no AT command for `general:com_watchdog` seconds, or none yet) and
+    /// 31 EMERGENCY (motors cut). The bits the firmware always reports (threads on, PIC version)
+    /// are the protocol layer's to add.
     public var droneState: DroneState {
         var state: DroneState = []
         switch flightPhase {
@@ -19,9 +20,34 @@ extension DroneSimulator {
         if configAckPending { state.insert(.commandAcknowledged) }
         if configuration.navdataDemo { state.insert(.navdataDemo) }
         if batteryPercent < dynamics.lowBatteryPercent { state.insert(.batteryLow) }
+        if isWindTooStrong { state.insert(.tooMuchWind) }
         if isComWatchdogTripped { state.insert(.communicationWatchdog) }
         if flightPhase == .emergency { state.insert(.emergency) }
         return state
+    }
+
+    /// The ground speed full tilt holds against still air, c2·sin(euler_angle_max) of the limit
+    /// set in force, m/s (6.0 at the outdoor default 20°, 3.6 at the indoor 12°): a steady wind at
+    /// least this strong blows the drone away at full tilt.
+    public var windAuthorityMetersPerSecond: Double {
+        dynamics.speedPerSinTiltMetersPerSecond * _sin(configuration.active.eulerAngleMaxRadians)
+    }
+
+    /// State bit 20 (`ARDRONE_WIND_MASK`, docs/ardrone-protocol.md §3.2): raised while the drone is
+    /// airborne (taking off, flying or landing, above the ground; motors on) and the wind in force
+    /// (`windENU`, gusts included) is at least `windAuthorityMetersPerSecond`. The firmware's real
+    /// threshold is not documented (the SDK only names the bit); the authority is our choice because
+    /// it is the physical limit of this model — beyond it no tilt the drone is allowed holds it in
+    /// place — and the same quantity FollowCore's wind monitor measures, so a test can tell which
+    /// of the two noticed the wind first. On the ground the bit is clear: wind does not move a
+    /// landed drone here, and a raised bit would keep the follower from taking off.
+    public var isWindTooStrong: Bool {
+        switch flightPhase {
+        case .takingOff, .flying, .landing:
+            altitudeMeters > 0 && windENU.length >= windAuthorityMetersPerSecond
+        case .landed, .emergency:
+            false
+        }
     }
 
     /// The major and minor control state (`ctrl_state`). The SDK has no emergency control state; we
