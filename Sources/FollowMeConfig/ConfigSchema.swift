@@ -23,7 +23,7 @@ package enum ConfigSchema {
                 "target_timeout_s", "land_after_s", "onboard_timeout_s", "heading_timeout_s",
                 "navdata_timeout_s", "min_battery_pct", "geofence_m", "max_target_distance_m", "min_separation_m",
                 "gps_relative_error_m", "takeoff_timeout_s", "climb_timeout_s", "low_battery_confirm_s",
-                "critical_battery_pct", "max_eph_m", "max_fix_lag_s",
+                "critical_battery_pct", "max_eph_m", "max_fix_lag_s", "max_wind_mps", "wind_saturation_s",
             ]
         ),
         ("log", ["path", "directory", "max_flights", "max_total_mb"]),
@@ -52,7 +52,8 @@ package enum ConfigSchema {
             "failsafe.takeoff_timeout_s": S.takeOffTimeoutSeconds, "failsafe.climb_timeout_s": S.climbTimeoutSeconds,
             "failsafe.low_battery_confirm_s": S.lowBatteryConfirmSeconds,
             "failsafe.critical_battery_pct": S.criticalBatteryPercent, "failsafe.max_eph_m": S.maxEphMeters,
-            "failsafe.max_fix_lag_s": S.maxFixLagSeconds,
+            "failsafe.max_fix_lag_s": S.maxFixLagSeconds, "failsafe.max_wind_mps": S.maxWindMetersPerSecond,
+            "failsafe.wind_saturation_s": S.windSaturationSeconds,
             "log.max_flights": FollowMeConfiguration.Log.maxFlightsSpec,
             "log.max_total_mb": FollowMeConfiguration.Log.maxTotalMegabytesSpec,
             "mavlink.local_port": M.localPortSpec, "mavlink.system_id": M.systemIDSpec,

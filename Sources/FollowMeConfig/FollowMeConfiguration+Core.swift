@@ -38,7 +38,9 @@ extension FollowMeConfiguration {
             lowBatteryConfirmSeconds: failsafe.lowBatteryConfirmSeconds,
             criticalBatteryPercent: Double(failsafe.criticalBatteryPercent),
             maxEphMeters: failsafe.maxEphMeters,
-            maxFixLagSeconds: failsafe.maxFixLagSeconds
+            maxFixLagSeconds: failsafe.maxFixLagSeconds,
+            maxWindMetersPerSecond: failsafe.maxWindMetersPerSecond,
+            windSaturationSeconds: failsafe.windSaturationSeconds
         )
     }
 }

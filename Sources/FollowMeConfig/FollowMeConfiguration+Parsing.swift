@@ -158,7 +158,9 @@ extension FollowMeConfiguration {
             lowBatteryConfirmSeconds: r.double("failsafe", "low_battery_confirm_s"),
             criticalBatteryPercent: r.int("failsafe", "critical_battery_pct"),
             maxEphMeters: r.double("failsafe", "max_eph_m"),
-            maxFixLagSeconds: r.double("failsafe", "max_fix_lag_s")
+            maxFixLagSeconds: r.double("failsafe", "max_fix_lag_s"),
+            maxWindMetersPerSecond: r.double("failsafe", "max_wind_mps"),
+            windSaturationSeconds: r.double("failsafe", "wind_saturation_s")
         )
 
         let log = Log(path: nilIfEmpty(r.string("log", "path", default: "", problem: logPathProblem)),

@@ -61,6 +61,8 @@ extension FollowMeConfiguration {
                    note: "the lower of it and min_battery_pct applies"),
             number("failsafe", "max_eph_m", s.maxEphMeters),
             number("failsafe", "max_fix_lag_s", s.maxFixLagSeconds),
+            number("failsafe", "max_wind_mps", s.maxWindMetersPerSecond, note: "0 = off"),
+            number("failsafe", "wind_saturation_s", s.windSaturationSeconds),
             "",
             "[log]",
             "path = \(renderTOMLString(log.path ?? ""))  # \"\" = none; a fixed file every flight appends to",

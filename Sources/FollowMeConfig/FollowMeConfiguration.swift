@@ -78,7 +78,9 @@ public struct FollowMeConfiguration: Sendable, Equatable {
                 climbTimeoutSeconds: S.climbTimeoutSeconds.defaultValue,
                 lowBatteryConfirmSeconds: S.lowBatteryConfirmSeconds.defaultValue,
                 criticalBatteryPercent: S.criticalBatteryPercent.integerDefault, maxEphMeters: S.maxEphMeters.defaultValue,
-                maxFixLagSeconds: S.maxFixLagSeconds.defaultValue
+                maxFixLagSeconds: S.maxFixLagSeconds.defaultValue,
+                maxWindMetersPerSecond: S.maxWindMetersPerSecond.defaultValue,
+                windSaturationSeconds: S.windSaturationSeconds.defaultValue
             ),
             log: Log(path: nil, directory: Log.defaultDirectory, maxFlights: Log.maxFlightsSpec.integerDefault,
                      maxTotalMegabytes: Log.maxTotalMegabytesSpec.integerDefault),
@@ -277,6 +279,14 @@ extension FollowMeConfiguration {
         public internal(set) var maxEphMeters: Double
         /// A fix whose receiver time lags the stream's clock by more than this is stale (a backlog).
         public internal(set) var maxFixLagSeconds: Double
+        /// A mean wind estimate (metres per second, over `WindMonitor.meanTimeConstantSeconds`) above
+        /// this lands the drone; 0 = no fixed limit. The tilt-authority check (`windSaturationSeconds`)
+        /// applies either way.
+        public internal(set) var maxWindMetersPerSecond: Double
+        /// Seconds the wind estimate may sit at the edge of what full tilt can fight before the drone
+        /// lands: past that it is being blown, not flown. Counted on `WindMonitor`'s leaky clock (up
+        /// while saturated, back down at `WindMonitor.saturationLeak` of that rate while not).
+        public internal(set) var windSaturationSeconds: Double
 
         /// How far inside the standoff the minimum separation must stay, metres: the flight core's aim
         /// margin (`ControllerTuning.separationMarginMeters`); GPS noise alone moves the measured

@@ -88,7 +88,16 @@ socket = "out/followme.sock"  # "" = none
         #expect(d.readsOnboardReceiver)
     }
 
-    @Test("an AR.Drone file renders byte for byte as before MAVLink, with or without the new keys")
+    /// ``renderedBeforeMAVLink`` plus the only lines added since, for every file: the wind failsafe's
+    /// two `[failsafe]` keys at their defaults (session 7), right after `max_fix_lag_s`.
+    static let renderedBeforeMAVLinkPlusWind: String = {
+        let anchor = "max_fix_lag_s = 1.5  # s, 0.2 to 10\n"
+        let wind = "max_wind_mps = 0.0  # m/s, 0 to 30, 0 = off\nwind_saturation_s = 2.0  # s, 0.5 to 10\n"
+        precondition(renderedBeforeMAVLink.ranges(of: anchor).count == 1)
+        return renderedBeforeMAVLink.replacing(anchor, with: anchor + wind)
+    }()
+
+    @Test("an AR.Drone file renders byte for byte as before MAVLink (plus only the wind keys), with or without the new keys")
     func arDroneRenderingUnchanged() throws {
         // Given the shipped file, and the same file without the protocol line and the [mavlink] table
         let shipped = try ShippedConfigAndRenderingTests.shippedText()
@@ -103,9 +112,10 @@ socket = "out/followme.sock"  # "" = none
         for text in [shipped, withoutNewKeys] {
             // When each is parsed and rendered (with the checkout's status socket, as config check shows it)
             let c = try FollowMeConfiguration.parse(toml: text, path: "etc/followme.toml")
-            // Then it is an AR.Drone configuration that prints exactly what it printed before
+            // Then it is an AR.Drone configuration that prints exactly what it printed before, plus the
+            // two wind failsafe lines
             #expect(c.drone.linkProtocol == .ardrone && c.mavlink == .defaults)
-            #expect(c.renderedTOML() == Self.renderedBeforeMAVLink)
+            #expect(c.renderedTOML() == Self.renderedBeforeMAVLinkPlusWind)
         }
     }
 

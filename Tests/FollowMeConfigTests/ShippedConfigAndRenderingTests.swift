@@ -83,6 +83,7 @@ struct ShippedConfigAndRenderingTests {
             ("failsafe", "takeoff_timeout_s", "7.5"), ("failsafe", "climb_timeout_s", "30"),
             ("failsafe", "low_battery_confirm_s", "3.25"), ("failsafe", "critical_battery_pct", "12"),
             ("failsafe", "max_eph_m", "60.5"), ("failsafe", "max_fix_lag_s", "2.5"),
+            ("failsafe", "max_wind_mps", "7.25"), ("failsafe", "wind_saturation_s", "3.5"),
             ("log", "path", "\"/var/log/followme/flight \\\"1\\\".log\""),
             ("log", "directory", "\"/srv/flights\""), ("log", "max_flights", "7"), ("log", "max_total_mb", "0"),
             ("status", "socket", "\"/run/followme/status.sock\""),
@@ -117,6 +118,8 @@ struct ShippedConfigAndRenderingTests {
         #expect(c.failsafe.criticalBatteryPercent != d.failsafe.criticalBatteryPercent)
         #expect(c.failsafe.maxEphMeters != d.failsafe.maxEphMeters)
         #expect(c.failsafe.maxFixLagSeconds != d.failsafe.maxFixLagSeconds)
+        #expect(c.failsafe.maxWindMetersPerSecond != d.failsafe.maxWindMetersPerSecond)
+        #expect(c.failsafe.windSaturationSeconds != d.failsafe.windSaturationSeconds)
         #expect(c.log.path != d.log.path && c.log.directory != d.log.directory)
         #expect(c.log.maxFlights != d.log.maxFlights && c.log.maxTotalMegabytes != d.log.maxTotalMegabytes)
         #expect(c.status != d.status)

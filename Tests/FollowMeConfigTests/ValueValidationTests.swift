@@ -25,6 +25,7 @@ struct ValueValidationTests {
         #expect(d.failsafe.takeOffTimeoutSeconds == 5 && d.failsafe.climbTimeoutSeconds == 20)
         #expect(d.failsafe.lowBatteryConfirmSeconds == 2 && d.failsafe.criticalBatteryPercent == 15)
         #expect(d.failsafe.maxEphMeters == 100 && d.failsafe.maxFixLagSeconds == 1.5)
+        #expect(d.failsafe.maxWindMetersPerSecond == 0 && d.failsafe.windSaturationSeconds == 2)
         #expect(d.log.path == nil)
     }
 
@@ -99,6 +100,8 @@ struct ValueValidationTests {
         (key: "failsafe.critical_battery_pct", value: "15.0", expected: "an integer", found: "float 15.0"),
         (key: "failsafe.max_eph_m", value: "\"15\"", expected: "a number", found: "string \"15\""),
         (key: "failsafe.max_fix_lag_s", value: "false", expected: "a number", found: "boolean false"),
+        (key: "failsafe.max_wind_mps", value: "\"5 m/s\"", expected: "a number", found: "string \"5 m/s\""),
+        (key: "failsafe.wind_saturation_s", value: "[2]", expected: "a number", found: "an array"),
         (key: "log.path", value: "0", expected: "a string", found: "integer 0"),
         (key: "log.directory", value: "false", expected: "a string", found: "boolean false"),
         (key: "log.max_flights", value: "50.0", expected: "an integer", found: "float 50.0"),
@@ -195,6 +198,11 @@ struct ValueValidationTests {
         outside("failsafe.max_eph_m", "1001", range: "5 to 1000"),
         outside("failsafe.max_fix_lag_s", "0.1", range: "0.2 to 10"),
         outside("failsafe.max_fix_lag_s", "11", range: "0.2 to 10"),
+        outside("failsafe.max_wind_mps", "-0.5", range: "0 to 30"),
+        outside("failsafe.max_wind_mps", "31", range: "0 to 30"),
+        outside("failsafe.max_wind_mps", "nan", range: "0 to 30"),
+        outside("failsafe.wind_saturation_s", "0.4", range: "0.5 to 10"),
+        outside("failsafe.wind_saturation_s", "10.5", range: "0.5 to 10"),
         outside("log.max_flights", "-1", range: "0 to 100000"),
         outside("log.max_flights", "100001", range: "0 to 100000"),
         outside("log.max_total_mb", "-5", range: "0 to 1000000"),
@@ -243,6 +251,8 @@ struct ValueValidationTests {
               ("failsafe.low_battery_confirm_s", "0"), ("failsafe.critical_battery_pct", "0"),
               ("failsafe.critical_battery_pct", "90"), ("failsafe.max_eph_m", "5"), ("failsafe.max_eph_m", "1000"),
               ("failsafe.max_fix_lag_s", "0.2"), ("failsafe.max_fix_lag_s", "10"),
+              ("failsafe.max_wind_mps", "0"), ("failsafe.max_wind_mps", "30"),
+              ("failsafe.wind_saturation_s", "0.5"), ("failsafe.wind_saturation_s", "10"),
               ("mavlink.port", "1"), ("mavlink.port", "65535"), ("mavlink.local_port", "0"),
               ("mavlink.local_port", "65535"), ("mavlink.system_id", "1"), ("mavlink.system_id", "255"),
               ("mavlink.component_id", "1"), ("mavlink.component_id", "255"), ("mavlink.target_system", "0"),
