@@ -69,6 +69,10 @@ public struct SimulatorConfiguration: Sendable {
 
     /// Physics and firmware behaviour of the simulated drone.
     public var dynamics: DroneDynamics = .standard
+    /// Wind at the drone (`--wind-mps`, `--wind-towards-deg`, `--gusts`): a steady mean and
+    /// optional gusts, drawn from `seed`, on top of `dynamics.windENU`; it blows on whichever drone
+    /// `droneProtocol` simulates. Default calm.
+    public var wind: WindModel.Parameters = .calm
     /// Period of the simulation timer, seconds. 5 ms = the physics step of `DroneDynamics`.
     public var tickIntervalSeconds: Double = 0.005
     /// Navdata packets per second: 15 in demo mode (`NAVDATA_SUBSAMPLING 13`, "200 / 15 fps",

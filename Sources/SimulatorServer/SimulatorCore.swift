@@ -25,6 +25,8 @@ final class SimulatorCore {
     var mavlink: MAVLinkVehicleEndpoint?
     var mavlinkChannel: (any Channel)?
     private var gps: GPSPairSimulator
+    /// The wind at the drone (`SimulatorConfiguration.wind`), sampled every tick.
+    private var wind: WindModel
     private var droneProtocol = SimulatedDroneProtocol()
 
     private let personScenario: (any PersonScenario)?
@@ -62,6 +64,7 @@ final class SimulatorCore {
         simulator = DroneSimulator(
             dynamics: configuration.dynamics, start: start, positionPlane: .zero,
             noseHeadingDegrees: configuration.initialNoseHeadingDegrees)
+        wind = WindModel(parameters: configuration.wind, seed: configuration.seed, start: start)
         var gpsModel = configuration.gpsNoise.model(mountOffsetDegrees: configuration.mountOffsetDegrees)
         if let hz = configuration.personFixRateHertz { gpsModel.target.fixRateHertz = hz }
         gps = GPSPairSimulator(
@@ -141,6 +144,9 @@ final class SimulatorCore {
 
     /// Advances everything to `now` and sends what is due.
     func tick(now: MonotonicTime) {
+        let windENU = configuration.dynamics.windENU + wind.windENU(at: now)
+        simulator.windENU = windENU
+        if mavlink != nil { sendMAVLink { $0.windENU = windENU; return [] } }
         simulator.advance(to: now)
         if simulator.flightPhase != .landed { landedAnnouncedAt = nil }
         tickMAVLink(now: now)

@@ -90,14 +90,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "Simulated drone: nominal (the controller's own tum model) or off-model (c1 ×0.8, c2 ×1.15, 180 ms latency).")
     var plant: String = BenchPlant.nominal.rawValue
 
-    @Option(name: .long, help: "Steady wind speed, m/s, for scenarios without their own wind (default 0).")
-    var windMps: Double = 0
-
-    @Option(name: .long, help: "Direction the steady wind blows towards, compass degrees (default 90: from the west).")
-    var windTowardsDeg: Double = 90
-
-    @Flag(name: .long, help: "Add Dryden low-altitude gusts (3 m) on top of the --wind-mps mean.")
-    var gusts = false
+    @OptionGroup var wind: WindOptions
 
     @Option(name: .long, help: "Fix rate of the person's receiver, Hz (default: the GPS model's 5).")
     var targetRateHz: Double?
@@ -136,8 +129,7 @@ struct BenchCommand: ParsableCommand {
         c.failsafe.gpsRelativeErrorMeters = gpsRelativeErrorM
         if let shipped = try? FlightConfiguration(FollowMeConfiguration.defaults).failsafe { c.shippedFailsafe = shipped }
         c.plant = BenchPlant(rawValue: plant) ?? .nominal
-        let mean = PlaneVector.unit(bearingDegrees: windTowardsDeg) * windMps
-        c.wind = gusts ? .dryden(meanENU: mean) : WindModel.Parameters(meanENU: mean)
+        c.wind = wind.parameters
         c.targetRateHertz = targetRateHz
         c.targetReportsVelocity = !noDoppler
         c.adversarialTargetOffsetMeters = adversarialOffsetM

@@ -23,6 +23,8 @@ struct SimCommand: AsyncParsableCommand {
 
             With --protocol mavlink the drone is an ArduPilot-like Copter instead (modes STABILIZE, GUIDED, LOITER, LAND, BRAKE; arming checks; NAV_TAKEOFF; velocity set-points; LAND and auto-disarm): it listens for MAVLink 2 on UDP --mavlink-port (default 14550) and answers the ground station that sends it a HEARTBEAT (the latest one's source) with HEARTBEAT, GLOBAL_POSITION_INT, ATTITUDE, SYS_STATUS, EXTENDED_SYS_STATE and STATUSTEXT (docs/mavlink.md §8). The listening line then also has "protocol":"mavlink","mavlink_port":PORT; the AR.Drone ports stay bound but idle; the NMEA streams and the control port work as before ("land" and "battery" act on the Copter, {"command":"silence","stream":"mavlink","on":true} stops everything it sends).
 
+            --wind-mps, --wind-towards-deg and --gusts blow on the simulated drone (either protocol) as in followme bench: a steady wind and optional Dryden gusts (seeded by --seed). The AR.Drone raises navdata state bit 20 (too much wind) while airborne in a wind at or above what its full tilt holds, 17.5 m/s · sin(control:euler_angle_max): 6.0 m/s at the outdoor 20°.
+
             SIGINT/SIGTERM stop it (exit 0); exit 1 if a port cannot be bound.
             """
     )
@@ -81,6 +83,8 @@ struct SimCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seed for the GPS noise.")
     var seed: UInt64 = 1
 
+    @OptionGroup var wind: WindOptions
+
     @Flag(name: .long, help: "Print the status lines as JSON objects.")
     var json = false
 
@@ -116,6 +120,10 @@ struct SimCommand: AsyncParsableCommand {
             throw ValidationError("--person-rate-hz must be 0.5 to 20, got \(personRateHz)")
         }
         if let mountOffsetDeg, !mountOffsetDeg.isFinite { throw ValidationError("--mount-offset-deg must be finite") }
+        guard wind.windMps.isFinite, wind.windMps >= 0 else {
+            throw ValidationError("--wind-mps must be a finite speed >= 0, got \(wind.windMps)")
+        }
+        guard wind.windTowardsDeg.isFinite else { throw ValidationError("--wind-towards-deg must be finite") }
     }
 
     func run() async throws {
@@ -136,6 +144,7 @@ struct SimCommand: AsyncParsableCommand {
         settings.gpsNoise = GPSNoise(rawValue: gpsNoise) ?? .clean
         settings.personFixRateHertz = personRateHz
         settings.seed = seed
+        settings.wind = wind.parameters
         if let mountOffsetDeg {
             settings.mountOffsetDegrees = mountOffsetDeg
         } else if let config {
