@@ -156,7 +156,7 @@ private func pymavlinkPython() throws -> String {
 }
 
 /// A ground station made of our codec and a plain loopback UDP socket (system 255, component 190).
-private final class CodecGroundStation: @unchecked Sendable {
+final class CodecGroundStation: @unchecked Sendable {
     private let socket: LoopbackUDPSocket
     private let port: Int
     private var parser = MAVLinkParser()
