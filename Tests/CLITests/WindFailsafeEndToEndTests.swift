@@ -11,7 +11,7 @@ import TestSupport
 /// is specific to a failsafe landing).
 @Suite(.serialized) struct WindFailsafeEndToEndTests {
     /// How long after take-off the flight log is watched, seconds (the same for both winds).
-    static let windowSeconds = 40.0
+    static let windowSeconds = 30.0
     /// Most "following" time the strong wind may leave before its landing, seconds (our choice: a
     /// few seconds; the core's saturation clock is 2 s and the firmware bit's confirmation 1 s).
     static let maxFollowingSeconds = 4.0
@@ -33,7 +33,8 @@ import TestSupport
             #expect(landed?.reason == "landed-confirmed", "\(flight.summary)")
             let status = try control.status()
             #expect(status.state == "landed", "sim: \(status.raw)")
-            // And the simulator raised the wind bit while airborne (seen in its state word)
+            // And the drone had left the ground, and the simulator raised the wind bit while airborne
+            #expect(flight.highestAltitudeMeters > 0.2, "the sim's drone never rose above \(flight.highestAltitudeMeters) m")
             #expect(flight.windBitSeen, "the sim's navdata state word never had bit 20 while airborne")
             // And followme stays landed (no new take-off) until it is told to stop
             try await Task.sleep(for: .seconds(2))
@@ -117,6 +118,8 @@ final class WindFlight: @unchecked Sendable {
     var start = -Double.infinity
     /// Whether a status poll saw bit 20 in the sim's navdata state word while it was airborne.
     private(set) var windBitSeen = false
+    /// The highest altitude a status poll saw, metres (the sim's ground truth).
+    private(set) var highestAltitudeMeters = 0.0
 
     init(log: URL, control: SimControl) {
         self.log = log
@@ -143,9 +146,11 @@ final class WindFlight: @unchecked Sendable {
     func waitFor(within seconds: Double, _ predicate: (Transition) -> Bool) async -> Transition? {
         let deadline = (start.isFinite ? start : monotonicSeconds()) + seconds
         while true {
-            if let status = try? control.status(), status.state != "landed",
-               let word = status.raw["state_word"] as? Int, word & (1 << 20) != 0 {
-                windBitSeen = true
+            if let status = try? control.status() {
+                if status.altitudeMeters.isFinite { highestAltitudeMeters = max(highestAltitudeMeters, status.altitudeMeters) }
+                if status.state != "landed", let word = status.raw["state_word"] as? Int, word & (1 << 20) != 0 {
+                    windBitSeen = true
+                }
             }
             if let match = transitions().first(where: { $0.t >= start && predicate($0) }) { return match }
             if monotonicSeconds() >= deadline { return nil }
