@@ -24,6 +24,8 @@ struct World {
     var sendsNavdata = true
     var battery = 90.0
     var emergency = false
+    /// Navdata's "too much wind" state bit.
+    var windWarning = false
     var flightState: DroneFlightState = .landed
     var altitude = 0.0
     /// Whether the fake firmware reacts to REF at all.
@@ -72,7 +74,7 @@ struct World {
             machine.handle(.telemetry(DroneTelemetry(
                 flightState: flightState, emergency: emergency, batteryPercent: battery, altitudeMeters: altitude,
                 velocityBody: BodyVelocity(forwardMetersPerSecond: 0, rightMetersPerSecond: 0), yawDegrees: 0,
-                receivedAt: now)), now: now)
+                windWarning: windWarning, receivedAt: now)), now: now)
         }
         let decision = machine.tick(now: now)
         if let t = decision.transition { transitions.append(t) }

@@ -58,25 +58,21 @@ extension FollowController {
             velocity: drone.velocity + acceleration * latency)
     }
 
-    /// Wind observer, once per tick before the command: v̂̇ = c1·(c2·tilt − v̂ + ŵ) + L1·(v − v̂),
-    /// ŵ̇ = L2·(v − v̂), with the tilt last commanded; critically damped at ω =
-    /// `windObserverRadiansPerSecond` (L1 = 2ω − c1, L2 = ω²/c1). Whatever the model cannot
-    /// explain — wind, or c1/c2 being off — ends up in ŵ, so the velocity loop holds the commanded
-    /// velocity without a standing error. Bounded by what full tilt can cancel.
+    /// The wind observers (`WindObserver`), once per tick before the command, with the tilt last
+    /// commanded. The velocity loop's runs at ω = `omega` (`windObserverRadiansPerSecond`, faster
+    /// while climbing; 0 turns it off), so it holds the commanded velocity without a standing error,
+    /// bounded by what full tilt can cancel. The failsafe's runs at `fastWindObserverRadiansPerSecond`,
+    /// bounded only by `fastWindLimitFactor` × that, so a wind beyond the tilt shows as such.
     mutating func observeWind(_ drone: PlaneState, noseHeadingDegrees: Double, dt: Double, omega: Double) {
-        guard tuning.windObserverRadiansPerSecond > 0, omega > 0, dt > 0, drone.velocity.isFinite else { return }
-        guard let estimate = observedVelocity else {
-            observedVelocity = drone.velocity
-            return
+        let thrust = worldTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees) * tuning.tiltSpeedMetersPerSecond
+        let authority = tuning.tiltSpeedMetersPerSecond * sinMaxTilt
+        if tuning.windObserverRadiansPerSecond > 0 {
+            windObserver.update(measured: drone.velocity, thrust: thrust, dragRatePerSecond: tuning.dragRatePerSecond,
+                                omega: omega, dt: dt, limit: authority)
         }
-        let c1 = tuning.dragRatePerSecond
-        let tilt = worldTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees)
-        let innovation = drone.velocity - estimate
-        let l1 = max(2 * omega - c1, 0), l2 = omega * omega / c1
-        observedVelocity = estimate + ((tilt * tuning.tiltSpeedMetersPerSecond - estimate + windEstimateENU) * c1
-                                       + innovation * l1) * dt
-        windEstimateENU = (windEstimateENU + innovation * (l2 * dt))
-            .clamped(toLength: tuning.tiltSpeedMetersPerSecond * sinMaxTilt)
+        fastWindObserver.update(measured: drone.velocity, thrust: thrust, dragRatePerSecond: tuning.dragRatePerSecond,
+                                omega: Self.fastWindObserverRadiansPerSecond, dt: dt,
+                                limit: Self.fastWindLimitFactor * authority)
     }
 
     /// Velocity loop through the inverted tilt model (less the wind estimate), into body-frame
@@ -85,7 +81,7 @@ extension FollowController {
                          noseHeadingDegrees: Double) {
         let acceleration = (velocity - drone.velocity) * tuning.velocityGainPerSecond
         // v̇ = c1·(c2·sin(tilt) − v + wind): the tilt that holds `velocity` cancels the wind estimate.
-        let sinTilt = (velocity + acceleration / tuning.dragRatePerSecond - windEstimateENU) / tuning.tiltSpeedMetersPerSecond
+        let sinTilt = (velocity + acceleration / tuning.dragRatePerSecond - windEstimate) / tuning.tiltSpeedMetersPerSecond
         setTilt(&command, worldSinTilt: sinTilt.clamped(toLength: sinMaxTilt), noseHeadingDegrees: noseHeadingDegrees)
     }
 

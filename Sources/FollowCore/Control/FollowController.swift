@@ -89,10 +89,10 @@ public struct FollowController: Sendable {
     var standoffDirection: PlaneVector?
     var lastCommand: PilotCommand = .zero
     var lastTickAt: MonotonicTime?
-    /// The wind observer: its estimate (m/s, the air mass's velocity in the tilt model) and its
-    /// model of the drone's velocity (nil until the first tick after a hover).
-    var windEstimateENU: PlaneVector = .zero
-    var observedVelocity: PlaneVector?
+    /// The velocity loop's wind observer (slow: GPS jitter must not shake the drone) and the wind
+    /// failsafe's (fast, not limited to the tilt authority): `WindObserver`.
+    var windObserver = WindObserver()
+    var fastWindObserver = WindObserver()
     /// Braking, reaction and the person's stopping ability.
     public let stopping: StoppingModel
 
@@ -103,6 +103,12 @@ public struct FollowController: Sendable {
     /// Wind observer bandwidth during the climb, rad/s (our choice: converges in ≈ 3 s, the length
     /// of a climb to 3 m; GPS jitter matters less than drift next to the person there).
     static let climbWindObserverRadiansPerSecond = 1.5
+    /// Bandwidth of the wind failsafe's observer, rad/s (our choice: the climb's, ≈ 3 s to converge;
+    /// a drone blown at 1–2 m/s must be seen within a few metres of drift).
+    static let fastWindObserverRadiansPerSecond = 1.5
+    /// The failsafe's observer is clamped at this multiple of the tilt authority (only so it stays
+    /// bounded on nonsense input; any value past 1 reads as "beyond the tilt").
+    static let fastWindLimitFactor = 3.0
     /// The aim point stays inside this fraction of the geofence.
     static let geofenceAimFraction = 0.9
 
@@ -120,7 +126,11 @@ public struct FollowController: Sendable {
     }
 
     /// The velocity loop's wind estimate, plane m/s.
-    public var windEstimate: PlaneVector { windEstimateENU }
+    public var windEstimate: PlaneVector { windObserver.wind }
+
+    /// The wind failsafe's estimate, plane m/s: the same model at `fastWindObserverRadiansPerSecond`,
+    /// and not clamped at the tilt authority (a value past it means the drone is being blown).
+    public var fastWindEstimate: PlaneVector { fastWindObserver.wind }
 
     /// Learns the wind while the firmware flies the drone (take-off, PCMD flag 0): it holds the
     /// drone still, so the tilt it needs is what the wind takes, c1·(c2·sin(tilt) − v + w) ≈ 0, and
@@ -129,26 +139,27 @@ public struct FollowController: Sendable {
     /// - Parameters: navdata attitude (pitch positive = nose up, roll positive = right down), degrees.
     public mutating func observeHover(pitchDegrees: Double, rollDegrees: Double, drone: PlaneState,
                                       noseHeadingDegrees: Double, now: MonotonicTime) {
-        guard pitchDegrees.isFinite, rollDegrees.isFinite, drone.velocity.isFinite,
-              tuning.windObserverRadiansPerSecond > 0 else { return }
+        guard pitchDegrees.isFinite, rollDegrees.isFinite, drone.velocity.isFinite else { return }
         let dt = tickSeconds(now: now)
         let forward = _sin(radians(fromDegrees: -pitchDegrees)), right = _sin(radians(fromDegrees: rollDegrees))
         let tilt = PlaneVector.unit(bearingDegrees: noseHeadingDegrees) * forward
             + PlaneVector.unit(bearingDegrees: noseHeadingDegrees + 90) * right
         let wind = drone.velocity - tilt * tuning.tiltSpeedMetersPerSecond
         let gain = min(dt * Self.climbWindObserverRadiansPerSecond, 1)
-        windEstimateENU = (windEstimateENU + (wind - windEstimateENU) * gain)
-            .clamped(toLength: tuning.tiltSpeedMetersPerSecond * sinMaxTilt)
+        let authority = tuning.tiltSpeedMetersPerSecond * sinMaxTilt
+        fastWindObserver.seed(towards: wind, gain: min(dt * Self.fastWindObserverRadiansPerSecond, 1),
+                              limit: Self.fastWindLimitFactor * authority)
+        guard tuning.windObserverRadiansPerSecond > 0 else { return }
+        windObserver.seed(towards: wind, gain: gain, limit: authority)
         lastCommand = PilotCommand(roll: Self.clampUnit(radians(fromDegrees: rollDegrees) / maxTiltRadians),
                                    pitch: Self.clampUnit(radians(fromDegrees: pitchDegrees) / maxTiltRadians),
                                    gaz: 0, yaw: 0)
-        observedVelocity = nil
     }
 
     /// Forgets the wind estimate: call on the ground.
     public mutating func resetWindEstimate() {
-        windEstimateENU = .zero
-        observedVelocity = nil
+        windObserver = WindObserver()
+        fastWindObserver = WindObserver()
     }
 
     /// The last command produced (the slew limiter's memory).
@@ -163,8 +174,9 @@ public struct FollowController: Sendable {
         standoffDirection = nil
         lastCommand = .zero
         lastTickAt = nil
-        // The firmware flew the hover with tilts we do not know: restart the observer's velocity.
-        observedVelocity = nil
+        // The firmware flew the hover with tilts we do not know: restart the observers' velocity.
+        windObserver.restart()
+        fastWindObserver.restart()
     }
 
     /// Follow the person.

@@ -221,13 +221,15 @@ public struct FlightStateMachine: Sendable {
                let droneState = drone.estimate(at: now), let nose = navigator.noseHeadingDegrees(now: now) {
                 controller.observeHover(pitchDegrees: pitch, rollDegrees: roll, drone: droneState,
                                         noseHeadingDegrees: nose, now: now)
-                wind.observe(windEstimate: controller.windEstimate, now: now)
+                wind.observe(windEstimate: controller.fastWindEstimate, droneVelocity: droneState.velocity, now: now)
             } else {
                 controller.resetWindEstimate()
             }
         case .climbing, .following, .holding:
             // Only while the follower flies (a firmware hover, PCMD flag 0, leaves the estimate stale).
-            if decision.command.pilot != nil { wind.observe(windEstimate: controller.windEstimate, now: now) }
+            if decision.command.pilot != nil, let droneState = drone.estimate(at: now) {
+                wind.observe(windEstimate: controller.fastWindEstimate, droneVelocity: droneState.velocity, now: now)
+            }
         case .landing:
             break
         }

@@ -8,12 +8,17 @@ import Observations
 /// c2·sin(maxTilt) against still air (the *authority*, 6.0 m/s at 20°, 3.6 m/s at the SDK's 12°), and
 /// the estimate is clamped there. Whatever the model gets wrong (c1/c2 off, a heavier hull) lands in
 /// the same estimate, so it measures the authority the drone actually has left, not only the air.
+/// The monitor watches the follower's *fast* estimate (`FollowController.fastWindEstimate`), which is
+/// not clamped at the authority, so a wind beyond it reads as such within a couple of seconds.
 /// Three things end a flight for wind (→ `landing(.windTooStrong(cause))`):
-/// - **saturated**: the estimate sat at `saturationFraction` of the authority or more for
+/// - **saturated**: the estimate is at `saturationFraction` of the authority or more *and* the
+///   drone moves downwind at `minDriftMetersPerSecond` or more — full tilt is losing ground — for
 ///   `windSaturationSeconds`, counted on a leaky clock (it counts up while saturated and down at
-///   `saturationLeak` of that rate while not, so a gust train adds up but one gust does not). At
-///   the clamp the drone can no longer hold a position against the wind, let alone brake towards
-///   the person's side of it: it is being blown, not flown.
+///   `saturationLeak` of that rate while not, so a gust train adds up but one gust does not); or,
+///   sooner, once the drift downwind while saturated adds up to `maxExcessDriftMeters`. The drone
+///   is then being blown, not flown, and every second costs as much drift again. (The drift
+///   condition keeps an estimate that is merely noisy, or a drone held at the edge without losing
+///   ground, from landing a flight.)
 /// - **above limit**: the mean estimate (first-order, `meanTimeConstantSeconds`; a running mean
 ///   until that much has been seen) exceeds `maxWindMetersPerSecond`, when one is configured.
 /// - **firmware**: navdata's "too much wind" state bit (AR.Drone bit 20) stayed raised for
@@ -32,6 +37,13 @@ public struct WindMonitor: Sendable, Hashable {
     /// How long navdata's "too much wind" bit must stay raised, seconds (our choice: a dozen packets
     /// at 15 Hz; one corrupt packet must not land a flight).
     public static let firmwareWarningSeconds = 1.0
+    /// Drift beyond what full tilt can hold that lands the drone at once, metres (our choice: the
+    /// drift then goes on at the same speed through the descent, ≈ 2 s from the firmware's 1 m
+    /// take-off height and ≈ 6 s from 3 m at 0.5 m/s, so each second of waiting costs as much again).
+    public static let maxExcessDriftMeters = 1.0
+    /// Downwind ground speed that counts as losing ground, m/s (our choice: several times the noise
+    /// of the fused navdata/GPS velocity, well under the 1–2 m/s a wind beyond the tilt blows at).
+    public static let minDriftMetersPerSecond = 0.3
 
     /// c2·sin(maxTilt): the ground speed full tilt holds against still air, m/s.
     public let authorityMetersPerSecond: Double
@@ -44,8 +56,12 @@ public struct WindMonitor: Sendable, Hashable {
     public private(set) var meanWind: PlaneVector = .zero
     /// The saturation clock, seconds (0 … `saturationSeconds`).
     public private(set) var saturatedSeconds: Double = 0
+    /// Drift downwind added up while saturated, metres (runs back at `saturationLeak` m/s while not).
+    public private(set) var excessDriftMeters: Double = 0
     /// The latest wind estimate observed, plane m/s.
     public private(set) var lastWind: PlaneVector = .zero
+    /// The largest wind estimate observed since the last reset, m/s.
+    public private(set) var peakWindMetersPerSecond: Double = 0
     private var observedSeconds: Double = 0
     private var lastObservedAt: MonotonicTime?
     private var firmwareWarningSince: MonotonicTime?
@@ -61,22 +77,29 @@ public struct WindMonitor: Sendable, Hashable {
         authorityMetersPerSecond > 0 ? lastWind.length / authorityMetersPerSecond : 0
     }
 
-    /// Takes this tick's wind estimate (plane m/s) while the follower flies the drone (or learns the
-    /// wind from the firmware's take-off). Ticks more than `FollowController.maxTickSeconds` apart
-    /// count as that long.
-    public mutating func observe(windEstimate: PlaneVector, now: MonotonicTime) {
-        guard windEstimate.isFinite else { return }
+    /// Takes this tick's wind estimate and the drone's ground velocity (plane m/s) while the follower
+    /// flies the drone (or learns the wind from the firmware's take-off). Ticks more than
+    /// `FollowController.maxTickSeconds` apart count as that long.
+    public mutating func observe(windEstimate: PlaneVector, droneVelocity: PlaneVector, now: MonotonicTime) {
+        guard windEstimate.isFinite, droneVelocity.isFinite else { return }
         let dt = lastObservedAt.map { min(max(now.seconds(since: $0), 0), FollowController.maxTickSeconds) }
             ?? FollowController.nominalTickSeconds
         lastObservedAt = now
         lastWind = windEstimate
+        peakWindMetersPerSecond = max(peakWindMetersPerSecond, windEstimate.length)
         observedSeconds += dt
         let gain = dt / min(observedSeconds, Self.meanTimeConstantSeconds)
         meanWind = meanWind + (windEstimate - meanWind) * min(gain, 1)
-        if windEstimate.length >= Self.saturationFraction * authorityMetersPerSecond {
+        let speed = windEstimate.length
+        let downwind = speed > 0 ? droneVelocity.dot(windEstimate) / speed : 0
+        if speed >= Self.saturationFraction * authorityMetersPerSecond, downwind >= Self.minDriftMetersPerSecond {
             saturatedSeconds = min(saturatedSeconds + dt, saturationSeconds)
+            // What full tilt cannot hold back: the estimate beyond the authority, at most the drift seen.
+            let excess = min(speed - authorityMetersPerSecond, downwind)
+            excessDriftMeters = min(excessDriftMeters + max(excess, 0) * dt, Self.maxExcessDriftMeters)
         } else {
             saturatedSeconds = max(saturatedSeconds - Self.saturationLeak * dt, 0)
+            excessDriftMeters = max(excessDriftMeters - Self.saturationLeak * dt, 0)
         }
     }
 
@@ -96,14 +119,16 @@ public struct WindMonitor: Sendable, Hashable {
     public mutating func reset() {
         meanWind = .zero
         lastWind = .zero
+        peakWindMetersPerSecond = 0
         saturatedSeconds = 0
+        excessDriftMeters = 0
         observedSeconds = 0
         lastObservedAt = nil
     }
 
     /// Why the wind ends the flight now, if it does (saturation first: it is the physical limit).
     public func cause(now: MonotonicTime) -> WindCause? {
-        if saturatedSeconds >= saturationSeconds { return .saturated }
+        if saturatedSeconds >= saturationSeconds || excessDriftMeters >= Self.maxExcessDriftMeters { return .saturated }
         if maxWindMetersPerSecond > 0, meanWind.length > maxWindMetersPerSecond { return .aboveLimit }
         if let since = firmwareWarningSince, now.seconds(since: since) >= Self.firmwareWarningSeconds { return .firmware }
         return nil

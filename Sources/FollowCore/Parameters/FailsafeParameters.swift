@@ -71,8 +71,9 @@ public struct FailsafeParameters: Sendable, Hashable {
     /// `COM_WIND_MAX` idea, docs/stopping-model.md §6).
     public var maxWindMetersPerSecond: Double = Spec.maxWindMetersPerSecond.defaultValue
     /// The wind estimate may sit at the edge of what full tilt can fight (`WindMonitor.saturationFraction`
-    /// of c2·sin(maxTilt)) for this long, in total over the last `WindMonitor.saturationWindowSeconds`,
-    /// before the drone lands: past that it is being blown, not flown (`Spec.windSaturationSeconds`).
+    /// of c2·sin(maxTilt)) with the drone losing ground downwind for this long, on a leaky clock
+    /// (`WindMonitor`), before the drone lands: past that it is being blown, not flown
+    /// (`Spec.windSaturationSeconds`).
     public var windSaturationSeconds: Double = Spec.windSaturationSeconds.defaultValue
 
 

@@ -1,0 +1,38 @@
+import Geometry
+
+/// A disturbance observer on the tilt model (docs/stopping-model.md §5): v̂̇ = c1·(c2·tilt − v̂ + ŵ)
+/// + L1·(v − v̂), ŵ̇ = L2·(v − v̂), with the tilt last commanded; critically damped at ω
+/// (L1 = 2ω − c1, L2 = ω²/c1). Whatever the model cannot explain — wind, or c1/c2 being off —
+/// ends up in ŵ. The follower keeps two: a slow one the velocity loop cancels (GPS jitter must not
+/// shake the drone) and a fast one the wind failsafe watches (`WindMonitor`: a wind beyond the tilt
+/// must be seen in seconds, while the drone drifts).
+struct WindObserver: Sendable, Hashable {
+    /// ŵ, plane m/s: the air mass's velocity in the tilt model.
+    var wind: PlaneVector = .zero
+    /// v̂, plane m/s; nil until the first measurement after a (re)start.
+    var velocity: PlaneVector?
+
+    /// One step of `dt` seconds: `measured` is the drone's velocity, `thrust` c2·sin(tilt) of the
+    /// tilt commanded (world frame, m/s); ŵ is clamped to `limit` m/s.
+    mutating func update(measured: PlaneVector, thrust: PlaneVector, dragRatePerSecond c1: Double,
+                         omega: Double, dt: Double, limit: Double) {
+        guard omega > 0, dt > 0, measured.isFinite, thrust.isFinite else { return }
+        guard let estimate = velocity else {
+            velocity = measured
+            return
+        }
+        let innovation = measured - estimate
+        let l1 = max(2 * omega - c1, 0), l2 = omega * omega / c1
+        velocity = estimate + ((thrust - estimate + wind) * c1 + innovation * l1) * dt
+        wind = (wind + innovation * (l2 * dt)).clamped(toLength: limit)
+    }
+
+    /// Moves ŵ towards `measuredWind` by `gain` (0…1) and restarts v̂ (the firmware flew meanwhile).
+    mutating func seed(towards measuredWind: PlaneVector, gain: Double, limit: Double) {
+        wind = (wind + (measuredWind - wind) * gain).clamped(toLength: limit)
+        velocity = nil
+    }
+
+    /// Restarts v̂ only (the firmware flew with tilts we do not know); ŵ is kept.
+    mutating func restart() { velocity = nil }
+}
