@@ -103,6 +103,25 @@ import TestSupport
     }
 }
 
+/// `followme sim`'s wind options are checked before anything binds (exit 2, ArgumentParser's
+/// usage error as for every other bad option).
+@Suite struct WindSimOptionTests {
+    @Test("followme sim refuses a negative or non-finite wind", arguments: [
+        (["--wind-mps=-1"], "--wind-mps must be a finite speed >= 0"),
+        (["--wind-mps", "inf"], "--wind-mps must be a finite speed >= 0"),
+        (["--wind-towards-deg", "nan"], "--wind-towards-deg must be finite"),
+    ])
+    func refused(arguments: [String], message: String) throws {
+        // When the simulator is started with the bad wind option (every port 0: nothing fixed is taken)
+        let r = try FollowMeBinary.run(["sim", "--at-port", "0", "--navdata-port", "0", "--nmea-port", "0",
+                                        "--person-nmea-port", "0"] + arguments, timeoutSeconds: 10)
+        // Then it says why and exits 2 without listening
+        #expect(r.exitCode == 2, "\(r.both)")
+        #expect(r.stderr.contains(message), "\(r.both)")
+        #expect(!r.stdout.contains("listening"))
+    }
+}
+
 /// The flight log's state changes (`"kind":"transition"` lines; `t` is CLOCK_MONOTONIC seconds),
 /// read while `followme run` writes it, and what the simulator's state word showed meanwhile.
 final class WindFlight: @unchecked Sendable {
