@@ -30,7 +30,7 @@ let package = Package(
         // For the separate Performance/ package (package-benchmark), which depends on this one by path.
         .library(
             name: "FollowMeKit",
-            targets: ["Geometry", "Observations", "ARDroneProtocol", "ARDroneAdapter", "FollowCore", "GPSClient", "DroneLink"]
+            targets: ["Geometry", "Observations", "ARDroneProtocol", "ARDroneAdapter", "FollowCore", "GPSClient", "DroneLink", "MAVLink", "MAVLinkAdapter"]
         ),
     ],
     // Pinned exactly to the versions CI tests (the local package mirror's); there is no lock file in git.

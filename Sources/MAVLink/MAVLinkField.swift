@@ -61,7 +61,10 @@ extension Float: MAVLinkWireValue {
 
 /// One field of a message's layout: its common.xml name, wire type, element count, and how to read
 /// and write it in the Swift struct. A message's layout lists these in wire order (docs/mavlink.md §4.2).
-public struct MAVLinkField<Message> {
+///
+/// `@unchecked Sendable`: the closures capture only key paths, counts and indices, all immutable, so
+/// one table (`MAVLinkLayout`, built once per message type) serves every thread.
+public struct MAVLinkField<Message>: @unchecked Sendable {
     /// The field's name in common.xml (and pymavlink).
     public let name: String
     public let type: MAVLinkFieldType
@@ -71,6 +74,9 @@ public struct MAVLinkField<Message> {
     public let get: (Message) -> [UInt64]
     /// Sets the field from `count` elements' bits.
     public let set: (inout Message, [UInt64]) -> Void
+    /// Writes the field's wire bytes (little-endian, `size` of them) into a buffer of exactly `size`
+    /// bytes; allocates nothing (the encoder's path, `MAVLinkLayout.write`).
+    public let write: (Message, UnsafeMutableRawBufferPointer) -> Void
 
     /// Bytes on the wire.
     public var size: Int { type.size * count }
@@ -78,7 +84,8 @@ public struct MAVLinkField<Message> {
     /// A scalar field.
     public static func scalar<Value: MAVLinkWireValue>(_ name: String, _ keyPath: WritableKeyPath<Message, Value>) -> Self {
         Self(name: name, type: Value.wireType, count: 1, get: { [$0[keyPath: keyPath].wireBits] },
-             set: { message, bits in message[keyPath: keyPath] = Value(wireBits: bits[0]) })
+             set: { message, bits in message[keyPath: keyPath] = Value(wireBits: bits[0]) },
+             write: { message, bytes in bytes.storeWire(message[keyPath: keyPath].wireBits, element: 0, size: Value.wireType.size) })
     }
 
     /// An array field of `count` elements; a shorter Swift array is sent zero-padded, a longer one cut.
@@ -90,7 +97,13 @@ public struct MAVLinkField<Message> {
                  let values = message[keyPath: keyPath].prefix(count).map(\.wireBits)
                  return values + Array(repeating: 0, count: count - values.count)
              },
-             set: { message, bits in message[keyPath: keyPath] = bits.map(Value.init(wireBits:)) })
+             set: { message, bits in message[keyPath: keyPath] = bits.map(Value.init(wireBits:)) },
+             write: { message, bytes in
+                 let values = message[keyPath: keyPath]
+                 for index in 0..<count {
+                     bytes.storeWire(index < values.count ? values[index].wireBits : 0, element: index, size: type.size)
+                 }
+             })
     }
 
     /// One scalar wire field kept as element `index` of a Swift array (x, y, z as one vector):
@@ -106,6 +119,10 @@ public struct MAVLinkField<Message> {
                  while values.count <= index { values.append(Value(wireBits: 0)) }
                  values[index] = Value(wireBits: bits[0])
                  message[keyPath: keyPath] = values
+             },
+             write: { message, bytes in
+                 let values = message[keyPath: keyPath]
+                 bytes.storeWire(index < values.count ? values[index].wireBits : 0, element: 0, size: Value.wireType.size)
              })
     }
 
@@ -122,7 +139,20 @@ public struct MAVLinkField<Message> {
                  var bytes = bits.map { UInt8(truncatingIfNeeded: $0) }
                  while bytes.last == 0 { bytes.removeLast() }
                  message[keyPath: keyPath] = MAVLinkText(bytes: bytes)
+             },
+             write: { message, bytes in
+                 let text = message[keyPath: keyPath].bytes
+                 for index in 0..<count { bytes[index] = index < text.count ? text[index] : 0 }
              })
+    }
+}
+
+extension UnsafeMutableRawBufferPointer {
+    /// Stores the low `size` bytes of `bits` little-endian as element `element` (at byte `element * size`).
+    @inline(__always)
+    func storeWire(_ bits: UInt64, element: Int, size: Int) {
+        let start = element * size
+        for index in 0..<size { self[start + index] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(index))) }
     }
 }
 

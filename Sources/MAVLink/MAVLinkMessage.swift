@@ -3,6 +3,8 @@
 /// Conformers are structs of wire values, every property defaulting to zero; `fields` lists them in
 /// wire order (by type size, largest first, stable in declaration order), `extensionFields` after
 /// them in declaration order (§4.2). Encoding and decoding are written once, here, from that table.
+/// `layout` holds the tables built once (`public static let layout = MAVLinkLayout(fields: fields,
+/// extensionFields: extensionFields)`): encoding reads it and allocates nothing.
 public protocol MAVLinkMessage: Sendable, Equatable {
     /// Id, CRC_EXTRA and name.
     static var info: MAVLinkMessageInfo { get }
@@ -10,6 +12,8 @@ public protocol MAVLinkMessage: Sendable, Equatable {
     static var fields: [MAVLinkField<Self>] { get }
     /// Extension fields (after `<extensions/>`), in declaration order; empty when none.
     static var extensionFields: [MAVLinkField<Self>] { get }
+    /// `fields` and `extensionFields` with offsets and lengths, built once (a `static let`).
+    static var layout: MAVLinkLayout<Self> { get }
     /// Every field zero.
     init()
 }
@@ -35,23 +39,21 @@ extension MAVLinkMessage {
     public static var extensionFields: [MAVLinkField<Self>] { [] }
 
     /// Every field, wire order.
-    public static var allFields: [MAVLinkField<Self>] { fields + extensionFields }
+    public static var allFields: [MAVLinkField<Self>] { layout.allFields }
 
     /// Bytes of the base fields (the v1 payload length; a v2 payload may be shorter, §2.4).
-    public static var baseLength: Int { fields.reduce(0) { $0 + $1.size } }
+    public static var baseLength: Int { layout.baseLength }
     /// Bytes with extension fields.
-    public static var maximumLength: Int { allFields.reduce(0) { $0 + $1.size } }
+    public static var maximumLength: Int { layout.maximumLength }
+    /// Bytes of the longest unsigned v2 frame of this message: header, untruncated payload, checksum.
+    public static var maximumFrameLength: Int { MAVLinkFrame.headerLengthV2 + maximumLength + MAVLinkFrame.checksumLength }
 
     /// The full payload, `maximumLength` bytes, not truncated.
     public func payload() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.maximumLength)
-        for field in Self.allFields {
-            for bits in field.get(self) {
-                for index in 0..<field.type.size { bytes.append(UInt8(truncatingIfNeeded: bits >> (8 * UInt64(index)))) }
-            }
+        [UInt8](unsafeUninitializedCapacity: Self.maximumLength) { bytes, count in
+            Self.layout.write(self, into: UnsafeMutableRawBufferPointer(bytes))
+            count = Self.maximumLength
         }
-        return bytes
     }
 
     /// Reads a payload of any length: missing bytes are zero (a v2 sender truncates trailing zeros
@@ -110,9 +112,54 @@ extension MAVLinkMessage {
         }
     }
 
-    /// The wire bytes of `frame(sequence:systemID:componentID:)`.
+    /// The wire bytes of `frame(sequence:systemID:componentID:)` (a new array; the link uses
+    /// `encode(sequence:systemID:componentID:into:)`).
     public func encoded(sequence: UInt8, systemID: UInt8, componentID: UInt8) -> [UInt8] {
-        // Cannot throw: an unsigned v2 frame, 24-bit id, payload of at most 255 bytes.
-        (try? frame(sequence: sequence, systemID: systemID, componentID: componentID).encoded(crcExtra: Self.crcExtra)) ?? []
+        var bytes: [UInt8] = []
+        encode(sequence: sequence, systemID: systemID, componentID: componentID, into: &bytes)
+        return bytes
+    }
+
+    /// Replaces `bytes` with the wire bytes of `frame(sequence:systemID:componentID:)`; allocates
+    /// nothing when `bytes` has the capacity (`maximumFrameLength`, or `MAVLinkFrame.maximumLength` for any message).
+    public func encode(sequence: UInt8, systemID: UInt8, componentID: UInt8, into bytes: inout [UInt8]) {
+        bytes.replaceContents(maximumCount: Self.maximumFrameLength) {
+            encode(sequence: sequence, systemID: systemID, componentID: componentID, into: $0)
+        }
+    }
+
+    /// Writes the wire bytes of `frame(sequence:systemID:componentID:)` — an unsigned v2 frame, the
+    /// payload's trailing zeros cut (§2.4) — to the start of `buffer`, which must hold
+    /// `maximumFrameLength` bytes; returns their count. Allocates nothing: the payload is written in
+    /// place from the static `layout`, the checksum read over the buffer (§2.3).
+    public func encode(sequence: UInt8, systemID: UInt8, componentID: UInt8, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        precondition(buffer.count >= Self.maximumFrameLength, "frame buffer of \(buffer.count) bytes < \(Self.maximumFrameLength)")
+        let header = MAVLinkFrame.headerLengthV2
+        let payload = UnsafeMutableRawBufferPointer(rebasing: buffer[header..<(header + Self.maximumLength)])
+        Self.layout.write(self, into: payload)
+        var payloadLength = Self.maximumLength
+        while payloadLength > 1, payload[payloadLength - 1] == 0 { payloadLength -= 1 }
+        let id = Self.messageID
+        // Magic, length, incompat_flags and compat_flags 0 (unsigned, nothing optional), sequence,
+        // system, component, 24-bit id (§2.2).
+        buffer[0] = MAVLinkFrame.magicV2
+        buffer[1] = UInt8(payloadLength)
+        (buffer[2], buffer[3], buffer[4], buffer[5], buffer[6]) = (0, 0, sequence, systemID, componentID)
+        (buffer[7], buffer[8], buffer[9]) = (UInt8(truncatingIfNeeded: id), UInt8(truncatingIfNeeded: id >> 8), UInt8(truncatingIfNeeded: id >> 16))
+        let end = header + payloadLength
+        let checksum = MAVLinkCRC.checksum(UnsafeRawBufferPointer(rebasing: buffer[1..<end]), crcExtra: Self.crcExtra)
+        (buffer[end], buffer[end + 1]) = (UInt8(truncatingIfNeeded: checksum), UInt8(truncatingIfNeeded: checksum >> 8))
+        return end + MAVLinkFrame.checksumLength
+    }
+}
+
+extension Array<UInt8> {
+    /// Replaces the contents with the bytes `write` puts at the start of the `maximumCount`-byte
+    /// buffer it is given (it returns how many); allocates only when the capacity is short.
+    package mutating func replaceContents(maximumCount: Int, _ write: (UnsafeMutableRawBufferPointer) -> Int) {
+        removeAll(keepingCapacity: true)
+        append(contentsOf: repeatElement(0, count: maximumCount))
+        let count = withUnsafeMutableBytes(write)
+        removeLast(self.count - count)
     }
 }

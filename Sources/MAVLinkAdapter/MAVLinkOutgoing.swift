@@ -43,9 +43,32 @@ public struct MAVLinkSender: Sendable {
         self.componentID = componentID
     }
 
-    /// The wire bytes of `outgoing` with the next sequence number.
+    /// The wire bytes of `outgoing` with the next sequence number (a new array; see `encode(_:into:)`).
     public mutating func encode(_ outgoing: MAVLinkOutgoing) -> [UInt8] {
+        var bytes: [UInt8] = []
+        encode(outgoing, into: &bytes)
+        return bytes
+    }
+
+    /// Replaces `bytes` with the wire bytes of `outgoing`, with the next sequence number; allocates
+    /// nothing once `bytes` has the capacity of `MAVLinkFrame.maximumLength`.
+    public mutating func encode(_ outgoing: MAVLinkOutgoing, into bytes: inout [UInt8]) {
+        bytes.replaceContents(maximumCount: MAVLinkFrame.maximumLength) { encode(outgoing, into: $0) }
+    }
+
+    /// Writes the wire bytes of `outgoing`, with the next sequence number, to the start of `buffer`
+    /// (at least `MAVLinkFrame.maximumLength` bytes); returns their count. Allocates nothing: the
+    /// message is encoded as its own type (`any MAVLinkMessage` would box the larger ones).
+    public mutating func encode(_ outgoing: MAVLinkOutgoing, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         defer { sequence &+= 1 }
-        return outgoing.message.encoded(sequence: sequence, systemID: systemID, componentID: componentID)
+        switch outgoing {
+        case .heartbeat(let message): return encode(message, into: buffer)
+        case .command(let message): return encode(message, into: buffer)
+        case .setpoint(let message): return encode(message, into: buffer)
+        }
+    }
+
+    private func encode(_ message: some MAVLinkMessage, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        message.encode(sequence: sequence, systemID: systemID, componentID: componentID, into: buffer)
     }
 }

@@ -82,9 +82,11 @@ extension MAVLinkLink {
                 runtime.session.countSendFailure()
                 continue
             }
-            let bytes = runtime.sender.encode(outgoing)
+            // Encoded straight into the reused buffer: no array per message (PERFORMANCE.md, `mavlink-tick`).
             runtime.buffer.clear()
-            runtime.buffer.writeBytes(bytes)
+            runtime.buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: MAVLinkFrame.maximumLength) {
+                runtime.sender.encode(outgoing, into: $0)
+            }
             let promise = eventLoop.makePromise(of: Void.self)
             promise.futureResult.whenFailure { [self] error in
                 guard case .running(let runtime) = lifecycle.value else { return }

@@ -8,7 +8,8 @@ import Observations
 import Glibc
 #endif
 
-/// FollowMe's hot paths (PERFORMANCE.md): the 30 Hz control step, navdata decoding, gpsd fix mapping.
+/// FollowMe's hot paths (PERFORMANCE.md): the 30 Hz control step, the MAVLink tick's encoding, navdata
+/// decoding, gpsd fix mapping.
 ///
 /// Names have no spaces or slashes: package-benchmark writes `Thresholds/<target>.<name>.p90.json` with
 /// those replaced by `_` but reads it back by the raw name.
@@ -44,6 +45,15 @@ let benchmarks: @Sendable () -> Void = {
     } teardown: {
         precondition(harness.stepsNotFollowing == 0,
                      "\(harness.stepsNotFollowing) measured steps were not in following: \(harness.machine.state)")
+    }
+
+    // MARK: MAVLink tick
+
+    // The MAVLink link's per-tick output (MAVLinkTickHarness): pilot command → set-point →
+    // SET_POSITION_TARGET_LOCAL_NED + HEARTBEAT encoded into a reused buffer. Goal 0 allocations.
+    let mavlink = MAVLinkTickHarness()
+    Benchmark("mavlink-tick", configuration: configuration(thresholds: exactMallocs)) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(mavlink.measuredTick()) }
     }
 
     // MARK: Navdata decoding

@@ -13,6 +13,7 @@ public struct CommandLong: MAVLinkMessage {
 
     public init() {}
     public static let info = MAVLinkMessageInfo(id: 76, crcExtra: 152, name: "COMMAND_LONG")
+    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
     public static var fields: [MAVLinkField<Self>] {
         .elements((1...7).map { "param\($0)" }, \.params)
             + [.scalar("command", \.command), .scalar("target_system", \.target.system),

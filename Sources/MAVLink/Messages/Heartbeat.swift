@@ -14,6 +14,7 @@ public struct Heartbeat: MAVLinkMessage {
 
     public init() {}
     public static let info = MAVLinkMessageInfo(id: 0, crcExtra: 50, name: "HEARTBEAT")
+    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("custom_mode", \.customMode), .scalar("type", \.type), .scalar("autopilot", \.autopilot),
          .scalar("base_mode", \.baseMode), .scalar("system_status", \.systemStatus),

@@ -18,6 +18,7 @@ public struct HomePosition: MAVLinkMessage {
 
     public init() {}
     public static let info = MAVLinkMessageInfo(id: 242, crcExtra: 104, name: "HOME_POSITION")
+    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("latitude", \.latitudeLongitude.latitudeE7), .scalar("longitude", \.latitudeLongitude.longitudeE7), .scalar("altitude", \.altitudeMSLMillimeters)]
             + .elements(["x", "y", "z"], \.positionNEDMeters) + [.array("q", \.quaternion, count: 4)]

@@ -11,6 +11,7 @@ public struct LocalPositionNED: MAVLinkMessage {
 
     public init() {}
     public static let info = MAVLinkMessageInfo(id: 32, crcExtra: 185, name: "LOCAL_POSITION_NED")
+    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("time_boot_ms", \.timeBootMilliseconds)] + .elements(["x", "y", "z"], \.positionNEDMeters)
             + .elements(["vx", "vy", "vz"], \.velocityNEDMetersPerSecond)

@@ -19,6 +19,7 @@ public struct SetPositionTargetLocalNED: MAVLinkMessage {
 
     public init() {}
     public static let info = MAVLinkMessageInfo(id: 84, crcExtra: 143, name: "SET_POSITION_TARGET_LOCAL_NED")
+    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("time_boot_ms", \.timeBootMilliseconds)] + .elements(["x", "y", "z"], \.positionNEDMeters)
             + .elements(["vx", "vy", "vz"], \.velocityNEDMetersPerSecond)
