@@ -47,6 +47,9 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// Wind at the drone for every scenario that does not bring its own (`BenchScenario.wind`).
     /// Default calm.
     public var wind: WindModel.Parameters = .calm
+    /// Whether the simulated AR.Drone raises navdata's "too much wind" bit (`DroneDynamics.reportsWindWarning`).
+    /// Default true; false leaves wind detection to FollowMe's own wind monitor.
+    public var firmwareReportsWind: Bool = true
     /// The person's receiver's fix rate, Hz, overriding the noise model's 5 Hz; nil = 5 Hz.
     /// Range 0.2…20.
     public var targetRateHertz: Double? = nil

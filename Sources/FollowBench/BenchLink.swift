@@ -79,7 +79,9 @@ struct ARDroneBenchDrone: BenchDrone {
     /// The simulated AR.Drone at `positionPlane`, nose at `bearing`, with the bench's two configuration
     /// writes (`control:euler_angle_max`, `control:altitude_max`) arriving at t = 0.
     init(configuration c: BenchConfiguration, positionPlane: PlaneVector, noseHeadingDegrees bearing: Double) {
-        airframe = DroneSimulator(dynamics: c.plant.dynamics, start: .zero, positionPlane: positionPlane,
+        var dynamics = c.plant.dynamics
+        dynamics.reportsWindWarning = c.firmwareReportsWind
+        airframe = DroneSimulator(dynamics: dynamics, start: .zero, positionPlane: positionPlane,
                              noseHeadingDegrees: bearing)
         airframe.apply(.config(key: "control:euler_angle_max", value: "\(radians(fromDegrees: c.eulerAngleMaxDegrees))"),
                   at: .zero)

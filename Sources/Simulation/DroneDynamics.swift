@@ -49,6 +49,10 @@ public struct DroneDynamics: Sendable, Hashable {
     /// Wind, m/s ENU: drag acts on air-relative velocity, v̇ = c1·(c2·sin(tilt) − (v − wind))
     /// (docs/dynamics-and-follow.md §1.4 "bias acceleration c1·w_wind").
     public var windENU: PlaneVector = .zero
+    /// Whether the firmware raises navdata state bit 20 "too much wind" (`DroneSimulator.isWindTooStrong`).
+    /// Default true; false models a firmware that never says so, to test the follower's own wind
+    /// detection (`followme bench --no-wind-bit`).
+    public var reportsWindWarning = true
     /// Motors spin up on the ground before the climb starts, seconds. Our assumption.
     public var takeoffSpinUpSeconds = 1.0
     /// Automatic takeoff climb rate, m/s. Our assumption (reaches 1 m ≈ 3.5 s after REF).

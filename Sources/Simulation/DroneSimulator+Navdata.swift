@@ -44,7 +44,7 @@ extension DroneSimulator {
     public var isWindTooStrong: Bool {
         switch flightPhase {
         case .takingOff, .flying, .landing:
-            altitudeMeters > 0 && windENU.length >= windAuthorityMetersPerSecond
+            dynamics.reportsWindWarning && altitudeMeters > 0 && windENU.length >= windAuthorityMetersPerSecond
         case .landed, .emergency:
             false
         }

@@ -33,7 +33,7 @@ struct BenchCommand: ParsableCommand {
             "following" while stalled far behind, and seconds in each other state (holds). \
             --extra-scenarios (or --scenario NAME) adds jogs, the 5-minute jog with the shipped failsafe, \
             stop dead, turn back, walk/jog at the drone and wind; --plant, --wind-mps/--gusts, \
-            --target-rate-hz, --no-doppler, --smallest-standoff and --adversarial-offset-m change the world.
+            --target-rate-hz, --no-doppler, --no-wind-bit, --smallest-standoff and --adversarial-offset-m change the world.
 
             --link mavlink flies every run behind the MAVLink link instead (the same core, its commands as the \
             link's velocity set-points, GUIDED take-off, to the simulated ArduPilot Copter on the same plant, \
@@ -98,6 +98,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "The person's fixes carry no Doppler speed/track.")
     var noDoppler = false
 
+    @Flag(name: .long, help: "The simulated AR.Drone never raises navdata's \"too much wind\" bit: wind is left to FollowMe's own wind monitor.")
+    var noWindBit = false
+
     @Flag(name: .long, help: "Use the smallest standoff FollowCore accepts with --min-separation-m and --gps-relative-error-m (overrides --standoff-m).")
     var smallestStandoff = false
 
@@ -132,6 +135,7 @@ struct BenchCommand: ParsableCommand {
         c.wind = wind.parameters
         c.targetRateHertz = targetRateHz
         c.targetReportsVelocity = !noDoppler
+        c.firmwareReportsWind = !noWindBit
         c.adversarialTargetOffsetMeters = adversarialOffsetM
         c.mavlinkPositionSource = MAVLinkLinkConfiguration.PositionSource(rawValue: positionSource) ?? .autopilot
         if smallestStandoff, let smallest = c.smallestAcceptedStandoffMeters() { c.standoffMeters = smallest }

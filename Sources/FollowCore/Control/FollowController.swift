@@ -106,6 +106,9 @@ public struct FollowController: Sendable {
     /// Bandwidth of the wind failsafe's observer, rad/s (our choice: the climb's, ≈ 3 s to converge;
     /// a drone blown at 1–2 m/s must be seen within a few metres of drift).
     static let fastWindObserverRadiansPerSecond = 1.5
+    /// Rate at which the firmware's take-off attitude seeds the failsafe's observer, 1/s (our choice:
+    /// ≈ 0.3 s; the hover gives the wind directly, v − c2·sin(tilt), so only navdata noise is filtered).
+    static let fastHoverSeedRadiansPerSecond = 3.0
     /// The failsafe's observer is clamped at this multiple of the tilt authority (only so it stays
     /// bounded on nonsense input; any value past 1 reads as "beyond the tilt").
     static let fastWindLimitFactor = 3.0
@@ -147,7 +150,7 @@ public struct FollowController: Sendable {
         let wind = drone.velocity - tilt * tuning.tiltSpeedMetersPerSecond
         let gain = min(dt * Self.climbWindObserverRadiansPerSecond, 1)
         let authority = tuning.tiltSpeedMetersPerSecond * sinMaxTilt
-        fastWindObserver.seed(towards: wind, gain: min(dt * Self.fastWindObserverRadiansPerSecond, 1),
+        fastWindObserver.seed(towards: wind, gain: min(dt * Self.fastHoverSeedRadiansPerSecond, 1),
                               limit: Self.fastWindLimitFactor * authority)
         guard tuning.windObserverRadiansPerSecond > 0 else { return }
         windObserver.seed(towards: wind, gain: gain, limit: authority)

@@ -283,7 +283,8 @@ public struct FlightStateMachine: Sendable {
             }
             // Wind: more than the tilt can fight, above the configured limit, or the drone's own
             // warning. During take-off and the climb this aborts before any following.
-            if let cause = wind.cause(now: now), state == .takingOff || hasBeenAirborne {
+            if let cause = wind.cause(now: now, startingUp: state == .takingOff || state == .climbing),
+               state == .takingOff || hasBeenAirborne {
                 return move(to: .landing(.windTooStrong(cause)), .land(.windTooStrong(cause)), now)
             }
             if let telemetry, fresh, hasBeenAirborne, telemetry.flightState == .landing {

@@ -44,6 +44,9 @@ public struct WindMonitor: Sendable, Hashable {
     /// Downwind ground speed that counts as losing ground, m/s (our choice: several times the noise
     /// of the fused navdata/GPS velocity, well under the 1–2 m/s a wind beyond the tilt blows at).
     public static let minDriftMetersPerSecond = 0.3
+    /// Saturation that aborts a take-off or climb, seconds (our choice: a few navdata packets; the
+    /// drone is still next to the take-off point and nothing is lost by landing it).
+    public static let startUpSaturationSeconds = 0.5
 
     /// c2·sin(maxTilt): the ground speed full tilt holds against still air, m/s.
     public let authorityMetersPerSecond: Double
@@ -127,8 +130,11 @@ public struct WindMonitor: Sendable, Hashable {
     }
 
     /// Why the wind ends the flight now, if it does (saturation first: it is the physical limit).
-    public func cause(now: MonotonicTime) -> WindCause? {
-        if saturatedSeconds >= saturationSeconds || excessDriftMeters >= Self.maxExcessDriftMeters { return .saturated }
+    /// `startingUp`: during the take-off and the climb, before any following, where giving up costs
+    /// nothing and every second of drift counts, `startUpSaturationSeconds` of saturation is enough.
+    public func cause(now: MonotonicTime, startingUp: Bool = false) -> WindCause? {
+        let clock = startingUp ? min(saturationSeconds, Self.startUpSaturationSeconds) : saturationSeconds
+        if saturatedSeconds >= clock || excessDriftMeters >= Self.maxExcessDriftMeters { return .saturated }
         if maxWindMetersPerSecond > 0, meanWind.length > maxWindMetersPerSecond { return .aboveLimit }
         if let since = firmwareWarningSince, now.seconds(since: since) >= Self.firmwareWarningSeconds { return .firmware }
         return nil
