@@ -124,10 +124,18 @@ public struct FlightCommandRecord: Codable, Sendable, Hashable {
     /// Dry run only: true, and whether the core would have flown.
     public var dryRun: Bool? = nil
     public var wouldFly: Bool? = nil
+    /// While airborne: the wind failsafe's fast estimate (`WindMonitor.lastWind`), m/s, the compass
+    /// direction the air moves towards, degrees [0, 360), and the share of the tilt authority
+    /// c2·sin(max tilt) it takes (1 = full tilt only just holds; docs/stopping-model.md §6).
+    /// Absent on the ground and in logs written before they existed.
+    public var windMetersPerSecond: Double? = nil
+    public var windTowardsDegrees: Double? = nil
+    public var windAuthority: Double? = nil
 
     enum CodingKeys: String, CodingKey {
         case t, kind, state, intent, sentFlying = "sent_flying", roll, pitch, gaz, yaw, hover, dist
         case relBearing = "rel_bearing", dryRun = "dry_run", wouldFly = "would_fly"
+        case windMetersPerSecond = "wind_mps", windTowardsDegrees = "wind_towards_deg", windAuthority = "wind_authority"
     }
 
 }

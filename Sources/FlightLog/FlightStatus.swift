@@ -44,6 +44,8 @@ public struct FlightStatus: Codable, Sendable, Hashable {
     public var navdataHertz: Double?
     /// AT commands sent per second over the link's last statistics interval.
     public var commandsPerSecond: Double?
+    /// The wind the failsafe sees, while airborne (absent on the ground).
+    public var wind: Wind?
     /// The most recent transitions, oldest first (at most `FlightStatus.transitionsKept`).
     public var transitions: [Transition] = []
 
@@ -86,6 +88,36 @@ public struct FlightStatus: Codable, Sendable, Hashable {
         }
     }
 
+    /// The wind failsafe's view (FollowCore `WindMonitor`, docs/stopping-model.md §6): the flight
+    /// log's three command-line fields and the saturation clock.
+    @MemberwiseInit(.public)
+    public struct Wind: Codable, Sendable, Hashable {
+        /// The fast wind estimate, m/s.
+        public var windMetersPerSecond: Double
+        /// Where the air moves towards, compass degrees [0, 360).
+        public var windTowardsDegrees: Double
+        /// Share of the tilt authority c2·sin(max tilt) the estimate takes (1 = full tilt only just holds).
+        public var windAuthority: Double
+        /// The saturation clock, seconds: counts up while full tilt loses ground; at
+        /// `[failsafe] wind_saturation_s` the drone lands. 0 while the wind is within reach.
+        public var saturatedSeconds: Double
+
+        /// Share of the authority from which the watch screen warns: our choice, well before the
+        /// failsafe's 95 % (`WindMonitor.saturationFraction`), so a person sees it coming.
+        public static let warningAuthority = 0.8
+        /// Share from which the one-line status mentions the wind: our choice, half the authority
+        /// (below it the wind costs the follower little; the line stays short).
+        public static let statusLineAuthority = 0.5
+
+        /// Whether the screen shows the wind as a warning: near the tilt limit, or saturating.
+        public var isWarning: Bool { windAuthority >= Self.warningAuthority || saturatedSeconds > 0 }
+
+        enum CodingKeys: String, CodingKey {
+            case windMetersPerSecond = "wind_mps", windTowardsDegrees = "wind_towards_deg", windAuthority = "wind_authority"
+            case saturatedSeconds = "saturated_s"
+        }
+    }
+
     /// One flight state transition.
     @MemberwiseInit(.public)
     public struct Transition: Codable, Sendable, Hashable {
@@ -102,7 +134,7 @@ public struct FlightStatus: Codable, Sendable, Hashable {
         case headingDegrees = "heading_deg", headingAgeSeconds = "heading_age_s"
         case altitudeMeters = "altitude_m", batteryPercent = "battery_pct", droneState = "drone_state", emergency
         case navdataAgeSeconds = "navdata_age_s", navdataHertz = "navdata_hz", commandsPerSecond = "commands_per_s"
-        case transitions
+        case transitions, wind
     }
 
     /// The one-line terminal status of `followme run` (stderr on a terminal), without control characters.
@@ -112,6 +144,9 @@ public struct FlightStatus: Codable, Sendable, Hashable {
         func age(_ r: ReceiverStatus?) -> String { r?.ageSeconds.map { String(format: "%.1fs", $0) } ?? "-" }
         s += " | target \(age(target)) | onboard \(age(onboard))"
         if let b = batteryPercent, let a = altitudeMeters { s += String(format: " | batt %.0f%% alt %.1fm", b, a) }
+        if let w = wind, w.windAuthority >= Wind.statusLineAuthority {
+            s += String(format: " | wind %.1fm/s %.0f%%", w.windMetersPerSecond, w.windAuthority * 100)
+        }
         return s
     }
 

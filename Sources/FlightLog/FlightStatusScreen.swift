@@ -71,6 +71,7 @@ public enum FlightStatusScreen {
             ("battery", s.batteryPercent.map { String(format: "%.0f %%", $0) } ?? "-"),
             ("navdata", (s.droneState ?? "-") + (s.emergency == true ? " EMERGENCY" : "")),
         ])
+        if let wind = s.wind { out.append(row("WIND", windText(wind))) }
         out += pairRows("LINK", columns: columns, [
             ("navdata", s.navdataHertz.map { String(format: "%.1f Hz", $0) } ?? "-"),
             ("commands", s.commandsPerSecond.map { String(format: "%.1f /s", $0) } ?? "-"),
@@ -93,6 +94,15 @@ public enum FlightStatusScreen {
                        + pad(duration(s.t - t.t), 10) + pad(to, stateWidth) + t.reason)
         }
         return out
+    }
+
+    /// `4.2 m/s → 090° E, 70 % of tilt`, and in capitals, as the screen's other warnings, when it
+    /// is near the tilt limit (`FlightStatus.Wind.isWarning`) or the saturation clock runs.
+    static func windText(_ w: FlightStatus.Wind) -> String {
+        let text = String(format: "%.1f m/s → ", w.windMetersPerSecond) + compass(w.windTowardsDegrees)
+            + String(format: ", %.0f %% of tilt", w.windAuthority * 100)
+        if w.saturatedSeconds > 0 { return text + "   SATURATED " + seconds(w.saturatedSeconds, 1) }
+        return text + (w.isWarning ? "   NEAR THE TILT LIMIT" : "")
     }
 
     static func receiverRow(_ role: String, _ r: FlightStatus.ReceiverStatus?) -> String {

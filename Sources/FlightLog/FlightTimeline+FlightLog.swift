@@ -70,6 +70,8 @@ extension FlightTimeline {
         pcmdPitch = reader.pcmd.map { Sample(t: rel($0.t), value: $0.pitch) }
         pcmdGaz = reader.pcmd.map { Sample(t: rel($0.t), value: $0.gaz) }
         pcmdYaw = reader.pcmd.map { Sample(t: rel($0.t), value: $0.yaw) }
+        wind = reader.wind.map { Sample(t: rel($0.t), value: $0.value) }
+        windAuthorityMetersPerSecond = reader.windAuthorityMetersPerSecond
 
         let target = reader.fixes.filter { $0.role == "target" }.count
         notes = [
@@ -136,6 +138,10 @@ struct FlightLogTimelineReader {
     var altitude: [Value] = []
     var battery: [Value] = []
     var pcmd: [Command] = []
+    /// The commands' `wind_mps`, and the tilt authority they imply (`wind_mps / wind_authority`,
+    /// the same for every line of a flight: the last one with a wind of at least 0.1 m/s).
+    var wind: [Value] = []
+    var windAuthorityMetersPerSecond: Double?
     var markers: [(t: Double, label: String)] = []
     /// The start record (parameters, version, config), if the log has one.
     var start: FlightStartRecord?
@@ -180,6 +186,11 @@ struct FlightLogTimelineReader {
             guard let command = try? decoder.decode(FlightCommandRecord.self, from: data) else { return }
             pcmd.append(Command(t: t, roll: command.roll ?? 0, pitch: command.pitch ?? 0, gaz: command.gaz ?? 0,
                                 yaw: command.yaw ?? 0))
+            if let speed = command.windMetersPerSecond, speed.isFinite {
+                wind.append(Value(t: t, value: speed))
+                // Below 0.1 m/s the ratio is mostly rounding (our choice of cut-off).
+                if let share = command.windAuthority, share > 0, speed >= 0.1 { windAuthorityMetersPerSecond = speed / share }
+            }
         case FlightShutdownRecord.kind:
             markers.append((t, "SIGTERM/SIGINT: shutdown"))
         case FlightLinkRecord.kind:

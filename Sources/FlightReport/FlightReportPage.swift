@@ -9,7 +9,7 @@ import TextFormats
 /// following, holds with reasons and durations, battery used, every flight state) beside the plan
 /// view (`TrackPlot` on the timeline's local plane), then the time series stacked on one shared
 /// time axis (`TimeAxis`): distance with the standoff band and the minimum-separation line,
-/// altitude, speeds, battery, fix ages, PCMD — each over the flight states' coloured bands.
+/// altitude, speeds, the wind (when the log has it), battery, fix ages, PCMD — each over the flight states' coloured bands.
 ///
 /// The document is well-formed XML too (every element closed, script and style in CDATA), so a
 /// test can parse it. Every chart is an `<svg class="chart">` with an id (`chart-plan`,
@@ -25,6 +25,9 @@ public struct FlightReportPage: Sendable {
     public static let timeSeriesChartIDs = [
         "chart-distance", "chart-altitude", "chart-speed", "chart-battery", "chart-fix-age", "chart-pcmd",
     ]
+
+    /// The id of the wind chart, drawn after the ground speeds when the timeline has wind samples.
+    public static let windChartID = "chart-wind"
 
     /// The HTML document.
     public func html() -> String {
@@ -178,7 +181,7 @@ public struct FlightReportPage: Sendable {
         if let m = t.scores.closestApproachMeters, let at = t.scores.closestApproachAtSeconds {
             closest.append(.init(t: at, value: m, label: "closest \(meters(m))", color: FlightReportStyle.closest))
         }
-        return [
+        var charts = [
             TimeChart(id: "chart-distance", title: "Distance to the person", unit: "m",
                       lines: [.init(name: "each sample", color: "#90a4ae", samples: t.distance),
                               .init(name: "1 s mean", color: "#263238", samples: Self.movingMean(t.distance, windowSeconds: 1))],
@@ -202,6 +205,21 @@ public struct FlightReportPage: Sendable {
                 .init(name: "yaw", color: FlightReportStyle.pcmd[3], samples: t.pcmdYaw),
             ], fixedRange: -1...1),
         ]
+        if !t.wind.isEmpty { charts.insert(windChart(), at: 3) }
+        return charts
+    }
+
+    /// The wind failsafe's estimate over time, with the tilt authority (the wind full tilt only
+    /// just holds) as a level line: how close the flight came to being blown away.
+    func windChart() -> TimeChart {
+        let t = timeline
+        var levels: [TimeChart.Level] = []
+        if let authority = t.windAuthorityMetersPerSecond {
+            levels.append(.init(value: authority, label: "full tilt holds \(fixed(authority, decimals: 1)) m/s",
+                                color: FlightReportStyle.minSeparation))
+        }
+        return TimeChart(id: Self.windChartID, title: "Wind (failsafe estimate)", unit: "m/s",
+                         lines: [.init(name: "wind", color: "#00838f", samples: t.wind)], levels: levels)
     }
 
     /// Half the height of the standoff band on the distance chart: 10 % of the standoff, at least

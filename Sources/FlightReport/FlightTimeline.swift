@@ -102,6 +102,12 @@ public struct FlightTimeline: Sendable, Hashable {
     public var pcmdPitch: [Sample] = []
     public var pcmdGaz: [Sample] = []
     public var pcmdYaw: [Sample] = []
+    /// The wind failsafe's estimate while airborne, m/s (the flight log's `wind_mps`; empty in
+    /// logs written before it existed).
+    public var wind: [Sample] = []
+    /// The ground speed full tilt holds against still air, c2·sin(max tilt), m/s: the wind at
+    /// which the drone can no longer hold its ground. Nil when unknown.
+    public var windAuthorityMetersPerSecond: Double? = nil
 }
 
 extension FlightTimeline {

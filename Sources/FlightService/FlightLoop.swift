@@ -189,6 +189,9 @@ struct FlightLoop {
             }
             if let f = decision.follow { (r.dist, r.relBearing) = (f.distanceToTargetMeters, f.relativeBearingDegrees) }
             if options.noTakeoff { (r.dryRun, r.wouldFly) = (true, wouldFly) }
+            if let w = machine.airborneWind {
+                (r.windMetersPerSecond, r.windTowardsDegrees, r.windAuthority) = (w.windMetersPerSecond, w.windTowardsDegrees, w.windAuthority)
+            }
             record(r, now)
         }
     }

@@ -84,6 +84,7 @@ struct FlightStatusTracker {
         }
         s.navdataHertz = navdataHertz
         s.commandsPerSecond = commandsPerSecond
+        s.wind = machine.airborneWind
         s.transitions = transitions
         return s
     }
@@ -95,5 +96,19 @@ struct FlightStatusTracker {
             mode: fix?.mode.rawValue, ephMeters: fix?.ephMeters, ageSeconds: fix.map { now.seconds(since: $0.receivedAt) },
             latitudeDegrees: fix?.coordinate.latitudeDegrees, longitudeDegrees: fix?.coordinate.longitudeDegrees,
             lost: losses[role])
+    }
+}
+
+extension FlightStateMachine {
+    /// The wind failsafe's view for the flight log and the status (`WindMonitor`: its latest fast
+    /// estimate, the share of the tilt authority it takes, the saturation clock) while the drone is
+    /// airborne: from take-off to landing under our control with navdata saying it is off the
+    /// ground (or landing); nil otherwise, where the monitor has nothing to say.
+    var airborneWind: FlightStatus.Wind? {
+        let airborneKinds: Set<FlightStateKind> = [.takingOff, .climbing, .following, .holding, .landing]
+        guard airborneKinds.contains(state.kind), let navdata = telemetry?.flightState,
+              navdata.isAirborne || navdata == .landing else { return nil }
+        return FlightStatus.Wind(windMetersPerSecond: wind.lastWind.length, windTowardsDegrees: wind.lastWind.bearingDegrees,
+                                 windAuthority: wind.authorityUsed, saturatedSeconds: wind.saturatedSeconds)
     }
 }
