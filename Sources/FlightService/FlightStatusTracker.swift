@@ -103,11 +103,13 @@ extension FlightStateMachine {
     /// The wind failsafe's view for the flight log and the status (`WindMonitor`: its latest fast
     /// estimate, the share of the tilt authority it takes, the saturation clock) while the drone is
     /// airborne: from take-off to landing under our control with navdata saying it is off the
-    /// ground (or landing); nil otherwise, where the monitor has nothing to say.
+    /// ground (or landing), once the monitor has an estimate (none until the firmware's take-off
+    /// lifts the drone, or the follower first flies it); during the landing, the last one before it.
+    /// Nil otherwise: a 0 there would read as calm air.
     var airborneWind: FlightStatus.Wind? {
         let airborneKinds: Set<FlightStateKind> = [.takingOff, .climbing, .following, .holding, .landing]
         guard airborneKinds.contains(state.kind), let navdata = telemetry?.flightState,
-              navdata.isAirborne || navdata == .landing else { return nil }
+              navdata.isAirborne || navdata == .landing, wind.lastWind != .zero else { return nil }
         return FlightStatus.Wind(windMetersPerSecond: wind.lastWind.length, windTowardsDegrees: wind.lastWind.bearingDegrees,
                                  windAuthority: wind.authorityUsed, saturatedSeconds: wind.saturatedSeconds)
     }

@@ -57,6 +57,12 @@ import TestSupport
         #expect(screen.range(of: #"PERSON    distance  \d+\.\d m"#, options: .regularExpression) != nil, "screen:\n\(screen)")
         #expect(screen.contains("CHANGES") && screen.contains("altitude-reached"), "screen:\n\(screen)")
         #expect(screen.range(of: #"navdata   \d+\.\d Hz"#, options: .regularExpression) != nil, "screen:\n\(screen)")
+        // And, airborne, the wind failsafe's estimate once the follower flies the drone (the simulator's air
+        // is calm: a small figure)
+        let windRow = await eventually(seconds: 15) {
+            tmux.screen().range(of: #"WIND      \d+\.\d m/s → \d{3}° [NESW]+, \d+ % of tilt"#, options: .regularExpression) != nil
+        }
+        #expect(windRow, "screen:\n\(tmux.screen())")
         print("followme watch, following (tmux 100 × 30):\n\(screen)")
 
         // And `--json --count 3` prints three raw status lines a script can read

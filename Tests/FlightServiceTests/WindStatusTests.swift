@@ -45,7 +45,7 @@ struct WindStatusTests {
         #expect(status(rig).wind == nil, "\(rig.state) \(String(describing: rig.loop.machine.telemetry?.flightState)) \(rig.states)")
         #expect(rig.loop.recorder?.close(timeoutSeconds: 5) == true)
 
-        // Then every command line while navdata said airborne has the three fields, consistent with
+        // Then the command lines while following (and landing) have the three fields, consistent with
         // one tilt authority; none on the ground before take-off or after the landing
         let commands = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
             .compactMap { try? JSONDecoder().decode(FlightCommandRecord.self, from: Data($0.utf8)) }
@@ -53,7 +53,10 @@ struct WindStatusTests {
         let windy = commands.filter { $0.windMetersPerSecond != nil }
         #expect(commands.first?.windMetersPerSecond == nil && commands.last?.windMetersPerSecond == nil)
         #expect(!commands.contains { $0.state?.hasPrefix("preflight") == true && $0.windMetersPerSecond != nil })
-        #expect(commands.filter { $0.state == "following" }.allSatisfy { $0.windMetersPerSecond != nil })
+        // (the rig's climb commands no tilt to a drone that does not move: the estimate stays exactly 0,
+        // no estimate yet, until the follower first flies it)
+        #expect(commands.filter { $0.state == "following" }.dropFirst().allSatisfy { $0.windMetersPerSecond != nil },
+                "\(commands.map { "\($0.state ?? "") \($0.windMetersPerSecond ?? -1)" })")
         #expect(windy.count > 50, "\(windy.count) of \(commands.count) command lines")
         for r in windy {
             let (speed, towards, share) = (r.windMetersPerSecond ?? -1, r.windTowardsDegrees ?? -1, r.windAuthority ?? -1)
