@@ -129,7 +129,7 @@ public struct BenchScenario: Sendable {
     /// A 3 m/s jog on an S-curve: 30 m north, then 90° arcs of 20 m radius, right and left in turn.
     public static func jogSCurve(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
         BenchScenario(name: "jog-s-curve", summary: "jog 3 m/s: 30 m lead-in, then 90° arcs r 20 m right/left in turn",
-                      kind: .synthetic, person: SCurveScenario(initialBearingDegrees: 0), origin: origin)
+                      kind: .synthetic, person: CurveJogScenario(initialBearingDegrees: 0, turns: .alternating), origin: origin)
     }
 
     /// A 5-minute straight 3 m/s jog (900 m) with the product's default failsafe (geofence and any

@@ -102,37 +102,59 @@ public struct StopAndGoScenario: PersonScenario {
     }
 }
 
-/// Jogs a straight lead-in, a circular arc, then straight on along the new direction.
+/// Jogs a straight lead-in, then circular arcs of `arcDegrees` at constant speed: one arc and
+/// straight on along the new direction (`.once`), or arcs alternately to the right and to the left
+/// forever, a slalom (`.alternating`; the mean direction stays the lead-in's plus half an arc).
 @MemberwiseInit
 public struct CurveJogScenario: PersonScenario {
+    /// Which arcs follow the lead-in.
+    public enum Turns: Sendable, Hashable {
+        /// One arc, clockwise seen from above (to the right) or not, then straight on.
+        case once(clockwise: Bool)
+        /// Arcs to the right, then the left, and so on, forever (an S-curve).
+        case alternating
+    }
+
     public var startPlane: PlaneVector = .zero
     /// Direction of the lead-in, compass degrees.
     public var initialBearingDegrees: Double = 0
     public var speedMetersPerSecond: Double = PersonSpeed.jogMetersPerSecond
     public var leadInMeters: Double = 30
     public var radiusMeters: Double = 20
-    /// How far the path turns along the arc, degrees (positive).
+    /// How far each arc turns, degrees (positive).
     public var arcDegrees: Double = 90
-    /// Turn right (clockwise seen from above); false = left.
-    public var turnsClockwise: Bool = true
+    public var turns: Turns = .once(clockwise: true)
 
-    /// Length of the arc, metres.
+    /// Length of one arc, metres.
     public var arcLengthMeters: Double { radiusMeters * radians(fromDegrees: arcDegrees) }
+
+    /// The turn direction of arc `index` after the lead-in (1 clockwise, −1 anticlockwise); nil when
+    /// the path goes straight on instead.
+    func turnSign(ofArc index: Int) -> Double? {
+        switch turns {
+        case .once(let clockwise): index == 0 ? (clockwise ? 1 : -1) : nil
+        case .alternating: index.isMultiple(of: 2) ? 1 : -1
+        }
+    }
 
     public func state(atSeconds t: Double) -> PersonState {
         guard t > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
         let s = t * speedMetersPerSecond
-        let sign = turnsClockwise ? 1.0 : -1.0
-        let initial = PlaneVector.unit(bearingDegrees: initialBearingDegrees)
-        if s <= leadInMeters {
-            return PersonState(positionPlane: startPlane + initial * s, velocityENU: initial * speedMetersPerSecond)
+        var heading = initialBearingDegrees
+        var position = startPlane + PlaneVector.unit(bearingDegrees: heading) * min(s, leadInMeters)
+        var remaining = s - leadInMeters
+        let arcLength = arcLengthMeters
+        var arc = 0
+        // A zero radius or arc has no curve to walk: the path is straight.
+        while remaining > 0, arcLength > 0, let sign = turnSign(ofArc: arc) {
+            (position, heading) = walkArc(from: position, headingDegrees: heading, sign: sign, radiusMeters: radiusMeters,
+                                          alongMeters: min(remaining, arcLength))
+            remaining -= arcLength
+            arc += 1
         }
-        let (onArc, heading) = walkArc(from: startPlane + initial * leadInMeters, headingDegrees: initialBearingDegrees,
-                                       sign: sign, radiusMeters: radiusMeters,
-                                       alongMeters: min(s - leadInMeters, arcLengthMeters))
         let direction = PlaneVector.unit(bearingDegrees: heading)
-        let beyond = max(0, s - leadInMeters - arcLengthMeters)
-        return PersonState(positionPlane: onArc + direction * beyond, velocityENU: direction * speedMetersPerSecond)
+        return PersonState(positionPlane: position + direction * max(0, remaining),
+                           velocityENU: direction * speedMetersPerSecond)
     }
 }
 
@@ -241,45 +263,6 @@ public struct LegsScenario: PersonScenario {
             elapsed += leg.seconds
         }
         return PersonState(positionPlane: position, velocityENU: .zero) // not reached: the last leg returns
-    }
-}
-
-/// An S-curve (slalom): a straight lead-in, then circular arcs of `arcDegrees` alternately to
-/// the right and to the left, forever, at constant speed. The mean direction stays the
-/// lead-in's plus half an arc.
-@MemberwiseInit
-public struct SCurveScenario: PersonScenario {
-    public var startPlane: PlaneVector = .zero
-    /// Direction of the lead-in, compass degrees.
-    public var initialBearingDegrees: Double = 0
-    public var speedMetersPerSecond: Double = PersonSpeed.jogMetersPerSecond
-    public var leadInMeters: Double = 30
-    public var radiusMeters: Double = 20
-    /// How far each arc turns, degrees (positive).
-    public var arcDegrees: Double = 90
-
-    public func state(atSeconds t: Double) -> PersonState {
-        guard t > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
-        let s = t * speedMetersPerSecond
-        var heading = initialBearingDegrees
-        if s <= leadInMeters || radiusMeters <= 0 || arcDegrees <= 0 {
-            let direction = PlaneVector.unit(bearingDegrees: heading)
-            return PersonState(positionPlane: startPlane + direction * s, velocityENU: direction * speedMetersPerSecond)
-        }
-        var position = startPlane + PlaneVector.unit(bearingDegrees: heading) * leadInMeters
-        var remaining = s - leadInMeters
-        let arcLength = radiusMeters * radians(fromDegrees: arcDegrees)
-        var sign = 1.0 // first arc to the right (clockwise)
-        while true {
-            (position, heading) = walkArc(from: position, headingDegrees: heading, sign: sign, radiusMeters: radiusMeters,
-                                          alongMeters: min(remaining, arcLength))
-            if remaining <= arcLength {
-                return PersonState(positionPlane: position,
-                                   velocityENU: PlaneVector.unit(bearingDegrees: heading) * speedMetersPerSecond)
-            }
-            remaining -= arcLength
-            sign = -sign
-        }
     }
 }
 

@@ -24,8 +24,8 @@ struct LegsAndSCurveScenarioTests {
 
     @Test("S-curve: continuous path, constant speed, velocity tangent to the path, alternating turns")
     func sCurve() {
-        let s = SCurveScenario(initialBearingDegrees: 0, speedMetersPerSecond: 3, leadInMeters: 30, radiusMeters: 20,
-                               arcDegrees: 90)
+        let s = CurveJogScenario(initialBearingDegrees: 0, speedMetersPerSecond: 3, leadInMeters: 30, radiusMeters: 20,
+                                 arcDegrees: 90, turns: .alternating)
         var previous = s.state(atSeconds: 0)
         var t = 0.05
         var turnSigns: [Double] = []

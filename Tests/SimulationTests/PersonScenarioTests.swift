@@ -61,13 +61,24 @@ struct PersonScenarioTests {
         #expect((after.positionPlane - PlaneVector(east: 20 + 30, north: 50)).length < 1e-9)
     }
 
+    @Test("curve jog with no curve (radius or arc 0) runs straight on, finite everywhere", arguments: [
+        CurveJogScenario(radiusMeters: 0), CurveJogScenario(arcDegrees: 0), CurveJogScenario(radiusMeters: 0, turns: .alternating),
+    ])
+    func curveJogWithoutCurve(s: CurveJogScenario) {
+        for t in [5.0, 10, 25, 60] {
+            let state = s.state(atSeconds: t)
+            #expect((state.positionPlane - PlaneVector(east: 0, north: 3 * t)).length < 1e-9, "at \(t) s")
+            #expect((state.velocityENU - PlaneVector(east: 0, north: 3)).length < 1e-12)
+        }
+    }
+
     @Test("velocity is the derivative of position away from corners", arguments: [3.3, 17.7, 29.1, 41.9, 75.5, 123.4])
     func consistency(t: Double) {
         let scenarios: [any PersonScenario] = [
             StraightWalkScenario(bearingDegrees: 200),
             SquareWalkScenario(initialBearingDegrees: 30, sideMeters: 25),
             StopAndGoScenario(walkSeconds: 8, stopSeconds: 3),
-            CurveJogScenario(turnsClockwise: false),
+            CurveJogScenario(turns: .once(clockwise: false)),
         ]
         for s in scenarios {
             let v = s.state(atSeconds: t).velocityENU
