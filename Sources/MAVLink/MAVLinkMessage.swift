@@ -3,16 +3,15 @@
 /// Conformers are structs of wire values, every property defaulting to zero; `fields` lists them in
 /// wire order (by type size, largest first, stable in declaration order), `extensionFields` after
 /// them in declaration order (§4.2). Encoding and decoding are written once, here, from that table.
-/// `layout` holds the tables built once (`public static let layout = MAVLinkLayout(fields: fields,
-/// extensionFields: extensionFields)`): encoding reads it and allocates nothing.
+/// `layout` declares the id, CRC_EXTRA and name and holds the tables built once (`public static let
+/// layout = MAVLinkLayout<Self>(id: 0, crcExtra: 50, name: "HEARTBEAT")`): encoding reads it and
+/// allocates nothing.
 public protocol MAVLinkMessage: Sendable, Equatable {
-    /// Id, CRC_EXTRA and name.
-    static var info: MAVLinkMessageInfo { get }
     /// Base fields in wire order.
     static var fields: [MAVLinkField<Self>] { get }
     /// Extension fields (after `<extensions/>`), in declaration order; empty when none.
     static var extensionFields: [MAVLinkField<Self>] { get }
-    /// `fields` and `extensionFields` with offsets and lengths, built once (a `static let`).
+    /// Id, CRC_EXTRA and name; `fields` and `extensionFields` with offsets and lengths; built once (a `static let`).
     static var layout: MAVLinkLayout<Self> { get }
     /// Every field zero.
     init()
@@ -33,6 +32,8 @@ public struct MAVLinkMessageInfo: Sendable, Hashable {
 }
 
 extension MAVLinkMessage {
+    /// Id, CRC_EXTRA and name.
+    public static var info: MAVLinkMessageInfo { layout.info }
     public static var messageID: UInt32 { info.id }
     public static var crcExtra: UInt8 { info.crcExtra }
     public static var messageName: String { info.name }

@@ -10,8 +10,7 @@ public struct Attitude: MAVLinkMessage {
     public var ratesRadiansPerSecond: [Float] = [0, 0, 0]
 
     public init() {}
-    public static let info = MAVLinkMessageInfo(id: 30, crcExtra: 39, name: "ATTITUDE")
-    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
+    public static let layout = MAVLinkLayout<Self>(id: 30, crcExtra: 39, name: "ATTITUDE")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("time_boot_ms", \.timeBootMilliseconds)] + .elements(["roll", "pitch", "yaw"], \.rollPitchYawRadians)
             + .elements(["rollspeed", "pitchspeed", "yawspeed"], \.ratesRadiansPerSecond)

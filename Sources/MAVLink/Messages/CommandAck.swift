@@ -12,8 +12,7 @@ public struct CommandAck: MAVLinkMessage {
     public var target: MAVLinkTarget = MAVLinkTarget()
 
     public init() {}
-    public static let info = MAVLinkMessageInfo(id: 77, crcExtra: 143, name: "COMMAND_ACK")
-    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
+    public static let layout = MAVLinkLayout<Self>(id: 77, crcExtra: 143, name: "COMMAND_ACK")
     public static var fields: [MAVLinkField<Self>] { [.scalar("command", \.command), .scalar("result", \.result)] }
     public static var extensionFields: [MAVLinkField<Self>] {
         [.scalar("progress", \.progress), .scalar("result_param2", \.resultParam2),

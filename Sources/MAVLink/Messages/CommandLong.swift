@@ -12,8 +12,7 @@ public struct CommandLong: MAVLinkMessage {
     public var confirmation: UInt8 = 0
 
     public init() {}
-    public static let info = MAVLinkMessageInfo(id: 76, crcExtra: 152, name: "COMMAND_LONG")
-    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
+    public static let layout = MAVLinkLayout<Self>(id: 76, crcExtra: 152, name: "COMMAND_LONG")
     public static var fields: [MAVLinkField<Self>] {
         .elements((1...7).map { "param\($0)" }, \.params)
             + [.scalar("command", \.command), .scalar("target_system", \.target.system),

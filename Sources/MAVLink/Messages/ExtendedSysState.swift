@@ -7,8 +7,7 @@ public struct ExtendedSysState: MAVLinkMessage {
     public var landedState: MAVLinkEnum<MAVLandedState> = .init(.undefined)
 
     public init() {}
-    public static let info = MAVLinkMessageInfo(id: 245, crcExtra: 130, name: "EXTENDED_SYS_STATE")
-    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
+    public static let layout = MAVLinkLayout<Self>(id: 245, crcExtra: 130, name: "EXTENDED_SYS_STATE")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("vtol_state", \.vtolState), .scalar("landed_state", \.landedState)]
     }

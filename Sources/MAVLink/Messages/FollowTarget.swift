@@ -25,8 +25,7 @@ public struct FollowTarget: MAVLinkMessage {
     public var estimatorCapabilities: UInt8 = 0
 
     public init() {}
-    public static let info = MAVLinkMessageInfo(id: 144, crcExtra: 127, name: "FOLLOW_TARGET")
-    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
+    public static let layout = MAVLinkLayout<Self>(id: 144, crcExtra: 127, name: "FOLLOW_TARGET")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("timestamp", \.timestampMilliseconds), .scalar("custom_state", \.customState),
          .scalar("lat", \.latitudeLongitude.latitudeE7), .scalar("lon", \.latitudeLongitude.longitudeE7), .scalar("alt", \.altitudeMSLMeters),

@@ -17,8 +17,7 @@ public struct GlobalPositionInt: MAVLinkMessage {
     public var headingCentidegrees: UInt16 = 0
 
     public init() {}
-    public static let info = MAVLinkMessageInfo(id: 33, crcExtra: 104, name: "GLOBAL_POSITION_INT")
-    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
+    public static let layout = MAVLinkLayout<Self>(id: 33, crcExtra: 104, name: "GLOBAL_POSITION_INT")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("time_boot_ms", \.timeBootMilliseconds), .scalar("lat", \.latitudeLongitude.latitudeE7), .scalar("lon", \.latitudeLongitude.longitudeE7),
          .scalar("alt", \.altitudeMSLMillimeters), .scalar("relative_alt", \.relativeAltitudeMillimeters)]

@@ -13,8 +13,7 @@ public struct Heartbeat: MAVLinkMessage {
     public var mavlinkVersion: UInt8 = 0
 
     public init() {}
-    public static let info = MAVLinkMessageInfo(id: 0, crcExtra: 50, name: "HEARTBEAT")
-    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
+    public static let layout = MAVLinkLayout<Self>(id: 0, crcExtra: 50, name: "HEARTBEAT")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("custom_mode", \.customMode), .scalar("type", \.type), .scalar("autopilot", \.autopilot),
          .scalar("base_mode", \.baseMode), .scalar("system_status", \.systemStatus),

@@ -17,8 +17,7 @@ public struct HomePosition: MAVLinkMessage {
     public var timeMicroseconds: UInt64 = 0
 
     public init() {}
-    public static let info = MAVLinkMessageInfo(id: 242, crcExtra: 104, name: "HOME_POSITION")
-    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
+    public static let layout = MAVLinkLayout<Self>(id: 242, crcExtra: 104, name: "HOME_POSITION")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("latitude", \.latitudeLongitude.latitudeE7), .scalar("longitude", \.latitudeLongitude.longitudeE7), .scalar("altitude", \.altitudeMSLMillimeters)]
             + .elements(["x", "y", "z"], \.positionNEDMeters) + [.array("q", \.quaternion, count: 4)]

@@ -10,8 +10,7 @@ public struct LocalPositionNED: MAVLinkMessage {
     public var velocityNEDMetersPerSecond: [Float] = [0, 0, 0]
 
     public init() {}
-    public static let info = MAVLinkMessageInfo(id: 32, crcExtra: 185, name: "LOCAL_POSITION_NED")
-    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
+    public static let layout = MAVLinkLayout<Self>(id: 32, crcExtra: 185, name: "LOCAL_POSITION_NED")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("time_boot_ms", \.timeBootMilliseconds)] + .elements(["x", "y", "z"], \.positionNEDMeters)
             + .elements(["vx", "vy", "vz"], \.velocityNEDMetersPerSecond)

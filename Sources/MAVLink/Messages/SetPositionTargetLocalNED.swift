@@ -18,8 +18,7 @@ public struct SetPositionTargetLocalNED: MAVLinkMessage {
     public var coordinateFrame: MAVLinkEnum<MAVFrame> = .init(rawValue: 0)
 
     public init() {}
-    public static let info = MAVLinkMessageInfo(id: 84, crcExtra: 143, name: "SET_POSITION_TARGET_LOCAL_NED")
-    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
+    public static let layout = MAVLinkLayout<Self>(id: 84, crcExtra: 143, name: "SET_POSITION_TARGET_LOCAL_NED")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("time_boot_ms", \.timeBootMilliseconds)] + .elements(["x", "y", "z"], \.positionNEDMeters)
             + .elements(["vx", "vy", "vz"], \.velocityNEDMetersPerSecond)

@@ -13,8 +13,7 @@ public struct StatusText: MAVLinkMessage {
     public init() {}
     /// `char text[50]`.
     public static let textLength = 50
-    public static let info = MAVLinkMessageInfo(id: 253, crcExtra: 83, name: "STATUSTEXT")
-    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
+    public static let layout = MAVLinkLayout<Self>(id: 253, crcExtra: 83, name: "STATUSTEXT")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("severity", \.severity), .text("text", \.text, count: textLength)]
     }

@@ -22,8 +22,7 @@ public struct SysStatus: MAVLinkMessage {
     public var sensorsExtended: SensorBitmasks = SensorBitmasks()
 
     public init() {}
-    public static let info = MAVLinkMessageInfo(id: 1, crcExtra: 124, name: "SYS_STATUS")
-    public static let layout = MAVLinkLayout(fields: fields, extensionFields: extensionFields)
+    public static let layout = MAVLinkLayout<Self>(id: 1, crcExtra: 124, name: "SYS_STATUS")
     public static var fields: [MAVLinkField<Self>] {
         sensorFields(\.sensors, suffix: "") + [.scalar("load", \.loadPermille),
          .scalar("voltage_battery", \.batteryVoltageMillivolts), .scalar("current_battery", \.batteryCurrentCentiamperes),
