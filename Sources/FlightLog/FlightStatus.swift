@@ -99,7 +99,8 @@ public struct FlightStatus: Codable, Sendable, Hashable {
         /// Share of the tilt authority c2·sin(max tilt) the estimate takes (1 = full tilt only just holds).
         public var windAuthority: Double
         /// The saturation clock, seconds: counts up while full tilt loses ground; at
-        /// `[failsafe] wind_saturation_s` the drone lands. 0 while the wind is within reach.
+        /// `[failsafe] wind_saturation_s` the drone lands. Runs back down at half speed once the wind is
+        /// within reach again (a leaky clock), so it reaches 0 only after a while.
         public var saturatedSeconds: Double
 
         /// Share of the authority from which the watch screen warns: our choice, well before the

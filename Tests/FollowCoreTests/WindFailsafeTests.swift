@@ -98,15 +98,57 @@ struct WindFailsafeTests {
         #expect(unlimited.cause(now: MonotonicTime(seconds: 60)) == nil)
     }
 
-    @Test("the drone's own wind bit counts after a second, and stops counting when cleared")
+    @Test("the drone's own wind bit counts once raised across a second of packets, and stops counting when cleared")
     func firmwareBit() {
+        var monitor = Self.monitor()
+        // Given the bit raised in every 15 Hz packet from 10 s
+        for packet in 0...15 { monitor.observe(firmwareWarning: true, at: MonotonicTime(seconds: 10 + Double(packet) / 15)) }
+        #expect(monitor.firmwareWarning)
+        // Then it counts once the raised packets span a second
+        #expect(monitor.cause(now: MonotonicTime(seconds: 10 + 15.0 / 15)) == .firmware)
+        monitor.observe(firmwareWarning: false, at: MonotonicTime(seconds: 11.1))
+        #expect(monitor.cause(now: MonotonicTime(seconds: 20)) == nil)
+    }
+
+    @Test("one packet with the wind bit and then no navdata is no reason to land (packets must span the second)")
+    func firmwareBitThenSilence() {
         var monitor = Self.monitor()
         monitor.observe(firmwareWarning: true, at: MonotonicTime(seconds: 10))
         #expect(monitor.firmwareWarning)
-        #expect(monitor.cause(now: MonotonicTime(seconds: 10.9)) == nil)
-        #expect(monitor.cause(now: MonotonicTime(seconds: 11.0)) == .firmware)
-        monitor.observe(firmwareWarning: false, at: MonotonicTime(seconds: 11.1))
-        #expect(monitor.cause(now: MonotonicTime(seconds: 20)) == nil)
+        #expect(monitor.cause(now: MonotonicTime(seconds: 12)) == nil)
+        // When packets keep the bit up across the second, it counts
+        monitor.observe(firmwareWarning: true, at: MonotonicTime(seconds: 11))
+        #expect(monitor.cause(now: MonotonicTime(seconds: 11)) == .firmware)
+    }
+
+    @Test("keeping pace with a person walking downwind at the edge of the authority is not losing ground")
+    func driftIsMeasuredAgainstTheCommand() {
+        let edge = Self.monitor().authorityMetersPerSecond * 0.97
+        let wind = PlaneVector(east: edge, north: 0), walk = PlaneVector(east: 1.4, north: 0)
+        // Given the estimate at 97 % of the authority and the drone moving downwind at 1.4 m/s for 10 s
+        var pacing = Self.monitor(), blown = Self.monitor()
+        for tick in 0..<300 {
+            let now = MonotonicTime(seconds: Double(tick) * Self.tick)
+            // When the follower asked for that 1.4 m/s (a person walking downwind), or asked to stand still
+            pacing.observe(windEstimate: wind, droneVelocity: walk, commandedVelocity: walk, now: now)
+            blown.observe(windEstimate: wind, droneVelocity: walk, commandedVelocity: .zero, now: now)
+        }
+        // Then only the drone that moves against its command is saturated
+        #expect(pacing.cause(now: MonotonicTime(seconds: 10)) == nil)
+        #expect(pacing.saturatedSeconds == 0)
+        #expect(blown.cause(now: MonotonicTime(seconds: 10)) == .saturated)
+    }
+
+    @Test("during our take-off and climb half a second of saturation is enough; after that, wind_saturation_s")
+    func startUpClock() {
+        var monitor = Self.monitor()
+        let edge = Self.monitor().authorityMetersPerSecond
+        Self.feed(&monitor, from: 0, to: WindMonitor.startUpSaturationSeconds + 0.05, drift: 0.5) { _ in
+            PlaneVector(east: edge, north: 0)
+        }
+        #expect(monitor.excessDriftMeters < WindMonitor.maxExcessDriftMeters)
+        #expect(monitor.cause(now: MonotonicTime(seconds: 0.6), startingUp: true) == .saturated)
+        #expect(monitor.cause(now: MonotonicTime(seconds: 0.6), startingUp: false) == nil)
     }
 
     @Test("non-finite estimates are ignored; reset forgets the flight's wind")

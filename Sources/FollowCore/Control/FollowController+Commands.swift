@@ -61,8 +61,8 @@ extension FollowController {
     /// The wind observers (`WindObserver`), once per tick before the command, with the tilt last
     /// commanded. The velocity loop's runs at ω = `omega` (`windObserverRadiansPerSecond`, faster
     /// while climbing; 0 turns it off), so it holds the commanded velocity without a standing error,
-    /// bounded by what full tilt can cancel. The failsafe's runs at `fastWindObserverRadiansPerSecond`,
-    /// bounded only by `fastWindLimitFactor` × that, so a wind beyond the tilt shows as such.
+    /// bounded by what full tilt can cancel. The failsafe's runs at `failsafeWindObserverRadiansPerSecond`,
+    /// bounded only by `failsafeWindLimitFactor` × that, so a wind beyond the tilt shows as such.
     mutating func observeWind(_ drone: PlaneState, noseHeadingDegrees: Double, dt: Double, omega: Double) {
         let thrust = worldTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees) * tuning.tiltSpeedMetersPerSecond
         let authority = tuning.tiltSpeedMetersPerSecond * sinMaxTilt
@@ -71,8 +71,8 @@ extension FollowController {
                                 omega: omega, dt: dt, limit: authority)
         }
         fastWindObserver.update(measured: drone.velocity, thrust: thrust, dragRatePerSecond: tuning.dragRatePerSecond,
-                                omega: Self.fastWindObserverRadiansPerSecond, dt: dt,
-                                limit: Self.fastWindLimitFactor * authority)
+                                omega: tuning.failsafeWindObserverRadiansPerSecond, dt: dt,
+                                limit: tuning.failsafeWindLimitFactor * authority)
     }
 
     /// Velocity loop through the inverted tilt model (less the wind estimate), into body-frame

@@ -100,18 +100,6 @@ public struct FollowController: Sendable {
     static let nominalTickSeconds = 1.0 / 30
     /// Longest tick gap integrated at once, seconds.
     static let maxTickSeconds = 0.2
-    /// Wind observer bandwidth during the climb, rad/s (our choice: converges in ≈ 3 s, the length
-    /// of a climb to 3 m; GPS jitter matters less than drift next to the person there).
-    static let climbWindObserverRadiansPerSecond = 1.5
-    /// Bandwidth of the wind failsafe's observer, rad/s (our choice: the climb's, ≈ 3 s to converge;
-    /// a drone blown at 1–2 m/s must be seen within a few metres of drift).
-    static let fastWindObserverRadiansPerSecond = 1.5
-    /// Rate at which the firmware's take-off attitude seeds the failsafe's observer, 1/s (our choice:
-    /// ≈ 0.3 s; the hover gives the wind directly, v − c2·sin(tilt), so only navdata noise is filtered).
-    static let fastHoverSeedRadiansPerSecond = 3.0
-    /// The failsafe's observer is clamped at this multiple of the tilt authority (only so it stays
-    /// bounded on nonsense input; any value past 1 reads as "beyond the tilt").
-    static let fastWindLimitFactor = 3.0
     /// The aim point stays inside this fraction of the geofence.
     static let geofenceAimFraction = 0.9
 
@@ -131,7 +119,7 @@ public struct FollowController: Sendable {
     /// The velocity loop's wind estimate, plane m/s.
     public var windEstimate: PlaneVector { windObserver.wind }
 
-    /// The wind failsafe's estimate, plane m/s: the same model at `fastWindObserverRadiansPerSecond`,
+    /// The wind failsafe's estimate, plane m/s: the same model at `ControllerTuning.failsafeWindObserverRadiansPerSecond`,
     /// and not clamped at the tilt authority (a value past it means the drone is being blown).
     public var fastWindEstimate: PlaneVector { fastWindObserver.wind }
 
@@ -142,16 +130,16 @@ public struct FollowController: Sendable {
     /// - Parameters: navdata attitude (pitch positive = nose up, roll positive = right down), degrees.
     public mutating func observeHover(pitchDegrees: Double, rollDegrees: Double, drone: PlaneState,
                                       noseHeadingDegrees: Double, now: MonotonicTime) {
-        guard pitchDegrees.isFinite, rollDegrees.isFinite, drone.velocity.isFinite else { return }
+        guard pitchDegrees.isFinite, rollDegrees.isFinite, drone.velocity.isFinite, noseHeadingDegrees.isFinite else { return }
         let dt = tickSeconds(now: now)
         let forward = _sin(radians(fromDegrees: -pitchDegrees)), right = _sin(radians(fromDegrees: rollDegrees))
         let tilt = PlaneVector.unit(bearingDegrees: noseHeadingDegrees) * forward
             + PlaneVector.unit(bearingDegrees: noseHeadingDegrees + 90) * right
         let wind = drone.velocity - tilt * tuning.tiltSpeedMetersPerSecond
-        let gain = min(dt * Self.climbWindObserverRadiansPerSecond, 1)
+        let gain = min(dt * tuning.climbWindObserverRadiansPerSecond, 1)
         let authority = tuning.tiltSpeedMetersPerSecond * sinMaxTilt
-        fastWindObserver.seed(towards: wind, gain: min(dt * Self.fastHoverSeedRadiansPerSecond, 1),
-                              limit: Self.fastWindLimitFactor * authority)
+        fastWindObserver.seed(towards: wind, gain: min(dt * tuning.failsafeWindSeedRatePerSecond, 1),
+                              limit: tuning.failsafeWindLimitFactor * authority)
         guard tuning.windObserverRadiansPerSecond > 0 else { return }
         windObserver.seed(towards: wind, gain: gain, limit: authority)
         lastCommand = PilotCommand(roll: Self.clampUnit(radians(fromDegrees: rollDegrees) / maxTiltRadians),
@@ -320,9 +308,9 @@ public struct FollowController: Sendable {
     ) -> PilotCommand {
         let dt = tickSeconds(now: now)
         // The climb starts with no wind estimate (it is reset on the ground) and lasts seconds: the
-        // observer runs at `climbWindObserverRadiansPerSecond` there, so the take-off point is held.
+        // observer runs at `ControllerTuning.climbWindObserverRadiansPerSecond` there, so the take-off point is held.
         observeWind(drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt,
-                    omega: climbing ? max(Self.climbWindObserverRadiansPerSecond, tuning.windObserverRadiansPerSecond)
+                    omega: climbing ? max(tuning.climbWindObserverRadiansPerSecond, tuning.windObserverRadiansPerSecond)
                         : tuning.windObserverRadiansPerSecond)
         let predicted = predictAcrossLatency(drone, noseHeadingDegrees: noseHeadingDegrees)
         var velocity = PlaneVector.zero

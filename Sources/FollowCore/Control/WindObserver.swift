@@ -23,13 +23,19 @@ struct WindObserver: Sendable, Hashable {
         }
         let innovation = measured - estimate
         let l1 = max(2 * omega - c1, 0), l2 = omega * omega / c1
-        velocity = estimate + ((thrust - estimate + wind) * c1 + innovation * l1) * dt
-        wind = (wind + innovation * (l2 * dt)).clamped(toLength: limit)
+        let nextVelocity = estimate + ((thrust - estimate + wind) * c1 + innovation * l1) * dt
+        let nextWind = (wind + innovation * (l2 * dt)).clamped(toLength: limit)
+        // A non-finite step (an overflow on nonsense input) is dropped: kept, it would stay for the
+        // flight and the failsafe would ignore every estimate after it.
+        guard nextVelocity.isFinite, nextWind.isFinite else { return }
+        (velocity, wind) = (nextVelocity, nextWind)
     }
 
     /// Moves ŵ towards `measuredWind` by `gain` (0…1) and restarts v̂ (the firmware flew meanwhile).
+    /// A non-finite `measuredWind` (e.g. from a non-finite heading) is ignored.
     mutating func seed(towards measuredWind: PlaneVector, gain: Double, limit: Double) {
-        wind = (wind + (measuredWind - wind) * gain).clamped(toLength: limit)
+        let next = (wind + (measuredWind - wind) * gain).clamped(toLength: limit)
+        if next.isFinite { wind = next }
         velocity = nil
     }
 

@@ -55,6 +55,10 @@ public struct FlightStateMachine: Sendable {
     private var holdingSince: MonotonicTime?
     private var landedReportedSince: MonotonicTime?
     private var hasBeenAirborne = false
+    /// From our take-off until the first `following`: the wind's short clock applies
+    /// (`WindMonitor.startUpSaturationSeconds`). Never set for a drone adopted in flight, and not again
+    /// when a hold or an altitude error sends a flight back to climbing.
+    private var startingUp = false
     /// When REF take-off was first commanded (`takeOffTimeoutSeconds` counts from here).
     private var takeOffStartedAt: MonotonicTime?
     // Internal rather than private where FlightStateMachine+Conditions.swift / +Commands.swift read them.
@@ -228,7 +232,8 @@ public struct FlightStateMachine: Sendable {
         case .climbing, .following, .holding:
             // Only while the follower flies (a firmware hover, PCMD flag 0, leaves the estimate stale).
             if decision.command.pilot != nil, let droneState = drone.estimate(at: now) {
-                wind.observe(windEstimate: controller.fastWindEstimate, droneVelocity: droneState.velocity, now: now)
+                wind.observe(windEstimate: controller.fastWindEstimate, droneVelocity: droneState.velocity,
+                             commandedVelocity: decision.follow?.commandedVelocity ?? .zero, now: now)
             }
         case .landing:
             break
@@ -283,7 +288,7 @@ public struct FlightStateMachine: Sendable {
             }
             // Wind: more than the tilt can fight, above the configured limit, or the drone's own
             // warning. During take-off and the climb this aborts before any following.
-            if let cause = wind.cause(now: now, startingUp: state == .takingOff || state == .climbing),
+            if let cause = wind.cause(now: now, startingUp: startingUp && (state == .takingOff || state == .climbing)),
                state == .takingOff || hasBeenAirborne {
                 return move(to: .landing(.windTooStrong(cause)), .land(.windTooStrong(cause)), now)
             }
@@ -375,7 +380,9 @@ public struct FlightStateMachine: Sendable {
         if next == .takingOff, state.kind == .preflight {
             takeOffStartedAt = now
             liftOffConfirmed = false
+            startingUp = true
         }
+        if next == .following { startingUp = false }
         // A climb entered from take-off keeps its lift-off time; any other entry starts the clock.
         if next == .climbing, state != .takingOff || climbStartedAt == nil { climbStartedAt = now }
         state = next

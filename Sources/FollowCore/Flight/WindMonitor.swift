@@ -12,7 +12,8 @@ import Observations
 /// not clamped at the authority, so a wind beyond it reads as such within a couple of seconds.
 /// Three things end a flight for wind (→ `landing(.windTooStrong(cause))`):
 /// - **saturated**: the estimate is at `saturationFraction` of the authority or more *and* the
-///   drone moves downwind at `minDriftMetersPerSecond` or more — full tilt is losing ground — for
+///   drone moves downwind at `minDriftMetersPerSecond` or more faster than the follower commanded
+///   (a drone keeping pace with a person walking downwind is not losing ground) — full tilt is losing ground — for
 ///   `windSaturationSeconds`, counted on a leaky clock (it counts up while saturated and down at
 ///   `saturationLeak` of that rate while not, so a gust train adds up but one gust does not); or,
 ///   sooner, once the drift downwind while saturated adds up to `maxExcessDriftMeters`. The drone
@@ -21,8 +22,9 @@ import Observations
 ///   ground, from landing a flight.)
 /// - **above limit**: the mean estimate (first-order, `meanTimeConstantSeconds`; a running mean
 ///   until that much has been seen) exceeds `maxWindMetersPerSecond`, when one is configured.
-/// - **firmware**: navdata's "too much wind" state bit (AR.Drone bit 20) stayed raised for
-///   `firmwareWarningSeconds` while airborne.
+/// - **firmware**: navdata's "too much wind" state bit (AR.Drone bit 20) stayed raised across
+///   `firmwareWarningSeconds` of packets (first to latest raised packet: one packet followed by a
+///   navdata gap never counts) while airborne.
 /// Pure: time is an argument; `observe` is called once per airborne tick, `reset` on the ground.
 public struct WindMonitor: Sendable, Hashable {
     /// Share of the authority at which the estimate counts as saturated (our choice: the observer
@@ -68,6 +70,7 @@ public struct WindMonitor: Sendable, Hashable {
     private var observedSeconds: Double = 0
     private var lastObservedAt: MonotonicTime?
     private var firmwareWarningSince: MonotonicTime?
+    private var firmwareWarningLatest: MonotonicTime?
 
     public init(follow: FollowParameters, failsafe: FailsafeParameters, tuning: ControllerTuning) {
         authorityMetersPerSecond = tuning.tiltSpeedMetersPerSecond * _sin(radians(fromDegrees: follow.maxTiltDegrees))
@@ -75,16 +78,19 @@ public struct WindMonitor: Sendable, Hashable {
         saturationSeconds = failsafe.windSaturationSeconds
     }
 
-    /// Share of the authority the latest estimate takes (0 … 1).
+    /// Share of the authority the latest estimate takes (0 … `ControllerTuning.failsafeWindLimitFactor`,
+    /// the fast observer's clamp; past 1 the wind is beyond the tilt).
     public var authorityUsed: Double {
         authorityMetersPerSecond > 0 ? lastWind.length / authorityMetersPerSecond : 0
     }
 
-    /// Takes this tick's wind estimate and the drone's ground velocity (plane m/s) while the follower
+    /// Takes this tick's wind estimate, the drone's ground velocity and the velocity the follower
+    /// commanded (plane m/s; zero while it holds a point or the firmware flies) while the follower
     /// flies the drone (or learns the wind from the firmware's take-off). Ticks more than
     /// `FollowController.maxTickSeconds` apart count as that long.
-    public mutating func observe(windEstimate: PlaneVector, droneVelocity: PlaneVector, now: MonotonicTime) {
-        guard windEstimate.isFinite, droneVelocity.isFinite else { return }
+    public mutating func observe(windEstimate: PlaneVector, droneVelocity: PlaneVector,
+                                 commandedVelocity: PlaneVector = .zero, now: MonotonicTime) {
+        guard windEstimate.isFinite, droneVelocity.isFinite, commandedVelocity.isFinite else { return }
         let dt = lastObservedAt.map { min(max(now.seconds(since: $0), 0), FollowController.maxTickSeconds) }
             ?? FollowController.nominalTickSeconds
         lastObservedAt = now
@@ -94,7 +100,7 @@ public struct WindMonitor: Sendable, Hashable {
         let gain = dt / min(observedSeconds, Self.meanTimeConstantSeconds)
         meanWind = meanWind + (windEstimate - meanWind) * min(gain, 1)
         let speed = windEstimate.length
-        let downwind = speed > 0 ? droneVelocity.dot(windEstimate) / speed : 0
+        let downwind = speed > 0 ? (droneVelocity - commandedVelocity).dot(windEstimate) / speed : 0
         if speed >= Self.saturationFraction * authorityMetersPerSecond, downwind >= Self.minDriftMetersPerSecond {
             saturatedSeconds = min(saturatedSeconds + dt, saturationSeconds)
             // What full tilt cannot hold back: the estimate beyond the authority, at most the drift seen.
@@ -109,9 +115,10 @@ public struct WindMonitor: Sendable, Hashable {
     /// Takes navdata's "too much wind" bit (from every packet, airborne or not).
     public mutating func observe(firmwareWarning: Bool, at time: MonotonicTime) {
         if !firmwareWarning {
-            firmwareWarningSince = nil
-        } else if firmwareWarningSince == nil {
-            firmwareWarningSince = time
+            (firmwareWarningSince, firmwareWarningLatest) = (nil, nil)
+        } else {
+            if firmwareWarningSince == nil { firmwareWarningSince = time }
+            firmwareWarningLatest = time
         }
     }
 
@@ -136,7 +143,8 @@ public struct WindMonitor: Sendable, Hashable {
         let clock = startingUp ? min(saturationSeconds, Self.startUpSaturationSeconds) : saturationSeconds
         if saturatedSeconds >= clock || excessDriftMeters >= Self.maxExcessDriftMeters { return .saturated }
         if maxWindMetersPerSecond > 0, meanWind.length > maxWindMetersPerSecond { return .aboveLimit }
-        if let since = firmwareWarningSince, now.seconds(since: since) >= Self.firmwareWarningSeconds { return .firmware }
+        if let since = firmwareWarningSince, let latest = firmwareWarningLatest,
+           latest.seconds(since: since) >= Self.firmwareWarningSeconds { return .firmware }
         return nil
     }
 }

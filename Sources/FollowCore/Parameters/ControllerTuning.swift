@@ -39,6 +39,22 @@ public struct ControllerTuning: Sendable, Hashable {
     /// docs/stopping-model.md §5). Default 0.5 (settles in ≈ 8 s: slow enough that GPS jitter in
     /// the velocity estimate is not taken for wind), range 0…3 (0 = no wind compensation).
     public var windObserverRadiansPerSecond: Double = Spec.windObserverRadiansPerSecond.defaultValue
+    /// The wind observer's bandwidth during the climb, rad/s: it starts from no estimate (reset on
+    /// the ground) and the climb lasts seconds, next to the person, where drift matters more than
+    /// GPS jitter. Default 1.5 (converges in ≈ 3 s, a climb to 3 m), range 0.5…5.
+    public var climbWindObserverRadiansPerSecond: Double = Spec.climbWindObserverRadiansPerSecond.defaultValue
+    /// Bandwidth of the wind failsafe's own observer (`WindMonitor`), rad/s: the same model, beside
+    /// the velocity loop's. Default 1.5 (≈ 3 s to converge: a drone blown at 1–2 m/s is seen within
+    /// a few metres of drift; docs/stopping-model.md §6), range 0.5…5.
+    public var failsafeWindObserverRadiansPerSecond: Double = Spec.failsafeWindObserverRadiansPerSecond.defaultValue
+    /// Rate at which the firmware's take-off attitude seeds the failsafe's observer, 1/s: the hover
+    /// gives the wind directly (v − c2·sin(tilt)), so only navdata noise is filtered. Default 3
+    /// (≈ 0.3 s), range 0.5…20.
+    public var failsafeWindSeedRatePerSecond: Double = Spec.failsafeWindSeedRatePerSecond.defaultValue
+    /// The failsafe's observer is clamped at this multiple of the tilt authority c2·sin(maxTilt), only
+    /// so it stays bounded on nonsense input: any value past 1 reads as "beyond the tilt". Default 3,
+    /// range 1.5…10.
+    public var failsafeWindLimitFactor: Double = Spec.failsafeWindLimitFactor.defaultValue
     /// Extra margin kept between the aim point and `minSeparationMeters`, metres. Default 0.5.
     public var separationMarginMeters: Double = Spec.separationMarginMeters.defaultValue
     /// Heading error → yaw rate, 1/s. Default 1.5, range 0.2…5.
@@ -88,6 +104,10 @@ extension ControllerTuning: ParameterSet {
         public static let tiltTimeConstantSeconds = ParameterSpec("tiltTimeConstantSeconds", unit: "s", range: 0...1, default: 0.14)
         public static let personDecelerationMetersPerSecondSquared = ParameterSpec("personDecelerationMetersPerSecondSquared", unit: "m/s²", range: 1...20, default: 4)
         public static let windObserverRadiansPerSecond = ParameterSpec("windObserverRadiansPerSecond", unit: "rad/s", range: 0...3, default: 0.5)
+        public static let climbWindObserverRadiansPerSecond = ParameterSpec("climbWindObserverRadiansPerSecond", unit: "rad/s", range: 0.5...5, default: 1.5)
+        public static let failsafeWindObserverRadiansPerSecond = ParameterSpec("failsafeWindObserverRadiansPerSecond", unit: "rad/s", range: 0.5...5, default: 1.5)
+        public static let failsafeWindSeedRatePerSecond = ParameterSpec("failsafeWindSeedRatePerSecond", unit: "1/s", range: 0.5...20, default: 3)
+        public static let failsafeWindLimitFactor = ParameterSpec("failsafeWindLimitFactor", unit: "factor", range: 1.5...10, default: 3)
         public static let separationMarginMeters = ParameterSpec("separationMarginMeters", unit: "m", range: 0...10, default: 0.5)
         public static let yawGainPerSecond = ParameterSpec("yawGainPerSecond", unit: "1/s", range: 0.2...5, default: 1.5)
         public static let yawDeadZoneMeters = ParameterSpec("yawDeadZoneMeters", unit: "m", range: 0.1...10, default: 1)
@@ -119,6 +139,10 @@ extension ControllerTuning: ParameterSet {
         .init(\.tiltTimeConstantSeconds, Spec.tiltTimeConstantSeconds),
         .init(\.personDecelerationMetersPerSecondSquared, Spec.personDecelerationMetersPerSecondSquared),
         .init(\.windObserverRadiansPerSecond, Spec.windObserverRadiansPerSecond),
+        .init(\.climbWindObserverRadiansPerSecond, Spec.climbWindObserverRadiansPerSecond),
+        .init(\.failsafeWindObserverRadiansPerSecond, Spec.failsafeWindObserverRadiansPerSecond),
+        .init(\.failsafeWindSeedRatePerSecond, Spec.failsafeWindSeedRatePerSecond),
+        .init(\.failsafeWindLimitFactor, Spec.failsafeWindLimitFactor),
         .init(\.separationMarginMeters, Spec.separationMarginMeters),
         .init(\.yawGainPerSecond, Spec.yawGainPerSecond),
         .init(\.yawDeadZoneMeters, Spec.yawDeadZoneMeters),
