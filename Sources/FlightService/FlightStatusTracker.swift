@@ -107,8 +107,11 @@ extension FlightStateMachine {
     /// lifts the drone, or the follower first flies it); during the landing, the last one before it.
     /// Nil otherwise: a 0 there would read as calm air.
     var airborneWind: FlightStatus.Wind? {
-        let airborneKinds: Set<FlightStateKind> = [.takingOff, .climbing, .following, .holding, .landing]
-        guard airborneKinds.contains(state.kind), let navdata = telemetry?.flightState,
+        switch state.kind {
+        case .takingOff, .climbing, .following, .holding, .landing: break
+        case .preflight, .landed, .emergency: return nil
+        }
+        guard let navdata = telemetry?.flightState,
               navdata.isAirborne || navdata == .landing, wind.lastWind != .zero else { return nil }
         return FlightStatus.Wind(windMetersPerSecond: wind.lastWind.length, windTowardsDegrees: wind.lastWind.bearingDegrees,
                                  windAuthority: wind.authorityUsed, saturatedSeconds: wind.saturatedSeconds)

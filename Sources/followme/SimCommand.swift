@@ -120,10 +120,6 @@ struct SimCommand: AsyncParsableCommand {
             throw ValidationError("--person-rate-hz must be 0.5 to 20, got \(personRateHz)")
         }
         if let mountOffsetDeg, !mountOffsetDeg.isFinite { throw ValidationError("--mount-offset-deg must be finite") }
-        guard wind.windMps.isFinite, wind.windMps >= 0 else {
-            throw ValidationError("--wind-mps must be a finite speed >= 0, got \(wind.windMps)")
-        }
-        guard wind.windTowardsDeg.isFinite else { throw ValidationError("--wind-towards-deg must be finite") }
     }
 
     func run() async throws {

@@ -14,6 +14,14 @@ struct WindOptions: ParsableArguments {
     @Flag(name: .long, help: "Add Dryden low-altitude gusts (3 m) on top of the --wind-mps mean.")
     var gusts = false
 
+    /// Checked by ArgumentParser before the command runs (both commands: a usage error, exit 2).
+    func validate() throws {
+        guard windMps.isFinite, windMps >= 0 else {
+            throw ValidationError("--wind-mps must be a finite speed >= 0, got \(windMps)")
+        }
+        guard windTowardsDeg.isFinite else { throw ValidationError("--wind-towards-deg must be finite") }
+    }
+
     /// The wind these options describe: the mean `--wind-mps` towards `--wind-towards-deg`, with
     /// `WindModel.Parameters.dryden(meanENU:)` gusts on top under `--gusts`.
     var parameters: WindModel.Parameters {

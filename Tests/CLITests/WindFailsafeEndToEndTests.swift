@@ -103,8 +103,8 @@ import TestSupport
     }
 }
 
-/// `followme sim`'s wind options are checked before anything binds (exit 2, ArgumentParser's
-/// usage error as for every other bad option).
+/// `followme sim`'s and `followme bench`'s wind options (one `WindOptions` group) are checked before
+/// anything binds or flies (exit 2, ArgumentParser's usage error as for every other bad option).
 @Suite struct WindSimOptionTests {
     @Test("followme sim refuses a negative or non-finite wind", arguments: [
         (["--wind-mps=-1"], "--wind-mps must be a finite speed >= 0"),
@@ -119,6 +119,17 @@ import TestSupport
         #expect(r.exitCode == 2, "\(r.both)")
         #expect(r.stderr.contains(message), "\(r.both)")
         #expect(!r.stdout.contains("listening"))
+    }
+
+    @Test("followme bench refuses the same winds before it flies", arguments: [
+        (["--wind-mps=-1"], "--wind-mps must be a finite speed >= 0"),
+        (["--wind-mps", "nan"], "--wind-mps must be a finite speed >= 0"),
+        (["--wind-towards-deg", "inf"], "--wind-towards-deg must be finite"),
+    ])
+    func benchRefused(arguments: [String], message: String) throws {
+        let r = try FollowMeBinary.run(["bench", "--no-replays"] + arguments, timeoutSeconds: 20)
+        #expect(r.exitCode == 2, "\(r.both)")
+        #expect(r.stderr.contains(message), "\(r.both)")
     }
 }
 

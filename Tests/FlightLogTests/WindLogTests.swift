@@ -117,7 +117,6 @@ struct WindLogTests {
         // Then the wind has its row right under the drone's
         let drone = lines.firstIndex { $0.hasPrefix("DRONE") }
         #expect(lines.firstIndex(of: row) == drone.map { $0 + 1 }, "\(lines.joined(separator: "\n"))")
-        #expect(FlightStatus.Wind.warningAuthority == 0.8)
     }
 
     @Test("followme watch without a wind (on the ground, an older flight): no WIND row, the screen as before")
