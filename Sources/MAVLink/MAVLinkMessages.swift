@@ -8,9 +8,12 @@ public enum MAVLinkMessages {
         HomePosition.self, ExtendedSysState.self, StatusText.self,
     ]
 
+    /// `all` by message id, built once (the parser looks up every frame's id).
+    static let byID: [UInt32: any MAVLinkMessage.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.messageID, $0) })
+
     /// The type for `messageID`, nil when unknown.
     public static func type(for messageID: UInt32) -> (any MAVLinkMessage.Type)? {
-        all.first { $0.messageID == messageID }
+        byID[messageID]
     }
 
     /// CRC_EXTRA for `messageID`, nil when unknown (the parser then cannot check the frame).

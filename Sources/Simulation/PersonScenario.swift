@@ -138,15 +138,26 @@ public struct CurveJogScenario: PersonScenario {
     }
 
     public func state(atSeconds t: Double) -> PersonState {
-        guard t > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
+        guard t > 0, t.isFinite else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
         let s = t * speedMetersPerSecond
         var heading = initialBearingDegrees
         var position = startPlane + PlaneVector.unit(bearingDegrees: heading) * min(s, leadInMeters)
         var remaining = s - leadInMeters
         let arcLength = arcLengthMeters
         var arc = 0
-        // A zero radius or arc has no curve to walk: the path is straight.
-        while remaining > 0, arcLength > 0, let sign = turnSign(ofArc: arc) {
+        // A right and a left arc together restore the heading and move by the same step: skip whole
+        // pairs, so the walk costs the same at any t (it looped once per arc before).
+        if turns == .alternating, radiusMeters > 0, arcDegrees > 0, remaining > 2 * arcLength, remaining.isFinite {
+            let (afterRight, headingRight) = walkArc(from: .zero, headingDegrees: heading, sign: 1, radiusMeters: radiusMeters,
+                                                     alongMeters: arcLength)
+            let (pair, _) = walkArc(from: afterRight, headingDegrees: headingRight, sign: -1, radiusMeters: radiusMeters,
+                                    alongMeters: arcLength)
+            let pairs = max((remaining / (2 * arcLength)).rounded(.down) - 1, 0)
+            position = position + pair * pairs
+            remaining -= pairs * 2 * arcLength
+        }
+        // No positive radius and arc, no curve to walk: the path is straight.
+        while remaining > 0, radiusMeters > 0, arcDegrees > 0, let sign = turnSign(ofArc: arc) {
             (position, heading) = walkArc(from: position, headingDegrees: heading, sign: sign, radiusMeters: radiusMeters,
                                           alongMeters: min(remaining, arcLength))
             remaining -= arcLength

@@ -139,6 +139,21 @@ struct WindFailsafeTests {
         #expect(blown.cause(now: MonotonicTime(seconds: 10)) == .saturated)
     }
 
+    @Test("beyond the authority any downwind motion counts, even one the follower asked for")
+    func beyondTheAuthorityTheCommandDoesNotExcuse() {
+        // Given a wind at 130 % of the authority and a drone flying downwind at exactly its commanded
+        // 4 m/s (catching up with a person jogging downwind: it cannot hold a point at all)
+        let wind = PlaneVector(east: Self.monitor().authorityMetersPerSecond * 1.3, north: 0)
+        let flown = PlaneVector(east: 4, north: 0)
+        var monitor = Self.monitor()
+        for tick in 0..<90 {
+            monitor.observe(windEstimate: wind, droneVelocity: flown, commandedVelocity: flown,
+                            now: MonotonicTime(seconds: Double(tick) * Self.tick))
+        }
+        // Then it lands for saturation (within the 3 s, on 1 m of drift beyond the authority)
+        #expect(monitor.cause(now: MonotonicTime(seconds: 3)) == .saturated)
+    }
+
     @Test("during our take-off and climb half a second of saturation is enough; after that, wind_saturation_s")
     func startUpClock() {
         var monitor = Self.monitor()

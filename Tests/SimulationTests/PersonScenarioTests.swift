@@ -72,6 +72,33 @@ struct PersonScenarioTests {
         }
     }
 
+    @Test("S-curve far out: whole right+left pairs skipped give the arc-by-arc walk; an infinite time terminates")
+    func sCurveFarOut() {
+        let s = CurveJogScenario(initialBearingDegrees: 30, speedMetersPerSecond: 3, leadInMeters: 30, radiusMeters: 20,
+                                 arcDegrees: 70, turns: .alternating)
+        // Given the walk done arc by arc (the definition), for a time 60 arcs after the lead-in
+        let t = 700.0
+        var remaining = t * 3 - 30
+        var heading = 30.0, sign = 1.0
+        var position = PlaneVector.unit(bearingDegrees: 30) * 30
+        let arc = 20 * 70 * Double.pi / 180
+        while remaining > 0 {
+            let along = min(remaining, arc)
+            let center = position + PlaneVector.unit(bearingDegrees: heading + sign * 90) * 20
+            heading += sign * (along / 20 * 180 / .pi)
+            position = center + PlaneVector.unit(bearingDegrees: heading - sign * 90) * 20
+            remaining -= arc
+            sign = -sign
+        }
+        // Then the scenario is there, heading the same way
+        let state = s.state(atSeconds: t)
+        #expect((state.positionPlane - position).length < 1e-6, "\(state.positionPlane) vs \(position)")
+        #expect((state.velocityENU - PlaneVector.unit(bearingDegrees: heading) * 3).length < 1e-9)
+        // And a time of infinity (or 1e12 s) returns instead of walking forever
+        #expect(s.state(atSeconds: .infinity).positionPlane.isFinite)
+        #expect(s.state(atSeconds: 1e12).velocityENU.isFinite)
+    }
+
     @Test("velocity is the derivative of position away from corners", arguments: [3.3, 17.7, 29.1, 41.9, 75.5, 123.4])
     func consistency(t: Double) {
         let scenarios: [any PersonScenario] = [

@@ -12,9 +12,9 @@ import Observations
 /// not clamped at the authority, so a wind beyond it reads as such within a couple of seconds.
 /// Three things end a flight for wind (→ `landing(.windTooStrong(cause))`):
 /// - **saturated**: the estimate is at `saturationFraction` of the authority or more *and* the
-///   drone moves downwind at `minDriftMetersPerSecond` or more, and that much faster than the
-///   follower commanded (a drone keeping pace with a person walking downwind is not losing ground)
-///   — full tilt is losing ground — for
+///   drone moves downwind at `minDriftMetersPerSecond` or more — and, while the estimate is within
+///   the authority, that much faster than the follower commanded (a drone keeping pace with a person
+///   walking downwind is not losing ground) — full tilt is losing ground — for
 ///   `windSaturationSeconds`, counted on a leaky clock (it counts up while saturated and down at
 ///   `saturationLeak` of that rate while not, so a gust train adds up but one gust does not); or,
 ///   sooner, once the drift downwind while saturated adds up to `maxExcessDriftMeters`. The drone
@@ -101,10 +101,13 @@ public struct WindMonitor: Sendable, Hashable {
         let gain = dt / min(observedSeconds, Self.meanTimeConstantSeconds)
         meanWind = meanWind + (windEstimate - meanWind) * min(gain, 1)
         let speed = windEstimate.length
-        // Losing ground: moving downwind, and that much faster than commanded (a drone keeping pace
-        // with a person walking downwind is not losing ground, nor is one held still at the edge).
-        let downwind = speed > 0
-            ? min(droneVelocity.dot(windEstimate), (droneVelocity - commandedVelocity).dot(windEstimate)) / speed : 0
+        // Losing ground: moving downwind, and — while the estimate is still within the authority — that
+        // much faster than commanded (a drone keeping pace with a person walking downwind is not losing
+        // ground, nor is one held still at the edge). Beyond the authority any downwind motion counts:
+        // the drone cannot hold a point at all, whatever it was asked to do meanwhile.
+        let beyond = speed > authorityMetersPerSecond
+        let drift = beyond ? droneVelocity : droneVelocity - commandedVelocity
+        let downwind = speed > 0 ? min(droneVelocity.dot(windEstimate), drift.dot(windEstimate)) / speed : 0
         if speed >= Self.saturationFraction * authorityMetersPerSecond, downwind >= Self.minDriftMetersPerSecond {
             saturatedSeconds = min(saturatedSeconds + dt, saturationSeconds)
             // What full tilt cannot hold back: the estimate beyond the authority, at most the drift seen.
