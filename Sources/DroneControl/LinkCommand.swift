@@ -1,18 +1,25 @@
 import FollowCore
-import MemberwiseInit
 
 /// What a flight sends a drone link on every decision: fly or not, and how.
 ///
-/// Link-neutral: the AR.Drone link turns it into REF bit 9 and a progressive PCMD
-/// (docs/ardrone-protocol.md §2.3); a MAVLink link into its own take-off/land and velocity
-/// set-points (docs/architecture.md §3).
-@MemberwiseInit
+/// Link-neutral: `motion` is the core's command in the local plane (`MotionCommand`). A MAVLink link
+/// sends it as a velocity set-point in MAV_FRAME_LOCAL_NED (docs/mavlink.md §7.4); the AR.Drone
+/// link sends `pilot`, the PCMD the AR.Drone's tilt loop made of it, with REF bit 9
+/// (docs/ardrone-protocol.md §2.3). Neither converts the other's terms.
 public struct LinkCommand: Sendable, Hashable {
     /// Take off / stay airborne (true) or land / stay landed (false).
     public var flying: Bool
-    /// The pilot fractions in [−1, 1] of the drone's configured maxima; nil = hover (hold position).
+    /// The AR.Drone's PCMD fractions in [−1, 1] for `motion`; nil = hover (the firmware holds position).
     public var pilot: PilotCommand?
+    /// The motion the core asks for; nil = hover (an autopilot: zero velocity, it holds where it stops).
+    public var motion: MotionCommand?
+
+    public init(flying: Bool, pilot: PilotCommand? = nil, motion: MotionCommand? = nil) {
+        self.flying = flying
+        self.pilot = pilot
+        self.motion = motion
+    }
 
     /// Stay (or go) on the ground, hovering meanwhile.
-    public static let landed = LinkCommand(flying: false, pilot: nil)
+    public static let landed = LinkCommand(flying: false)
 }

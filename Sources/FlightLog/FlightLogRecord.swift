@@ -112,12 +112,18 @@ public struct FlightCommandRecord: Codable, Sendable, Hashable {
     public var intent: String? = nil
     /// REF bit 9 as sent (in a dry run: as adopted, not as the core wants).
     public var sentFlying: Bool? = nil
-    /// Pilot fractions in [−1, 1]; absent when hovering (`hover` true).
+    /// AR.Drone PCMD fractions in [−1, 1]; absent when hovering (`hover` true) and for an autopilot.
     public var roll: Double? = nil
     public var pitch: Double? = nil
     public var gaz: Double? = nil
     public var yaw: Double? = nil
     public var hover: Bool? = nil
+    /// The motion the core asked for (`MotionCommand`, every drone): velocity east and north, m/s,
+    /// climb, m/s (up), yaw rate, degrees/s (clockwise). Absent when hovering and in older logs.
+    public var velocityEast: Double? = nil
+    public var velocityNorth: Double? = nil
+    public var climb: Double? = nil
+    public var yawRate: Double? = nil
     /// Distance to the target, metres, and its bearing relative to the nose, degrees, while following.
     public var dist: Double? = nil
     public var relBearing: Double? = nil
@@ -136,6 +142,7 @@ public struct FlightCommandRecord: Codable, Sendable, Hashable {
         case t, kind, state, intent, sentFlying = "sent_flying", roll, pitch, gaz, yaw, hover, dist
         case relBearing = "rel_bearing", dryRun = "dry_run", wouldFly = "would_fly"
         case windMetersPerSecond = "wind_mps", windTowardsDegrees = "wind_towards_deg", windAuthority = "wind_authority"
+        case velocityEast = "cmd_ve_mps", velocityNorth = "cmd_vn_mps", climb = "cmd_climb_mps", yawRate = "cmd_yaw_rate_dps"
     }
 
 }

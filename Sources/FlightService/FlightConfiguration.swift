@@ -8,6 +8,8 @@ import MAVLinkAdapter
 public struct FlightConfiguration: Sendable {
     public let follow: FollowParameters
     public let failsafe: FailsafeParameters
+    /// Who closes the velocity loop (`[drone] protocol`, `[mavlink] autopilot`).
+    public let vehicle: VehicleDynamics
     /// The drone link `[drone] protocol` names, with its settings.
     public let link: LinkSettings
     /// The gpsd receivers to read: the target always; the onboard receiver unless the autopilot gives
@@ -38,9 +40,10 @@ public struct FlightConfiguration: Sendable {
         // with the autopilot's own heading it carries no receiver mount offset (0).
         follow = config.followParameters
         failsafe = config.failsafeParameters
+        vehicle = config.vehicleDynamics
         do {
             // Every range and the core's own cross-field rules (the standoff rule), as `run` builds it.
-            _ = try FlightStateMachine(follow: follow, failsafe: failsafe)
+            _ = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: vehicle)
         } catch {
             throw .core("\(error)")
         }
@@ -75,8 +78,7 @@ public struct FlightConfiguration: Sendable {
         )
     }
 
-    /// `[mavlink]` as the link takes it; set-points scaled by the core's own tilt model for these
-    /// follow limits, take-off to `follow.altitude_m`.
+    /// `[mavlink]` as the link takes it; set-points within these follow limits, take-off to `follow.altitude_m`.
     private static func mavlinkLink(_ config: FollowMeConfiguration, follow: FollowParameters) throws
         -> MAVLinkLinkConfiguration {
         let m = config.mavlink
@@ -92,7 +94,7 @@ public struct FlightConfiguration: Sendable {
             address: m.address, port: m.port, localPort: m.localPort,
             systemID: m.systemID, componentID: m.componentID, targetSystem: m.targetSystem,
             autopilot: autopilot, positionSource: positionSource,
-            setpoints: VelocitySetpointScale(follow: follow), takeoffAltitudeMeters: follow.altitudeMeters
+            setpoints: VelocitySetpointLimits(follow: follow), takeoffAltitudeMeters: follow.altitudeMeters
         )
     }
 }

@@ -156,10 +156,10 @@ struct FlightLoop {
             record(FlightTransitionRecord(t: now.seconds, from: t.from.name, to: t.to.name, reason: t.reason.name), now)
         }
         let wouldFly = decision.command.intent.wantsAirborne
-        var command = LinkCommand(flying: wouldFly, pilot: decision.command.pilot)
+        var command = LinkCommand(flying: wouldFly, pilot: decision.command.pilot, motion: decision.command.motion)
         if options.noTakeoff {
             // Dry run: REF stays as adopted, PCMD hovers; what the core wants is only logged.
-            command = LinkCommand(flying: dryRunFlying, pilot: nil)
+            command = LinkCommand(flying: dryRunFlying)
             if now.seconds(since: lastDryRunLog) >= 1 {
                 lastDryRunLog = now
                 logDryRun(decision, wouldFly: wouldFly, sentFlying: command.flying)
@@ -171,10 +171,12 @@ struct FlightLoop {
         if machine.telemetry != nil {
             link.send(command, immediately: immediately, reflecting: fixReceivedAt)
         }
-        let pilot = command.pilot ?? .zero
+        let pilot = command.pilot ?? .zero, motion = command.motion ?? .stop
         logger.trace("command", metadata: [
             "state": "\(decision.state.name)", "flying": "\(command.flying)", "roll": "\(pilot.roll)",
             "pitch": "\(pilot.pitch)", "gaz": "\(pilot.gaz)", "yaw": "\(pilot.yaw)",
+            "ve": "\(motion.velocity.east)", "vn": "\(motion.velocity.north)", "climb": "\(motion.climbMetersPerSecond)",
+            "yaw-rate": "\(motion.yawRateDegreesPerSecond)",
         ])
 
         if decision.command.intent != lastIntent || now.seconds(since: lastCommandLog) >= 0.1 {
@@ -184,6 +186,10 @@ struct FlightLoop {
                                         intent: decision.command.intent.name, sentFlying: command.flying)
             if let p = decision.command.pilot {
                 (r.roll, r.pitch, r.gaz, r.yaw) = (p.roll, p.pitch, p.gaz, p.yaw)
+            }
+            if let m = decision.command.motion {
+                (r.velocityEast, r.velocityNorth) = (m.velocity.east, m.velocity.north)
+                (r.climb, r.yawRate) = (m.climbMetersPerSecond, m.yawRateDegreesPerSecond)
             } else {
                 r.hover = true
             }
@@ -204,6 +210,10 @@ struct FlightLoop {
         if let p = decision.command.pilot {
             metadata["roll"] = "\(p.roll)"; metadata["pitch"] = "\(p.pitch)"
             metadata["gaz"] = "\(p.gaz)"; metadata["yaw"] = "\(p.yaw)"
+        }
+        if let m = decision.command.motion {
+            metadata["ve"] = "\(m.velocity.east)"; metadata["vn"] = "\(m.velocity.north)"
+            metadata["climb"] = "\(m.climbMetersPerSecond)"; metadata["yaw-rate"] = "\(m.yawRateDegreesPerSecond)"
         }
         logger.info("dry run: would send", metadata: metadata)
     }

@@ -41,6 +41,9 @@ protocol BenchDrone {
     /// The link configures the drone after it connects (`LinkEvent.configurationComplete`), so the core
     /// starts with its configuration pending, as in `FlightLoop.start`.
     var configuresOnConnect: Bool { get }
+    /// Who closes the velocity loop: FollowMe's tilt loop (AR.Drone) or the autopilot, as `followme run`
+    /// configures the core for this drone (`FollowMeConfiguration.vehicleDynamics`).
+    var vehicleDynamics: VehicleDynamics { get }
 
     /// Moves the physics to the last step boundary ≤ `now`.
     mutating func advance(to now: MonotonicTime)
@@ -48,8 +51,9 @@ protocol BenchDrone {
     func polledTelemetry(at now: MonotonicTime) -> DroneTelemetry?
     /// The link's events since the last call, in order.
     mutating func takeEvents() -> [LinkEvent]
-    /// Sends FollowMe's command for this control tick; returns the pilot fractions sent (roll,
-    /// pitch, gaz, yaw; for the track), or nil when the link is not yet commanding the drone.
+    /// Sends FollowMe's command for this control tick; returns what was sent for the track (the
+    /// AR.Drone: PCMD roll, pitch, gaz, yaw fractions; an autopilot: velocity east, north, climb m/s
+    /// and yaw rate °/s), or nil when the link is not yet commanding the drone.
     mutating func send(_ command: DroneCommand, at now: MonotonicTime) -> [Double]?
     /// Sends the naive baseline's command for this control tick.
     mutating func send(naive command: NaiveBaselineController.Command, at now: MonotonicTime)
@@ -94,6 +98,7 @@ struct ARDroneBenchDrone: BenchDrone {
     var readsOnboardReceiver: Bool { true }
     /// The bench's two writes take effect at t = 0 (the simulator applies them at once).
     var configuresOnConnect: Bool { false }
+    var vehicleDynamics: VehicleDynamics { .tiltLoop }
 
     mutating func advance(to now: MonotonicTime) { airframe.advance(to: now) }
 

@@ -35,6 +35,8 @@ struct MAVLinkBenchDrone: BenchDrone {
     /// The session has reported telemetry: the flight (`FlightLoop`) hands the link its commands only
     /// after the core has seen telemetry, so the bench does too.
     private var telemetrySeen = false
+    /// The follow limits the naive baseline's PCMD fractions are fractions of.
+    private let naiveFollow: FollowParameters
 
     /// A disarmed Copter in STABILIZE on the ground at `positionPlane` of `plane`, nose at `bearing`,
     /// and a session configured as `followme run` configures it for an ArduPilot vehicle: set-points
@@ -45,11 +47,12 @@ struct MAVLinkBenchDrone: BenchDrone {
                                noseHeadingDegrees: bearing)
         positionSource = c.mavlinkPositionSource
         let follow = c.followParameters(drone: DroneConfiguration())
+        naiveFollow = follow
         let configuration: MAVLinkLinkConfiguration
         do {
             configuration = try MAVLinkLinkConfiguration(
                 autopilot: .ardupilot, positionSource: c.mavlinkPositionSource,
-                setpoints: VelocitySetpointScale(follow: follow), takeoffAltitudeMeters: follow.altitudeMeters)
+                setpoints: VelocitySetpointLimits(follow: follow), takeoffAltitudeMeters: follow.altitudeMeters)
         } catch {
             throw .parameters(error)
         }
@@ -76,6 +79,8 @@ struct MAVLinkBenchDrone: BenchDrone {
     var mountOffsetDegrees: Double { positionSource == .autopilot ? 0 : BenchRunner.mountOffsetDegrees }
     var readsOnboardReceiver: Bool { positionSource == .receiver }
     var configuresOnConnect: Bool { true }
+    /// ArduCopter GUIDED closes its own velocity loop (the bench's Copter is ArduPilot-like).
+    var vehicleDynamics: VehicleDynamics { .velocityLoop(.arduCopterDefaults) }
 
     mutating func advance(to now: MonotonicTime) {
         let due = airframe.advance(to: now)
@@ -94,9 +99,9 @@ struct MAVLinkBenchDrone: BenchDrone {
     mutating func send(_ command: DroneCommand, at now: MonotonicTime) -> [Double]? {
         var sent: [Double]?
         if telemetrySeen {
-            session.setDesired(LinkCommand(flying: command.intent.wantsAirborne, pilot: command.pilot))
-            let pilot = command.pilot ?? .zero
-            sent = [pilot.roll, pilot.pitch, pilot.gaz, pilot.yaw]
+            session.setDesired(LinkCommand(flying: command.intent.wantsAirborne, motion: command.motion))
+            let motion = command.motion ?? .stop
+            sent = [motion.velocity.east, motion.velocity.north, motion.climbMetersPerSecond, motion.yawRateDegreesPerSecond]
         }
         tick(now: now)
         return sent
@@ -104,11 +109,21 @@ struct MAVLinkBenchDrone: BenchDrone {
 
     /// The baseline flies from its first tick (as its REF take-off does); hover = the hold set-point.
     mutating func send(naive command: NaiveBaselineController.Command, at now: MonotonicTime) {
-        var pilot: PilotCommand?
+        var motion: MotionCommand?
         if case let .move(roll, pitch, gaz, yaw) = command {
-            pilot = PilotCommand(roll: Double(roll), pitch: Double(pitch), gaz: Double(gaz), yaw: Double(yaw))
+            // The baseline speaks AR.Drone PCMD; for an autopilot it gets the speed that tilt would hold
+            // (c2·sin(fraction·max tilt), body frame rotated by the true nose): the baseline's own crude
+            // translation, not the product's.
+            let follow = naiveFollow
+            let maxTilt = follow.maxTiltDegrees * .pi / 180, c2 = ControllerTuning().tiltSpeedMetersPerSecond
+            let forward = c2 * _sin(-Double(pitch) * maxTilt), right = c2 * _sin(Double(roll) * maxTilt)
+            let nose = airframe.noseHeadingDegrees
+            motion = MotionCommand(
+                velocity: PlaneVector.unit(bearingDegrees: nose) * forward + PlaneVector.unit(bearingDegrees: nose + 90) * right,
+                climbMetersPerSecond: Double(gaz) * follow.maxClimbMetersPerSecond,
+                yawRateDegreesPerSecond: Double(yaw) * follow.maxYawRateDegreesPerSecond)
         }
-        session.setDesired(LinkCommand(flying: true, pilot: pilot))
+        session.setDesired(LinkCommand(flying: true, motion: motion))
         tick(now: now)
     }
 

@@ -131,7 +131,7 @@ public enum BenchRunner {
                 var follow = c.followParameters(drone: sim.droneConfiguration)
                 follow.mountOffsetDegrees = sim.mountOffsetDegrees
                 do {
-                    machine = try FlightStateMachine(follow: follow, failsafe: failsafe)
+                    machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: sim.vehicleDynamics)
                 } catch {
                     throw .parameters(error)
                 }

@@ -70,4 +70,18 @@ extension FollowMeConfiguration {
     public var readsOnboardReceiver: Bool {
         drone.linkProtocol == .ardrone || mavlink.positionSource == .receiver
     }
+
+    /// Who closes the velocity loop, as the flight core's stopping model counts on it: the AR.Drone
+    /// through FollowMe's tilt loop; an autopilot by itself, braking at its default acceleration
+    /// limit (ArduCopter `WPNAV_ACCEL`, PX4 `MPC_ACC_HOR`: docs/stopping-model.md §7).
+    public var vehicleDynamics: VehicleDynamics {
+        switch drone.linkProtocol {
+        case .ardrone: return .tiltLoop
+        case .mavlink:
+            switch mavlink.autopilot {
+            case .ardupilot: return .velocityLoop(.arduCopterDefaults)
+            case .px4: return .velocityLoop(.px4Defaults)
+            }
+        }
+    }
 }

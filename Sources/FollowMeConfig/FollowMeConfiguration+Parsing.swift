@@ -264,7 +264,7 @@ extension FollowMeConfiguration {
         guard c.failsafe.minSeparationMeters <= separationMax else { return }
         let shortest = StoppingModel.shortestDefensibleStandoffMeters(
             protectedRadiusMeters: c.failsafeParameters.protectedRadiusMeters, follow: c.followParameters,
-            tuning: ControllerTuning())
+            tuning: ControllerTuning(), vehicle: c.vehicleDynamics)
         guard c.follow.standoffMeters < shortest else { return }
         let needed = (shortest * 10).rounded(.up) / 10
         r.add(.invalid(

@@ -31,8 +31,8 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
     public let targetSystem: UInt8
     public let autopilot: Autopilot
     public let positionSource: PositionSource
-    /// What a pilot fraction of ±1 means as a velocity (docs/mavlink.md §7.4).
-    public let setpoints: VelocitySetpointScale
+    /// The most a set-point may ask for (the flight's own limits; docs/mavlink.md §7.4).
+    public let setpoints: VelocitySetpointLimits
     /// Height NAV_TAKEOFF climbs to, metres above the take-off point (`[follow] altitude_m`).
     public let takeoffAltitudeMeters: Double
     public let timing: Timing
@@ -41,7 +41,7 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
         address: String = "127.0.0.1", port: Int = 14550, localPort: Int = 0,
         systemID: Int = 255, componentID: Int = 190, targetSystem: Int = 0,
         autopilot: Autopilot = .ardupilot, positionSource: PositionSource = .autopilot,
-        setpoints: VelocitySetpointScale, takeoffAltitudeMeters: Double, timing: Timing = Timing()
+        setpoints: VelocitySetpointLimits, takeoffAltitudeMeters: Double, timing: Timing = Timing()
     ) throws(ParameterError) {
         guard !address.isEmpty else { throw .inconsistent(parameter: "address", value: 0, requirement: "must not be empty") }
         self.address = address

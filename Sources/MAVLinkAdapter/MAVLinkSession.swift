@@ -23,7 +23,8 @@ import Observations
 ///   differ: PX4's OFFBOARD main mode 6 is ArduPilot's RTL). ArduPilot: GUIDED → ARM → NAV_TAKEOFF,
 ///   set-points once IN_AIR. PX4: set-points streamed first (hold, 1 s), ARM → NAV_TAKEOFF, OFFBOARD
 ///   once the take-off finished (AUTO.LOITER, IN_AIR).
-/// * Set-points every tick while in control; hold (zero velocity) when the owner says `pilot` nil
+/// * Set-points every tick while in control: the owner's `motion` in MAV_FRAME_LOCAL_NED, never
+///   converted; hold (zero velocity) when the owner says `motion` nil
 ///   or telemetry is lost. `flying` false while airborne: DO_SET_MODE LAND (once accepted, never
 ///   forced again: a pilot may take over).
 /// * A vehicle that leaves our mode while airborne (RC pilot, the autopilot's own failsafe) is not
@@ -146,8 +147,8 @@ public struct MAVLinkSession: Sendable {
     /// set-point during GUIDED's own take-off would end the climb), or — PX4 — from before arming
     /// on (OFFBOARD is only accepted after set-points have streamed), until the vehicle is released.
     /// While landing is wanted: hold, until the vehicle leaves our mode. The value is the owner's
-    /// pilot command only in our mode, airborne, with fresh telemetry; otherwise hold.
-    var currentSetpoint: BodyVelocitySetpoint? {
+    /// motion command only in our mode, airborne, with fresh telemetry; otherwise hold.
+    var currentSetpoint: LocalVelocitySetpoint? {
         guard vehicleTarget != nil, !autopilotMismatch, !flight.released else { return nil }
         let inControlMode = isIn(profile.control)
         let flyingInControl = inControlMode && vehicle.flightState == .flying
@@ -162,7 +163,7 @@ public struct MAVLinkSession: Sendable {
         }
         guard streaming else { return nil }
         return desired.flying && flyingInControl && !isTelemetryLost
-            ? configuration.setpoints.setpoint(for: desired.pilot) : .hold
+            ? configuration.setpoints.setpoint(for: desired.motion) : .hold
     }
 
     // MARK: - Output

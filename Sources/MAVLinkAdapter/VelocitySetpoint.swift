@@ -1,82 +1,83 @@
 import FollowCore
 import Geometry
 import MAVLink
-import MemberwiseInit
 
-/// A velocity set-point in the vehicle's body axes: forward along the nose, right, down, and a yaw
-/// rate (clockwise seen from above), what SET_POSITION_TARGET_LOCAL_NED carries in MAV_FRAME_BODY_NED
-/// (docs/mavlink.md §7.4). Always finite: `VelocitySetpointScale` builds it and turns anything
-/// non-finite into `hold`.
-@MemberwiseInit(.public)
-public struct BodyVelocitySetpoint: Sendable, Hashable {
-    public var forwardMetersPerSecond: Double
-    public var rightMetersPerSecond: Double
+/// A velocity set-point in the local NED frame: north, east, down over the ground and a yaw rate
+/// (clockwise seen from above, NED's positive yaw), what SET_POSITION_TARGET_LOCAL_NED carries in
+/// MAV_FRAME_LOCAL_NED (docs/mavlink.md §7.4). The core's `MotionCommand` as is: the local plane's
+/// east/north are true east/north, like the autopilot's local frame, so nothing is rotated through
+/// FollowMe's heading estimate. Always finite: `VelocitySetpointLimits` builds it and turns
+/// anything non-finite into `hold`.
+public struct LocalVelocitySetpoint: Sendable, Hashable {
+    public var northMetersPerSecond: Double
+    public var eastMetersPerSecond: Double
     public var downMetersPerSecond: Double
     public var yawRateRadiansPerSecond: Double
 
+    public init(northMetersPerSecond: Double, eastMetersPerSecond: Double, downMetersPerSecond: Double,
+                yawRateRadiansPerSecond: Double) {
+        self.northMetersPerSecond = northMetersPerSecond
+        self.eastMetersPerSecond = eastMetersPerSecond
+        self.downMetersPerSecond = downMetersPerSecond
+        self.yawRateRadiansPerSecond = yawRateRadiansPerSecond
+    }
+
     /// Zero velocity, zero yaw rate: the autopilot brakes and holds where it stops.
-    public static let hold = BodyVelocitySetpoint(
-        forwardMetersPerSecond: 0, rightMetersPerSecond: 0, downMetersPerSecond: 0, yawRateRadiansPerSecond: 0)
+    public static let hold = LocalVelocitySetpoint(
+        northMetersPerSecond: 0, eastMetersPerSecond: 0, downMetersPerSecond: 0, yawRateRadiansPerSecond: 0)
 }
 
-/// What a pilot fraction of ±1 means to an autopilot's velocity loop (docs/mavlink.md §7.4).
-///
-/// The follow controller outputs AR.Drone tilt fractions and models the drone as
-/// v̇ = c1·(c2·sin(tilt) − v): a held tilt settles at the speed c2·sin(tilt). The link asks the
-/// autopilot for exactly that steady-state speed, so the controller, the estimator and the wind
-/// observer run unchanged and the autopilot's velocity loop is the plant (first order, like the
-/// model, with its own time constant).
-@MemberwiseInit(.public)
-public struct VelocitySetpointScale: Sendable, Hashable {
-    /// c2, m/s per unit sin(tilt) (`ControllerTuning.tiltSpeedMetersPerSecond`).
-    public var tiltSpeedMetersPerSecond: Double
-    /// The tilt a roll/pitch fraction of 1 means (`[follow] max_tilt_deg`).
-    public var maxTiltDegrees: Double
-    /// The climb rate a gaz fraction of 1 means (`[follow] max_climb_mps`).
+/// The link's last line of defence on a set-point: the configured maxima (`[follow]
+/// max_speed_mps`, `max_climb_mps`, `max_yaw_rate_dps`), never more, and hold for anything not
+/// finite. The core already keeps inside them; this is not a conversion (docs/mavlink.md §7.4).
+public struct VelocitySetpointLimits: Sendable, Hashable {
+    public var maxHorizontalSpeedMetersPerSecond: Double
     public var maxClimbMetersPerSecond: Double
-    /// The yaw rate a yaw fraction of 1 means (`[follow] max_yaw_rate_dps`).
     public var maxYawRateDegreesPerSecond: Double
 
-    /// The scale the flight core itself assumes for these parameters.
-    public init(follow: FollowParameters, tuning: ControllerTuning = ControllerTuning()) {
-        self.init(tiltSpeedMetersPerSecond: tuning.tiltSpeedMetersPerSecond, maxTiltDegrees: follow.maxTiltDegrees,
+    public init(maxHorizontalSpeedMetersPerSecond: Double, maxClimbMetersPerSecond: Double,
+                maxYawRateDegreesPerSecond: Double) {
+        self.maxHorizontalSpeedMetersPerSecond = maxHorizontalSpeedMetersPerSecond
+        self.maxClimbMetersPerSecond = maxClimbMetersPerSecond
+        self.maxYawRateDegreesPerSecond = maxYawRateDegreesPerSecond
+    }
+
+    /// The flight's own limits.
+    public init(follow: FollowParameters) {
+        self.init(maxHorizontalSpeedMetersPerSecond: follow.maxHorizontalSpeedMetersPerSecond,
                   maxClimbMetersPerSecond: follow.maxClimbMetersPerSecond,
                   maxYawRateDegreesPerSecond: follow.maxYawRateDegreesPerSecond)
     }
 
-    /// The set-point for one pilot command: forward = c2·sin(−pitch·maxTilt) (negative pitch = nose
-    /// down = forward), right = c2·sin(roll·maxTilt), down = −gaz·maxClimb, yaw rate = yaw·maxYawRate.
-    /// nil (hover), or any non-finite value, holds; finite fractions are clamped to [−1, 1], as
-    /// the AR.Drone's PCMD is (`ProgressiveCommand`).
-    public func setpoint(for pilot: PilotCommand?) -> BodyVelocitySetpoint {
-        guard let pilot, pilot.roll.isFinite, pilot.pitch.isFinite, pilot.gaz.isFinite, pilot.yaw.isFinite else {
-            return .hold
-        }
-        func clamped(_ fraction: Double) -> Double { min(max(fraction, -1), 1) }
-        let maxTiltRadians = maxTiltDegrees * .pi / 180
-        let setpoint = BodyVelocitySetpoint(
-            forwardMetersPerSecond: tiltSpeedMetersPerSecond * _sin(-clamped(pilot.pitch) * maxTiltRadians),
-            rightMetersPerSecond: tiltSpeedMetersPerSecond * _sin(clamped(pilot.roll) * maxTiltRadians),
-            downMetersPerSecond: -clamped(pilot.gaz) * maxClimbMetersPerSecond,
-            yawRateRadiansPerSecond: clamped(pilot.yaw) * maxYawRateDegreesPerSecond * .pi / 180)
-        let values = [setpoint.forwardMetersPerSecond, setpoint.rightMetersPerSecond, setpoint.downMetersPerSecond,
+    /// The set-point for one motion command: north = velocity.north, east = velocity.east, down =
+    /// −climb, yaw rate in rad/s, each within its limit. nil (hover), or anything non-finite, holds.
+    public func setpoint(for motion: MotionCommand?) -> LocalVelocitySetpoint {
+        guard let motion, motion.isValid else { return .hold }
+        let velocity = motion.velocity.clamped(toLength: maxHorizontalSpeedMetersPerSecond)
+        let climb = min(max(motion.climbMetersPerSecond, -maxClimbMetersPerSecond), maxClimbMetersPerSecond)
+        let yawRate = min(max(motion.yawRateDegreesPerSecond, -maxYawRateDegreesPerSecond), maxYawRateDegreesPerSecond)
+        let setpoint = LocalVelocitySetpoint(
+            northMetersPerSecond: velocity.north, eastMetersPerSecond: velocity.east, downMetersPerSecond: -climb,
+            yawRateRadiansPerSecond: yawRate * .pi / 180)
+        let values = [setpoint.northMetersPerSecond, setpoint.eastMetersPerSecond, setpoint.downMetersPerSecond,
                       setpoint.yawRateRadiansPerSecond]
-        // A scale that is itself not finite (never built by the config) must still not fly NaN.
+        // Limits that are themselves not finite (never built by the config) must still not fly NaN.
         return values.allSatisfy(\.isFinite) ? setpoint : .hold
     }
 }
 
 extension SetPositionTargetLocalNED {
-    /// The velocity set-point as the autopilot reads it: MAV_FRAME_BODY_NED (8), velocity + yaw
-    /// rate only (type mask 0x05C7: position, acceleration and yaw ignored; docs/mavlink.md §5.1, §7.4).
-    public init(_ setpoint: BodyVelocitySetpoint, target: MAVLinkTarget, timeBootMilliseconds: UInt32) {
+    /// The velocity set-point as the autopilot reads it: MAV_FRAME_LOCAL_NED (1), velocity + yaw rate
+    /// only (type mask 0x05C7: position, acceleration and yaw ignored; docs/mavlink.md §5.1, §7.4).
+    /// ArduCopter GUIDED and PX4 OFFBOARD both read LOCAL_NED velocities as north/east/down.
+    public init(_ setpoint: LocalVelocitySetpoint, target: MAVLinkTarget, timeBootMilliseconds: UInt32) {
         self.init()
         self.timeBootMilliseconds = timeBootMilliseconds
-        velocityNEDMetersPerSecond = [Float(setpoint.forwardMetersPerSecond), Float(setpoint.rightMetersPerSecond),
+        velocityNEDMetersPerSecond = [Float(setpoint.northMetersPerSecond), Float(setpoint.eastMetersPerSecond),
                                       Float(setpoint.downMetersPerSecond)]
         yawRateRadiansPerSecond = Float(setpoint.yawRateRadiansPerSecond)
         typeMask = .velocityAndYawRate
         self.target = target
-        coordinateFrame = .init(.bodyNED)
+        coordinateFrame = .init(.localNED)
     }
 }

@@ -79,7 +79,7 @@ struct BenchMAVLinkTests {
         #expect(ardrone.metrics.rangeErrorRMSMeters != mavlink.metrics.rangeErrorRMSMeters)
     }
 
-    @Test("the bench's MAVLink drone is flown by the session: GUIDED, armed, NAV_TAKEOFF, then body-frame set-points")
+    @Test("the bench's MAVLink drone is flown by the session: GUIDED, armed, NAV_TAKEOFF, then LOCAL_NED velocity set-points")
     func sessionFliesTheCopter() throws {
         // Given the bench's MAVLink drone, nose east, and FollowMe's take-off command every control tick
         let c = BenchConfiguration()
@@ -105,10 +105,10 @@ struct BenchMAVLinkTests {
         #expect(drone.airframe.isArmed)
         #expect(abs(drone.airframe.altitudeMeters - FollowParameters().altitudeMeters) < 0.1)
         #expect(drone.phaseName == "flying")
-        // When FollowMe pitches forward (nose down) for 5 s
+        // When FollowMe asks for 1.6 m/s east for 5 s
         let start = drone.airframe.positionPlane
-        fly(DroneCommand(intent: .fly, pilot: PilotCommand(roll: 0, pitch: -0.5, gaz: 0, yaw: 0)), seconds: 5)
-        // Then the Copter moved east, along its nose, at about the speed the tilt model gives (c2·sin(6°) ≈ 1.8 m/s)
+        fly(DroneCommand(intent: .fly, motion: MotionCommand(velocity: PlaneVector(east: 1.6, north: 0), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0)), seconds: 5)
+        // Then the Copter moved east at about that speed (less its acceleration from rest)
         let moved = drone.airframe.positionPlane - start
         #expect(moved.east > 5 && moved.east < 10)
         #expect(abs(moved.north) < 0.5)

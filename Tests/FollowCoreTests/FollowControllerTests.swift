@@ -41,10 +41,10 @@ struct FollowControllerTests {
         let out = Self.settle(&controller, person: person, drone: drone, nose: 0)
         // Then it tilts towards the person in the body frame and yaws to face them
         func sign(_ x: Double) -> Double { abs(x) < 0.02 ? 0 : (x > 0 ? 1 : -1) }
-        #expect(sign(out.pilot.pitch) == pitch)
-        #expect(sign(out.pilot.roll) == roll)
-        #expect(sign(out.pilot.yaw) == yaw)
-        #expect(out.pilot.isValid)
+        #expect(sign(out.pilot!.pitch) == pitch)
+        #expect(sign(out.pilot!.roll) == roll)
+        #expect(sign(out.pilot!.yaw) == yaw)
+        #expect(out.pilot!.isValid)
     }
 
     @Test func tooCloseBacksOff() {
@@ -54,7 +54,7 @@ struct FollowControllerTests {
         let out = Self.settle(&controller, person: person, drone: PlaneState(position: .zero, velocity: .zero), nose: 0)
         // Then it commands motion away (south): positive pitch, negative northward velocity
         #expect(out.commandedVelocity.north < 0)
-        #expect(out.pilot.pitch > 0)
+        #expect(out.pilot!.pitch > 0)
         #expect((out.aimPoint - person.position).length >= Self.minSeparation)
     }
 
@@ -87,8 +87,8 @@ struct FollowControllerTests {
             #expect((out.aimPoint - person.position).length >= Self.minSeparation)
             // and the PCMD tilt has no component towards the person either
             let maxTilt = radians(fromDegrees: Self.parameters.maxTiltDegrees)
-            let tilt = PlaneVector.unit(bearingDegrees: nose) * _sin(-out.pilot.pitch * maxTilt)
-                + PlaneVector.unit(bearingDegrees: nose + 90) * _sin(out.pilot.roll * maxTilt)
+            let tilt = PlaneVector.unit(bearingDegrees: nose) * _sin(-out.pilot!.pitch * maxTilt)
+                + PlaneVector.unit(bearingDegrees: nose + 90) * _sin(out.pilot!.roll * maxTilt)
             #expect(tilt.dot(towards) <= 1e-9)
         }
     }
@@ -107,9 +107,9 @@ struct FollowControllerTests {
         }
         // Then it holds the steady tilt asin(v/c2), c2 = 17.5 m/s (tum_ardrone), as a pitch fraction
         let expected = -_asin(1.4 / 17.5) / radians(fromDegrees: Self.parameters.maxTiltDegrees)
-        #expect(abs(out!.pilot.pitch - expected) < 0.01)
-        #expect(abs(out!.pilot.roll) < 0.01)
-        #expect(abs(out!.pilot.yaw) < 0.01)
+        #expect(abs(out!.pilot!.pitch - expected) < 0.01)
+        #expect(abs(out!.pilot!.roll) < 0.01)
+        #expect(abs(out!.pilot!.yaw) < 0.01)
     }
 
     @Test func commandsAreSlewRateLimited() {
@@ -124,11 +124,11 @@ struct FollowControllerTests {
             let out = controller.follow(target: person, motion: .stationary, drone: drone, noseHeadingDegrees: 0,
                                         altitudeMeters: 3, home: nil, now: MonotonicTime(seconds: Double(k) / 30))
             // Then no output jumps by more than its slew rate per tick
-            #expect(abs(out.pilot.roll - previous.roll) <= tuning.tiltSlewPerSecond / 30 + 1e-6)
-            #expect(abs(out.pilot.pitch - previous.pitch) <= tuning.tiltSlewPerSecond / 30 + 1e-6)
-            #expect(abs(out.pilot.yaw - previous.yaw) <= tuning.yawSlewPerSecond / 30 + 1e-6)
-            #expect(abs(out.pilot.gaz - previous.gaz) <= tuning.gazSlewPerSecond / 30 + 1e-6)
-            previous = out.pilot
+            #expect(abs(out.pilot!.roll - previous.roll) <= tuning.tiltSlewPerSecond / 30 + 1e-6)
+            #expect(abs(out.pilot!.pitch - previous.pitch) <= tuning.tiltSlewPerSecond / 30 + 1e-6)
+            #expect(abs(out.pilot!.yaw - previous.yaw) <= tuning.yawSlewPerSecond / 30 + 1e-6)
+            #expect(abs(out.pilot!.gaz - previous.gaz) <= tuning.gazSlewPerSecond / 30 + 1e-6)
+            previous = out.pilot!
         }
         // And it did get going
         #expect(previous.roll > 0.5)
@@ -149,7 +149,7 @@ struct FollowControllerTests {
         var controller = Self.controller()
         let out = Self.settle(&controller, person: PlaneState(position: PlaneVector(east: 0, north: 6), velocity: .zero),
                               drone: PlaneState(position: .zero, velocity: .zero), nose: 0, altitude: altitude)
-        #expect(sign == 0 ? abs(out.pilot.gaz) < 1e-6 : out.pilot.gaz * sign > 0.5)
+        #expect(sign == 0 ? abs(out.pilot!.gaz) < 1e-6 : out.pilot!.gaz * sign > 0.5)
     }
 
     @Test func aStandingPersonFreezesTheStandoffDirection() {

@@ -82,7 +82,7 @@ struct ConfigCorePropertyTests {
             // Then the flight's own mapping and the flight core take it as it is
             do {
                 let flight = try FlightConfiguration(config)
-                _ = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe)
+                _ = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe, vehicle: flight.vehicle)
             } catch {
                 if refused.count < 5 { refused.append("\(error)\n\(doc.text)") }
                 else { refused.append("") }

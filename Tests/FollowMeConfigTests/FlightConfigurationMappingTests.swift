@@ -38,9 +38,11 @@ struct FlightConfigurationMappingTests {
         #expect(link.address == "10.0.0.2" && link.port == 14580 && link.localPort == 14540)
         #expect(link.systemID == 254 && link.componentID == 191 && link.targetSystem == 1)
         #expect(link.autopilot == .px4 && link.positionSource == .autopilot)
-        // And the set-points mean what the controller's tilt model says, taking off to the follow altitude
-        #expect(link.setpoints == VelocitySetpointScale(follow: flight.follow))
-        #expect(link.setpoints.maxTiltDegrees == 25 && link.takeoffAltitudeMeters == 4)
+        // And the set-points are bounded by the flight's own limits, taking off to the follow altitude
+        #expect(link.setpoints == VelocitySetpointLimits(follow: flight.follow))
+        #expect(link.takeoffAltitudeMeters == 4)
+        // And the core counts on PX4's own velocity loop (its acceleration limit for braking), not the tilt model
+        #expect(flight.vehicle == .velocityLoop(.px4Defaults))
         // And only the target receiver is read, with no mount offset on the autopilot's heading
         #expect(flight.subscriptions.map(\.role) == [.target])
         #expect(flight.follow.mountOffsetDegrees == 0)

@@ -22,8 +22,7 @@ struct MAVLinkLinkTimingTests {
 
     static func configuration(_ timing: Timing) throws(ParameterError) -> MAVLinkLinkConfiguration {
         try MAVLinkLinkConfiguration(
-            setpoints: VelocitySetpointScale(tiltSpeedMetersPerSecond: 17.5, maxTiltDegrees: 20, maxClimbMetersPerSecond: 0.7,
-                                             maxYawRateDegreesPerSecond: 120),
+            setpoints: VelocitySetpointLimits(maxHorizontalSpeedMetersPerSecond: 6, maxClimbMetersPerSecond: 0.7, maxYawRateDegreesPerSecond: 120),
             takeoffAltitudeMeters: 3, timing: timing)
     }
 

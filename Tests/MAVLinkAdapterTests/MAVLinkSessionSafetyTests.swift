@@ -1,6 +1,7 @@
 import DroneControl
 import Foundation
 import FollowCore
+import Geometry
 import MAVLink
 import Testing
 
@@ -19,7 +20,7 @@ struct MAVLinkSessionSafetyTests {
         h.connectAndConfigure(control.heartbeat, mode: control.mode)
         h.clear()
         // When 30 s pass with flying false and a pilot command set
-        h.fly(false, pilot: PilotCommand(roll: 1, pitch: -1, gaz: 1, yaw: 1))
+        h.fly(false, motion: MotionCommand(velocity: PlaneVector(east: 6, north: 6), climbMetersPerSecond: 1, yawRateDegreesPerSecond: 90))
         h.run(30)
         // Then no command and no set-point went out, only heartbeats
         #expect(h.commands.isEmpty)
@@ -77,10 +78,10 @@ struct MAVLinkSessionSafetyTests {
     func land(autopilot: MAVLinkLinkConfiguration.Autopilot) {
         // Given a vehicle flying in our mode
         var h = SessionHarness(SessionHarness.configuration(autopilot))
-        h.flyingInControl(autopilot, pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
+        h.flyingInControl(autopilot, motion: MotionCommand(velocity: PlaneVector(east: 0, north: 6), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0))
         h.clear()
         // When the owner wants it down
-        h.fly(false, pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
+        h.fly(false, motion: MotionCommand(velocity: PlaneVector(east: 0, north: 6), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0))
         h.run(SessionHarness.tick)
         // Then LAND is asked for, and the set-points hold (zero) meanwhile
         #expect(h.commandIDs == [176])
@@ -103,7 +104,7 @@ struct MAVLinkSessionSafetyTests {
     @Test("hold: pilot nil in flight → zero velocity, zero yaw rate set-points every tick")
     func hold() {
         var h = SessionHarness()
-        h.flyingInControl(pilot: nil)
+        h.flyingInControl(motion: nil)
         h.clear()
         h.run(1)
         #expect(h.setpoints.count >= 29)
@@ -113,7 +114,7 @@ struct MAVLinkSessionSafetyTests {
     @Test("telemetry silent 1 s → .telemetryLost, set-points hold, no new command; back → .telemetryRestored with the silence")
     func telemetryLostAndRestored() {
         var h = SessionHarness()
-        h.flyingInControl(pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
+        h.flyingInControl(motion: MotionCommand(velocity: PlaneVector(east: 0, north: 6), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0))
         // When the vehicle falls silent
         let talking = h.vehicle
         h.vehicle = nil
@@ -131,13 +132,13 @@ struct MAVLinkSessionSafetyTests {
         let restored = h.events.compactMap { if case .telemetryRestored(let s, _) = $0 { s } else { nil } }
         #expect(restored.count == 1)
         #expect(restored.first.map { $0 > 1.4 && $0 < 1.8 } == true, "\(restored)")
-        #expect(h.setpoints.last.map { $0.velocityNEDMetersPerSecond[0] > 5 } == true, "flying the pilot command again")
+        #expect(h.setpoints.last.map { $0.velocityNEDMetersPerSecond[0] > 5 } == true, "flying the motion command again")
     }
 
     @Test("a vehicle that leaves GUIDED in the air (pilot, failsafe) is not taken back: .flyingCleared, no set-points, no DO_SET_MODE")
     func released() {
         var h = SessionHarness()
-        h.flyingInControl(pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
+        h.flyingInControl(motion: MotionCommand(velocity: PlaneVector(east: 0, north: 6), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0))
         h.clear()
         h.vehicleSays(mode: ArduCopterMode.loiter.rawValue)
         h.run(5)
@@ -220,7 +221,7 @@ struct MAVLinkSessionAdoptionTests {
     func landsBlind(autopilot: MAVLinkLinkConfiguration.Autopilot) {
         // Given a vehicle flying in our mode that then falls silent for 1.5 s
         var h = SessionHarness(SessionHarness.configuration(autopilot))
-        h.flyingInControl(autopilot, pilot: PilotCommand(roll: 0, pitch: -1, gaz: 0, yaw: 0))
+        h.flyingInControl(autopilot, motion: MotionCommand(velocity: PlaneVector(east: 0, north: 6), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0))
         h.vehicle = nil
         h.clear()
         h.run(1.5)

@@ -1,6 +1,7 @@
 import DroneControl
 import Foundation
 import FollowCore
+import Geometry
 import MAVLink
 import Testing
 
@@ -43,14 +44,15 @@ struct MAVLinkSessionTakeoffTests {
         #expect(h.commandIDs == [176, 400, 22], "nothing is sent twice: \(h.commandIDs)")
         // Once IN_AIR, a set-point every tick carrying the pilot command
         h.vehicleSays(landed: .inAir, relativeAltitudeMeters: 3)
-        h.fly(true, pilot: PilotCommand(roll: 0, pitch: -0.5, gaz: 0, yaw: 0))
+        h.fly(true, motion: MotionCommand(velocity: PlaneVector(east: -1, north: 3), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0))
         h.run(1)
         #expect(h.setpoints.count >= 29)
         let last = h.setpoints.last!
-        #expect(last.coordinateFrame.known == .bodyNED)
+        #expect(last.coordinateFrame.known == .localNED)
         #expect(last.typeMask.rawValue == 0x05C7)
         #expect(last.target == MAVLinkTarget(system: 1, component: 1))
-        #expect(abs(Double(last.velocityNEDMetersPerSecond[0]) - 17.5 * sin(10 * Double.pi / 180)) < 1e-4)
+        // The core's velocity as is: north 3, east −1 (no tilt model, no rotation through a heading)
+        #expect(last.velocityNEDMetersPerSecond == [3, -1, 0])
         #expect(h.commandIDs == [176, 400, 22])
     }
 
@@ -61,7 +63,7 @@ struct MAVLinkSessionTakeoffTests {
         h.connectAndConfigure(.px4)
         h.clear()
         // When the owner wants to fly
-        h.fly(true, pilot: PilotCommand(roll: 0.3, pitch: 0, gaz: 0, yaw: 0))
+        h.fly(true, motion: MotionCommand(velocity: PlaneVector(east: 2, north: 0), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0))
         h.run(0.99)
         // Then set-points stream at once, holding (the pilot command is not flown before OFFBOARD),
         // for a second before anything else
@@ -91,7 +93,7 @@ struct MAVLinkSessionTakeoffTests {
         h.vehicleSays(mode: PX4Mode.offboard.customMode)
         h.clear()
         h.run(0.5)
-        // In OFFBOARD the set-points carry the pilot command (roll 0.3 → right)
+        // In OFFBOARD the set-points carry the motion command (2 m/s east)
         #expect(h.setpoints.count >= 14)
         #expect(h.setpoints.last!.velocityNEDMetersPerSecond[1] > 1.5)
         #expect(h.commands.isEmpty)

@@ -25,8 +25,7 @@ struct SessionHarness {
         // swiftlint:disable:next force_try
         try! MAVLinkLinkConfiguration(
             targetSystem: targetSystem, autopilot: autopilot, positionSource: positionSource,
-            setpoints: VelocitySetpointScale(tiltSpeedMetersPerSecond: 17.5, maxTiltDegrees: 20, maxClimbMetersPerSecond: 0.7,
-                                             maxYawRateDegreesPerSecond: 120),
+            setpoints: VelocitySetpointLimits(maxHorizontalSpeedMetersPerSecond: 6, maxClimbMetersPerSecond: 0.7, maxYawRateDegreesPerSecond: 120),
             takeoffAltitudeMeters: 3)
     }
 
@@ -72,8 +71,8 @@ struct SessionHarness {
         }
     }
 
-    mutating func fly(_ flying: Bool, pilot: PilotCommand? = nil) {
-        session.setDesired(LinkCommand(flying: flying, pilot: pilot))
+    mutating func fly(_ flying: Bool, motion: MotionCommand? = nil) {
+        session.setDesired(LinkCommand(flying: flying, motion: motion))
     }
 
     /// Forgets what was sent and reported so far.
@@ -142,11 +141,11 @@ struct SessionHarness {
     }
 
     /// Flying IN_AIR at 3 m in our mode (GUIDED / OFFBOARD) with `pilot`, for half a second.
-    mutating func flyingInControl(_ autopilot: MAVLinkLinkConfiguration.Autopilot = .ardupilot, pilot: PilotCommand?,
+    mutating func flyingInControl(_ autopilot: MAVLinkLinkConfiguration.Autopilot = .ardupilot, motion: MotionCommand?,
                                   status: MAVState = .active) {
         let control = Self.control(autopilot)
         connectAndConfigure(control.heartbeat, mode: control.mode)
-        fly(true, pilot: pilot)
+        fly(true, motion: motion)
         vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3, status: status)
         run(0.5)
     }

@@ -1,3 +1,4 @@
+import Geometry
 import DroneControl
 import Foundation
 import FollowCore
@@ -23,7 +24,7 @@ struct MAVLinkLinkTests {
                                          customMode: autopilot == .px4 ? PX4Mode(mainMode: 3).customMode : 0)
             let configuration = try MAVLinkLinkConfiguration(
                 address: "127.0.0.1", port: peer.port, autopilot: autopilot,
-                setpoints: VelocitySetpointScale(follow: FollowParameters()), takeoffAltitudeMeters: 3)
+                setpoints: VelocitySetpointLimits(follow: FollowParameters()), takeoffAltitudeMeters: 3)
             let events = EventRecorder<LinkEvent>()
             let link = MAVLinkLink(configuration: configuration, eventHandler: { events.append($0) })
             try await link.start()
@@ -58,7 +59,7 @@ struct MAVLinkLinkTests {
         }
     }
 
-    @Test("ArduPilot over UDP: rates, GUIDED, ARM, NAV_TAKEOFF, set-points ≥ 10 Hz in BODY_NED, then LAND on flying false")
+    @Test("ArduPilot over UDP: rates, GUIDED, ARM, NAV_TAKEOFF, set-points ≥ 10 Hz in LOCAL_NED, then LAND on flying false")
     func ardupilotFlight() async throws {
         let rig = try await Rig.start()
         // Given the vehicle connected and configured
@@ -67,7 +68,7 @@ struct MAVLinkLinkTests {
         }
         #expect(configured)
         // When the owner wants to fly forward
-        rig.link.send(LinkCommand(flying: true, pilot: PilotCommand(roll: 0, pitch: -0.5, gaz: 0, yaw: 0)), immediately: false,
+        rig.link.send(LinkCommand(flying: true, motion: MotionCommand(velocity: PlaneVector(east: 0, north: 1.5), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0)), immediately: false,
                       reflecting: nil)
         let flying = await eventually(timeoutSeconds: 8) { rig.peer.setpoints.count >= 40 }
         #expect(flying)

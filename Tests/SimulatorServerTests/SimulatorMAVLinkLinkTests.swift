@@ -21,7 +21,7 @@ struct SimulatorMAVLinkLinkTests {
             let link = MAVLinkLink(
                 configuration: try MAVLinkLinkConfiguration(
                     address: "127.0.0.1", port: try #require(server.ports.mavlinkPort), autopilot: .ardupilot,
-                    setpoints: VelocitySetpointScale(follow: FollowParameters()), takeoffAltitudeMeters: 3),
+                    setpoints: VelocitySetpointLimits(follow: FollowParameters()), takeoffAltitudeMeters: 3),
                 eventHandler: { events.append($0) })
             try await link.start()
             do {
@@ -53,9 +53,9 @@ struct SimulatorMAVLinkLinkTests {
         }
         #expect(reportsFlying)
 
-        // When the pilot pitches forward for 3 s
+        // When the owner asks for 1.5 m/s east (along the nose) for 3 s
         let before = try await server.snapshot()
-        link.send(LinkCommand(flying: true, pilot: PilotCommand(roll: 0, pitch: -0.3, gaz: 0, yaw: 0)),
+        link.send(LinkCommand(flying: true, motion: MotionCommand(velocity: PlaneVector(east: 1.5, north: 0), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0)),
                   immediately: true, reflecting: nil)
         try await Task.sleep(for: .seconds(3))
         let after = try await server.snapshot()

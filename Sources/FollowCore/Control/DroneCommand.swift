@@ -50,14 +50,39 @@ public struct PilotCommand: Sendable, Hashable {
     }
 }
 
-/// The command for one control tick.
+/// The command for one control tick: the intent, the motion the core asks for, and — for the
+/// AR.Drone, whose velocity loop FollowMe closes — the PCMD its tilt loop made of that motion.
 public struct DroneCommand: Sendable, Hashable {
     public var intent: FlightIntent
-    /// `nil` = hover: PCMD with the progressive flag (bit 0) clear, arguments ignored.
+    /// What the core asks for, in the local plane (`MotionCommand`); `nil` = hover: the vehicle's
+    /// own position hold (AR.Drone PCMD flag 0; an autopilot's zero-velocity set-point).
+    public var motion: MotionCommand?
+    /// The AR.Drone translation of `motion` (`VehicleDynamics.tiltLoop`); nil for an autopilot,
+    /// which receives `motion` itself, and whenever `motion` is nil.
     public var pilot: PilotCommand?
 
-    @inlinable public init(intent: FlightIntent, pilot: PilotCommand? = nil) {
+    @inlinable public init(intent: FlightIntent, motion: MotionCommand? = nil, pilot: PilotCommand? = nil) {
         self.intent = intent
+        self.motion = motion
         self.pilot = pilot
     }
+
+    @inlinable init(intent: FlightIntent, _ output: ControlOutput?) {
+        self.init(intent: intent, motion: output?.motion, pilot: output?.pilot)
+    }
+}
+
+/// One tick of the controller's output: the motion, and the AR.Drone's PCMD for it (nil for an
+/// autopilot).
+public struct ControlOutput: Sendable, Hashable {
+    public var motion: MotionCommand
+    public var pilot: PilotCommand?
+
+    @inlinable public init(motion: MotionCommand, pilot: PilotCommand?) {
+        self.motion = motion
+        self.pilot = pilot
+    }
+
+    /// Every value finite (and, for a PCMD, inside [−1, 1]).
+    @inlinable public var isValid: Bool { motion.isValid && (pilot?.isValid ?? true) }
 }

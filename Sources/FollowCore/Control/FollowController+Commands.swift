@@ -48,11 +48,20 @@ extension FollowController {
             + PlaneVector.unit(bearingDegrees: noseHeadingDegrees + 90) * right
     }
 
+    /// The drone `commandLatencySeconds` ahead under the last command: through the tilt model from
+    /// the last PCMD (AR.Drone), or a first-order response to the last velocity (an autopilot).
     func predictAcrossLatency(_ drone: PlaneState, noseHeadingDegrees: Double) -> PlaneState {
         let latency = tuning.commandLatencySeconds
         guard latency > 0 else { return drone }
-        let tilt = worldTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees)
-        let acceleration = (tilt * tuning.tiltSpeedMetersPerSecond - drone.velocity + windEstimate) * tuning.dragRatePerSecond
+        let acceleration: PlaneVector
+        switch vehicle {
+        case .tiltLoop:
+            let tilt = worldTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees)
+            acceleration = (tilt * tuning.tiltSpeedMetersPerSecond - drone.velocity + windEstimate) * tuning.dragRatePerSecond
+        case .velocityLoop(let autopilot):
+            acceleration = ((lastMotion.velocity - drone.velocity) / autopilot.responseTimeConstantSeconds)
+                .clamped(toLength: autopilot.maxAccelerationMetersPerSecondSquared)
+        }
         return PlaneState(
             position: drone.position + drone.velocity * latency + acceleration * (0.5 * latency * latency),
             velocity: drone.velocity + acceleration * latency)
@@ -64,6 +73,8 @@ extension FollowController {
     /// bounded by what full tilt can cancel. The failsafe's runs at `failsafeWindObserverRadiansPerSecond`,
     /// bounded only by `failsafeWindLimitFactor` × that, so a wind beyond the tilt shows as such.
     mutating func observeWind(_ drone: PlaneState, noseHeadingDegrees: Double, dt: Double, omega: Double) {
+        // An autopilot holds its own velocity against the wind; the tilt model says nothing about it.
+        guard vehicle == .tiltLoop else { return }
         let thrust = worldTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees) * tuning.tiltSpeedMetersPerSecond
         let authority = tuning.tiltSpeedMetersPerSecond * sinMaxTilt
         if tuning.windObserverRadiansPerSecond > 0 {
@@ -93,7 +104,9 @@ extension FollowController {
         command.roll = Self.clampUnit(_asin(Self.clampUnit(body.right)) / maxTiltRadians)
     }
 
-    func yawCommand(toPerson: PlaneVector, relativeVelocity: PlaneVector, noseHeadingDegrees: Double) -> Double {
+    /// Yaw rate pointing the nose at the person, degrees per second clockwise: proportional to the
+    /// bearing error plus the bearing's own rate, within ±`maxYawRateDegreesPerSecond`.
+    func yawRate(toPerson: PlaneVector, relativeVelocity: PlaneVector, noseHeadingDegrees: Double) -> Double {
         let distanceSquared = toPerson.dot(toPerson)
         guard distanceSquared > tuning.yawDeadZoneMeters * tuning.yawDeadZoneMeters else { return 0 }
         let error = wrappedDegrees180(toPerson.bearingDegrees - noseHeadingDegrees)
@@ -102,13 +115,37 @@ extension FollowController {
             (toPerson.north * relativeVelocity.east - toPerson.east * relativeVelocity.north) / distanceSquared)
         let maxRate = parameters.maxYawRateDegreesPerSecond
         let rate = tuning.yawGainPerSecond * error + min(max(bearingRate, -maxRate), maxRate)
-        return Self.clampUnit(rate / maxRate)
+        return min(max(rate, -maxRate), maxRate)
     }
 
-    func gazCommand(altitudeMeters: Double, targetMeters: Double) -> Double {
+    /// Climb rate towards `targetMeters`, m/s, within ±`maxClimbMetersPerSecond` (0 without a finite altitude).
+    func climbRate(altitudeMeters: Double, targetMeters: Double) -> Double {
         guard altitudeMeters.isFinite, targetMeters.isFinite else { return 0 }
         let climb = tuning.altitudeGainPerSecond * (targetMeters - altitudeMeters)
-        return Self.clampUnit(climb / parameters.maxClimbMetersPerSecond)
+        let maxClimb = parameters.maxClimbMetersPerSecond
+        return min(max(climb, -maxClimb), maxClimb)
+    }
+
+    /// The vehicle's terms for `motion`: for the AR.Drone (`VehicleDynamics.tiltLoop`) the PCMD of the
+    /// velocity loop through the inverted tilt model, yaw and gaz as fractions of their maxima, slew
+    /// limited (`escaping`: tilt unlimited), with any tilt towards a `keepOff` point inside
+    /// `minSeparationMeters` removed; nil for an autopilot, which flies `motion` itself.
+    mutating func translate(
+        _ motion: MotionCommand, predicted: PlaneState, drone: PlaneVector, dt: Double, escaping: Bool,
+        keepOff: (PlaneVector, PlaneVector)?, noseHeadingDegrees: Double
+    ) -> PilotCommand? {
+        lastMotion = motion
+        guard vehicle == .tiltLoop else { return nil }
+        var command = PilotCommand.zero
+        setTilt(&command, velocity: motion.velocity, drone: predicted, noseHeadingDegrees: noseHeadingDegrees)
+        command.yaw = Self.clampUnit(motion.yawRateDegreesPerSecond / parameters.maxYawRateDegreesPerSecond)
+        command.gaz = Self.clampUnit(motion.climbMetersPerSecond / parameters.maxClimbMetersPerSecond)
+        command = slewLimited(command, dt: dt, tilt: !escaping)
+        if let (person, other) = keepOff {
+            command = withoutTiltTowards(person, other, from: drone, command, noseHeadingDegrees: noseHeadingDegrees)
+        }
+        lastCommand = command
+        return command
     }
 
     /// Each output moved at most its slew rate from the last command (`tilt: false` leaves roll and

@@ -80,15 +80,21 @@ struct HalfPlane: Sendable, Hashable {
 
     func contains(_ v: PlaneVector) -> Bool { v.dot(normal) <= limit + 1e-12 }
 
+    /// The point nearest `v` with v·normal ≤ limit. Fails closed: a NaN anywhere (velocity or limit)
+    /// gives no motion towards the point — zero, or the back-off `limit` asks for when it is negative.
     func project(_ v: PlaneVector) -> PlaneVector {
         let excess = v.dot(normal) - limit
-        return excess > 0 ? v - normal * excess : v
+        if excess > 0 { return v - normal * excess }
+        if excess <= 0 { return v }
+        return limit.isFinite && limit < 0 && normal.isFinite ? normal * limit : .zero
     }
 
     /// The point nearest `v` that satisfies both constraints (Euclidean projection onto the
     /// intersection). If they cannot both hold (opposite normals, e.g. two points either side
     /// of the drone that both demand backing off), zero.
     static func project(_ v: PlaneVector, _ a: HalfPlane?, _ b: HalfPlane?) -> PlaneVector {
+        // Fail closed: nothing non-finite gets through, whichever constraints apply.
+        guard v.isFinite else { return a?.project(v) ?? b?.project(v) ?? .zero }
         guard let a else { return b?.project(v) ?? v }
         guard let b else { return a.project(v) }
         if a.contains(v), b.contains(v) { return v }

@@ -3,8 +3,10 @@ import Observations
 
 /// One tick of the follower's output plus what it was aiming at (for the flight log).
 public struct FollowOutput: Sendable, Hashable {
-    /// The PCMD to send.
-    public var pilot: PilotCommand
+    /// The motion the core asks for (`MotionCommand`): what an autopilot receives as is.
+    public var motion: MotionCommand
+    /// The AR.Drone's PCMD for `motion` (`VehicleDynamics.tiltLoop`); nil for an autopilot.
+    public var pilot: PilotCommand?
     /// Where the drone is trying to be, plane metres.
     public var aimPoint: PlaneVector
     /// The horizontal velocity the controller asked for, plane m/s (after every limit).
@@ -23,7 +25,8 @@ public struct FollowOutput: Sendable, Hashable {
     public var aimLimitedByGeofence: Bool = false
 }
 
-/// Turns estimates of the person and the drone into a PCMD, every tick.
+/// Turns estimates of the person and the drone into a motion command (and, for the AR.Drone, its
+/// PCMD), every tick.
 ///
 /// **Where it aims (our choice).** At the person plus `standoffMeters` along a *standoff
 /// direction* u, a unit vector from the person. u starts as the person→drone direction, so
@@ -63,7 +66,12 @@ public struct FollowOutput: Sendable, Hashable {
 /// standing offset and the approach limits count on less braking when it blows towards the
 /// person. It is kept across hovers and used while following, climbing and holding.
 ///
-/// **Into a PCMD.** A velocity loop inverts the AR.Drone's tilt→velocity model
+/// **Into motion.** The output is a `MotionCommand`: the velocity above, a climb rate holding
+/// `altitudeMeters` and a yaw rate pointing the nose at the person. An autopilot
+/// (`VehicleDynamics.velocityLoop`) flies it with its own velocity loop; the stopping model then
+/// counts on the autopilot's acceleration limit, and the latency prediction on its response.
+///
+/// **Into a PCMD (AR.Drone only, `VehicleDynamics.tiltLoop`).** A velocity loop inverts the AR.Drone's tilt→velocity model
 /// v̇ = c1·(c2·sin(tilt) − v) (tum_ardrone, docs/dynamics-and-follow.md §1.2):
 /// sin(tilt) = (v_cmd + Kv·(v_cmd − v)/c1)/c2, so a steady speed v holds asin(v/c2) as its
 /// feed-forward. The tilt vector is rotated into the body frame (PCMD: negative pitch =
@@ -79,6 +87,8 @@ public struct FollowController: Sendable {
     public let tuning: ControllerTuning
     public let minSeparationMeters: Double
     public let geofenceMeters: Double
+    /// Who closes the velocity loop: FollowMe's tilt loop (AR.Drone) or an autopilot.
+    public let vehicle: VehicleDynamics
 
     // Controller state, internal (not private) only so the command and separation extensions in
     // FollowController+Commands.swift / +Separation.swift can use it; nothing else in the module does.
@@ -88,6 +98,8 @@ public struct FollowController: Sendable {
     var smoothedVelocity: PlaneVector = .zero
     var standoffDirection: PlaneVector?
     var lastCommand: PilotCommand = .zero
+    /// The last motion commanded (the latency prediction's input for an autopilot).
+    var lastMotion: MotionCommand = .stop
     var lastTickAt: MonotonicTime?
     /// The velocity loop's wind observer (slow: GPS jitter must not shake the drone) and the wind
     /// failsafe's (fast, not limited to the tilt authority): `WindObserver`.
@@ -105,15 +117,16 @@ public struct FollowController: Sendable {
 
     public init(
         parameters: FollowParameters, minSeparationMeters: Double, geofenceMeters: Double,
-        tuning: ControllerTuning = ControllerTuning()
+        tuning: ControllerTuning = ControllerTuning(), vehicle: VehicleDynamics = .tiltLoop
     ) {
         self.parameters = parameters
+        self.vehicle = vehicle
         self.tuning = tuning
         self.minSeparationMeters = minSeparationMeters
         self.geofenceMeters = geofenceMeters
         self.maxTiltRadians = radians(fromDegrees: parameters.maxTiltDegrees)
         self.sinMaxTilt = _sin(radians(fromDegrees: parameters.maxTiltDegrees))
-        self.stopping = StoppingModel(parameters: parameters, tuning: tuning)
+        self.stopping = StoppingModel(parameters: parameters, tuning: tuning, vehicle: vehicle)
     }
 
     /// The velocity loop's wind estimate, plane m/s.
@@ -130,7 +143,8 @@ public struct FollowController: Sendable {
     /// - Parameters: navdata attitude (pitch positive = nose up, roll positive = right down), degrees.
     public mutating func observeHover(pitchDegrees: Double, rollDegrees: Double, drone: PlaneState,
                                       noseHeadingDegrees: Double, now: MonotonicTime) {
-        guard pitchDegrees.isFinite, rollDegrees.isFinite, drone.velocity.isFinite, noseHeadingDegrees.isFinite else { return }
+        // An autopilot holds its own position during its take-off: no tilt model to learn from.
+        guard vehicle == .tiltLoop, pitchDegrees.isFinite, rollDegrees.isFinite, drone.velocity.isFinite, noseHeadingDegrees.isFinite else { return }
         let dt = tickSeconds(now: now)
         let forward = _sin(radians(fromDegrees: -pitchDegrees)), right = _sin(radians(fromDegrees: rollDegrees))
         let tilt = PlaneVector.unit(bearingDegrees: noseHeadingDegrees) * forward
@@ -164,6 +178,7 @@ public struct FollowController: Sendable {
         smoothedVelocity = .zero
         standoffDirection = nil
         lastCommand = .zero
+        lastMotion = .stop
         lastTickAt = nil
         // The firmware flew the hover with tilts we do not know: restart the observers' velocity.
         windObserver.restart()
@@ -275,21 +290,20 @@ public struct FollowController: Sendable {
                                           personVelocity: target.velocity, margin: 0)
         let escaping = (measuredLimit?.limit ?? 0) < 0 || (stopPointLimit?.limit ?? 0) < 0
 
-        // 5. Tilt, yaw, gaz.
-        var command = PilotCommand(roll: 0, pitch: 0, gaz: 0, yaw: 0)
-        setTilt(&command, velocity: velocity, drone: predicted, noseHeadingDegrees: noseHeadingDegrees)
+        // 5. Motion: the velocity, a climb to the altitude, the nose towards the person; then the
+        //    vehicle's own terms (the AR.Drone's PCMD).
         let toPerson = person - predicted.position
-        command.yaw = yawCommand(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
-                                 noseHeadingDegrees: noseHeadingDegrees)
-        command.gaz = gazCommand(altitudeMeters: altitudeMeters, targetMeters: parameters.altitudeMeters)
-        command = slewLimited(command, dt: dt, tilt: !escaping)
-        command = withoutTiltTowards(target.position, stopPoint, from: drone.position, command,
-                                     noseHeadingDegrees: noseHeadingDegrees)
-        lastCommand = command
+        let motion = MotionCommand(
+            velocity: velocity,
+            climbMetersPerSecond: climbRate(altitudeMeters: altitudeMeters, targetMeters: parameters.altitudeMeters),
+            yawRateDegreesPerSecond: yawRate(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
+                                             noseHeadingDegrees: noseHeadingDegrees))
+        let pilot = translate(motion, predicted: predicted, drone: drone.position, dt: dt, escaping: escaping,
+                              keepOff: (target.position, stopPoint), noseHeadingDegrees: noseHeadingDegrees)
 
         let rel = target.position - drone.position
         return FollowOutput(
-            pilot: command, aimPoint: aim, commandedVelocity: velocity,
+            motion: motion, pilot: pilot, aimPoint: aim, commandedVelocity: velocity,
             distanceToTargetMeters: rel.length,
             relativeBearingDegrees: Navigator.relativeBearingDegrees(
                 from: drone.position, noseHeadingDegrees: noseHeadingDegrees, to: target.position),
@@ -305,7 +319,7 @@ public struct FollowController: Sendable {
         target: PlaneState?, targetLastFix: PlaneVector? = nil, holdPoint: PlaneVector? = nil,
         drone: PlaneState, noseHeadingDegrees: Double,
         altitudeMeters: Double, holdAltitudeMeters: Double? = nil, climbing: Bool = false, now: MonotonicTime
-    ) -> PilotCommand {
+    ) -> ControlOutput {
         let dt = tickSeconds(now: now)
         // The climb starts with no wind estimate (it is reset on the ground) and lasts seconds: the
         // observer runs at `ControllerTuning.climbWindObserverRadiansPerSecond` there, so the take-off point is held.
@@ -332,19 +346,19 @@ public struct FollowController: Sendable {
                 approachLimit(drone: drone.position, person: target.position, personVelocity: target.velocity, margin: 0),
                 approachLimit(drone: drone.position, person: point, personVelocity: .zero, margin: 0))
         }
-        var command = PilotCommand.zero
-        setTilt(&command, velocity: velocity, drone: predicted, noseHeadingDegrees: noseHeadingDegrees)
+        var yaw = 0.0
         if let target {
-            command.yaw = yawCommand(toPerson: target.position - predicted.position,
-                                     relativeVelocity: .zero, noseHeadingDegrees: noseHeadingDegrees)
+            yaw = yawRate(toPerson: target.position - predicted.position, relativeVelocity: .zero,
+                          noseHeadingDegrees: noseHeadingDegrees)
         }
-        command.gaz = gazCommand(altitudeMeters: altitudeMeters, targetMeters: holdAltitudeMeters ?? parameters.altitudeMeters)
-        command = slewLimited(command, dt: dt)
-        if let target, let stopPoint {
-            command = withoutTiltTowards(target.position, stopPoint, from: drone.position, command,
-                                         noseHeadingDegrees: noseHeadingDegrees)
-        }
-        lastCommand = command
-        return command
+        let motion = MotionCommand(
+            velocity: velocity,
+            climbMetersPerSecond: climbRate(altitudeMeters: altitudeMeters,
+                                            targetMeters: holdAltitudeMeters ?? parameters.altitudeMeters),
+            yawRateDegreesPerSecond: yaw)
+        let keepOff = target.flatMap { target in stopPoint.map { (target.position, $0) } }
+        let pilot = translate(motion, predicted: predicted, drone: drone.position, dt: dt, escaping: false,
+                              keepOff: keepOff, noseHeadingDegrees: noseHeadingDegrees)
+        return ControlOutput(motion: motion, pilot: pilot)
     }
 }

@@ -37,15 +37,27 @@ public struct StoppingModel: Sendable, Hashable {
     /// rather than divide by zero).
     public static let minimumBrakingMetersPerSecondSquared = 0.3
 
-    public init(parameters: FollowParameters, tuning: ControllerTuning) {
-        let sinMaxTilt = _sin(radians(fromDegrees: parameters.maxTiltDegrees))
-        droneBrakingMetersPerSecondSquared = max(
-            tuning.brakingAuthorityFraction * tuning.dragRatePerSecond * tuning.tiltSpeedMetersPerSecond * sinMaxTilt,
-            Self.minimumBrakingMetersPerSecondSquared)
-        droneReactionSeconds = tuning.commandLatencySeconds + tuning.tiltTimeConstantSeconds
-            + 0.5 / tuning.tiltSlewPerSecond
+    /// The model for `vehicle`: the AR.Drone's braking from its tilt model (above); an autopilot's
+    /// from its own acceleration limit, which it brakes at after the command latency, half its jerk
+    /// ramp (a/j) and its tracking lag (docs/stopping-model.md §7). An autopilot holds its velocity
+    /// against the wind itself, so no wind term (`dragRatePerSecond` 0).
+    public init(parameters: FollowParameters, tuning: ControllerTuning, vehicle: VehicleDynamics = .tiltLoop) {
+        switch vehicle {
+        case .tiltLoop:
+            let sinMaxTilt = _sin(radians(fromDegrees: parameters.maxTiltDegrees))
+            droneBrakingMetersPerSecondSquared = max(
+                tuning.brakingAuthorityFraction * tuning.dragRatePerSecond * tuning.tiltSpeedMetersPerSecond * sinMaxTilt,
+                Self.minimumBrakingMetersPerSecondSquared)
+            droneReactionSeconds = tuning.commandLatencySeconds + tuning.tiltTimeConstantSeconds
+                + 0.5 / tuning.tiltSlewPerSecond
+            dragRatePerSecond = tuning.dragRatePerSecond
+        case .velocityLoop(let autopilot):
+            droneBrakingMetersPerSecondSquared = max(autopilot.maxAccelerationMetersPerSecondSquared,
+                                                     Self.minimumBrakingMetersPerSecondSquared)
+            droneReactionSeconds = tuning.commandLatencySeconds + autopilot.responseTimeConstantSeconds
+            dragRatePerSecond = 0
+        }
         personDecelerationMetersPerSecondSquared = tuning.personDecelerationMetersPerSecondSquared
-        dragRatePerSecond = tuning.dragRatePerSecond
     }
 
     /// Braking with a wind of `w` m/s blowing the drone towards the person (negative: away).
@@ -91,9 +103,10 @@ public struct StoppingModel: Sendable, Hashable {
     /// protected radius + aim margin + `approachReserveMeters` for `walkerSpeedMetersPerSecond`
     /// seen through one target fix period plus the GPS latency.
     public static func shortestDefensibleStandoffMeters(
-        protectedRadiusMeters: Double, follow: FollowParameters, tuning: ControllerTuning
+        protectedRadiusMeters: Double, follow: FollowParameters, tuning: ControllerTuning,
+        vehicle: VehicleDynamics = .tiltLoop
     ) -> Double {
-        let model = StoppingModel(parameters: follow, tuning: tuning)
+        let model = StoppingModel(parameters: follow, tuning: tuning, vehicle: vehicle)
         let latency = 1 / follow.targetFixRateHz + follow.assumedGPSLatencySeconds
         return protectedRadiusMeters + tuning.separationMarginMeters
             + model.approachReserveMeters(speedMetersPerSecond: walkerSpeedMetersPerSecond,

@@ -1,11 +1,11 @@
 import Geometry
 import Observations
 
-/// The PCMD for each airborne state: climbing over the take-off point, holding at the hold point,
+/// The motion (and the AR.Drone's PCMD) for each airborne state: climbing over the take-off point, holding at the hold point,
 /// and following through `FollowController`.
 extension FlightStateMachine {
     /// Climb holding the take-off point (so a wind cannot drift the drone towards the person).
-    mutating func climbCommand(now: MonotonicTime) -> PilotCommand? {
+    mutating func climbCommand(now: MonotonicTime) -> ControlOutput? {
         guard let telemetry, let droneState = drone.estimate(at: now),
               let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
         let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
@@ -18,7 +18,7 @@ extension FlightStateMachine {
     /// While holding: hold a point (inside the home fence, keeping off the person) when the drone
     /// still knows where it is and which way it points; otherwise `nil` — the firmware's own hover
     /// (PCMD flag 0), which is all that is left without navdata, an onboard fix or a heading.
-    mutating func holdCommand(reason: HoldReason, now: MonotonicTime) -> PilotCommand? {
+    mutating func holdCommand(reason: HoldReason, now: MonotonicTime) -> ControlOutput? {
         switch reason {
         case .navdataLost, .onboardFixStale, .headingStale, .headingRejected:
             return nil
@@ -54,6 +54,6 @@ extension FlightStateMachine {
                                        noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
                                        home: home, now: now)
         aimLimitedByGeofence = output.aimLimitedByGeofence
-        return output.pilot.isValid ? output : nil
+        return output.motion.isValid && (output.pilot?.isValid ?? true) ? output : nil
     }
 }

@@ -92,7 +92,8 @@ public struct FlightStateMachine: Sendable {
         follow: FollowParameters = FollowParameters(),
         failsafe: FailsafeParameters = FailsafeParameters(),
         estimator: EstimatorTuning = EstimatorTuning(),
-        controller: ControllerTuning = ControllerTuning()
+        controller: ControllerTuning = ControllerTuning(),
+        vehicle: VehicleDynamics = .tiltLoop
     ) throws(ParameterError) {
         try follow.validate()
         try failsafe.validate()
@@ -102,7 +103,7 @@ public struct FlightStateMachine: Sendable {
         // fix period + GPS latency) and backed away from before the protected radius
         // (StoppingModel; FollowMeConfig checks the same rule, FILE:LINE).
         let shortestStandoff = StoppingModel.shortestDefensibleStandoffMeters(
-            protectedRadiusMeters: failsafe.protectedRadiusMeters, follow: follow, tuning: controller)
+            protectedRadiusMeters: failsafe.protectedRadiusMeters, follow: follow, tuning: controller, vehicle: vehicle)
         guard follow.standoffMeters >= shortestStandoff else {
             throw .inconsistent(parameter: "standoffMeters", value: follow.standoffMeters,
                                 requirement: "must be at least minSeparationMeters + gpsRelativeErrorMeters + "
@@ -119,7 +120,7 @@ public struct FlightStateMachine: Sendable {
                                     maxFixLagSeconds: failsafe.maxFixLagSeconds, maxEphMeters: failsafe.maxEphMeters)
         self.controller = FollowController(
             parameters: follow, minSeparationMeters: failsafe.protectedRadiusMeters,
-            geofenceMeters: failsafe.geofenceMeters, tuning: controller)
+            geofenceMeters: failsafe.geofenceMeters, tuning: controller, vehicle: vehicle)
         self.wind = WindMonitor(follow: follow, failsafe: failsafe, tuning: controller)
     }
 
@@ -199,13 +200,13 @@ public struct FlightStateMachine: Sendable {
         case .takingOff:
             decision.command = DroneCommand(intent: .takeOff)
         case .climbing:
-            decision.command = DroneCommand(intent: .fly, pilot: climbCommand(now: now))
+            decision.command = DroneCommand(intent: .fly, climbCommand(now: now))
         case .following:
             let output = followCommand(now: now)
             decision.follow = output
-            decision.command = DroneCommand(intent: .fly, pilot: output?.pilot)
+            decision.command = DroneCommand(intent: .fly, motion: output?.motion, pilot: output?.pilot)
         case .holding(let reason):
-            decision.command = DroneCommand(intent: .fly, pilot: holdCommand(reason: reason, now: now))
+            decision.command = DroneCommand(intent: .fly, holdCommand(reason: reason, now: now))
         case .landing:
             decision.command = DroneCommand(intent: .land)
         case .emergency:
@@ -213,7 +214,7 @@ public struct FlightStateMachine: Sendable {
         }
         if state.kind != .holding { holdPoint = nil }
         if state.kind != .following { aimLimitedByGeofence = false }
-        if decision.command.pilot == nil { controller.reset() }
+        if decision.command.motion == nil { controller.reset() }
         switch state.kind {
         case .preflight, .landed, .emergency:
             controller.resetWindEstimate()
