@@ -84,8 +84,8 @@ struct HalfPlane: Sendable, Hashable {
     /// gives no motion towards the point — zero, or the back-off `limit` asks for when it is negative.
     func project(_ v: PlaneVector) -> PlaneVector {
         let excess = v.dot(normal) - limit
-        if excess > 0 { return v - normal * excess }
-        if excess <= 0 { return v }
+        if v.isFinite, excess > 0 { return v - normal * excess }
+        if v.isFinite, excess <= 0 { return v }
         return limit.isFinite && limit < 0 && normal.isFinite ? normal * limit : .zero
     }
 

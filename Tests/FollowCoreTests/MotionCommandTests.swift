@@ -1,0 +1,123 @@
+import Geometry
+import Observations
+import Testing
+
+@testable import FollowCore
+
+/// The core commands motion (issue 22): a velocity in the plane, a climb rate and a yaw rate; the
+/// AR.Drone's PCMD is the tilt loop's translation, an autopilot gets the motion as is.
+@Suite("Motion commands: the core's output for every drone family")
+struct MotionCommandTests {
+    static let parameters = FollowParameters(standoffMeters: 11)
+    static let minSeparation = FailsafeParameters().minSeparationMeters
+    static let autopilot = VehicleDynamics.velocityLoop(.arduCopterDefaults)
+
+    static func controller(_ vehicle: VehicleDynamics) -> FollowController {
+        FollowController(parameters: parameters, minSeparationMeters: minSeparation, geofenceMeters: 100, vehicle: vehicle)
+    }
+
+    /// One follow tick at 30 Hz tick `k`.
+    static func follow(_ c: inout FollowController, person: PlaneState, drone: PlaneState, nose: Double = 90,
+                       k: Int) -> FollowOutput {
+        c.follow(target: person, motion: person.velocity.length > 0.5 ? .moving : .stationary, drone: drone,
+                 noseHeadingDegrees: nose, altitudeMeters: 3, home: nil, now: MonotonicTime(seconds: Double(k) / 30))
+    }
+
+    @Test("an autopilot gets the commanded velocity as is: no PCMD, no velocity-loop lead on top")
+    func autopilotGetsTheVelocity() {
+        // Given a drone at the standoff behind a person who starts walking east at 1.4 m/s, still at rest itself
+        var c = Self.controller(Self.autopilot)
+        let person = PlaneState(position: PlaneVector(east: 11, north: 0), velocity: PlaneVector(east: 1.4, north: 0))
+        let drone = PlaneState(position: .zero, velocity: .zero)
+        // When the core decides
+        var out = Self.follow(&c, person: person, drone: drone, k: 0)
+        for k in 1..<30 { out = Self.follow(&c, person: person, drone: drone, k: k) }
+        // Then there is no PCMD, and the motion is the velocity the controller wants (after every limit)
+        #expect(out.pilot == nil)
+        #expect(out.motion.velocity == out.commandedVelocity)
+        // And it is about the walker's pace, not amplified by the drone's velocity error: the AR.Drone's
+        // velocity-loop lead term (v_cmd − v)·Kv/c1 ≈ 4.3 × 1.4 m/s would have asked for ≈ 7 m/s
+        #expect(out.motion.velocity.east > 1 && out.motion.velocity.east < 2.5, "\(out.motion)")
+        #expect(abs(out.motion.velocity.north) < 0.3)
+    }
+
+    @Test("the AR.Drone gets both: the motion, and the PCMD its tilt loop makes of it")
+    func arDroneGetsBoth() {
+        // Given the same scene on the AR.Drone
+        var c = Self.controller(.tiltLoop)
+        let person = PlaneState(position: PlaneVector(east: 11, north: 0), velocity: PlaneVector(east: 1.4, north: 0))
+        let drone = PlaneState(position: .zero, velocity: .zero)
+        var out = Self.follow(&c, person: person, drone: drone, k: 0)
+        for k in 1..<30 { out = Self.follow(&c, person: person, drone: drone, k: k) }
+        // Then the motion is the same kind of command, and the PCMD pitches the nose (east) down to accelerate
+        let pilot = try? #require(out.pilot)
+        #expect((pilot?.pitch ?? 0) < -0.3)
+        #expect(out.motion.velocity.east > 1 && out.motion.velocity.east < 2.5, "\(out.motion)")
+    }
+
+    @Test("yaw rate and climb rate are in degrees/s and m/s, within the configured maxima")
+    func units() {
+        // Given a drone 2 m low with its nose north and the person due east
+        var c = Self.controller(Self.autopilot)
+        let person = PlaneState(position: PlaneVector(east: 15, north: 0), velocity: .zero)
+        let out = c.follow(target: person, motion: .stationary, drone: PlaneState(position: .zero, velocity: .zero),
+                           noseHeadingDegrees: 0, altitudeMeters: 1, home: nil, now: .zero)
+        // Then it climbs at most max_climb_mps and turns clockwise at most max_yaw_rate_dps
+        #expect(out.motion.climbMetersPerSecond > 0 && out.motion.climbMetersPerSecond <= Self.parameters.maxClimbMetersPerSecond)
+        #expect(out.motion.yawRateDegreesPerSecond > 0)
+        #expect(out.motion.yawRateDegreesPerSecond <= Self.parameters.maxYawRateDegreesPerSecond)
+    }
+
+    @Test("inside the protected radius an autopilot is commanded away from the person, never towards")
+    func autopilotBacksOff() {
+        // Given a person 2 m east of the drone (inside min separation), the drone drifting towards them
+        var c = Self.controller(Self.autopilot)
+        let person = PlaneState(position: PlaneVector(east: 2, north: 0), velocity: .zero)
+        let drone = PlaneState(position: .zero, velocity: PlaneVector(east: 1, north: 0))
+        let out = Self.follow(&c, person: person, drone: drone, k: 0)
+        // Then the velocity points away (west)
+        #expect(out.motion.velocity.east < -0.5, "\(out.motion)")
+    }
+
+    @Test("the separation cap fails closed on NaN: no motion towards the person", arguments: [
+        (PlaneVector(east: .nan, north: 0), 0.5),
+        (PlaneVector(east: 2, north: 0), Double.nan),
+        (PlaneVector(east: .infinity, north: 1), 0.5),
+    ])
+    func halfPlaneFailsClosed(velocity: PlaneVector, limit: Double) {
+        // Given the constraint "at most `limit` m/s towards the person (east)"
+        let cap = HalfPlane(normal: PlaneVector(east: 1, north: 0), limit: limit)
+        // When a non-finite velocity or limit meets it
+        let projected = HalfPlane.project(velocity, cap, nil)
+        // Then nothing non-finite and nothing towards the person gets through
+        #expect(projected.isFinite)
+        #expect(projected.east <= 0)
+    }
+
+    @Test("the separation cap fails closed on NaN with a back-off: it still backs off")
+    func halfPlaneFailsClosedBackingOff() {
+        let cap = HalfPlane(normal: PlaneVector(east: 1, north: 0), limit: -0.8)
+        let projected = HalfPlane.project(PlaneVector(east: .nan, north: .nan), cap, nil)
+        #expect(projected == PlaneVector(east: -0.8, north: 0))
+    }
+
+    @Test("an autopilot's stopping model brakes at its own acceleration limit, after latency + jerk ramp + tracking; no wind term")
+    func autopilotStopping() {
+        let tuning = ControllerTuning()
+        let response = AutopilotResponse.arduCopterDefaults
+        let model = StoppingModel(parameters: Self.parameters, tuning: tuning, vehicle: .velocityLoop(response))
+        #expect(model.droneBrakingMetersPerSecondSquared == 2.5)
+        #expect(abs(model.droneReactionSeconds - (tuning.commandLatencySeconds + 0.25 + 0.25)) < 1e-12)
+        #expect(model.braking(windTowardsMetersPerSecond: 5) == 2.5)
+        // And the AR.Drone's is its tilt model's, as before
+        let tilt = StoppingModel(parameters: Self.parameters, tuning: tuning)
+        #expect(tilt.braking(windTowardsMetersPerSecond: 2) < tilt.droneBrakingMetersPerSecondSquared)
+    }
+
+    @Test("the shipped standoff (11 m with 3 + 4 m) is defensible on both families")
+    func shippedStandoff() throws {
+        for vehicle in [VehicleDynamics.tiltLoop, .velocityLoop(.arduCopterDefaults), .velocityLoop(.px4Defaults)] {
+            _ = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters(), vehicle: vehicle)
+        }
+    }
+}
