@@ -13,11 +13,15 @@ public struct LinkCommand: Sendable, Hashable {
     public var pilot: PilotCommand?
     /// The motion the core asks for; nil = hover (an autopilot: zero velocity, it holds where it stops).
     public var motion: MotionCommand?
+    /// The flight let go of the vehicle (`FlightState.released`: a pilot or the autopilot's failsafe
+    /// flies it): send nothing that commands it — no set-point, no mode change, no LAND.
+    public var released: Bool
 
-    public init(flying: Bool, pilot: PilotCommand? = nil, motion: MotionCommand? = nil) {
+    public init(flying: Bool, pilot: PilotCommand? = nil, motion: MotionCommand? = nil, released: Bool = false) {
         self.flying = flying
         self.pilot = pilot
         self.motion = motion
+        self.released = released
     }
 
     /// Stay (or go) on the ground, hovering meanwhile.

@@ -26,6 +26,10 @@ public enum LinkEvent: Sendable, Equatable {
     case configurationComplete(failedKeys: [String], at: MonotonicTime)
     /// The link cleared "flying" on its own (e.g. the drone reported an emergency).
     case flyingCleared(reason: String, at: MonotonicTime)
+    /// Airborne, the vehicle is flown by someone else now: it left the link's mode for `mode` (a pilot,
+    /// or the autopilot's own failsafe), or it was found flying in another mode at connect. The link
+    /// commands nothing from now on (no set-point, no LAND) until the flight ends (MAVLink only).
+    case released(mode: String, reason: String, at: MonotonicTime)
     /// A link socket (`socket`: the link's name for it) closed under the link; it is being reopened.
     case socketClosed(socket: String, error: String?, at: MonotonicTime)
     /// The socket is bound again after `attempts` binds; `samePort`: on its previous local port.

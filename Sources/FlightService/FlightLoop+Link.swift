@@ -57,6 +57,10 @@ extension FlightLoop {
             link("config-failed") { ($0.key, $0.reason) = (key, reason) }
         case .flyingCleared(let reason, _):
             link("flying-cleared") { $0.reason = reason }
+        case .released(let mode, let reason, _):
+            logger.warning("vehicle released: FollowMe commands nothing more", metadata: ["mode": "\(mode)", "reason": "\(reason)"])
+            machine.handle(.vehicleReleased(.vehicleLeftControl(mode: mode)), now: now)
+            link("released") { $0.reason = reason }
         case .socketClosed(let socket, let error, _):
             link("socket-closed") { ($0.socket, $0.error) = (socket, error) }
         case .socketReopened(let socket, let port, let samePort, let attempts, let down, _):

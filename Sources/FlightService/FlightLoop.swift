@@ -88,6 +88,14 @@ struct FlightLoop {
             recorder?.flushIfDue(now: now)
             publishStatus(now: now)
         case .shutdown:
+            if case .released(let reason) = machine.state {
+                // A pilot or the autopilot flies it: SIGTERM never overrides them (docs/mavlink.md §7.6).
+                logger.warning("shutdown requested: the vehicle is released (\(reason.name)); FollowMe does not land it")
+                record(FlightShutdownRecord(t: now.seconds), now)
+                machine.handle(.shutdownRequested, now: now)
+                decide(now: now, immediately: true)
+                return .released
+            }
             logger.notice("shutdown requested: landing")
             record(FlightShutdownRecord(t: now.seconds), now)
             machine.handle(.shutdownRequested, now: now)
@@ -156,7 +164,8 @@ struct FlightLoop {
             record(FlightTransitionRecord(t: now.seconds, from: t.from.name, to: t.to.name, reason: t.reason.name), now)
         }
         let wouldFly = decision.command.intent.wantsAirborne
-        var command = LinkCommand(flying: wouldFly, pilot: decision.command.pilot, motion: decision.command.motion)
+        var command = LinkCommand(flying: wouldFly, pilot: decision.command.pilot, motion: decision.command.motion,
+                                  released: decision.command.intent == .release)
         if options.noTakeoff {
             // Dry run: REF stays as adopted, PCMD hovers; what the core wants is only logged.
             command = LinkCommand(flying: dryRunFlying)

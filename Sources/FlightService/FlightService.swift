@@ -47,6 +47,9 @@ public enum FlightOutcome: Sendable, Equatable {
     case landed
     /// Shut down but navdata did not confirm "landed" within the bound.
     case landingUnconfirmed
+    /// Shut down while a pilot or the autopilot's own failsafe flies the vehicle
+    /// (`FlightState.released`): FollowMe never overrides them, so it did not land it (exit 3).
+    case released
 }
 
 /// `followme run`: wires the gpsd client, the drone link and the follow core in one loop.

@@ -109,7 +109,7 @@ extension FlightStateMachine {
     var airborneWind: FlightStatus.Wind? {
         switch state.kind {
         case .takingOff, .climbing, .following, .holding, .landing: break
-        case .preflight, .landed, .emergency: return nil
+        case .preflight, .landed, .emergency, .released: return nil
         }
         guard let navdata = telemetry?.flightState,
               navdata.isAirborne || navdata == .landing, wind.lastWind != .zero else { return nil }

@@ -99,7 +99,8 @@ struct MAVLinkBenchDrone: BenchDrone {
     mutating func send(_ command: DroneCommand, at now: MonotonicTime) -> [Double]? {
         var sent: [Double]?
         if telemetrySeen {
-            session.setDesired(LinkCommand(flying: command.intent.wantsAirborne, motion: command.motion))
+            session.setDesired(LinkCommand(flying: command.intent.wantsAirborne, motion: command.motion,
+                                           released: command.intent == .release))
             let motion = command.motion ?? .stop
             sent = [motion.velocity.east, motion.velocity.north, motion.climbMetersPerSecond, motion.yawRateDegreesPerSecond]
         }

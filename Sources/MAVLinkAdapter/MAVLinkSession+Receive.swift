@@ -41,6 +41,7 @@ extension MAVLinkSession {
         statistics.counts[.telemetryReceived] += 1
         if let last = lastReceivedAt, isTelemetryLost {
             isTelemetryLost = false
+            blindLandSends = 0
             output.events.append(.telemetryRestored(silenceSeconds: now.seconds(since: last), at: now))
         }
         lastReceivedAt = now
@@ -83,6 +84,15 @@ extension MAVLinkSession {
         let wasFlying = vehicle.isArmed
         if wasFlying, !vehicle.isEmergency { (desired.flying, flyingAdopted) = (true, true) }
         output.events.append(.connected(droneWasFlying: wasFlying, desiredFlying: desired.flying, at: now))
+        // Armed in another mode than ours: someone else flies it (a pilot, a mission, a failsafe). It is
+        // never commanded, not even landed, while it stays armed (docs/mavlink.md §7.6).
+        if wasFlying, !vehicle.isEmergency, !isIn(profile.control), heartbeat.autopilot.rawValue == profile.heartbeatAutopilot.rawValue {
+            flight.released = true
+            let mode = profile.modeName(heartbeat.customMode)
+            output.events.append(.released(
+                mode: mode, reason: "found armed in \(mode), not \(profile.control): someone else flies it; FollowMe commands nothing",
+                at: now))
+        }
         if heartbeat.autopilot.rawValue != profile.heartbeatAutopilot.rawValue {
             autopilotMismatch = true
             let reason = "the vehicle's HEARTBEAT says autopilot \(heartbeat.autopilot.rawValue), not \(configuration.autopilot.rawValue)"
@@ -129,7 +139,8 @@ extension MAVLinkSession {
         guard leftUs, !ours else { return }
         flight.released = true
         let mode = profile.modeName(vehicle.customMode ?? 0)
-        output.events.append(.flyingCleared(
+        output.events.append(.released(
+            mode: mode,
             reason: "the vehicle left \(profile.control) for \(mode) (a pilot or its own failsafe); FollowMe does not take it back",
             at: now))
     }

@@ -10,7 +10,9 @@ extension MAVLinkSession {
     /// flight lands when telemetry stays lost, as the AR.Drone link's REF land, docs/mavlink.md §7.5).
     func wantedRequest(now: MonotonicTime) -> VehicleRequest? {
         guard vehicleTarget != nil else { return nil }
-        guard !isTelemetryLost else { return desired.flying ? nil : flightRequest(now: now) }
+        guard !isTelemetryLost else {
+            return desired.flying || blindLandSends >= Self.maxBlindLandSends ? nil : flightRequest(now: now)
+        }
         if let request = flightRequest(now: now) { return request }
         return streams.first { $0.status == .pending }.map {
             .messageInterval(messageID: $0.messageID, intervalMicroseconds: $0.intervalMicroseconds)
@@ -19,7 +21,9 @@ extension MAVLinkSession {
 
     /// The take-off sequence of the configured autopilot, or LAND.
     func flightRequest(now: MonotonicTime) -> VehicleRequest? {
-        guard !autopilotMismatch, vehicle.heartbeat != nil else { return nil }
+        // Released (a pilot or the autopilot's failsafe flies it), by the vehicle or by the owner:
+        // nothing is ever asked of it, LAND included.
+        guard !autopilotMismatch, vehicle.heartbeat != nil, !flight.released, !desired.released else { return nil }
         guard desired.flying else {
             // Land: armed and not confirmed on the ground, not in LAND, our LAND not yet accepted.
             let landing = vehicle.mightBeAirborne && !isIn(profile.land) && !flight.landAccepted
@@ -70,6 +74,7 @@ extension MAVLinkSession {
                 pending.message.confirmation = UInt8(clamping: pending.attempts - 1)
                 pending.sentAt = now
                 self.pending = pending
+                countBlindLand(pending.request, now: now, output: &output)
                 emit(.command(pending.message), into: &output)
                 return
             } else {
@@ -79,7 +84,19 @@ extension MAVLinkSession {
         guard let wanted, let target = vehicleTarget, now >= notBefore[wanted, default: .zero] else { return }
         let message = command(for: wanted, target: target)
         pending = PendingRequest(request: wanted, message: message, attempts: 1, sentAt: now)
+        countBlindLand(wanted, now: now, output: &output)
         emit(.command(message), into: &output)
+    }
+
+    /// Counts a LAND sent without telemetry; at the bound, says so once (the link then stops).
+    mutating func countBlindLand(_ request: VehicleRequest, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        guard isTelemetryLost, request == .setMode(profile.land) else { return }
+        blindLandSends += 1
+        if blindLandSends == Self.maxBlindLandSends {
+            output.events.append(notice(
+                "LAND sent \(blindLandSends) times without telemetry; no more: the vehicle's own GCS-loss failsafe applies",
+                .warning, now: now))
+        }
     }
 
     /// The COMMAND_LONG for `request`, first transmission (docs/mavlink.md §5.1).

@@ -28,7 +28,7 @@ import Observations
 ///   or telemetry is lost. `flying` false while airborne: DO_SET_MODE LAND (once accepted, never
 ///   forced again: a pilot may take over).
 /// * A vehicle that leaves our mode while airborne (RC pilot, the autopilot's own failsafe) is not
-///   taken back: `.flyingCleared`, no more set-points, only LAND when asked.
+///   taken back: `.released`, no more set-points and no LAND (docs/mavlink.md §7.6).
 public struct MAVLinkSession: Sendable {
     public let configuration: MAVLinkLinkConfiguration
     let profile: AutopilotProfile
@@ -57,6 +57,8 @@ public struct MAVLinkSession: Sendable {
     var flight = FlightProgress()
     /// The vehicle's HEARTBEAT names another autopilot than configured: no flight command is sent.
     var autopilotMismatch = false
+    /// LANDs sent while telemetry was lost (reset when it returns): bounded by `maxBlindLandSends`.
+    var blindLandSends = 0
     /// Since when set-points have gone out on every tick; nil while they do not.
     var setpointsStreamingSince: MonotonicTime?
     var lastStatisticsAt = MonotonicTime.zero
@@ -108,6 +110,11 @@ public struct MAVLinkSession: Sendable {
     /// guide, "Offboard Mode"); the link streams them this long before it even arms (docs/mavlink.md §7.3).
     static let px4SetpointLeadSeconds = 1.0
 
+    /// LANDs sent blind (no telemetry) before the link stops asking (our choice: two rounds of
+    /// `commandMaxAttempts`; a vehicle that hears us lands on the first, and one that does not is in
+    /// the hands of its own GCS-loss failsafe — docs/mavlink.md §7.5).
+    static let maxBlindLandSends = 10
+
     /// The set-point now, outside the tick cadence (a new GPS fix must not wait for the tick).
     public mutating func sendSetpoint(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
         guard let setpoint = currentSetpoint, let target = vehicleTarget else { return }
@@ -149,7 +156,7 @@ public struct MAVLinkSession: Sendable {
     /// While landing is wanted: hold, until the vehicle leaves our mode. The value is the owner's
     /// motion command only in our mode, airborne, with fresh telemetry; otherwise hold.
     var currentSetpoint: LocalVelocitySetpoint? {
-        guard vehicleTarget != nil, !autopilotMismatch, !flight.released else { return nil }
+        guard vehicleTarget != nil, !autopilotMismatch, !flight.released, !desired.released else { return nil }
         let inControlMode = isIn(profile.control)
         let flyingInControl = inControlMode && vehicle.flightState == .flying
         let streaming: Bool

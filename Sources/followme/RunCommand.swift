@@ -98,6 +98,11 @@ struct RunCommand: AsyncParsableCommand {
         case .landingUnconfirmed?:
             stderrWriter.enqueue(style.decorate("followme run: landing was not confirmed by navdata", level: .error) + "\n")
             throw ExitCode(1)
+        case .released?:
+            stderrWriter.enqueue(style.decorate(
+                "followme run: stopped while a pilot or the autopilot flies the vehicle (released); FollowMe did not land it",
+                level: .warning) + "\n")
+            throw ExitCode(3)
         case nil:
             throw ExitCode(1)
         }

@@ -57,6 +57,8 @@ struct FlightRig {
     /// The fake firmware: seconds from a flying command to "hovering" at 1 m, and from a landing
     /// command to "landed".
     var climbOutSeconds = 1.0, landingSeconds = 2.0
+    /// False once a pilot (or the autopilot's failsafe) flies the vehicle: our commands change nothing.
+    var firmwareFollowsCommands = true
     private var firmwareTimer = 0.0
 
     /// Each transition the loop made, as its state names (`FlightState.name`).
@@ -119,7 +121,7 @@ struct FlightRig {
     }
 
     private mutating func react(to command: LinkCommand?) {
-        guard let command else { return }
+        guard let command, firmwareFollowsCommands else { return }
         let dt = 1.0 / 30
         firmwareTimer += dt
         if command.flying {

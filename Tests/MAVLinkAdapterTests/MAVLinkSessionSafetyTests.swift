@@ -135,20 +135,39 @@ struct MAVLinkSessionSafetyTests {
         #expect(h.setpoints.last.map { $0.velocityNEDMetersPerSecond[0] > 5 } == true, "flying the motion command again")
     }
 
-    @Test("a vehicle that leaves GUIDED in the air (pilot, failsafe) is not taken back: .flyingCleared, no set-points, no DO_SET_MODE")
-    func released() {
+    static let north6 = MotionCommand(velocity: PlaneVector(east: 0, north: 6), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0)
+
+    @Test("a vehicle that leaves GUIDED in the air (a pilot's LOITER, the autopilot's own RTL or LAND) is released: .released, no set-points, no DO_SET_MODE, and no LAND even when the flight lands",
+          arguments: [ArduCopterMode.loiter, .rtl, .land, .brake])
+    func released(mode: ArduCopterMode) {
+        // Given a vehicle following in GUIDED
         var h = SessionHarness()
-        h.flyingInControl(motion: MotionCommand(velocity: PlaneVector(east: 0, north: 6), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0))
+        h.flyingInControl(motion: Self.north6)
         h.clear()
-        h.vehicleSays(mode: ArduCopterMode.loiter.rawValue)
+        // When a pilot (or the autopilot's failsafe) switches it to another mode
+        h.vehicleSays(mode: mode.rawValue)
         h.run(5)
-        #expect(h.events.contains { if case .flyingCleared(let reason, _) = $0 { reason.contains("LOITER") } else { false } })
+        // Then the link says it is released, naming the mode, and commands nothing
+        let name = "\(mode)".uppercased()
+        #expect(h.events.contains { if case .released(let m, let reason, _) = $0 { m == name && reason.contains(name) } else { false } })
         #expect(h.setpoints.isEmpty)
         #expect(h.commands.isEmpty)
-        // Landing is still obeyed when asked
+        // And when the flight then wants it down (its hold expired, SIGTERM, a battery rule), no LAND
+        // replaces the pilot's or the autopilot's choice (the old link sent DO_SET_MODE LAND here)
         h.fly(false)
-        h.run(SessionHarness.tick)
-        #expect(h.commandIDs == [176])
+        h.run(10)
+        #expect(h.commands.isEmpty, "\(h.commandIDs)")
+        #expect(h.setpoints.isEmpty)
+    }
+
+    @Test("the owner's release (LinkCommand.released) stops every command, LAND and set-points included, in our mode too")
+    func ownerReleases() {
+        var h = SessionHarness()
+        h.flyingInControl(motion: Self.north6)
+        h.clear()
+        h.session.setDesired(LinkCommand(flying: false, released: true))
+        h.run(5)
+        #expect(h.commands.isEmpty && h.setpoints.isEmpty, "\(h.commandIDs)")
     }
 
     @Test("EMERGENCY from the vehicle clears flying (.flyingCleared), never arms, asks for LAND while armed")
@@ -186,6 +205,12 @@ struct MAVLinkSessionSafetyTests {
         #expect(h.events.contains { if case .connected(true, true, _) = $0 { true } else { false } })
         h.run(3)
         #expect(!h.commandIDs.contains(176))
+        // And it is someone else's (armed in LOITER, not GUIDED): released, so not even a flight that
+        // wants it down lands it (the old link sent LAND as soon as the flight said flying false)
+        #expect(h.events.contains { if case .released(let mode, _, _) = $0 { mode == "LOITER" } else { false } })
+        h.fly(false)
+        h.run(5)
+        #expect(!h.commandIDs.contains(176), "\(h.commandIDs)")
     }
 }
 
@@ -239,5 +264,24 @@ struct MAVLinkSessionAdoptionTests {
         #expect(setModes.count >= 2, "\(h.commandIDs)")
         #expect(setModes.allSatisfy { $0.params == landMode }, "\(setModes.map(\.params))")
         #expect(h.commands.allSatisfy { $0.command.rawValue == MAVCommand.doSetMode.rawValue }, "\(h.commandIDs)")
+    }
+
+    @Test("blind LANDs are bounded: at most 10 in a minute of silence, then one notice and no more",
+          arguments: [MAVLinkLinkConfiguration.Autopilot.ardupilot, .px4])
+    func blindLandIsBounded(autopilot: MAVLinkLinkConfiguration.Autopilot) {
+        // Given a silent vehicle the flight wants down
+        var h = SessionHarness(SessionHarness.configuration(autopilot))
+        h.flyingInControl(autopilot, motion: MotionCommand.stop)
+        h.vehicle = nil
+        h.run(1.5)
+        h.clear()
+        h.fly(false)
+        // When a minute passes without telemetry
+        h.run(60)
+        // Then LAND went out a bounded number of times (the old link re-sent it every few seconds, forever)
+        let lands = h.commands.filter { $0.command.rawValue == MAVCommand.doSetMode.rawValue }
+        #expect(lands.count == 10, "\(lands.count) LANDs")
+        let notices = h.events.filter { if case .notice(let text, _, _) = $0 { text.contains("without telemetry") } else { false } }
+        #expect(notices.count == 1)
     }
 }

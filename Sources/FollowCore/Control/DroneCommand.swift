@@ -12,12 +12,15 @@ public enum FlightIntent: Sendable, Hashable {
     /// The drone reports an emergency (motors cut). Send REF with bit 9 clear; never toggle
     /// the emergency bit (8) automatically — a person must inspect the drone first.
     case emergency
+    /// Someone else flies the vehicle (`FlightState.released`): command nothing at all — no
+    /// set-point, no mode change, no LAND. Never for the AR.Drone.
+    case release
 
     /// Whether REF bit 9 (take off / stay flying) should be set.
     @inlinable public var wantsAirborne: Bool {
         switch self {
         case .takeOff, .fly: return true
-        case .stayLanded, .land, .emergency: return false
+        case .stayLanded, .land, .emergency, .release: return false
         }
     }
 }

@@ -14,6 +14,9 @@ public enum FollowInput: Sendable {
     /// Anything but `.done` blocks take-off (`Prerequisites.droneConfigured`); the machine starts
     /// as `.done` so callers that configure nothing (the bench, pure tests) fly as before.
     case droneConfiguration(DroneConfigurationStatus)
+    /// The link says the vehicle left FollowMe's control while airborne (a pilot, or the autopilot's
+    /// own failsafe): → `FlightState.released`, for good in this run.
+    case vehicleReleased(ReleaseReason)
 }
 
 /// The state of the drone's configuration writes, as the link reports it.
@@ -40,6 +43,7 @@ public enum InputOutcome: Sendable, Hashable {
     case telemetryOutOfOrder
     case shutdownNoted
     case droneConfigurationNoted
+    case releaseNoted
 }
 
 /// The output of one control tick.

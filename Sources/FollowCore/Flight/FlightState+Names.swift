@@ -58,6 +58,16 @@ extension FlightState {
         case .landing(let r): "landing(\(r.name))"
         case .landed: "landed"
         case .emergency: "emergency"
+        case .released(let r): "released(\(r.name))"
+        }
+    }
+}
+
+extension ReleaseReason {
+    /// e.g. `mode:LOITER`.
+    public var name: String {
+        switch self {
+        case .vehicleLeftControl(let mode): "mode:\(mode)"
         }
     }
 }
@@ -78,6 +88,8 @@ extension TransitionReason {
         case .emergencyCleared: "emergency-cleared"
         case .shutdownBeforeTakeOff: "shutdown-before-take-off"
         case .takeOffNotConfirmed: "take-off-not-confirmed"
+        case .vehicleReleased: "vehicle-released"
+        case .landedWhileReleased: "landed-while-released"
         }
     }
 }
@@ -90,6 +102,7 @@ extension FlightIntent {
         case .fly: "fly"
         case .land: "land"
         case .emergency: "emergency"
+        case .release: "release"
         }
     }
 }

@@ -82,6 +82,14 @@ public enum LandReason: Sendable, Hashable {
     case windTooStrong(WindCause)
 }
 
+/// Why FollowMe let go of the vehicle (`FlightState.released`).
+public enum ReleaseReason: Sendable, Hashable {
+    /// Airborne, the vehicle left FollowMe's mode for `mode` (e.g. "LOITER", "RTL", "AUTO.RTL"): a
+    /// pilot took it over, or the autopilot's own failsafe did. Either way a human or the autopilot
+    /// flies it now, and FollowMe never takes it back (docs/mavlink.md §7.6).
+    case vehicleLeftControl(mode: String)
+}
+
 /// The follower's flight state. Every change is confirmed by telemetry, never by a delay.
 public enum FlightState: Sendable, Hashable {
     /// On the ground, waiting for everything needed to fly.
@@ -102,6 +110,10 @@ public enum FlightState: Sendable, Hashable {
     case landed
     /// Navdata reports an emergency.
     case emergency
+    /// A pilot or the autopilot's own failsafe took the vehicle (MAVLink only): FollowMe sends
+    /// nothing — no set-point, no LAND, not even on SIGTERM — runs no hold or wind clock, and stays
+    /// here until the vehicle is on the ground (→ `landed`) or the run is stopped.
+    case released(ReleaseReason)
 
     /// Whether the state machine will never fly again from here (the shell may exit).
     @inlinable public var isTerminal: Bool {
@@ -122,13 +134,14 @@ public enum FlightState: Sendable, Hashable {
         case .landing: return .landing
         case .landed: return .landed
         case .emergency: return .emergency
+        case .released: return .released
         }
     }
 }
 
 /// `FlightState` without payloads.
 public enum FlightStateKind: Sendable, Hashable, CaseIterable {
-    case preflight, takingOff, climbing, following, holding, landing, landed, emergency
+    case preflight, takingOff, climbing, following, holding, landing, landed, emergency, released
 }
 
 /// Why a transition happened.
@@ -160,6 +173,10 @@ public enum TransitionReason: Sendable, Hashable {
     /// Navdata did not confirm lift-off within `takeOffTimeoutSeconds`; the take-off is abandoned
     /// for this run.
     case takeOffNotConfirmed
+    /// The vehicle left FollowMe's control (a pilot or the autopilot's own failsafe took it).
+    case vehicleReleased
+    /// Released, the vehicle is on the ground (whoever landed it).
+    case landedWhileReleased
 }
 
 /// One state change, for the flight log.

@@ -49,6 +49,8 @@ public struct FlightStateMachine: Sendable {
     /// The take-off (or adoption) point on the plane: the geofence centre.
     public private(set) var home: PlaneVector?
     public private(set) var shutdownRequested = false
+    /// Why the link said the vehicle left our control, once it did (never cleared in a run).
+    public private(set) var releasedBecause: ReleaseReason?
     /// The latest configuration status from the link; `.done` until told otherwise.
     public private(set) var droneConfiguration: DroneConfigurationStatus = .done
 
@@ -184,6 +186,13 @@ public struct FlightStateMachine: Sendable {
         case .droneConfiguration(let status):
             droneConfiguration = status
             return .droneConfigurationNoted
+        case .vehicleReleased(let reason):
+            // Heard before take-off about a vehicle on the ground (armed by someone else, then disarmed):
+            // nothing to let go of. Airborne, or once we fly, it holds for the rest of the run.
+            // (Before any telemetry it is kept until telemetry tells: airborne → released; on the ground → forgotten.)
+            let onGround = telemetry.map { !$0.flightState.isAirborne } ?? false
+            if releasedBecause == nil, state.kind != .preflight || !onGround { releasedBecause = reason }
+            return .releaseNoted
         }
     }
 
@@ -211,12 +220,14 @@ public struct FlightStateMachine: Sendable {
             decision.command = DroneCommand(intent: .land)
         case .emergency:
             decision.command = DroneCommand(intent: .emergency)
+        case .released:
+            decision.command = DroneCommand(intent: .release)
         }
         if state.kind != .holding { holdPoint = nil }
         if state.kind != .following { aimLimitedByGeofence = false }
         if decision.command.motion == nil { controller.reset() }
         switch state.kind {
-        case .preflight, .landed, .emergency:
+        case .preflight, .landed, .emergency, .released:
             controller.resetWindEstimate()
             wind.reset()
         case .takingOff:
@@ -252,6 +263,32 @@ public struct FlightStateMachine: Sendable {
         }
         if home == nil, state.kind != .preflight, state.kind != .landed {
             home = drone.estimate(at: now)?.position
+        }
+
+        // A pilot or the autopilot's failsafe took the vehicle: nothing of ours applies any more — no
+        // hold, battery, wind or shutdown rule lands it — until it is on the ground.
+        if let reason = releasedBecause {
+            switch state {
+            case .released:
+                if let telemetry, telemetry.emergency { return move(to: .emergency, .emergencyReported, now) }
+                if let telemetry, fresh, telemetry.flightState == .landed {
+                    return move(to: .landed, .landedWhileReleased, now)
+                }
+                return nil
+            case .landed, .emergency:
+                break
+            case .preflight:
+                // Found flying in someone else's hands: adopted as released, never flown by us.
+                if let telemetry, fresh, telemetry.flightState.isAirborne, !telemetry.emergency {
+                    hasBeenAirborne = true
+                    return move(to: .released(reason), .vehicleReleased, now)
+                }
+                // On the ground: nothing to let go of (someone armed it and disarmed it again).
+                if let telemetry, fresh, telemetry.flightState == .landed { releasedBecause = nil }
+            default:
+                holdingSince = nil
+                return move(to: .released(reason), .vehicleReleased, now)
+            }
         }
 
         switch state {
@@ -365,7 +402,7 @@ public struct FlightStateMachine: Sendable {
             }
             return nil
 
-        case .landed:
+        case .landed, .released:
             return nil
 
         case .emergency:
