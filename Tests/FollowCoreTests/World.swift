@@ -15,6 +15,8 @@ struct World {
 
     let plane = LocalPlane(origin: GeoCoordinate(latitudeDegrees: 47.3769, longitudeDegrees: 8.5417)!)
     var person = PlaneVector(east: 0, north: 10)
+    /// The person's receiver altitude (3-D fixes), metres; nil = none reported.
+    var personAltitude: Double?
     var drone = PlaneVector.zero
     var receiverHeadingDegrees = 270.0   // nose north with the default 90° mount
 
@@ -41,8 +43,9 @@ struct World {
     private(set) var lastTargetFixAt: Double?
     private var firmwareTimer = 0.0
 
-    init(follow: FollowParameters = .testDefault, failsafe: FailsafeParameters = .testDefault) throws {
-        machine = try FlightStateMachine(follow: follow, failsafe: failsafe)
+    init(follow: FollowParameters = .testDefault, failsafe: FailsafeParameters = .testDefault,
+         vehicle: VehicleDynamics = .tiltLoop) throws {
+        machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: vehicle)
     }
 
     var state: FlightState { machine.state }
@@ -57,7 +60,8 @@ struct World {
         let c = plane.unproject(position)!
         return .fix(GPSFix(role: role, device: "/dev/world-\(role)", mode: .threeD,
                            latitudeDegrees: c.latitudeDegrees, longitudeDegrees: c.longitudeDegrees,
-                           fixTime: Self.fixTime(time - 0.3), receivedAt: now)!)
+                           fixTime: Self.fixTime(time - 0.3), receivedAt: now,
+                           altitudeHAEMeters: role == .target ? personAltitude : nil)!)
     }
 
     /// Advances one 30 Hz tick: deliver what is due, tick the machine, let the firmware react.
@@ -97,6 +101,10 @@ struct World {
                 if let pilot = command.pilot {
                     flightState = .flying
                     altitude = min(altitude + pilot.gaz * 0.7 * dt, altitudeCapMeters)
+                } else if let motion = command.motion {
+                    // An autopilot flies the motion itself (no PCMD)
+                    flightState = .flying
+                    altitude = min(altitude + motion.climbMetersPerSecond * dt, altitudeCapMeters)
                 } else {
                     flightState = .hovering
                 }

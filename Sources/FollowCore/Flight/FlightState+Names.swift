@@ -11,6 +11,7 @@ extension HoldReason {
         case .targetTooFar: "target-too-far"
         case .headingRejected: "heading-rejected"
         case .altitudeNotReached: "altitude-not-reached"
+        case .personAboveDrone: "person-above-drone"
         }
     }
 }

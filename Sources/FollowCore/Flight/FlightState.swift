@@ -60,6 +60,11 @@ public enum HoldReason: Sendable, Hashable {
     case headingRejected
     /// Climbing did not reach `altitudeMeters` within `climbTimeoutSeconds`; hovering where it got to.
     case altitudeNotReached
+    /// An autopilot flies at a height above *home*, not above the ground (MAVLink `relative_alt`):
+    /// the person's 3-D fixes say they have climbed to within `FlightStateMachine.terrainMarginMeters`
+    /// of the drone's height above home — the ground ahead rises towards the drone. Holds where it
+    /// is (never for the AR.Drone, whose ultrasound altitude is height above the ground).
+    case personAboveDrone
 }
 
 /// Why the drone is landing.

@@ -80,7 +80,27 @@ extension FlightStateMachine {
             if (person.position - drone.position).length > limit { return .targetTooFar }
         }
         if geofenceHolds(now: now) { return .geofence }
+        if personAboveDrone(now: now) { return .personAboveDrone }
         return nil
+    }
+
+    /// For an autopilot (height above home, not above the ground): the ground under the person has
+    /// risen since take-off to within `terrainMarginMeters` of the drone's height above home, for
+    /// `terrainConfirmSeconds` (docs/mavlink.md §7.2). Assumes the person and the take-off point
+    /// were at about the same height at take-off (they stood a few metres apart).
+    func personAboveDrone(now: MonotonicTime) -> Bool {
+        // Only while moving sideways (following) or already held for it: the take-off and the climb
+        // go straight up over home, below the altitude by design.
+        guard state == .following || state == .holding(.personAboveDrone) else { return false }
+        guard case .velocityLoop = controller.vehicle, let telemetry, let altitude = personAltitudeMeters,
+              let atHome = personAltitudeAtHomeMeters else { return false }
+        let clearance = telemetry.altitudeMeters - (altitude - atHome)
+        let held = state == .holding(.personAboveDrone)
+        let limit = Self.terrainMarginMeters + (held ? Self.terrainResumeMarginMeters : 0)
+        guard clearance < limit else { return false }
+        if held { return true }
+        guard let since = personAboveDroneSince else { return false }
+        return now.seconds(since: since) >= Self.terrainConfirmSeconds
     }
 
     /// Whether the home fence stops following: the drone is outside it, or following would

@@ -49,6 +49,14 @@ public struct FlightStateMachine: Sendable {
     /// The take-off (or adoption) point on the plane: the geofence centre.
     public private(set) var home: PlaneVector?
     public private(set) var shutdownRequested = false
+    /// The person's altitude from their 3-D fixes, metres (the receiver's datum), filtered
+    /// (`personAltitudeTimeConstantSeconds`); and its value when home was set. Their difference is how
+    /// far the ground under the person has risen since take-off (`HoldReason.personAboveDrone`).
+    public private(set) var personAltitudeMeters: Double?
+    public private(set) var personAltitudeAtHomeMeters: Double?
+    private var personAltitudeAt: MonotonicTime?
+    /// Since when the person has stood within `terrainMarginMeters` of the drone's height above home.
+    var personAboveDroneSince: MonotonicTime?
     /// Why the link said the vehicle left our control, once it did (never cleared in a run).
     public private(set) var releasedBecause: ReleaseReason?
     /// The latest configuration status from the link; `.done` until told otherwise.
@@ -143,6 +151,7 @@ public struct FlightStateMachine: Sendable {
                 let previous = target.lastUsedFixAt
                 let verdict = target.ingest(position: position, reportedVelocity: velocity, ephMeters: fix.ephMeters,
                                             fixTime: fix.fixTime, receivedAt: fix.receivedAt)
+                if verdict.isUsed, let altitude = fix.altitudeHAEMeters { notePersonAltitude(altitude, at: fix.receivedAt) }
                 if verdict.isUsed, let previous {
                     // Delivered fix interval, smoothed (0.3 per fix): what the standoff rule's rate is checked against.
                     let interval = max(fix.receivedAt.seconds(since: previous), 0)
@@ -258,11 +267,20 @@ public struct FlightStateMachine: Sendable {
     /// Applies at most one transition and returns it.
     private mutating func advance(now: MonotonicTime) -> FlightTransition? {
         let fresh = navdataFresh(now)
+        // The person-above-drone clock (`personAboveDrone(now:)` reads it).
+        if case .velocityLoop = controller.vehicle, let telemetry, let altitude = personAltitudeMeters,
+           let atHome = personAltitudeAtHomeMeters,
+           telemetry.altitudeMeters - (altitude - atHome) < Self.terrainMarginMeters {
+            if personAboveDroneSince == nil { personAboveDroneSince = now }
+        } else {
+            personAboveDroneSince = nil
+        }
         if let telemetry, fresh, telemetry.flightState.isAirborne, state.kind != .preflight {
             hasBeenAirborne = true
         }
         if home == nil, state.kind != .preflight, state.kind != .landed {
             home = drone.estimate(at: now)?.position
+            personAltitudeAtHomeMeters = personAltitudeMeters
         }
 
         // A pilot or the autopilot's failsafe took the vehicle: nothing of ours applies any more — no
@@ -297,6 +315,8 @@ public struct FlightStateMachine: Sendable {
             if let telemetry, fresh, telemetry.flightState.isAirborne, !telemetry.emergency {
                 hasBeenAirborne = true
                 home = drone.estimate(at: now)?.position
+                personAltitudeAtHomeMeters = personAltitudeMeters
+            personAltitudeAtHomeMeters = personAltitudeMeters
                 if let reason = holdReason(now: now) {
                     holdingSince = now
                     return move(to: .holding(reason), .adoptedInFlight, now)
@@ -306,6 +326,8 @@ public struct FlightStateMachine: Sendable {
             let missing = missingPrerequisites(now: now)
             if missing.isEmpty {
                 home = drone.estimate(at: now)?.position
+                personAltitudeAtHomeMeters = personAltitudeMeters
+            personAltitudeAtHomeMeters = personAltitudeMeters
                 return move(to: .takingOff, .prerequisitesMet, now)
             }
             state = .preflight(waitingFor: missing)
@@ -412,6 +434,29 @@ public struct FlightStateMachine: Sendable {
             return nil
         }
     }
+
+    /// Filters the person's fix altitude (first order; GPS altitude is noisy, a few metres per fix).
+    private mutating func notePersonAltitude(_ altitude: Double, at time: MonotonicTime) {
+        guard altitude.isFinite else { return }
+        if let current = personAltitudeMeters, let last = personAltitudeAt {
+            let dt = min(max(time.seconds(since: last), 0), 5)
+            personAltitudeMeters = current + (altitude - current) * min(dt / Self.personAltitudeTimeConstantSeconds, 1)
+        } else {
+            personAltitudeMeters = altitude
+        }
+        personAltitudeAt = time
+    }
+
+    /// Time constant of the person's altitude filter, seconds (our choice: a walker climbs 0.14 m/s on
+    /// a 10 % grade, so 3 s costs 0.4 m of lag and takes the edge off fix-to-fix noise).
+    public static let personAltitudeTimeConstantSeconds = 3.0
+    /// `personAboveDrone` holds when the person's rise since take-off comes within this of the drone's
+    /// height above home, metres (our choice: a metre of clear air over the ground the person stands on).
+    public static let terrainMarginMeters = 1.0
+    /// …and clears once the clearance exceeds the margin by this much, metres (hysteresis).
+    public static let terrainResumeMarginMeters = 0.5
+    /// The condition must last this long before it holds, seconds (one noisy fix must not).
+    public static let terrainConfirmSeconds = 1.0
 
     private mutating func move(to next: FlightState, _ reason: TransitionReason, _ now: MonotonicTime) -> FlightTransition {
         let transition = FlightTransition(from: state, to: next, reason: reason, at: now)
