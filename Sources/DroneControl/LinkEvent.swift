@@ -30,6 +30,9 @@ public enum LinkEvent: Sendable, Equatable {
     /// or the autopilot's own failsafe), or it was found flying in another mode at connect. The link
     /// commands nothing from now on (no set-point, no LAND) until the flight ends (MAVLink only).
     case released(mode: String, reason: String, at: MonotonicTime)
+    /// Whether the link controls the airborne vehicle (its set-points are flown): false when, airborne
+    /// and ours, it stays out of the link's mode (e.g. OFFBOARD/GUIDED refused); true when back in it.
+    case control(inControl: Bool, reason: String, at: MonotonicTime)
     /// A link socket (`socket`: the link's name for it) closed under the link; it is being reopened.
     case socketClosed(socket: String, error: String?, at: MonotonicTime)
     /// The socket is bound again after `attempts` binds; `samePort`: on its previous local port.

@@ -15,6 +15,8 @@ enum FlightReportStyle {
         case .landing: "#8e24aa"
         case .landed: "#616161"
         case .emergency: "#e53935"
+        // A pilot or the autopilot's failsafe flies it: not ours, not an emergency.
+        case .released: "#00897b"
         case .other: "#fdd835"
         }
     }

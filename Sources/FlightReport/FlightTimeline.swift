@@ -163,7 +163,7 @@ extension FlightTimeline {
 
 /// What a flight state is, for the coloured bands: its name up to the parenthesis.
 public enum StateBandKind: String, Sendable, Hashable, CaseIterable {
-    case preflight, takingOff = "taking-off", climbing, following, holding, landing, landed, emergency, other
+    case preflight, takingOff = "taking-off", climbing, following, holding, landing, landed, emergency, released, other
 
     /// `holding(geofence)` → `.holding`; an unknown name → `.other`.
     public init(stateName: String) {
@@ -171,6 +171,6 @@ public enum StateBandKind: String, Sendable, Hashable, CaseIterable {
         self = StateBandKind(rawValue: base) ?? .other
     }
 
-    /// Off the ground (or on its way up or down) under our control.
+    /// Off the ground (or on its way up or down) under our control (`released`: someone else's).
     public var isAirborne: Bool { [.takingOff, .climbing, .following, .holding, .landing].contains(self) }
 }

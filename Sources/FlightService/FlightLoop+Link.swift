@@ -57,6 +57,14 @@ extension FlightLoop {
             link("config-failed") { ($0.key, $0.reason) = (key, reason) }
         case .flyingCleared(let reason, _):
             link("flying-cleared") { $0.reason = reason }
+        case .control(let inControl, let reason, _):
+            if inControl {
+                logger.notice("vehicle in control again", metadata: ["reason": "\(reason)"])
+            } else {
+                logger.error("vehicle not in control: holding, then landing", metadata: ["reason": "\(reason)"])
+            }
+            machine.handle(.vehicleControl(inControl: inControl), now: now)
+            link(inControl ? "in-control" : "not-in-control") { $0.reason = reason }
         case .released(let mode, let reason, _):
             logger.warning("vehicle released: FollowMe commands nothing more", metadata: ["mode": "\(mode)", "reason": "\(reason)"])
             machine.handle(.vehicleReleased(.vehicleLeftControl(mode: mode)), now: now)

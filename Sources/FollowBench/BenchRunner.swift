@@ -262,6 +262,8 @@ public enum BenchRunner {
                     machine?.handle(.droneConfiguration(.failed(key: key)), now: now)
                 case .configurationPending:
                     machine?.handle(.droneConfiguration(.pending), now: now)
+                case .control(let inControl, _, _):
+                    machine?.handle(.vehicleControl(inControl: inControl), now: now)
                 case .released(let mode, _, _):
                     machine?.handle(.vehicleReleased(.vehicleLeftControl(mode: mode)), now: now)
                 default:

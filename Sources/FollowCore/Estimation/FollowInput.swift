@@ -17,6 +17,9 @@ public enum FollowInput: Sendable {
     /// The link says the vehicle left FollowMe's control while airborne (a pilot, or the autopilot's
     /// own failsafe): → `FlightState.released`, for good in this run.
     case vehicleReleased(ReleaseReason)
+    /// Whether the link controls the airborne vehicle (its set-points are flown). False → hold
+    /// `notInControl`, then land; the AR.Drone link never says false.
+    case vehicleControl(inControl: Bool)
 }
 
 /// The state of the drone's configuration writes, as the link reports it.
@@ -44,6 +47,7 @@ public enum InputOutcome: Sendable, Hashable {
     case shutdownNoted
     case droneConfigurationNoted
     case releaseNoted
+    case controlNoted
 }
 
 /// The output of one control tick.

@@ -12,6 +12,7 @@ extension HoldReason {
         case .headingRejected: "heading-rejected"
         case .altitudeNotReached: "altitude-not-reached"
         case .personAboveDrone: "person-above-drone"
+        case .notInControl: "not-in-control"
         }
     }
 }

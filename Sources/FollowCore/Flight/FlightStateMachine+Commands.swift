@@ -20,7 +20,7 @@ extension FlightStateMachine {
     /// (PCMD flag 0), which is all that is left without navdata, an onboard fix or a heading.
     mutating func holdCommand(reason: HoldReason, now: MonotonicTime) -> ControlOutput? {
         switch reason {
-        case .navdataLost, .onboardFixStale, .headingStale, .headingRejected:
+        case .navdataLost, .onboardFixStale, .headingStale, .headingRejected, .notInControl:
             return nil
         case .targetStale, .geofence, .targetTooFar, .altitudeNotReached, .personAboveDrone:
             break

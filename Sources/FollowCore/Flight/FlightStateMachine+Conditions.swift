@@ -70,6 +70,7 @@ extension FlightStateMachine {
     /// The highest-precedence reason to hold right now, if any.
     func holdReason(now: MonotonicTime) -> HoldReason? {
         if !navdataFresh(now) { return .navdataLost }
+        if !linkInControl, state != .takingOff { return .notInControl }
         if !onboardFresh(now) { return .onboardFixStale }
         if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { return .headingStale }
         if headingRejected(now) { return .headingRejected }

@@ -57,6 +57,8 @@ public struct FlightStateMachine: Sendable {
     private var personAltitudeAt: MonotonicTime?
     /// Since when the person has stood within `terrainMarginMeters` of the drone's height above home.
     var personAboveDroneSince: MonotonicTime?
+    /// Whether the link says it controls the vehicle (`FollowInput.vehicleControl`); true until told otherwise.
+    public private(set) var linkInControl = true
     /// Why the link said the vehicle left our control, once it did (never cleared in a run).
     public private(set) var releasedBecause: ReleaseReason?
     /// The latest configuration status from the link; `.done` until told otherwise.
@@ -195,6 +197,9 @@ public struct FlightStateMachine: Sendable {
         case .droneConfiguration(let status):
             droneConfiguration = status
             return .droneConfigurationNoted
+        case .vehicleControl(let inControl):
+            linkInControl = inControl
+            return .controlNoted
         case .vehicleReleased(let reason):
             // Heard before take-off about a vehicle on the ground (armed by someone else, then disarmed):
             // nothing to let go of. Airborne, or once we fly, it holds for the rest of the run.
