@@ -11,6 +11,8 @@ extension HoldReason {
         case .targetTooFar: "target-too-far"
         case .headingRejected: "heading-rejected"
         case .altitudeNotReached: "altitude-not-reached"
+        case .batteryUnknown: "battery-unknown"
+        case .vehicleCritical: "vehicle-critical"
         }
     }
 }

@@ -16,7 +16,8 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     public static let navdata = Prerequisites(rawValue: 1 << 3)
     /// Battery at or above `minTakeoffBatteryPercent` (and `minBatteryPercent`).
     public static let battery = Prerequisites(rawValue: 1 << 4)
-    /// Navdata says the drone is landed and not in emergency.
+    /// Navdata says the drone is landed and not in emergency, nor critical, and — when the autopilot
+    /// reports it (`DroneTelemetry.readyToArm`) — its arming checks pass.
     public static let droneReady = Prerequisites(rawValue: 1 << 5)
     /// The person stands at least `protectedRadiusMeters` (min separation + GPS relative error)
     /// from the drone (by both fixes), so the take-off does not start next to someone.
@@ -60,6 +61,12 @@ public enum HoldReason: Sendable, Hashable {
     case headingRejected
     /// Climbing did not reach `altitudeMeters` within `climbTimeoutSeconds`; hovering where it got to.
     case altitudeNotReached
+    /// The autopilot stopped saying how much battery is left (`DroneTelemetry.batteryUnknown`): no
+    /// low-battery landing could trigger, so hold, and land after `landAfterSeconds` unless it returns.
+    case batteryUnknown
+    /// The autopilot reports a failure (`DroneTelemetry.critical`, MAVLink MAV_STATE_CRITICAL): hold,
+    /// and land after `landAfterSeconds` unless it clears.
+    case vehicleCritical
 }
 
 /// Why the drone is landing.

@@ -22,7 +22,7 @@ extension FlightStateMachine {
         switch reason {
         case .navdataLost, .onboardFixStale, .headingStale, .headingRejected:
             return nil
-        case .targetStale, .geofence, .targetTooFar, .altitudeNotReached:
+        case .targetStale, .geofence, .targetTooFar, .altitudeNotReached, .batteryUnknown, .vehicleCritical:
             break
         }
         guard let telemetry, navdataFresh(now), onboardFresh(now), let droneState = drone.estimate(at: now),
