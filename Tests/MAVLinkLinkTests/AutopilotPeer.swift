@@ -95,6 +95,7 @@ final class AutopilotPeer: @unchecked Sendable {
             let now = TestClock.now()
             if let (due, ack) = delayedAck, now >= due, let port = state.withLock({ $0.linkPort }) {
                 delayedAck = nil
+                state.withLock { $0.armed = true }
                 send(ack, sender: &sender, port: port)
             }
             if now.seconds(since: lastTelemetry) >= 0.1 {
@@ -168,8 +169,8 @@ final class AutopilotPeer: @unchecked Sendable {
                     return .denied
                 }
                 if let seconds = s.armInProgressSeconds {
+                    // Armed only with the final result (the HEARTBEAT shows it then).
                     s.armInProgressSeconds = nil
-                    s.armed = command.params[0] == 1
                     delayedAck = (TestClock.now().adding(seconds: seconds),
                                   CommandAck(command: command.command, result: .init(.accepted), target: from))
                     return .inProgress
