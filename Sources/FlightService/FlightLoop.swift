@@ -89,7 +89,7 @@ struct FlightLoop {
             publishStatus(now: now)
         case .shutdown:
             if case .released(let reason) = machine.state {
-                // A pilot or the autopilot flies it: SIGTERM never overrides them (docs/mavlink.md §7.6).
+                // A pilot or the autopilot flies it: SIGTERM never overrides them (docs/mavlink.md §7.11).
                 logger.warning("shutdown requested: the vehicle is released (\(reason.name)); FollowMe does not land it")
                 record(FlightShutdownRecord(t: now.seconds), now)
                 machine.handle(.shutdownRequested, now: now)

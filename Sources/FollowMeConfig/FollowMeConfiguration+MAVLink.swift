@@ -28,11 +28,13 @@ extension FollowMeConfiguration {
         /// UDP port, 0 (any free port, the default) to 65535. Our choice: the vehicle answers whatever
         /// port it hears from; a fixed one is for a router or a PX4 SITL that sends to a known port (14540).
         public static let localPortSpec = ParameterSpec("localPort", unit: "UDP port", range: 0...65535, default: 0)
-        /// MAVLink system id, 1 to 255 (0 is broadcast); default 255, the ground-station convention
-        /// (docs/mavlink.md §3).
-        public static let systemIDSpec = ParameterSpec("systemID", unit: "MAVLink id", range: 1...255, default: 255)
-        /// MAVLink component id, 1 to 255; default 190, MAV_COMP_ID_MISSIONPLANNER, the usual ground
-        /// station's (docs/mavlink.md §3).
+        /// MAVLink system id, 1 to 255 (0 is broadcast); default 245: not 255, the id QGroundControl and
+        /// Mission Planner both use, so a ground station on the same link neither takes FollowMe's
+        /// COMMAND_ACKs nor counts as FollowMe for the vehicle's GCS failsafe (ArduPilot SYSID_MYGCS /
+        /// MAV_GCS_SYSID must be set to it, docs/mavlink.md §3, §10).
+        public static let systemIDSpec = ParameterSpec("systemID", unit: "MAVLink id", range: 1...255, default: 245)
+        /// MAVLink component id, 1 to 255; default 190, MAV_COMP_ID_MISSIONPLANNER, a ground station's
+        /// component (FollowMe runs on the ground unit; its system id already tells it apart, docs/mavlink.md §3).
         public static let componentIDSpec = ParameterSpec("componentID", unit: "MAVLink id", range: 1...255,
                                                           default: 190)
         /// The vehicle's MAVLink system id, 0 to 255; default 0: the first vehicle heard (autopilots

@@ -21,9 +21,27 @@ where Bit.RawValue: MAVLinkWireValue & FixedWidthInteger {
     public mutating func insert(_ bit: Bit) { rawValue |= bit.rawValue }
 }
 
-/// `MAV_TYPE`: what sends the HEARTBEAT (`gcs` = 6: what FollowMe says it is).
+/// `MAV_TYPE`: what sends the HEARTBEAT (`gcs` = 6: what FollowMe says it is). Values from common.xml
+/// (cross-checked with pymavlink 2.4.50).
 public enum MAVType: UInt8, CaseIterable, Sendable {
-    case generic = 0, quadrotor = 2, gcs = 6, hexarotor = 13, octorotor = 14
+    case generic = 0, fixedWing = 1, quadrotor = 2, coaxial = 3, helicopter = 4, antennaTracker = 5, gcs = 6
+    case groundRover = 10, hexarotor = 13, octorotor = 14, tricopter = 15, onboardController = 18
+    case dodecarotor = 29, decarotor = 35
+
+    /// The rotorcraft that fly ArduCopter's and PX4's multicopter modes (GUIDED 4, OFFBOARD, NAV_TAKEOFF
+    /// climbing vertically): ArduCopter reports its frame class as one of these
+    /// (`libraries/AP_Motors/AP_MotorsMatrix.cpp` `get_frame_mav_type`, `AP_MotorsHeli*`,
+    /// `AP_MotorsTri`, `AP_MotorsCoax`), PX4 its `MAV_TYPE` parameter (docs/mavlink.md §7.7).
+    public static let multirotors: Set<MAVType> = [
+        .quadrotor, .coaxial, .helicopter, .hexarotor, .octorotor, .tricopter, .dodecarotor, .decarotor,
+    ]
+}
+
+/// `MAV_SYS_STATUS_SENSOR` bits of SYS_STATUS `onboard_control_sensors_*` (common.xml).
+public enum MAVSysStatusSensor {
+    /// MAV_SYS_STATUS_PREARM_CHECK (0x10000000): present and enabled when the autopilot reports its
+    /// arming checks; healthy when they pass.
+    public static let prearmCheck: UInt32 = 0x1000_0000
 }
 
 /// `MAV_AUTOPILOT`: which firmware (selects the custom-mode table, §5.3–5.4); `invalid` = 8 is what

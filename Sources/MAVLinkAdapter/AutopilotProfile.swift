@@ -64,6 +64,23 @@ struct AutopilotProfile: Sendable {
         }
     }
 
+    /// NAV_TAKEOFF's seven parameters: NaN for every one the autopilot does not use (MAVLink: NaN =
+    /// "use the current value"), param7 the altitude.
+    ///
+    /// PX4 takes finite param5/param6 as the take-off's latitude/longitude and NaN as "here"
+    /// (src/modules/navigator/navigator_main.cpp, VEHICLE_CMD_NAV_TAKEOFF: `PX4_ISFINITE(cmd.param5)
+    /// && PX4_ISFINITE(cmd.param6)`), so 0/0 would aim the take-off at 0° N 0° E; param4 NaN keeps the
+    /// heading. ArduCopter reads only param3 and param7 (ArduCopter/GCS_Mavlink.cpp
+    /// `handle_MAV_CMD_NAV_TAKEOFF`: "param3 : horizontal navigation by pilot acceptable",
+    /// `is_zero(packet.param3)` → must navigate; param4–6 "not supported"): param3 0 = the vehicle
+    /// holds its horizontal position itself.
+    func takeoffParameters(altitude: Float) -> [Float] {
+        switch autopilot {
+        case .ardupilot: [.nan, .nan, 0, .nan, .nan, .nan, altitude]
+        case .px4: [.nan, .nan, .nan, .nan, .nan, .nan, altitude]
+        }
+    }
+
     /// The mode a HEARTBEAT `custom_mode` names, for notices ("GUIDED", "AUTO.LAND", "mode 42").
     func modeName(_ customMode: UInt32) -> String {
         switch autopilot {

@@ -24,7 +24,8 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
     public let port: Int
     /// Local UDP port to bind, 0–65535; 0 = any free port.
     public let localPort: Int
-    /// FollowMe's own system and component ids (255 / 190 by ground-station convention, docs/mavlink.md §3).
+    /// FollowMe's own system and component ids (245 / 190: not QGroundControl's and Mission Planner's 255,
+    /// docs/mavlink.md §3).
     public let systemID: UInt8
     public let componentID: UInt8
     /// The vehicle's system id; 0 = the first vehicle whose HEARTBEAT arrives.
@@ -39,7 +40,7 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
 
     public init(
         address: String = "127.0.0.1", port: Int = 14550, localPort: Int = 0,
-        systemID: Int = 255, componentID: Int = 190, targetSystem: Int = 0,
+        systemID: Int = 245, componentID: Int = 190, targetSystem: Int = 0,
         autopilot: Autopilot = .ardupilot, positionSource: PositionSource = .autopilot,
         setpoints: VelocitySetpointLimits, takeoffAltitudeMeters: Double, timing: Timing = Timing()
     ) throws(ParameterError) {
@@ -61,8 +62,8 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
 
     public static let portSpec = ParameterSpec("port", unit: "UDP port", range: 1...65535, default: 14550)
     public static let localPortSpec = ParameterSpec("localPort", unit: "UDP port", range: 0...65535, default: 0)
-    /// 0 is broadcast, never an id of our own.
-    public static let systemIDSpec = ParameterSpec("systemID", unit: "MAVLink id", range: 1...255, default: 255)
+    /// 0 is broadcast, never an id of our own; 245, not the 255 of QGroundControl and Mission Planner.
+    public static let systemIDSpec = ParameterSpec("systemID", unit: "MAVLink id", range: 1...255, default: 245)
     /// 190 = MAV_COMP_ID_MISSIONPLANNER.
     public static let componentIDSpec = ParameterSpec("componentID", unit: "MAVLink id", range: 1...255, default: 190)
     public static let targetSystemSpec = ParameterSpec("targetSystem", unit: "MAVLink id", range: 0...255, default: 0)

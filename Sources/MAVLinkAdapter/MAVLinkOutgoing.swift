@@ -6,6 +6,7 @@ public enum MAVLinkOutgoing: Sendable, Equatable {
     case heartbeat(Heartbeat)
     case command(CommandLong)
     case setpoint(SetPositionTargetLocalNED)
+    case parameterRead(ParamRequestRead)
 
     /// The message itself.
     public var message: any MAVLinkMessage {
@@ -13,6 +14,7 @@ public enum MAVLinkOutgoing: Sendable, Equatable {
         case .heartbeat(let message): message
         case .command(let message): message
         case .setpoint(let message): message
+        case .parameterRead(let message): message
         }
     }
 }
@@ -65,6 +67,7 @@ public struct MAVLinkSender: Sendable {
         case .heartbeat(let message): return encode(message, into: buffer)
         case .command(let message): return encode(message, into: buffer)
         case .setpoint(let message): return encode(message, into: buffer)
+        case .parameterRead(let message): return encode(message, into: buffer)
         }
     }
 

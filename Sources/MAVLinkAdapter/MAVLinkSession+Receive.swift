@@ -26,13 +26,26 @@ extension MAVLinkSession {
     mutating func receive(_ frame: MAVLinkFrame, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
         guard let message = MAVLinkMessages.message(in: frame) else { return }
         let isFirstHeartbeat = vehicleTarget == nil
+        if let heartbeat = message as? Heartbeat, heartbeat.autopilot.known != .invalid, heartbeat.type.known != .gcs,
+           configuration.targetSystem == 0 || frame.systemID == configuration.targetSystem,
+           !Self.isVehicle(heartbeat, component: frame.componentID), frame.componentID == Self.autopilotComponent,
+           refusedSystems.insert(frame.systemID).inserted {
+            // An autopilot, but not a multirotor's (Plane, Rover, antenna tracker: other mode numbers).
+            output.events.append(notice(
+                "system \(frame.systemID) is MAV_TYPE \(heartbeat.type.rawValue), not a multirotor: FollowMe does not fly it",
+                .warning, now: now))
+        }
         if isFirstHeartbeat {
-            guard let heartbeat = message as? Heartbeat, Self.isVehicle(heartbeat),
+            guard let heartbeat = message as? Heartbeat, Self.isVehicle(heartbeat, component: frame.componentID),
                   configuration.targetSystem == 0 || frame.systemID == configuration.targetSystem else {
                 statistics.counts[.droppedUnexpectedSource] += 1
                 return
             }
             vehicleTarget = MAVLinkTarget(system: frame.systemID, component: frame.componentID)
+        } else if configuration.targetSystem == 0, let heartbeat = message as? Heartbeat,
+                  Self.isVehicle(heartbeat, component: frame.componentID), let target = vehicleTarget,
+                  frame.systemID != target.system {
+            noteOtherVehicle(frame.systemID, now: now, output: &output)
         }
         guard frame.systemID == vehicleTarget?.system, frame.componentID == vehicleTarget?.component else {
             statistics.counts[.droppedUnexpectedSource] += 1
@@ -45,6 +58,7 @@ extension MAVLinkSession {
             output.events.append(.telemetryRestored(silenceSeconds: now.seconds(since: last), at: now))
         }
         lastReceivedAt = now
+        detectReboot(message, now: now, output: &output)
         let previous = vehicle
         vehicle.apply(message)
         if isFirstHeartbeat, let heartbeat = message as? Heartbeat { connect(heartbeat, now: now, output: &output) }
@@ -55,7 +69,13 @@ extension MAVLinkSession {
         case let ack as CommandAck:
             handle(ack, now: now, output: &output)
         case let text as StatusText:
-            output.events.append(.notice(text: text.text.string, severity: Int(text.severity.rawValue), at: now))
+            let line = text.text.string
+            // ArduPilot's arming refusals start "PreArm:" or "Arm:" (libraries/AP_Arming/AP_Arming.cpp
+            // `check_failed`), PX4's "Preflight Fail:" / "Arming denied" (src/modules/commander).
+            if ["PreArm", "Arm:", "Preflight", "Arming denied"].contains(where: { line.hasPrefix($0) }) { lastArmingText = line }
+            output.events.append(.notice(text: line, severity: Int(text.severity.rawValue), at: now))
+        case let value as ParamValue:
+            receive(value, now: now, output: &output)
         case is GlobalPositionInt:
             if let telemetry = vehicle.telemetry(receivedAt: now) {
                 output.events.append(.telemetry(telemetry, sequence: Int(frame.sequence)))
@@ -70,9 +90,68 @@ extension MAVLinkSession {
         noteSeen(frame.messageID, now: now, output: &output)
     }
 
-    /// A HEARTBEAT from a vehicle, not from another ground station or a non-flight component.
-    static func isVehicle(_ heartbeat: Heartbeat) -> Bool {
-        heartbeat.type.known != .gcs && heartbeat.autopilot.known != .invalid
+    /// MAV_COMP_ID_AUTOPILOT1 (common.xml): the flight controller's component; a companion computer,
+    /// camera or gimbal of the same system is not the vehicle.
+    static let autopilotComponent: UInt8 = 1
+
+    /// A HEARTBEAT from a multirotor's autopilot (docs/mavlink.md §7.7): a multirotor `MAV_TYPE`
+    /// (`MAVType.multirotors`: the mode numbers and take-off the session sends are ArduCopter's and PX4
+    /// multicopter's — a Plane's GUIDED is 15, its 4 is AUTO), not autopilot INVALID (a ground station
+    /// or a non-flight component), from component 1.
+    static func isVehicle(_ heartbeat: Heartbeat, component: UInt8) -> Bool {
+        guard let type = heartbeat.type.known, MAVType.multirotors.contains(type) else { return false }
+        return heartbeat.autopilot.known != .invalid && component == autopilotComponent
+    }
+
+    /// A second vehicle while `targetSystem` is 0: which one to fly is the operator's choice, not
+    /// whichever spoke first. The configuration fails naming both; no flight command is sent until
+    /// `[mavlink] target_system` says which (a LAND of a vehicle this run took off is still sent).
+    mutating func noteOtherVehicle(_ system: UInt8, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        guard otherVehicleSystems.insert(system).inserted, let target = vehicleTarget else { return }
+        let others = otherVehicleSystems.sorted().map(String.init).joined(separator: ", ")
+        output.events.append(.configurationFailed(
+            key: "target_system", value: "0",
+            reason: "vehicles \(target.system) and \(others) both send HEARTBEATs; set [mavlink] target_system to the one to fly",
+            at: now))
+        reportedFailedKeys = nil
+        reportConfigurationIfResolved(now: now, output: &output)
+    }
+
+    /// Seconds without the vehicle's HEARTBEAT after which it is taken to have rebooted (docs/mavlink.md
+    /// §7.9). Our choice: 3 s, three HEARTBEAT periods; a flight controller reboots in more than that,
+    /// and re-asking the message rates after a mere outage costs nothing.
+    static let rebootHeartbeatGapSeconds = 3.0
+    /// GLOBAL_POSITION_INT `time_boot_ms` going back by more than this is a reboot (our margin for
+    /// reordered datagrams).
+    static let rebootBootTimeStepMilliseconds: UInt32 = 1000
+
+    /// A rebooted vehicle forgot its message rates (ArduPilot and PX4 keep SET_MESSAGE_INTERVAL only
+    /// in RAM): asked again, parameters read again, `.configurationPending` until they are.
+    mutating func detectReboot(_ message: any MAVLinkMessage, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        var reason: String?
+        switch message {
+        case is Heartbeat:
+            if let last = lastVehicleHeartbeatAt, now.seconds(since: last) > Self.rebootHeartbeatGapSeconds {
+                reason = "no HEARTBEAT for \(Int(now.seconds(since: last))) s"
+            }
+            lastVehicleHeartbeatAt = now
+        case let position as GlobalPositionInt:
+            if let last = lastBootMilliseconds, position.timeBootMilliseconds &+ Self.rebootBootTimeStepMilliseconds < last {
+                reason = "time_boot_ms went back from \(last) to \(position.timeBootMilliseconds)"
+            }
+            lastBootMilliseconds = position.timeBootMilliseconds
+        default:
+            break
+        }
+        guard let reason else { return }
+        for index in streams.indices { (streams[index].status, streams[index].lastSeenAt) = (.pending, nil) }
+        parameters = ParameterState.checked(for: configuration.autopilot)
+        reportedParameterFailures = [:]
+        reportedFailedKeys = nil
+        if case .messageInterval? = pending?.request { pending = nil }
+        notBefore = notBefore.filter { if case .messageInterval = $0.key { false } else { true } }
+        output.events.append(.configurationPending(reason: "the vehicle may have rebooted (\(reason)): asking its message rates again",
+                                                   at: now))
     }
 
     /// The vehicle's first HEARTBEAT: `.connected`; an armed vehicle might be flying, so flying is
@@ -85,7 +164,7 @@ extension MAVLinkSession {
         if wasFlying, !vehicle.isEmergency { (desired.flying, flyingAdopted) = (true, true) }
         output.events.append(.connected(droneWasFlying: wasFlying, desiredFlying: desired.flying, at: now))
         // Armed in another mode than ours: someone else flies it (a pilot, a mission, a failsafe). It is
-        // never commanded, not even landed, while it stays armed (docs/mavlink.md §7.6).
+        // never commanded, not even landed, while it stays armed (docs/mavlink.md §7.11).
         if wasFlying, !vehicle.isEmergency, !isIn(profile.control), heartbeat.autopilot.rawValue == profile.heartbeatAutopilot.rawValue {
             flight.released = true
             let mode = profile.modeName(heartbeat.customMode)
@@ -112,6 +191,7 @@ extension MAVLinkSession {
         if previous.heartbeat != nil, previous.isArmed != vehicle.isArmed {
             output.events.append(notice(vehicle.isArmed ? "armed" : "disarmed", .info, now: now))
         }
+        if !vehicle.isArmed { armedByUs = false }
         if vehicle.isEmergency, desired.flying {
             desired.flying = false
             output.events.append(.flyingCleared(
@@ -128,12 +208,15 @@ extension MAVLinkSession {
             if flight != FlightProgress() { flight = FlightProgress() }
             return
         }
+        // Our LAND counts once the HEARTBEAT shows it: an ACK alone may be another station's, or
+        // the mode change may not have happened (docs/mavlink.md §7.3).
+        if flight.landRequested, isIn(profile.land) { flight.landAccepted = true }
         guard vehicle.mightBeAirborne, !flight.released, vehicle.customMode != nil else { return }
         if isIn(profile.control) {
             flight.inControl = true
             return
         }
-        let ours = flight.landAccepted && isIn(profile.land)
+        let ours = (flight.landAccepted || flight.landRequested) && isIn(profile.land)
         let px4TakingOff = profile.autopilot == .px4 && (isIn(AutopilotProfile.px4Takeoff) || isIn(AutopilotProfile.px4Loiter))
         let leftUs = flight.inControl || (flight.takeoffAccepted && profile.autopilot == .px4 && !px4TakingOff)
         guard leftUs, !ours else { return }
@@ -156,10 +239,14 @@ extension MAVLinkSession {
         reportConfigurationIfResolved(now: now, output: &output)
     }
 
-    /// `.configurationComplete` once no stream is pending (again whenever the failed set changes).
+    /// `.configurationComplete` once no stream and no parameter is pending (again whenever the failed set changes).
     mutating func reportConfigurationIfResolved(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
         guard !streams.contains(where: { $0.status == .pending }) else { return }
+        // (Another autopilot than configured: its parameters are not read, and it fails anyway.)
+        guard autopilotMismatch || parameterVerdict != .pending else { return }
         var failed = streams.compactMap { if case .failed = $0.status { $0.key } else { nil } }
+        if case .failed(let key, _, _) = parameterVerdict { failed.append(key) }
+        if !otherVehicleSystems.isEmpty { failed.insert("target_system", at: 0) }
         if autopilotMismatch { failed.insert("autopilot", at: 0) }
         guard failed != reportedFailedKeys else { return }
         reportedFailedKeys = failed

@@ -25,14 +25,24 @@ extension MAVLinkSession {
         // nothing is ever asked of it, LAND included.
         guard !autopilotMismatch, vehicle.heartbeat != nil, !flight.released, !desired.released else { return nil }
         guard desired.flying else {
-            // Land: armed and not confirmed on the ground, not in LAND, our LAND not yet accepted.
-            let landing = vehicle.mightBeAirborne && !isIn(profile.land) && !flight.landAccepted
+            // Land: only a vehicle this run took off, or one the owner asked to fly (adopted it) —
+            // never one someone else flies while we are in preflight or a dry run (docs/mavlink.md
+            // §7.3); armed and not confirmed on the ground, not in LAND, our LAND not yet seen.
+            let ours = flight.takeoffAccepted || ownerAskedToFly
+            let landing = ours && vehicle.mightBeAirborne && !isIn(profile.land) && !flight.landAccepted
             return landing ? .setMode(profile.land) : nil
         }
         // Adopted at connect, not asked: keep flying, never start a take-off or change its mode.
-        guard !vehicle.isEmergency, !flyingAdopted else { return nil }
+        // Two vehicles and none configured: no command at all (docs/mavlink.md §7.7).
+        guard !vehicle.isEmergency, !flyingAdopted, otherVehicleSystems.isEmpty else { return nil }
         if vehicle.isOnGround {
             if flight.takeoffAccepted { return nil }   // waiting for lift-off
+            // MAV_STATE_CRITICAL: the autopilot reports a failure; no take-off (docs/mavlink.md §7.2).
+            guard !vehicle.isCritical else { return nil }
+            // Armed, but not by us (someone else, or before we started): launched only when the
+            // autopilot says ON_GROUND — the core's preflight (the person clear) held for it. Without
+            // a landed state the core saw "taking off" and adopted it: not ours to launch.
+            if vehicle.isArmed, !armedByUs, vehicle.landedState != .onGround { return nil }
             switch profile.autopilot {
             case .ardupilot:
                 // GUIDED → ARM → NAV_TAKEOFF (ArduPilot arms in GUIDED only with a position).
@@ -64,6 +74,13 @@ extension MAVLinkSession {
         if var pending {
             if pending.request != wanted {
                 self.pending = nil
+            } else if let since = pending.inProgressSince {
+                // IN_PROGRESS: the command runs; wait for its final result, bounded (docs/mavlink.md §7.3).
+                guard now.seconds(since: since) >= Self.inProgressTimeoutSeconds else { return }
+                self.pending = nil
+                settle(pending.request, refused: "IN_PROGRESS without a final result for \(Int(Self.inProgressTimeoutSeconds)) s",
+                       now: now, output: &output)
+                return
             } else if now.seconds(since: pending.sentAt) >= configuration.timing.commandAckTimeoutSeconds {
                 guard pending.attempts < configuration.timing.commandMaxAttempts else {
                     self.pending = nil
@@ -83,7 +100,7 @@ extension MAVLinkSession {
         }
         guard let wanted, let target = vehicleTarget, now >= notBefore[wanted, default: .zero] else { return }
         let message = command(for: wanted, target: target)
-        pending = PendingRequest(request: wanted, message: message, attempts: 1, sentAt: now)
+        pending = PendingRequest(request: wanted, message: message, attempts: 1, sentAt: now, inProgressSince: nil)
         countBlindLand(wanted, now: now, output: &output)
         emit(.command(message), into: &output)
     }
@@ -112,24 +129,40 @@ extension MAVLinkSession {
         case .arm:
             message.params = [1, 0, 0, 0, 0, 0, 0]
         case .takeoff:
-            // param4 yaw NaN = keep the current heading; param5/6 0 = here.
             let altitude = profile.takeoffAltitudeParameter(aboveHomeMeters: configuration.takeoffAltitudeMeters,
                                                             vehicle: vehicle)
-            message.params = [0, 0, 0, .nan, 0, 0, altitude]
+            message.params = profile.takeoffParameters(altitude: altitude)
         }
         return message
     }
 
-    /// A COMMAND_ACK for the pending command (others are ignored: late answers to abandoned ones).
+    /// Longest wait for the final result after COMMAND_ACK IN_PROGRESS, seconds. Our choice: 10 s; a
+    /// mode change, ARM or take-off answers at once, so a long IN_PROGRESS is a stuck command.
+    static let inProgressTimeoutSeconds = 10.0
+
+    /// Whether a COMMAND_ACK is addressed to us. ArduPilot and PX4 fill its `target_system` /
+    /// `target_component` extension with the sender of the command (ArduPilot
+    /// `libraries/GCS_MAVLink/GCS_Common.cpp` `handle_command_long`, PX4
+    /// `src/modules/mavlink/mavlink_receiver.cpp` `acknowledge`), so another station's ACK of its
+    /// own DO_SET_MODE names that station. 0/0 (the extension absent: MAVLink 1, an older firmware)
+    /// is taken as ours: a mode is confirmed by the HEARTBEAT anyway (docs/mavlink.md §7.3).
+    func isAddressedToUs(_ ack: CommandAck) -> Bool {
+        if ack.target.system == 0, ack.target.component == 0 { return true }
+        return ack.target.system == configuration.systemID
+            && (ack.target.component == configuration.componentID || ack.target.component == 0)
+    }
+
+    /// A COMMAND_ACK for the pending command (others are ignored: late answers to abandoned ones,
+    /// answers to another station).
     mutating func handle(_ ack: CommandAck, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
-        guard let pending, ack.command.rawValue == pending.message.command.rawValue else { return }
+        guard let pending, ack.command.rawValue == pending.message.command.rawValue, isAddressedToUs(ack) else { return }
         switch ack.result.known {
         case .accepted?:
             self.pending = nil
             notBefore[pending.request] = now.adding(seconds: configuration.timing.acceptedSettleSeconds)
             accepted(pending, now: now, output: &output)
         case .inProgress?:
-            self.pending?.sentAt = now
+            if self.pending?.inProgressSince == nil { self.pending?.inProgressSince = now }
         default:
             self.pending = nil
             let result = ack.result.known.map { "\($0)".uppercased() } ?? "result \(ack.result.rawValue)"
@@ -150,19 +183,39 @@ extension MAVLinkSession {
         case .takeoff:
             flight.takeoffAccepted = true
         case .setMode(let mode) where mode == profile.land:
-            flight.landAccepted = true
-        case .setMode, .arm:
+            // Confirmed only when the HEARTBEAT shows LAND (`updateFlightProgress`); until then it
+            // is asked again after `acceptedSettleSeconds`.
+            flight.landRequested = true
+        case .arm:
+            armedByUs = true
+            armRefusals = 0
+        case .setMode:
             break
         }
         output.events.append(notice("\(pending.request) accepted", .info, now: now))
     }
 
+    /// Longest back-off between two ARMs the autopilot refused, seconds. Our choice: 30 s (the
+    /// range's top of `refusedRetrySeconds`): an EKF takes tens of seconds to converge.
+    static let maximumArmBackoffSeconds = 30.0
+
     /// A refused or unanswered request: a `.notice`, a back-off before it is asked again; a message
     /// rate that is not seen at its rate fails (and the core will not take off).
     mutating func settle(_ request: VehicleRequest, refused reason: String, now: MonotonicTime,
                          output: inout MAVLinkSessionOutput) {
-        notBefore[request] = now.adding(seconds: configuration.timing.refusedRetrySeconds)
-        output.events.append(notice("\(request) \(reason)", .warning, now: now))
+        var wait = configuration.timing.refusedRetrySeconds
+        var text = "\(request) \(reason)"
+        if request == .arm {
+            // Refused ARM before take-off: the autopilot's checks (ArduPilot "PreArm: Need Position
+            // Estimate" until its EKF uses GPS) clear on their own — keep asking, backing off (doubling,
+            // at most `maximumArmBackoffSeconds`), with the autopilot's own reason (docs/mavlink.md §7.3).
+            armRefusals += 1
+            wait = min(Self.maximumArmBackoffSeconds, wait * Double(1 << min(armRefusals - 1, 8)))
+            if let lastArmingText { text += ": \(lastArmingText)" }
+            text += "; asking again in \(Int(wait.rounded())) s"
+        }
+        notBefore[request] = now.adding(seconds: wait)
+        output.events.append(notice(text, .warning, now: now))
         guard case .messageInterval(let id, _) = request,
               let index = streams.firstIndex(where: { $0.messageID == id }), streams[index].status == .pending else { return }
         streams[index].status = .failed(reason: reason)

@@ -28,7 +28,7 @@ import Observations
 ///   or telemetry is lost. `flying` false while airborne: DO_SET_MODE LAND (once accepted, never
 ///   forced again: a pilot may take over).
 /// * A vehicle that leaves our mode while airborne (RC pilot, the autopilot's own failsafe) is not
-///   taken back: `.released`, no more set-points and no LAND (docs/mavlink.md §7.6).
+///   taken back: `.released`, no more set-points and no LAND (docs/mavlink.md §7.11).
 public struct MAVLinkSession: Sendable {
     public let configuration: MAVLinkLinkConfiguration
     let profile: AutopilotProfile
@@ -63,6 +63,29 @@ public struct MAVLinkSession: Sendable {
     var setpointsStreamingSince: MonotonicTime?
     var lastStatisticsAt = MonotonicTime.zero
     var receivedAtLastStatistics = 0
+    /// Other vehicles' system ids heard while `targetSystem` is 0 (docs/mavlink.md §7.7): with any,
+    /// the vehicle is ambiguous — `.configurationFailed(key: "target_system")`, no flight command.
+    var otherVehicleSystems: Set<UInt8> = []
+    /// Systems whose HEARTBEAT was refused as "not a multirotor autopilot" (one notice each).
+    var refusedSystems: Set<UInt8> = []
+    /// The owner asked to fly in this run (`setDesired` with `flying` true): LAND is sent only then or
+    /// after our own take-off, never to a vehicle someone else flies while we wait or dry-run (docs/mavlink.md §7.3).
+    var ownerAskedToFly = false
+    /// Our ARM was accepted and the vehicle has not been seen disarmed since: only such a vehicle
+    /// gets NAV_TAKEOFF (one armed on the ground by someone else is not ours to launch).
+    var armedByUs = false
+    /// The GCS-failsafe parameters read before take-off (docs/mavlink.md §7.8).
+    var parameters: [ParameterState]
+    /// Failures already reported as `.configurationFailed`, by key: value (each reported once per value).
+    var reportedParameterFailures: [String: String] = [:]
+    /// The vehicle's last HEARTBEAT and GLOBAL_POSITION_INT `time_boot_ms`: a long gap or a boot time
+    /// going back means it rebooted (docs/mavlink.md §7.9).
+    var lastVehicleHeartbeatAt: MonotonicTime?
+    var lastBootMilliseconds: UInt32?
+    /// The autopilot's last "PreArm…"/"Arm…" STATUSTEXT: the reason shown when ARM is refused.
+    var lastArmingText: String?
+    /// ARM refusals in a row (the back-off doubles with each, docs/mavlink.md §7.3).
+    var armRefusals = 0
 
     /// What happened in the current flight (reset whenever the vehicle is disarmed).
     struct FlightProgress: Sendable, Equatable {
@@ -72,7 +95,9 @@ public struct MAVLinkSession: Sendable {
         var inControl = false
         /// Airborne, it left our mode on its own: not taken back.
         var released = false
-        /// Our LAND was accepted.
+        /// Our LAND was acknowledged ACCEPTED; not yet seen in the HEARTBEAT.
+        var landRequested = false
+        /// The HEARTBEAT showed LAND after our LAND was acknowledged: not asked again.
         var landAccepted = false
     }
 
@@ -80,6 +105,7 @@ public struct MAVLinkSession: Sendable {
         self.configuration = configuration
         profile = AutopilotProfile(configuration.autopilot)
         streams = StreamState.requested
+        parameters = ParameterState.checked(for: configuration.autopilot)
     }
 
     /// Sends the first HEARTBEAT; ticks may follow.
@@ -93,6 +119,7 @@ public struct MAVLinkSession: Sendable {
     public mutating func setDesired(_ command: LinkCommand) {
         desired = command
         flyingAdopted = false
+        if command.flying { ownerAskedToFly = true }
     }
 
     /// One tick: our HEARTBEAT when due, the silence check, statistics, the next command or a
@@ -102,6 +129,7 @@ public struct MAVLinkSession: Sendable {
         checkSilence(now: now, output: &output)
         emitStatisticsIfDue(now: now, output: &output)
         advanceRequests(now: now, output: &output)
+        advanceParameterReads(now: now, output: &output)
         sendSetpoint(now: now, output: &output)
         if currentSetpoint == nil { setpointsStreamingSince = nil }
     }

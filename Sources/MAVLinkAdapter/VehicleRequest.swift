@@ -44,4 +44,6 @@ struct PendingRequest: Sendable {
     /// Sends so far.
     var attempts: Int
     var sentAt: MonotonicTime
+    /// When the vehicle first answered IN_PROGRESS: from then on the final ACK is awaited, not re-sent.
+    var inProgressSince: MonotonicTime?
 }

@@ -15,6 +15,12 @@ public struct VehicleState: Sendable, Equatable {
     public private(set) var landedState: MAVLandedState?
     /// The last known SYS_STATUS `battery_remaining`, percent; nil until a known one arrived.
     public private(set) var batteryPercent: Double?
+    /// The last SYS_STATUS said −1 (unknown) — also after a known value: a battery monitor that
+    /// stopped reporting must not leave a stale percentage standing (docs/mavlink.md §7.2).
+    public private(set) var batteryUnknown = false
+    /// SYS_STATUS MAV_SYS_STATUS_PREARM_CHECK: nil when the autopilot does not report it (the bit
+    /// not present), else whether its arming checks pass.
+    public private(set) var readyToArm: Bool?
     /// ATTITUDE roll, pitch, yaw in degrees, each nil when not finite.
     public private(set) var rollDegrees: Double?
     public private(set) var pitchDegrees: Double?
@@ -41,8 +47,19 @@ public struct VehicleState: Sendable, Equatable {
         case let state as ExtendedSysState:
             landedState = state.landedState.known.flatMap { $0 == .undefined ? nil : $0 }
         case let status as SysStatus:
-            // −1 (or anything outside 0…100) is "unknown": keep the last known value (see `telemetry`).
-            if (0...100).contains(status.batteryRemainingPercent) { batteryPercent = Double(status.batteryRemainingPercent) }
+            // −1 (or anything outside 0…100) is "unknown": the last known value stays for the log, and
+            // `batteryUnknown` tells the core (see `telemetry`).
+            if (0...100).contains(status.batteryRemainingPercent) {
+                batteryPercent = Double(status.batteryRemainingPercent)
+                batteryUnknown = false
+            } else {
+                batteryUnknown = true
+            }
+            // ArduPilot sets the bit present and enabled always, healthy when its pre-arm checks pass
+            // (libraries/GCS_MAVLink/GCS_Common.cpp `update_sensor_status_flags` / AP_Arming
+            // `get_last_prearm_checks_result`); PX4 likewise from its health checks.
+            let bit = MAVSysStatusSensor.prearmCheck
+            readyToArm = status.sensors.present & bit != 0 ? status.sensors.health & bit != 0 : nil
         case let attitude as Attitude:
             let angles = attitude.rollPitchYawRadians.map { Double($0) * 180 / .pi }
             rollDegrees = angles.count == 3 && angles[0].isFinite ? angles[0] : nil
@@ -67,6 +84,10 @@ public struct VehicleState: Sendable, Equatable {
         guard let status = heartbeat?.systemStatus.known else { return false }
         return status == .emergency || status == .flightTermination
     }
+    /// HEARTBEAT `system_status` CRITICAL (5): "the system is in a non-normal flight mode"/a failure
+    /// the autopilot flags (common.xml MAV_STATE); still flying, but no take-off and, airborne, hold
+    /// then land (docs/mavlink.md §7.2).
+    public var isCritical: Bool { heartbeat?.systemStatus.known == .critical }
     /// Height above home, metres (GLOBAL_POSITION_INT `relative_alt`); 0 before a position.
     public var relativeAltitudeMeters: Double { Double(position?.relativeAltitudeMillimeters ?? 0) / 1000 }
 
@@ -117,7 +138,8 @@ public struct VehicleState: Sendable, Equatable {
     /// Battery: the last known percentage; before any is known, 0. The core lands below
     /// `critical_battery_pct` and refuses take-off below its take-off margin, so an unknown battery
     /// means "do not take off, land if flying" — the safe reading of a vehicle that cannot say how
-    /// much energy it has (docs/mavlink.md §7.2).
+    /// much energy it has (docs/mavlink.md §7.2). Unknown after known: `batteryUnknown` (the core
+    /// holds, then lands). MAV_STATE_CRITICAL: `critical`; the pre-arm bit: `readyToArm`.
     public func telemetry(receivedAt: MonotonicTime) -> DroneTelemetry? {
         guard position != nil else { return nil }
         var velocity: BodyVelocity?
@@ -129,6 +151,7 @@ public struct VehicleState: Sendable, Equatable {
         }
         return DroneTelemetry(
             flightState: flightState, emergency: isEmergency, batteryPercent: batteryPercent ?? 0,
+            batteryUnknown: batteryUnknown, critical: isCritical, readyToArm: readyToArm,
             altitudeMeters: relativeAltitudeMeters, velocityBody: velocity, yawDegrees: yawDegrees ?? headingDegrees,
             pitchDegrees: pitchDegrees, rollDegrees: rollDegrees, receivedAt: receivedAt)
     }

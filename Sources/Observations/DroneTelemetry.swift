@@ -59,16 +59,28 @@ public struct DroneTelemetry: Sendable, Hashable {
     /// The drone says the wind is too strong (AR.Drone state bit 20 `ARDRONE_WIND_MASK`,
     /// docs/ardrone-protocol.md §3.2; links without such a flag leave it false).
     public var windWarning: Bool
+    /// The autopilot no longer says how much battery is left (MAVLink SYS_STATUS `battery_remaining`
+    /// −1 after a known value): `batteryPercent` is stale. The AR.Drone always reports one.
+    public var batteryUnknown: Bool
+    /// The autopilot reports a failure it still flies with (MAVLink HEARTBEAT MAV_STATE_CRITICAL).
+    public var critical: Bool
+    /// The autopilot's arming checks pass (MAVLink SYS_STATUS MAV_SYS_STATUS_PREARM_CHECK); nil when
+    /// it does not say (the AR.Drone, an autopilot without the bit).
+    public var readyToArm: Bool?
     /// When the shell received the packet.
     public var receivedAt: MonotonicTime
 
     public init(
         flightState: DroneFlightState, emergency: Bool = false,
-        batteryPercent: Double, altitudeMeters: Double,
+        batteryPercent: Double, batteryUnknown: Bool = false, critical: Bool = false, readyToArm: Bool? = nil,
+        altitudeMeters: Double,
         velocityBody: BodyVelocity? = nil, yawDegrees: Double? = nil,
         pitchDegrees: Double? = nil, rollDegrees: Double? = nil, windWarning: Bool = false,
         receivedAt: MonotonicTime
     ) {
+        self.batteryUnknown = batteryUnknown
+        self.critical = critical
+        self.readyToArm = readyToArm
         self.windWarning = windWarning
         self.pitchDegrees = pitchDegrees.flatMap { $0.isFinite ? $0 : nil }
         self.rollDegrees = rollDegrees.flatMap { $0.isFinite ? $0 : nil }

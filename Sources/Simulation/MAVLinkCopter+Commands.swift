@@ -23,6 +23,12 @@ extension MAVLinkCopter {
                                   target: MAVLinkTarget(system: frame.systemID, component: frame.componentID)))
         case let target as SetPositionTargetLocalNED where isForUs(target.target):
             out += applySetpoint(target)
+        case let read as ParamRequestRead where isForUs(read.target):
+            // ArduPilot answers a known name with PARAM_VALUE and an unknown one with nothing.
+            if let value = Self.parameterValues[read.parameterID.string] {
+                out.append(ParamValue(value: value, count: UInt16(Self.parameterValues.count), index: 0,
+                                      parameterID: read.parameterID, type: 6))
+            }
         case is Heartbeat:
             break
         default:
@@ -30,6 +36,12 @@ extension MAVLinkCopter {
         }
         return out
     }
+
+    /// The parameters the copter answers PARAM_REQUEST_READ for: its GCS failsafe set as
+    /// docs/mavlink.md §10 asks (FS_GCS_ENABLE 5 = LAND, SYSID_MYGCS = FollowMe's default 245), so
+    /// FollowMe's preflight passes; ArduCopter itself ships FS_GCS_ENABLE 0. Only the names FollowMe
+    /// reads (the model does not fly the failsafe).
+    static let parameterValues: [String: Float] = ["FS_GCS_ENABLE": 5, "SYSID_MYGCS": 245]
 
     /// Addressed to this copter (or broadcast, 0).
     private func isForUs(_ target: MAVLinkTarget) -> Bool {

@@ -25,6 +25,10 @@ struct World {
     var sendsHeading = true
     var sendsNavdata = true
     var battery = 90.0
+    /// MAVLink health as `DroneTelemetry` carries it (the AR.Drone's: false, false, nil).
+    var batteryUnknown = false
+    var critical = false
+    var readyToArm: Bool?
     var emergency = false
     /// Navdata's "too much wind" state bit.
     var windWarning = false
@@ -76,7 +80,8 @@ struct World {
         }
         if tick % 2 == 0, sendsNavdata {   // 15 Hz navdata
             machine.handle(.telemetry(DroneTelemetry(
-                flightState: flightState, emergency: emergency, batteryPercent: battery, altitudeMeters: altitude,
+                flightState: flightState, emergency: emergency, batteryPercent: battery, batteryUnknown: batteryUnknown,
+                critical: critical, readyToArm: readyToArm, altitudeMeters: altitude,
                 velocityBody: BodyVelocity(forwardMetersPerSecond: 0, rightMetersPerSecond: 0), yawDegrees: 0,
                 windWarning: windWarning, receivedAt: now)), now: now)
         }

@@ -58,7 +58,7 @@ struct FlightConfigurationMappingTests {
         let link = try #require(flight.link.mavlink, "\(flight.link)")
         #expect(link.positionSource == .receiver && link.autopilot == .ardupilot)
         #expect(link.address == "127.0.0.1" && link.port == 14550 && link.localPort == 0)
-        #expect(link.systemID == 255 && link.componentID == 190 && link.targetSystem == 0)
+        #expect(link.systemID == 245 && link.componentID == 190 && link.targetSystem == 0)
         #expect(flight.subscriptions.map(\.role) == [.target, .onboard])
         #expect(flight.follow.mountOffsetDegrees == 315)
     }

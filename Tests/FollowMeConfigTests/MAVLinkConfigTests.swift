@@ -77,13 +77,13 @@ socket = "out/followme.sock"  # "" = none
 
 """
 
-    @Test("defaults: an AR.Drone, and [mavlink] at 127.0.0.1:14550 as GCS 255/190, ArduPilot, the autopilot's position")
+    @Test("defaults: an AR.Drone, and [mavlink] at 127.0.0.1:14550 as GCS 245/190, ArduPilot, the autopilot's position")
     func defaults() {
         let d = FollowMeConfiguration.defaults
         #expect(d.drone.linkProtocol == .ardrone)
         let m = d.mavlink
         #expect(m.address == "127.0.0.1" && m.port == 14550 && m.localPort == 0)
-        #expect(m.systemID == 255 && m.componentID == 190 && m.targetSystem == 0)
+        #expect(m.systemID == 245 && m.componentID == 190 && m.targetSystem == 0)
         #expect(m.autopilot == .ardupilot && m.positionSource == .autopilot)
         #expect(d.readsOnboardReceiver)
     }
@@ -164,10 +164,10 @@ socket = "out/followme.sock"  # "" = none
 
     @Test("FollowMe's system id must not be the vehicle's", arguments: [
         [("mavlink", "system_id", "1"), ("mavlink", "target_system", "1")],
-        [("mavlink", "target_system", "255")],
+        [("mavlink", "target_system", "245")],
     ] as [[(table: String, key: String, value: String)]])
     func systemIDClash(_ entries: [(table: String, key: String, value: String)]) throws {
-        // Given a MAVLink file whose ground-station id equals the vehicle's (written, or 255 by default)
+        // Given a MAVLink file whose ground-station id equals the vehicle's (written, or 245 by default)
         let doc = Self.mavlinkDocument(entries)
         // When it is parsed, then mavlink.system_id is refused on the line the user wrote
         let lineKey = entries.count == 2 ? "mavlink.system_id" : "mavlink.target_system"
@@ -180,7 +180,7 @@ socket = "out/followme.sock"  # "" = none
     @Test("[mavlink] in an AR.Drone file: checked, unused, and named when set away from its default")
     func mavlinkKeysInArDroneFile() throws {
         // Given an AR.Drone file (no protocol key) that sets two [mavlink] keys, one of them to its default
-        let doc = TestDocument.flyable([("mavlink", "port", "14540"), ("mavlink", "system_id", "255")])
+        let doc = TestDocument.flyable([("mavlink", "port", "14540"), ("mavlink", "system_id", "245")])
         // When it is checked
         let (c, unused) = try FollowMeConfiguration.check(toml: doc.text, path: TestDocument.path)
         // Then it flies the AR.Drone, its [mavlink] is the defaults, and the changed key is reported at its line

@@ -49,6 +49,9 @@ struct MAVLinkSessionLinkTests {
         #expect(asked == [[33, 100_000], [30, 100_000], [1, 500_000], [245, 500_000]])
         let acknowledged = h.events.compactMap { if case .configurationAcknowledged(let key, _, _, _) = $0 { key } else { nil } }
         #expect(acknowledged == ["interval:GLOBAL_POSITION_INT", "interval:ATTITUDE", "interval:SYS_STATUS", "interval:EXTENDED_SYS_STATE"])
+        // complete once the GCS-failsafe parameters are read too
+        #expect(h.lastComplete == nil)
+        h.answerParameters()
         #expect(h.events.contains { if case .configurationComplete(let failed, _) = $0 { failed.isEmpty } else { false } })
     }
 
@@ -69,6 +72,7 @@ struct MAVLinkSessionLinkTests {
         }
         let failed = h.events.compactMap { if case .configurationFailed(let key, _, let reason, _) = $0 { "\(key) \(reason)" } else { nil } }
         #expect(failed.count == 3 && failed.allSatisfy { $0.contains("UNSUPPORTED") })
+        h.answerParameters()
         #expect(h.events.contains { if case .configurationComplete(let keys, _) = $0 { keys.count == 3 } else { false } })
         #expect(!h.commands.map(\.params[0]).contains(33))
     }

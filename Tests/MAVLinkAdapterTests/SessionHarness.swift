@@ -89,6 +89,29 @@ struct SessionHarness {
     var commandIDs: [UInt16] { commands.map(\.command.rawValue) }
 
     var notices: [String] { events.compactMap { if case .notice(let text, _, _) = $0 { text } else { nil } } }
+    /// The names of the parameters asked with PARAM_REQUEST_READ, in order.
+    var parameterReads: [String] { sent.compactMap { if case .parameterRead(let r) = $0 { r.parameterID.string } else { nil } } }
+    /// The keys of `.configurationFailed` events, in order.
+    var failedKeys: [String] { events.compactMap { if case .configurationFailed(let key, _, _, _) = $0 { key } else { nil } } }
+    /// The failed keys of the last `.configurationComplete`; nil when none was reported.
+    var lastComplete: [String]? {
+        events.compactMap { if case .configurationComplete(let keys, _) = $0 { keys } else { nil } }.last
+    }
+
+    /// GCS-failsafe parameters set so that losing FollowMe lands the vehicle (FS_GCS_ENABLE 5 = LAND,
+    /// SYSID_MYGCS = FollowMe's 245; PX4 COM_OBL_RC_ACT 4 = Land, COM_OF_LOSS_T 1 s).
+    static let safeParameters: [String: Float] = ["FS_GCS_ENABLE": 5, "SYSID_MYGCS": 245, "COM_OBL_RC_ACT": 4, "COM_OF_LOSS_T": 1]
+
+    /// Answers every PARAM_REQUEST_READ sent so far whose name `values` has, with a PARAM_VALUE as
+    /// the autopilot sends it (PX4: integers bytewise in the float).
+    mutating func answerParameters(_ values: [String: Float] = Self.safeParameters, px4: Bool = false) {
+        for name in Set(parameterReads) {
+            guard let value = values[name] else { continue }
+            let real = name == "COM_OF_LOSS_T"
+            let wire = px4 && !real ? Float(bitPattern: UInt32(bitPattern: Int32(value))) : value
+            receive(ParamValue(value: wire, count: 900, index: 0, parameterID: MAVLinkText(name), type: real ? 9 : 6))
+        }
+    }
 
     /// Answers the last command sent with `result`.
     mutating func ack(_ result: MAVResult = .accepted) {
@@ -179,5 +202,6 @@ struct SessionHarness {
             run(Self.tick)
             ack()
         }
+        answerParameters(px4: autopilot == .px4)
     }
 }

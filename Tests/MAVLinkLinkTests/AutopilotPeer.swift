@@ -27,6 +27,24 @@ final class AutopilotPeer: @unchecked Sendable {
         var silent = false
         /// Refuse this many ARMs with DENIED.
         var armsToDeny = 0
+        /// What PARAM_REQUEST_READ is answered with (absent: no answer, as ArduPilot for an unknown
+        /// name). PX4 integers go bytewise in the float. Default: losing the GCS lands the vehicle.
+        var parameters: [String: Float] = ["FS_GCS_ENABLE": 5, "SYSID_MYGCS": 245, "COM_OBL_RC_ACT": 4, "COM_OF_LOSS_T": 1]
+        /// HEARTBEAT `type` (a Plane: fixed wing).
+        var type = MAVType.quadrotor
+        /// HEARTBEAT `system_status` while disarmed / armed; nil: STANDBY / ACTIVE.
+        var systemStatus: MAVState?
+        /// SYS_STATUS `battery_remaining` (−1 = unknown).
+        var batteryPercent: Int8 = 87
+        /// Also send HEARTBEATs as this second vehicle system.
+        var secondVehicleSystem: UInt8?
+        /// Ignore DO_SET_MODE and ACK it ACCEPTED to this station instead (another GCS's ACK for its
+        /// own command, while ours is lost).
+        var setModeAckTarget: MAVLinkTarget?
+        /// Answer ARM with IN_PROGRESS, and ACCEPTED only this many seconds later.
+        var armInProgressSeconds: Double?
+        /// GLOBAL_POSITION_INT `time_boot_ms` (a reboot sets it back).
+        var bootMilliseconds: UInt32 = 600_000
     }
 
     let socket: LoopbackUDPSocket
@@ -66,12 +84,20 @@ final class AutopilotPeer: @unchecked Sendable {
                 let now = TestClock.now()
                 for case .frame(let frame) in parser.parse(bytes) {
                     state.withLock { $0.received.append(Received(frame: frame, at: now)) }
+                    let from = MAVLinkTarget(system: frame.systemID, component: frame.componentID)
                     if let command = MAVLinkMessages.message(in: frame) as? CommandLong {
-                        reply(to: command, sender: &sender)
+                        reply(to: command, from: from, sender: &sender)
+                    } else if let read = MAVLinkMessages.message(in: frame) as? ParamRequestRead {
+                        answer(read, sender: &sender)
                     }
                 }
             }
             let now = TestClock.now()
+            if let (due, ack) = delayedAck, now >= due, let port = state.withLock({ $0.linkPort }) {
+                delayedAck = nil
+                state.withLock { $0.armed = true }
+                send(ack, sender: &sender, port: port)
+            }
             if now.seconds(since: lastTelemetry) >= 0.1 {
                 lastTelemetry = now
                 sendTelemetry(sender: &sender)
@@ -80,9 +106,21 @@ final class AutopilotPeer: @unchecked Sendable {
         done.store(true, ordering: .sequentiallyConsistent)
     }
 
-    private func send(_ message: some MAVLinkMessage, sender: inout UInt8, port: Int) {
-        socket.send(message.encoded(sequence: sender, systemID: 1, componentID: 1), toPort: port)
+    private func send(_ message: some MAVLinkMessage, sender: inout UInt8, port: Int, system: UInt8 = 1) {
+        socket.send(message.encoded(sequence: sender, systemID: system, componentID: 1), toPort: port)
         sender &+= 1
+    }
+
+    /// An ACK to send later (IN_PROGRESS, then the final result).
+    private var delayedAck: (MonotonicTime, CommandAck)?
+
+    /// PARAM_VALUE for a parameter in `parameters`; nothing for another name.
+    private func answer(_ read: ParamRequestRead, sender: inout UInt8) {
+        let (value, px4, port) = state.withLock { ($0.parameters[read.parameterID.string], $0.autopilot == .px4, $0.linkPort) }
+        guard let value, let port else { return }
+        let real = read.parameterID.string == "COM_OF_LOSS_T"
+        let wire = px4 && !real ? Float(bitPattern: UInt32(bitPattern: Int32(value))) : value
+        send(ParamValue(value: wire, count: 900, index: 0, parameterID: read.parameterID, type: real ? 9 : 6), sender: &sender, port: port)
     }
 
     private func sendTelemetry(sender: inout UInt8) {
@@ -90,26 +128,34 @@ final class AutopilotPeer: @unchecked Sendable {
         guard let port = s.linkPort, !s.silent else { return }
         var flags: MAVLinkBitmask<MAVModeFlag> = [.customModeEnabled]
         if s.armed { flags.insert(.safetyArmed) }
-        send(Heartbeat(customMode: s.customMode, type: .init(.quadrotor), autopilot: .init(s.autopilot), baseMode: flags,
-                       systemStatus: .init(s.armed ? .active : .standby), mavlinkVersion: 3), sender: &sender, port: port)
+        let heartbeat = Heartbeat(customMode: s.customMode, type: .init(s.type), autopilot: .init(s.autopilot), baseMode: flags,
+                                  systemStatus: .init(s.systemStatus ?? (s.armed ? .active : .standby)), mavlinkVersion: 3)
+        send(heartbeat, sender: &sender, port: port)
+        if let second = s.secondVehicleSystem { send(heartbeat, sender: &sender, port: port, system: second) }
         send(ExtendedSysState(vtolState: .init(.undefined), landedState: .init(s.landed)), sender: &sender, port: port)
-        send(GlobalPositionInt(timeBootMilliseconds: 1, latitudeLongitude: LatitudeLongitudeE7(latitudeE7: 473_977_420, longitudeE7: 85_455_940),
+        send(GlobalPositionInt(timeBootMilliseconds: s.bootMilliseconds, latitudeLongitude: LatitudeLongitudeE7(latitudeE7: 473_977_420, longitudeE7: 85_455_940),
                                altitudeMSLMillimeters: Int32((480 + s.relativeAltitudeMeters) * 1000),
                                relativeAltitudeMillimeters: Int32(s.relativeAltitudeMeters * 1000),
                                velocityNEDCentimetersPerSecond: [0, 0, 0], headingCentidegrees: 9000), sender: &sender, port: port)
         var status = SysStatus()
-        status.batteryRemainingPercent = 87
+        status.batteryRemainingPercent = s.batteryPercent
         send(status, sender: &sender, port: port)
     }
 
     /// ArduPilot/PX4 in the simplest case: message intervals and modes accepted, ARM accepted (or
     /// denied `armsToDeny` times), NAV_TAKEOFF when armed puts it in the air at param7.
-    private func reply(to command: CommandLong, sender: inout UInt8) {
+    private func reply(to command: CommandLong, from: MAVLinkTarget, sender: inout UInt8) {
+        var target = from
         let result: MAVResult = state.withLock { s in
             switch command.command.known {
             case .setMessageInterval?:
                 return .accepted
             case .doSetMode?:
+                if let other = s.setModeAckTarget {
+                    // Our DO_SET_MODE lost; the ACK the link hears is another station's, for its own.
+                    target = other
+                    return .accepted
+                }
                 s.customMode = s.autopilot == .px4
                     ? PX4Mode(mainMode: UInt8(command.params[1]), subMode: UInt8(command.params[2])).customMode
                     : UInt32(command.params[1])
@@ -121,6 +167,13 @@ final class AutopilotPeer: @unchecked Sendable {
                 if s.armsToDeny > 0 {
                     s.armsToDeny -= 1
                     return .denied
+                }
+                if let seconds = s.armInProgressSeconds {
+                    // Armed only with the final result (the HEARTBEAT shows it then).
+                    s.armInProgressSeconds = nil
+                    delayedAck = (TestClock.now().adding(seconds: seconds),
+                                  CommandAck(command: command.command, result: .init(.accepted), target: from))
+                    return .inProgress
                 }
                 s.armed = command.params[0] == 1
                 return .accepted
@@ -135,6 +188,6 @@ final class AutopilotPeer: @unchecked Sendable {
             }
         }
         guard let port = state.withLock({ $0.linkPort }) else { return }
-        send(CommandAck(command: command.command, result: .init(result)), sender: &sender, port: port)
+        send(CommandAck(command: command.command, result: .init(result), target: target), sender: &sender, port: port)
     }
 }

@@ -19,9 +19,14 @@ struct MAVLinkLinkTests {
         let peer: AutopilotPeer
         let events: EventRecorder<LinkEvent>
 
-        static func start(_ autopilot: MAVLinkLinkConfiguration.Autopilot = .ardupilot) async throws -> Rig {
+        static func start(_ autopilot: MAVLinkLinkConfiguration.Autopilot = .ardupilot, parameters: [String: Float]? = nil,
+                          type: MAVType = .quadrotor) async throws -> Rig {
             let peer = try AutopilotPeer(autopilot: autopilot == .px4 ? .px4 : .ardupilotmega,
                                          customMode: autopilot == .px4 ? PX4Mode(mainMode: 3).customMode : 0)
+            peer.state.withLock { s in
+                if let parameters { s.parameters = parameters }
+                s.type = type
+            }
             let configuration = try MAVLinkLinkConfiguration(
                 address: "127.0.0.1", port: peer.port, autopilot: autopilot,
                 setpoints: VelocitySetpointLimits(follow: FollowParameters()), takeoffAltitudeMeters: 3)
@@ -41,14 +46,14 @@ struct MAVLinkLinkTests {
         func has(_ predicate: @escaping (LinkEvent) -> Bool) -> Bool { events.events.contains(where: predicate) }
     }
 
-    @Test("on the wire: HEARTBEAT from 255/190 (GCS 6, INVALID 8) about once a second, sequence numbers counting up")
+    @Test("on the wire: HEARTBEAT from 245/190 (GCS 6, INVALID 8) about once a second, sequence numbers counting up")
     func heartbeatOnTheWire() async throws {
         let rig = try await Rig.start()
         _ = await eventually(timeoutSeconds: 5) { rig.peer.received.filter { $0.frame.messageID == 0 }.count >= 3 }
         await rig.shutdown()
         let heartbeats = rig.peer.received.filter { $0.frame.messageID == 0 }
         #expect(heartbeats.count >= 3)
-        #expect(heartbeats.allSatisfy { $0.frame.systemID == 255 && $0.frame.componentID == 190 && $0.frame.version == .v2 })
+        #expect(heartbeats.allSatisfy { $0.frame.systemID == 245 && $0.frame.componentID == 190 && $0.frame.version == .v2 })
         let first = try #require(heartbeats.first?.message as? Heartbeat)
         #expect(first.type.rawValue == 6 && first.autopilot.rawValue == 8)
         let sequences = rig.peer.received.map(\.frame.sequence)

@@ -26,9 +26,9 @@ try:
 except Exception:  # pragma: no cover - metadata missing
     PYMAVLINK_VERSION = "unknown"
 
-# The twelve messages of docs/mavlink.md §4.4, in id order of the Swift module's table.
+# The fourteen messages of docs/mavlink.md §4.4, in id order of the Swift module's table.
 MESSAGES = [
-    "HEARTBEAT", "SYS_STATUS", "ATTITUDE", "LOCAL_POSITION_NED", "GLOBAL_POSITION_INT",
+    "HEARTBEAT", "SYS_STATUS", "PARAM_REQUEST_READ", "PARAM_VALUE", "ATTITUDE", "LOCAL_POSITION_NED", "GLOBAL_POSITION_INT",
     "COMMAND_LONG", "COMMAND_ACK", "SET_POSITION_TARGET_LOCAL_NED", "FOLLOW_TARGET",
     "HOME_POSITION", "EXTENDED_SYS_STATE", "STATUSTEXT",
 ]
@@ -58,7 +58,10 @@ def layout(name):
     out = []
     for field in cls.ordered_fieldnames:
         index = cls.fieldnames.index(field)
-        out.append((field, cls.fieldtypes[index], cls.array_lengths[index] or 1))
+        # pymavlink lists array_lengths in wire order, fieldtypes in declaration order (they differ
+        # for PARAM_REQUEST_READ: param_index moves first, param_id[16] last).
+        count = cls.array_lengths[cls.ordered_fieldnames.index(field)]
+        out.append((field, cls.fieldtypes[index], count or 1))
     return out
 
 

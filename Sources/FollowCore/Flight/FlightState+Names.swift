@@ -13,6 +13,8 @@ extension HoldReason {
         case .altitudeNotReached: "altitude-not-reached"
         case .personAboveDrone: "person-above-drone"
         case .notInControl: "not-in-control"
+        case .batteryUnknown: "battery-unknown"
+        case .vehicleCritical: "vehicle-critical"
         }
     }
 }

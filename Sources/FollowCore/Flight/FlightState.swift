@@ -16,7 +16,8 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     public static let navdata = Prerequisites(rawValue: 1 << 3)
     /// Battery at or above `minTakeoffBatteryPercent` (and `minBatteryPercent`).
     public static let battery = Prerequisites(rawValue: 1 << 4)
-    /// Navdata says the drone is landed and not in emergency.
+    /// Navdata says the drone is landed and not in emergency, nor critical, and — when the autopilot
+    /// reports it (`DroneTelemetry.readyToArm`) — its arming checks pass.
     public static let droneReady = Prerequisites(rawValue: 1 << 5)
     /// The person stands at least `protectedRadiusMeters` (min separation + GPS relative error)
     /// from the drone (by both fixes), so the take-off does not start next to someone.
@@ -69,6 +70,12 @@ public enum HoldReason: Sendable, Hashable {
     /// autopilot refused GUIDED/OFFBOARD after its take-off): set-points would not be flown. Holds
     /// (the vehicle's own mode holds it), then lands with the usual hold clock.
     case notInControl
+    /// The autopilot stopped saying how much battery is left (`DroneTelemetry.batteryUnknown`): no
+    /// low-battery landing could trigger, so hold, and land after `landAfterSeconds` unless it returns.
+    case batteryUnknown
+    /// The autopilot reports a failure (`DroneTelemetry.critical`, MAVLink MAV_STATE_CRITICAL): hold,
+    /// and land after `landAfterSeconds` unless it clears.
+    case vehicleCritical
 }
 
 /// Why the drone is landing.
@@ -95,7 +102,7 @@ public enum LandReason: Sendable, Hashable {
 public enum ReleaseReason: Sendable, Hashable {
     /// Airborne, the vehicle left FollowMe's mode for `mode` (e.g. "LOITER", "RTL", "AUTO.RTL"): a
     /// pilot took it over, or the autopilot's own failsafe did. Either way a human or the autopilot
-    /// flies it now, and FollowMe never takes it back (docs/mavlink.md §7.6).
+    /// flies it now, and FollowMe never takes it back (docs/mavlink.md §7.11).
     case vehicleLeftControl(mode: String)
 }
 

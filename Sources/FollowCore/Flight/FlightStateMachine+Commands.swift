@@ -22,7 +22,7 @@ extension FlightStateMachine {
         switch reason {
         case .navdataLost, .onboardFixStale, .headingStale, .headingRejected, .notInControl:
             return nil
-        case .targetStale, .geofence, .targetTooFar, .altitudeNotReached, .personAboveDrone:
+        case .targetStale, .geofence, .targetTooFar, .altitudeNotReached, .personAboveDrone, .batteryUnknown, .vehicleCritical:
             break
         }
         guard let telemetry, navdataFresh(now), onboardFresh(now), let droneState = drone.estimate(at: now),

@@ -47,8 +47,10 @@ extension FlightStateMachine {
         }
         if let telemetry {
             let takeoffBattery = max(failsafeParameters.minTakeoffBatteryPercent, failsafeParameters.minBatteryPercent)
-            if telemetry.batteryPercent < takeoffBattery { missing.insert(.battery) }
-            if telemetry.emergency || telemetry.flightState != .landed { missing.insert(.droneReady) }
+            if telemetry.batteryPercent < takeoffBattery || telemetry.batteryUnknown { missing.insert(.battery) }
+            if telemetry.emergency || telemetry.flightState != .landed || telemetry.critical || telemetry.readyToArm == false {
+                missing.insert(.droneReady)
+            }
         } else {
             missing.insert(.battery)
             missing.insert(.droneReady)
@@ -70,6 +72,9 @@ extension FlightStateMachine {
     /// The highest-precedence reason to hold right now, if any.
     func holdReason(now: MonotonicTime) -> HoldReason? {
         if !navdataFresh(now) { return .navdataLost }
+        // The vehicle's own health before the follow's inputs: either lands after `landAfterSeconds`.
+        if let telemetry, telemetry.critical { return .vehicleCritical }
+        if let telemetry, telemetry.batteryUnknown { return .batteryUnknown }
         if !linkInControl, state != .takingOff { return .notInControl }
         if !onboardFresh(now) { return .onboardFixStale }
         if age(navigator.lastHeadingReportAt, now: now) > failsafeParameters.headingTimeoutSeconds { return .headingStale }
