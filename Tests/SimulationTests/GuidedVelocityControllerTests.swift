@@ -30,17 +30,22 @@ private struct GuidedFlight {
     mutating func fly(north: Float?, east: Float = 0, seconds: Double) {
         let start = gcs.copter.time
         var nextSend = start
+        if samples.isEmpty { record() }
         while gcs.copter.time.seconds(since: start) < seconds - 1e-9 {
             if let north, gcs.copter.time >= nextSend {
                 gcs.send(CopterGroundStation.velocity(north, east, frame: .localNED))
                 nextSend = nextSend.adding(seconds: 0.1)
             }
             gcs.wait(seconds: 0.005)
-            let c = gcs.copter
-            samples.append(Sample(seconds: c.time.seconds, velocityENU: c.velocityENU, tiltWorldRadians: c.tiltWorldRadians,
-                                  pathAccelerationENU: c.horizontalController?.accelerationDesiredENU ?? .zero,
-                                  positionPlane: c.positionPlane))
+            record()
         }
+    }
+
+    private mutating func record() {
+        let c = gcs.copter
+        samples.append(Sample(seconds: c.time.seconds, velocityENU: c.velocityENU, tiltWorldRadians: c.tiltWorldRadians,
+                              pathAccelerationENU: c.horizontalController?.accelerationDesiredENU ?? .zero,
+                              positionPlane: c.positionPlane))
     }
 
     /// Largest finite difference of `value` over the samples from `index` on, per second.
@@ -74,7 +79,7 @@ struct GuidedVelocityPathTests {
         let lean = flight.samples.map(\.tiltWorldRadians.length).max() ?? 0
         let final = flight.gcs.copter.velocityENU
         let overshoot = (velocities.map(\.north).max() ?? 0) - 5
-        let rise = flight.samples.first { $0.velocityENU.north >= 0.9 * 5 }.map { $0.seconds - flight.samples[0].seconds + 0.005 } ?? .infinity
+        let rise = flight.samples.first { $0.velocityENU.north >= 0.9 * 5 }.map { $0.seconds - flight.samples[0].seconds } ?? .infinity
         print("[measured] GUIDED 0 → 5 m/s: path accel max \(pathAcceleration) m/s², path jerk max \(pathJerk) m/s³, airframe accel max \(acceleration) m/s², airframe jerk max \(jerk) m/s³, lean max \(lean * 180 / .pi)°, overshoot \(overshoot) m/s, 90 % at \(rise) s, after 12 s \(final)")
         // Then the shaped path never asks for more than the limits
         #expect(pathAcceleration <= p.maxHorizontalAccelerationMetersPerSecondSquared + 1e-9)
@@ -110,7 +115,7 @@ struct GuidedVelocityPathTests {
         flight.fly(north: 4, seconds: 12)
         let braking = flight.samples.count
         flight.fly(north: 0, seconds: 12)
-        let t0 = flight.samples[braking].seconds
+        let t0 = flight.samples[braking - 1].seconds
         let deceleration = flight.largestRate(from: braking + 1) { $0.velocityENU }
         let backwards = -(flight.samples[braking...].map(\.velocityENU.north).min() ?? 0)
         let slowAt = (flight.samples[braking...].first { $0.velocityENU.length < 0.2 }?.seconds ?? .infinity) - t0
@@ -131,7 +136,7 @@ struct GuidedVelocityPathTests {
         let silent = flight.samples.count
         flight.fly(north: nil, seconds: 13)
         // Still at 3 m/s until the 3 s timeout, then braking
-        let atTwoSeconds = flight.samples[silent + 2 * 200 - 1].velocityENU.north
+        let atTwoSeconds = flight.samples[silent + 2 * 200].velocityENU.north
         #expect(abs(atTwoSeconds - 3) < 0.05, "at 2 s: \(atTwoSeconds)")
         #expect(flight.gcs.copter.counters[.guidedTimeouts] == 1)
         #expect(flight.gcs.copter.velocityENU.length < 0.02, "after 13 s: \(flight.gcs.copter.velocityENU)")
@@ -162,7 +167,7 @@ struct GuidedVelocityPathTests {
         func rise(_ parameters: MAVLinkCopterParameters) -> (Double, PlaneVector) {
             var flight = GuidedFlight(parameters: parameters)
             flight.fly(north: 3, seconds: 15)
-            let t0 = flight.samples[0].seconds - 0.005
+            let t0 = flight.samples[0].seconds
             return ((flight.samples.first { $0.velocityENU.north >= 2.7 }?.seconds ?? .infinity) - t0, flight.gcs.copter.velocityENU)
         }
         let (standard, _) = rise(.standard)
