@@ -162,6 +162,27 @@ struct GuidedVelocityPathTests {
         #expect((controller?.integratorENU.east ?? 0) < -1.5, "integrator \(controller?.integratorENU ?? .zero)")
     }
 
+    @Test("GUID_OPTIONS bit 4 (stabilizesPosition false): the position target rides with the airframe, so a stop does not run past and creep back to the path's stopping point")
+    func withoutPositionStabilisation() {
+        func stop(_ stabilizes: Bool) -> (overshoot: Double, lag: Double) {
+            var parameters = MAVLinkCopterParameters.standard
+            parameters.stabilizesPosition = stabilizes
+            var flight = GuidedFlight(parameters: parameters)
+            flight.fly(north: 4, seconds: 12)
+            let braking = flight.samples.count
+            flight.fly(north: 0, seconds: 12)
+            let farthest = flight.samples[braking...].map(\.positionPlane.north).max() ?? 0
+            let c = flight.gcs.copter
+            let lag = c.horizontalController.map { ($0.positionTargetPlane - c.positionPlane).length } ?? 99
+            return (farthest - c.positionPlane.north, lag)
+        }
+        let with = stop(true), without = stop(false)
+        print("[measured] stop from 4 m/s, past the final position: with position stabilisation \(with.overshoot) m, without \(without.overshoot) m")
+        #expect(with.overshoot > 0.3)
+        #expect(without.overshoot < 0.05, "came back \(without.overshoot) m")
+        #expect(without.lag < 1e-3, "position target \(without.lag) m from the airframe")
+    }
+
     @Test("the off-model preset is slower to answer than ArduCopter's defaults (90 % of a 3 m/s step later) and still settles")
     func offModelIsSlower() {
         func rise(_ parameters: MAVLinkCopterParameters) -> (Double, PlaneVector) {
