@@ -43,7 +43,7 @@ struct MAVLinkBenchDrone: BenchDrone {
     /// scaled by the core's tilt model for the bench's follow parameters, take-off to their altitude.
     init(configuration c: BenchConfiguration, plane: LocalPlane, positionPlane: PlaneVector,
          noseHeadingDegrees bearing: Double) throws(BenchError) {
-        airframe = MAVLinkCopter(dynamics: c.plant.dynamics, plane: plane, start: .zero, positionPlane: positionPlane,
+        airframe = MAVLinkCopter(parameters: c.plant.copterParameters, dynamics: c.plant.dynamics, plane: plane, start: .zero, positionPlane: positionPlane,
                                noseHeadingDegrees: bearing)
         positionSource = c.mavlinkPositionSource
         let follow = c.followParameters(drone: DroneConfiguration())

@@ -73,6 +73,7 @@ extension MAVLinkCopter {
 
     private mutating func touchDown() -> [any MAVLinkMessage] {
         truth.settleOnGround()
+        horizontalController = nil
         phase = .onGround
         idleOnGroundSeconds = 0
         setpoint = nil
@@ -91,17 +92,21 @@ extension MAVLinkCopter {
         return 0
     }
 
-    /// One step of the plant under the autopilot's loops (equations on `MAVLinkCopter`).
+    /// One step of the airframe under the autopilot's loops (equations on `MAVLinkCopter`): `target`
+    /// is the horizontal velocity set-point, m/s east/north.
     private mutating func fly(velocityENU target: PlaneVector, climb: Double, yawRate: Double) {
-        let c1 = dynamics.dragRatePerSecond, c2 = dynamics.speedPerSinTiltMetersPerSecond
-        // The tilt whose steady thrust gives v̇ = (target − v)/τ: c1·(c2·sinθ − (v − w)) = (target − v)/τ.
-        let wantedAcceleration = (target - velocityENU) * (1 / parameters.velocityTimeConstantSeconds)
-        let wantedSine = (wantedAcceleration * (1 / c1) + velocityENU - windENU) * (1 / c2)
-        let sine = wantedSine.length
-        let tiltReference = sine > 0
-            ? (wantedSine * (_asin(min(sine, 1)) / sine)).clamped(toLength: parameters.maxLeanAngleRadians)
-            : PlaneVector.zero
-        truth.tiltWorldRadians += (tiltReference - tiltWorldRadians) * physicsStep.tiltAlpha
+        let c2 = dynamics.speedPerSinTiltMetersPerSecond
+        // ArduCopter's position/velocity controller chooses the lean (started afresh in a new mode).
+        if horizontalController == nil || horizontalControllerMode != mode {
+            horizontalController = GuidedVelocityController(
+                parameters: parameters, positionPlane: positionPlane, velocityENU: velocityENU,
+                tiltWorldRadians: tiltWorldRadians)
+            horizontalControllerMode = mode
+        }
+        let position = positionPlane, velocity = velocityENU, dt = physicsStep.seconds
+        let tiltReference = horizontalController?.update(
+            velocitySetpointENU: target, positionPlane: position, velocityENU: velocity, dtSeconds: dt) ?? .zero
+        truth.tiltWorldRadians += (tiltReference - tiltWorldRadians) * attitudeTrackingAlpha
         let tiltAngle = tiltWorldRadians.length
         let steady = tiltAngle > 0 ? tiltWorldRadians * (c2 * _sin(tiltAngle) / tiltAngle) : PlaneVector.zero
         truth.velocityENU += (steady + windENU - velocityENU) * physicsStep.velocityAlpha

@@ -11,12 +11,12 @@ import Observations
 /// the telemetry due); the shell numbers and sends what both return. Like `DroneSimulator`, the
 /// state sits on a fixed step grid (`DroneDynamics.stepSeconds`) at the last boundary ≤ the latest `now`.
 ///
-/// The plant is `DroneSimulator`'s (docs/dynamics-and-follow.md §1.4): the world tilt follows its
-/// reference first-order with c3, v̇ = c1·(c2·sin(tilt) − (v − wind)), yaw rate first-order with c5.
-/// What differs is who chooses the tilt: here the autopilot's velocity loop, which asks for the
-/// acceleration (v_target − v)/τ (τ = `Parameters.velocityTimeConstantSeconds`) and leans the
-/// tilt that gives it, up to `maxLeanAngleRadians` — a first-order velocity response with its own
-/// time constant, not the AR.Drone's (1/c1 ≈ 1.7 s) nor the follow controller's model of it.
+/// The airframe is `DroneSimulator`'s (docs/dynamics-and-follow.md §1.4): v̇ = c1·(c2·sin(tilt) −
+/// (v − wind)), yaw rate first-order with c5. Who chooses the tilt is ArduCopter's GUIDED velocity
+/// path (`GuidedVelocityController`, docs/mavlink.md §8.4): the set-point shaped with the
+/// acceleration and jerk limits into a path whose integrated position and velocity a square-root
+/// position P and a velocity PID track, the demand cut at the lean limit, the lean shaped by
+/// `ATC_INPUT_TC`; the tilt follows that target first-order (`attitudeTrackingTimeConstantSeconds`).
 /// Vertical speed follows its target first-order with `verticalTimeConstantSeconds`.
 public struct MAVLinkCopter: Sendable {
     /// Where the copter is in its flight, as its land detector sees it.
@@ -58,6 +58,11 @@ public struct MAVLinkCopter: Sendable {
     public internal(set) var setpoint: VelocitySetpoint?
     /// Seconds the copter has been armed on the ground without taking off (auto-disarm).
     var idleOnGroundSeconds = 0.0
+    /// The horizontal position/velocity controller while airborne (nil on the ground), and the mode
+    /// it was started in: a mode change starts it again from the airframe's state, as each Copter
+    /// mode's init does (`init_xy_controller`).
+    public internal(set) var horizontalController: GuidedVelocityController?
+    var horizontalControllerMode: ArduCopterMode?
 
     // MARK: Ground truth
 
@@ -74,6 +79,7 @@ public struct MAVLinkCopter: Sendable {
     // Step constants.
     let physicsStep: PhysicsStep
     let verticalAlpha: Double
+    let attitudeTrackingAlpha: Double
 
     /// A disarmed copter in STABILIZE on the ground at `positionPlane` of `plane`, nose at
     /// `noseHeadingDegrees`, booted at `start`.
@@ -95,6 +101,8 @@ public struct MAVLinkCopter: Sendable {
         batteryPercent = min(max(dynamics.initialBatteryPercent, 0), 100)
         physicsStep = PhysicsStep(dynamics)
         verticalAlpha = 1 - _exp(-physicsStep.seconds / parameters.verticalTimeConstantSeconds)
+        attitudeTrackingAlpha = parameters.attitudeTrackingTimeConstantSeconds > 0
+            ? 1 - _exp(-physicsStep.seconds / parameters.attitudeTrackingTimeConstantSeconds) : 1
         streams = parameters.defaultIntervalsSeconds.sorted { $0.key < $1.key }
             .map { TelemetryStream(messageID: $0.key, intervalSeconds: $0.value, nextAt: start) }
     }
@@ -176,10 +184,54 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
     /// MAVLink ids the copter sends with: system 1, component 1 (`MAV_COMP_ID_AUTOPILOT1`), the usual vehicle.
     public var systemID: UInt8 = 1
     public var componentID: UInt8 = 1
-    /// Time constant of the horizontal velocity loop, seconds. Our choice (0.5 s): a tuned copter
-    /// reaches a velocity step in about a second, and it must differ from the AR.Drone plant's
-    /// 1.7 s so the follow controller is tested against a plant that is not its model.
-    public var velocityTimeConstantSeconds = 0.5
+
+    // GUIDED horizontal velocity path (`GuidedVelocityController`; docs/mavlink.md §8.4). Defaults are
+    // ArduCopter 4.1–4.6's; each names the parameter and where its default is defined.
+
+    /// Largest acceleration of the shaped path, m/s²: `WPNAV_ACCEL` default 250 cm/s²
+    /// (`libraries/AC_WPNav/AC_WPNav.h` `WPNAV_ACCELERATION`; 2.5 m/s² as `WP_ACC` in newer master),
+    /// which `ModeGuided::pva_control_start` hands to the position controller.
+    public var maxHorizontalAccelerationMetersPerSecondSquared = 2.5
+    /// Jerk limit of the shaped path, m/s³: `PSC_JERK_XY` default 5 (`AC_PosControl.h`
+    /// `POSCONTROL_JERK_XY`; `POSCONTROL_JERK_NE` in master). `set_max_speed_accel_xy` lowers it only
+    /// below the attitude controller's limits: with `ATC_RATE_R_MAX` 0 and `ATC_ACCEL_R_MAX` 110000 cdeg/s²
+    /// that bound is ½·√(2.5·19.2·g) ≈ 10.9 m/s³, so 5 stands.
+    public var horizontalJerkMetersPerSecondCubed = 5.0
+    /// Largest position-correction speed, m/s: `WPNAV_SPEED` default 1000 cm/s (`AC_WPNav.h`
+    /// `WPNAV_WP_SPEED`, Copter 4.1+), set as the correction speed by `pva_control_start`. It caps the
+    /// position error the P controller keeps (≈ 21 m with the defaults); GUIDED velocity set-points
+    /// themselves are not limited (`input_vel_accel_xy(…, limit_output: false)`).
+    public var maxHorizontalSpeedMetersPerSecond = 10.0
+    /// Position P gain, s⁻¹: `PSC_POSXY_P` default 1.0 (`AC_PosControl.cpp` `POSCONTROL_POS_XY_P`).
+    public var positionGainPerSecond = 1.0
+    /// Velocity PID: `PSC_VELXY_P` 2.0 s⁻¹, `PSC_VELXY_I` 1.0 s⁻², `PSC_VELXY_D` 0.5 (dimensionless),
+    /// `PSC_VELXY_IMAX` 1000 cm/s², `PSC_VELXY_FLTE` and `_FLTD` 5 Hz (`AC_PosControl.cpp`
+    /// `POSCONTROL_VEL_XY_*` for Copter; FF 0).
+    public var velocityPPerSecond = 2.0
+    public var velocityIPerSecond = 1.0
+    public var velocityD = 0.5
+    public var velocityIMaxMetersPerSecondSquared = 10.0
+    public var velocityErrorFilterHertz = 5.0
+    public var velocityDerivativeFilterHertz = 5.0
+    /// Whether the integrated position target corrects the velocity: `GUID_OPTIONS` default 0
+    /// (`ArduCopter/Parameters.cpp`) leaves bit 4 "do not stabilize position XY" clear, so
+    /// `ModeGuided::stabilizing_pos_xy()` is true and `velaccel_control_run` keeps the position error.
+    public var stabilizesPosition = true
+    /// Attitude input time constant, seconds: `ATC_INPUT_TC` default 0.15
+    /// (`AC_AttitudeControl.h` `AC_ATTITUDE_CONTROL_INPUT_TC_DEFAULT`).
+    public var attitudeInputTimeConstantSeconds = 0.15
+    /// Largest roll/pitch angular acceleration of the attitude target, rad/s²: `ATC_ACCEL_R_MAX` and
+    /// `ATC_ACCEL_P_MAX` default 110000 cdeg/s² (`AC_AttitudeControl.h`
+    /// `AC_ATTITUDE_CONTROL_ACCEL_RP_MAX_DEFAULT_CDSS`), 1100 °/s².
+    public var maxLeanAngularAccelerationRadiansPerSecondSquared = 1100 * Double.pi / 180
+    /// How fast the airframe's tilt follows the attitude target: a first-order lag, seconds. Our
+    /// choice (0.05 s): with rate feed-forward on (`ATC_RATE_FF_ENAB` 1) the rate loops track the
+    /// shaped target closely; ArduPilot has no such parameter. The AR.Drone tilt lag c3 of
+    /// `DroneDynamics` is not used by this copter.
+    public var attitudeTrackingTimeConstantSeconds = 0.05
+    /// A pure delay between the attitude target and the airframe, seconds. 0 (ArduCopter has none to
+    /// speak of); the off-model preset sets one.
+    public var actuationDelaySeconds = 0.0
     /// Time constant of the vertical speed loop, seconds. Our choice.
     public var verticalTimeConstantSeconds = 0.3
     /// Largest lean angle, radians: ArduPilot `ANGLE_MAX` default 3000 cdeg (30°; `ArduCopter/config.h`
@@ -215,6 +267,27 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
     ]
 
     public init() {}
+
+    /// ArduCopter's defaults, as `init()` gives them.
+    public static let standard = MAVLinkCopterParameters()
+
+    /// A copter that is *not* ArduCopter's defaults nor the follow controller's model (our choice of
+    /// factors, the same spirit as `DroneDynamics.offModel`): a softer attitude (`ATC_INPUT_TC` 0.3 s,
+    /// tracking lag 0.12 s, 1/2 the angular acceleration), lower path limits (1.8 m/s², 3 m/s³),
+    /// a weaker velocity PID (P 1.5, I 0.6, D 0.3) and a 60 ms actuation delay.
+    public static let offModel: MAVLinkCopterParameters = {
+        var p = MAVLinkCopterParameters()
+        p.attitudeInputTimeConstantSeconds = 0.3
+        p.attitudeTrackingTimeConstantSeconds = 0.12
+        p.maxLeanAngularAccelerationRadiansPerSecondSquared /= 2
+        p.maxHorizontalAccelerationMetersPerSecondSquared = 1.8
+        p.horizontalJerkMetersPerSecondCubed = 3
+        p.velocityPPerSecond = 1.5
+        p.velocityIPerSecond = 0.6
+        p.velocityD = 0.3
+        p.actuationDelaySeconds = 0.06
+        return p
+    }()
 }
 
 extension MAVLinkCopter: SimulatedAirframe {}

@@ -98,8 +98,9 @@ struct MAVLinkCopterFlightTests {
             noseHeadingDegrees: noseHeadingDegrees))
         gcs.takeOff()
         let start = gcs.copter.positionPlane
-        // When it gets 2 m/s forward + 1 m/s right in BODY_NED at 10 Hz for 6 s
-        gcs.stream(CopterGroundStation.velocity(2, 1, frame: .bodyNED), seconds: 6)
+        // When it gets 2 m/s forward + 1 m/s right in BODY_NED at 10 Hz for 10 s (ArduCopter's
+        // controllers settle within 0.05 m/s in about 8 s on this airframe: docs/mavlink.md §8.4)
+        gcs.stream(CopterGroundStation.velocity(2, 1, frame: .bodyNED), seconds: 10)
         // Then its ground velocity is (2 forward, 1 right) of its nose, and it moved that way
         let body = gcs.copter.velocityENU.bodyFrame(headingDegrees: noseHeadingDegrees)
         #expect(abs(body.forward - 2) < 0.05 && abs(body.right - 1) < 0.05, "body velocity \(body)")
@@ -118,7 +119,7 @@ struct MAVLinkCopterFlightTests {
         var gcs = CopterGroundStation(copter: MAVLinkCopter(
             plane: LocalPlane(origin: GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!), noseHeadingDegrees: 120))
         gcs.takeOff()
-        gcs.stream(CopterGroundStation.velocity(0, -1.5, -0.5, frame: .localNED), seconds: 5)
+        gcs.stream(CopterGroundStation.velocity(0, -1.5, -0.5, frame: .localNED), seconds: 10)
         #expect(abs(gcs.copter.velocityENU.east + 1.5) < 0.05 && abs(gcs.copter.velocityENU.north) < 0.05)
         #expect(gcs.copter.altitudeMeters > 6.8, "altitude \(gcs.copter.altitudeMeters)")
     }
@@ -143,15 +144,17 @@ struct MAVLinkCopterFlightTests {
         // Given a copter flying north at 3 m/s on a LOCAL_NED set-point
         var gcs = CopterGroundStation()
         gcs.takeOff()
-        gcs.stream(CopterGroundStation.velocity(3, 0, frame: .localNED), seconds: 5)
+        gcs.stream(CopterGroundStation.velocity(3, 0, frame: .localNED), seconds: 10)
         #expect(abs(gcs.copter.velocityENU.north - 3) < 0.05)
         // When the set-points stop: 2.9 s later it still flies the last one
         gcs.wait(seconds: 2.9)
         #expect(abs(gcs.copter.velocityENU.north - 3) < 0.05)
         #expect(gcs.copter.counters[.guidedTimeouts] == 0)
-        // Then after 3 s it stops and says so, and holds there
-        gcs.wait(seconds: 3.1)
+        // Then after 3 s it says so, stops (braking at WPNAV_ACCEL, then creeping back the 0.4 m it
+        // overshot the stopping point while the integrator unwinds) and holds there
+        gcs.wait(seconds: 0.2)
         #expect(gcs.copter.counters[.guidedTimeouts] == 1)
+        gcs.wait(seconds: 8)
         #expect(gcs.copter.velocityENU.length < 0.05, "velocity \(gcs.copter.velocityENU)")
         #expect(gcs.statusTexts.contains { $0.contains("timeout") })
         let stoppedAt = gcs.copter.positionPlane
@@ -268,30 +271,8 @@ struct MAVLinkCopterTelemetryTests {
     }
 }
 
-@Suite("MAVLinkCopter: the velocity loop over the AR.Drone plant")
+@Suite("MAVLinkCopter: the autopilot over the AR.Drone airframe")
 struct MAVLinkCopterPlantTests {
-    /// Seconds until the copter's north speed first reaches 63 % (1 − 1/e) of a 2 m/s LOCAL_NED step.
-    private func riseTime(velocityTimeConstantSeconds: Double) -> Double {
-        var parameters = MAVLinkCopterParameters()
-        parameters.velocityTimeConstantSeconds = velocityTimeConstantSeconds
-        var gcs = CopterGroundStation(copter: MAVLinkCopter(
-            parameters: parameters, plane: LocalPlane(origin: GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!)))
-        gcs.takeOff()
-        let start = gcs.copter.time
-        gcs.send(CopterGroundStation.velocity(2, 0, frame: .localNED))
-        while gcs.copter.velocityENU.north < 2 * (1 - 1 / 2.718281828), gcs.copter.time.seconds(since: start) < 10 {
-            gcs.wait(seconds: 0.005)
-        }
-        return gcs.copter.time.seconds(since: start)
-    }
-
-    @Test("a velocity step settles with the loop's own time constant (plus the plant's tilt lag 1/c3 ≈ 0.14 s)", arguments: [0.5, 1.0])
-    func timeConstant(tauSeconds: Double) {
-        let rise = riseTime(velocityTimeConstantSeconds: tauSeconds)
-        print("[measured] MAVLinkCopter 63 % rise of a 2 m/s step, τ = \(tauSeconds) s: \(rise) s")
-        #expect(rise > tauSeconds && rise < tauSeconds + 0.3, "63 % after \(rise) s for τ = \(tauSeconds) s")
-    }
-
     @Test("holding in a steady 4 m/s wind: the copter leans into it and stays within 0.5 m")
     func holdsInWind() {
         var dynamics = DroneDynamics.standard

@@ -63,7 +63,7 @@ struct SimulatorMAVLinkTests {
         let body = report["body_forward_moved"] as? [String: Double]
         #expect((body?["east_m"] ?? 0) > 3 && (body?["east_m"] ?? 0) > 2 * (body?["north_m"] ?? 99), "BODY_NED forward moved \(body ?? [:])")
         #expect(abs((step("after_body_forward", "vy_east") ?? 0) - 2) < 0.1)
-        // And 4.5 s without set-points stopped it (guided timeout), still in the air
+        // And 6.5 s without set-points stopped it (guided timeout), still in the air
         #expect(abs(step("after_silence", "vy_east") ?? 9) < 0.1 && abs(step("after_silence", "vx_north") ?? 9) < 0.1)
         #expect(texts.contains { $0.contains("timeout") })
         // And LAND (9): LANDING (4) on the way down, then ON_GROUND (1), disarmed, STANDBY (3)

@@ -122,13 +122,15 @@ before = state()
 stream(mavutil.mavlink.MAV_FRAME_LOCAL_NED, 2, 0, 0, 3)
 report["steps"]["after_local_north"] = state()
 report["local_north_moved"] = moved(before, report["steps"]["after_local_north"])
+# Stop first: the Copter brakes as ArduCopter does (2.5 m/s², jerk-limited, docs/mavlink.md §8.4).
+stream(mavutil.mavlink.MAV_FRAME_LOCAL_NED, 0, 0, 0, 2.5)
 before = state()
 stream(mavutil.mavlink.MAV_FRAME_BODY_NED, 2, 0, 0, 3)
 report["steps"]["after_body_forward"] = state()
 report["body_forward_moved"] = moved(before, report["steps"]["after_body_forward"])
 
-# No set-points for 4.5 s: the guided timeout (3 s) stops it.
-pump(4.5)
+# No set-points for 6.5 s: the guided timeout (3 s) stops it (braking from 2 m/s takes ~2.5 s).
+pump(6.5)
 report["steps"]["after_silence"] = state()
 
 command("land", mavutil.mavlink.MAV_CMD_DO_SET_MODE, mavutil.mavlink.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED, 9)
