@@ -16,12 +16,19 @@ public struct LinkCommand: Sendable, Hashable {
     /// The flight let go of the vehicle (`FlightState.released`: a pilot or the autopilot's failsafe
     /// flies it): send nothing that commands it — no set-point, no mode change, no LAND.
     public var released: Bool
+    /// With `flying` false: land the vehicle if it is airborne — the flight decided to land one it
+    /// took off or adopted, or an operator said `followme drone land`. Without it, `flying` false only
+    /// means "stay on the ground": a vehicle someone else flies is never landed for it (preflight, a
+    /// dry run; docs/mavlink.md §7.3). The AR.Drone link reads `flying` alone (REF bit 9 is a level).
+    public var land: Bool
 
-    public init(flying: Bool, pilot: PilotCommand? = nil, motion: MotionCommand? = nil, released: Bool = false) {
+    public init(flying: Bool, pilot: PilotCommand? = nil, motion: MotionCommand? = nil, released: Bool = false,
+                land: Bool = false) {
         self.flying = flying
         self.pilot = pilot
         self.motion = motion
         self.released = released
+        self.land = land
     }
 
     /// Stay (or go) on the ground, hovering meanwhile.

@@ -165,7 +165,8 @@ struct FlightLoop {
         }
         let wouldFly = decision.command.intent.wantsAirborne
         var command = LinkCommand(flying: wouldFly, pilot: decision.command.pilot, motion: decision.command.motion,
-                                  released: decision.command.intent == .release)
+                                  released: decision.command.intent == .release,
+                                  land: decision.command.intent == .land || decision.command.intent == .emergency)
         if options.noTakeoff {
             // Dry run: REF stays as adopted, PCMD hovers; what the core wants is only logged.
             command = LinkCommand(flying: dryRunFlying)

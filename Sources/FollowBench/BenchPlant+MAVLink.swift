@@ -100,7 +100,8 @@ struct MAVLinkBenchDrone: BenchDrone {
         var sent: [Double]?
         if telemetrySeen {
             session.setDesired(LinkCommand(flying: command.intent.wantsAirborne, motion: command.motion,
-                                           released: command.intent == .release))
+                                           released: command.intent == .release,
+                                           land: command.intent == .land || command.intent == .emergency))
             let motion = command.motion ?? .stop
             sent = [motion.velocity.east, motion.velocity.north, motion.climbMetersPerSecond, motion.yawRateDegreesPerSecond]
         }

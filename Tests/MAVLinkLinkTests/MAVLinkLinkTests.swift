@@ -85,14 +85,14 @@ struct MAVLinkLinkTests {
         #expect(commands.map(\.command.rawValue) == [176, 400, 22])
         #expect(commands.count == 3 && Array(commands[0].params.prefix(2)) == [1, 4] && commands[2].params[6] == 3)
         #expect(commands.allSatisfy { $0.target == MAVLinkTarget(system: 1, component: 1) })
-        // and the set-points: frame 8, mask 0x05C7, forward = 17.5·sin(10°), at the tick rate
+        // and the set-points: frame LOCAL_NED (1), mask 0x05C7, north = the core's 1.5 m/s as is, at the tick rate
         let setpoints = rig.peer.setpoints
-        #expect(setpoints.allSatisfy { $0.0.coordinateFrame.rawValue == 8 && $0.0.typeMask.rawValue == 0x05C7 })
-        #expect(abs(Double(setpoints.last!.0.velocityNEDMetersPerSecond[0]) - 17.5 * sin(10 * Double.pi / 180)) < 1e-3)
+        #expect(setpoints.allSatisfy { $0.0.coordinateFrame.rawValue == 1 && $0.0.typeMask.rawValue == 0x05C7 })
+        #expect(setpoints.last!.0.velocityNEDMetersPerSecond == [1.5, 0, 0])
         let span = setpoints.last!.1.seconds(since: setpoints[setpoints.count - 31].1)
         #expect(span < 3, "30 set-points took \(span) s (≥ 10 Hz means < 3 s)")
         // When the owner wants it down: DO_SET_MODE LAND (9)
-        rig.link.send(LinkCommand(flying: false, pilot: nil), immediately: false, reflecting: nil)
+        rig.link.send(LinkCommand(flying: false, land: true), immediately: false, reflecting: nil)
         let landing = await eventually(timeoutSeconds: 5) { rig.peer.commands.last.map { $0.command.rawValue == 176 && $0.params[1] == 9 } == true }
         #expect(landing)
         let statistics = try #require(await rig.link.linkStatistics())

@@ -119,7 +119,8 @@ final class MAVLinkDroneSession: BenchSession {
     /// `flying` true: take off (the link's sequence for the configured autopilot) and hold (zero
     /// velocity); false: LAND while airborne.
     func requestFlying(_ flying: Bool) {
-        link.send(LinkCommand(flying: flying, pilot: nil), immediately: true, reflecting: nil)
+        // `drone land` is an operator's explicit landing: it lands whoever took the vehicle off.
+        link.send(LinkCommand(flying: flying, land: !flying), immediately: true, reflecting: nil)
     }
 
     /// Reads the vehicle's state (mode, armed, battery) from the link.
