@@ -10,6 +10,9 @@ public struct FlightConfiguration: Sendable {
     public let failsafe: FailsafeParameters
     /// Who closes the velocity loop (`[drone] protocol`, `[mavlink] autopilot`).
     public let vehicle: VehicleDynamics
+    /// The drone's position and heading come from the autopilot's estimate, current on arrival (0 s),
+    /// or from a receiver through gpsd (nil: `follow.assumedGPSLatencySeconds`).
+    public let onboardLatencySeconds: Double?
     /// The drone link `[drone] protocol` names, with its settings.
     public let link: LinkSettings
     /// The gpsd receivers to read: the target always; the onboard receiver unless the autopilot gives
@@ -41,9 +44,11 @@ public struct FlightConfiguration: Sendable {
         follow = config.followParameters
         failsafe = config.failsafeParameters
         vehicle = config.vehicleDynamics
+        onboardLatencySeconds = config.readsOnboardReceiver ? nil : 0
         do {
             // Every range and the core's own cross-field rules (the standoff rule), as `run` builds it.
-            _ = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: vehicle)
+            _ = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: vehicle,
+                                       onboardLatencySeconds: onboardLatencySeconds)
         } catch {
             throw .core("\(error)")
         }

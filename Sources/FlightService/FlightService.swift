@@ -119,7 +119,8 @@ private actor FlightOnEventLoop {
         let link = flight.link.makeLink(
             eventLoop: eventLoop, logger: logger,
             eventHandler: { driver.value?.handle(.link($0)) }, tickHandler: { _ in driver.value?.handle(.tick) })
-        let machine = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe, vehicle: flight.vehicle)
+        let machine = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe, vehicle: flight.vehicle,
+                                             onboardLatencySeconds: flight.onboardLatencySeconds)
         let recorder = try options.flightLogPath.map { try FlightRecorder(path: $0, now: SystemClock.now()) }
         let outcomePromise = eventLoop.makePromise(of: FlightOutcome.self)
         let loop = FlightLoop(machine: machine, link: link, recorder: recorder, options: options, logger: logger)

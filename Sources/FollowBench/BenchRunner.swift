@@ -131,7 +131,8 @@ public enum BenchRunner {
                 var follow = c.followParameters(drone: sim.droneConfiguration)
                 follow.mountOffsetDegrees = sim.mountOffsetDegrees
                 do {
-                    machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: sim.vehicleDynamics)
+                    machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: sim.vehicleDynamics,
+                                                     onboardLatencySeconds: sim.readsOnboardReceiver ? nil : 0)
                 } catch {
                     throw .parameters(error)
                 }

@@ -22,13 +22,19 @@ extension FollowController {
     }
 
     /// The nearest place the person can be if they began stopping as hard as a person can when
-    /// their last fix was taken: the fix plus their stopping distance along their velocity.
-    func stopPoint(lastFix: PlaneVector?, target: PlaneState) -> PlaneVector {
+    /// their last fix was taken: the fix plus their stopping distance along their velocity — the
+    /// velocity the fix itself measured (Doppler) when it is the slower of the two, else the
+    /// estimate's. (The estimate lags a stop: a jogger who stopped dead still "moves" in the filter
+    /// for a second, and crediting that let a drone on an ArduCopter close to 0.6 m inside the
+    /// protected radius on the bench; issue 22.)
+    func stopPoint(lastFix: PlaneVector?, lastFixVelocity: PlaneVector? = nil, target: PlaneState) -> PlaneVector {
         guard let lastFix else { return target.position }
-        let speed = target.velocity.length
+        var velocity = target.velocity
+        if let measured = lastFixVelocity, measured.isFinite, measured.length < velocity.length { velocity = measured }
+        let speed = velocity.length
         guard speed > 1e-6 else { return lastFix }
         // v·|v|/(2a): the stopping distance along the direction of travel.
-        return lastFix + target.velocity * (speed / (2 * stopping.personDecelerationMetersPerSecondSquared))
+        return lastFix + velocity * (speed / (2 * stopping.personDecelerationMetersPerSecondSquared))
     }
 
     /// The cap on the velocity component towards a person point, as a half-plane v·n ≤ limit

@@ -69,7 +69,7 @@ public struct AutopilotResponse: Sendable, Hashable {
 
     /// ArduCopter's defaults (WPNAV_ACCEL 250 cm/s², PSC_JERK_XY 5 m/s³; docs/stopping-model.md §7).
     public static let arduCopterDefaults = AutopilotResponse(
-        maxAccelerationMetersPerSecondSquared: 2.5, maxJerkMetersPerSecondCubed: 5, trackingTimeConstantSeconds: 0.25)
+        maxAccelerationMetersPerSecondSquared: 2.5, maxJerkMetersPerSecondCubed: 5, trackingTimeConstantSeconds: 0.45)
     /// PX4's defaults (MPC_ACC_HOR 3 m/s², MPC_JERK_AUTO 4 m/s³; docs/stopping-model.md §7).
     public static let px4Defaults = AutopilotResponse(
         maxAccelerationMetersPerSecondSquared: 3, maxJerkMetersPerSecondCubed: 4, trackingTimeConstantSeconds: 0.25)

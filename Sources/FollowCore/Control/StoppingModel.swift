@@ -52,8 +52,11 @@ public struct StoppingModel: Sendable, Hashable {
                 + 0.5 / tuning.tiltSlewPerSecond
             dragRatePerSecond = tuning.dragRatePerSecond
         case .velocityLoop(let autopilot):
-            droneBrakingMetersPerSecondSquared = max(autopilot.maxAccelerationMetersPerSecondSquared,
-                                                     Self.minimumBrakingMetersPerSecondSquared)
+            // The same share as for the tilt (`brakingAuthorityFraction`): a vehicle heavier, or tuned
+            // softer, than the autopilot's defaults say brakes less (the off-model Copter: 1.8 m/s²).
+            droneBrakingMetersPerSecondSquared = max(
+                tuning.brakingAuthorityFraction * autopilot.maxAccelerationMetersPerSecondSquared,
+                Self.minimumBrakingMetersPerSecondSquared)
             droneReactionSeconds = tuning.commandLatencySeconds + autopilot.responseTimeConstantSeconds
             dragRatePerSecond = 0
         }

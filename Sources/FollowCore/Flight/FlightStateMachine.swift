@@ -105,7 +105,8 @@ public struct FlightStateMachine: Sendable {
         failsafe: FailsafeParameters = FailsafeParameters(),
         estimator: EstimatorTuning = EstimatorTuning(),
         controller: ControllerTuning = ControllerTuning(),
-        vehicle: VehicleDynamics = .tiltLoop
+        vehicle: VehicleDynamics = .tiltLoop,
+        onboardLatencySeconds: Double? = nil
     ) throws(ParameterError) {
         try follow.validate()
         try failsafe.validate()
@@ -124,11 +125,15 @@ public struct FlightStateMachine: Sendable {
         }
         self.followParameters = follow
         self.failsafeParameters = failsafe
+        // An autopilot's own estimate (GLOBAL_POSITION_INT) is current when it arrives; a receiver's fix
+        // describes `assumedGPSLatencySeconds` ago (issue 22: treating the autopilot's like a receiver's
+        // put the drone 0.3 s × its speed ahead of where it was, a 0.42 m standing lag behind a walker).
+        let onboardLatency = onboardLatencySeconds.map { max($0, 0) } ?? follow.assumedGPSLatencySeconds
         self.navigator = Navigator(mountOffsetDegrees: follow.mountOffsetDegrees,
-                                   headingLatencySeconds: follow.assumedGPSLatencySeconds)
+                                   headingLatencySeconds: onboardLatency)
         self.target = TargetEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds,
                                       maxFixLagSeconds: failsafe.maxFixLagSeconds, maxEphMeters: failsafe.maxEphMeters)
-        self.drone = DroneEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds,
+        self.drone = DroneEstimator(tuning: estimator, latencySeconds: onboardLatency,
                                     maxFixLagSeconds: failsafe.maxFixLagSeconds, maxEphMeters: failsafe.maxEphMeters)
         self.controller = FollowController(
             parameters: follow, minSeparationMeters: failsafe.protectedRadiusMeters,
