@@ -154,11 +154,15 @@ struct MAVLinkSessionReviewTests {
 
     // MARK: 0. Ready to arm
 
-    @Test("0. SYS_STATUS pre-arm bit: absent → unknown (nil), present and unhealthy → false, healthy → true")
+    @Test("0. SYS_STATUS pre-arm bit: absent or not enabled (ARMING_CHECK 0) → unknown (nil), present, enabled and unhealthy → false, healthy → true")
     func readyToArm() {
         var state = VehicleState()
         state.apply(SessionHarness.position())
         var status = SessionHarness.battery(90)
+        state.apply(status)
+        #expect(state.telemetry(receivedAt: .zero)?.readyToArm == nil)
+        // ArduPilot with ARMING_CHECK 0: present, not enabled — no verdict
+        status.sensors = SensorBitmasks(present: 0x1000_0000, enabled: 0, health: 0)
         state.apply(status)
         #expect(state.telemetry(receivedAt: .zero)?.readyToArm == nil)
         status.sensors = SensorBitmasks(present: 0x1000_0000, enabled: 0x1000_0000, health: 0)
