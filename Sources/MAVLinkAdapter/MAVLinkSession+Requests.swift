@@ -24,7 +24,7 @@ extension MAVLinkSession {
             // Land: only a vehicle this run took off, or one the owner asked to fly (adopted it) —
             // never one someone else flies while we are in preflight or a dry run (docs/mavlink.md
             // §7.3); armed and not confirmed on the ground, not in LAND, our LAND not yet seen.
-            let ours = flight.takeoffAccepted || ownerAskedToFly
+            let ours = flight.takeoffAccepted || ownerAskedToFly || ownerAskedToLand
             let landing = ours && vehicle.mightBeAirborne && !isIn(profile.land) && !flight.landAccepted
             return landing ? .setMode(profile.land) : nil
         }

@@ -68,6 +68,8 @@ public struct MAVLinkSession: Sendable {
     /// The owner asked to fly in this run (`setDesired` with `flying` true): LAND is sent only then or
     /// after our own take-off, never to a vehicle someone else flies while we wait or dry-run (docs/mavlink.md §7.3).
     var ownerAskedToFly = false
+    /// The owner asked explicitly to land (`requestLanding`): LAND whoever flies it.
+    var ownerAskedToLand = false
     /// Our ARM was accepted and the vehicle has not been seen disarmed since: only such a vehicle
     /// gets NAV_TAKEOFF (one armed on the ground by someone else is not ours to launch).
     var armedByUs = false
@@ -117,6 +119,14 @@ public struct MAVLinkSession: Sendable {
         desired = command
         flyingAdopted = false
         if command.flying { ownerAskedToFly = true }
+    }
+
+    /// The owner explicitly asks to land whatever vehicle flies (`followme drone land`): unlike
+    /// `setDesired(.landed)`, which lands only a flight this run took off or adopted, this also
+    /// lands a vehicle someone else took off (docs/mavlink.md §7.3).
+    public mutating func requestLanding() {
+        setDesired(.landed)
+        ownerAskedToLand = true
     }
 
     /// One tick: our HEARTBEAT when due, the silence check, statistics, the next command or a

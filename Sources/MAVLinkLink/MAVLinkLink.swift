@@ -132,6 +132,16 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
         apply(command, immediately: immediately, reflecting: fixReceivedAt)
     }
 
+    /// The owner's explicit LAND of whatever vehicle flies (`followme drone land`,
+    /// `MAVLinkSession.requestLanding`): unlike `send(.landed, …)`, also a vehicle this run did not
+    /// take off. Ignored until `start()` completed.
+    public func land() {
+        eventLoop.execute { [self] in
+            guard let runtime = runningRuntime else { return }
+            runtime.session.requestLanding()
+        }
+    }
+
     /// On the loop: `send`'s work.
     func apply(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) {
         guard let runtime = runningRuntime else { return }

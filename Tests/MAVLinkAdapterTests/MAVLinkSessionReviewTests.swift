@@ -226,6 +226,20 @@ struct MAVLinkSessionReviewTests {
         #expect(h.commandIDs.last == 176)
     }
 
+    @Test("4. an explicit land (followme drone land, requestLanding) lands a vehicle someone else flies")
+    func explicitLand() {
+        var h = SessionHarness()
+        h.vehicle = (SessionHarness.heartbeat(mode: ArduCopterMode.guided.rawValue, armed: true, status: .active),
+                     SessionHarness.landed(.inAir), SessionHarness.position(relativeAltitudeMeters: 10))
+        h.vehicleSays()
+        h.fly(false)
+        h.run(1)
+        #expect(!h.commandIDs.contains(176))
+        h.session.requestLanding()
+        h.run(SessionHarness.tick)
+        #expect(h.commands.last.map { Array($0.params.prefix(2)) } == Self.land9)
+    }
+
     /// Left to the set-point rewrite (VelocitySetpoint / `currentSetpoint`, another engineer's): while
     /// flying is false, `currentSetpoint` still streams hold set-points to a vehicle in our control
     /// mode that might be airborne, even one someone else flies. The fix is one condition there

@@ -117,8 +117,13 @@ final class MAVLinkDroneSession: BenchSession {
     }
 
     /// `flying` true: take off (the link's sequence for the configured autopilot) and hold (zero
-    /// velocity); false: LAND while airborne.
+    /// velocity); false: LAND while airborne, whoever took it off (an explicit `drone land`).
     func requestFlying(_ flying: Bool) {
+        guard flying else {
+            // An explicit land: also a vehicle this command did not take off (`MAVLinkLink.land`).
+            link.land()
+            return
+        }
         link.send(LinkCommand(flying: flying, pilot: nil), immediately: true, reflecting: nil)
     }
 
