@@ -63,6 +63,9 @@ public struct MAVLinkSession: Sendable {
     /// Other vehicles' system ids heard while `targetSystem` is 0 (docs/mavlink.md §7.7): with any,
     /// the vehicle is ambiguous — `.configurationFailed(key: "target_system")`, no flight command.
     var otherVehicleSystems: Set<UInt8> = []
+    /// When the vehicle's first HEARTBEAT arrived; with `targetSystem` 0 the configuration is not
+    /// complete before `vehicleDiscoverySeconds` have passed since (another vehicle may yet speak).
+    var connectedAt: MonotonicTime?
     /// Systems whose HEARTBEAT was refused as "not a multirotor autopilot" (one notice each).
     var refusedSystems: Set<UInt8> = []
     /// The owner asked to fly in this run (`setDesired` with `flying` true): LAND is sent only then or
@@ -137,6 +140,10 @@ public struct MAVLinkSession: Sendable {
         emitStatisticsIfDue(now: now, output: &output)
         advanceRequests(now: now, output: &output)
         advanceParameterReads(now: now, output: &output)
+        // Not yet reported (the vehicle-discovery window, §7.7, may have held it back).
+        if reportedFailedKeys == nil, connectedAt != nil, !isDiscovering(now: now) {
+            reportConfigurationIfResolved(now: now, output: &output)
+        }
         sendSetpoint(now: now, output: &output)
         if currentSetpoint == nil { setpointsStreamingSince = nil }
     }

@@ -59,7 +59,9 @@ extension [ParameterState] {
         func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
         switch autopilot {
         case .ardupilot:
-            let fix = "set FS_GCS_ENABLE to 1 (RTL), 3, 4, 5 (LAND) or 6 and SYSID_MYGCS (MAV_GCS_SYSID on current ArduPilot) to \(systemID)"
+            // A computed name, not a `let`: the verdict is asked on every tick until resolved, and
+            // only a failure needs the text.
+            var fix: String { "set FS_GCS_ENABLE to 1 (RTL), 3, 4, 5 (LAND) or 6 and SYSID_MYGCS (MAV_GCS_SYSID on current ArduPilot) to \(systemID)" }
             guard let enable = state("FS_GCS_ENABLE"), !enable.isPending else { return .pending }
             guard let action = enable.value else {
                 return .failed(key: "FS_GCS_ENABLE", value: "unanswered", reason: "the vehicle did not answer; " + fix)
@@ -79,7 +81,7 @@ extension [ParameterState] {
             if ids.contains(where: \.isPending) { return .pending }
             return .failed(key: "SYSID_MYGCS", value: "unanswered", reason: "neither SYSID_MYGCS nor MAV_GCS_SYSID answered; " + fix)
         case .px4:
-            let fix = "set COM_OBL_RC_ACT to 3 (Return) or 4 (Land) and COM_OF_LOSS_T to at most \(text(ParameterState.maximumOffboardLossSeconds)) s"
+            var fix: String { "set COM_OBL_RC_ACT to 3 (Return) or 4 (Land) and COM_OF_LOSS_T to at most \(text(ParameterState.maximumOffboardLossSeconds)) s" }
             guard let action = state("COM_OBL_RC_ACT"), let timeout = state("COM_OF_LOSS_T") else { return .pending }
             if action.isPending || timeout.isPending { return .pending }
             guard let actionValue = action.value else {

@@ -123,6 +123,27 @@ struct MAVLinkSessionReviewTests {
         #expect(h.commands.isEmpty, "\(h.commandIDs)")
     }
 
+    @Test("7. target_system 0: the configuration is complete only after 2 s without a second vehicle; one heard within them refuses")
+    func discoveryWindow() {
+        // Given vehicle 1 configured (rates and parameters) within a fraction of a second
+        var h = SessionHarness()
+        h.connectAndConfigure()
+        #expect(h.lastComplete == nil)
+        // When vehicle 2's first HEARTBEAT comes 1.5 s later (HEARTBEATs are 1 Hz)
+        h.run(1.5)
+        h.receive(SessionHarness.heartbeat(), system: 2, component: 1)
+        // Then the configuration completes only with target_system failed
+        h.run(1)
+        #expect(h.lastComplete == ["target_system"])
+        // and alone, vehicle 1 is configured once 2 s have passed
+        var alone = SessionHarness()
+        alone.connectAndConfigure()
+        alone.run(1.5)
+        #expect(alone.lastComplete == nil)
+        alone.run(0.6)
+        #expect(alone.lastComplete == [])
+    }
+
     // MARK: 8. Battery and health
 
     @Test("8. battery −1 after a known value: telemetry says unknown (the stale percentage is kept for the log)")
@@ -342,6 +363,7 @@ struct MAVLinkSessionReviewTests {
         for _ in 0..<4 { bad.run(SessionHarness.tick); bad.ack() }
         #expect(Set(bad.parameterReads) == ["FS_GCS_ENABLE", "SYSID_MYGCS", "MAV_GCS_SYSID"])
         bad.answerParameters(["FS_GCS_ENABLE": 0, "SYSID_MYGCS": 255])
+        bad.run(1.95)   // the 2 s vehicle-discovery window (target_system 0)
         let failure = bad.events.compactMap { if case .configurationFailed("FS_GCS_ENABLE", let value, let reason, _) = $0 { (value, reason) } else { nil } }
         #expect(failure.count == 1)
         #expect(failure.first?.0 == "0")
@@ -351,6 +373,7 @@ struct MAVLinkSessionReviewTests {
         bad.run(3)
         bad.answerParameters(["FS_GCS_ENABLE": 1, "SYSID_MYGCS": 245])
         #expect(bad.lastComplete == [])
+        h.run(2)
         #expect(h.lastComplete == [])
     }
 
