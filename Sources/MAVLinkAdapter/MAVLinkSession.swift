@@ -11,21 +11,26 @@ import Observations
 /// Rules (docs/mavlink.md §7):
 /// * HEARTBEAT out every second from the start (type GCS, autopilot INVALID), so a vehicle that
 ///   answers whoever talks first (the simulator, a router) hears us. The vehicle is the first
-///   HEARTBEAT from a non-GCS with the configured system id (0: any); everything else is ignored.
+///   HEARTBEAT from a multirotor's autopilot (component 1) with the configured system id (0: any,
+///   but a second vehicle fails the configuration); everything else is ignored (§7.7).
 /// * Message rates asked with SET_MESSAGE_INTERVAL: GLOBAL_POSITION_INT and ATTITUDE 10 Hz,
-///   SYS_STATUS and EXTENDED_SYS_STATE 2 Hz; each is done when acknowledged or seen at its rate;
-///   `.configurationComplete` when all are (the core takes off only after it).
-/// * One COMMAND_LONG in flight at a time; re-sent after `commandAckTimeoutSeconds` without an ACK,
-///   `commandMaxAttempts` sends at most; refused or unanswered: a `.notice`, and asked again after
-///   `refusedRetrySeconds` only while the rules still want it.
+///   SYS_STATUS and EXTENDED_SYS_STATE 2 Hz; each is done when acknowledged or seen at its rate.
+///   The GCS-failsafe parameters read with PARAM_REQUEST_READ (§7.8). `.configurationComplete`
+///   when all are resolved (the core takes off only after it, and only with none failed). A
+///   reboot asks them again (§7.9).
+/// * One COMMAND_LONG in flight at a time, answered only by a COMMAND_ACK addressed to us; re-sent
+///   after `commandAckTimeoutSeconds` without an ACK (not while IN_PROGRESS), `commandMaxAttempts`
+///   sends at most; refused or unanswered: a `.notice`, and asked again after `refusedRetrySeconds`
+///   (ARM: doubling to 30 s) only while the rules still want it.
 /// * Take-off only while the owner's `flying` is true, the vehicle is connected, its telemetry
 ///   fresh, no EMERGENCY, and its HEARTBEAT says it runs the configured autopilot (the mode numbers
 ///   differ: PX4's OFFBOARD main mode 6 is ArduPilot's RTL). ArduPilot: GUIDED → ARM → NAV_TAKEOFF,
 ///   set-points once IN_AIR. PX4: set-points streamed first (hold, 1 s), ARM → NAV_TAKEOFF, OFFBOARD
 ///   once the take-off finished (AUTO.LOITER, IN_AIR).
 /// * Set-points every tick while in control; hold (zero velocity) when the owner says `pilot` nil
-///   or telemetry is lost. `flying` false while airborne: DO_SET_MODE LAND (once accepted, never
-///   forced again: a pilot may take over).
+///   or telemetry is lost. `flying` false while airborne, for a flight this run took off or the
+///   owner asked to fly (or `requestLanding`): DO_SET_MODE LAND until the HEARTBEAT shows it, then
+///   never forced again (a pilot may take over).
 /// * A vehicle that leaves our mode while airborne (RC pilot, the autopilot's own failsafe) is not
 ///   taken back: `.flyingCleared`, no more set-points, only LAND when asked.
 public struct MAVLinkSession: Sendable {
