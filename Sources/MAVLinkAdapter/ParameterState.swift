@@ -23,12 +23,13 @@ struct ParameterState: Sendable, Equatable {
     ///
     /// ArduCopter: `FS_GCS_ENABLE` (ArduCopter/Parameters.cpp, default 0 = disabled) and the id of the
     /// ground station whose HEARTBEATs count, `SYSID_MYGCS` (ArduCopter/Parameters.cpp, default 255),
-    /// renamed `MAV_GCS_SYSID` in current ArduPilot (libraries/GCS_MAVLink): both are asked, either may answer.
+    /// renamed `MAV_GCS_SYSID` in current ArduPilot, where `MAV_GCS_SYSID_HI` ≥ it makes a range of GCS
+    /// ids (libraries/GCS_MAVLink/GCS.cpp `var_info`): all three are asked, either name may answer.
     /// PX4: `COM_OF_LOSS_T` (offboard loss timeout, s, default 1) and `COM_OBL_RC_ACT` (the offboard
     /// loss action, default 0 = Position mode) (src/modules/commander/commander_params.c).
     static func checked(for autopilot: MAVLinkLinkConfiguration.Autopilot) -> [ParameterState] {
         switch autopilot {
-        case .ardupilot: ["FS_GCS_ENABLE", "SYSID_MYGCS", "MAV_GCS_SYSID"].map { ParameterState(name: $0) }
+        case .ardupilot: ["FS_GCS_ENABLE", "SYSID_MYGCS", "MAV_GCS_SYSID", "MAV_GCS_SYSID_HI"].map { ParameterState(name: $0) }
         case .px4: ["COM_OF_LOSS_T", "COM_OBL_RC_ACT"].map { ParameterState(name: $0) }
         }
     }
@@ -75,6 +76,14 @@ extension [ParameterState] {
                 guard id == Double(systemID) else {
                     return .failed(key: answered.name, value: text(id),
                                    reason: "the GCS failsafe counts HEARTBEATs from system \(text(id)), not FollowMe's \(systemID); " + fix)
+                }
+                guard answered.name == "MAV_GCS_SYSID", let high = state("MAV_GCS_SYSID_HI") else { return .passed }
+                if high.isPending { return .pending }
+                // A range (HI > MAV_GCS_SYSID) lets other stations' HEARTBEATs (QGroundControl's 255)
+                // keep the failsafe quiet after FollowMe died.
+                if let top = high.value, top > id {
+                    return .failed(key: "MAV_GCS_SYSID_HI", value: text(top),
+                                   reason: "systems \(text(id))–\(text(top)) all count as the GCS, so another station keeps the failsafe quiet; set MAV_GCS_SYSID_HI to \(systemID) or below")
                 }
                 return .passed
             }

@@ -361,7 +361,7 @@ struct MAVLinkSessionReviewTests {
         bad.vehicle = h.vehicle
         bad.vehicleSays()
         for _ in 0..<4 { bad.run(SessionHarness.tick); bad.ack() }
-        #expect(Set(bad.parameterReads) == ["FS_GCS_ENABLE", "SYSID_MYGCS", "MAV_GCS_SYSID"])
+        #expect(Set(bad.parameterReads) == ["FS_GCS_ENABLE", "SYSID_MYGCS", "MAV_GCS_SYSID", "MAV_GCS_SYSID_HI"])
         bad.answerParameters(["FS_GCS_ENABLE": 0, "SYSID_MYGCS": 255])
         bad.run(1.95)   // the 2 s vehicle-discovery window (target_system 0)
         let failure = bad.events.compactMap { if case .configurationFailed("FS_GCS_ENABLE", let value, let reason, _) = $0 { (value, reason) } else { nil } }
@@ -394,6 +394,13 @@ struct MAVLinkSessionReviewTests {
         current.run(6)
         #expect(current.failedKeys.isEmpty, "\(current.failedKeys)")
         #expect(current.lastComplete == [])
+        // A range up to 255 (MAV_GCS_SYSID_HI): QGroundControl's HEARTBEATs would also count — refused
+        var range = SessionHarness()
+        range.vehicle = h.vehicle
+        range.vehicleSays()
+        for _ in 0..<4 { range.run(SessionHarness.tick); range.ack() }
+        range.answerParameters(["FS_GCS_ENABLE": 5, "MAV_GCS_SYSID": 245, "MAV_GCS_SYSID_HI": 255])
+        #expect(range.failedKeys == ["MAV_GCS_SYSID_HI"])
     }
 
     @Test("3. PX4: COM_OBL_RC_ACT 0 (Position mode, bytewise int32) fails; 4 (Land) with COM_OF_LOSS_T 1 s passes")
