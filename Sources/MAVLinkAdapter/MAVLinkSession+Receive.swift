@@ -194,6 +194,8 @@ extension MAVLinkSession {
             output.events.append(notice(vehicle.isArmed ? "armed" : "disarmed", .info, now: now))
         }
         if !vehicle.isArmed { armedByUs = false }
+        // Armed while our ARM is pending: ours, even if its ACK was lost.
+        if !previous.isArmed, vehicle.isArmed, pending?.request == .arm { armedByUs = true }
         if vehicle.isEmergency, desired.flying {
             desired.flying = false
             output.events.append(.flyingCleared(
