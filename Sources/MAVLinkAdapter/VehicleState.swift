@@ -86,8 +86,9 @@ public struct VehicleState: Sendable, Equatable {
         guard let status = heartbeat?.systemStatus.known else { return false }
         return status == .emergency || status == .flightTermination
     }
-    /// HEARTBEAT `system_status` CRITICAL (5): "the system is in a non-normal flight mode"/a failure
-    /// the autopilot flags (common.xml MAV_STATE); still flying, but no take-off and, airborne, hold
+    /// HEARTBEAT `system_status` CRITICAL (5): ArduCopter sends it while any of its failsafes is
+    /// triggered — radio, battery, GCS, EKF, terrain, ADS-B (ArduCopter/GCS_Mavlink.cpp, "set system as
+    /// critical if any failsafe have triggered"); still flying, but no take-off and, airborne, hold
     /// then land (docs/mavlink.md §7.2).
     public var isCritical: Bool { heartbeat?.systemStatus.known == .critical }
     /// Height above home, metres (GLOBAL_POSITION_INT `relative_alt`); 0 before a position.
