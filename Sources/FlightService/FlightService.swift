@@ -114,7 +114,7 @@ private actor FlightOnEventLoop {
             eventLoop.execute { driver.value?.handle(.gps(event)) }
         })
         let link = flight.link.makeLink(
-            eventLoop: eventLoop, logger: logger,
+            eventLoop: eventLoop, logger: logger, dryRun: options.noTakeoff,
             eventHandler: { driver.value?.handle(.link($0)) }, tickHandler: { _ in driver.value?.handle(.tick) })
         let machine = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe)
         let recorder = try options.flightLogPath.map { try FlightRecorder(path: $0, now: SystemClock.now()) }

@@ -19,7 +19,7 @@ extension MAVLinkSession {
 
     /// The take-off sequence of the configured autopilot, or LAND.
     func flightRequest(now: MonotonicTime) -> VehicleRequest? {
-        guard !autopilotMismatch, vehicle.heartbeat != nil else { return nil }
+        guard !autopilotMismatch, !configuration.dryRun, vehicle.heartbeat != nil else { return nil }
         guard desired.flying else {
             // Land: only a vehicle this run took off, or one the owner asked to fly (adopted it) —
             // never one someone else flies while we are in preflight or a dry run (docs/mavlink.md

@@ -149,6 +149,8 @@ public struct MAVLinkSession: Sendable {
         if reportedFailedKeys == nil, connectedAt != nil, !isDiscovering(now: now) {
             reportConfigurationIfResolved(now: now, output: &output)
         }
+        // A dry run sends no set-point either (`MAVLinkLink` skips its immediate ones too).
+        guard !configuration.dryRun else { return }
         sendSetpoint(now: now, output: &output)
         if currentSetpoint == nil { setpointsStreamingSince = nil }
     }

@@ -146,7 +146,8 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
     func apply(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) {
         guard let runtime = runningRuntime else { return }
         runtime.session.setDesired(command)
-        guard immediately else { return }
+        // A dry run sends no set-point (`MAVLinkLinkConfiguration.dryRun`).
+        guard immediately, !runtime.session.configuration.dryRun else { return }
         runtime.output.reset()
         let sentBefore = runtime.session.statistics.counts[.datagramsSent]
         runtime.session.sendSetpoint(now: SystemClock.now(), output: &runtime.output)

@@ -247,6 +247,27 @@ struct MAVLinkSessionReviewTests {
         #expect(h.commandIDs.last == 176)
     }
 
+    @Test("4. a dry run (--no-takeoff): the loop's echo of an adopted 'flying', then 'landed', commands nothing, sends no set-point")
+    func dryRun() {
+        // Given a vehicle someone else flies in GUIDED, and a dry-run session
+        var configuration = SessionHarness.configuration()
+        configuration.dryRun = true
+        var h = SessionHarness(configuration)
+        h.vehicle = (SessionHarness.heartbeat(mode: ArduCopterMode.guided.rawValue, armed: true, status: .active),
+                     SessionHarness.landed(.inAir), SessionHarness.position(relativeAltitudeMeters: 10))
+        h.vehicleSays()
+        // When the dry-run flight loop echoes the adopted "flying", then says "landed" (the vehicle landing)
+        h.fly(true)
+        h.run(1)
+        h.vehicleSays(landed: .landing)
+        h.fly(false)
+        h.run(2)
+        // Then neither a flight command nor a set-point went out (message rates and parameter reads only)
+        #expect(h.commands.allSatisfy { $0.command.rawValue == MAVCommand.setMessageInterval.rawValue }, "\(h.commandIDs)")
+        #expect(h.setpoints.isEmpty)
+        #expect(!h.parameterReads.isEmpty)
+    }
+
     @Test("4. an explicit land (followme drone land, requestLanding) lands a vehicle someone else flies")
     func explicitLand() {
         var h = SessionHarness()
