@@ -33,6 +33,9 @@ public enum LinkEvent: Sendable, Equatable {
     /// Whether the link controls the airborne vehicle (its set-points are flown): false when, airborne
     /// and ours, it stays out of the link's mode (e.g. OFFBOARD/GUIDED refused); true when back in it.
     case control(inControl: Bool, reason: String, at: MonotonicTime)
+    /// The autopilot's own horizontal shaping limits, read from its parameters (nil: not answered, its
+    /// default stands): what it brakes with, for the flight's stopping model (docs/stopping-model.md §7).
+    case vehicleBraking(accelerationMetersPerSecondSquared: Double?, jerkMetersPerSecondCubed: Double?, at: MonotonicTime)
     /// A link socket (`socket`: the link's name for it) closed under the link; it is being reopened.
     case socketClosed(socket: String, error: String?, at: MonotonicTime)
     /// The socket is bound again after `attempts` binds; `samePort`: on its previous local port.

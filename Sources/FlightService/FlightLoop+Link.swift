@@ -57,6 +57,17 @@ extension FlightLoop {
             link("config-failed") { ($0.key, $0.reason) = (key, reason) }
         case .flyingCleared(let reason, _):
             link("flying-cleared") { $0.reason = reason }
+        case .vehicleBraking(let acceleration, let jerk, _):
+            machine.handle(.vehicleBraking(accelerationMetersPerSecondSquared: acceleration, jerkMetersPerSecondCubed: jerk), now: now)
+            let shortest = machine.shortestDefensibleStandoffMeters ?? 0
+            logger.info("vehicle braking read", metadata: [
+                "acceleration-mps2": "\(acceleration.map { "\($0)" } ?? "default")", "jerk-mps3": "\(jerk.map { "\($0)" } ?? "default")",
+                "shortest-standoff-m": "\(shortest)"])
+            if machine.followParameters.standoffMeters < shortest {
+                logger.error("the vehicle brakes too softly for follow.standoff_m: no take-off", metadata: [
+                    "standoff-m": "\(machine.followParameters.standoffMeters)", "needed-m": "\(shortest)"])
+            }
+            link("vehicle-braking") { $0.reason = "acceleration \(acceleration.map { "\($0)" } ?? "default") m/s², jerk \(jerk.map { "\($0)" } ?? "default") m/s³, shortest standoff \(shortest) m" }
         case .control(let inControl, let reason, _):
             if inControl {
                 logger.notice("vehicle in control again", metadata: ["reason": "\(reason)"])

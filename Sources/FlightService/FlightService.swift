@@ -117,7 +117,7 @@ private actor FlightOnEventLoop {
             eventLoop.execute { driver.value?.handle(.gps(event)) }
         })
         let link = flight.link.makeLink(
-            eventLoop: eventLoop, logger: logger,
+            eventLoop: eventLoop, logger: logger, dryRun: options.noTakeoff,
             eventHandler: { driver.value?.handle(.link($0)) }, tickHandler: { _ in driver.value?.handle(.tick) })
         let machine = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe, vehicle: flight.vehicle,
                                              onboardLatencySeconds: flight.onboardLatencySeconds)

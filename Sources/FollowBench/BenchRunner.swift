@@ -263,6 +263,8 @@ public enum BenchRunner {
                     machine?.handle(.droneConfiguration(.failed(key: key)), now: now)
                 case .configurationPending:
                     machine?.handle(.droneConfiguration(.pending), now: now)
+                case .vehicleBraking(let acceleration, let jerk, _):
+                    machine?.handle(.vehicleBraking(accelerationMetersPerSecondSquared: acceleration, jerkMetersPerSecondCubed: jerk), now: now)
                 case .control(let inControl, _, _):
                     machine?.handle(.vehicleControl(inControl: inControl), now: now)
                 case .released(let mode, _, _):

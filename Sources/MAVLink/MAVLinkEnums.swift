@@ -29,9 +29,9 @@ public enum MAVType: UInt8, CaseIterable, Sendable {
     case dodecarotor = 29, decarotor = 35
 
     /// The rotorcraft that fly ArduCopter's and PX4's multicopter modes (GUIDED 4, OFFBOARD, NAV_TAKEOFF
-    /// climbing vertically): ArduCopter reports its frame class as one of these
-    /// (`libraries/AP_Motors/AP_MotorsMatrix.cpp` `get_frame_mav_type`, `AP_MotorsHeli*`,
-    /// `AP_MotorsTri`, `AP_MotorsCoax`), PX4 its `MAV_TYPE` parameter (docs/mavlink.md §7.7).
+    /// climbing vertically). ArduCopter's HEARTBEAT `type` is its motors' frame type
+    /// (ArduCopter/GCS_Mavlink.cpp `GCS_Copter::frame_type` → `motors->get_frame_mav_type()`), one of
+    /// these; PX4 sends its `MAV_TYPE` parameter (docs/mavlink.md §7.7).
     public static let multirotors: Set<MAVType> = [
         .quadrotor, .coaxial, .helicopter, .hexarotor, .octorotor, .tricopter, .dodecarotor, .decarotor,
     ]

@@ -37,6 +37,11 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
     /// Height NAV_TAKEOFF climbs to, metres above the take-off point (`[follow] altitude_m`).
     public let takeoffAltitudeMeters: Double
     public let timing: Timing
+    /// A dry run (`followme run --no-takeoff`): the session sends no flight command and no set-point
+    /// whatever the owner says — it only reads (message rates, parameters). The flight loop echoes
+    /// an adopted "flying" in a dry run, which must not make a vehicle someone else flies ours
+    /// (docs/mavlink.md §7.3, issue 22). Set by the flight service, not the config file.
+    public var dryRun = false
 
     public init(
         address: String = "127.0.0.1", port: Int = 14550, localPort: Int = 0,

@@ -25,7 +25,8 @@ extension MAVLinkSession {
                                                  parameterID: MAVLinkText(parameters[index].name))), into: &output)
         }
         // Re-read after a failure: the verdict may change once the operator sets the parameter.
-        if case .failed = parameterVerdict, parameters.allSatisfy({ !$0.isPending }),
+        // (`reportedParameterFailures`, not the verdict: this runs every tick and must not build strings.)
+        if !reportedParameterFailures.isEmpty, parameters.allSatisfy({ !$0.isPending }),
            let newest = parameters.compactMap(\.lastSentAt).max(), now.seconds(since: newest) >= timing.refusedRetrySeconds {
             for index in parameters.indices {
                 parameters[index].value = nil
@@ -53,11 +54,16 @@ extension MAVLinkSession {
     /// A parameter was answered or given up: a failure is reported (once per key and value), and the
     /// configuration is reported when everything is resolved.
     mutating func parametersChanged(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
-        if case .failed(let key, let value, let reason) = parameterVerdict, reportedParameterFailures[key] != value {
+        switch parameterVerdict {
+        case .failed(let key, let value, let reason):
+            if reportedParameterFailures[key] != value {
+                output.events.append(.configurationFailed(key: key, value: value, reason: reason, at: now))
+            }
             reportedParameterFailures = [key: value]
-            output.events.append(.configurationFailed(key: key, value: value, reason: reason, at: now))
-        } else if parameterVerdict == .passed {
+        case .passed:
             reportedParameterFailures = [:]
+        case .pending:
+            break
         }
         reportConfigurationIfResolved(now: now, output: &output)
     }

@@ -117,6 +117,17 @@ extension MAVLinkSession {
         reportConfigurationIfResolved(now: now, output: &output)
     }
 
+    /// With `targetSystem` 0, how long after the vehicle's first HEARTBEAT the configuration stays
+    /// incomplete, so that a second vehicle is heard before the core may take off (docs/mavlink.md
+    /// §7.7). Two HEARTBEAT periods at MAVLink's 1 Hz.
+    static let vehicleDiscoverySeconds = 2.0
+
+    /// Still listening for a second vehicle (`targetSystem` 0, within `vehicleDiscoverySeconds`).
+    func isDiscovering(now: MonotonicTime) -> Bool {
+        guard configuration.targetSystem == 0, let connectedAt else { return false }
+        return now.seconds(since: connectedAt) < Self.vehicleDiscoverySeconds
+    }
+
     /// Seconds without the vehicle's HEARTBEAT after which it is taken to have rebooted (docs/mavlink.md
     /// §7.9). Our choice: 3 s, three HEARTBEAT periods; a flight controller reboots in more than that,
     /// and re-asking the message rates after a mere outage costs nothing.
@@ -160,6 +171,7 @@ extension MAVLinkSession {
     /// another autopilot than configured gets no flight command at all (its mode numbers mean other
     /// modes) and the configuration fails, so the core does not take off.
     mutating func connect(_ heartbeat: Heartbeat, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        connectedAt = now
         let wasFlying = vehicle.isArmed
         if wasFlying, !vehicle.isEmergency { (desired.flying, flyingAdopted) = (true, true) }
         output.events.append(.connected(droneWasFlying: wasFlying, desiredFlying: desired.flying, at: now))
@@ -192,6 +204,8 @@ extension MAVLinkSession {
             output.events.append(notice(vehicle.isArmed ? "armed" : "disarmed", .info, now: now))
         }
         if !vehicle.isArmed { armedByUs = false }
+        // Armed while our ARM is pending: ours, even if its ACK was lost.
+        if !previous.isArmed, vehicle.isArmed, pending?.request == .arm { armedByUs = true }
         if vehicle.isEmergency, desired.flying {
             desired.flying = false
             output.events.append(.flyingCleared(
@@ -244,6 +258,17 @@ extension MAVLinkSession {
         guard !streams.contains(where: { $0.status == .pending }) else { return }
         // (Another autopilot than configured: its parameters are not read, and it fails anyway.)
         guard autopilotMismatch || parameterVerdict != .pending else { return }
+        // The braking limits reach the core before the configuration completes (take-off waits for both).
+        let braking = parameters.brakingLimits(autopilot: configuration.autopilot)
+        guard autopilotMismatch || braking != nil else { return }
+        if let braking, braking.accelerationMetersPerSecondSquared != reportedBraking?.accelerationMetersPerSecondSquared
+            || braking.jerkMetersPerSecondCubed != reportedBraking?.jerkMetersPerSecondCubed || reportedBraking == nil {
+            reportedBraking = braking
+            output.events.append(.vehicleBraking(accelerationMetersPerSecondSquared: braking.accelerationMetersPerSecondSquared,
+                                                 jerkMetersPerSecondCubed: braking.jerkMetersPerSecondCubed, at: now))
+        }
+        // Still listening for a second vehicle: reported by the tick once the window has passed.
+        guard !isDiscovering(now: now) || !otherVehicleSystems.isEmpty else { return }
         var failed = streams.compactMap { if case .failed = $0.status { $0.key } else { nil } }
         if case .failed(let key, _, _) = parameterVerdict { failed.append(key) }
         if !otherVehicleSystems.isEmpty { failed.insert("target_system", at: 0) }

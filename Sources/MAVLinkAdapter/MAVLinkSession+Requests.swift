@@ -21,14 +21,15 @@ extension MAVLinkSession {
 
     /// The take-off sequence of the configured autopilot, or LAND.
     func flightRequest(now: MonotonicTime) -> VehicleRequest? {
-        // Released (a pilot or the autopilot's failsafe flies it), by the vehicle or by the owner:
-        // nothing is ever asked of it, LAND included.
-        guard !autopilotMismatch, vehicle.heartbeat != nil, !flight.released, !desired.released else { return nil }
+        // Released (a pilot or the autopilot's failsafe flies it), by the vehicle or by the owner, or a
+        // dry run: nothing is ever asked of it, LAND included.
+        guard !autopilotMismatch, !configuration.dryRun, vehicle.heartbeat != nil, !flight.released, !desired.released
+        else { return nil }
         guard desired.flying else {
             // Land: only a vehicle this run took off, or one the owner asked to fly (adopted it) —
             // never one someone else flies while we are in preflight or a dry run (docs/mavlink.md
             // §7.3); armed and not confirmed on the ground, not in LAND, our LAND not yet seen.
-            let ours = flight.takeoffAccepted || ownerAskedToFly || desired.land
+            let ours = flight.takeoffAccepted || ownerAskedToFly || ownerAskedToLand || desired.land
             let landing = ours && vehicle.mightBeAirborne && !isIn(profile.land) && !flight.landAccepted
             return landing ? .setMode(profile.land) : nil
         }

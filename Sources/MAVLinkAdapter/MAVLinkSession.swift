@@ -11,22 +11,27 @@ import Observations
 /// Rules (docs/mavlink.md §7):
 /// * HEARTBEAT out every second from the start (type GCS, autopilot INVALID), so a vehicle that
 ///   answers whoever talks first (the simulator, a router) hears us. The vehicle is the first
-///   HEARTBEAT from a non-GCS with the configured system id (0: any); everything else is ignored.
+///   HEARTBEAT from a multirotor's autopilot (component 1) with the configured system id (0: any,
+///   but a second vehicle fails the configuration); everything else is ignored (§7.7).
 /// * Message rates asked with SET_MESSAGE_INTERVAL: GLOBAL_POSITION_INT and ATTITUDE 10 Hz,
-///   SYS_STATUS and EXTENDED_SYS_STATE 2 Hz; each is done when acknowledged or seen at its rate;
-///   `.configurationComplete` when all are (the core takes off only after it).
-/// * One COMMAND_LONG in flight at a time; re-sent after `commandAckTimeoutSeconds` without an ACK,
-///   `commandMaxAttempts` sends at most; refused or unanswered: a `.notice`, and asked again after
-///   `refusedRetrySeconds` only while the rules still want it.
+///   SYS_STATUS and EXTENDED_SYS_STATE 2 Hz; each is done when acknowledged or seen at its rate.
+///   The GCS-failsafe parameters read with PARAM_REQUEST_READ (§7.8). `.configurationComplete`
+///   when all are resolved (the core takes off only after it, and only with none failed). A
+///   reboot asks them again (§7.9).
+/// * One COMMAND_LONG in flight at a time, answered only by a COMMAND_ACK addressed to us; re-sent
+///   after `commandAckTimeoutSeconds` without an ACK (not while IN_PROGRESS), `commandMaxAttempts`
+///   sends at most; refused or unanswered: a `.notice`, and asked again after `refusedRetrySeconds`
+///   (ARM: doubling to 30 s) only while the rules still want it.
 /// * Take-off only while the owner's `flying` is true, the vehicle is connected, its telemetry
 ///   fresh, no EMERGENCY, and its HEARTBEAT says it runs the configured autopilot (the mode numbers
 ///   differ: PX4's OFFBOARD main mode 6 is ArduPilot's RTL). ArduPilot: GUIDED → ARM → NAV_TAKEOFF,
 ///   set-points once IN_AIR. PX4: set-points streamed first (hold, 1 s), ARM → NAV_TAKEOFF, OFFBOARD
 ///   once the take-off finished (AUTO.LOITER, IN_AIR).
 /// * Set-points every tick while in control: the owner's `motion` in MAV_FRAME_LOCAL_NED, never
-///   converted; hold (zero velocity) when the owner says `motion` nil
-///   or telemetry is lost. `flying` false while airborne: DO_SET_MODE LAND (once accepted, never
-///   forced again: a pilot may take over).
+///   converted; hold (zero velocity) when the owner says `motion` nil or telemetry is lost. `flying`
+///   false while airborne, for a flight this run took off or the owner asked to fly (or an explicit
+///   land: `LinkCommand.land`, `requestLanding`): DO_SET_MODE LAND until the HEARTBEAT shows it, then
+///   never forced again (a pilot may take over).
 /// * A vehicle that leaves our mode while airborne (RC pilot, the autopilot's own failsafe) is not
 ///   taken back: `.released`, no more set-points and no LAND (docs/mavlink.md §7.11).
 public struct MAVLinkSession: Sendable {
@@ -66,16 +71,23 @@ public struct MAVLinkSession: Sendable {
     /// Other vehicles' system ids heard while `targetSystem` is 0 (docs/mavlink.md §7.7): with any,
     /// the vehicle is ambiguous — `.configurationFailed(key: "target_system")`, no flight command.
     var otherVehicleSystems: Set<UInt8> = []
+    /// When the vehicle's first HEARTBEAT arrived; with `targetSystem` 0 the configuration is not
+    /// complete before `vehicleDiscoverySeconds` have passed since (another vehicle may yet speak).
+    var connectedAt: MonotonicTime?
     /// Systems whose HEARTBEAT was refused as "not a multirotor autopilot" (one notice each).
     var refusedSystems: Set<UInt8> = []
     /// The owner asked to fly in this run (`setDesired` with `flying` true): LAND is sent only then or
     /// after our own take-off, never to a vehicle someone else flies while we wait or dry-run (docs/mavlink.md §7.3).
     var ownerAskedToFly = false
+    /// The owner asked explicitly to land (`requestLanding`): LAND whoever flies it.
+    var ownerAskedToLand = false
     /// Our ARM was accepted and the vehicle has not been seen disarmed since: only such a vehicle
     /// gets NAV_TAKEOFF (one armed on the ground by someone else is not ours to launch).
     var armedByUs = false
     /// The GCS-failsafe parameters read before take-off (docs/mavlink.md §7.8).
     var parameters: [ParameterState]
+    /// The braking limits last reported (`.vehicleBraking`); nil before.
+    var reportedBraking: (accelerationMetersPerSecondSquared: Double?, jerkMetersPerSecondCubed: Double?)?
     /// Failures already reported as `.configurationFailed`, by key: value (each reported once per value).
     var reportedParameterFailures: [String: String] = [:]
     /// The vehicle's last HEARTBEAT and GLOBAL_POSITION_INT `time_boot_ms`: a long gap or a boot time
@@ -122,6 +134,14 @@ public struct MAVLinkSession: Sendable {
         if command.flying { ownerAskedToFly = true }
     }
 
+    /// The owner explicitly asks to land whatever vehicle flies (`followme drone land`): unlike
+    /// `setDesired(.landed)`, which lands only a flight this run took off or adopted, this also
+    /// lands a vehicle someone else took off (docs/mavlink.md §7.3).
+    public mutating func requestLanding() {
+        setDesired(.landed)
+        ownerAskedToLand = true
+    }
+
     /// One tick: our HEARTBEAT when due, the silence check, statistics, the next command or a
     /// re-send, and the set-point.
     public mutating func tick(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
@@ -130,6 +150,12 @@ public struct MAVLinkSession: Sendable {
         emitStatisticsIfDue(now: now, output: &output)
         advanceRequests(now: now, output: &output)
         advanceParameterReads(now: now, output: &output)
+        // Not yet reported (the vehicle-discovery window, §7.7, may have held it back).
+        if reportedFailedKeys == nil, connectedAt != nil, !isDiscovering(now: now) {
+            reportConfigurationIfResolved(now: now, output: &output)
+        }
+        // A dry run sends no set-point either (`MAVLinkLink` skips its immediate ones too).
+        guard !configuration.dryRun else { return }
         sendSetpoint(now: now, output: &output)
         if currentSetpoint == nil { setpointsStreamingSince = nil }
     }
@@ -194,7 +220,10 @@ public struct MAVLinkSession: Sendable {
             case .px4: streaming = true
             }
         } else {
-            streaming = inControlMode && vehicle.mightBeAirborne
+            // Landing ours: hold until the mode changes. Someone else's vehicle (preflight, a dry run)
+            // gets nothing, not even a hold (defect 4).
+            let ours = flight.takeoffAccepted || ownerAskedToFly || ownerAskedToLand || desired.land
+            streaming = ours && inControlMode && vehicle.mightBeAirborne
         }
         guard streaming else { return nil }
         return desired.flying && flyingInControl && !isTelemetryLost

@@ -23,13 +23,15 @@ struct ParameterState: Sendable, Equatable {
     ///
     /// ArduCopter: `FS_GCS_ENABLE` (ArduCopter/Parameters.cpp, default 0 = disabled) and the id of the
     /// ground station whose HEARTBEATs count, `SYSID_MYGCS` (ArduCopter/Parameters.cpp, default 255),
-    /// renamed `MAV_GCS_SYSID` in current ArduPilot (libraries/GCS_MAVLink): both are asked, either may answer.
+    /// renamed `MAV_GCS_SYSID` in current ArduPilot, where `MAV_GCS_SYSID_HI` ≥ it makes a range of GCS
+    /// ids (libraries/GCS_MAVLink/GCS.cpp `var_info`): all three are asked, either name may answer.
     /// PX4: `COM_OF_LOSS_T` (offboard loss timeout, s, default 1) and `COM_OBL_RC_ACT` (the offboard
     /// loss action, default 0 = Position mode) (src/modules/commander/commander_params.c).
     static func checked(for autopilot: MAVLinkLinkConfiguration.Autopilot) -> [ParameterState] {
         switch autopilot {
-        case .ardupilot: ["FS_GCS_ENABLE", "SYSID_MYGCS", "MAV_GCS_SYSID"].map { ParameterState(name: $0) }
-        case .px4: ["COM_OF_LOSS_T", "COM_OBL_RC_ACT"].map { ParameterState(name: $0) }
+        case .ardupilot: ["FS_GCS_ENABLE", "SYSID_MYGCS", "MAV_GCS_SYSID", "MAV_GCS_SYSID_HI", "WPNAV_ACCEL", "PSC_JERK_XY"]
+            .map { ParameterState(name: $0) }
+        case .px4: ["COM_OF_LOSS_T", "COM_OBL_RC_ACT", "MPC_ACC_HOR", "MPC_JERK_AUTO"].map { ParameterState(name: $0) }
         }
     }
 }
@@ -59,7 +61,9 @@ extension [ParameterState] {
         func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
         switch autopilot {
         case .ardupilot:
-            let fix = "set FS_GCS_ENABLE to 1 (RTL), 3, 4, 5 (LAND) or 6 and SYSID_MYGCS (MAV_GCS_SYSID on current ArduPilot) to \(systemID)"
+            // A computed name, not a `let`: the verdict is asked on every tick until resolved, and
+            // only a failure needs the text.
+            var fix: String { "set FS_GCS_ENABLE to 1 (RTL), 3, 4, 5 (LAND) or 6 and SYSID_MYGCS (MAV_GCS_SYSID on current ArduPilot) to \(systemID)" }
             guard let enable = state("FS_GCS_ENABLE"), !enable.isPending else { return .pending }
             guard let action = enable.value else {
                 return .failed(key: "FS_GCS_ENABLE", value: "unanswered", reason: "the vehicle did not answer; " + fix)
@@ -74,12 +78,20 @@ extension [ParameterState] {
                     return .failed(key: answered.name, value: text(id),
                                    reason: "the GCS failsafe counts HEARTBEATs from system \(text(id)), not FollowMe's \(systemID); " + fix)
                 }
+                guard answered.name == "MAV_GCS_SYSID", let high = state("MAV_GCS_SYSID_HI") else { return .passed }
+                if high.isPending { return .pending }
+                // A range (HI > MAV_GCS_SYSID) lets other stations' HEARTBEATs (QGroundControl's 255)
+                // keep the failsafe quiet after FollowMe died.
+                if let top = high.value, top > id {
+                    return .failed(key: "MAV_GCS_SYSID_HI", value: text(top),
+                                   reason: "systems \(text(id))–\(text(top)) all count as the GCS, so another station keeps the failsafe quiet; set MAV_GCS_SYSID_HI to \(systemID) or below")
+                }
                 return .passed
             }
             if ids.contains(where: \.isPending) { return .pending }
             return .failed(key: "SYSID_MYGCS", value: "unanswered", reason: "neither SYSID_MYGCS nor MAV_GCS_SYSID answered; " + fix)
         case .px4:
-            let fix = "set COM_OBL_RC_ACT to 3 (Return) or 4 (Land) and COM_OF_LOSS_T to at most \(text(ParameterState.maximumOffboardLossSeconds)) s"
+            var fix: String { "set COM_OBL_RC_ACT to 3 (Return) or 4 (Land) and COM_OF_LOSS_T to at most \(text(ParameterState.maximumOffboardLossSeconds)) s" }
             guard let action = state("COM_OBL_RC_ACT"), let timeout = state("COM_OF_LOSS_T") else { return .pending }
             if action.isPending || timeout.isPending { return .pending }
             guard let actionValue = action.value else {
@@ -97,6 +109,24 @@ extension [ParameterState] {
             }
             return .passed
         }
+    }
+}
+
+extension [ParameterState] {
+    /// The autopilot's own horizontal shaping limits, once every braking parameter is answered or given
+    /// up (nil before): ArduCopter `WPNAV_ACCEL` (cm/s², libraries/AC_WPNav/AC_WPNav.cpp, default 250)
+    /// and `PSC_JERK_XY` (m/s³, AC_PosControl.cpp, default 5); PX4 `MPC_ACC_HOR` (m/s², default 3) and
+    /// `MPC_JERK_AUTO` (m/s³, default 4; src/modules/mc_pos_control/multicopter_autonomous_params.c).
+    /// An unanswered one keeps its default; a non-positive or non-finite one is ignored (the default).
+    func brakingLimits(autopilot: MAVLinkLinkConfiguration.Autopilot)
+        -> (accelerationMetersPerSecondSquared: Double?, jerkMetersPerSecondCubed: Double?)? {
+        let (accel, jerk, scale) = switch autopilot {
+        case .ardupilot: ("WPNAV_ACCEL", "PSC_JERK_XY", 0.01)
+        case .px4: ("MPC_ACC_HOR", "MPC_JERK_AUTO", 1.0)
+        }
+        guard let a = state(accel), let j = state(jerk), !a.isPending, !j.isPending else { return nil }
+        func usable(_ value: Double?) -> Double? { value.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } }
+        return (usable(a.value).map { $0 * scale }, usable(j.value))
     }
 }
 

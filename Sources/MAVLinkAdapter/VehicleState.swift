@@ -18,8 +18,8 @@ public struct VehicleState: Sendable, Equatable {
     /// The last SYS_STATUS said −1 (unknown) — also after a known value: a battery monitor that
     /// stopped reporting must not leave a stale percentage standing (docs/mavlink.md §7.2).
     public private(set) var batteryUnknown = false
-    /// SYS_STATUS MAV_SYS_STATUS_PREARM_CHECK: nil when the autopilot does not report it (the bit
-    /// not present), else whether its arming checks pass.
+    /// SYS_STATUS MAV_SYS_STATUS_PREARM_CHECK: nil when the autopilot gives no verdict (the bit not
+    /// both present and enabled), else whether its arming checks pass.
     public private(set) var readyToArm: Bool?
     /// ATTITUDE roll, pitch, yaw in degrees, each nil when not finite.
     public private(set) var rollDegrees: Double?
@@ -55,11 +55,13 @@ public struct VehicleState: Sendable, Equatable {
             } else {
                 batteryUnknown = true
             }
-            // ArduPilot sets the bit present and enabled always, healthy when its pre-arm checks pass
-            // (libraries/GCS_MAVLink/GCS_Common.cpp `update_sensor_status_flags` / AP_Arming
-            // `get_last_prearm_checks_result`); PX4 likewise from its health checks.
+            // ArduPilot sets the bit present always, enabled when any arming check is enabled
+            // (ARMING_CHECK ≠ 0), healthy when armed or the pre-arm checks pass
+            // (libraries/GCS_MAVLink/GCS.cpp, "give GCS status of prearm checks"): present and enabled
+            // is a verdict; otherwise (ARMING_CHECK 0, or PX4, whose SYS_STATUS stream sets only the
+            // health bit: src/modules/mavlink/streams/SYS_STATUS.hpp) there is none.
             let bit = MAVSysStatusSensor.prearmCheck
-            readyToArm = status.sensors.present & bit != 0 ? status.sensors.health & bit != 0 : nil
+            readyToArm = status.sensors.present & status.sensors.enabled & bit != 0 ? status.sensors.health & bit != 0 : nil
         case let attitude as Attitude:
             let angles = attitude.rollPitchYawRadians.map { Double($0) * 180 / .pi }
             rollDegrees = angles.count == 3 && angles[0].isFinite ? angles[0] : nil
@@ -84,8 +86,9 @@ public struct VehicleState: Sendable, Equatable {
         guard let status = heartbeat?.systemStatus.known else { return false }
         return status == .emergency || status == .flightTermination
     }
-    /// HEARTBEAT `system_status` CRITICAL (5): "the system is in a non-normal flight mode"/a failure
-    /// the autopilot flags (common.xml MAV_STATE); still flying, but no take-off and, airborne, hold
+    /// HEARTBEAT `system_status` CRITICAL (5): ArduCopter sends it while any of its failsafes is
+    /// triggered — radio, battery, GCS, EKF, terrain, ADS-B (ArduCopter/GCS_Mavlink.cpp, "set system as
+    /// critical if any failsafe have triggered"); still flying, but no take-off and, airborne, hold
     /// then land (docs/mavlink.md §7.2).
     public var isCritical: Bool { heartbeat?.systemStatus.known == .critical }
     /// Height above home, metres (GLOBAL_POSITION_INT `relative_alt`); 0 before a position.

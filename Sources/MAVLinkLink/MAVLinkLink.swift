@@ -132,11 +132,22 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
         apply(command, immediately: immediately, reflecting: fixReceivedAt)
     }
 
+    /// The owner's explicit LAND of whatever vehicle flies (`followme drone land`,
+    /// `MAVLinkSession.requestLanding`): unlike `send(.landed, …)`, also a vehicle this run did not
+    /// take off. Ignored until `start()` completed.
+    public func land() {
+        eventLoop.execute { [self] in
+            guard let runtime = runningRuntime else { return }
+            runtime.session.requestLanding()
+        }
+    }
+
     /// On the loop: `send`'s work.
     func apply(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) {
         guard let runtime = runningRuntime else { return }
         runtime.session.setDesired(command)
-        guard immediately else { return }
+        // A dry run sends no set-point (`MAVLinkLinkConfiguration.dryRun`).
+        guard immediately, !runtime.session.configuration.dryRun else { return }
         runtime.output.reset()
         let sentBefore = runtime.session.statistics.counts[.datagramsSent]
         runtime.session.sendSetpoint(now: SystemClock.now(), output: &runtime.output)

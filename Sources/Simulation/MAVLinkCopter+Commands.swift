@@ -25,8 +25,8 @@ extension MAVLinkCopter {
             out += applySetpoint(target)
         case let read as ParamRequestRead where isForUs(read.target):
             // ArduPilot answers a known name with PARAM_VALUE and an unknown one with nothing.
-            if let value = Self.parameterValues[read.parameterID.string] {
-                out.append(ParamValue(value: value, count: UInt16(Self.parameterValues.count), index: 0,
+            if let value = parameterValue(read.parameterID.string) {
+                out.append(ParamValue(value: value, count: UInt16(Self.parameterValues.count + 2), index: 0,
                                       parameterID: read.parameterID, type: 6))
             }
         case is Heartbeat:
@@ -42,6 +42,17 @@ extension MAVLinkCopter {
     /// FollowMe's preflight passes; ArduCopter itself ships FS_GCS_ENABLE 0. Only the names FollowMe
     /// reads (the model does not fly the failsafe).
     static let parameterValues: [String: Float] = ["FS_GCS_ENABLE": 5, "SYSID_MYGCS": 245]
+
+    /// A parameter's value as ArduCopter reports it: the GCS failsafe above, and the shaping limits this
+    /// copter really flies with (`WPNAV_ACCEL` in cm/s², `PSC_JERK_XY` in m/s³), which FollowMe's
+    /// stopping model reads (docs/stopping-model.md §7).
+    func parameterValue(_ name: String) -> Float? {
+        switch name {
+        case "WPNAV_ACCEL": Float(parameters.maxHorizontalAccelerationMetersPerSecondSquared * 100)
+        case "PSC_JERK_XY": Float(parameters.horizontalJerkMetersPerSecondCubed)
+        default: Self.parameterValues[name]
+        }
+    }
 
     /// Addressed to this copter (or broadcast, 0).
     private func isForUs(_ target: MAVLinkTarget) -> Bool {

@@ -17,7 +17,13 @@ struct Issue12GoalTests {
         return c
     }
 
-    @Test("a 3 m/s jog at standoff 8 with a 3.5 m protected radius: RMS ≤ 0.7 m at 1 Hz",
+    /// Issue 12 asked RMS ≤ 0.7 m here, reached by crediting a jogger 1.1 m of stopping distance past
+    /// their last fix. Issue 22 showed that credit lets the drone into the protected radius when a
+    /// jogger stops dead (0.6 m inside, AR.Drone and ArduCopter alike), so the separation rule no
+    /// longer gives it: at 1 Hz a 3 m/s jogger may be 3.9 m past their last fix (1 s + 0.3 s latency),
+    /// and a drone that must be able to stop 3.5 m from that fix cannot keep 8 m. The standoff error
+    /// is the price of that promise (≈ 1.6 m RMS); the jogger who stops dead is checked below.
+    @Test("a 3 m/s jog at standoff 8 with a 3.5 m protected radius at 1 Hz: RMS ≤ 2 m (the dead-stop promise's price), never inside",
           arguments: [BenchPlant.nominal, .offModel])
     func jogAtOneHertz(plant: BenchPlant) throws {
         var c = Self.config(targetRateHertz: 1, plant: plant)
@@ -25,8 +31,8 @@ struct Issue12GoalTests {
         c.failsafe.minSeparationMeters = 2
         c.failsafe.gpsRelativeErrorMeters = 1.5
         let r = try BenchRunner.run(.jogStraight(), controller: .followMe, noise: .clean, configuration: c)
-        #expect(r.metrics.rangeErrorRMSMeters <= 0.7, "\(r.metrics.rangeErrorRMSMeters)")
-        #expect(r.metrics.minSeparationMeters >= 2)
+        #expect(r.metrics.rangeErrorRMSMeters <= 2.0, "\(r.metrics.rangeErrorRMSMeters)")
+        #expect(r.metrics.minSeparationMeters >= 3.5)
     }
 
     @Test("a steady 5 m/s wind: climb drift ≤ 0.5 m and no standing offset",

@@ -229,8 +229,11 @@ struct ClosedLoopTests {
         #expect(result.machine.target.statistics[.rejectedOutliers] == 1)
         #expect(northMost < 0.1)
         if rate == 1 {
-            // At 1 Hz the dropped fix leaves a 2 s gap, longer than targetTimeoutSeconds: it hovers briefly
-            #expect(result.maxRangeError < 1.0)
+            // At 1 Hz the dropped fix leaves a 2 s gap, longer than targetTimeoutSeconds: it hovers briefly.
+            // Since issue 22 the separation rule counts on the person having stopped dead at their last fix
+            // (2.3 s old here), so the drone also lets the walker gain a little: 1.15 m at worst off-model
+            // (1.0 m before, when 1.1 m of a stop was credited).
+            #expect(result.maxRangeError < 1.25)
             #expect(result.settledFollowingFraction > 0.97)
         } else {
             // Issue 12 (wind): with PlantModel.offModel the 07310b2 controller fails this: max 0.74 m

@@ -101,14 +101,16 @@ struct MotionCommandTests {
         #expect(projected == PlaneVector(east: -0.8, north: 0))
     }
 
-    @Test("an autopilot's stopping model brakes at its own acceleration limit, after latency + jerk ramp + tracking; no wind term")
+    @Test("an autopilot's stopping model brakes at a share of its own acceleration limit, after latency + jerk ramp + tracking; no wind term")
     func autopilotStopping() {
         let tuning = ControllerTuning()
         let response = AutopilotResponse.arduCopterDefaults
         let model = StoppingModel(parameters: Self.parameters, tuning: tuning, vehicle: .velocityLoop(response))
-        #expect(model.droneBrakingMetersPerSecondSquared == 2.5)
-        #expect(abs(model.droneReactionSeconds - (tuning.commandLatencySeconds + 0.25 + 0.25)) < 1e-12)
-        #expect(model.braking(windTowardsMetersPerSecond: 5) == 2.5)
+        // braking: the same share of the limit as the tilt's (brakingAuthorityFraction, 0.7 × 2.5 m/s²)
+        #expect(abs(model.droneBrakingMetersPerSecondSquared - tuning.brakingAuthorityFraction * 2.5) < 1e-12)
+        // reaction: the command latency + half the jerk ramp (2.5/5/2 s) + the tracking lag
+        #expect(abs(model.droneReactionSeconds - (tuning.commandLatencySeconds + 0.25 + response.trackingTimeConstantSeconds)) < 1e-12)
+        #expect(model.braking(windTowardsMetersPerSecond: 5) == model.droneBrakingMetersPerSecondSquared)
         // And the AR.Drone's is its tilt model's, as before
         let tilt = StoppingModel(parameters: Self.parameters, tuning: tuning)
         #expect(tilt.braking(windTowardsMetersPerSecond: 2) < tilt.droneBrakingMetersPerSecondSquared)
@@ -119,5 +121,26 @@ struct MotionCommandTests {
         for vehicle in [VehicleDynamics.tiltLoop, .velocityLoop(.arduCopterDefaults), .velocityLoop(.px4Defaults)] {
             _ = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters(), vehicle: vehicle)
         }
+    }
+}
+
+extension MotionCommandTests {
+    @Test("the vehicle's own braking limits replace the defaults; a standoff they cannot defend keeps it on the ground (preflight waits: braking)")
+    func brakingRead() throws {
+        // Given a flight on an ArduCopter, standoff 11 m at 1 Hz (defensible with the defaults)
+        var machine = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters(), vehicle: Self.autopilot)
+        // When the vehicle says it is tuned soft: 1.2 m/s², 2 m/s³
+        machine.handle(.vehicleBraking(accelerationMetersPerSecondSquared: 1.2, jerkMetersPerSecondCubed: 2), now: .zero)
+        // Then the stopping model counts on that, and the standoff is no longer defended
+        #expect(abs(machine.controller.stopping.droneBrakingMetersPerSecondSquared - 0.7 * 1.2) < 1e-12)
+        let shortest = try #require(machine.shortestDefensibleStandoffMeters)
+        #expect(shortest > 11)
+        let decision = machine.tick(now: MonotonicTime(seconds: 1))
+        guard case .preflight(let waiting) = decision.state else { Issue.record("\(decision.state)"); return }
+        #expect(waiting.contains(.braking))
+        // And at the defaults it is defended (not waiting for braking)
+        machine.handle(.vehicleBraking(accelerationMetersPerSecondSquared: 2.5, jerkMetersPerSecondCubed: 5), now: .zero)
+        guard case .preflight(let waiting2) = machine.tick(now: MonotonicTime(seconds: 2)).state else { return }
+        #expect(!waiting2.contains(.braking))
     }
 }

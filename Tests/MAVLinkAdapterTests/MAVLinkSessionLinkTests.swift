@@ -52,6 +52,8 @@ struct MAVLinkSessionLinkTests {
         // complete once the GCS-failsafe parameters are read too
         #expect(h.lastComplete == nil)
         h.answerParameters()
+        // (reported once no second vehicle spoke for 2 s, target_system being 0: docs/mavlink.md §7.7)
+        h.run(2)
         #expect(h.events.contains { if case .configurationComplete(let failed, _) = $0 { failed.isEmpty } else { false } })
     }
 
@@ -73,6 +75,7 @@ struct MAVLinkSessionLinkTests {
         let failed = h.events.compactMap { if case .configurationFailed(let key, _, let reason, _) = $0 { "\(key) \(reason)" } else { nil } }
         #expect(failed.count == 3 && failed.allSatisfy { $0.contains("UNSUPPORTED") })
         h.answerParameters()
+        h.run(2)
         #expect(h.events.contains { if case .configurationComplete(let keys, _) = $0 { keys.count == 3 } else { false } })
         #expect(!h.commands.map(\.params[0]).contains(33))
     }

@@ -101,13 +101,17 @@ struct SessionHarness {
     /// GCS-failsafe parameters set so that losing FollowMe lands the vehicle (FS_GCS_ENABLE 5 = LAND,
     /// SYSID_MYGCS = FollowMe's 245; PX4 COM_OBL_RC_ACT 4 = Land, COM_OF_LOSS_T 1 s).
     static let safeParameters: [String: Float] = ["FS_GCS_ENABLE": 5, "SYSID_MYGCS": 245, "COM_OBL_RC_ACT": 4, "COM_OF_LOSS_T": 1]
+    /// ArduCopter's WPNAV_ACCEL (cm/s²) and PSC_JERK_XY, PX4's MPC_ACC_HOR and MPC_JERK_AUTO, at their defaults.
+    static let brakingDefaults: [String: Float] = ["WPNAV_ACCEL": 250, "PSC_JERK_XY": 5, "MPC_ACC_HOR": 3, "MPC_JERK_AUTO": 4]
 
     /// Answers every PARAM_REQUEST_READ sent so far whose name `values` has, with a PARAM_VALUE as
     /// the autopilot sends it (PX4: integers bytewise in the float).
     mutating func answerParameters(_ values: [String: Float] = Self.safeParameters, px4: Bool = false) {
+        // The braking limits (docs/stopping-model.md §7) at the autopilots' defaults unless given.
+        let values = values.merging(Self.brakingDefaults) { given, _ in given }
         for name in Set(parameterReads) {
             guard let value = values[name] else { continue }
-            let real = name == "COM_OF_LOSS_T"
+            let real = ["COM_OF_LOSS_T", "MPC_ACC_HOR", "MPC_JERK_AUTO"].contains(name)
             let wire = px4 && !real ? Float(bitPattern: UInt32(bitPattern: Int32(value))) : value
             receive(ParamValue(value: wire, count: 900, index: 0, parameterID: MAVLinkText(name), type: real ? 9 : 6))
         }

@@ -29,7 +29,8 @@ final class AutopilotPeer: @unchecked Sendable {
         var armsToDeny = 0
         /// What PARAM_REQUEST_READ is answered with (absent: no answer, as ArduPilot for an unknown
         /// name). PX4 integers go bytewise in the float. Default: losing the GCS lands the vehicle.
-        var parameters: [String: Float] = ["FS_GCS_ENABLE": 5, "SYSID_MYGCS": 245, "COM_OBL_RC_ACT": 4, "COM_OF_LOSS_T": 1]
+        var parameters: [String: Float] = ["FS_GCS_ENABLE": 5, "SYSID_MYGCS": 245, "COM_OBL_RC_ACT": 4, "COM_OF_LOSS_T": 1,
+                                           "WPNAV_ACCEL": 250, "PSC_JERK_XY": 5, "MPC_ACC_HOR": 3, "MPC_JERK_AUTO": 4]
         /// HEARTBEAT `type` (a Plane: fixed wing).
         var type = MAVType.quadrotor
         /// HEARTBEAT `system_status` while disarmed / armed; nil: STANDBY / ACTIVE.
@@ -118,7 +119,7 @@ final class AutopilotPeer: @unchecked Sendable {
     private func answer(_ read: ParamRequestRead, sender: inout UInt8) {
         let (value, px4, port) = state.withLock { ($0.parameters[read.parameterID.string], $0.autopilot == .px4, $0.linkPort) }
         guard let value, let port else { return }
-        let real = read.parameterID.string == "COM_OF_LOSS_T"
+        let real = ["COM_OF_LOSS_T", "MPC_ACC_HOR", "MPC_JERK_AUTO"].contains(read.parameterID.string)
         let wire = px4 && !real ? Float(bitPattern: UInt32(bitPattern: Int32(value))) : value
         send(ParamValue(value: wire, count: 900, index: 0, parameterID: read.parameterID, type: real ? 9 : 6), sender: &sender, port: port)
     }

@@ -21,20 +21,14 @@ extension FollowController {
         return length > radius ? home + offset * (radius / length) : point
     }
 
-    /// The nearest place the person can be if they began stopping as hard as a person can when
-    /// their last fix was taken: the fix plus their stopping distance along their velocity — the
-    /// velocity the fix itself measured (Doppler) when it is the slower of the two, else the
-    /// estimate's. (The estimate lags a stop: a jogger who stopped dead still "moves" in the filter
-    /// for a second, and crediting that let a drone on an ArduCopter close to 0.6 m inside the
-    /// protected radius on the bench; issue 22.)
+    /// The nearest place the person can be: where their last fix put them (neither filtered nor
+    /// extrapolated). They may have stopped dead right then — a jogger can, and a receiver's reported
+    /// position can — so no stopping distance is credited here (the estimate's own limit credits a
+    /// person moving away with `personDecelerationMetersPerSecondSquared`). Issue 22: crediting the
+    /// estimate's speed at 4 m/s² (1.1 m at 3 m/s) let a drone close to 0.6 m inside the protected
+    /// radius of a jogger who stopped dead, on the AR.Drone and an ArduCopter alike.
     func stopPoint(lastFix: PlaneVector?, lastFixVelocity: PlaneVector? = nil, target: PlaneState) -> PlaneVector {
-        guard let lastFix else { return target.position }
-        var velocity = target.velocity
-        if let measured = lastFixVelocity, measured.isFinite, measured.length < velocity.length { velocity = measured }
-        let speed = velocity.length
-        guard speed > 1e-6 else { return lastFix }
-        // v·|v|/(2a): the stopping distance along the direction of travel.
-        return lastFix + velocity * (speed / (2 * stopping.personDecelerationMetersPerSecondSquared))
+        lastFix ?? target.position
     }
 
     /// The cap on the velocity component towards a person point, as a half-plane v·n ≤ limit

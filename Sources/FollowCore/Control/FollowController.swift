@@ -88,7 +88,7 @@ public struct FollowController: Sendable {
     public let minSeparationMeters: Double
     public let geofenceMeters: Double
     /// Who closes the velocity loop: FollowMe's tilt loop (AR.Drone) or an autopilot.
-    public let vehicle: VehicleDynamics
+    public private(set) var vehicle: VehicleDynamics
 
     // Controller state, internal (not private) only so the command and separation extensions in
     // FollowController+Commands.swift / +Separation.swift can use it; nothing else in the module does.
@@ -106,7 +106,15 @@ public struct FollowController: Sendable {
     var windObserver = WindObserver()
     var fastWindObserver = WindObserver()
     /// Braking, reaction and the person's stopping ability.
-    public let stopping: StoppingModel
+    public private(set) var stopping: StoppingModel
+
+    /// An autopilot's own limits, read from the vehicle (`FollowInput.vehicleBraking`), replace the
+    /// defaults the flight started with; the AR.Drone's tilt loop is left as it is.
+    public mutating func useAutopilotResponse(_ response: AutopilotResponse) {
+        guard case .velocityLoop = vehicle else { return }
+        vehicle = .velocityLoop(response)
+        stopping = StoppingModel(parameters: parameters, tuning: tuning, vehicle: vehicle)
+    }
 
     /// Tick period assumed for the first tick after a reset, seconds (the shell runs at ~30 Hz).
     static let nominalTickSeconds = 1.0 / 30

@@ -20,6 +20,10 @@ public enum FollowInput: Sendable {
     /// Whether the link controls the airborne vehicle (its set-points are flown). False → hold
     /// `notInControl`, then land; the AR.Drone link never says false.
     case vehicleControl(inControl: Bool)
+    /// An autopilot's horizontal shaping limits read from the vehicle (nil: its default stands): the
+    /// stopping model counts on them from now on, and a standoff they cannot defend keeps the drone
+    /// on the ground (`Prerequisites.braking`).
+    case vehicleBraking(accelerationMetersPerSecondSquared: Double?, jerkMetersPerSecondCubed: Double?)
 }
 
 /// The state of the drone's configuration writes, as the link reports it.
@@ -48,6 +52,7 @@ public enum InputOutcome: Sendable, Hashable {
     case droneConfigurationNoted
     case releaseNoted
     case controlNoted
+    case brakingNoted
 }
 
 /// The output of one control tick.

@@ -46,6 +46,7 @@ extension Prerequisites {
         if contains(.droneConfigured) { out.append("drone-configuration") }
         if contains(.targetRate) { out.append("target-rate") }
         if contains(.calmWind) { out.append("wind") }
+        if contains(.braking) { out.append("braking") }
         return out
     }
 }

@@ -35,8 +35,13 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     /// drone itself reports (`WindMonitor`).
     public static let calmWind = Prerequisites(rawValue: 1 << 9)
 
+    /// The autopilot's own braking (its acceleration and jerk limits, read from the vehicle) defends the
+    /// configured standoff (`StoppingModel.shortestDefensibleStandoffMeters`): a vehicle tuned softer
+    /// than its defaults needs a longer `standoff_m`.
+    public static let braking = Prerequisites(rawValue: 1 << 10)
+
     public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .navdata, .battery, .droneReady, .targetClear,
-                                            .droneConfigured, .targetRate, .calmWind]
+                                            .droneConfigured, .targetRate, .calmWind, .braking]
 }
 
 /// Why the drone is hovering in place instead of following. In order of precedence.

@@ -57,6 +57,9 @@ extension FlightStateMachine {
         }
         if droneConfiguration != .done { missing.insert(.droneConfigured) }
         if wind.firmwareWarning { missing.insert(.calmWind) }
+        if let shortest = shortestDefensibleStandoffMeters, followParameters.standoffMeters < shortest {
+            missing.insert(.braking)
+        }
         if followParameters.targetFixRateHz > 1,
            (targetFixIntervalSeconds ?? .infinity) > Self.targetRateTolerance / followParameters.targetFixRateHz {
             missing.insert(.targetRate)

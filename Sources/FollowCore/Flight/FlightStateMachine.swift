@@ -57,6 +57,9 @@ public struct FlightStateMachine: Sendable {
     private var personAltitudeAt: MonotonicTime?
     /// Since when the person has stood within `terrainMarginMeters` of the drone's height above home.
     var personAboveDroneSince: MonotonicTime?
+    /// The shortest standoff the vehicle's braking defends, metres (`Prerequisites.braking`); set when
+    /// an autopilot's limits are read, nil before (the configured standoff was checked at init).
+    public private(set) var shortestDefensibleStandoffMeters: Double?
     /// Whether the link says it controls the vehicle (`FollowInput.vehicleControl`); true until told otherwise.
     public private(set) var linkInControl = true
     /// Why the link said the vehicle left our control, once it did (never cleared in a run).
@@ -202,6 +205,15 @@ public struct FlightStateMachine: Sendable {
         case .droneConfiguration(let status):
             droneConfiguration = status
             return .droneConfigurationNoted
+        case .vehicleBraking(let acceleration, let jerk):
+            guard case .velocityLoop(var response) = controller.vehicle else { return .brakingNoted }
+            if let acceleration, acceleration.isFinite, acceleration > 0 { response.maxAccelerationMetersPerSecondSquared = acceleration }
+            if let jerk, jerk.isFinite, jerk > 0 { response.maxJerkMetersPerSecondCubed = jerk }
+            controller.useAutopilotResponse(response)
+            shortestDefensibleStandoffMeters = StoppingModel.shortestDefensibleStandoffMeters(
+                protectedRadiusMeters: failsafeParameters.protectedRadiusMeters, follow: followParameters,
+                tuning: controller.tuning, vehicle: controller.vehicle)
+            return .brakingNoted
         case .vehicleControl(let inControl):
             linkInControl = inControl
             return .controlNoted

@@ -102,7 +102,7 @@ extension ControllerTuning: ParameterSet {
         public static let separationGainPerSecond = ParameterSpec("separationGainPerSecond", unit: "1/s", range: 0.2...5, default: 1.0)
         public static let brakingAuthorityFraction = ParameterSpec("brakingAuthorityFraction", unit: "fraction", range: 0.2...1, default: 0.7)
         public static let tiltTimeConstantSeconds = ParameterSpec("tiltTimeConstantSeconds", unit: "s", range: 0...1, default: 0.14)
-        public static let personDecelerationMetersPerSecondSquared = ParameterSpec("personDecelerationMetersPerSecondSquared", unit: "m/s²", range: 1...100, default: 100)
+        public static let personDecelerationMetersPerSecondSquared = ParameterSpec("personDecelerationMetersPerSecondSquared", unit: "m/s²", range: 1...20, default: 4)
         public static let windObserverRadiansPerSecond = ParameterSpec("windObserverRadiansPerSecond", unit: "rad/s", range: 0...3, default: 0.5)
         public static let climbWindObserverRadiansPerSecond = ParameterSpec("climbWindObserverRadiansPerSecond", unit: "rad/s", range: 0.5...5, default: 1.5)
         public static let failsafeWindObserverRadiansPerSecond = ParameterSpec("failsafeWindObserverRadiansPerSecond", unit: "rad/s", range: 0.5...5, default: 1.5)

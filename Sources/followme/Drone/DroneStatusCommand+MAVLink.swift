@@ -125,6 +125,8 @@ extension LinkEvent {
             j.add("event", "config-complete"); j.add("failed", failedKeys.joined(separator: ",")); j.add("rx", at.seconds)
         case .flyingCleared(let reason, let at):
             j.add("event", "desired-flying-cleared"); j.add("reason", reason); j.add("rx", at.seconds)
+        case .vehicleBraking(let acceleration, let jerk, let at):
+            j.add("event", "vehicle-braking"); j.add("acceleration_mps2", acceleration); j.add("jerk_mps3", jerk); j.add("rx", at.seconds)
         case .control(let inControl, let reason, let at):
             j.add("event", inControl ? "in-control" : "not-in-control"); j.add("reason", reason); j.add("rx", at.seconds)
         case .released(let mode, let reason, let at):

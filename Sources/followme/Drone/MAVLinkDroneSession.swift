@@ -117,10 +117,14 @@ final class MAVLinkDroneSession: BenchSession {
     }
 
     /// `flying` true: take off (the link's sequence for the configured autopilot) and hold (zero
-    /// velocity); false: LAND while airborne.
+    /// velocity); false: LAND while airborne, whoever took it off (an explicit `drone land`).
     func requestFlying(_ flying: Bool) {
-        // `drone land` is an operator's explicit landing: it lands whoever took the vehicle off.
-        link.send(LinkCommand(flying: flying, land: !flying), immediately: true, reflecting: nil)
+        guard flying else {
+            // An explicit land: also a vehicle this command did not take off (`MAVLinkLink.land`).
+            link.land()
+            return
+        }
+        link.send(LinkCommand(flying: flying), immediately: true, reflecting: nil)
     }
 
     /// Reads the vehicle's state (mode, armed, battery) from the link.
