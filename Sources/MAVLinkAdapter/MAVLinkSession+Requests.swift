@@ -31,7 +31,9 @@ extension MAVLinkSession {
             // §7.3); armed and not confirmed on the ground, not in LAND, our LAND not yet seen.
             let ours = flight.takeoffAccepted || ownerAskedToFly || ownerAskedToLand || desired.land
             let landing = ours && vehicle.mightBeAirborne && !isIn(profile.land) && !flight.landAccepted
-            return landing ? .setMode(profile.land) : nil
+            guard landing else { return nil }
+            // LAND refused (DENIED, FAILED) twice: MAV_CMD_NAV_LAND, which lands where it is on both autopilots.
+            return landRefusals >= Self.landRefusalsBeforeNavLand ? .navLand : .setMode(profile.land)
         }
         // Adopted at connect, not asked: keep flying, never start a take-off or change its mode.
         // Two vehicles and none configured: no command at all (docs/mavlink.md §7.7).
@@ -133,6 +135,10 @@ extension MAVLinkSession {
             let altitude = profile.takeoffAltitudeParameter(aboveHomeMeters: configuration.takeoffAltitudeMeters,
                                                             vehicle: vehicle)
             message.params = profile.takeoffParameters(altitude: altitude)
+        case .navLand:
+            // NAV_LAND here: abort altitude 0, no precision landing, yaw/lat/lon/alt NaN = current
+            // (PX4 navigator and ArduCopter read NaN position fields as "where it is").
+            message.params = [0, 0, 0, .nan, .nan, .nan, .nan]
         }
         return message
     }
@@ -167,6 +173,7 @@ extension MAVLinkSession {
         default:
             self.pending = nil
             let result = ack.result.known.map { "\($0)".uppercased() } ?? "result \(ack.result.rawValue)"
+            noteRefusal(pending.request, now: now)
             settle(pending.request, refused: "refused (\(result))", now: now, output: &output)
         }
     }
@@ -186,6 +193,8 @@ extension MAVLinkSession {
         case .setMode(let mode) where mode == profile.land:
             // Confirmed only when the HEARTBEAT shows LAND (`updateFlightProgress`); until then it
             // is asked again after `acceptedSettleSeconds`.
+            flight.landRequested = true
+        case .navLand:
             flight.landRequested = true
         case .arm:
             armedByUs = true
@@ -215,7 +224,7 @@ extension MAVLinkSession {
             if let lastArmingText { text += ": \(lastArmingText)" }
             text += "; asking again in \(Int(wait.rounded())) s"
         }
-        notBefore[request] = now.adding(seconds: wait)
+        notBefore[request] = max(notBefore[request] ?? .zero, now.adding(seconds: wait))   // never shortens "not again" (`noteRefusal`)
         output.events.append(notice(text, .warning, now: now))
         guard case .messageInterval(let id, _) = request,
               let index = streams.firstIndex(where: { $0.messageID == id }), streams[index].status == .pending else { return }

@@ -86,6 +86,12 @@ public struct MAVLinkSession: Sendable {
     var armedByUs = false
     /// The GCS-failsafe parameters read before take-off (docs/mavlink.md §7.8).
     var parameters: [ParameterState]
+    /// Defect 5 (`MAVLinkSession+Control.swift`): since when the vehicle, ours and airborne, has been
+    /// out of our mode; whether in control was last reported (true until told otherwise); refusals.
+    var notInControlSince: MonotonicTime?
+    var reportedInControl = true
+    var controlRefusals = 0
+    var landRefusals = 0
     /// The braking limits last reported (`.vehicleBraking`); nil before.
     var reportedBraking: (accelerationMetersPerSecondSquared: Double?, jerkMetersPerSecondCubed: Double?)?
     /// Failures already reported as `.configurationFailed`, by key: value (each reported once per value).
@@ -150,6 +156,7 @@ public struct MAVLinkSession: Sendable {
         emitStatisticsIfDue(now: now, output: &output)
         advanceRequests(now: now, output: &output)
         advanceParameterReads(now: now, output: &output)
+        checkControl(now: now, output: &output)
         // Not yet reported (the vehicle-discovery window, §7.7, may have held it back).
         if reportedFailedKeys == nil, connectedAt != nil, !isDiscovering(now: now) {
             reportConfigurationIfResolved(now: now, output: &output)

@@ -13,6 +13,8 @@ public enum VehicleRequest: Sendable, Hashable, CustomStringConvertible {
     case arm
     /// NAV_TAKEOFF (22); param7 = the altitude, computed when sent (`AutopilotProfile`).
     case takeoff
+    /// NAV_LAND (21) here (lat/lon/alt NaN): the fallback when our LAND mode is refused.
+    case navLand
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum VehicleRequest: Sendable, Hashable, CustomStringConvertible {
         case .setMode(let mode): "DO_SET_MODE \(mode)"
         case .arm: "ARM"
         case .takeoff: "NAV_TAKEOFF"
+        case .navLand: "NAV_LAND"
         }
     }
 
@@ -31,6 +34,7 @@ public enum VehicleRequest: Sendable, Hashable, CustomStringConvertible {
         case .setMode: .doSetMode
         case .arm: .componentArmDisarm
         case .takeoff: .navTakeoff
+        case .navLand: .navLand
         }
     }
 }
