@@ -29,3 +29,32 @@ struct NotInControlTests {
         #expect(world.run(until: { $0 == .following }, within: 5) != nil, "\(world.state.name)")
     }
 }
+
+/// Defect 0 (issue 22): started before the autopilot can arm, the flight waits and flies later.
+@Suite("An autopilot that refuses to arm: back to preflight, not landed for good")
+struct TakeOffRetryTests {
+    @Test("take-off not confirmed on an autopilot still on the ground → preflight; it takes off once the vehicle lifts")
+    func autopilotRetries() throws {
+        // Given an autopilot that does not arm (the fake firmware ignores the take-off)
+        var world = try World(vehicle: .velocityLoop(.arduCopterDefaults))
+        world.firmwareFollowsIntent = false
+        let timeout = world.machine.failsafeParameters.takeOffTimeoutSeconds
+        #expect(world.run(until: { $0 == .takingOff }, within: 5) != nil)
+        // When the take-off times out
+        world.run(for: timeout + 0.5)
+        // Then it is back in preflight, not landed for the rest of the run (the old core: landed)
+        #expect(world.transitions.contains { $0.reason == .takeOffNotConfirmed })
+        #expect(!world.state.isTerminal, "\(world.state.name)")
+        // And when the vehicle is ready and arms, it flies
+        world.firmwareFollowsIntent = true
+        #expect(world.run(until: { $0 == .following }, within: 60) != nil, "\(world.state.name)")
+    }
+
+    @Test("the AR.Drone is still given up for the run (its motors spun)")
+    func arDroneGivesUp() throws {
+        var world = try World()
+        world.firmwareFollowsIntent = false
+        world.run(for: world.machine.failsafeParameters.takeOffTimeoutSeconds + 2)
+        #expect(world.state == .landed)
+    }
+}

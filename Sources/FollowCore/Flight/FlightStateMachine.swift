@@ -17,8 +17,9 @@ import Observations
 /// `droneReady`, which the lift-off itself ends, and the take-off battery margin, which sags as
 /// the motors start): losing one aborts → `landing(.takeOffAborted(missing))`. Navdata must
 /// confirm lift-off (TRANS_TAKEOFF, flying or hovering) within `takeOffTimeoutSeconds`, else the
-/// attempt is abandoned → `landed` (`.takeOffNotConfirmed`). Once the drone has been airborne, it
-/// is never told to take off again in this run.
+/// attempt is abandoned → `landed` (`.takeOffNotConfirmed`) — for an autopilot still on the ground
+/// (it refused to arm), back to `preflight` instead, to try again. Once the drone has been airborne,
+/// it is never told to take off again in this run.
 ///
 /// Failsafes, in order of precedence, in every airborne state:
 /// emergency bit → `emergency`; shutdown → land; battery under `criticalBatteryPercent` → land at
@@ -403,6 +404,13 @@ public struct FlightStateMachine: Sendable {
                 }
                 if !liftOffConfirmed, let started = takeOffStartedAt,
                    now.seconds(since: started) >= failsafeParameters.takeOffTimeoutSeconds {
+                    // An autopilot that never left the ground (it refused to arm: "PreArm: Need Position
+                    // Estimate" while its EKF starts) waits in preflight and tries again when everything
+                    // holds, so a start at boot flies once the vehicle is ready (issue 22, defect 0). The
+                    // AR.Drone, whose motors did spin, is given up for this run.
+                    if case .velocityLoop = controller.vehicle, let telemetry, fresh, telemetry.flightState == .landed {
+                        return move(to: .preflight(waitingFor: missingPrerequisites(now: now)), .takeOffNotConfirmed, now)
+                    }
                     return move(to: .landed, .takeOffNotConfirmed, now)
                 }
             }
