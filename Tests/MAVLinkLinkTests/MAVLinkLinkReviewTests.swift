@@ -56,6 +56,30 @@ struct MAVLinkLinkReviewTests {
         #expect(resent)
     }
 
+    @Test("1. a pilot's LOITER, or the autopilot's own RTL, in flight: .released, set-points stop, and no LAND when the flight then wants it down",
+          arguments: [ArduCopterMode.loiter, .rtl])
+    func released(mode: ArduCopterMode) async throws {
+        let rig = try await Rig.start()
+        _ = await Self.configured(rig)
+        rig.link.send(LinkCommand(flying: true), immediately: false, reflecting: nil)
+        let flying = await eventually(timeoutSeconds: 8) { rig.peer.setpoints.count >= 5 }
+        #expect(flying)
+        // When the vehicle leaves GUIDED (the pilot's switch, or its own failsafe)
+        rig.peer.state.withLock { $0.customMode = mode.rawValue }
+        let released = await eventually(timeoutSeconds: 3) {
+            rig.has { if case .released(let m, _, _) = $0 { m == "\(mode)".uppercased() } else { false } }
+        }
+        #expect(released)
+        let setpoints = rig.peer.setpoints.count, commands = rig.peer.commands.count
+        // And the flight then lands (its hold expired, SIGTERM): nothing goes to the vehicle
+        rig.link.send(LinkCommand(flying: false, land: true), immediately: false, reflecting: nil)
+        try await Task.sleep(for: .seconds(2))
+        await rig.shutdown()
+        #expect(rig.peer.commands.count == commands, "\(rig.peer.commands.dropFirst(commands).map(\.command.rawValue))")
+        #expect(rig.peer.setpoints.count <= setpoints + 1)
+        #expect(rig.peer.state.withLock { $0.customMode } == mode.rawValue)
+    }
+
     @Test("7. a Plane is never the vehicle: no .connected, no command, a notice")
     func plane() async throws {
         let rig = try await Rig.start(type: .fixedWing)

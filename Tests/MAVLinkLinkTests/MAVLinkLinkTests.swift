@@ -24,7 +24,7 @@ struct MAVLinkLinkTests {
             let peer = try AutopilotPeer(autopilot: autopilot == .px4 ? .px4 : .ardupilotmega,
                                          customMode: autopilot == .px4 ? PX4Mode(mainMode: 3).customMode : 0)
             peer.state.withLock { s in
-                if let parameters { s.parameters = parameters }
+                if let parameters { s.parameters.merge(parameters) { _, given in given } }
                 s.type = type
             }
             let configuration = try MAVLinkLinkConfiguration(
