@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(name: "FlightReportTests", dependencies: ["FlightReport", "Geometry", "TextFormats", "FollowBench"], swiftSettings: strict),
         .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"], swiftSettings: strict),
         .testTarget(
-            name: "MAVLinkAdapterTests", dependencies: ["MAVLinkAdapter", "MAVLink", "DroneControl", "FollowCore", "Observations", "SeededRandom"],
+            name: "MAVLinkAdapterTests", dependencies: ["MAVLinkAdapter", "MAVLink", "DroneControl", "FollowCore", "Observations", "SeededRandom", "Geometry"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -213,7 +213,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MAVLinkLinkTests",
-            dependencies: ["MAVLinkLink", "MAVLinkAdapter", "MAVLink", "DroneControl", "FollowCore", "Observations", "TestSupport", nioCore, log],
+            dependencies: ["MAVLinkLink", "MAVLinkAdapter", "MAVLink", "DroneControl", "FollowCore", "Observations", "TestSupport", "Geometry", nioCore, log],
             swiftSettings: strict
         ),
         .testTarget(name: "ShellSupportTests", dependencies: ["ShellSupport", log], swiftSettings: strict),

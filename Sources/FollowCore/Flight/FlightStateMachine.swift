@@ -53,24 +53,24 @@ public struct FlightStateMachine: Sendable {
     /// The person's altitude from their 3-D fixes, metres (the receiver's datum), filtered
     /// (`personAltitudeTimeConstantSeconds`); and its value when home was set. Their difference is how
     /// far the ground under the person has risen since take-off (`HoldReason.personAboveDrone`).
-    public private(set) var personAltitudeMeters: Double?
-    public private(set) var personAltitudeAtHomeMeters: Double?
-    private var personAltitudeAt: MonotonicTime?
+    public internal(set) var personAltitudeMeters: Double?
+    public internal(set) var personAltitudeAtHomeMeters: Double?
+    var personAltitudeAt: MonotonicTime?
     /// Since when the person has stood within `terrainMarginMeters` of the drone's height above home.
     var personAboveDroneSince: MonotonicTime?
     /// The shortest standoff the vehicle's braking defends, metres (`Prerequisites.braking`); set when
     /// an autopilot's limits are read, nil before (the configured standoff was checked at init).
-    public private(set) var shortestDefensibleStandoffMeters: Double?
+    public internal(set) var shortestDefensibleStandoffMeters: Double?
     /// Whether the link says it controls the vehicle (`FollowInput.vehicleControl`); true until told otherwise.
-    public private(set) var linkInControl = true
+    public internal(set) var linkInControl = true
     /// Why the link said the vehicle left our control, once it did (never cleared in a run).
-    public private(set) var releasedBecause: ReleaseReason?
+    public internal(set) var releasedBecause: ReleaseReason?
     /// The latest configuration status from the link; `.done` until told otherwise.
     public private(set) var droneConfiguration: DroneConfigurationStatus = .done
 
-    private var holdingSince: MonotonicTime?
+    var holdingSince: MonotonicTime?
     private var landedReportedSince: MonotonicTime?
-    private var hasBeenAirborne = false
+    var hasBeenAirborne = false
     /// From our take-off until the first `following`: the wind's short clock applies
     /// (`WindMonitor.startUpSaturationSeconds`). Never set for a drone adopted in flight, and not again
     /// when a hold or an altitude error sends a flight back to climbing.
@@ -206,25 +206,8 @@ public struct FlightStateMachine: Sendable {
         case .droneConfiguration(let status):
             droneConfiguration = status
             return .droneConfigurationNoted
-        case .vehicleBraking(let acceleration, let jerk):
-            guard case .velocityLoop(var response) = controller.vehicle else { return .brakingNoted }
-            if let acceleration, acceleration.isFinite, acceleration > 0 { response.maxAccelerationMetersPerSecondSquared = acceleration }
-            if let jerk, jerk.isFinite, jerk > 0 { response.maxJerkMetersPerSecondCubed = jerk }
-            controller.useAutopilotResponse(response)
-            shortestDefensibleStandoffMeters = StoppingModel.shortestDefensibleStandoffMeters(
-                protectedRadiusMeters: failsafeParameters.protectedRadiusMeters, follow: followParameters,
-                tuning: controller.tuning, vehicle: controller.vehicle)
-            return .brakingNoted
-        case .vehicleControl(let inControl):
-            linkInControl = inControl
-            return .controlNoted
-        case .vehicleReleased(let reason):
-            // Heard before take-off about a vehicle on the ground (armed by someone else, then disarmed):
-            // nothing to let go of. Airborne, or once we fly, it holds for the rest of the run.
-            // (Before any telemetry it is kept until telemetry tells: airborne → released; on the ground → forgotten.)
-            let onGround = telemetry.map { !$0.flightState.isAirborne } ?? false
-            if releasedBecause == nil, state.kind != .preflight || !onGround { releasedBecause = reason }
-            return .releaseNoted
+        case .vehicleBraking, .vehicleControl, .vehicleReleased:
+            return handleVehicle(input)
         }
     }
 
@@ -290,14 +273,7 @@ public struct FlightStateMachine: Sendable {
     /// Applies at most one transition and returns it.
     private mutating func advance(now: MonotonicTime) -> FlightTransition? {
         let fresh = navdataFresh(now)
-        // The person-above-drone clock (`personAboveDrone(now:)` reads it).
-        if case .velocityLoop = controller.vehicle, let telemetry, let altitude = personAltitudeMeters,
-           let atHome = personAltitudeAtHomeMeters,
-           telemetry.altitudeMeters - (altitude - atHome) < Self.terrainMarginMeters {
-            if personAboveDroneSince == nil { personAboveDroneSince = now }
-        } else {
-            personAboveDroneSince = nil
-        }
+        updatePersonAboveDroneClock(now: now)
         if let telemetry, fresh, telemetry.flightState.isAirborne, state.kind != .preflight {
             hasBeenAirborne = true
         }
@@ -306,31 +282,8 @@ public struct FlightStateMachine: Sendable {
             personAltitudeAtHomeMeters = personAltitudeMeters
         }
 
-        // A pilot or the autopilot's failsafe took the vehicle: nothing of ours applies any more — no
-        // hold, battery, wind or shutdown rule lands it — until it is on the ground.
-        if let reason = releasedBecause {
-            switch state {
-            case .released:
-                if let telemetry, telemetry.emergency { return move(to: .emergency, .emergencyReported, now) }
-                if let telemetry, fresh, telemetry.flightState == .landed {
-                    return move(to: .landed, .landedWhileReleased, now)
-                }
-                return nil
-            case .landed, .emergency:
-                break
-            case .preflight:
-                // Found flying in someone else's hands: adopted as released, never flown by us.
-                if let telemetry, fresh, telemetry.flightState.isAirborne, !telemetry.emergency {
-                    hasBeenAirborne = true
-                    return move(to: .released(reason), .vehicleReleased, now)
-                }
-                // On the ground: nothing to let go of (someone armed it and disarmed it again).
-                if let telemetry, fresh, telemetry.flightState == .landed { releasedBecause = nil }
-            default:
-                holdingSince = nil
-                return move(to: .released(reason), .vehicleReleased, now)
-            }
-        }
+        if let transition = releasedTransition(now: now, fresh: fresh) { return transition }
+        if releasedBecause != nil, state.kind == .released { return nil }
 
         switch state {
         case .preflight:
@@ -339,7 +292,6 @@ public struct FlightStateMachine: Sendable {
                 hasBeenAirborne = true
                 home = drone.estimate(at: now)?.position
                 personAltitudeAtHomeMeters = personAltitudeMeters
-            personAltitudeAtHomeMeters = personAltitudeMeters
                 if let reason = holdReason(now: now) {
                     holdingSince = now
                     return move(to: .holding(reason), .adoptedInFlight, now)
@@ -350,7 +302,6 @@ public struct FlightStateMachine: Sendable {
             if missing.isEmpty {
                 home = drone.estimate(at: now)?.position
                 personAltitudeAtHomeMeters = personAltitudeMeters
-            personAltitudeAtHomeMeters = personAltitudeMeters
                 return move(to: .takingOff, .prerequisitesMet, now)
             }
             state = .preflight(waitingFor: missing)
@@ -465,30 +416,7 @@ public struct FlightStateMachine: Sendable {
         }
     }
 
-    /// Filters the person's fix altitude (first order; GPS altitude is noisy, a few metres per fix).
-    private mutating func notePersonAltitude(_ altitude: Double, at time: MonotonicTime) {
-        guard altitude.isFinite else { return }
-        if let current = personAltitudeMeters, let last = personAltitudeAt {
-            let dt = min(max(time.seconds(since: last), 0), 5)
-            personAltitudeMeters = current + (altitude - current) * min(dt / Self.personAltitudeTimeConstantSeconds, 1)
-        } else {
-            personAltitudeMeters = altitude
-        }
-        personAltitudeAt = time
-    }
-
-    /// Time constant of the person's altitude filter, seconds (our choice: a walker climbs 0.14 m/s on
-    /// a 10 % grade, so 3 s costs 0.4 m of lag and takes the edge off fix-to-fix noise).
-    public static let personAltitudeTimeConstantSeconds = 3.0
-    /// `personAboveDrone` holds when the person's rise since take-off comes within this of the drone's
-    /// height above home, metres (our choice: a metre of clear air over the ground the person stands on).
-    public static let terrainMarginMeters = 1.0
-    /// …and clears once the clearance exceeds the margin by this much, metres (hysteresis).
-    public static let terrainResumeMarginMeters = 0.5
-    /// The condition must last this long before it holds, seconds (one noisy fix must not).
-    public static let terrainConfirmSeconds = 1.0
-
-    private mutating func move(to next: FlightState, _ reason: TransitionReason, _ now: MonotonicTime) -> FlightTransition {
+    mutating func move(to next: FlightState, _ reason: TransitionReason, _ now: MonotonicTime) -> FlightTransition {
         let transition = FlightTransition(from: state, to: next, reason: reason, at: now)
         if next == .takingOff, state.kind == .preflight {
             takeOffStartedAt = now
