@@ -57,7 +57,7 @@ extension BenchOutput {
         let comparisons = report.linkComparisons
         guard !comparisons.isEmpty else { return "" }
         var out = "links side by side: the same core behind the AR.Drone link (AT commands, navdata) and the MAVLink link "
-            + "(MAVLinkSession's GUIDED take-off and body-frame velocity set-points to the simulated ArduPilot Copter; "
+            + "(MAVLinkSession's GUIDED take-off and the core's velocity as LOCAL_NED set-points to the simulated ArduPilot Copter; "
             + "onboard position from the \(report.configuration.mavlinkPositionSource == .autopilot ? "autopilot" : "simulated receiver"))\n"
         let header = [pad("scenario", 22), pad("noise", 10), pad("controller", 10), lpad("AR RMS m", 9), lpad("MAV RMS m", 10),
                       lpad("MAV/AR", 9), lpad("AR min sep", 11), lpad("MAV min sep", 12)]

@@ -7,8 +7,8 @@ import Observations
 import Simulation
 
 /// A MAVLink vehicle on the bench (docs/mavlink.md §9): the product's `MAVLinkSession` (the link's
-/// pure state machine: heartbeat, message rates, GUIDED → ARM → NAV_TAKEOFF, body-frame velocity
-/// set-points from `VelocitySetpointScale`, LAND) talking to `MAVLinkCopter` (the simulator's
+/// pure state machine: heartbeat, message rates, GUIDED → ARM → NAV_TAKEOFF, LOCAL_NED velocity
+/// set-points carrying the core's motion as is, LAND) talking to `MAVLinkCopter` (the simulator's
 /// ArduPilot-like Copter), in process, on the bench's simulated time.
 ///
 /// Every message goes through the MAVLink codec both ways, as over UDP: the session's messages are
