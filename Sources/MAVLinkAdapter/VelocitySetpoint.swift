@@ -35,18 +35,11 @@ public struct VelocitySetpointLimits: Sendable, Hashable {
     public var maxClimbMetersPerSecond: Double
     public var maxYawRateDegreesPerSecond: Double
 
-    public init(maxHorizontalSpeedMetersPerSecond: Double, maxClimbMetersPerSecond: Double,
-                maxYawRateDegreesPerSecond: Double) {
-        self.maxHorizontalSpeedMetersPerSecond = maxHorizontalSpeedMetersPerSecond
-        self.maxClimbMetersPerSecond = maxClimbMetersPerSecond
-        self.maxYawRateDegreesPerSecond = maxYawRateDegreesPerSecond
-    }
-
-    /// The flight's own limits.
+    /// The flight's own limits (the only ones: a link never flies past what the core was given).
     public init(follow: FollowParameters) {
-        self.init(maxHorizontalSpeedMetersPerSecond: follow.maxHorizontalSpeedMetersPerSecond,
-                  maxClimbMetersPerSecond: follow.maxClimbMetersPerSecond,
-                  maxYawRateDegreesPerSecond: follow.maxYawRateDegreesPerSecond)
+        maxHorizontalSpeedMetersPerSecond = follow.maxHorizontalSpeedMetersPerSecond
+        maxClimbMetersPerSecond = follow.maxClimbMetersPerSecond
+        maxYawRateDegreesPerSecond = follow.maxYawRateDegreesPerSecond
     }
 
     /// The set-point for one motion command: north = velocity.north, east = velocity.east, down =

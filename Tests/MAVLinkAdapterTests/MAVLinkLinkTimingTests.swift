@@ -22,7 +22,7 @@ struct MAVLinkLinkTimingTests {
 
     static func configuration(_ timing: Timing) throws(ParameterError) -> MAVLinkLinkConfiguration {
         try MAVLinkLinkConfiguration(
-            setpoints: VelocitySetpointLimits(maxHorizontalSpeedMetersPerSecond: 6, maxClimbMetersPerSecond: 0.7, maxYawRateDegreesPerSecond: 120),
+            setpoints: SessionHarness.testLimits,
             takeoffAltitudeMeters: 3, timing: timing)
     }
 

@@ -398,10 +398,7 @@ struct MAVLinkSessionReviewTests {
 
     @Test("3. ArduPilot: the GCS id must be FollowMe's system id; the renamed MAV_GCS_SYSID counts when SYSID_MYGCS is unknown")
     func gcsID() {
-        var h = SessionHarness()
-        h.vehicle = (SessionHarness.heartbeat(), SessionHarness.landed(.onGround), SessionHarness.position())
-        h.vehicleSays()
-        for _ in 0..<4 { h.run(SessionHarness.tick); h.ack() }
+        var h = SessionHarness.onGroundRatesAnswered()
         h.answerParameters(["FS_GCS_ENABLE": 5, "SYSID_MYGCS": 255])
         #expect(h.failedKeys == ["SYSID_MYGCS"])
         // A current ArduPilot: no SYSID_MYGCS (never answered), MAV_GCS_SYSID 245
@@ -439,12 +436,20 @@ struct MAVLinkSessionReviewTests {
 
     @Test("3. parameters never answered: read commandMaxAttempts times, then the configuration fails")
     func parametersUnanswered() {
-        var h = SessionHarness()
-        h.vehicle = (SessionHarness.heartbeat(), SessionHarness.landed(.onGround), SessionHarness.position())
-        h.vehicleSays()
-        for _ in 0..<4 { h.run(SessionHarness.tick); h.ack() }
+        var h = SessionHarness.onGroundRatesAnswered()
         h.run(6)
         #expect(h.parameterReads.filter { $0 == "FS_GCS_ENABLE" }.count == 5)
         #expect(h.failedKeys == ["FS_GCS_ENABLE"])
+    }
+}
+
+extension SessionHarness {
+    /// A vehicle on the ground whose four message-rate requests were answered: parameters pending.
+    static func onGroundRatesAnswered() -> SessionHarness {
+        var h = SessionHarness()
+        h.vehicle = (heartbeat(), landed(.onGround), position())
+        h.vehicleSays()
+        for _ in 0..<4 { h.run(tick); h.ack() }
+        return h
     }
 }

@@ -199,9 +199,7 @@ struct MAVLinkSessionSafetyTests {
     @Test("connecting to an armed vehicle adopts flying: .connected(wasFlying, desiredFlying) and no LAND")
     func connectWhileFlying() {
         var h = SessionHarness()
-        h.vehicle = (SessionHarness.heartbeat(mode: ArduCopterMode.loiter.rawValue, armed: true), SessionHarness.landed(.inAir),
-                     SessionHarness.position(relativeAltitudeMeters: 5))
-        h.vehicleSays()
+        h.someoneElseFlies(mode: .loiter)
         #expect(h.events.contains { if case .connected(true, true, _) = $0 { true } else { false } })
         h.run(3)
         #expect(!h.commandIDs.contains(176))
@@ -293,9 +291,7 @@ struct MAVLinkSessionLandIntentTests {
     func explicitLand() {
         // Given a vehicle someone else took off, flying in GUIDED
         var h = SessionHarness()
-        h.vehicle = (SessionHarness.heartbeat(mode: ArduCopterMode.guided.rawValue, armed: true), SessionHarness.landed(.inAir),
-                     SessionHarness.position(relativeAltitudeMeters: 5))
-        h.vehicleSays()
+        h.someoneElseFlies(mode: .guided)
         // When the flight (in preflight, or a dry run) says "stay landed"
         h.fly(false)
         h.run(5)

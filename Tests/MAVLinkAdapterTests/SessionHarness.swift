@@ -19,13 +19,22 @@ struct SessionHarness {
 
     static let tick = 1.0 / 30
 
+    /// Set-point limits of 6 m/s, 0.7 m/s climb and 120 °/s (the flight's own, as `followme run` builds them).
+    static let testLimits: VelocitySetpointLimits = {
+        var follow = FollowParameters()
+        follow.maxHorizontalSpeedMetersPerSecond = 6
+        follow.maxClimbMetersPerSecond = 0.7
+        follow.maxYawRateDegreesPerSecond = 120
+        return VelocitySetpointLimits(follow: follow)
+    }()
+
     static func configuration(_ autopilot: MAVLinkLinkConfiguration.Autopilot = .ardupilot,
                               positionSource: MAVLinkLinkConfiguration.PositionSource = .autopilot,
                               targetSystem: Int = 0) -> MAVLinkLinkConfiguration {
         // swiftlint:disable:next force_try
         try! MAVLinkLinkConfiguration(
             targetSystem: targetSystem, autopilot: autopilot, positionSource: positionSource,
-            setpoints: VelocitySetpointLimits(maxHorizontalSpeedMetersPerSecond: 6, maxClimbMetersPerSecond: 0.7, maxYawRateDegreesPerSecond: 120),
+            setpoints: testLimits,
             takeoffAltitudeMeters: 3)
     }
 
@@ -73,6 +82,12 @@ struct SessionHarness {
 
     mutating func fly(_ flying: Bool, motion: MotionCommand? = nil) {
         session.setDesired(LinkCommand(flying: flying, motion: motion))
+    }
+
+    /// A vehicle someone else flies: armed, IN_AIR at 5 m in `mode`, heard for the first time now.
+    mutating func someoneElseFlies(mode: ArduCopterMode) {
+        vehicle = (Self.heartbeat(mode: mode.rawValue, armed: true), Self.landed(.inAir), Self.position(relativeAltitudeMeters: 5))
+        vehicleSays()
     }
 
     /// Forgets what was sent and reported so far.

@@ -10,8 +10,7 @@ import Testing
 /// MotionCommand → LOCAL_NED velocity set-point, as is (docs/mavlink.md §7.4).
 @Suite("Velocity set-points: the core's motion in MAV_FRAME_LOCAL_NED, never converted")
 struct VelocitySetpointTests {
-    static let limits = VelocitySetpointLimits(maxHorizontalSpeedMetersPerSecond: 6, maxClimbMetersPerSecond: 0.7,
-                                               maxYawRateDegreesPerSecond: 120)
+    static let limits = SessionHarness.testLimits
 
     static func motion(east: Double = 0, north: Double = 0, climb: Double = 0, yawRate: Double = 0) -> MotionCommand {
         MotionCommand(velocity: PlaneVector(east: east, north: north), climbMetersPerSecond: climb, yawRateDegreesPerSecond: yawRate)

@@ -17,6 +17,13 @@ struct MAVLinkLinkReviewTests {
         await eventually(timeoutSeconds: 5) { rig.has { if case .configurationComplete = $0 { true } else { false } } }
     }
 
+    /// Configured, asked to fly, and streaming set-points (in the air in GUIDED).
+    static func flying(_ rig: Rig) async -> Bool {
+        _ = await configured(rig)
+        rig.link.send(LinkCommand(flying: true), immediately: false, reflecting: nil)
+        return await eventually(timeoutSeconds: 8) { rig.peer.setpoints.count >= 5 }
+    }
+
     @Test("3. ArduCopter with FS_GCS_ENABLE 0 (its default): the configuration fails on FS_GCS_ENABLE, naming SYSID_MYGCS")
     func gcsFailsafeOff() async throws {
         let rig = try await Rig.start(parameters: ["FS_GCS_ENABLE": 0, "SYSID_MYGCS": 255])
@@ -42,9 +49,7 @@ struct MAVLinkLinkReviewTests {
     @Test("6. DO_SET_MODE ACKs addressed to another station do not confirm our LAND: it is re-sent")
     func otherStationsAcks() async throws {
         let rig = try await Rig.start()
-        _ = await Self.configured(rig)
-        rig.link.send(LinkCommand(flying: true, pilot: nil), immediately: false, reflecting: nil)
-        let flying = await eventually(timeoutSeconds: 8) { rig.peer.setpoints.count >= 5 }
+        let flying = await Self.flying(rig)
         #expect(flying)
         // The vehicle now answers DO_SET_MODE to QGroundControl (255/190), and does not change mode
         rig.peer.state.withLock { $0.setModeAckTarget = MAVLinkTarget(system: 255, component: 190) }
@@ -60,9 +65,7 @@ struct MAVLinkLinkReviewTests {
           arguments: [ArduCopterMode.loiter, .rtl])
     func released(mode: ArduCopterMode) async throws {
         let rig = try await Rig.start()
-        _ = await Self.configured(rig)
-        rig.link.send(LinkCommand(flying: true), immediately: false, reflecting: nil)
-        let flying = await eventually(timeoutSeconds: 8) { rig.peer.setpoints.count >= 5 }
+        let flying = await Self.flying(rig)
         #expect(flying)
         // When the vehicle leaves GUIDED (the pilot's switch, or its own failsafe)
         rig.peer.state.withLock { $0.customMode = mode.rawValue }
