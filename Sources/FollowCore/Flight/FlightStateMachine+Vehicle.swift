@@ -38,11 +38,7 @@ extension FlightStateMachine {
         guard let reason = releasedBecause else { return nil }
         switch state {
         case .released:
-            if let telemetry, telemetry.emergency { return move(to: .emergency, .emergencyReported, now) }
-            if let telemetry, fresh, telemetry.flightState == .landed {
-                return move(to: .landed, .landedWhileReleased, now)
-            }
-            return nil
+            return downOrEmergency(fresh: fresh, landed: .landedWhileReleased, now: now)
         case .landed, .emergency:
             break
         case .preflight:

@@ -399,11 +399,7 @@ public struct FlightStateMachine: Sendable {
             return nil
 
         case .landing:
-            if let telemetry, telemetry.emergency { return move(to: .emergency, .emergencyReported, now) }
-            if let telemetry, fresh, telemetry.flightState == .landed {
-                return move(to: .landed, .landedConfirmed, now)
-            }
-            return nil
+            return downOrEmergency(fresh: fresh, landed: .landedConfirmed, now: now)
 
         case .landed, .released:
             return nil
@@ -414,6 +410,13 @@ public struct FlightStateMachine: Sendable {
             }
             return nil
         }
+    }
+
+    /// Landing, or released: the emergency bit → `emergency`; telemetry says landed → `landed` (`reason`).
+    mutating func downOrEmergency(fresh: Bool, landed reason: TransitionReason, now: MonotonicTime) -> FlightTransition? {
+        if let telemetry, telemetry.emergency { return move(to: .emergency, .emergencyReported, now) }
+        if let telemetry, fresh, telemetry.flightState == .landed { return move(to: .landed, reason, now) }
+        return nil
     }
 
     mutating func move(to next: FlightState, _ reason: TransitionReason, _ now: MonotonicTime) -> FlightTransition {
