@@ -271,9 +271,7 @@ struct MAVLinkSessionReviewTests {
     @Test("4. an explicit land (followme drone land, requestLanding) lands a vehicle someone else flies")
     func explicitLand() {
         var h = SessionHarness()
-        h.vehicle = (SessionHarness.heartbeat(mode: ArduCopterMode.guided.rawValue, armed: true, status: .active),
-                     SessionHarness.landed(.inAir), SessionHarness.position(relativeAltitudeMeters: 10))
-        h.vehicleSays()
+        h.someoneElseFlies(mode: .guided)
         h.fly(false)
         h.run(1)
         #expect(!h.commandIDs.contains(176))
@@ -282,16 +280,24 @@ struct MAVLinkSessionReviewTests {
         #expect(h.commands.last.map { Array($0.params.prefix(2)) } == Self.land9)
     }
 
-    /// Left to the set-point rewrite (VelocitySetpoint / `currentSetpoint`, another engineer's): while
-    /// flying is false, `currentSetpoint` still streams hold set-points to a vehicle in our control
-    /// mode that might be airborne, even one someone else flies. The fix is one condition there
-    /// (stream only when `flight.takeoffAccepted || ownerAskedToFly`); this test then passes.
-    @Test("4. (known issue) preflight: no hold set-points to someone else's vehicle flying in GUIDED")
+    @Test("4. the flight's own landing (LinkCommand.land: its landing or emergency state) lands a vehicle it adopted")
+    func flightLands() {
+        var h = SessionHarness()
+        h.someoneElseFlies(mode: .guided)
+        h.fly(false)
+        h.run(1)
+        #expect(!h.commandIDs.contains(176), "stay landed is not land")
+        h.session.setDesired(LinkCommand(flying: false, land: true))
+        h.run(SessionHarness.tick)
+        #expect(h.commands.last.map { Array($0.params.prefix(2)) } == Self.land9)
+    }
+
+    /// `currentSetpoint` streams hold set-points while landing only a vehicle that is ours (taken off,
+    /// asked to fly, or asked to land); it streamed them to any vehicle in our mode before.
+    @Test("4. preflight: no hold set-points to someone else's vehicle flying in GUIDED")
     func preflightNoSetpoints() {
         var h = SessionHarness()
-        h.vehicle = (SessionHarness.heartbeat(mode: ArduCopterMode.guided.rawValue, armed: true, status: .active),
-                     SessionHarness.landed(.inAir), SessionHarness.position(relativeAltitudeMeters: 10))
-        h.vehicleSays()
+        h.someoneElseFlies(mode: .guided)
         h.fly(false)
         h.run(2)
         #expect(h.setpoints.isEmpty, "\(h.setpoints.count) set-points")

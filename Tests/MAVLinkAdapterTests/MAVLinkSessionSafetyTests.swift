@@ -284,24 +284,3 @@ struct MAVLinkSessionAdoptionTests {
     }
 }
 
-/// `flying` false means "stay on the ground"; only `land` lands a vehicle this run did not take off.
-@Suite("MAVLinkSession: stay landed is not land")
-struct MAVLinkSessionLandIntentTests {
-    @Test("a vehicle flying in GUIDED when the link connects: preflight's flying-false sends nothing; an explicit land sends LAND")
-    func explicitLand() {
-        // Given a vehicle someone else took off, flying in GUIDED
-        var h = SessionHarness()
-        h.someoneElseFlies(mode: .guided)
-        // When the flight (in preflight, or a dry run) says "stay landed"
-        h.fly(false)
-        h.run(5)
-        // Then it is not landed
-        #expect(!h.commandIDs.contains(176), "\(h.commandIDs)")
-        // When an operator (followme drone land) or the flight's own landing asks to land it
-        h.session.setDesired(LinkCommand(flying: false, land: true))
-        h.run(SessionHarness.tick)
-        // Then LAND goes out
-        #expect(h.commandIDs.last == 176)
-        #expect(Array(h.commands.last!.params.prefix(2)) == [1, 9])
-    }
-}
