@@ -268,26 +268,15 @@ struct MAVLinkSessionReviewTests {
         #expect(!h.parameterReads.isEmpty)
     }
 
-    @Test("4. an explicit land (followme drone land, requestLanding) lands a vehicle someone else flies")
-    func explicitLand() {
-        var h = SessionHarness()
-        h.someoneElseFlies(mode: .guided)
-        h.fly(false)
-        h.run(1)
-        #expect(!h.commandIDs.contains(176))
-        h.session.requestLanding()
-        h.run(SessionHarness.tick)
-        #expect(h.commands.last.map { Array($0.params.prefix(2)) } == Self.land9)
-    }
-
-    @Test("4. the flight's own landing (LinkCommand.land: its landing or emergency state) lands a vehicle it adopted")
-    func flightLands() {
+    @Test("4. an explicit land — followme drone land (requestLanding) or the flight's own landing (LinkCommand.land) — lands a vehicle someone else flies; stay-landed does not",
+          arguments: [false, true])
+    func explicitLand(byLinkCommand: Bool) {
         var h = SessionHarness()
         h.someoneElseFlies(mode: .guided)
         h.fly(false)
         h.run(1)
         #expect(!h.commandIDs.contains(176), "stay landed is not land")
-        h.session.setDesired(LinkCommand(flying: false, land: true))
+        if byLinkCommand { h.session.setDesired(LinkCommand(flying: false, land: true)) } else { h.session.requestLanding() }
         h.run(SessionHarness.tick)
         #expect(h.commands.last.map { Array($0.params.prefix(2)) } == Self.land9)
     }
