@@ -31,7 +31,8 @@ struct MAVLinkPilotAndGCSFailsafeTests {
 
             // And for 10 s, while the person walks away, the Copter stays in LOITER in the air: no LAND
             // from FollowMe (the sim would obey one), nor any other mode change
-            let distanceAtRelease = rig.status()?.droneToPersonMeters ?? .nan
+            let atRelease = rig.status()
+            let distanceAtRelease = atRelease?.droneToPersonMeters ?? .nan
             var samples: [(mode: String, landed: String)] = []
             let watchEnd = monotonicSeconds() + 10
             while monotonicSeconds() < watchEnd {
@@ -44,6 +45,12 @@ struct MAVLinkPilotAndGCSFailsafeTests {
             let distanceAfter = rig.status()?.droneToPersonMeters ?? .nan
             #expect(distanceAfter > distanceAtRelease + 5, "the person did not walk away: \(distanceAtRelease) → \(distanceAfter) m")
             #expect(rig.log.firstTransition(after: t0) { $0.to.hasPrefix("landing") } == nil, "\(rig.log.tail())")
+            // And FollowMe sent the Copter nothing to do: no COMMAND_LONG (mode, land) and no set-point
+            // (the Copter counts set-points it ignores in LOITER)
+            let counters = (Self.copter(atRelease), Self.copter(rig.status()))
+            let newCommands = (counters.1["commands"] as? Int ?? -1) - (counters.0["commands"] as? Int ?? 0)
+            let newSetpoints = (counters.1["setpoints_ignored"] as? Int ?? -1) - (counters.0["setpoints_ignored"] as? Int ?? 0)
+            #expect(newCommands == 0 && newSetpoints == 0, "\(newCommands) commands, \(newSetpoints) set-points after the release")
 
             // When followme gets SIGTERM
             let run = try #require(rig.run)
@@ -65,6 +72,7 @@ struct MAVLinkPilotAndGCSFailsafeTests {
             FaultReport.record("mavlink-pilot-loiter", [
                 "to_released_s": released.map { $0.t - t0 } ?? .nan, "exit_on_sigterm": Int(exit ?? -1),
                 "distance_at_release_m": distanceAtRelease, "distance_after_10s_m": distanceAfter,
+                "commands_after_release": newCommands, "setpoints_after_release": newSetpoints,
             ])
         }
     }
