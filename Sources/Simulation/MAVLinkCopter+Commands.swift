@@ -26,31 +26,35 @@ extension MAVLinkCopter {
         case let read as ParamRequestRead where isForUs(read.target):
             // ArduPilot answers a known name with PARAM_VALUE and an unknown one with nothing.
             if let value = parameterValue(read.parameterID.string) {
-                out.append(ParamValue(value: value, count: UInt16(Self.parameterValues.count + 2), index: 0,
+                out.append(ParamValue(value: value, count: UInt16(Self.parameterNames.count), index: 0,
                                       parameterID: read.parameterID, type: 6))
             }
         case is Heartbeat:
-            break
+            noteHeartbeat(from: frame.systemID)
         default:
             counters[.messagesIgnored] += 1
         }
         return out
     }
 
-    /// The parameters the copter answers PARAM_REQUEST_READ for: its GCS failsafe set as
-    /// docs/mavlink.md §10 asks (FS_GCS_ENABLE 5 = LAND, SYSID_MYGCS = FollowMe's default 245), so
-    /// FollowMe's preflight passes; ArduCopter itself ships FS_GCS_ENABLE 0. Only the names FollowMe
-    /// reads (the model does not fly the failsafe).
-    static let parameterValues: [String: Float] = ["FS_GCS_ENABLE": 5, "SYSID_MYGCS": 245]
+    /// The parameters the copter answers PARAM_REQUEST_READ for (`parameterValue`).
+    static let parameterNames = ["FS_GCS_ENABLE", "FS_GCS_TIMEOUT", "FS_OPTIONS", "SYSID_MYGCS", "WPNAV_ACCEL", "PSC_JERK_XY"]
 
-    /// A parameter's value as ArduCopter reports it: the GCS failsafe above, and the shaping limits this
-    /// copter really flies with (`WPNAV_ACCEL` in cm/s², `PSC_JERK_XY` in m/s³), which FollowMe's
-    /// stopping model reads (docs/stopping-model.md §7).
+    /// A parameter's value as ArduCopter reports it: the GCS failsafe this copter really flies
+    /// (`FS_GCS_ENABLE`, default 5 = LAND here, ArduCopter ships 0; `FS_GCS_TIMEOUT` s; `FS_OPTIONS`;
+    /// `SYSID_MYGCS` = FollowMe's default 245, as docs/mavlink.md §10 asks, so FollowMe's preflight
+    /// passes unless `followme sim --fs-gcs-enable 0`), and the shaping limits it flies with
+    /// (`WPNAV_ACCEL` in cm/s², `PSC_JERK_XY` in m/s³), which FollowMe's stopping model reads
+    /// (docs/stopping-model.md §7). Any other name: nil (ArduPilot answers nothing).
     func parameterValue(_ name: String) -> Float? {
         switch name {
+        case "FS_GCS_ENABLE": Float(parameters.gcsFailsafeAction)
+        case "FS_GCS_TIMEOUT": Float(parameters.gcsFailsafeTimeoutSeconds)
+        case "FS_OPTIONS": Float(parameters.failsafeOptions)
+        case "SYSID_MYGCS": Float(parameters.groundStationSystemID)
         case "WPNAV_ACCEL": Float(parameters.maxHorizontalAccelerationMetersPerSecondSquared * 100)
         case "PSC_JERK_XY": Float(parameters.horizontalJerkMetersPerSecondCubed)
-        default: Self.parameterValues[name]
+        default: nil
         }
     }
 
@@ -93,18 +97,18 @@ extension MAVLinkCopter {
         }
     }
 
-    /// Why `wanted` cannot be entered now (nil = it can). GUIDED, LOITER and BRAKE need a
-    /// position (ArduPilot `requires_GPS`); STABILIZE is refused in the air because no pilot flies
-    /// this simulation (our choice); modes the model does not fly (AUTO, RTL) are refused.
+    /// Why `wanted` cannot be entered now (nil = it can). GUIDED, LOITER, BRAKE and RTL need a
+    /// position (ArduPilot `requires_GPS`); STABILIZE is refused in the air because no pilot's sticks
+    /// fly this simulation (our choice); AUTO (no mission here) is refused.
     func modeRefusal(_ wanted: ArduCopterMode) -> String? {
         switch wanted {
-        case .guided, .loiter, .brake:
+        case .guided, .loiter, .brake, .rtl:
             hasGPSFix ? nil : "requires position"
         case .land:
             nil
         case .stabilize:
             isAirborne ? "no pilot to fly it" : nil
-        case .auto, .rtl:
+        case .auto:
             "not simulated"
         }
     }
@@ -114,6 +118,8 @@ extension MAVLinkCopter {
         guard wanted != mode else { return [] }
         mode = wanted
         setpoint = nil
+        landPauseUntil = nil
+        rtlStage = wanted == .rtl ? .climb : nil
         if case .takingOff = phase, wanted != .guided { phase = .flying }
         return [Self.text(.info, "Mode \(Self.name(of: wanted)) (\(reason))")]
     }
@@ -127,6 +133,7 @@ extension MAVLinkCopter {
             if let refusal = armingRefusal() { return (.failed, [Self.text(.critical, refusal)]) }
             isArmed = true
             idleOnGroundSeconds = 0
+            homePlane = positionPlane
             return (.accepted, [Self.text(.info, "Arming motors")])
         case 0:
             guard !isAirborne || force == Self.forceDisarmMagic else {
@@ -244,5 +251,10 @@ extension MAVLinkCopter {
         case .land: "LAND"
         case .brake: "BRAKE"
         }
+    }
+
+    /// The mode ArduPilot calls `name` (`LOITER`, case-insensitive), or nil.
+    public static func mode(named name: String) -> ArduCopterMode? {
+        ArduCopterMode.allCases.first { Self.name(of: $0) == name.uppercased() }
     }
 }

@@ -31,6 +31,7 @@ extension MAVLinkCopter {
             counters[.guidedTimeouts] += 1
             out.append(Self.text(.warning, "Guided set-point timeout: stopping"))
         }
+        out += checkGCSFailsafe()
 
         switch phase {
         case .onGround:
@@ -47,8 +48,11 @@ extension MAVLinkCopter {
                 fly(velocityENU: s?.velocityENU ?? .zero, climb: s?.climbMetersPerSecond ?? 0,
                     yawRate: yawRateReference(s))
             case .land:
-                fly(velocityENU: .zero, climb: -parameters.landDescentMetersPerSecond, yawRate: 0)
-            case .loiter, .brake, .stabilize, .auto, .rtl:
+                fly(velocityENU: .zero, climb: landClimbReference(), yawRate: 0)
+            case .rtl:
+                let reference = rtlReference()
+                fly(velocityENU: reference.velocityENU, climb: reference.climb, yawRate: 0)
+            case .loiter, .brake, .stabilize, .auto:
                 fly(velocityENU: .zero, climb: 0, yawRate: 0)
             }
             if altitudeMeters <= 0 { out += touchDown() }
@@ -78,8 +82,10 @@ extension MAVLinkCopter {
         idleOnGroundSeconds = 0
         setpoint = nil
         var out: [any MAVLinkMessage] = [Self.text(.info, "Landed")]
-        // ArduPilot LAND disarms once the land detector says landed; other modes wait for DISARM_DELAY.
-        if mode == .land { out += disarm(reason: "landed") }
+        // ArduPilot LAND and RTL's final descent disarm once the land detector says landed
+        // (`mode_land.cpp`, `mode_rtl.cpp` `land_run(true)`); other modes wait for DISARM_DELAY.
+        rtlStage = nil
+        if mode == .land || mode == .rtl { out += disarm(reason: "landed") }
         return out
     }
 

@@ -29,6 +29,17 @@ public struct MAVLinkCopter: Sendable {
         case flying
     }
 
+    /// The stages of RTL as the model flies them (ArduCopter `mode_rtl.cpp`: climb, return, loiter,
+    /// final descent; the model skips the loiter above home, `RTL_LOIT_TIME`).
+    public enum RTLStage: Sendable, Hashable {
+        /// Climbing to `RTL_ALT` (`rtlAltitudeMeters`) where it is; skipped when already that high.
+        case climb
+        /// Flying back over home at the height reached.
+        case returnHome
+        /// Descending at `LAND_SPEED` onto home; disarms on touch-down.
+        case descend
+    }
+
     // MARK: Parameters
 
     public let parameters: MAVLinkCopterParameters
@@ -64,6 +75,21 @@ public struct MAVLinkCopter: Sendable {
     public internal(set) var horizontalController: GuidedVelocityController?
     var horizontalControllerMode: ArduCopterMode?
 
+    // GCS failsafe and the modes it enters (docs/mavlink.md §8.5)
+
+    /// When the last HEARTBEAT from the ground station whose system id is `SYSID_MYGCS`
+    /// (`parameters.groundStationSystemID`) arrived; nil = never (the GCS failsafe waits for one).
+    public internal(set) var groundStationHeartbeatAt: MonotonicTime?
+    /// Whether the GCS failsafe is in force (`failsafe.gcs` of ArduCopter).
+    public internal(set) var isGCSFailsafeActive = false
+    /// Until when LAND holds its height before descending (a failsafe's "land with pause"), or nil.
+    var landPauseUntil: MonotonicTime?
+    /// Home in the plane, where RTL returns to: the start position, then wherever the copter was
+    /// armed (ArduCopter sets home on arming).
+    public internal(set) var homePlane: PlaneVector
+    /// Where RTL is in its flight (nil outside RTL).
+    public internal(set) var rtlStage: RTLStage?
+
     // MARK: Ground truth
 
     /// Position, velocity, height, nose and tilt (`AirframeTruth`), read as this type's own through
@@ -97,6 +123,7 @@ public struct MAVLinkCopter: Sendable {
         time = start
         bootTime = start
         truth = AirframeTruth(positionPlane: positionPlane, noseHeadingDegrees: noseHeadingDegrees)
+        homePlane = positionPlane
         windENU = dynamics.windENU
         batteryPercent = min(max(dynamics.initialBatteryPercent, 0), 100)
         physicsStep = PhysicsStep(dynamics)
@@ -173,10 +200,13 @@ struct TelemetryStream: Sendable, Hashable {
 /// - `setpoints`: velocity set-points flown; `setpointsIgnored`: set-points not flown (not GUIDED,
 ///   not airborne or armed, an unsupported frame or type mask);
 /// - `guidedTimeouts`: times a set-point went stale and the copter stopped;
-/// - `messagesIgnored`: frames for another system, or of a type the copter does not handle.
+/// - `messagesIgnored`: frames for another system, or of a type the copter does not handle;
+/// - `pilotModeChanges`: mode switches by the simulated RC pilot (`pilotModeSwitch`);
+/// - `gcsFailsafes`: times the GCS failsafe triggered.
 public enum MAVLinkCopterCounter: String, CaseIterable, Sendable, Hashable {
     case commands, commandsRefused = "commands_refused", setpoints, setpointsIgnored = "setpoints_ignored"
     case guidedTimeouts = "guided_timeouts", messagesIgnored = "messages_ignored"
+    case pilotModeChanges = "pilot_mode_changes", gcsFailsafes = "gcs_failsafes"
 }
 
 /// The autopilot's own numbers (ArduPilot Copter parameters where one exists; docs/mavlink.md §8.1).
@@ -251,6 +281,31 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
     /// Armed on the ground without taking off this long → disarm, seconds: `DISARM_DELAY` default 10
     /// (`AUTO_DISARMING_DELAY`, `ArduCopter/config.h`).
     public var autoDisarmSeconds = 10.0
+    /// GCS failsafe action, `FS_GCS_ENABLE` (`ArduCopter/Parameters.cpp`; `failsafe_gcs_on_event` in
+    /// `ArduCopter/events.cpp`): 0 disabled, 1 and 2 RTL, 3 SmartRTL or RTL, 4 SmartRTL or LAND, 5 LAND,
+    /// 6 AUTO DO_LAND_START or RTL, 7 BRAKE or LAND; any other value RTL. The model has no SmartRTL and
+    /// no mission, so 3 and 6 fly RTL and 4 LAND (the fallbacks ArduCopter takes when those modes
+    /// cannot be entered). ArduCopter ships 0; this simulation defaults to 5 (LAND), what
+    /// docs/mavlink.md §10 asks of a vehicle FollowMe flies (`followme sim --fs-gcs-enable`).
+    public var gcsFailsafeAction = 5
+    /// Seconds without a HEARTBEAT from `SYSID_MYGCS` before the GCS failsafe: `FS_GCS_TIMEOUT` default
+    /// 5 s (`ArduCopter/Parameters.cpp`, range 2–120).
+    public var gcsFailsafeTimeoutSeconds = 5.0
+    /// The ground station whose HEARTBEAT the GCS failsafe watches, `SYSID_MYGCS` (ArduPilot default
+    /// 255; here FollowMe's default 245, as docs/mavlink.md §10 asks). Only HEARTBEATs count
+    /// (`GCS_MAVLINK::handle_heartbeat` in `libraries/GCS_MAVLink/GCS_Common.cpp`).
+    public var groundStationSystemID: UInt8 = 245
+    /// `FS_OPTIONS` bitmask (`ArduCopter/Parameters.cpp`): default 16, bit 4 "continue if in pilot
+    /// controlled modes on GCS failsafe" (`FailsafeOption::GCS_CONTINUE_IF_PILOT_CONTROL`); bit 3 (8)
+    /// "continue if landing". The model reads these two bits.
+    public var failsafeOptions: UInt32 = 16
+    /// RTL's return height, metres: `RTL_ALT` default 1500 cm (`ArduCopter/config.h`); a copter
+    /// already higher returns at its height.
+    public var rtlAltitudeMeters = 15.0
+    /// How long a failsafe's LAND holds its height before descending, seconds: `LAND_WITH_DELAY_MS`
+    /// 4000 (`set_mode_land_with_pause`, `ArduCopter/events.cpp`; "pause 4 seconds before beginning
+    /// land descent", `ArduCopter/mode_land.cpp`).
+    public var landPauseSeconds = 4.0
     /// Height of home above mean sea level, metres (GLOBAL_POSITION_INT `alt`). Our round figure
     /// for central Paris, as `SimulatorConfiguration.groundHAEMeters`.
     public var homeAltitudeMSLMeters = 35.0

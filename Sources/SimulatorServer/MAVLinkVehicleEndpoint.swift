@@ -9,9 +9,12 @@ import TextFormats
 /// through a `MAVLinkParser` into the `MAVLinkCopter`; what the copter answers and sends is
 /// numbered and framed here, one message per datagram.
 ///
-/// Who it talks to: the source of the first HEARTBEAT, as a vehicle answers whichever ground
-/// station shows up (a later HEARTBEAT from another address moves it there). Before that, a
-/// command's replies go back to its sender and telemetry goes nowhere.
+/// Who it talks to: every ground station that sent a HEARTBEAT, one per MAVLink system id (a later
+/// HEARTBEAT of the same system from another address moves that station there, e.g. a restarted
+/// FollowMe), as ArduPilot streams to each GCS link it has; telemetry goes to all of them, so a
+/// second station (a pilot's, docs/mavlink.md §8.5) does not take the vehicle from the first. A
+/// command's replies (COMMAND_ACK, PARAM_VALUE, STATUSTEXT it caused) go back to its sender; before
+/// any HEARTBEAT telemetry goes nowhere.
 struct MAVLinkVehicleEndpoint {
     /// What the endpoint counts (besides the parser's own counters).
     enum Counter: String, CaseIterable, Sendable, Hashable {
@@ -22,8 +25,13 @@ struct MAVLinkVehicleEndpoint {
     private(set) var copter: MAVLinkCopter
     private var parser = MAVLinkParser()
     private var sequence: UInt8 = 0
-    /// The ground station (the first HEARTBEAT's source), e.g. `[IPv4]127.0.0.1/127.0.0.1:40000`.
-    private(set) var peer: SocketAddress?
+    /// The ground stations heard (HEARTBEAT sources), by system id, in the order they appeared.
+    private(set) var groundStations: [(systemID: UInt8, address: SocketAddress)] = []
+    /// The ground station the status shows: `SYSID_MYGCS`'s if heard, else the first one,
+    /// e.g. `[IPv4]127.0.0.1/127.0.0.1:40000`.
+    var peer: SocketAddress? {
+        (groundStations.first { $0.systemID == copter.parameters.groundStationSystemID } ?? groundStations.first)?.address
+    }
     private(set) var counts = Counts<Counter>()
     /// While true, nothing the copter sends leaves (a link-loss fault); commands still arrive.
     var silent = false
@@ -42,38 +50,55 @@ struct MAVLinkVehicleEndpoint {
         for item in parser.parse(bytes) {
             guard case .frame(let frame) = item else { continue }
             counts[.framesIn] += 1
-            if frame.messageID == Heartbeat.messageID, peer != source { peer = source }
+            if frame.messageID == Heartbeat.messageID { heard(frame.systemID, at: source) }
+            // What fell due before the frame goes to every station, the replies to the sender only.
+            let due = copter.advance(to: now)
+            out += encode(due, to: groundStations.map(\.address))
             let replies = copter.receive(frame, at: now)
-            out += encode(replies, to: peer ?? source)
+            out += encode(replies, to: [source])
         }
         return out
     }
 
-    /// Advances the copter to `now`: the telemetry due, for the ground station (none before one is known).
+    /// Advances the copter to `now`: the telemetry due, for every ground station (none before one is known).
     mutating func tick(now: MonotonicTime) -> [(bytes: [UInt8], to: SocketAddress)] {
         let due = copter.advance(to: now)
-        guard let peer else { return [] }
-        return encode(due, to: peer)
+        return encode(due, to: groundStations.map(\.address))
     }
 
     /// Runs `change` on the copter (fault hooks) and returns what it sent meanwhile.
     mutating func withCopter(_ change: (inout MAVLinkCopter) -> [any MAVLinkMessage]) -> [(bytes: [UInt8], to: SocketAddress)] {
         let due = change(&copter)
-        guard let peer else { return [] }
-        return encode(due, to: peer)
+        return encode(due, to: groundStations.map(\.address))
     }
 
-    private mutating func encode(_ messages: [any MAVLinkMessage], to address: SocketAddress) -> [(bytes: [UInt8], to: SocketAddress)] {
+    /// A HEARTBEAT of system `systemID` came from `address`: a new station, or a known one moved.
+    private mutating func heard(_ systemID: UInt8, at address: SocketAddress) {
+        if let index = groundStations.firstIndex(where: { $0.systemID == systemID }) {
+            groundStations[index].address = address
+        } else {
+            groundStations.append((systemID, address))
+        }
+    }
+
+    /// Each message numbered once and sent to each of `addresses` (one datagram per message and address).
+    private mutating func encode(_ messages: [any MAVLinkMessage], to addresses: [SocketAddress]) -> [(bytes: [UInt8], to: SocketAddress)] {
+        guard !messages.isEmpty, !addresses.isEmpty else { return [] }
         guard !silent else {
             counts[.telemetrySuppressed] += messages.count
             return []
         }
-        return messages.map { message in
+        var out: [(bytes: [UInt8], to: SocketAddress)] = []
+        for message in messages {
             defer { sequence &+= 1 }
-            counts[.framesOut] += 1
-            return (message.encoded(sequence: sequence, systemID: copter.parameters.systemID,
-                                    componentID: copter.parameters.componentID), address)
+            let bytes = message.encoded(sequence: sequence, systemID: copter.parameters.systemID,
+                                        componentID: copter.parameters.componentID)
+            for address in addresses {
+                counts[.framesOut] += 1
+                out.append((bytes, address))
+            }
         }
+        return out
     }
 
     /// The endpoint's state for the status JSON: mode, armed, landed state, peer, counters.
@@ -83,6 +108,8 @@ struct MAVLinkVehicleEndpoint {
         j.add("armed", copter.isArmed)
         j.add("landed_state", Self.name(copter.landedState))
         j.add("gcs", peer.map { "\($0)" })
+        j.add("ground_stations", groundStations.count)
+        j.add("gcs_failsafe", copter.isGCSFailsafeActive)
         j.add("silent", silent)
         for counter in Counter.allCases { j.add(counter.rawValue, counts[counter]) }
         j.add("bad_checksums", parser.counters.badChecksums)

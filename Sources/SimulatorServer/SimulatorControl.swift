@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import MAVLink
 import NIOCore
 import Simulation
 import ShellSupport
@@ -47,6 +48,7 @@ public enum InjectedNavdata: String, Sendable, Hashable, CaseIterable {
 /// | `heading-value` | `degrees` (0…360), `count` (1…100, default 1) | the next `count` onboard headings only read `degrees` (e.g. 0.0, what some compasses send when invalid) |
 /// | `heading-offset` | `degrees` | every later onboard heading is rotated by `degrees` (a re-mounted receiver); 0 ends it |
 /// | `land` | — | the drone starts an automatic landing now, on its own (landing reason `automatic`); refused unless airborne |
+/// | `pilot-mode` | `mode` (`LOITER`/`BRAKE`/`RTL`/`LAND`/`GUIDED`/`STABILIZE`) | `--protocol mavlink` only: the Copter's RC pilot moves the mode switch (docs/mavlink.md §8.5); refused if the Copter cannot enter the mode |
 /// | `navdata-bootstrap` | `forget` (`navdata-demo`/`all`, default `navdata-demo`), `restart_sequence` (bool, default false) | navdata falls back to bootstrap now, as after a firmware restart (see below) |
 /// | `status` | — | the simulator's state (`SimulatorSnapshot.controlStatusJSON`) |
 ///
@@ -70,6 +72,8 @@ public enum SimulatorControlCommand: Sendable, Hashable {
     case headingOffset(degrees: Double)
     /// The drone lands on its own now.
     case land
+    /// The MAVLink Copter's pilot switches it to this mode (an RC mode switch).
+    case pilotMode(ArduCopterMode)
     /// Navdata falls back to bootstrap; see the type doc.
     case navdataBootstrap(forget: DroneSimulator.ConfigurationLoss, restartSequence: Bool)
     case status
@@ -86,6 +90,7 @@ public enum SimulatorControlCommand: Sendable, Hashable {
         case .headingValue: "heading-value"
         case .headingOffset: "heading-offset"
         case .land: "land"
+        case .pilotMode: "pilot-mode"
         case .navdataBootstrap: "navdata-bootstrap"
         case .status: "status"
         }
@@ -95,7 +100,7 @@ public enum SimulatorControlCommand: Sendable, Hashable {
     public static let names = [
         "silence", "person-jump", "person-time-back", "battery", "navdata-inject", "heading-glitch", "heading-value",
         "heading-offset",
-        "land", "navdata-bootstrap", "status",
+        "land", "pilot-mode", "navdata-bootstrap", "status",
     ]
 
     /// Largest person jump accepted, metres (keeps the fix on the globe near the home).
@@ -121,9 +126,10 @@ public enum SimulatorControlCommand: Sendable, Hashable {
         var degrees: Double?
         var forget: String?
         var restartSequence: Bool?
+        var mode: String?
 
         enum CodingKeys: String, CodingKey {
-            case command, stream, on, meters, seconds, percent, kind, count, degrees, forget
+            case command, stream, on, meters, seconds, percent, kind, count, degrees, forget, mode
             case bearingDegrees = "bearing_deg"
             case restartSequence = "restart_sequence"
         }
@@ -208,6 +214,13 @@ public enum SimulatorControlCommand: Sendable, Hashable {
             self = .headingOffset(degrees: try rotation(try required(fields.degrees, "degrees")))
         case "land":
             self = .land
+        case "pilot-mode":
+            guard let name = fields.mode else { throw .missingField(command: command, field: "mode") }
+            guard let mode = MAVLinkCopter.mode(named: name) else {
+                throw .invalidValue(field: "mode", value: name,
+                                    requirement: ArduCopterMode.allCases.map(MAVLinkCopter.name(of:)).joined(separator: "|"))
+            }
+            self = .pilotMode(mode)
         case "navdata-bootstrap":
             let forgetName = fields.forget ?? DroneSimulator.ConfigurationLoss.navdataDemo.rawValue
             guard let forget = DroneSimulator.ConfigurationLoss(rawValue: forgetName) else {

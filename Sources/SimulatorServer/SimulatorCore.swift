@@ -313,6 +313,21 @@ final class SimulatorCore {
                                   error: "the drone is \(simulator.flightPhase.name), not airborne")
             }
             faults.counts[.automaticLandings] += 1
+        case .pilotMode(let mode):
+            guard mavlink != nil else {
+                return Self.reply(ok: false, command: command.name, now: now,
+                                  error: "no MAVLink Copter to fly (followme sim --protocol mavlink)")
+            }
+            var refusal: String?
+            sendMAVLink { copter in
+                let result = copter.pilotModeSwitch(to: mode, at: now)
+                refusal = result.refusal
+                return result.messages
+            }
+            if let refusal {
+                return Self.reply(ok: false, command: command.name, now: now,
+                                  error: "mode \(MAVLinkCopter.name(of: mode)) refused: \(refusal)")
+            }
         case .navdataBootstrap(let forget, let restartSequence):
             droneProtocol.fallBackToBootstrap(restartingSequence: restartSequence)
             simulator.forgetConfiguration(forget, at: now)

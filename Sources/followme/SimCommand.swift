@@ -19,9 +19,9 @@ struct SimCommand: AsyncParsableCommand {
 
             Once every socket listens, the first line on stdout is one JSON object with the bound ports (port 0 = any free port): {"event":"listening","bind":"127.0.0.1","at_port":5556,"navdata_port":5554,"nmea_port":10110,...}. Then one status line per second follows (--json: one JSON object per second).
 
-            With --control-port, a UDP port takes fault-injection commands, one JSON object per datagram, each answered with one JSON object to the sender (the port is "control_port" in the listening line): {"command":"silence","stream":"person|onboard|heading|navdata|mavlink","on":true}, {"command":"person-jump","meters":100,"bearing_deg":90} (next person fix only), {"command":"person-time-back","seconds":5} (next person fix only), {"command":"battery","percent":20}, {"command":"navdata-inject","kind":"corrupt|stale-sequence","count":10}, {"command":"heading-glitch","degrees":180,"count":1} (next onboard headings only, rotated), {"command":"heading-value","degrees":0,"count":1} (next onboard headings only, this value), {"command":"heading-offset","degrees":180} (every later onboard heading; 0 ends it), {"command":"land"} (the drone lands on its own), {"command":"navdata-bootstrap","forget":"navdata-demo|all","restart_sequence":false} (navdata falls back to bootstrap as after a firmware restart), {"command":"status"}.
+            With --control-port, a UDP port takes fault-injection commands, one JSON object per datagram, each answered with one JSON object to the sender (the port is "control_port" in the listening line): {"command":"silence","stream":"person|onboard|heading|navdata|mavlink","on":true}, {"command":"person-jump","meters":100,"bearing_deg":90} (next person fix only), {"command":"person-time-back","seconds":5} (next person fix only), {"command":"battery","percent":20}, {"command":"navdata-inject","kind":"corrupt|stale-sequence","count":10}, {"command":"heading-glitch","degrees":180,"count":1} (next onboard headings only, rotated), {"command":"heading-value","degrees":0,"count":1} (next onboard headings only, this value), {"command":"heading-offset","degrees":180} (every later onboard heading; 0 ends it), {"command":"land"} (the drone lands on its own), {"command":"navdata-bootstrap","forget":"navdata-demo|all","restart_sequence":false} (navdata falls back to bootstrap as after a firmware restart), {"command":"pilot-mode","mode":"LOITER|BRAKE|RTL|LAND|GUIDED"} (--protocol mavlink: the Copter's RC pilot flips its mode switch), {"command":"status"}.
 
-            With --protocol mavlink the drone is an ArduPilot-like Copter instead (modes STABILIZE, GUIDED, LOITER, LAND, BRAKE; arming checks; NAV_TAKEOFF; velocity set-points; LAND and auto-disarm): it listens for MAVLink 2 on UDP --mavlink-port (default 14550) and answers the ground station that sends it a HEARTBEAT (the latest one's source) with HEARTBEAT, GLOBAL_POSITION_INT, ATTITUDE, SYS_STATUS, EXTENDED_SYS_STATE and STATUSTEXT (docs/mavlink.md §8). The listening line then also has "protocol":"mavlink","mavlink_port":PORT; the AR.Drone ports stay bound but idle; the NMEA streams and the control port work as before ("land" and "battery" act on the Copter, {"command":"silence","stream":"mavlink","on":true} stops everything it sends).
+            With --protocol mavlink the drone is an ArduPilot-like Copter instead (modes STABILIZE, GUIDED, LOITER, LAND, BRAKE, RTL; arming checks; NAV_TAKEOFF; velocity set-points; LAND and auto-disarm; the GCS failsafe of --fs-gcs-enable): it listens for MAVLink 2 on UDP --mavlink-port (default 14550), obeys commands from any source (a second ground station may switch its mode), and streams to every ground station that sends it a HEARTBEAT (one per system id, the latest source) with HEARTBEAT, GLOBAL_POSITION_INT, ATTITUDE, SYS_STATUS, EXTENDED_SYS_STATE and STATUSTEXT (docs/mavlink.md §8). The listening line then also has "protocol":"mavlink","mavlink_port":PORT; the AR.Drone ports stay bound but idle; the NMEA streams and the control port work as before ("land" and "battery" act on the Copter, {"command":"silence","stream":"mavlink","on":true} stops everything it sends).
 
             --wind-mps, --wind-towards-deg and --gusts blow on the simulated drone (either protocol) as in followme bench: a steady wind and optional Dryden gusts (seeded by --seed). The AR.Drone raises navdata state bit 20 (too much wind) while airborne in a wind at or above what its full tilt holds, 17.5 m/s · sin(control:euler_angle_max): 6.0 m/s at the outdoor 20°.
 
@@ -52,6 +52,9 @@ struct SimCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "UDP port of the MAVLink Copter, with --protocol mavlink (0 = any free port).")
     var mavlinkPort: Int = 14550
+
+    @Option(name: .long, help: "The MAVLink Copter's FS_GCS_ENABLE, with --protocol mavlink: what it does when FollowMe's HEARTBEAT (system SYSID_MYGCS 245) stops for FS_GCS_TIMEOUT 5 s while flying: 0 nothing, 1/2/3/6 RTL, 4/5 LAND, 7 BRAKE. Also what it answers PARAM_REQUEST_READ.")
+    var fsGcsEnable: Int = 5
 
     @Option(name: .long, help: "Where the drone starts, LAT,LON in degrees (default: Champ de Mars, Paris).")
     var home: String = "48.8584,2.2945"
@@ -120,6 +123,7 @@ struct SimCommand: AsyncParsableCommand {
             throw ValidationError("--person-rate-hz must be 0.5 to 20, got \(personRateHz)")
         }
         if let mountOffsetDeg, !mountOffsetDeg.isFinite { throw ValidationError("--mount-offset-deg must be finite") }
+        guard (0...7).contains(fsGcsEnable) else { throw ValidationError("--fs-gcs-enable must be 0...7 (ArduCopter FS_GCS_ENABLE), got \(fsGcsEnable)") }
     }
 
     func run() async throws {
@@ -132,6 +136,7 @@ struct SimCommand: AsyncParsableCommand {
         settings.controlPort = controlPort
         settings.droneProtocol = SimulatedDroneKind(rawValue: `protocol`) ?? .ardrone
         settings.mavlinkPort = mavlinkPort
+        settings.mavlinkCopter.gcsFailsafeAction = fsGcsEnable
         settings.home = try parsedHome()
         settings.initialNoseHeadingDegrees = noseHeadingDeg
         settings.person = PersonChoice(rawValue: person) ?? .none

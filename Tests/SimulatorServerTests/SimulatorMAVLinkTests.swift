@@ -133,6 +133,50 @@ struct SimulatorMAVLinkTests {
         }
     }
 
+    @Test("two ground stations (FollowMe 245, a pilot's 255): both get telemetry; the second's DO_SET_MODE LOITER is obeyed and acknowledged to it only; the control port's pilot-mode")
+    func secondGroundStationAndPilot() async throws {
+        try await withSimulator(.mavlinkAnyPorts(controlPort: 0)) { server in
+            let port = try #require(server.ports.mavlinkPort)
+            // Given FollowMe's station (system 245 = SYSID_MYGCS) and a pilot's (255), both saying HEARTBEAT
+            let followMe = try CodecGroundStation(port: port, systemID: 245)
+            let pilot = try CodecGroundStation(port: port, systemID: 255)
+            let beat = Heartbeat(type: .init(.gcs), autopilot: .init(.invalid), mavlinkVersion: 3)
+            followMe.send(beat)
+            pilot.send(beat)
+            // Then both get the Copter's telemetry (the second does not take it from the first)
+            #expect(try followMe.collect(seconds: 1.5).contains { $0.messageID == Heartbeat.messageID })
+            #expect(try pilot.collect(seconds: 0.1).contains { $0.messageID == Heartbeat.messageID })
+
+            // When FollowMe takes off in GUIDED to 2 m
+            #expect(try followMe.command(.doSetMode, [1, 4]) == .accepted)
+            #expect(try followMe.command(.componentArmDisarm, [1]) == .accepted)
+            #expect(try followMe.command(.navTakeoff, [0, 0, 0, .nan, .nan, .nan, 2]) == .accepted)
+            let airborne = await eventually(timeoutSeconds: 10) {
+                followMe.send(beat)
+                return (try? await server.snapshot())?.mavlinkState?.landed == "in-air"
+            }
+            #expect(airborne)
+            _ = try followMe.collect(seconds: 0.2)
+            // And the pilot's station sends DO_SET_MODE LOITER
+            #expect(try pilot.command(.doSetMode, [1, Float(ArduCopterMode.loiter.rawValue)]) == .accepted)
+            // Then the Copter is in LOITER, FollowMe sees it in the HEARTBEAT, and the ACK went to the pilot only
+            let seen = try followMe.collect(seconds: 1.2)
+            #expect(seen.compactMap { try? Heartbeat(frame: $0) }.last?.customMode == ArduCopterMode.loiter.rawValue)
+            #expect(!seen.contains { $0.messageID == CommandAck.messageID })
+            let status = try await server.snapshot()
+            #expect(status.mavlinkState?.mode == "LOITER")
+            #expect(status.mavlinkJSON?.contains("\"ground_stations\":2") == true, "\(status.mavlinkJSON ?? "nil")")
+
+            // When the RC pilot flips the switch (control port): BRAKE is obeyed, STABILIZE in the air refused
+            let control = try SimControl(port: try #require(server.ports.controlPort))
+            #expect(try control.send(["command": "pilot-mode", "mode": "BRAKE"])["ok"] as? Bool == true)
+            #expect(try await server.snapshot().mavlinkState?.mode == "BRAKE")
+            #expect(throws: (any Error).self) { try control.send(["command": "pilot-mode", "mode": "STABILIZE"]) }
+            #expect(throws: (any Error).self) { try control.send(["command": "pilot-mode", "mode": "CIRCLE"]) }
+            #expect(try await server.snapshot().mavlinkJSON?.contains("\"pilot_mode_changes\":1") == true)
+        }
+    }
+
     @Test("--protocol ardrone (the default) binds no MAVLink port and prints no mavlink_port")
     func ardroneUnchanged() async throws {
         try await withSimulator(.loopbackAnyPorts()) { server in
@@ -155,20 +199,23 @@ private func pymavlinkPython() throws -> String {
     return python
 }
 
-/// A ground station made of our codec and a plain loopback UDP socket (system 255, component 190).
+/// A ground station made of our codec and a plain loopback UDP socket (system `systemID`, default
+/// 255, component 190).
 final class CodecGroundStation: @unchecked Sendable {
     private let socket: LoopbackUDPSocket
     private let port: Int
+    private let systemID: UInt8
     private var parser = MAVLinkParser()
     private var sequence: UInt8 = 0
 
-    init(port: Int) throws {
+    init(port: Int, systemID: UInt8 = 255) throws {
         socket = try LoopbackUDPSocket()
         self.port = port
+        self.systemID = systemID
     }
 
     func send(_ message: some MAVLinkMessage) {
-        socket.send(message.encoded(sequence: sequence, systemID: 255, componentID: 190), toPort: port)
+        socket.send(message.encoded(sequence: sequence, systemID: systemID, componentID: 190), toPort: port)
         sequence &+= 1
     }
 

@@ -131,17 +131,18 @@ final class FaultRig: @unchecked Sendable {
     /// Starts the simulator only (no gpsd, no followme).
     static func startSim(name: String, dir: URL, config: ConfigOverrides = shortFailsafes,
                          runArguments: [String] = [], person: String = "straight-walk",
-                         drone: FaultDrone = .ardrone) async throws -> FaultRig {
+                         drone: FaultDrone = .ardrone, simArguments: [String] = []) async throws -> FaultRig {
         let field = try await SimField.startSim(in: dir, name: name, person: person, control: true,
-                                                simArguments: drone.simArguments)
+                                                simArguments: drone.simArguments + simArguments)
         return FaultRig(field: field, drone: drone, config: config, runArguments: runArguments)
     }
 
     /// Starts the whole field: sim, gpsd, `followme run`.
     static func start(name: String, config: ConfigOverrides, runArguments: [String] = [],
-                      drone: FaultDrone = .ardrone) async throws -> FaultRig {
+                      drone: FaultDrone = .ardrone, simArguments: [String] = []) async throws -> FaultRig {
         let dir = try scratchDirectory(label: "faults")
-        let rig = try await startSim(name: name, dir: dir, config: config, runArguments: runArguments, drone: drone)
+        let rig = try await startSim(name: name, dir: dir, config: config, runArguments: runArguments, drone: drone,
+                                     simArguments: simArguments)
         do {
             try rig.startGPSD()
             try rig.startRun()
@@ -200,12 +201,14 @@ final class FaultRig: @unchecked Sendable {
 
     /// Why the simulated drone is on the ground, as the AR.Drone simulator says it ("commanded":
     /// told to land by followme; "automatic": the `land` fault). The MAVLink Copter has no such field:
-    /// it is "commanded" when it sits in LAND, disarmed, with no `land` fault injected (it has no
-    /// failsafe of its own that enters LAND, docs/mavlink.md §8.2, so only a ground station's command did).
+    /// it is "commanded" when it sits in LAND, disarmed, with no `land` fault injected and no GCS
+    /// failsafe triggered (its only own ways into LAND, docs/mavlink.md §8.5), so only a ground
+    /// station's command did; "gcs-failsafe" when its GCS failsafe did.
     func landingReason(_ status: SimStatus) -> String? {
         guard drone == .mavlink else { return status.landingReason }
         let copter = status.raw["mavlink"] as? [String: Any] ?? [:]
         guard copter["mode"] as? String == "LAND", copter["armed"] as? Bool == false else { return nil }
+        if copter["gcs_failsafes"] as? Int ?? 0 > 0 { return "gcs-failsafe" }
         return status.faults["automatic_landings"] as? Int == 0 ? "commanded" : "automatic"
     }
 
@@ -221,13 +224,13 @@ final class FaultRig: @unchecked Sendable {
     /// whatever happens. Waits for a free slot first (`FieldSlots`).
     static func withFollowingField(
         _ name: String, config: ConfigOverrides = [:], runArguments: [String] = [], drone: FaultDrone = .ardrone,
-        _ body: (FaultRig) async throws -> Void
+        simArguments: [String] = [], _ body: (FaultRig) async throws -> Void
     ) async throws {
         await FieldSlots.shared.acquire()
         var rig: FaultRig?
         do {
             let started = try await FaultRig.start(name: name, config: merged(shortFailsafes, config),
-                                                   runArguments: runArguments, drone: drone)
+                                                   runArguments: runArguments, drone: drone, simArguments: simArguments)
             rig = started
             // Given a drone following the person
             let following = await started.waitForFollowing()
