@@ -65,7 +65,7 @@ struct FlightLoopFlightTests {
 
         // Then a land command goes out immediately, and the flight is not over yet
         let land = try #require(rig.link.sent.dropFirst(sentBefore).first)
-        #expect(land == FakeDroneLink.Sent(command: .landed, immediately: true))
+        #expect(land == FakeDroneLink.Sent(command: LinkCommand(flying: false, land: true), immediately: true))
         #expect(rig.outcome == nil)
         // When the firmware lands the drone (telemetry: landing, then landed)
         #expect(rig.run(within: 10) { $0.outcome != nil })
