@@ -87,7 +87,7 @@ let package = Package(
         ),
         // The seam between a flight and any drone link: LinkCommand out, LinkEvent in (docs/architecture.md §3).
         .target(name: "DroneControl", dependencies: ["FollowCore", "Observations"], swiftSettings: strict),
-        // An autopilot's vocabulary ↔ the core's: MAVLink telemetry → DroneTelemetry, PilotCommand → velocity
+        // An autopilot's vocabulary ↔ the core's: MAVLink telemetry → DroneTelemetry, the core's MotionCommand → velocity
         // set-points, and MAVLinkSession, the vehicle state machine (docs/mavlink.md §7).
         .target(
             name: "MAVLinkAdapter", dependencies: ["MAVLink", "DroneControl", "FollowCore", "Observations", "Geometry"],
