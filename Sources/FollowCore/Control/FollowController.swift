@@ -55,8 +55,8 @@ public struct FollowOutput: Sendable, Hashable {
 /// person stops as hard as a person can; inside it the drone must back off at
 /// `separationGainPerSecond` per metre. This holds against two points: the estimate (kept
 /// further off by its 1σ; its velocity counts — someone walking at the drone closes the gap at
-/// their speed plus the drone's) and the *stop point* of the last raw fix (the nearest place
-/// the person can be if they began stopping right when that fix was taken). Inside
+/// their speed plus the drone's) and the *stop point*, the last raw fix itself (the nearest place
+/// the person can be: they may have stopped dead right when it was taken). Inside
 /// `minSeparationMeters` any tilt towards either is also removed from the final PCMD,
 /// bypassing the slew limiter.
 ///
@@ -254,9 +254,8 @@ public struct FollowController: Sendable {
             limitedByGeofence = clipped != aim
             aim = clipped
         }
-        // The person is somewhere between the stop point of their last fix (if they began
-        // stopping right then) and the extrapolated estimate (if they kept going): the
-        // separation rules hold against both.
+        // The person is somewhere between their last fix (if they stopped dead right then) and the
+        // extrapolated estimate (if they kept going): the separation rules hold against both.
         let stopPoint = self.stopPoint(lastFix: targetLastFix, lastFixVelocity: targetLastFixVelocity, target: target)
         aim = pushedOut(aim, from: target.position, fallback: direction)
         aim = pushedOut(aim, from: stopPoint, fallback: direction)

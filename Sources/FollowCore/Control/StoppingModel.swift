@@ -12,9 +12,9 @@ import Geometry
 /// - The person is not a wall: someone moving away at u cannot stop dead. A walker stops within
 ///   one step and a runner within two or three (gait-termination studies, docs/stopping-model.md
 ///   §2), which is at most `personDecelerationMetersPerSecondSquared` (4 m/s², a bound: a harder
-///   stop gives the drone *less* credit, so the bound is taken high). Their last measured position
-///   plus u²/(2·a_p) along their velocity is the nearest point they can stop at: the
-///   *stop point*.
+///   stop gives the drone *less* credit, so the bound is taken high). That credit is given only to
+///   the extrapolated estimate; the *stop point* — the nearest place the person can be — is their
+///   last measured position itself (a jogger can stop dead, and a receiver's position can; issue 22).
 /// - The limit is on the closing speed: towards a point that moves away at u ≥ 0 and may stop
 ///   at `a_p`, the drone may approach at v with v·T + v²/(2·a_d) ≤ room + u²/(2·a_p); towards a
 ///   point that approaches (u < 0) and may keep coming, (v − u)·T + (v − u)²/(2·a_d) ≤ room.
