@@ -52,10 +52,11 @@ public struct VelocitySetpointLimits: Sendable, Hashable {
         let setpoint = LocalVelocitySetpoint(
             northMetersPerSecond: velocity.north, eastMetersPerSecond: velocity.east, downMetersPerSecond: -climb,
             yawRateRadiansPerSecond: yawRate * .pi / 180)
-        let values = [setpoint.northMetersPerSecond, setpoint.eastMetersPerSecond, setpoint.downMetersPerSecond,
-                      setpoint.yawRateRadiansPerSecond]
         // Limits that are themselves not finite (never built by the config) must still not fly NaN.
-        return values.allSatisfy(\.isFinite) ? setpoint : .hold
+        // (No array: this runs on every 30 Hz tick.)
+        let finite = setpoint.northMetersPerSecond.isFinite && setpoint.eastMetersPerSecond.isFinite
+            && setpoint.downMetersPerSecond.isFinite && setpoint.yawRateRadiansPerSecond.isFinite
+        return finite ? setpoint : .hold
     }
 }
 

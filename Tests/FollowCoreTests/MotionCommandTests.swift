@@ -121,6 +121,14 @@ struct MotionCommandTests {
         for vehicle in [VehicleDynamics.tiltLoop, .velocityLoop(.arduCopterDefaults), .velocityLoop(.px4Defaults)] {
             _ = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters(), vehicle: vehicle)
         }
+        // The figures docs/stopping-model.md §7 gives: ArduCopter 11.0 m, PX4 10.8 m at 1 Hz
+        func shortest(_ response: AutopilotResponse) -> Double {
+            StoppingModel.shortestDefensibleStandoffMeters(
+                protectedRadiusMeters: FailsafeParameters().protectedRadiusMeters, follow: FollowParameters(),
+                tuning: ControllerTuning(), vehicle: .velocityLoop(response))
+        }
+        #expect(abs(shortest(.arduCopterDefaults) - 11.0) < 0.05, "\(shortest(.arduCopterDefaults))")
+        #expect(abs(shortest(.px4Defaults) - 10.8) < 0.05, "\(shortest(.px4Defaults))")
     }
 }
 

@@ -27,7 +27,7 @@ extension FollowController {
     /// person moving away with `personDecelerationMetersPerSecondSquared`). Issue 22: crediting the
     /// estimate's speed at 4 m/s² (1.1 m at 3 m/s) let a drone close to 0.6 m inside the protected
     /// radius of a jogger who stopped dead, on the AR.Drone and an ArduCopter alike.
-    func stopPoint(lastFix: PlaneVector?, lastFixVelocity: PlaneVector? = nil, target: PlaneState) -> PlaneVector {
+    func stopPoint(lastFix: PlaneVector?, target: PlaneState) -> PlaneVector {
         lastFix ?? target.position
     }
 

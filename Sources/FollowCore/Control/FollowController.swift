@@ -206,8 +206,7 @@ public struct FollowController: Sendable {
     ///   - altitudeMeters: navdata altitude.
     ///   - home: the take-off point on the plane (geofence centre), if known.
     public mutating func follow(
-        target: PlaneState, targetLastFix: PlaneVector? = nil, targetLastFixVelocity: PlaneVector? = nil,
-        separationUncertaintyMeters: Double = 0,
+        target: PlaneState, targetLastFix: PlaneVector? = nil, separationUncertaintyMeters: Double = 0,
         motion: TargetMotion, drone: PlaneState,
         noseHeadingDegrees: Double, altitudeMeters: Double, home: PlaneVector?,
         now: MonotonicTime
@@ -256,7 +255,7 @@ public struct FollowController: Sendable {
         }
         // The person is somewhere between their last fix (if they stopped dead right then) and the
         // extrapolated estimate (if they kept going): the separation rules hold against both.
-        let stopPoint = self.stopPoint(lastFix: targetLastFix, lastFixVelocity: targetLastFixVelocity, target: target)
+        let stopPoint = self.stopPoint(lastFix: targetLastFix, target: target)
         aim = pushedOut(aim, from: target.position, fallback: direction)
         aim = pushedOut(aim, from: stopPoint, fallback: direction)
         aim = pushedOut(aim, from: target.position, fallback: direction)
@@ -324,8 +323,7 @@ public struct FollowController: Sendable {
     /// take-off (holding the take-off point, so wind cannot drift the drone towards the person)
     /// and while holding. The separation rules of `follow` apply against the person, if known.
     public mutating func station(
-        target: PlaneState?, targetLastFix: PlaneVector? = nil, targetLastFixVelocity: PlaneVector? = nil,
-        holdPoint: PlaneVector? = nil,
+        target: PlaneState?, targetLastFix: PlaneVector? = nil, holdPoint: PlaneVector? = nil,
         drone: PlaneState, noseHeadingDegrees: Double,
         altitudeMeters: Double, holdAltitudeMeters: Double? = nil, climbing: Bool = false, now: MonotonicTime
     ) -> ControlOutput {
@@ -348,7 +346,7 @@ public struct FollowController: Sendable {
         }
         var stopPoint: PlaneVector?
         if let target {
-            let point = self.stopPoint(lastFix: targetLastFix, lastFixVelocity: targetLastFixVelocity, target: target)
+            let point = self.stopPoint(lastFix: targetLastFix, target: target)
             stopPoint = point
             velocity = HalfPlane.project(
                 velocity,

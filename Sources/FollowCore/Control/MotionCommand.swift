@@ -55,9 +55,11 @@ public struct AutopilotResponse: Sendable, Hashable {
     public var maxAccelerationMetersPerSecondSquared: Double
     /// The jerk limit of that shaping, m/s³ (ArduCopter `PSC_JERK_XY`, default 5; PX4 `MPC_JERK_AUTO`, default 4).
     public var maxJerkMetersPerSecondCubed: Double
-    /// How far the vehicle's velocity lags the shaped target, seconds: the autopilot feeds the shaped
-    /// acceleration forward, so what is left is the attitude response (ArduCopter `ATC_INPUT_TC`
-    /// 0.15 s) and the velocity loop's correction of the rest (our reading: 0.25 s in all).
+    /// How far the vehicle's velocity lags the shaped target, seconds: the attitude response
+    /// (ArduCopter `ATC_INPUT_TC` 0.15 s) and the velocity loop's correction of the rest. ArduCopter:
+    /// 0.45 s, set on the bench so a jogger who stops dead stays outside the protected radius on the
+    /// ArduCopter-like Copter (0.25 s let it 0.3 m in with the stop credit, docs/stopping-model.md §7);
+    /// PX4: 0.25 s, a reading of its docs, not measured (no PX4 model here).
     public var trackingTimeConstantSeconds: Double
 
     public init(maxAccelerationMetersPerSecondSquared: Double, maxJerkMetersPerSecondCubed: Double,
@@ -67,7 +69,8 @@ public struct AutopilotResponse: Sendable, Hashable {
         self.trackingTimeConstantSeconds = trackingTimeConstantSeconds
     }
 
-    /// ArduCopter's defaults (WPNAV_ACCEL 250 cm/s², PSC_JERK_XY 5 m/s³; docs/stopping-model.md §7).
+    /// ArduCopter's defaults (WPNAV_ACCEL 250 cm/s², PSC_JERK_XY 5 m/s³; docs/stopping-model.md §7);
+    /// replaced by what the vehicle reports (`FollowInput.vehicleBraking`).
     public static let arduCopterDefaults = AutopilotResponse(
         maxAccelerationMetersPerSecondSquared: 2.5, maxJerkMetersPerSecondCubed: 5, trackingTimeConstantSeconds: 0.45)
     /// PX4's defaults (MPC_ACC_HOR 3 m/s², MPC_JERK_AUTO 4 m/s³; docs/stopping-model.md §7).
