@@ -1,15 +1,7 @@
 // swift-tools-version: 6.2
-// FollowMe: make a Parrot AR.Drone 2.0 follow a person carrying a GPS.
-//
-// Functional core, imperative shell (docs/architecture.md has the module map and the path of
-// one GPS fix to one AT datagram). The README's architecture table lists the same targets.
-//   pure:  Geometry, Observations, SeededRandom, ARDroneProtocol, ARDroneAdapter, DroneControl, FollowCore, FollowMeConfig,
-//          Simulation, FollowBench, Plots, FlightReport, TextFormats
-//          (no clocks, sockets, files or loggers; time is an argument)
-//   shell: CGPS (libgps), GPSClient, DroneLink (swift-nio UDP), ShellSupport, FlightLog,
-//          TrackFiles, FlightService, SimulatorServer, followme (CLI)
-//   tools: Fuzzing (mutation fuzzers, corpora), TestSupport (test targets only)
-import CompilerPluginSupport
+// FollowMe: make a Parrot AR.Drone 2.0 or a MAVLink multicopter follow a person carrying a GPS.
+// The module map, what each module may use and why: docs/architecture.md (the only copy;
+// Tests/CLITests/ArchitectureTests.swift checks this file and Sources/ against it).
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -21,6 +13,7 @@ let log = Target.Dependency.product(name: "Logging", package: "swift-log")
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 
 let package = Package(
     name: "FollowMe",
@@ -28,10 +21,7 @@ let package = Package(
     products: [
         .executable(name: "followme", targets: ["followme"]),
         // For the separate Performance/ package (package-benchmark), which depends on this one by path.
-        .library(
-            name: "FollowMeKit",
-            targets: ["Geometry", "Observations", "ARDroneProtocol", "ARDroneAdapter", "FollowCore", "GPSClient", "DroneLink", "MAVLink", "MAVLinkAdapter"]
-        ),
+        .library(name: "FollowMeKit", targets: ["FollowCore", "ARDrone", "MAVLink", "Links"]),
     ],
     // Pinned exactly to the versions CI tests (the local package mirror's); there is no lock file in git.
     dependencies: [
@@ -40,215 +30,131 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
-        // For the @MemberwiseInit macro only (compile time; nothing of it is linked into followme).
-        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
-        // MARK: C boundary
-        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-
-        // MARK: Build tool: the memberwise initializers public value types need across modules
-        .macro(
-            name: "MemberwiseInitMacros",
-            dependencies: [
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-            ],
-            swiftSettings: strict
-        ),
-        .target(name: "MemberwiseInit", dependencies: ["MemberwiseInitMacros"], swiftSettings: strict),
-
-        // MARK: Pure core (values in, values out; time is an argument)
-        .target(name: "Geometry", swiftSettings: strict),
-        .target(name: "Observations", dependencies: ["Geometry"], swiftSettings: strict),
-        .target(name: "SeededRandom", dependencies: ["Geometry"], swiftSettings: strict),
-        .target(name: "ARDroneProtocol", swiftSettings: strict),
-        .target(name: "MAVLink", swiftSettings: strict),
-        .target(name: "FollowCore", dependencies: ["Geometry", "Observations"], swiftSettings: strict),
-        .target(
-            name: "FollowMeConfig",
-            // FollowCore: the config checks the flight core's own rules (one source of truth).
-            dependencies: ["Geometry", "FollowCore", "TextFormats", .product(name: "TOMLKit", package: "TOMLKit")],
-            swiftSettings: strict
-        ),
-        .target(
-            name: "Simulation",
-            dependencies: ["Geometry", "Observations", "SeededRandom", "ARDroneProtocol", "MAVLink"],
-            swiftSettings: strict
-        ),
-        .target(name: "TextFormats", swiftSettings: strict),
-        .target(name: "Plots", dependencies: ["Geometry", "TextFormats"], swiftSettings: strict),
-        // The after-flight page (`followme report`, `followme bench --report`): a timeline in, one HTML page out.
-        .target(name: "FlightReport", dependencies: ["Geometry", "TextFormats", "Plots"], swiftSettings: strict),
-        // The AR.Drone's vocabulary ↔ the core's: navdata → DroneTelemetry, DroneCommand → REF/PCMD.
-        .target(
-            name: "ARDroneAdapter", dependencies: ["ARDroneProtocol", "FollowCore", "Observations"],
-            swiftSettings: strict
-        ),
-        // The seam between a flight and any drone link: LinkCommand out, LinkEvent in (docs/architecture.md §3).
-        .target(name: "DroneControl", dependencies: ["FollowCore", "Observations"], swiftSettings: strict),
-        // An autopilot's vocabulary ↔ the core's: MAVLink telemetry → DroneTelemetry, the core's MotionCommand → velocity
-        // set-points, and MAVLinkSession, the vehicle state machine (docs/mavlink.md §7).
-        .target(
-            name: "MAVLinkAdapter", dependencies: ["MAVLink", "DroneControl", "FollowCore", "Observations", "Geometry"],
-            swiftSettings: strict
-        ),
-        .target(
-            name: "FollowBench",
-            dependencies: [
-                "FollowCore", "Simulation", "Geometry", "Observations", "SeededRandom", "ARDroneProtocol", "ARDroneAdapter",
-                "Plots", "TextFormats", "FlightReport", "MAVLinkAdapter", "MAVLink", "DroneControl",
-            ],
-            swiftSettings: strict
-        ),
+        // MARK: Pure (values in, values out; time is an argument; no clock, socket, file or logger)
+        // Geometry, observations, estimation, control, the failsafe state machine, the link seam.
+        .target(name: "FollowCore", swiftSettings: strict),
+        // The AR.Drone 2.0: AT and navdata codecs, and its adapter (navdata → telemetry, motion → REF/PCMD).
+        .target(name: "ARDrone", dependencies: ["FollowCore"], swiftSettings: strict),
+        // MAVLink v2: the codec and the session (the vehicle state machine, docs/mavlink.md §7).
+        .target(name: "MAVLink", dependencies: ["FollowCore"], swiftSettings: strict),
 
         // MARK: Shell (clocks, sockets, files, loggers)
-        .target(name: "ShellSupport", dependencies: ["Observations", "TextFormats", log, nioCore, nioPosix], swiftSettings: strict),
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        // gpsd through libgps, the AR.Drone and MAVLink UDP links on swift-nio, clocks and writer threads.
         .target(
-            name: "GPSClient",
-            dependencies: ["CGPS", "Observations", "Geometry", "ShellSupport", log],
+            name: "Links",
+            dependencies: ["CGPS", "FollowCore", "ARDrone", "MAVLink", log, nioCore, nioPosix],
             swiftSettings: strict
         ),
-        .target(
-            name: "DroneLink",
-            dependencies: ["ARDroneAdapter", "ARDroneProtocol", "DroneControl", "FollowCore", "Observations", "ShellSupport", nioCore, nioPosix, log],
-            swiftSettings: strict
-        ),
-        // The MAVLink link (PX4, ArduPilot): MAVLinkSession on one NIO UDP socket, 30 Hz tick (docs/mavlink.md §7).
-        .target(
-            name: "MAVLinkLink",
-            dependencies: ["MAVLinkAdapter", "MAVLink", "DroneControl", "Observations", "ShellSupport", nioCore, nioPosix, log],
-            swiftSettings: strict
-        ),
-        .target(name: "TrackFiles", dependencies: ["Geometry", "TextFormats"], swiftSettings: strict),
-        .target(
-            name: "FlightLog",
-            dependencies: ["Geometry", "Observations", "Plots", "TrackFiles", "ShellSupport", "TextFormats", "FlightReport"],
-            swiftSettings: strict
-        ),
+        // The flight log, GPX/NMEA track files, text formats, plots and the after-flight report.
+        .target(name: "FlightRecords", dependencies: ["FollowCore", "Links"], swiftSettings: strict),
+        // The configuration file and the flight: one FlightLoop, the service around it, its status.
         .target(
             name: "FlightService",
             dependencies: [
-                // No AR.Drone module: the flight speaks DroneControl; DroneLink is only built here (docs/architecture.md §3).
-                "GPSClient", "DroneControl", "DroneLink", "FollowCore", "FollowMeConfig", "FlightLog", "Observations", "Geometry",
-                "ShellSupport", "MAVLinkAdapter", "MAVLinkLink", log, lifecycle, nioCore, nioPosix,
+                "FollowCore", "Links", "FlightRecords", "MAVLink",
+                .product(name: "TOMLKit", package: "TOMLKit"), log, lifecycle, nioCore, nioPosix,
             ],
             swiftSettings: strict
         ),
+        // Development tools, never part of a flight: the simulated drones and field, the simulator
+        // server (`followme sim`), the bench (`followme bench`), the fuzzing properties.
         .target(
-            name: "SimulatorServer",
-            dependencies: [
-                "TextFormats", "Simulation", "ARDroneProtocol", "MAVLink", "Observations", "Geometry", "ShellSupport", "TrackFiles",
-                log, lifecycle, nioCore, nioPosix,
-            ],
+            name: "Simulation",
+            dependencies: ["FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "FlightService", log, lifecycle, nioCore, nioPosix],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "followme",
             dependencies: [
-                "FollowCore", "TextFormats", "FlightService", "FlightLog", "SimulatorServer", "TrackFiles", "ShellSupport", "FollowMeConfig",
-                "GPSClient", "DroneLink", "ARDroneProtocol", "Observations", "FollowBench", "Geometry", "Simulation",
-                "Fuzzing", "FlightReport", "DroneControl", "MAVLink", "MAVLinkAdapter", "MAVLinkLink",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"), log, lifecycle,
+                "FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "FlightService", "Simulation",
+                argumentParser, log, lifecycle,
             ],
             swiftSettings: strict
         ),
 
-        // MARK: Tools (never part of a flight)
-        .target(
-            name: "Fuzzing",
-            dependencies: ["ARDroneProtocol", "FollowMeConfig", "MAVLink", "SeededRandom"],
-            swiftSettings: strict
-        ),
         // Shared by the integration test targets only: child processes, gpsd launchers, UDP peers, the sim field.
-        .target(name: "TestSupport", dependencies: ["Observations", "ShellSupport"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["FollowCore", "Links"], path: "Tests/TestSupport", swiftSettings: strict),
 
         // MARK: Tests (one target per module; integration targets start real gpsd / UDP peers)
         .testTarget(
-            name: "GeometryTests", dependencies: ["Geometry"], resources: [.copy("Fixtures")], swiftSettings: strict
+            name: "GeometryTests", dependencies: ["FollowCore"], resources: [.copy("Fixtures")], swiftSettings: strict
         ),
-        .testTarget(name: "MemberwiseInitTests", dependencies: ["MemberwiseInit"], swiftSettings: strict),
         .testTarget(
-            name: "ARDroneAdapterTests", dependencies: ["ARDroneAdapter", "ARDroneProtocol", "FollowCore", "Observations"],
+            name: "ARDroneAdapterTests", dependencies: ["ARDrone", "FollowCore"],
             swiftSettings: strict
         ),
-        .testTarget(name: "TextFormatsTests", dependencies: ["TextFormats"], swiftSettings: strict),
-        .testTarget(name: "FlightReportTests", dependencies: ["FlightReport", "Geometry", "TextFormats", "FollowBench"], swiftSettings: strict),
-        .testTarget(name: "SeededRandomTests", dependencies: ["SeededRandom"], swiftSettings: strict),
+        .testTarget(name: "TextFormatsTests", dependencies: ["FlightRecords"], swiftSettings: strict),
+        .testTarget(name: "FlightReportTests", dependencies: ["FlightRecords", "FollowCore", "Simulation"], swiftSettings: strict),
+        .testTarget(name: "SeededRandomTests", dependencies: ["FollowCore"], swiftSettings: strict),
         .testTarget(
-            name: "MAVLinkAdapterTests", dependencies: ["MAVLinkAdapter", "MAVLink", "DroneControl", "FollowCore", "Observations", "SeededRandom", "Geometry"],
+            name: "MAVLinkAdapterTests", dependencies: ["MAVLink", "FollowCore"],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "MAVLinkTests", dependencies: ["MAVLink", "SeededRandom"], exclude: ["pymavlink_vectors.py"],
+            name: "MAVLinkTests", dependencies: ["MAVLink", "FollowCore"], exclude: ["pymavlink_vectors.py"],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "ARDroneProtocolTests", dependencies: ["ARDroneProtocol", "Fuzzing", "SeededRandom"],
+            name: "ARDroneProtocolTests", dependencies: ["ARDrone", "Simulation", "FollowCore"],
             resources: [.copy("Fixtures")], swiftSettings: strict
         ),
-        .testTarget(name: "FollowMeConfigTests", dependencies: ["FollowMeConfig", "FollowCore", "FlightService", "MAVLinkAdapter", "SeededRandom"], swiftSettings: strict),
+        .testTarget(name: "FollowMeConfigTests", dependencies: ["FlightService", "FollowCore", "MAVLink"], swiftSettings: strict),
         .testTarget(
-            name: "FollowCoreTests", dependencies: ["FollowCore", "Geometry", "Observations", "SeededRandom"],
+            name: "FollowCoreTests", dependencies: ["FollowCore"],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "SimulationTests", dependencies: ["Simulation", "ARDroneProtocol", "Geometry", "Observations", "SeededRandom", "MAVLink"],
+            name: "SimulationTests", dependencies: ["Simulation", "ARDrone", "FollowCore", "MAVLink"],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "FuzzingTests", dependencies: ["Fuzzing", "ARDroneProtocol", "FollowMeConfig", "SeededRandom"],
+            name: "FuzzingTests", dependencies: ["Simulation", "ARDrone", "FlightService", "FollowCore"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "GPSClientTests",
-            dependencies: ["GPSClient", "CGPS", "Observations", "Geometry", "Simulation", "ShellSupport", "TestSupport", log],
+            dependencies: ["Links", "CGPS", "FollowCore", "Simulation", "TestSupport", log],
             resources: [.copy("Fixtures")], swiftSettings: strict
         ),
         .testTarget(
             name: "DroneLinkTests",
-            dependencies: ["DroneLink", "DroneControl", "ARDroneProtocol", "ShellSupport", "Observations", "TestSupport", nioCore, nioPosix, log],
+            dependencies: ["Links", "FollowCore", "ARDrone", "TestSupport", nioCore, nioPosix, log],
             swiftSettings: strict
         ),
         .testTarget(
             name: "MAVLinkLinkTests",
-            dependencies: ["MAVLinkLink", "MAVLinkAdapter", "MAVLink", "DroneControl", "FollowCore", "Observations", "TestSupport", "Geometry", nioCore, log],
+            dependencies: ["Links", "MAVLink", "FollowCore", "TestSupport", nioCore, log],
             swiftSettings: strict
         ),
-        .testTarget(name: "ShellSupportTests", dependencies: ["ShellSupport", log], swiftSettings: strict),
+        .testTarget(name: "ShellSupportTests", dependencies: ["Links", log], swiftSettings: strict),
         .testTarget(
-            name: "FlightLogTests", dependencies: ["TextFormats", "FlightLog", "Geometry", "Observations", "TrackFiles", "ShellSupport", "FlightReport"], swiftSettings: strict
+            name: "FlightLogTests", dependencies: ["FlightRecords", "FollowCore", "Links"], swiftSettings: strict
         ),
         .testTarget(
-            name: "TrackFilesTests", dependencies: ["TrackFiles", "FollowBench", "Geometry", "Simulation", "ShellSupport"],
+            name: "TrackFilesTests", dependencies: ["FlightRecords", "Simulation", "FollowCore", "Links"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "FlightServiceTests",
-            dependencies: ["FlightService", "DroneControl", "DroneLink", "FlightLog", "FollowCore", "Geometry", "Observations", "ShellSupport", log],
+            dependencies: ["FlightService", "FollowCore", "Links", "FlightRecords", log],
             swiftSettings: strict
         ),
         .testTarget(
             name: "SimulatorServerTests",
-            dependencies: [
-                "SimulatorServer", "DroneLink", "GPSClient", "ARDroneProtocol", "MAVLink", "Simulation", "Observations",
-                "Geometry", "ShellSupport", "TestSupport", "MAVLinkLink", "MAVLinkAdapter", "DroneControl", "FollowCore", log,
-            ],
+            dependencies: ["Simulation", "Links", "ARDrone", "MAVLink", "FollowCore", "TestSupport", log],
             exclude: ["sim_mavlink_gcs.py"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "FollowBenchTests",
-            dependencies: ["TextFormats", "FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots", "ARDroneProtocol", "MAVLinkAdapter"],
+            dependencies: ["FlightRecords", "Simulation", "FollowCore", "ARDrone", "MAVLink"],
             swiftSettings: strict
         ),
-        .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport", "FlightLog"], swiftSettings: strict),
-        .testTarget(name: "CLITests", dependencies: ["FollowMeConfig", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport", "FlightRecords"], swiftSettings: strict),
+        .testTarget(name: "CLITests", dependencies: ["FlightService", "TestSupport"], swiftSettings: strict),
     ]
 )
-
-// Every product module may use `@MemberwiseInit` (a compile-time macro; see Sources/MemberwiseInit).
-for target in package.targets where [.regular, .executable].contains(target.type) && target.name != "MemberwiseInit" {
-    target.dependencies.append("MemberwiseInit")
-}

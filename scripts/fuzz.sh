@@ -16,9 +16,8 @@
 # Exit 0: no crash; 1: a target crashed (its input is saved as Fuzz/findings/<target>/crash-<sha1>);
 # 2: usage error; 3: this toolchain cannot build libFuzzer targets (CI treats that as "skip").
 #
-# The build uses direct swiftc/clang++ calls (no SwiftPM: the package's @MemberwiseInit macro would
-# otherwise need swift-syntax built from source, minutes on 2 cores); the macro is compiled as a
-# library plugin against the toolchain's own swift-syntax (lib/swift/host). Nothing here touches
+# The build uses direct swiftc/clang++ calls (no SwiftPM: only the folders the fuzzed paths need are
+# compiled, instrumented, without swift-nio). Nothing here touches
 # the package's .build except reading its resolved checkouts of TOMLKit and swift-log.
 #
 # Environment: FUZZ_BUILD_DIR (default .build-fuzz: objects, binaries, run logs and each run's new
@@ -53,15 +52,12 @@ obj="$build/obj"
 
 swiftc_path="$(command -v swiftc)" || { echo "fuzz.sh: no swiftc on PATH" >&2; exit 3; }
 toolchain="$(dirname "$(dirname "$(readlink -f "$swiftc_path")")")"
-host_lib="$toolchain/lib/swift/host"
 clangxx="$toolchain/bin/clang++"
 [[ -x "$clangxx" ]] || clangxx="$(command -v clang++ || true)"
 if ! ls "$toolchain"/lib/clang/*/lib/*/libclang_rt.fuzzer*.a >/dev/null 2>&1 \
    && ! ls "$toolchain"/lib/swift/clang/lib/*/libclang_rt.fuzzer*.a >/dev/null 2>&1; then
     echo "fuzz.sh: this toolchain ships no libFuzzer runtime (libclang_rt.fuzzer): skipping" >&2; exit 3
 fi
-[[ -f "$host_lib/SwiftSyntaxMacros.swiftmodule" || -d "$host_lib/SwiftSyntaxMacros.swiftmodule" ]] \
-    || { echo "fuzz.sh: no swift-syntax in $host_lib (needed for @MemberwiseInit): skipping" >&2; exit 3; }
 [[ -n "$clangxx" ]] || { echo "fuzz.sh: no clang++ for toml++: skipping" >&2; exit 3; }
 
 # Dependency sources: the package's resolved checkouts (resolved once if missing, e.g. a fresh clone).
@@ -74,7 +70,7 @@ swiftlog="$checkouts/swift-log/Sources/Logging"
 
 jobs="${FUZZ_JOBS:-2}"
 swift_flags=(-parse-as-library -wmo -O -g -package-name followme -sanitize=fuzzer,address -I "$obj" -I "$root/Sources/CGPS"
-             -Xcc -I"$tomlkit/CTOML/include" -load-plugin-library "$obj/libMemberwiseInitMacros.so")
+             -Xcc -I"$tomlkit/CTOML/include")
 cxx_flags=(-std=c++17 -DTOML_EXCEPTIONS=1 -O1 -g -fPIC -fsanitize=fuzzer-no-link,address
            -I"$tomlkit/CTOML/include" -I"$tomlkit/CTOML/Sources")
 
@@ -86,19 +82,7 @@ up_to_date() {  # NAME STAMP
     [[ -f "$obj/$1.stamp" && "$(cat "$obj/$1.stamp")" == "$2" ]]
 }
 
-# 1. @MemberwiseInit as an in-process library plugin (no @main: that is the executable-plugin entry).
-macro_src="$root/Sources/MemberwiseInitMacros/MemberwiseInitMacro.swift"
-stamp="$(stamp_of "$macro_src")"
-if ! up_to_date macros "$stamp"; then
-    echo "fuzz.sh: building the @MemberwiseInit plugin" >&2
-    sed -e '/^import SwiftCompilerPlugin/d' -e '/^@main/,$d' "$macro_src" > "$obj/MemberwiseInitMacro.swift"
-    swiftc -emit-library -parse-as-library -module-name MemberwiseInitMacros -I "$host_lib" -L "$host_lib" \
-        -lSwiftSyntax -lSwiftSyntaxMacros -lSwiftDiagnostics -lSwiftSyntaxBuilder -Xlinker -rpath -Xlinker "$host_lib" \
-        "$obj/MemberwiseInitMacro.swift" -o "$obj/libMemberwiseInitMacros.so" || exit 3
-    echo "$stamp" > "$obj/macros.stamp"
-fi
-
-# 2. Swift modules in dependency order (each: one instrumented object + its .swiftmodule).
+# 1. Swift modules in dependency order (each: one instrumented object + its .swiftmodule).
 chain=""  # the stamps of everything built so far: a changed dependency rebuilds its dependants
 ours=(-swift-version 6 -enable-upcoming-feature ExistentialAny)  # the package's `strict` settings
 swift_module() {  # NAME "LANGUAGE FLAGS" SOURCE_DIR...
@@ -133,23 +117,20 @@ cxx_module() {  # NAME SOURCE_DIR
     echo "$stamp" > "$obj/$name.stamp"
 }
 
-swift_module MemberwiseInit "${ours[*]}" "$root/Sources/MemberwiseInit"
-swift_module Geometry "${ours[*]}" "$root/Sources/Geometry"
-swift_module Observations "${ours[*]}" "$root/Sources/Observations"
-swift_module SeededRandom "${ours[*]}" "$root/Sources/SeededRandom"
-swift_module TextFormats "${ours[*]}" "$root/Sources/TextFormats"
-swift_module ARDroneProtocol "${ours[*]}" "$root/Sources/ARDroneProtocol"
+# A module that holds more than the fuzzed paths is compiled from the folders they need only, under
+# its own name (docs/architecture.md §1), so the targets' `import Simulation` / `import Links` work.
 swift_module FollowCore "${ours[*]}" "$root/Sources/FollowCore"
+swift_module ARDrone "${ours[*]}" "$root/Sources/ARDrone"
+swift_module MAVLink "${ours[*]}" "$root/Sources/MAVLink"
+swift_module Logging "-swift-version 6" "$swiftlog"
+swift_module Links "${ours[*]}" "$root/Sources/Links/Support" "$root/Sources/Links/GPS"
+swift_module FlightRecords "${ours[*]}" "$root/Sources/FlightRecords/TextFormats"
 cxx_module CTOML "$tomlkit/CTOML/Sources"
 swift_module TOMLKit "-swift-version 5" "$tomlkit/TOMLKit"
-swift_module FollowMeConfig "${ours[*]}" "$root/Sources/FollowMeConfig"
-swift_module Logging "-swift-version 6" "$swiftlog"
-swift_module ShellSupport "${ours[*]}" "$root/Sources/ShellSupport"
-swift_module GPSClient "${ours[*]}" "$root/Sources/GPSClient"
-swift_module MAVLink "${ours[*]}" "$root/Sources/MAVLink"
-swift_module Fuzzing "${ours[*]}" "$root/Sources/Fuzzing"
+swift_module FlightService "${ours[*]}" "$root/Sources/FlightService/Config"
+swift_module Simulation "${ours[*]}" "$root/Sources/Simulation/Fuzzing"
 
-# 3. One libFuzzer executable per target (all objects linked; the linker keeps what is used).
+# 2. One libFuzzer executable per target (all objects linked; the linker keeps what is used).
 objects=("$obj"/*.o)
 for target in "${targets[@]}"; do
     src="$root/Fuzz/Targets/$target.swift"
@@ -163,7 +144,7 @@ for target in "${targets[@]}"; do
 done
 [[ $build_only -eq 1 ]] && exit 0
 
-# 4. Run each target for the budget: repo corpus (read only) + a scratch corpus for new inputs.
+# 3. Run each target for the budget: repo corpus (read only) + a scratch corpus for new inputs.
 status=0
 summary=()
 for target in "${targets[@]}"; do

@@ -1,6 +1,6 @@
 // libFuzzer entry point of the `config` target (built by scripts/fuzz.sh; docs/fuzzing.md). The property
 // is FuzzProperty.config (Sources/Fuzzing), which the unit tests also replay over Fuzz/corpus/config/.
-import Fuzzing
+import Simulation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

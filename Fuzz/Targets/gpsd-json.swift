@@ -2,8 +2,8 @@
 // lines through libgps' gps_unpack into gps_data_t, then GPSDataMapper. The property is
 // GPSDataMapper.fuzzViolation(jsonLines:) (Sources/GPSClient), which GPSClientTests also replays over
 // Fuzz/corpus/gpsd-json/.
-import Fuzzing
-import GPSClient
+import Simulation
+import Links
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

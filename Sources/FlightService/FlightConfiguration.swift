@@ -1,8 +1,6 @@
-import DroneLink
+import Links
 import FollowCore
-import FollowMeConfig
-import GPSClient
-import MAVLinkAdapter
+import MAVLink
 
 /// Maps the validated config file onto the parameters of each part (the one place this happens).
 public struct FlightConfiguration: Sendable {

@@ -1,9 +1,7 @@
-import DroneControl
-import FlightLog
 import FollowCore
+import FlightRecords
 import Logging
-import Observations
-import ShellSupport
+import Links
 
 /// What the flight loop makes of the drone link's telemetry and events (any link: docs/architecture.md §3.2).
 extension FlightLoop {

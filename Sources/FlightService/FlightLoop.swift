@@ -1,10 +1,8 @@
-import DroneControl
-import FlightLog
 import FollowCore
+import FlightRecords
 import Foundation
 import Logging
-import Observations
-import ShellSupport
+import Links
 
 /// The loop body of a flight: the only code that mutates flight state.
 ///

@@ -1,15 +1,12 @@
-import DroneControl
 import FollowCore
 import Foundation
-import GPSClient
+import Links
 import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import Synchronization
-import ShellSupport
-import Observations
-import FlightLog
+import FlightRecords
 
 /// Options of `followme run` that are not in the config file.
 public struct FlightServiceOptions: Sendable {

@@ -1,8 +1,5 @@
-import DroneControl
-import FlightLog
 import FollowCore
-import Geometry
-import Observations
+import FlightRecords
 
 /// What the flight loop remembers for its status snapshot (`FlightStatus`) beyond the state
 /// machine: the latest fix and loss of each receiver, the last transitions, the link's rates.

@@ -1,9 +1,7 @@
-import DroneControl
-import DroneLink
+import FollowCore
+import Links
 import Logging
-import MAVLinkLink
 import NIOCore
-import Observations
 
 extension FlightConfiguration.LinkSettings {
     /// The drone link `[drone] protocol` names, built on `eventLoop` (the flight's executor, so its

@@ -1,5 +1,4 @@
-import FollowMeConfig
-import GPSClient
+import Links
 
 extension RateRequest {
     /// The request for a configured `rate_hz`: "max" → `.fastest`, "device" → `.receiverDefault`,

@@ -1,5 +1,4 @@
-import DroneControl
-import FollowMeConfig
+import FollowCore
 import Logging
 import ServiceLifecycle
 

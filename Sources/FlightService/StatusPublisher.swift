@@ -1,11 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FlightLog
+import FlightRecords
 import Foundation
 import Logging
-import Observations
-import ShellSupport
+import FollowCore
+import Links
 import Synchronization
 
 /// The read-only status socket of `followme run` (`--status-socket PATH`, `[status] socket`): a

@@ -1,8 +1,5 @@
-import MemberwiseInit
-
 /// A WGS84 latitude and longitude in degE7 (degrees × 10⁷), the pair GLOBAL_POSITION_INT,
 /// HOME_POSITION and FOLLOW_TARGET carry (docs/mavlink.md §4.4): about 1.1 cm of latitude per unit.
-@MemberwiseInit(.public)
 public struct LatitudeLongitudeE7: Sendable, Hashable {
     public var latitudeE7: Int32 = 0
     public var longitudeE7: Int32 = 0
@@ -10,4 +7,9 @@ public struct LatitudeLongitudeE7: Sendable, Hashable {
     /// Degrees (every degE7 value is exact in a `Double`).
     public var latitudeDegrees: Double { Double(latitudeE7) / 1e7 }
     public var longitudeDegrees: Double { Double(longitudeE7) / 1e7 }
+
+    public init(latitudeE7: Int32 = 0, longitudeE7: Int32 = 0) {
+        self.latitudeE7 = latitudeE7
+        self.longitudeE7 = longitudeE7
+    }
 }

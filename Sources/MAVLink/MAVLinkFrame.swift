@@ -1,5 +1,3 @@
-import MemberwiseInit
-
 /// One MAVLink frame (packet) as on the wire, payload still raw (docs/mavlink.md §2).
 ///
 /// Holds exactly what was received, so an accepted frame re-encodes to the same bytes: the payload
@@ -7,7 +5,6 @@ import MemberwiseInit
 /// truncates nor extends it) and the 13 signature bytes of a signed frame (kept, never checked:
 /// FollowMe does not sign, §2.5). Messages are read from and written to `payload` by the message
 /// types (`MAVLinkMessage`), which know the layout.
-@MemberwiseInit(.public)
 public struct MAVLinkFrame: Sendable, Hashable {
     /// Which framing: v2 (magic 0xFD, 10-byte header) or v1 (0xFE, 6-byte header; decode only in practice).
     public enum Version: Sendable, Hashable { case v1, v2 }
@@ -29,6 +26,28 @@ public struct MAVLinkFrame: Sendable, Hashable {
     public var payload: [UInt8] = []
     /// The 13 signature bytes of a signed v2 frame (link id, timestamp, signature); nil when unsigned.
     public var signature: [UInt8]? = nil
+
+    public init(
+        version: Version = .v2,
+        incompatibilityFlags: UInt8 = 0,
+        compatibilityFlags: UInt8 = 0,
+        sequence: UInt8 = 0,
+        systemID: UInt8 = 0,
+        componentID: UInt8 = 0,
+        messageID: UInt32 = 0,
+        payload: [UInt8] = [],
+        signature: [UInt8]? = nil
+    ) {
+        self.version = version
+        self.incompatibilityFlags = incompatibilityFlags
+        self.compatibilityFlags = compatibilityFlags
+        self.sequence = sequence
+        self.systemID = systemID
+        self.componentID = componentID
+        self.messageID = messageID
+        self.payload = payload
+        self.signature = signature
+    }
 }
 
 extension MAVLinkFrame {

@@ -1,4 +1,4 @@
-import Geometry
+import FollowCore
 
 /// A simulated airframe's ground truth: where it is, how it moves, where its nose points and how it
 /// leans. The same for both simulators (`DroneSimulator`, the AR.Drone; `MAVLinkCopter`, the

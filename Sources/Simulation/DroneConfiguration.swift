@@ -1,5 +1,3 @@
-import MemberwiseInit
-
 /// The simulated drone's on-board configuration, as changed by `AT*CONFIG` writes.
 ///
 /// Every key written is stored verbatim in `values` (unknown keys are accepted, like the drone
@@ -9,7 +7,6 @@ import MemberwiseInit
 public struct DroneConfiguration: Sendable, Hashable {
     /// One flight-limit set. The drone keeps an indoor and an outdoor set and uses the one that
     /// `control:outdoor` selects.
-    @MemberwiseInit
     public struct LimitSet: Sendable, Hashable {
         /// Tilt reached at PCMD roll/pitch ±1, radians. `control:euler_angle_max`.
         public var eulerAngleMaxRadians: Double
@@ -30,6 +27,16 @@ public struct DroneConfiguration: Sendable, Hashable {
             verticalSpeedMaxMillimetersPerSecond: 1000,
             yawRateMaxRadiansPerSecond: 200 * .pi / 180
         )
+
+        public init(
+            eulerAngleMaxRadians: Double,
+            verticalSpeedMaxMillimetersPerSecond: Double,
+            yawRateMaxRadiansPerSecond: Double
+        ) {
+            self.eulerAngleMaxRadians = eulerAngleMaxRadians
+            self.verticalSpeedMaxMillimetersPerSecond = verticalSpeedMaxMillimetersPerSecond
+            self.yawRateMaxRadiansPerSecond = yawRateMaxRadiansPerSecond
+        }
     }
 
     /// Largest accepted `euler_angle_max`, radians: "between 0 and 0.52 (ie. 30 deg)" (SDK text,

@@ -1,4 +1,4 @@
-import Geometry
+import FollowCore
 
 /// Fixed physical and firmware-behaviour parameters of the simulated AR.Drone 2.0 (things a
 /// client cannot change with `AT*CONFIG`). The defaults follow

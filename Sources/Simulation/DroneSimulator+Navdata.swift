@@ -1,6 +1,5 @@
-import ARDroneProtocol
-import Geometry
-import Observations
+import ARDrone
+import FollowCore
 
 /// What the simulated drone reports, in ARDroneProtocol's navdata types: the header state word and
 /// the demo option (docs/ardrone-protocol.md §3.2, §3.4), in the drone's own units and frames.

@@ -1,5 +1,4 @@
-import Geometry
-import Observations
+import FollowCore
 
 /// One fixed step of the model (docs/dynamics-and-follow.md §1.4; the equations are on
 /// `DroneSimulator`): commands that waited out the latency, battery, forced landings, then the

@@ -1,6 +1,5 @@
-import ARDroneProtocol
-import Geometry
-import Observations
+import ARDrone
+import FollowCore
 
 /// A deterministic AR.Drone 2.0 simulator: the tum_ardrone prediction model with SDK command
 /// semantics (docs/dynamics-and-follow.md §1.4) plus the firmware behaviours a follow-me

@@ -1,5 +1,4 @@
-import MemberwiseInit
-import Observations
+import FollowCore
 
 /// Error and timing model of one simulated GPS receiver (per horizontal axis unless stated).
 ///
@@ -7,7 +6,6 @@ import Observations
 /// shared with the other receiver, i this receiver's own Gauss–Markov component (both unit
 /// variance, §3.2/§3.4 of docs/dynamics-and-follow.md), s the decaying offset left by rare
 /// steps (constellation changes, §3.2) and w white noise.
-@MemberwiseInit
 public struct GPSReceiverModel: Sendable, Hashable {
     /// Stationary standard deviation of the slow bias, metres per axis (σ_b).
     public var biasSigmaMeters: Double = 0
@@ -56,6 +54,34 @@ public struct GPSReceiverModel: Sendable, Hashable {
     public var horizontal95Meters: Double {
         2.448 * (biasSigmaMeters * biasSigmaMeters + whiteSigmaMeters * whiteSigmaMeters).squareRoot()
     }
+
+    public init(
+        biasSigmaMeters: Double = 0,
+        biasTimeConstantSeconds: Double = 300,
+        whiteSigmaMeters: Double = 0,
+        fixRateHertz: Double = 5,
+        latencySeconds: Double = 0,
+        velocitySigmaMetersPerSecond: Double = 0,
+        headingSigmaDegrees: Double = 0,
+        mountOffsetDegrees: Double = 0,
+        stepsPerHour: Double = 0,
+        stepMinMeters: Double = 1,
+        stepMaxMeters: Double = 3,
+        reportsVelocity: Bool = true
+    ) {
+        self.biasSigmaMeters = biasSigmaMeters
+        self.biasTimeConstantSeconds = biasTimeConstantSeconds
+        self.whiteSigmaMeters = whiteSigmaMeters
+        self.fixRateHertz = fixRateHertz
+        self.latencySeconds = latencySeconds
+        self.velocitySigmaMetersPerSecond = velocitySigmaMetersPerSecond
+        self.headingSigmaDegrees = headingSigmaDegrees
+        self.mountOffsetDegrees = mountOffsetDegrees
+        self.stepsPerHour = stepsPerHour
+        self.stepMinMeters = stepMinMeters
+        self.stepMaxMeters = stepMaxMeters
+        self.reportsVelocity = reportsVelocity
+    }
 }
 
 /// The GPS error model for the two receivers of a follow-me run (person and drone).
@@ -70,7 +96,12 @@ public struct GPSErrorModel: Sendable, Hashable {
     /// Correlation time of the shared component, seconds.
     public var sharedTimeConstantSeconds: Double
 
-    public init(target: GPSReceiverModel, onboard: GPSReceiverModel, sharedCorrelation: Double = 0, sharedTimeConstantSeconds: Double = 300) {
+    public init(
+        target: GPSReceiverModel,
+        onboard: GPSReceiverModel,
+        sharedCorrelation: Double = 0,
+        sharedTimeConstantSeconds: Double = 300
+    ) {
         self.target = target
         self.onboard = onboard
         self.sharedCorrelation = min(max(sharedCorrelation, 0), 1)

@@ -1,10 +1,6 @@
-import Geometry
-import MemberwiseInit
-import Observations
-import SeededRandom
+import FollowCore
 
 /// The true state of one receiver's carrier at a fix time.
-@MemberwiseInit
 public struct GPSTruthSample: Sendable, Hashable {
     /// Position on the local plane, metres east/north.
     public var positionPlane: PlaneVector
@@ -15,6 +11,18 @@ public struct GPSTruthSample: Sendable, Hashable {
     /// Nose heading of the carrier, compass degrees, if it reports heading (the drone); `nil`
     /// for a receiver without heading output.
     public var noseHeadingDegrees: Double? = nil
+
+    public init(
+        positionPlane: PlaneVector,
+        velocityENU: PlaneVector,
+        altitudeMeters: Double = 0,
+        noseHeadingDegrees: Double? = nil
+    ) {
+        self.positionPlane = positionPlane
+        self.velocityENU = velocityENU
+        self.altitudeMeters = altitudeMeters
+        self.noseHeadingDegrees = noseHeadingDegrees
+    }
 }
 
 extension DroneSimulator {

@@ -1,6 +1,4 @@
-import Geometry
-import Observations
-import SeededRandom
+import FollowCore
 
 /// A 2-D first-order Gauss–Markov process (per axis independent) with unit stationary variance.
 ///

@@ -1,4 +1,4 @@
-import Geometry
+import FollowCore
 
 /// The horizontal half of ArduCopter's GUIDED velocity path, as `MAVLinkCopter` flies it
 /// (docs/mavlink.md §8.4): the velocity set-point is shaped into a jerk- and acceleration-limited

@@ -1,6 +1,5 @@
-import Geometry
+import FollowCore
 import MAVLink
-import Observations
 
 /// What the copter does with a ground station's frames (docs/mavlink.md §8.1): COMMAND_LONG is
 /// answered with COMMAND_ACK at once, with ArduPilot's results; SET_POSITION_TARGET_LOCAL_NED

@@ -1,6 +1,5 @@
-import Geometry
+import FollowCore
 import MAVLink
-import Observations
 
 /// The pilot and the GCS failsafe (docs/mavlink.md §8.5): a mode switch on the RC transmitter, and
 /// what ArduCopter does when its ground station (`SYSID_MYGCS`) falls silent — LAND, RTL or BRAKE

@@ -1,6 +1,5 @@
-import Geometry
+import FollowCore
 import MAVLink
-import Observations
 
 /// Time: the fixed physics step (docs/mavlink.md §8.1; the plant equations are on `MAVLinkCopter`)
 /// and the telemetry streams that fall due.

@@ -1,6 +1,5 @@
-import Geometry
+import FollowCore
 import MAVLink
-import Observations
 
 /// A simulated ArduPilot-like Copter that speaks MAVLink: modes, arming checks, GUIDED take-off,
 /// velocity set-points, LAND with auto-disarm, and the telemetry a ground station reads

@@ -1,5 +1,4 @@
-import Geometry
-import Observations
+import FollowCore
 
 /// A two-letter NMEA 0183 talker identifier (the `GP` of `$GPRMC`).
 ///

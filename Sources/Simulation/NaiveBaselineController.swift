@@ -1,7 +1,5 @@
-import ARDroneProtocol
-import Geometry
-import MemberwiseInit
-import Observations
+import ARDrone
+import FollowCore
 
 /// The objc.io "quadcopter navigator" follow logic, reproduced as the benchmark baseline
 /// (objcio/issue-8-quadcopter-navigator `Navigator.m`, `DroneController.m`;
@@ -53,12 +51,17 @@ public struct NaiveBaselineController: Sendable {
     }
 
     /// What the baseline sees: both positions and the drone receiver's compass heading.
-    @MemberwiseInit
     public struct Input: Sendable, Hashable {
         public var targetCoordinate: GeoCoordinate
         public var droneCoordinate: GeoCoordinate
         /// Heading of the drone's receiver (phone), compass degrees.
         public var receiverHeadingDegrees: Double
+
+        public init(targetCoordinate: GeoCoordinate, droneCoordinate: GeoCoordinate, receiverHeadingDegrees: Double) {
+            self.targetCoordinate = targetCoordinate
+            self.droneCoordinate = droneCoordinate
+            self.receiverHeadingDegrees = receiverHeadingDegrees
+        }
     }
 
     public let parameters: Parameters

@@ -1,8 +1,6 @@
-import Geometry
-import MemberwiseInit
+import FollowCore
 
 /// Where the followed person is and how fast they move, on the local plane.
-@MemberwiseInit
 public struct PersonState: Sendable, Hashable {
     /// Metres east/north of the plane origin.
     public var positionPlane: PlaneVector
@@ -12,6 +10,11 @@ public struct PersonState: Sendable, Hashable {
     /// The GPS truth for a person's receiver (on the ground, no heading output).
     public var gpsTruth: GPSTruthSample {
         GPSTruthSample(positionPlane: positionPlane, velocityENU: velocityENU)
+    }
+
+    public init(positionPlane: PlaneVector, velocityENU: PlaneVector) {
+        self.positionPlane = positionPlane
+        self.velocityENU = velocityENU
     }
 }
 
@@ -30,7 +33,6 @@ public enum PersonSpeed {
 }
 
 /// Walks in a straight line at constant speed.
-@MemberwiseInit
 public struct StraightWalkScenario: PersonScenario {
     public var startPlane: PlaneVector = .zero
     /// Direction of travel, compass degrees.
@@ -42,10 +44,19 @@ public struct StraightWalkScenario: PersonScenario {
         let velocity = PlaneVector.unit(bearingDegrees: bearingDegrees) * speedMetersPerSecond
         return PersonState(positionPlane: startPlane + velocity * t, velocityENU: velocity)
     }
+
+    public init(
+        startPlane: PlaneVector = .zero,
+        bearingDegrees: Double = 0,
+        speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond
+    ) {
+        self.startPlane = startPlane
+        self.bearingDegrees = bearingDegrees
+        self.speedMetersPerSecond = speedMetersPerSecond
+    }
 }
 
 /// Walks round a square, turning 90° on the spot at each corner, forever.
-@MemberwiseInit
 public struct SquareWalkScenario: PersonScenario {
     /// The first corner.
     public var startPlane: PlaneVector = .zero
@@ -75,11 +86,24 @@ public struct SquareWalkScenario: PersonScenario {
             velocityENU: direction * speedMetersPerSecond
         )
     }
+
+    public init(
+        startPlane: PlaneVector = .zero,
+        initialBearingDegrees: Double = 0,
+        sideMeters: Double = 40,
+        speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond,
+        turnsClockwise: Bool = true
+    ) {
+        self.startPlane = startPlane
+        self.initialBearingDegrees = initialBearingDegrees
+        self.sideMeters = sideMeters
+        self.speedMetersPerSecond = speedMetersPerSecond
+        self.turnsClockwise = turnsClockwise
+    }
 }
 
 /// Walks a straight line in bursts: `walkSeconds` at speed, then `stopSeconds` standing, repeated.
 /// Speed changes are instantaneous.
-@MemberwiseInit
 public struct StopAndGoScenario: PersonScenario {
     public var startPlane: PlaneVector = .zero
     public var bearingDegrees: Double = 0
@@ -100,12 +124,25 @@ public struct StopAndGoScenario: PersonScenario {
             velocityENU: walking ? direction * speedMetersPerSecond : .zero
         )
     }
+
+    public init(
+        startPlane: PlaneVector = .zero,
+        bearingDegrees: Double = 0,
+        speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond,
+        walkSeconds: Double = 10,
+        stopSeconds: Double = 5
+    ) {
+        self.startPlane = startPlane
+        self.bearingDegrees = bearingDegrees
+        self.speedMetersPerSecond = speedMetersPerSecond
+        self.walkSeconds = walkSeconds
+        self.stopSeconds = stopSeconds
+    }
 }
 
 /// Jogs a straight lead-in, then circular arcs of `arcDegrees` at constant speed: one arc and
 /// straight on along the new direction (`.once`), or arcs alternately to the right and to the left
 /// forever, a slalom (`.alternating`; the mean direction stays the lead-in's plus half an arc).
-@MemberwiseInit
 public struct CurveJogScenario: PersonScenario {
     /// Which arcs follow the lead-in.
     public enum Turns: Sendable, Hashable {
@@ -167,15 +204,37 @@ public struct CurveJogScenario: PersonScenario {
         return PersonState(positionPlane: position + direction * max(0, remaining),
                            velocityENU: direction * speedMetersPerSecond)
     }
+
+    public init(
+        startPlane: PlaneVector = .zero,
+        initialBearingDegrees: Double = 0,
+        speedMetersPerSecond: Double = PersonSpeed.jogMetersPerSecond,
+        leadInMeters: Double = 30,
+        radiusMeters: Double = 20,
+        arcDegrees: Double = 90,
+        turns: Turns = .once(clockwise: true)
+    ) {
+        self.startPlane = startPlane
+        self.initialBearingDegrees = initialBearingDegrees
+        self.speedMetersPerSecond = speedMetersPerSecond
+        self.leadInMeters = leadInMeters
+        self.radiusMeters = radiusMeters
+        self.arcDegrees = arcDegrees
+        self.turns = turns
+    }
 }
 
 /// One timestamped point of a recorded track.
-@MemberwiseInit
 public struct TrackPoint: Sendable, Hashable {
     /// Seconds since the track start.
     public var timeSeconds: Double
     /// Metres east/north on the local plane.
     public var positionPlane: PlaneVector
+
+    public init(timeSeconds: Double, positionPlane: PlaneVector) {
+        self.timeSeconds = timeSeconds
+        self.positionPlane = positionPlane
+    }
 }
 
 /// Why a track cannot become a scenario.
@@ -207,7 +266,10 @@ public struct TrackScenario: PersonScenario {
     }
 
     /// Projects timestamped coordinates onto `plane` (times in seconds since the track start).
-    public init(coordinates: [(timeSeconds: Double, coordinate: GeoCoordinate)], plane: LocalPlane) throws(TrackScenarioError) {
+    public init(
+        coordinates: [(timeSeconds: Double, coordinate: GeoCoordinate)],
+        plane: LocalPlane) throws(TrackScenarioError
+    ) {
         var projected: [TrackPoint] = []
         projected.reserveCapacity(coordinates.count)
         for c in coordinates {
@@ -237,7 +299,6 @@ public struct TrackScenario: PersonScenario {
 }
 
 /// One straight leg of a `LegsScenario`.
-@MemberwiseInit
 public struct PersonLeg: Sendable, Hashable {
     /// Direction of travel, compass degrees (ignored when standing).
     public var bearingDegrees: Double
@@ -250,12 +311,17 @@ public struct PersonLeg: Sendable, Hashable {
     public static func stand(_ seconds: Double) -> PersonLeg {
         PersonLeg(bearingDegrees: 0, speedMetersPerSecond: 0, seconds: seconds)
     }
+
+    public init(bearingDegrees: Double, speedMetersPerSecond: Double, seconds: Double) {
+        self.bearingDegrees = bearingDegrees
+        self.speedMetersPerSecond = speedMetersPerSecond
+        self.seconds = seconds
+    }
 }
 
 /// Straight legs one after the other, speed and direction changing instantly between them (a
 /// person who "stops dead" or turns on the spot: the hardest case for a follower); the last leg
 /// goes on forever.
-@MemberwiseInit
 public struct LegsScenario: PersonScenario {
     public var startPlane: PlaneVector = .zero
     public var legs: [PersonLeg]
@@ -274,6 +340,11 @@ public struct LegsScenario: PersonScenario {
             elapsed += leg.seconds
         }
         return PersonState(positionPlane: position, velocityENU: .zero) // not reached: the last leg returns
+    }
+
+    public init(startPlane: PlaneVector = .zero, legs: [PersonLeg]) {
+        self.startPlane = startPlane
+        self.legs = legs
     }
 }
 

@@ -1,7 +1,4 @@
-import Geometry
-import MemberwiseInit
-import Observations
-import SeededRandom
+import FollowCore
 
 /// Horizontal wind at the drone: a steady mean plus gusts, deterministic for a seed.
 ///
@@ -18,7 +15,6 @@ import SeededRandom
 /// drydenwindturbulencemodelcontinuous.html).
 public struct WindModel: Sendable, Hashable {
     /// What the wind is like.
-    @MemberwiseInit
     public struct Parameters: Sendable, Hashable {
         /// Mean wind, m/s: the velocity the air moves with (east/north), not where it comes from.
         public var meanENU: PlaneVector = .zero
@@ -58,6 +54,16 @@ public struct WindModel: Sendable, Hashable {
         public var isValid: Bool {
             meanENU.isFinite && gustSigmaMetersPerSecond.isFinite && gustSigmaMetersPerSecond >= 0
                 && gustTimeConstantSeconds.isFinite && gustTimeConstantSeconds > 0
+        }
+
+        public init(
+            meanENU: PlaneVector = .zero,
+            gustSigmaMetersPerSecond: Double = 0,
+            gustTimeConstantSeconds: Double = 5
+        ) {
+            self.meanENU = meanENU
+            self.gustSigmaMetersPerSecond = gustSigmaMetersPerSecond
+            self.gustTimeConstantSeconds = gustTimeConstantSeconds
         }
     }
 

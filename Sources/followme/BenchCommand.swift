@@ -1,16 +1,11 @@
 import ArgumentParser
-import FollowBench
-import FollowCore
-import FollowMeConfig
-import FlightLog
-import FlightService
-import ShellSupport
-import SimulatorServer
-import TrackFiles
-import Foundation
-import Geometry
-import MAVLinkAdapter
 import Simulation
+import FollowCore
+import FlightService
+import FlightRecords
+import Links
+import Foundation
+import MAVLink
 
 /// `followme bench`: FollowMe against the objc.io baseline on simulated time, every scenario ×
 /// controller × GPS noise model.

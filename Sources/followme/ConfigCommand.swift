@@ -1,5 +1,5 @@
 import ArgumentParser
-import FollowMeConfig
+import FlightService
 
 /// `followme config check FILE`: prints the effective config (exit 0) or every problem (exit 2).
 struct ConfigCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import FollowMeConfig
-import ShellSupport
+import FlightService
+import Links
 
 /// The `--config FILE` option every subcommand that needs the config shares.
 struct ConfigOption: ParsableArguments {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FlightLog
+import FlightRecords
 import Foundation
 
 /// `followme`: make a Parrot AR.Drone 2.0 follow a person carrying a GPS.

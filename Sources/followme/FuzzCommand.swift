@@ -1,7 +1,7 @@
-import Fuzzing
-import ARDroneProtocol
+import Simulation
+import ARDrone
 import ArgumentParser
-import FollowMeConfig
+import FlightService
 import Foundation
 
 /// `followme fuzz navdata|at|config|all`: runs the deterministic mutation fuzzers and prints their

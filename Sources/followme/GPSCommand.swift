@@ -1,17 +1,11 @@
 import ArgumentParser
 import Foundation
-import FollowMeConfig
-import FlightLog
 import FlightService
-import ShellSupport
-import SimulatorServer
-import TrackFiles
-import GPSClient
-import Geometry
+import FlightRecords
+import Links
+import Simulation
+import FollowCore
 import Logging
-import ShellSupport
-import Observations
-import TextFormats
 
 /// `followme gps`: watch both receivers live, like `cgps` for our two roles.
 struct GPSCommand: AsyncParsableCommand {

@@ -1,9 +1,8 @@
 import ArgumentParser
-import FlightLog
+import FlightRecords
 import FlightService
-import ShellSupport
-import SimulatorServer
-import TrackFiles
+import Links
+import Simulation
 import Foundation
 
 /// `followme log`: tools for the JSONL flight log written by `followme run --flight-log`.

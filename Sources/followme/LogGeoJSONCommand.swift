@@ -1,5 +1,5 @@
 import ArgumentParser
-import FlightLog
+import FlightRecords
 
 /// `followme log geojson LOG`: the person's and the drone's fixes as a GeoJSON FeatureCollection.
 struct LogGeoJSONCommand: ParsableCommand {

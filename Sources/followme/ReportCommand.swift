@@ -1,10 +1,8 @@
 import ArgumentParser
-import FlightLog
-import FlightReport
-import FollowBench
+import FlightRecords
+import Simulation
 import Foundation
-import ShellSupport
-import TrackFiles
+import Links
 
 /// `followme report FLIGHT.jsonl [-o FILE.html]`: the after-flight page of a flight log.
 struct ReportCommand: ParsableCommand {

@@ -1,5 +1,5 @@
-import FlightLog
-import FollowMeConfig
+import FlightRecords
+import FlightService
 import Foundation
 import Logging
 

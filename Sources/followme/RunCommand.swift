@@ -1,11 +1,9 @@
 import ArgumentParser
-import DroneLink
+import Links
 import Foundation
-import FlightLog
+import FlightRecords
 import FlightService
-import ShellSupport
-import SimulatorServer
-import TrackFiles
+import Simulation
 import Logging
 
 /// `followme run --config FILE`: the appliance. Takes off once preflight passes, follows,

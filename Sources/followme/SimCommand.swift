@@ -1,11 +1,10 @@
 import ArgumentParser
-import FlightLog
+import FlightRecords
 import FlightService
-import ShellSupport
-import SimulatorServer
-import TrackFiles
+import Links
+import Simulation
 import Foundation
-import Geometry
+import FollowCore
 import Logging
 
 /// `followme sim`: a simulated AR.Drone 2.0 on loopback, speaking the real UDP protocol, with its

@@ -2,10 +2,10 @@
 import Glibc
 #endif
 import ArgumentParser
-import FlightLog
+import FlightRecords
 import Foundation
-import Observations
-import ShellSupport
+import FollowCore
+import Links
 
 /// `followme watch`: a running `followme run` (e.g. the systemd service) live on the terminal, like
 /// `cgps` for our flight. Reads the flight's read-only status socket; the flight never waits for it.

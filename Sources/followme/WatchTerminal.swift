@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import ShellSupport
+import Links
 import Synchronization
 
 /// Set by SIGINT/SIGTERM/SIGHUP while `followme watch` runs (a signal handler may only set a flag).

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Geometry
+import FollowCore
 import Simulation
 
 /// `--wind-mps`, `--wind-towards-deg` and `--gusts`: the simulated wind at the drone, as

@@ -1,7 +1,5 @@
-import ARDroneAdapter
-import ARDroneProtocol
+import ARDrone
 import FollowCore
-import Observations
 import Testing
 
 /// `followme bench` drives the simulated drone through the link's own mappings (ARDroneAdapter): a

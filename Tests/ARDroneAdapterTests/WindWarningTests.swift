@@ -1,7 +1,6 @@
-import ARDroneAdapter
-import ARDroneProtocol
+import ARDrone
 import Foundation
-import Observations
+import FollowCore
 import Testing
 
 /// The firmware's own "too much wind" warning (state bit 20 `ARDRONE_WIND_MASK`,

@@ -1,7 +1,7 @@
-import Fuzzing
+import Simulation
 import Testing
-@testable import ARDroneProtocol
-import SeededRandom
+@testable import ARDrone
+import FollowCore
 
 @Test("Decoder reads every command kind with its sequence number")
 func decodesAllKinds() throws {

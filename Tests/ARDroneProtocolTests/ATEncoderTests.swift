@@ -1,8 +1,8 @@
 import Foundation
-import Fuzzing
+import Simulation
 import Testing
-@testable import ARDroneProtocol
-import SeededRandom
+@testable import ARDrone
+import FollowCore
 
 /// Float → int32 vectors from `Fixtures/at-commands.md` (node-ar-drone, python-ardrone, pyardrone,
 /// objc.io); 0.1 and 0.3 from node-ar-drone's `pcmd({left:0.1, clockwise:0.3})`.

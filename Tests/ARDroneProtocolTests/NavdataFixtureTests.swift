@@ -1,7 +1,7 @@
 import Foundation
-import Fuzzing
+import Simulation
 import Testing
-@testable import ARDroneProtocol
+@testable import ARDrone
 
 /// Expected values: `Fixtures/PROVENANCE.md` and docs/ardrone-protocol.md §6 (node-ar-drone
 /// `test-parseNavdata.js` at 11667d46, go-ardrone `decoder_test.go`).

@@ -1,6 +1,6 @@
-import Fuzzing
+import Simulation
 import Testing
-@testable import ARDroneProtocol
+@testable import ARDrone
 
 /// Recomputes the checksum of a packet whose checksum option is its last 8 bytes.
 private func withFixedChecksum(_ bytes: [UInt8]) -> [UInt8] {

@@ -1,7 +1,7 @@
-import Fuzzing
+import Simulation
 import Testing
-@testable import ARDroneProtocol
-import SeededRandom
+@testable import ARDrone
+import FollowCore
 
 @Test("Navdata round trip over 3000 generated packets: decode(encode(x)) == x")
 func navdataRoundTrip() throws {

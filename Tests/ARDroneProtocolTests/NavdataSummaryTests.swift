@@ -1,7 +1,7 @@
-import Fuzzing
+import Simulation
 import Testing
-@testable import ARDroneProtocol
-import SeededRandom
+@testable import ARDrone
+import FollowCore
 
 /// `NavdataSummary` is what `DroneLink` decodes on every datagram; these tests pin it to the full
 /// decoder: same packets accepted, same errors, same header and demo values.

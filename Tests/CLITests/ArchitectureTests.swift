@@ -1,9 +1,10 @@
-import Foundation  // test-only: read Package.swift, README.md and the sources from disk
+import Foundation  // test-only: read Package.swift, docs/architecture.md and the sources from disk
 import Testing
 
-/// The architecture a newcomer reads (README's table, docs/architecture.md) is the one Package.swift
-/// builds, and the pure modules really are pure: no clock, socket, file, logger or shell module.
-@Suite("Architecture: README table = Package.swift; pure modules stay pure")
+/// The module map is written once, in docs/architecture.md §1, and it is the one Package.swift builds
+/// and Sources/ holds: the same targets, kinds, folders and dependencies; the pure modules really are
+/// pure (no clock, socket, file, logger, Foundation or shell module).
+@Suite("Architecture: docs/architecture.md's map = Package.swift = Sources/; pure modules stay pure")
 struct ArchitectureTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -15,49 +16,88 @@ struct ArchitectureTests {
     /// Non-test targets declared in Package.swift (`.target`, `.executableTarget`, `.systemLibrary`, `.macro`).
     static func packageTargets() throws -> Set<String> {
         let package = try text("Package.swift")
-        let pattern = /\.(?:target|executableTarget|systemLibrary|macro)\(\s*name:\s*"([A-Za-z0-9_]+)"/
+        let pattern = /\.(?:target|executableTarget|systemLibrary|macro|plugin)\(\s*name:\s*"([A-Za-z0-9_]+)"/
         return Set(package.matches(of: pattern).map { String($0.1) })
     }
 
-    /// The README's architecture table: module name → kind (`pure`, `shell`, `C`, `CLI`, `tool`, `test`).
-    static func readmeTable() throws -> [String: String] {
-        let readme = try text("README.md")
-        guard let start = readme.range(of: "\n## Architecture\n") else { return [:] }
-        let section = readme[start.upperBound...].prefix { _ in true }
-        var table: [String: String] = [:]
-        for line in section.split(separator: "\n") {
-            if line.hasPrefix("## ") { break }
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count >= 4, cells[1].hasPrefix("`"), cells[1].hasSuffix("`") else { continue }
-            // A row may name several modules: `A`, `B`.
-            for name in cells[1].split(separator: ",") {
-                table[name.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells[2]
-            }
-        }
-        return table
+    /// One row of the map: kind (`pure`, `shell`, `C`, `CLI`, `tool`, `test`), folders, own-package uses.
+    struct MapRow: Equatable {
+        var kind: String
+        /// Sub-folders of Sources/<module>; "(top level…)" means files directly in it.
+        var folders: [String]
+        var uses: Set<String>
     }
 
-    @Test("the README's architecture table lists exactly the targets Package.swift declares")
-    func tableMatchesPackage() throws {
+    /// The table after the `module-map` marker in docs/architecture.md.
+    static func moduleMap() throws -> [String: MapRow] {
+        let doc = try text("docs/architecture.md")
+        guard let marker = doc.range(of: "<!-- module-map") else { return [:] }
+        var map: [String: MapRow] = [:]
+        for line in doc[marker.upperBound...].split(separator: "\n").dropFirst() {
+            guard line.hasPrefix("|") else { break }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 6, cells[1].hasPrefix("`"), cells[1].hasSuffix("`") else { continue }
+            let name = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            let folders = cells[3].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let uses = Set(cells[4].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0 != "—" })
+            map[name] = MapRow(kind: cells[2], folders: folders, uses: uses)
+        }
+        return map
+    }
+
+    @Test("the map lists exactly the targets Package.swift declares, at most 12, and no macro")
+    func mapMatchesPackage() throws {
         let targets = try Self.packageTargets()
-        let table = try Self.readmeTable()
-        #expect(!targets.isEmpty && !table.isEmpty)
-        #expect(Set(table.keys) == targets,
-                "only in Package.swift: \(targets.subtracting(table.keys).sorted()); only in README: \(Set(table.keys).subtracting(targets).sorted())")
+        let map = try Self.moduleMap()
+        #expect(!targets.isEmpty && !map.isEmpty)
+        #expect(Set(map.keys) == targets,
+                "only in Package.swift: \(targets.subtracting(map.keys).sorted()); only in the map: \(Set(map.keys).subtracting(targets).sorted())")
+        #expect(targets.count <= 12, "\(targets.count) non-test targets: \(targets.sorted())")
+        let package = try Self.text("Package.swift")
+        #expect(!package.contains(".macro(") && !package.contains("swift-syntax"), "a macro target or swift-syntax is back")
+    }
+
+    @Test("each module's folders in Sources/ are the ones the map names")
+    func foldersMatchMap() throws {
+        let map = try Self.moduleMap()
+        #expect(map.count >= 8)
+        for (module, row) in map where !["C", "test"].contains(row.kind) {
+            let directory = Self.repo.appendingPathComponent("Sources/\(module)")
+            let entries = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            var isDirectory: ObjCBool = false
+            let folders = Set(entries.filter {
+                FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path, isDirectory: &isDirectory)
+                    && isDirectory.boolValue
+            })
+            let named = Set(row.folders.filter { !$0.hasPrefix("(") })
+            #expect(folders == named, "\(module): in Sources/ \(folders.sorted()), in the map \(named.sorted())")
+            let topLevel = entries.contains { $0.hasSuffix(".swift") }
+            #expect(topLevel == row.folders.contains { $0.hasPrefix("(top level") },
+                    "\(module): files at the top level \(topLevel), the map says \(row.folders)")
+        }
+    }
+
+    @Test("each module uses exactly the package modules the map says (Package.swift's dependencies)")
+    func usesMatchMap() throws {
+        let map = try Self.moduleMap()
+        let declared = try Self.declaredDependencies()
+        for (module, row) in map where row.kind != "C" {
+            #expect(declared[module] == row.uses, "\(module): Package.swift \(declared[module]?.sorted() ?? []), the map \(row.uses.sorted())")
+        }
     }
 
     /// What a pure module must never import or call (docs/style.md: functional core, imperative shell).
     /// (Glibc is allowed: the pure modules use its maths, `sin`/`atan2`; its clocks are in `forbiddenCalls`.)
-    static let forbiddenImports = ["NIOCore", "NIOPosix", "Logging", "Dispatch", "CGPS", "ShellSupport", "DroneLink",
-                                   "GPSClient", "FlightService", "FlightLog", "SimulatorServer", "TrackFiles",
-                                   "ServiceLifecycle"]
+    static let forbiddenImports = ["Foundation", "FoundationEssentials", "NIOCore", "NIOPosix", "Logging", "Dispatch", "CGPS",
+                                   "Links", "FlightRecords", "FlightService", "Simulation", "ServiceLifecycle", "TOMLKit",
+                                   "ArgumentParser"]
     static let forbiddenCalls = ["ContinuousClock", "SuspendingClock", "Date()", "clock_gettime", "SystemClock",
                                  "FileManager", "contentsOfFile", "Thread.sleep", "usleep(", "print("]
 
     @Test("pure modules import no shell module and call no clock, file system or printer")
     func pureModulesArePure() throws {
-        let pure = try Self.readmeTable().filter { $0.value == "pure" }.keys.sorted()
-        #expect(pure.count >= 6, "the README marks too few modules pure: \(pure)")
+        let pure = try Self.moduleMap().filter { $0.value.kind == "pure" }.keys.sorted()
+        #expect(pure.count >= 3, "the map marks too few modules pure: \(pure)")
         for module in pure {
             let directory = Self.repo.appendingPathComponent("Sources/\(module)")
             let files = (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? [])
@@ -66,6 +106,7 @@ struct ArchitectureTests {
             for file in files {
                 let source = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
                 let code = source.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+                #expect(!source.contains("@MemberwiseInit"), "\(module)/\(file) uses the removed macro")
                 for line in code {
                     for name in Self.forbiddenImports where line.hasPrefix("import \(name)") || line.hasPrefix("@testable import \(name)") {
                         Issue.record("\(module)/\(file) imports \(name)")
@@ -116,18 +157,17 @@ struct ArchitectureTests {
     }
 
     /// Each target's own-package dependencies as Package.swift declares them (a rough parse of
-    /// `.target(name: "X", dependencies: ["A", "B", …])`; every regular and executable target also
-    /// gets `MemberwiseInit` from the loop at the end of the manifest).
+    /// `.target(name: "X", dependencies: ["A", "B", …])`).
     static func declaredDependencies() throws -> [String: Set<String>] {
         let package = try text("Package.swift")
         let targets = try packageTargets()
         var result: [String: Set<String>] = [:]
-        let opener = /\.(?:target|executableTarget|testTarget|macro)\(\s*name:\s*"([A-Za-z0-9_]+)"/
+        let opener = /\.(?:target|executableTarget|testTarget|macro|systemLibrary)\(\s*name:\s*"([A-Za-z0-9_]+)"/
         let matches = package.matches(of: opener)
         for (index, match) in matches.enumerated() {
             let end = index + 1 < matches.count ? matches[index + 1].range.lowerBound : package.endIndex
             let block = package[match.range.upperBound..<end]
-            var deps: Set<String> = ["MemberwiseInit"]
+            var deps: Set<String> = []
             for quoted in block.matches(of: /"([A-Za-z0-9_]+)"/) where targets.contains(String(quoted.1)) {
                 deps.insert(String(quoted.1))
             }
@@ -158,7 +198,7 @@ struct ArchitectureTests {
                 }
             }
         }
-        #expect(declared.count > 30)
+        #expect(declared.count > 20)
         #expect(undeclared.isEmpty, "\(undeclared.sorted())")
     }
 }

@@ -1,6 +1,5 @@
-import ARDroneProtocol
-import DroneLink
-import ShellSupport
+import ARDrone
+import Links
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
-import ARDroneProtocol
-@testable import DroneLink
+import ARDrone
+@testable import Links
 import NIOCore
-import Observations
+import FollowCore
 import Testing
 
 /// The link's decisions without sockets or a clock: time is an argument.

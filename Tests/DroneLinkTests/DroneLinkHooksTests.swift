@@ -1,11 +1,10 @@
-import ARDroneProtocol
-import DroneLink
+import ARDrone
+import Links
 import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
-import ShellSupport
-import Observations
+import FollowCore
 import Testing
 import TestSupport
 

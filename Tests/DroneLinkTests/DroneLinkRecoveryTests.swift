@@ -1,10 +1,9 @@
-import ARDroneProtocol
-import DroneLink
+import ARDrone
+import Links
 import Foundation
 import NIOCore
 import NIOPosix
-import ShellSupport
-import Observations
+import FollowCore
 import Testing
 import TestSupport
 

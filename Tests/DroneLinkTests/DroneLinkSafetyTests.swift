@@ -1,5 +1,5 @@
-import ARDroneProtocol
-import DroneLink
+import ARDrone
+import Links
 import Testing
 import TestSupport
 

@@ -1,8 +1,6 @@
-import ARDroneProtocol
-import DroneControl
-import DroneLink
-import ShellSupport
-import Observations
+import ARDrone
+import FollowCore
+import Links
 import Testing
 import TestSupport
 

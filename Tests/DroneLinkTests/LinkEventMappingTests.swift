@@ -1,8 +1,7 @@
-import ARDroneProtocol
-import DroneControl
-@testable import DroneLink
+import ARDrone
+import FollowCore
+@testable import Links
 import NIOCore
-import Observations
 import Testing
 
 /// What the AR.Drone link's own events and counters mean to a flight (docs/architecture.md §3.3).

@@ -1,9 +1,8 @@
-import FlightLog
+import FlightRecords
 import Foundation
-import Observations
-import ShellSupport
+import FollowCore
+import Links
 import Testing
-import TextFormats
 
 /// The flight log's one record schema (FlightLogRecord.swift, FlightLinkRecord.swift): the lines on
 /// disk are an interface (users' scripts, the fault suite), so each record must encode to exactly

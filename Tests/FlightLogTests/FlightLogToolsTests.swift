@@ -1,11 +1,8 @@
-import FlightLog
+import FlightRecords
 import Foundation
-import Geometry
-import Observations
+import FollowCore
 import Testing
-import TrackFiles
-import ShellSupport
-import TextFormats
+import Links
 
 /// `followme log gpx` / `followme log plot` on a small synthetic flight log written in the
 /// recorder's own format (the same `JSONLine` + `GPSEvent.jsonLine()` code the flight loop uses).

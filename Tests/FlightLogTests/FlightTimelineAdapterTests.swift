@@ -1,10 +1,7 @@
-import FlightLog
-import FlightReport
+import FlightRecords
 import Foundation
-import Geometry
-import Observations
+import FollowCore
 import Testing
-import TextFormats
 
 /// The flight log → `FlightTimeline` adapter behind `followme report`, on a known synthetic flight
 /// (written with the recorder's own line code, FlightLogToolsTests' helpers): every number the

@@ -1,7 +1,6 @@
-import FlightLog
+import FlightRecords
 import Foundation
 import Testing
-import TrackFiles
 
 /// `followme log geojson`: the flight log's two tracks as GeoJSON (RFC 7946), checked by parsing
 /// the document back and comparing it with the GPX export of the same log.

@@ -1,8 +1,6 @@
-import FlightLog
-import FlightReport
+import FlightRecords
 import Foundation
-import ShellSupport
-import TextFormats
+import Links
 import Testing
 
 /// The wind where a person sees it: the flight log's command lines (`wind_mps`, `wind_towards_deg`,

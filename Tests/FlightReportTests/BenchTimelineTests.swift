@@ -1,6 +1,6 @@
-import FlightReport
-import FollowBench
-import Geometry
+import FlightRecords
+import Simulation
+import FollowCore
 import Testing
 
 /// The bench run → `FlightTimeline` adapter behind `followme bench --report DIR`, on a real

@@ -1,9 +1,9 @@
-@testable import FlightReport
+@testable import FlightRecords
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Geometry
+import FollowCore
 import Testing
 
 /// The page renderer: a well-formed, self-contained document whose charts share one time axis and

@@ -1,5 +1,5 @@
-import FlightReport
-import Geometry
+import FlightRecords
+import FollowCore
 import Testing
 
 /// The timeline's derived facts: holds, landing reason, airborne time, battery used, state kinds.

@@ -1,4 +1,4 @@
-@testable import FlightReport
+@testable import FlightRecords
 import Foundation
 import Testing
 

@@ -1,9 +1,7 @@
-import DroneControl
-@testable import FlightService
-import FlightLog
 import FollowCore
+@testable import FlightService
+import FlightRecords
 import Foundation
-import Observations
 import Testing
 
 /// The flight glue in-process: `FlightLoop` against a fake link with scripted telemetry

@@ -1,11 +1,9 @@
-import DroneControl
-import FlightLog
 import FollowCore
+import FlightRecords
 @testable import FlightService
 import Foundation
 import Logging
-import ShellSupport
-import Observations
+import Links
 import Testing
 
 /// How the flight loop turns a link's `LinkEvent`s into the core's inputs and flight-log lines

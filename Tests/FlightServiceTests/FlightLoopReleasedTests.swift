@@ -1,7 +1,5 @@
-import DroneControl
-@testable import FlightService
 import FollowCore
-import Geometry
+@testable import FlightService
 import Testing
 
 /// The flight loop with a released vehicle (issue 22, defect 1): the link's `.released` event, the

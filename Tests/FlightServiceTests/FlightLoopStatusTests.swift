@@ -1,9 +1,7 @@
-import DroneControl
-@testable import FlightService
-import FlightLog
 import FollowCore
+@testable import FlightService
+import FlightRecords
 import Foundation
-import Observations
 import Testing
 
 /// What the flight loop puts in its status snapshot, read back through a real status socket.

@@ -1,11 +1,8 @@
-import DroneControl
-@testable import FlightService
-import FlightLog
 import FollowCore
+@testable import FlightService
+import FlightRecords
 import Foundation
-import Geometry
 import Logging
-import Observations
 import Synchronization
 
 /// A drone link that sends nothing anywhere: it keeps every `LinkCommand` the flight loop hands it.

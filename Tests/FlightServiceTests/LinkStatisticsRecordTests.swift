@@ -1,7 +1,7 @@
-import DroneControl
-import DroneLink
+import FollowCore
+import Links
 @testable import FlightService
-import FlightLog
+import FlightRecords
 import Testing
 
 /// The flight log's statistics fields stay what they were before the seam: an AR.Drone flight's

@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FlightLog
+import FlightRecords
 import FlightService
 import Foundation
-import ShellSupport
+import Links
 import Testing
 
 /// The read-only status socket of `followme run`, over real Unix sockets: watchers get JSON lines,

@@ -1,9 +1,7 @@
-import DroneControl
-@testable import FlightService
-import FlightLog
 import FollowCore
+@testable import FlightService
+import FlightRecords
 import Foundation
-import Observations
 import Testing
 
 /// Where the flight loop puts the wind failsafe's view (`FlightStateMachine.wind`): on every

@@ -1,7 +1,5 @@
-import FollowBench
-import FollowCore
-import Geometry
 import Simulation
+import FollowCore
 import Testing
 
 /// The issue 12 knobs reach the simulation: plant, wind, target fix rate, Doppler, geofence,

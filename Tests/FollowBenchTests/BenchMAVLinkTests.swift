@@ -1,8 +1,6 @@
-@testable import FollowBench
+@testable import Simulation
 import FollowCore
-import Geometry
-import MAVLinkAdapter
-import Observations
+import MAVLink
 import Simulation
 import Testing
 

@@ -1,6 +1,5 @@
-import FollowBench
-import Foundation
 import Simulation
+import Foundation
 import Testing
 
 @Suite("followme bench output: issue 12 fields")

@@ -1,4 +1,4 @@
-import FollowBench
+import Simulation
 import Foundation
 import Testing
 

@@ -1,10 +1,7 @@
-import FollowBench
-import FollowCore
-import Geometry
 import Simulation
-import Plots
+import FollowCore
+import FlightRecords
 import Testing
-import TextFormats
 
 @Suite("Closed-loop bench runs")
 struct BenchRunnerTests {

@@ -1,6 +1,5 @@
-import FollowBench
-import Geometry
 import Simulation
+import FollowCore
 import Testing
 
 @Suite("Bench scenarios")

@@ -1,4 +1,4 @@
-@testable import FollowBench
+@testable import Simulation
 import Testing
 
 @Suite("Suites, comparisons and metrics")

@@ -1,8 +1,7 @@
-import FollowBench
-import Geometry
+import Simulation
+import FollowCore
 import Testing
-import Plots
-import TextFormats
+import FlightRecords
 
 @Suite("SVG track plots")
 struct TrackPlotTests {

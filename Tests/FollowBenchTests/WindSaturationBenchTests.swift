@@ -1,7 +1,5 @@
-import FollowBench
-import FollowCore
-import Geometry
 import Simulation
+import FollowCore
 import Testing
 
 /// The wind failsafe's gate on the bench's simulated AR.Drone (Simulation's tum-model drone, its

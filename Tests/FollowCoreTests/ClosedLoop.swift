@@ -1,6 +1,4 @@
 import FollowCore
-import Geometry
-import Observations
 
 /// Where the person is at time t (seconds), on the truth plane.
 struct PersonPath: Sendable {

@@ -1,6 +1,4 @@
 import FollowCore
-import Geometry
-import Observations
 import Testing
 
 /// Closed-loop scenarios: `FlightStateMachine` flying `TestPlant` (the minimal model in this

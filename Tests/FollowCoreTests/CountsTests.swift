@@ -1,5 +1,4 @@
 import FollowCore
-import Observations
 import Testing
 
 /// `Counts`, the counters behind `FixStatistics`, the drone link's and the GPS client's statistics.

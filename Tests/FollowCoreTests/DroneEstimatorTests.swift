@@ -1,6 +1,4 @@
 import FollowCore
-import Geometry
-import Observations
 import Testing
 
 @Suite("DroneEstimator: onboard fixes plus navdata velocity")

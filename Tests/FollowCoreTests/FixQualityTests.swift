@@ -1,6 +1,4 @@
 import FollowCore
-import Geometry
-import Observations
 import Testing
 
 /// Fix time stamps, backlogs and receiver accuracy (`eph`): issue 11 items 9 and 12.

@@ -1,6 +1,4 @@
 import FollowCore
-import Geometry
-import Observations
 import Testing
 
 @Suite("FlightStateMachine: adoption, emergency, the drone's own landings, parameters")

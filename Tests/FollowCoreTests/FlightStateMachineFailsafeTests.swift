@@ -1,6 +1,4 @@
 import FollowCore
-import Geometry
-import Observations
 import Testing
 
 @Suite("FlightStateMachine: failsafes while airborne (sources, battery, geofence, climb, shutdown)")

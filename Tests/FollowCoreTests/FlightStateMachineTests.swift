@@ -1,6 +1,4 @@
 import FollowCore
-import Geometry
-import Observations
 import Testing
 
 @Suite("FlightStateMachine: states, telemetry-confirmed transitions, every failsafe")

@@ -1,6 +1,4 @@
 import FollowCore
-import Geometry
-import Observations
 import Testing
 
 @Suite("FollowController: signs, feed-forward, limits, the separation rule")

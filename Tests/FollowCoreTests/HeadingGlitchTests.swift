@@ -1,6 +1,4 @@
 import FollowCore
-import Geometry
-import Observations
 import Testing
 
 /// Heading reports that disagree with navdata yaw (issue 11 item 1): pure Navigator behaviour.

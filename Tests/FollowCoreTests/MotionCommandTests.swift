@@ -1,5 +1,4 @@
-import Geometry
-import Observations
+import FollowCore
 import Testing
 
 @testable import FollowCore

@@ -1,8 +1,6 @@
-import Geometry
-import Observations
+import FollowCore
 import Testing
 
-import FollowCore
 
 /// The link reports whether it controls the vehicle (issue 22, defect 5).
 @Suite("Not in control: the flight holds, then lands, instead of 'following' a vehicle that ignores it")

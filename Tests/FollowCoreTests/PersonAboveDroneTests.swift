@@ -1,8 +1,6 @@
-import Geometry
-import Observations
+import FollowCore
 import Testing
 
-import FollowCore
 
 /// An autopilot's altitude is above home, not above the ground (issue 22, defect 9).
 @Suite("Person above the drone: an autopilot's height above home meets rising ground")

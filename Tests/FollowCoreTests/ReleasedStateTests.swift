@@ -1,8 +1,6 @@
-import Geometry
-import Observations
+import FollowCore
 import Testing
 
-import FollowCore
 
 /// A vehicle a pilot or the autopilot's own failsafe took (issue 22, defect 1): released, for good.
 @Suite("Released: a pilot's or the autopilot's take-over is never taken back")

@@ -1,6 +1,4 @@
 import FollowCore
-import Geometry
-import Observations
 import Testing
 
 /// Feeds a `TargetEstimator` fixes of a known path, sampled at `rateHz` and received

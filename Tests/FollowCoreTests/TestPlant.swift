@@ -1,6 +1,4 @@
 import FollowCore
-import Geometry
-import Observations
 
 /// The physics a `TestPlant` flies with: what the world is, independently of what the
 /// controller believes (`ControllerTuning` has its own copy of c1/c2/latency; tests must not

@@ -1,5 +1,4 @@
-import Geometry
-import SeededRandom
+import FollowCore
 
 /// Seeded pseudo-random numbers for reproducible noise: the bits of the project's `SplitMix64`
 /// (SeededRandom), turned into uniform and normal draws the way these tests' noise was tuned with

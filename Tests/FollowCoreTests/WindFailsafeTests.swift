@@ -1,6 +1,4 @@
 import FollowCore
-import Geometry
-import Observations
 import Testing
 
 /// The wind failsafe (`WindMonitor`, docs/stopping-model.md §6): its clocks on their own, the state

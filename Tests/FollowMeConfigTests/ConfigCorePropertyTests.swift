@@ -1,8 +1,7 @@
 import FlightService
 import FollowCore
-import SeededRandom
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 /// Property: every configuration `followme config check` accepts is one `followme run` can fly, i.e.
 /// it builds every core parameter type (`FlightConfiguration`: FollowParameters, FailsafeParameters,

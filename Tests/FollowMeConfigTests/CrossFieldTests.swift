@@ -1,6 +1,6 @@
 import Testing
 import FollowCore
-@testable import FollowMeConfig
+@testable import FlightService
 
 @Suite("Cross-field rules")
 struct CrossFieldTests {

@@ -1,8 +1,8 @@
 import FlightService
 import FollowCore
-import MAVLinkAdapter
+import MAVLink
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 /// `FlightConfiguration`: what `followme run` builds its link and receivers from, per `[drone] protocol`.
 @Suite("FlightConfiguration: the link and the receivers per drone protocol")

@@ -1,5 +1,5 @@
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 /// `[log] directory, max_flights, max_total_mb` and `[status] socket` (issue 14): defaults, "" =
 /// none, and FILE:LINE: KEY problems (ranges and types: ValueValidationTests' tables).

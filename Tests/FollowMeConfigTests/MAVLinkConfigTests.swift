@@ -1,5 +1,5 @@
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 /// `[drone] protocol` and `[mavlink]` (issue 16): defaults that leave every existing file meaning what
 /// it did, FILE:LINE: KEY problems, keys the chosen link does not use, and the rendering.

@@ -1,5 +1,5 @@
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 /// `[target] rate_hz` and `[onboard] rate_hz`: "max", "device" or a number of Hz, 0.5–20.
 @Suite("rate_hz: the fix rate asked of gpsd")

@@ -1,6 +1,6 @@
 import FollowCore
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 /// The shipped `etc/followme.toml` documents each key in the comment lines right above it; those
 /// comments must state the default and the range the one source (`ConfigSchema.specs`, the flight

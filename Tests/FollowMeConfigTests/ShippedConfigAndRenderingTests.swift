@@ -1,6 +1,6 @@
 import Foundation  // test-only: read the shipped etc/followme.toml from disk
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 @Suite("Shipped etc/followme.toml, rendering and messages")
 struct ShippedConfigAndRenderingTests {

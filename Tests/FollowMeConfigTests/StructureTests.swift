@@ -1,5 +1,5 @@
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 @Suite("Unknown tables and keys, wrong table types, syntax errors")
 struct StructureTests {

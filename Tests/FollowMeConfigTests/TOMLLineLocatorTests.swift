@@ -1,5 +1,5 @@
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 @Suite("TOMLLineLocator")
 struct TOMLLineLocatorTests {

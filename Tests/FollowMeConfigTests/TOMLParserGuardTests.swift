@@ -1,5 +1,5 @@
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 /// Constructs that made toml++ abort the process (found by `followme fuzz config`) are syntax
 /// errors now; brackets and braces inside strings, multi-line strings, arrays and inline tables that

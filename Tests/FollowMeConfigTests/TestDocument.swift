@@ -1,5 +1,5 @@
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 /// Builds small `followme.toml` documents for tests and remembers, by its own line counting, on which
 /// line it wrote each key: an expectation independent of `TOMLLineLocator`.

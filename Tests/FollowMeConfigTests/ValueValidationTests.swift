@@ -1,5 +1,5 @@
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 @Suite("Per-key types, ranges and contents")
 struct ValueValidationTests {

@@ -1,7 +1,7 @@
 import Foundation  // test-only: read the shipped etc/followme.toml from disk
-import Fuzzing
+import Simulation
 import Testing
-@testable import FollowMeConfig
+@testable import FlightService
 
 @Suite("Config fuzzer")
 struct ConfigFuzzTests {

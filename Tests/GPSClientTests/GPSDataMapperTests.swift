@@ -1,6 +1,6 @@
 import CGPS
-import GPSClient
-import Observations
+import Links
+import FollowCore
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 import Foundation  // test-only: the fuzz corpus files
-import GPSClient
+import Links
 import Logging
-import Observations
+import FollowCore
 import Synchronization
 import Testing
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
-import GPSClient
-import Observations
+import Links
+import FollowCore
 import Testing
 import TestSupport
 

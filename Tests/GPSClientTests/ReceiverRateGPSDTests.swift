@@ -1,7 +1,7 @@
-import GPSClient
+import Links
 import Logging
 import Synchronization
-import Observations
+import FollowCore
 import Simulation
 import Testing
 import TestSupport

@@ -1,5 +1,5 @@
 import Testing
-@testable import Geometry
+@testable import FollowCore
 
 /// The flat-plane navigator against GeographicLib (an independent implementation).
 @Suite struct BearingDistanceTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Geometry
+@testable import FollowCore
 
 @Suite struct LocalPlaneTests {
     @Test("project then unproject returns the point", arguments: [

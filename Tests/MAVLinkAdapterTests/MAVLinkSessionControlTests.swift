@@ -1,10 +1,8 @@
-import DroneControl
 import FollowCore
-import Geometry
 import MAVLink
 import Testing
 
-@testable import MAVLinkAdapter
+@testable import MAVLink
 
 /// Defect 5 (issue 22): the link says whether it controls the vehicle; refusals are bounded.
 @Suite("MAVLinkSession: in control or not, and refusals that escalate")

@@ -1,11 +1,9 @@
-import DroneControl
-import Foundation
 import FollowCore
+import Foundation
 import MAVLink
-import SeededRandom
 import Testing
 
-@testable import MAVLinkAdapter
+@testable import MAVLink
 
 /// Heartbeat, finding the vehicle, message rates and counters (docs/mavlink.md §7.1).
 @Suite("MAVLinkSession: heartbeat, vehicle, message rates")

@@ -1,10 +1,8 @@
-import DroneControl
 import FollowCore
 import MAVLink
-import Observations
 import Testing
 
-@testable import MAVLinkAdapter
+@testable import MAVLink
 
 /// The defects a review against ArduPilot's and PX4's source found (issue 22), one test (or more)
 /// each; every one fails on the session as it was before the fix.

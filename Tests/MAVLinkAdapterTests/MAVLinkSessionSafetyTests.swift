@@ -1,11 +1,9 @@
-import DroneControl
-import Foundation
 import FollowCore
-import Geometry
+import Foundation
 import MAVLink
 import Testing
 
-@testable import MAVLinkAdapter
+@testable import MAVLink
 
 /// What the session must never do, and what it does when the vehicle refuses, falls silent or is
 /// taken over (docs/mavlink.md §7.3, §7.5).

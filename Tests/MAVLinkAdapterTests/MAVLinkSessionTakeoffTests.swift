@@ -1,11 +1,9 @@
-import DroneControl
-import Foundation
 import FollowCore
-import Geometry
+import Foundation
 import MAVLink
 import Testing
 
-@testable import MAVLinkAdapter
+@testable import MAVLink
 
 /// The take-off sequences per autopilot (docs/mavlink.md §7.3), with a scripted vehicle.
 @Suite("MAVLinkSession: take-off per autopilot")

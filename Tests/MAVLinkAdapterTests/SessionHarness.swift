@@ -1,9 +1,7 @@
-import DroneControl
 import FollowCore
 import MAVLink
-import Observations
 
-@testable import MAVLinkAdapter
+@testable import MAVLink
 
 /// A `MAVLinkSession` driven by scripted vehicle messages and invented times: what it sent and
 /// reported, in order. The vehicle is system 1, component 1 unless told.

@@ -1,12 +1,9 @@
-import DroneControl
-import Foundation
 import FollowCore
+import Foundation
 import MAVLink
-import Observations
-import SeededRandom
 import Testing
 
-@testable import MAVLinkAdapter
+@testable import MAVLink
 
 /// MAVLink telemetry → the core's telemetry and onboard events (docs/mavlink.md §7.2), garbage included.
 @Suite("VehicleState: telemetry mapping")

@@ -1,11 +1,9 @@
 import FollowCore
 import Foundation
-import Geometry
 import MAVLink
-import SeededRandom
 import Testing
 
-@testable import MAVLinkAdapter
+@testable import MAVLink
 
 /// MotionCommand → LOCAL_NED velocity set-point, as is (docs/mavlink.md §7.4).
 @Suite("Velocity set-points: the core's motion in MAV_FRAME_LOCAL_NED, never converted")

@@ -1,6 +1,6 @@
 import Foundation
 import MAVLink
-import Observations
+import FollowCore
 import Synchronization
 import TestSupport
 

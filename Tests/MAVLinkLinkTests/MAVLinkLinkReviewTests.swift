@@ -1,10 +1,7 @@
-import DroneControl
-import Foundation
 import FollowCore
+import Foundation
 import MAVLink
-import MAVLinkAdapter
-@testable import MAVLinkLink
-import Observations
+@testable import Links
 import Testing
 import TestSupport
 

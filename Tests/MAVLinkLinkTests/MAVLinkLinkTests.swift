@@ -1,12 +1,8 @@
-import Geometry
-import DroneControl
-import Foundation
 import FollowCore
+import Foundation
 import MAVLink
-import MAVLinkAdapter
-@testable import MAVLinkLink
+@testable import Links
 import NIOCore
-import Observations
 import Testing
 import TestSupport
 

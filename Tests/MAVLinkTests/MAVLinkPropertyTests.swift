@@ -1,8 +1,8 @@
 import MAVLink
-import SeededRandom
+import FollowCore
 import Testing
 
-// Seeded property and mutation tests, like the navdata fuzzer (Sources/Fuzzing/NavdataFuzzer.swift):
+// Seeded property and mutation tests, like the navdata fuzzer (Sources/Simulation/Fuzzing/NavdataFuzzer.swift):
 // any bytes decode without trapping, and every accepted frame re-encodes to the same bytes.
 
 /// Arbitrary bits for every field of a random message type (signalling NaNs included).

@@ -1,4 +1,4 @@
-import SeededRandom
+import FollowCore
 import Testing
 
 @Suite("SplitMix64")

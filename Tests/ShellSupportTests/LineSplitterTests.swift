@@ -1,4 +1,4 @@
-import ShellSupport
+import Links
 import Testing
 
 /// The line splitter behind `followme watch`'s socket reader.

@@ -2,9 +2,8 @@
 import Glibc
 #endif
 import Foundation
-import ShellSupport
+import Links
 import Logging
-import ShellSupport
 import Testing
 
 /// The bounded queue behind every log line and flight-log record of `followme run`, its writer

@@ -1,6 +1,5 @@
-import ARDroneProtocol
-import Geometry
-import Observations
+import ARDrone
+import FollowCore
 import Simulation
 import Testing
 

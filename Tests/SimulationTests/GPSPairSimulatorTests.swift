@@ -1,6 +1,5 @@
-import Geometry
+import FollowCore
 import Simulation
-import Observations
 import Testing
 
 private let plane = LocalPlane(origin: GeoCoordinate(latitudeDegrees: 45, longitudeDegrees: 7)!)

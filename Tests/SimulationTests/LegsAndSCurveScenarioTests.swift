@@ -1,4 +1,4 @@
-import Geometry
+import FollowCore
 import Simulation
 import Testing
 

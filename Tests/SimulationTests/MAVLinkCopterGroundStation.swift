@@ -1,6 +1,5 @@
-import Geometry
+import FollowCore
 import MAVLink
-import Observations
 import Simulation
 
 /// A pure ground station for `MAVLinkCopter` tests: sends typed messages as frames from system
@@ -10,7 +9,9 @@ struct CopterGroundStation {
     /// Every message the copter returned, in order.
     var received: [any MAVLinkMessage] = []
 
-    init(copter: MAVLinkCopter = MAVLinkCopter(plane: LocalPlane(origin: GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!))) {
+    init(
+        copter: MAVLinkCopter = MAVLinkCopter(plane: LocalPlane(origin: GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!))
+    ) {
         self.copter = copter
     }
 

@@ -1,6 +1,5 @@
-import Geometry
+import FollowCore
 import Simulation
-import Observations
 import Testing
 
 /// The pure NMEA builder (Sources/Simulation/NMEASentence.swift): checksums against published

@@ -1,7 +1,6 @@
-import ARDroneProtocol
-import Geometry
+import ARDrone
+import FollowCore
 import Simulation
-import Observations
 import Testing
 
 @Suite("Naive objc.io baseline")

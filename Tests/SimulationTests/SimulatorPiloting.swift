@@ -1,7 +1,6 @@
-import ARDroneProtocol
-import Geometry
+import ARDrone
+import FollowCore
 import Simulation
-import Observations
 
 /// A client that keeps the link alive like the appliance: REF + one command every 30 ms.
 extension DroneSimulator {

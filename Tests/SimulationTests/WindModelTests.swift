@@ -1,7 +1,6 @@
-import ARDroneProtocol
-import Geometry
+import ARDrone
+import FollowCore
 import Simulation
-import Observations
 import Testing
 
 @Suite("Wind: steady mean plus Gauss–Markov (Dryden-form) gusts")

@@ -1,5 +1,4 @@
-import ARDroneProtocol
-import SimulatorServer
+import ARDrone
 import Simulation
 import Testing
 

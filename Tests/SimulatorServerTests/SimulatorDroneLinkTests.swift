@@ -1,10 +1,8 @@
-import ARDroneProtocol
-import DroneLink
-import SimulatorServer
-import Geometry
+import ARDrone
+import Links
+import Simulation
+import FollowCore
 import Synchronization
-import ShellSupport
-import Observations
 import Testing
 import TestSupport
 

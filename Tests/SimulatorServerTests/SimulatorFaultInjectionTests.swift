@@ -1,12 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ARDroneProtocol
+import ARDrone
 import Foundation
-import SimulatorServer
 import Simulation
-import ShellSupport
-import Observations
+import Links
+import FollowCore
 import Testing
 import TestSupport
 

@@ -1,12 +1,9 @@
-import ARDroneProtocol
-import SimulatorServer
-import GPSClient
-import Geometry
-import Logging
+import ARDrone
 import Simulation
+import Links
+import FollowCore
+import Logging
 import Synchronization
-import ShellSupport
-import Observations
 import Testing
 import TestSupport
 

@@ -1,11 +1,7 @@
-import DroneControl
 import FollowCore
-import Geometry
-import MAVLinkAdapter
-import MAVLinkLink
-import Observations
+import MAVLink
+import Links
 import Simulation
-import SimulatorServer
 import TestSupport
 import Testing
 

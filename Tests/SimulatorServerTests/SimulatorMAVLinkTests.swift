@@ -1,10 +1,8 @@
 import Foundation  // test-only: JSON of the pymavlink report, file paths
-import Geometry
+import FollowCore
 import MAVLink
-import Observations
-import ShellSupport
+import Links
 import Simulation
-import SimulatorServer
 import TestSupport
 import Testing
 

@@ -1,9 +1,7 @@
-import ARDroneProtocol
-import SimulatorServer
-import Geometry
+import ARDrone
 import Simulation
-import ShellSupport
-import Observations
+import FollowCore
+import Links
 import Testing
 
 /// The simulator over real loopback UDP, driven by a raw client built on the protocol codec.

@@ -1,6 +1,6 @@
-import Geometry
+import FollowCore
 import MAVLink
-import SimulatorServer
+import Simulation
 import TestSupport
 import Testing
 

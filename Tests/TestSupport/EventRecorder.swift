@@ -1,5 +1,5 @@
-import Observations
-import ShellSupport
+import FollowCore
+import Links
 import Synchronization
 
 /// Events of one kind with their arrival time (CLOCK_MONOTONIC), appended from any thread or

@@ -1,4 +1,4 @@
-import Observations
+import FollowCore
 import Synchronization
 
 /// Starts gpsd and gpsfake for tests, each on its own loopback port, and waits until they

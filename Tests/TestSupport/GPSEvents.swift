@@ -1,4 +1,4 @@
-import Observations
+import FollowCore
 
 // Filters over GPSClient's events (Observations.GPSEvent), for the tests that record them.
 

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import Foundation
-import Observations
-import ShellSupport
+import FollowCore
+import Links
 
 /// CLOCK_MONOTONIC as a `MonotonicTime` (`SystemClock`, the clock GPSClient and DroneLink stamp
 /// their events with), so test timestamps and event timestamps can be subtracted.

@@ -1,5 +1,5 @@
 import Testing
-import TextFormats
+import FlightRecords
 
 @Suite("TextFormats: JSON and TOML strings, XML escapes, fixed decimals")
 struct TextFormatsTests {

@@ -1,8 +1,7 @@
-import FollowBench
-import TrackFiles
-import Foundation
-import Geometry
 import Simulation
+import FlightRecords
+import Foundation
+import FollowCore
 import Testing
 
 /// The shell side of `followme bench`: GPX and NMEA track readers, the vendored tracks, and the

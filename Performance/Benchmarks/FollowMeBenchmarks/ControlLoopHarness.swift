@@ -1,8 +1,5 @@
-import ARDroneAdapter
-import ARDroneProtocol
+import ARDrone
 import FollowCore
-import Geometry
-import Observations
 
 /// One 30 Hz control step of `followme run`, driven by synthetic inputs, in the `following` state.
 ///

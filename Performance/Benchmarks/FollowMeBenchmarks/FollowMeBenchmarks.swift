@@ -1,8 +1,8 @@
-import ARDroneProtocol
+import ARDrone
 import Benchmark
 import CGPS
-import GPSClient
-import Observations
+import Links
+import FollowCore
 
 #if canImport(Glibc)
 import Glibc

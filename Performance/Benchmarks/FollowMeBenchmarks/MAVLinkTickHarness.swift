@@ -1,6 +1,5 @@
 import FollowCore
 import MAVLink
-import MAVLinkAdapter
 
 /// One 30 Hz tick of the MAVLink link's output, from the pilot command to wire bytes, as
 /// `MAVLinkSession.sendSetpoint` and `MAVLinkLink.perform` do it: the pilot command scaled to a

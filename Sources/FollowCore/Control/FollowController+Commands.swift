@@ -1,6 +1,3 @@
-import Geometry
-import Observations
-
 /// The follower's command path: tick timing, the smoothed reference, the wind observer, the
 /// velocity loop through the inverted tilt model, yaw and gaz, and the slew limits
 /// (the model: docs/dynamics-and-follow.md §1.2, docs/stopping-model.md §5).

@@ -1,5 +1,3 @@
-import Geometry
-
 /// The follower's keep-out geometry: the aim pushed out of the protected radius, clipped into the
 /// geofence, the approach-speed cap towards the person (`StoppingModel`, docs/stopping-model.md §3–4)
 /// and the tilt removed towards a person inside `minSeparationMeters`.

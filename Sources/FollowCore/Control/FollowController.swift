@@ -1,6 +1,3 @@
-import Geometry
-import Observations
-
 /// One tick of the follower's output plus what it was aiming at (for the flight log).
 public struct FollowOutput: Sendable, Hashable {
     /// The motion the core asks for (`MotionCommand`): what an autopilot receives as is.

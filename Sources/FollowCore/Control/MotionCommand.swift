@@ -1,5 +1,3 @@
-import Geometry
-
 /// What the core asks of the vehicle for one tick, whatever the vehicle: a horizontal velocity in
 /// the local plane, a climb rate and a yaw rate (docs/architecture.md §3.1).
 ///

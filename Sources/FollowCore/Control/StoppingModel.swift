@@ -1,5 +1,3 @@
-import Geometry
-
 /// How much room the drone and the person need to stop, and the approach speed that still
 /// leaves it: the physics behind the minimum-separation promise (docs/stopping-model.md).
 ///

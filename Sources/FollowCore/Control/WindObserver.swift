@@ -1,5 +1,3 @@
-import Geometry
-
 /// A disturbance observer on the tilt model (docs/stopping-model.md §5): v̂̇ = c1·(c2·tilt − v̂ + ŵ)
 /// + L1·(v − v̂), ŵ̇ = L2·(v − v̂), with the tilt last commanded; critically damped at ω
 /// (L1 = 2ω − c1, L2 = ω²/c1). Whatever the model cannot explain — wind, or c1/c2 being off —

@@ -1,6 +1,3 @@
-import Geometry
-import Observations
-
 /// A 2-D constant-velocity Kalman filter on the local plane.
 ///
 /// State: position (m) and velocity (m/s), east and north. Both axes share one model and one

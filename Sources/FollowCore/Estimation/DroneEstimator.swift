@@ -1,7 +1,3 @@
-import Geometry
-import MemberwiseInit
-import Observations
-
 /// The drone's own position and velocity: onboard fixes plus navdata velocity.
 ///
 /// The same constant-velocity Kalman filter as the person's, with navdata body velocity
@@ -12,7 +8,6 @@ import Observations
 /// correction applied now.
 /// (`init(track:)`, written by the macro, is the protocol's; estimators are made with
 /// `FixTrackEstimator.init(tuning:latencySeconds:maxFixLagSeconds:maxEphMeters:)`.)
-@MemberwiseInit
 public struct DroneEstimator: Sendable, FixTrackEstimator {
     /// The onboard receiver's screen and filter (its freshness, convergence and estimate: `FixTrackEstimator`).
     public private(set) var track: FixTrack
@@ -59,5 +54,9 @@ public struct DroneEstimator: Sendable, FixTrackEstimator {
         f.predict(to: time)
         f.update(velocity: velocity, sigmaMetersPerSecond: tuning.navdataVelocitySigmaMetersPerSecond)
         track.filter = f
+    }
+
+    public init(track: FixTrack) {
+        self.track = track
     }
 }

@@ -1,6 +1,3 @@
-import Geometry
-import Observations
-
 /// What became of one fix offered to an estimator.
 public enum FixVerdict: Sendable, Hashable {
     /// Fused.

@@ -1,6 +1,3 @@
-import Geometry
-import Observations
-
 /// What the person's and the drone's estimators share: one receiver's `FixScreen`, the
 /// constant-velocity filter behind it, the freshness bookkeeping and the extrapolation to "now".
 /// Each estimator decides how a screened fix enters its filter (`TargetEstimator`, `DroneEstimator`).

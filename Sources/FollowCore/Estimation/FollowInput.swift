@@ -1,5 +1,3 @@
-import Observations
-
 /// Something the shell learned. Everything the state machine knows arrives this way.
 public enum FollowInput: Sendable {
     /// A fix from either receiver (routed by `GPSFix.role`).

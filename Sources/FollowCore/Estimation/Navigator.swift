@@ -1,6 +1,3 @@
-import Geometry
-import Observations
-
 /// Where things are and which way the drone points: the local plane and the nose heading.
 ///
 /// - Positions: a `LocalPlane` (east/north metres, WGS84 radii, never raw degree differences)

@@ -1,6 +1,3 @@
-import Geometry
-import Observations
-
 /// Whether the person is walking or standing, with hysteresis.
 public enum TargetMotion: Sendable, Hashable {
     case stationary

@@ -1,5 +1,3 @@
-import Observations
-
 /// What has to be true before the drone may take off. Each member is one thing still missing.
 public struct Prerequisites: OptionSet, Sendable, Hashable {
     public let rawValue: UInt16

@@ -1,6 +1,3 @@
-import Geometry
-import Observations
-
 /// The motion (and the AR.Drone's PCMD) for each airborne state: climbing over the take-off point, holding at the hold point,
 /// and following through `FollowController`.
 extension FlightStateMachine {

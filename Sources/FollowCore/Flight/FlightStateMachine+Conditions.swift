@@ -1,6 +1,3 @@
-import Geometry
-import Observations
-
 /// What the state machine decides on: freshness of each source, the preflight prerequisites, and
 /// the reasons to hold (the failsafes' order of precedence: `FlightStateMachine`).
 extension FlightStateMachine {

@@ -1,6 +1,3 @@
-import Geometry
-import Observations
-
 /// What an autopilot adds to the flight (issue 22): its braking limits read from the vehicle, whether
 /// the link controls it, a pilot's or its own failsafe's take-over (`released`), and its altitude
 /// being above home rather than above the ground (`HoldReason.personAboveDrone`).

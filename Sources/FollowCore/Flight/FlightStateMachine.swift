@@ -1,6 +1,3 @@
-import Geometry
-import Observations
-
 /// The follow core: inputs in, one `DroneCommand` per tick out.
 ///
 /// Owns the `Navigator`, both estimators and the `FollowController`, and decides the flight

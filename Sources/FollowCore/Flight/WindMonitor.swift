@@ -1,6 +1,3 @@
-import Geometry
-import Observations
-
 /// Decides when the wind is more than the drone should fly in (docs/stopping-model.md §6).
 ///
 /// The follower's wind observer (`FollowController.windEstimate`) measures, in the tilt model's

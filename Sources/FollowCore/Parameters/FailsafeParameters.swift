@@ -1,9 +1,6 @@
-import MemberwiseInit
-
 /// When to stop following, hold (hover) and land. All ages are measured on the monotonic clock
 /// from the moment the shell received the value. Unit, range and default of every field:
 /// `FailsafeParameters.Spec` (declared once, read by the config file's `[failsafe]` too).
-@MemberwiseInit
 public struct FailsafeParameters: Sendable, Hashable {
     /// A target fix older than this makes the drone hold (`Spec.targetTimeoutSeconds`).
     public var targetTimeoutSeconds: Double = Spec.targetTimeoutSeconds.defaultValue
@@ -81,6 +78,50 @@ public struct FailsafeParameters: Sendable, Hashable {
     /// `gpsRelativeErrorMeters`, so the true distance stays above `minSeparationMeters` as long as
     /// the receivers' relative error stays within `gpsRelativeErrorMeters`.
     public var protectedRadiusMeters: Double { minSeparationMeters + gpsRelativeErrorMeters }
+
+    public init(
+        targetTimeoutSeconds: Double = Spec.targetTimeoutSeconds.defaultValue,
+        landAfterSeconds: Double = Spec.landAfterSeconds.defaultValue,
+        onboardTimeoutSeconds: Double = Spec.onboardTimeoutSeconds.defaultValue,
+        headingTimeoutSeconds: Double = Spec.headingTimeoutSeconds.defaultValue,
+        navdataTimeoutSeconds: Double = Spec.navdataTimeoutSeconds.defaultValue,
+        minBatteryPercent: Double = Spec.minBatteryPercent.defaultValue,
+        minTakeoffBatteryPercent: Double = Spec.minTakeoffBatteryPercent.defaultValue,
+        geofenceMeters: Double = Spec.geofenceMeters.defaultValue,
+        maxTargetDistanceMeters: Double = Spec.maxTargetDistanceMeters.defaultValue,
+        minSeparationMeters: Double = Spec.minSeparationMeters.defaultValue,
+        gpsRelativeErrorMeters: Double = Spec.gpsRelativeErrorMeters.defaultValue,
+        landedConfirmSeconds: Double = Spec.landedConfirmSeconds.defaultValue,
+        takeOffTimeoutSeconds: Double = Spec.takeOffTimeoutSeconds.defaultValue,
+        climbTimeoutSeconds: Double = Spec.climbTimeoutSeconds.defaultValue,
+        lowBatteryConfirmSeconds: Double = Spec.lowBatteryConfirmSeconds.defaultValue,
+        criticalBatteryPercent: Double = Spec.criticalBatteryPercent.defaultValue,
+        maxEphMeters: Double = Spec.maxEphMeters.defaultValue,
+        maxFixLagSeconds: Double = Spec.maxFixLagSeconds.defaultValue,
+        maxWindMetersPerSecond: Double = Spec.maxWindMetersPerSecond.defaultValue,
+        windSaturationSeconds: Double = Spec.windSaturationSeconds.defaultValue
+    ) {
+        self.targetTimeoutSeconds = targetTimeoutSeconds
+        self.landAfterSeconds = landAfterSeconds
+        self.onboardTimeoutSeconds = onboardTimeoutSeconds
+        self.headingTimeoutSeconds = headingTimeoutSeconds
+        self.navdataTimeoutSeconds = navdataTimeoutSeconds
+        self.minBatteryPercent = minBatteryPercent
+        self.minTakeoffBatteryPercent = minTakeoffBatteryPercent
+        self.geofenceMeters = geofenceMeters
+        self.maxTargetDistanceMeters = maxTargetDistanceMeters
+        self.minSeparationMeters = minSeparationMeters
+        self.gpsRelativeErrorMeters = gpsRelativeErrorMeters
+        self.landedConfirmSeconds = landedConfirmSeconds
+        self.takeOffTimeoutSeconds = takeOffTimeoutSeconds
+        self.climbTimeoutSeconds = climbTimeoutSeconds
+        self.lowBatteryConfirmSeconds = lowBatteryConfirmSeconds
+        self.criticalBatteryPercent = criticalBatteryPercent
+        self.maxEphMeters = maxEphMeters
+        self.maxFixLagSeconds = maxFixLagSeconds
+        self.maxWindMetersPerSecond = maxWindMetersPerSecond
+        self.windSaturationSeconds = windSaturationSeconds
+    }
 }
 
 extension FailsafeParameters: ParameterSet {

@@ -1,12 +1,9 @@
-import MemberwiseInit
-
 /// What the drone should do while following: geometry, limits that mirror the drone's own
 /// configuration, and the receiver set-up.
 ///
 /// The config module maps the user's file onto this; `validate()` is the single place that
 /// checks ranges. Unit, range and default of every field: `FollowParameters.Spec` (declared once,
 /// read by the config file too).
-@MemberwiseInit
 public struct FollowParameters: Sendable, Hashable {
     /// Horizontal distance to keep from the person (`Spec.standoffMeters`). Must be at least
     /// `StoppingModel.shortestDefensibleStandoffMeters` (protected radius + margin + the room a
@@ -41,6 +38,30 @@ public struct FollowParameters: Sendable, Hashable {
     /// (`StoppingModel.shortestDefensibleStandoffMeters`: one fix period is how late the drone
     /// learns that someone started walking at it; `Spec.targetFixRateHz`).
     public var targetFixRateHz: Double = Spec.targetFixRateHz.defaultValue
+
+    public init(
+        standoffMeters: Double = Spec.standoffMeters.defaultValue,
+        altitudeMeters: Double = Spec.altitudeMeters.defaultValue,
+        altitudeToleranceMeters: Double = Spec.altitudeToleranceMeters.defaultValue,
+        maxTiltDegrees: Double = Spec.maxTiltDegrees.defaultValue,
+        maxYawRateDegreesPerSecond: Double = Spec.maxYawRateDegreesPerSecond.defaultValue,
+        maxClimbMetersPerSecond: Double = Spec.maxClimbMetersPerSecond.defaultValue,
+        mountOffsetDegrees: Double = Spec.mountOffsetDegrees.defaultValue,
+        assumedGPSLatencySeconds: Double = Spec.assumedGPSLatencySeconds.defaultValue,
+        maxHorizontalSpeedMetersPerSecond: Double = Spec.maxHorizontalSpeedMetersPerSecond.defaultValue,
+        targetFixRateHz: Double = Spec.targetFixRateHz.defaultValue
+    ) {
+        self.standoffMeters = standoffMeters
+        self.altitudeMeters = altitudeMeters
+        self.altitudeToleranceMeters = altitudeToleranceMeters
+        self.maxTiltDegrees = maxTiltDegrees
+        self.maxYawRateDegreesPerSecond = maxYawRateDegreesPerSecond
+        self.maxClimbMetersPerSecond = maxClimbMetersPerSecond
+        self.mountOffsetDegrees = mountOffsetDegrees
+        self.assumedGPSLatencySeconds = assumedGPSLatencySeconds
+        self.maxHorizontalSpeedMetersPerSecond = maxHorizontalSpeedMetersPerSecond
+        self.targetFixRateHz = targetFixRateHz
+    }
 }
 
 extension FollowParameters: ParameterSet {

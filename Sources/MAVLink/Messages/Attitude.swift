@@ -1,7 +1,4 @@
-import MemberwiseInit
-
 /// ATTITUDE (30): roll, pitch, yaw and their rates (aircraft axes, right-handed).
-@MemberwiseInit(.public)
 public struct Attitude: MAVLinkMessage {
     public var timeBootMilliseconds: UInt32 = 0
     /// Roll, pitch, yaw (rad; yaw from north, clockwise).
@@ -14,5 +11,15 @@ public struct Attitude: MAVLinkMessage {
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("time_boot_ms", \.timeBootMilliseconds)] + .elements(["roll", "pitch", "yaw"], \.rollPitchYawRadians)
             + .elements(["rollspeed", "pitchspeed", "yawspeed"], \.ratesRadiansPerSecond)
+    }
+
+    public init(
+        timeBootMilliseconds: UInt32 = 0,
+        rollPitchYawRadians: [Float] = [0, 0, 0],
+        ratesRadiansPerSecond: [Float] = [0, 0, 0]
+    ) {
+        self.timeBootMilliseconds = timeBootMilliseconds
+        self.rollPitchYawRadians = rollPitchYawRadians
+        self.ratesRadiansPerSecond = ratesRadiansPerSecond
     }
 }

@@ -1,7 +1,4 @@
-import MemberwiseInit
-
 /// COMMAND_ACK (77): the result of a command.
-@MemberwiseInit(.public)
 public struct CommandAck: MAVLinkMessage {
     public var command: MAVLinkEnum<MAVCommand> = .init(rawValue: 0)
     public var result: MAVLinkEnum<MAVResult> = .init(.accepted)
@@ -17,5 +14,19 @@ public struct CommandAck: MAVLinkMessage {
     public static var extensionFields: [MAVLinkField<Self>] {
         [.scalar("progress", \.progress), .scalar("result_param2", \.resultParam2),
          .scalar("target_system", \.target.system), .scalar("target_component", \.target.component)]
+    }
+
+    public init(
+        command: MAVLinkEnum<MAVCommand> = .init(rawValue: 0),
+        result: MAVLinkEnum<MAVResult> = .init(.accepted),
+        progress: UInt8 = 0,
+        resultParam2: Int32 = 0,
+        target: MAVLinkTarget = MAVLinkTarget()
+    ) {
+        self.command = command
+        self.result = result
+        self.progress = progress
+        self.resultParam2 = resultParam2
+        self.target = target
     }
 }

@@ -1,7 +1,4 @@
-import MemberwiseInit
-
 /// COMMAND_LONG (76): one `MAV_CMD` with seven float parameters; answered by COMMAND_ACK.
-@MemberwiseInit(.public)
 public struct CommandLong: MAVLinkMessage {
     /// param1 … param7 (meaning per command, `MAVCommand`); unused ones 0 (or NaN where the command says).
     public var params: [Float] = [0, 0, 0, 0, 0, 0, 0]
@@ -17,5 +14,17 @@ public struct CommandLong: MAVLinkMessage {
         .elements((1...7).map { "param\($0)" }, \.params)
             + [.scalar("command", \.command), .scalar("target_system", \.target.system),
                .scalar("target_component", \.target.component), .scalar("confirmation", \.confirmation)]
+    }
+
+    public init(
+        params: [Float] = [0, 0, 0, 0, 0, 0, 0],
+        command: MAVLinkEnum<MAVCommand> = .init(rawValue: 0),
+        target: MAVLinkTarget = MAVLinkTarget(),
+        confirmation: UInt8 = 0
+    ) {
+        self.params = params
+        self.command = command
+        self.target = target
+        self.confirmation = confirmation
     }
 }

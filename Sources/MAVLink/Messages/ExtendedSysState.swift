@@ -1,7 +1,4 @@
-import MemberwiseInit
-
 /// EXTENDED_SYS_STATE (245): landed state (on ground, taking off, in air, landing).
-@MemberwiseInit(.public)
 public struct ExtendedSysState: MAVLinkMessage {
     public var vtolState: MAVLinkEnum<MAVVTOLState> = .init(.undefined)
     public var landedState: MAVLinkEnum<MAVLandedState> = .init(.undefined)
@@ -10,5 +7,13 @@ public struct ExtendedSysState: MAVLinkMessage {
     public static let layout = MAVLinkLayout<Self>(id: 245, crcExtra: 130, name: "EXTENDED_SYS_STATE")
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("vtol_state", \.vtolState), .scalar("landed_state", \.landedState)]
+    }
+
+    public init(
+        vtolState: MAVLinkEnum<MAVVTOLState> = .init(.undefined),
+        landedState: MAVLinkEnum<MAVLandedState> = .init(.undefined)
+    ) {
+        self.vtolState = vtolState
+        self.landedState = landedState
     }
 }

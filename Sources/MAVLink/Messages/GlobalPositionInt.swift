@@ -1,7 +1,4 @@
-import MemberwiseInit
-
 /// GLOBAL_POSITION_INT (33): the fused global position and NED velocity.
-@MemberwiseInit(.public)
 public struct GlobalPositionInt: MAVLinkMessage {
     /// Since the autopilot booted (ms).
     public var timeBootMilliseconds: UInt32 = 0
@@ -23,5 +20,21 @@ public struct GlobalPositionInt: MAVLinkMessage {
          .scalar("alt", \.altitudeMSLMillimeters), .scalar("relative_alt", \.relativeAltitudeMillimeters)]
             + .elements(["vx", "vy", "vz"], \.velocityNEDCentimetersPerSecond)
             + [.scalar("hdg", \.headingCentidegrees)]
+    }
+
+    public init(
+        timeBootMilliseconds: UInt32 = 0,
+        latitudeLongitude: LatitudeLongitudeE7 = LatitudeLongitudeE7(),
+        altitudeMSLMillimeters: Int32 = 0,
+        relativeAltitudeMillimeters: Int32 = 0,
+        velocityNEDCentimetersPerSecond: [Int16] = [0, 0, 0],
+        headingCentidegrees: UInt16 = 0
+    ) {
+        self.timeBootMilliseconds = timeBootMilliseconds
+        self.latitudeLongitude = latitudeLongitude
+        self.altitudeMSLMillimeters = altitudeMSLMillimeters
+        self.relativeAltitudeMillimeters = relativeAltitudeMillimeters
+        self.velocityNEDCentimetersPerSecond = velocityNEDCentimetersPerSecond
+        self.headingCentidegrees = headingCentidegrees
     }
 }

@@ -1,7 +1,4 @@
-import MemberwiseInit
-
 /// HEARTBEAT (0): who is on the link, its mode and whether it is armed; sent at 1 Hz by every side.
-@MemberwiseInit(.public)
 public struct Heartbeat: MAVLinkMessage {
     /// Autopilot-specific mode (`ArduCopterMode`, `PX4Mode.customMode`).
     public var customMode: UInt32 = 0
@@ -18,5 +15,21 @@ public struct Heartbeat: MAVLinkMessage {
         [.scalar("custom_mode", \.customMode), .scalar("type", \.type), .scalar("autopilot", \.autopilot),
          .scalar("base_mode", \.baseMode), .scalar("system_status", \.systemStatus),
          .scalar("mavlink_version", \.mavlinkVersion)]
+    }
+
+    public init(
+        customMode: UInt32 = 0,
+        type: MAVLinkEnum<MAVType> = .init(.generic),
+        autopilot: MAVLinkEnum<MAVAutopilot> = .init(.generic),
+        baseMode: MAVLinkBitmask<MAVModeFlag> = [],
+        systemStatus: MAVLinkEnum<MAVState> = .init(.uninitialized),
+        mavlinkVersion: UInt8 = 0
+    ) {
+        self.customMode = customMode
+        self.type = type
+        self.autopilot = autopilot
+        self.baseMode = baseMode
+        self.systemStatus = systemStatus
+        self.mavlinkVersion = mavlinkVersion
     }
 }

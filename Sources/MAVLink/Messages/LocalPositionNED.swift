@@ -1,7 +1,4 @@
-import MemberwiseInit
-
 /// LOCAL_POSITION_NED (32): position and velocity in the local NED frame (from the EKF origin).
-@MemberwiseInit(.public)
 public struct LocalPositionNED: MAVLinkMessage {
     public var timeBootMilliseconds: UInt32 = 0
     /// North, east, down (m).
@@ -14,5 +11,15 @@ public struct LocalPositionNED: MAVLinkMessage {
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("time_boot_ms", \.timeBootMilliseconds)] + .elements(["x", "y", "z"], \.positionNEDMeters)
             + .elements(["vx", "vy", "vz"], \.velocityNEDMetersPerSecond)
+    }
+
+    public init(
+        timeBootMilliseconds: UInt32 = 0,
+        positionNEDMeters: [Float] = [0, 0, 0],
+        velocityNEDMetersPerSecond: [Float] = [0, 0, 0]
+    ) {
+        self.timeBootMilliseconds = timeBootMilliseconds
+        self.positionNEDMeters = positionNEDMeters
+        self.velocityNEDMetersPerSecond = velocityNEDMetersPerSecond
     }
 }

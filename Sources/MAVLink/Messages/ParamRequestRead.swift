@@ -1,9 +1,6 @@
-import MemberwiseInit
-
 /// PARAM_REQUEST_READ (20): asks a component for one parameter by name (`param_index` −1) or index;
 /// answered by PARAM_VALUE. Layout and CRC_EXTRA 214 from common.xml (cross-checked with pymavlink
 /// 2.4.50: fields `<hBB` + `char[16]`, docs/mavlink.md §4.4).
-@MemberwiseInit(.public)
 public struct ParamRequestRead: MAVLinkMessage {
     /// −1: use `parameterID`.
     public var parameterIndex: Int16 = -1
@@ -18,5 +15,15 @@ public struct ParamRequestRead: MAVLinkMessage {
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("param_index", \.parameterIndex), .scalar("target_system", \.target.system),
          .scalar("target_component", \.target.component), .text("param_id", \.parameterID, count: parameterIDLength)]
+    }
+
+    public init(
+        parameterIndex: Int16 = -1,
+        target: MAVLinkTarget = MAVLinkTarget(),
+        parameterID: MAVLinkText = MAVLinkText(bytes: [])
+    ) {
+        self.parameterIndex = parameterIndex
+        self.target = target
+        self.parameterID = parameterID
     }
 }

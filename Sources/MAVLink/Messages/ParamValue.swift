@@ -1,5 +1,3 @@
-import MemberwiseInit
-
 /// PARAM_VALUE (22): one parameter's value, sent in answer to PARAM_REQUEST_READ (and on changes).
 /// Layout and CRC_EXTRA 220 from common.xml (cross-checked with pymavlink 2.4.50: `<fHH` +
 /// `char[16]` + `B`, docs/mavlink.md §4.4).
@@ -7,7 +5,6 @@ import MemberwiseInit
 /// `value` is a float on the wire whatever the parameter's type: ArduPilot converts integers to
 /// float (`AP_Param::cast_to_float`), PX4 copies the integer's bytes into the float (its
 /// MAV_PROTOCOL_CAPABILITY_PARAM_ENCODE_BYTEWISE); `ParameterValue` reads both.
-@MemberwiseInit(.public)
 public struct ParamValue: MAVLinkMessage {
     public var value: Float = 0
     public var count: UInt16 = 0
@@ -39,5 +36,19 @@ public struct ParamValue: MAVLinkMessage {
         case 5: return Double(bits)
         default: return Double(Int32(bitPattern: bits))
         }
+    }
+
+    public init(
+        value: Float = 0,
+        count: UInt16 = 0,
+        index: UInt16 = 0,
+        parameterID: MAVLinkText = MAVLinkText(bytes: []),
+        type: UInt8 = 0
+    ) {
+        self.value = value
+        self.count = count
+        self.index = index
+        self.parameterID = parameterID
+        self.type = type
     }
 }

@@ -1,7 +1,4 @@
-import MemberwiseInit
-
 /// STATUSTEXT (253): a line of text for the operator (arming refusals, failsafes).
-@MemberwiseInit(.public)
 public struct StatusText: MAVLinkMessage {
     public var severity: MAVLinkEnum<MAVSeverity> = .init(.emergency)
     /// Up to 50 bytes, NUL-terminated only when shorter (`text.string` reads it).
@@ -18,4 +15,16 @@ public struct StatusText: MAVLinkMessage {
         [.scalar("severity", \.severity), .text("text", \.text, count: textLength)]
     }
     public static var extensionFields: [MAVLinkField<Self>] { [.scalar("id", \.id), .scalar("chunk_seq", \.chunkSequence)] }
+
+    public init(
+        severity: MAVLinkEnum<MAVSeverity> = .init(.emergency),
+        text: MAVLinkText = MAVLinkText(bytes: []),
+        id: UInt16 = 0,
+        chunkSequence: UInt8 = 0
+    ) {
+        self.severity = severity
+        self.text = text
+        self.id = id
+        self.chunkSequence = chunkSequence
+    }
 }

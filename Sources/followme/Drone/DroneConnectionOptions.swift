@@ -1,8 +1,7 @@
 import ArgumentParser
-import DroneLink
+import Links
 import FlightService
-import FollowMeConfig
-import MAVLinkAdapter
+import MAVLink
 
 /// `--config` plus bench overrides of the drone's address and ports, shared by every `followme drone`
 /// subcommand that talks to a drone.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ARDroneProtocol
+import ARDrone
 import Foundation
 
 /// `followme drone decode FILE`: print one captured navdata packet as JSON.

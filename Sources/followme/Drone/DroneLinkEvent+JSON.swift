@@ -1,8 +1,7 @@
-import ARDroneProtocol
-import DroneLink
-import Observations
-import ShellSupport
-import TextFormats
+import ARDrone
+import Links
+import FollowCore
+import FlightRecords
 
 /// `followme drone status --json`: one JSON object per `DroneLinkEvent` ({"event":"navdata",…},
 /// {"event":"statistics",…}, {"event":"navdata-lost",…}, …), written with ShellSupport's `JSONLine`.

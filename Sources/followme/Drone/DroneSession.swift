@@ -1,10 +1,9 @@
 import ArgumentParser
-import ARDroneProtocol
-import DroneLink
+import ARDrone
+import Links
 import Foundation
 import Logging
-import Observations
-import ShellSupport
+import FollowCore
 import Synchronization
 
 /// A running `DroneLink` plus what its events said last, for the `followme drone` commands that wait

@@ -1,10 +1,8 @@
-import DroneControl
+import FollowCore
 import Foundation
 import MAVLink
-import MAVLinkAdapter
-import Observations
-import ShellSupport
-import TextFormats
+import Links
+import FlightRecords
 
 /// `followme drone status` on a MAVLink vehicle: prints the session's events (JSON lines, or the
 /// live line at most once a second when not on a terminal) until the link stops or `limit`

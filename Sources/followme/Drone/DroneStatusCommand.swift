@@ -1,9 +1,8 @@
 import ArgumentParser
-import ARDroneProtocol
-import DroneLink
+import ARDrone
+import Links
 import Foundation
-import Observations
-import ShellSupport
+import FollowCore
 
 /// `followme drone status`: show the drone's flight state, battery, attitude, navdata rate and link
 /// quality live, or one JSON object per link event. With `[drone] protocol = "mavlink"` the same from

@@ -1,7 +1,6 @@
 import ArgumentParser
-import DroneLink
+import Links
 import Foundation
-import ShellSupport
 
 /// `followme drone takeoff`: take off, hover, then land, each step confirmed by navdata (the
 /// AR.Drone) or by the autopilot's telemetry (`[drone] protocol = "mavlink"`: landed state IN_AIR,

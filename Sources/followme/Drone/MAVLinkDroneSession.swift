@@ -1,12 +1,9 @@
 import ArgumentParser
-import DroneControl
+import FollowCore
 import Foundation
 import Logging
 import MAVLink
-import MAVLinkAdapter
-import MAVLinkLink
-import Observations
-import ShellSupport
+import Links
 import Synchronization
 
 /// A running `MAVLinkLink` to a PX4 or ArduPilot vehicle plus what it said last, for

@@ -1,4 +1,4 @@
-import ARDroneProtocol
+import ARDrone
 
 extension NavdataDemo {
     /// The CTRL_STATES name of the demo's major state, e.g. "LANDED" (docs/ardrone-protocol.md §3.4),

@@ -1,6 +1,6 @@
-import ARDroneProtocol
-import ShellSupport
-import TextFormats
+import ARDrone
+import Links
+import FlightRecords
 
 /// JSON rendering of a decoded navdata packet for `followme drone decode` (and the state-flag
 /// arrays of `status --json`), written with ShellSupport's `JSONLine`; option tags and layouts per

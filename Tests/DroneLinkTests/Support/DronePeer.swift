@@ -1,9 +1,9 @@
-import ARDroneProtocol
+import ARDrone
 import NIOCore
 import NIOPosix
 import Synchronization
-import ShellSupport
-import Observations
+import Links
+import FollowCore
 
 /// A fake AR.Drone on 127.0.0.1 for the link tests: real UDP, ephemeral ports.
 ///

@@ -1,4 +1,4 @@
-import FlightLog
+import FlightRecords
 import Foundation
 import TestSupport
 

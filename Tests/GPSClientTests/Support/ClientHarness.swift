@@ -1,6 +1,6 @@
-import GPSClient
+import Links
 import Logging
-import Observations
+import FollowCore
 import Simulation
 import TestSupport
 

@@ -1,4 +1,4 @@
-import Geometry
+import FollowCore
 import Simulation
 
 /// A latitude/longitude as the test NMEA sources send it.

@@ -1,7 +1,7 @@
-import ARDroneProtocol
-import SimulatorServer
-import ShellSupport
-import Observations
+import ARDrone
+import Simulation
+import Links
+import FollowCore
 import TestSupport
 
 /// A minimal AR.Drone client on raw UDP sockets and the ARDroneProtocol codec: one socket sends AT

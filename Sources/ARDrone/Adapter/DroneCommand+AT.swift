@@ -1,0 +1,27 @@
+import FollowCore
+
+/// FollowCore's command for one tick → the tick's `AT*REF` and `AT*PCMD` (docs/ardrone-protocol.md
+/// §2.3): the one mapping the flight service, `followme bench` and the control-step benchmark
+/// (Performance/) all send.
+extension DroneCommand {
+    /// `AT*REF` input: the SDK base bits, bit 9 = `intent.wantsAirborne`; never the emergency
+    /// toggle (bit 8), which no flight decision sends on its own (docs/ardrone-protocol.md §7.4).
+    public var refInput: REFInput { REFInput(flying: intent.wantsAirborne) }
+
+    /// `AT*PCMD` arguments: `pilot` as progressive fractions, or hover (flag 0) when nil.
+    public var progressiveCommand: ProgressiveCommand { ProgressiveCommand(pilot: pilot) }
+}
+
+extension ProgressiveCommand {
+    /// The PCMD for one FollowCore pilot command: each fraction as `Float` with the progressive flag
+    /// (bit 0) set, or hover (flag 0) when `pilot` is nil. `ProgressiveCommand`'s own rules apply:
+    /// finite values clamped to [−1, 1], a non-finite one turns the whole command into hover.
+    public init(pilot: PilotCommand?) {
+        guard let pilot else {
+            self = .hover
+            return
+        }
+        self.init(flags: [.progressive], rollFraction: Float(pilot.roll), pitchFraction: Float(pilot.pitch),
+                  gazFraction: Float(pilot.gaz), yawFraction: Float(pilot.yaw))
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+/// What a running flight looks like right now: the snapshot `followme run` builds every 0.25 s
+/// and hands to its terminal status line and to the read-only status socket
+/// (`followme run --status-socket PATH`, `[status] socket`), where `followme watch` reads it.
+///
+/// One JSON object per line on the socket (`followme watch --json` prints them). The keys are an
+/// interface for scripts: snake_case with the unit in the name, absent values omitted. Times are
+/// the flight loop's monotonic seconds (`t`, the same clock as the flight log's `t`); ages are
+/// seconds before `t`.
+public struct FlightStatus: Codable, Sendable, Hashable {
+    /// The flight loop's monotonic time when the snapshot was built, seconds.
+    public var t: Double = 0
+    /// Seconds since `followme run` started its flight loop.
+    public var flightSeconds: Double = 0
+    /// The flight state's name, with its reason for holds and landings (`holding(target-stale)`).
+    public var state: String = ""
+    /// The reason of the transition into `state` (`prerequisites-met`, `hold:target-stale`), if any.
+    public var reason: String?
+    /// Monotonic time of that transition, seconds.
+    public var stateSinceT: Double?
+    /// A dry run (`--no-takeoff`): nothing is sent that would move the drone.
+    public var dryRun: Bool = false
+    /// The standoff the drone keeps from the person, metres.
+    public var standoffMeters: Double?
+    /// The drone to the person, from the latest fix of each receiver.
+    public var person: PersonBearing?
+    /// The person's receiver (the target) and the drone's (onboard).
+    public var target: ReceiverStatus?
+    public var onboard: ReceiverStatus?
+    /// The drone's nose heading, degrees clockwise from true north [0, 360).
+    public var headingDegrees: Double?
+    /// Seconds since the last heading report from the onboard receiver.
+    public var headingAgeSeconds: Double?
+    /// The drone's navdata: altitude above ground (metres), battery (%), its own flight state.
+    public var altitudeMeters: Double?
+    public var batteryPercent: Double?
+    public var droneState: String?
+    public var emergency: Bool?
+    /// Seconds since the last navdata.
+    public var navdataAgeSeconds: Double?
+    /// Accepted navdata per second over the link's last statistics interval (about 1 s).
+    public var navdataHertz: Double?
+    /// AT commands sent per second over the link's last statistics interval.
+    public var commandsPerSecond: Double?
+    /// The wind the failsafe sees, while airborne (absent on the ground).
+    public var wind: Wind?
+    /// The most recent transitions, oldest first (at most `FlightStatus.transitionsKept`).
+    public var transitions: [Transition] = []
+
+    /// How many transitions a snapshot carries: our choice, what fits a 24-line terminal.
+    public static let transitionsKept = 8
+
+    public init() {}
+
+    /// Bearing and distance from the drone's receiver to the person's.
+    public struct PersonBearing: Codable, Sendable, Hashable {
+        /// Horizontal distance, metres.
+        public var distanceMeters: Double
+        /// Compass bearing from the drone to the person, degrees clockwise from true north [0, 360).
+        public var bearingDegrees: Double
+        /// The person relative to the drone's nose, degrees (−180, 180], positive to the right.
+        public var relativeBearingDegrees: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case distanceMeters = "distance_m", bearingDegrees = "bearing_deg", relativeBearingDegrees = "relative_bearing_deg"
+        }
+
+        public init(distanceMeters: Double, bearingDegrees: Double, relativeBearingDegrees: Double?) {
+            self.distanceMeters = distanceMeters
+            self.bearingDegrees = bearingDegrees
+            self.relativeBearingDegrees = relativeBearingDegrees
+        }
+    }
+
+    /// One receiver's latest fix (or why there is none).
+    public struct ReceiverStatus: Codable, Sendable, Hashable {
+        /// gpsd's fix mode of the latest fix (2 or 3), if there was one.
+        public var mode: Int?
+        /// gpsd's horizontal error estimate of the latest fix, metres.
+        public var ephMeters: Double?
+        /// Seconds since the latest fix arrived.
+        public var ageSeconds: Double?
+        public var latitudeDegrees: Double?
+        public var longitudeDegrees: Double?
+        /// Why the receiver reports no fix now (`no-fix`, `device-gone`, …), nil while it delivers.
+        public var lost: String?
+
+        enum CodingKeys: String, CodingKey {
+            case mode, ephMeters = "eph_m", ageSeconds = "age_s", latitudeDegrees = "lat", longitudeDegrees = "lon", lost
+        }
+
+        public init(
+            mode: Int?,
+            ephMeters: Double?,
+            ageSeconds: Double?,
+            latitudeDegrees: Double?,
+            longitudeDegrees: Double?,
+            lost: String?
+        ) {
+            self.mode = mode
+            self.ephMeters = ephMeters
+            self.ageSeconds = ageSeconds
+            self.latitudeDegrees = latitudeDegrees
+            self.longitudeDegrees = longitudeDegrees
+            self.lost = lost
+        }
+    }
+
+    /// The wind failsafe's view (FollowCore `WindMonitor`, docs/stopping-model.md §6): the flight
+    /// log's three command-line fields and the saturation clock.
+    public struct Wind: Codable, Sendable, Hashable {
+        /// The fast wind estimate, m/s.
+        public var windMetersPerSecond: Double
+        /// Where the air moves towards, compass degrees [0, 360).
+        public var windTowardsDegrees: Double
+        /// Share of the tilt authority c2·sin(max tilt) the estimate takes (1 = full tilt only just holds).
+        public var windAuthority: Double
+        /// The saturation clock, seconds: counts up while full tilt loses ground; at
+        /// `[failsafe] wind_saturation_s` the drone lands. Runs back down at half speed once the wind is
+        /// within reach again (a leaky clock), so it reaches 0 only after a while.
+        public var saturatedSeconds: Double
+
+        /// Share of the authority from which the watch screen warns: our choice, well before the
+        /// failsafe's 95 % (`WindMonitor.saturationFraction`), so a person sees it coming.
+        public static let warningAuthority = 0.8
+        /// Share from which the one-line status mentions the wind: our choice, half the authority
+        /// (below it the wind costs the follower little; the line stays short).
+        public static let statusLineAuthority = 0.5
+
+        /// Whether the screen shows the wind as a warning: near the tilt limit, or saturating.
+        public var isWarning: Bool { windAuthority >= Self.warningAuthority || saturatedSeconds > 0 }
+
+        enum CodingKeys: String, CodingKey {
+            case windMetersPerSecond = "wind_mps", windTowardsDegrees = "wind_towards_deg", windAuthority = "wind_authority"
+            case saturatedSeconds = "saturated_s"
+        }
+
+        public init(
+            windMetersPerSecond: Double,
+            windTowardsDegrees: Double,
+            windAuthority: Double,
+            saturatedSeconds: Double
+        ) {
+            self.windMetersPerSecond = windMetersPerSecond
+            self.windTowardsDegrees = windTowardsDegrees
+            self.windAuthority = windAuthority
+            self.saturatedSeconds = saturatedSeconds
+        }
+    }
+
+    /// One flight state transition.
+    public struct Transition: Codable, Sendable, Hashable {
+        /// Monotonic time, seconds (the flight log's `t`).
+        public var t: Double
+        public var from: String
+        public var to: String
+        public var reason: String
+
+        public init(t: Double, from: String, to: String, reason: String) {
+            self.t = t
+            self.from = from
+            self.to = to
+            self.reason = reason
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case t, flightSeconds = "flight_s", state, reason, stateSinceT = "state_since_t", dryRun = "dry_run"
+        case standoffMeters = "standoff_m", person, target, onboard
+        case headingDegrees = "heading_deg", headingAgeSeconds = "heading_age_s"
+        case altitudeMeters = "altitude_m", batteryPercent = "battery_pct", droneState = "drone_state", emergency
+        case navdataAgeSeconds = "navdata_age_s", navdataHertz = "navdata_hz", commandsPerSecond = "commands_per_s"
+        case transitions, wind
+    }
+
+    /// The one-line terminal status of `followme run` (stderr on a terminal), without control characters.
+    public var statusLine: String {
+        var s = state
+        if let p = person { s += String(format: " | dist %.1fm", p.distanceMeters) }
+        func age(_ r: ReceiverStatus?) -> String { r?.ageSeconds.map { String(format: "%.1fs", $0) } ?? "-" }
+        s += " | target \(age(target)) | onboard \(age(onboard))"
+        if let b = batteryPercent, let a = altitudeMeters { s += String(format: " | batt %.0f%% alt %.1fm", b, a) }
+        if let w = wind, w.windAuthority >= Wind.statusLineAuthority {
+            s += String(format: " | wind %.1fm/s %.0f%%", w.windMetersPerSecond, w.windAuthority * 100)
+        }
+        return s
+    }
+
+    /// The snapshot as one JSON line (no newline): what the status socket sends.
+    public func jsonLine() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Decodes one line of the status socket; nil if it is not a status object.
+    public static func decode(jsonLine: some StringProtocol) -> FlightStatus? {
+        try? JSONDecoder().decode(FlightStatus.self, from: Data(jsonLine.utf8))
+    }
+}

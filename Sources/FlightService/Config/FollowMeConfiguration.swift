@@ -1,0 +1,358 @@
+import FollowCore
+
+/// The validated FollowMe configuration, one value per key of `followme.toml`.
+///
+/// The safety gate: the only ways to get one are ``parse(toml:path:)`` (every key type-checked,
+/// range-checked and cross-checked, all problems reported at once) and ``defaults``. Fields are
+/// read-only outside this module, so no code can fly on a value that skipped validation.
+/// Unit, range and default of each numeric key: `ConfigSchema.specs`, which are the flight core's own
+/// `FollowParameters.Spec` / `FailsafeParameters.Spec` (declared once); the documented file is
+/// `etc/followme.toml`.
+public struct FollowMeConfiguration: Sendable, Equatable {
+    /// `[gpsd]`: the default gpsd both receivers are read from.
+    public internal(set) var gpsd: GPSD
+    /// `[target]`: the GPS puck carried by the person the drone follows.
+    public package(set) var target: Target
+    /// `[onboard]`: the GPS receiver (with compass) riding on the drone.
+    public package(set) var onboard: Onboard
+    /// `[drone]`: which link flies the drone (`protocol`), how to reach an AR.Drone 2.0, and its hard limits.
+    public internal(set) var drone: Drone
+    /// `[mavlink]`: how to reach a PX4 or ArduPilot autopilot; read only when `drone.protocol` is
+    /// "mavlink" (otherwise it holds the defaults, whatever the file says: see ``unusedKeyNotes``).
+    public internal(set) var mavlink: MAVLink
+    /// `[follow]`: the follow geometry and the control limits sent to the drone.
+    public internal(set) var follow: Follow
+    /// `[failsafe]`: staleness timeouts and safety margins.
+    public internal(set) var failsafe: Failsafe
+    /// `[log]`: where flight logs go, and how many are kept.
+    public internal(set) var log: Log
+    /// `[status]`: the live status socket `followme watch` reads.
+    public internal(set) var status: Status
+
+    init(gpsd: GPSD, target: Target, onboard: Onboard, drone: Drone, mavlink: MAVLink, follow: Follow,
+         failsafe: Failsafe, log: Log, status: Status) {
+        self.gpsd = gpsd
+        self.target = target
+        self.onboard = onboard
+        self.drone = drone
+        self.mavlink = mavlink
+        self.follow = follow
+        self.failsafe = failsafe
+        self.log = log
+        self.status = status
+    }
+
+    /// Every key at its declared default (`ConfigSchema.specs`: the flight core's `ParameterSpec`s).
+    ///
+    /// Not flyable on its own: both receivers then read the same gpsd with no device path, which
+    /// `parse` rejects (the fixes could not be told apart). The shipped `etc/followme.toml` is these
+    /// defaults plus `target.device = "/dev/gpstarget"` and `onboard.device = "/dev/gpsonboard"`.
+    /// Flight code must take a configuration from `parse(toml:path:)`.
+    public static let defaults: FollowMeConfiguration = {
+        typealias F = FollowParameters.Spec
+        typealias S = FailsafeParameters.Spec
+        return FollowMeConfiguration(
+            gpsd: GPSD(host: "127.0.0.1", port: 2947),
+            target: Target(device: nil, host: "127.0.0.1", port: 2947),
+            onboard: Onboard(device: nil, host: "127.0.0.1", port: 2947, mountOffsetDegrees: F.mountOffsetDegrees.defaultValue),
+            drone: Drone(address: "192.168.1.1", atPort: 5556, navdataPort: 5554, outdoor: true,
+                         altitudeMaxMeters: Drone.altitudeMaxMetersSpec.defaultValue),
+            mavlink: .defaults,
+            follow: Follow(
+                standoffMeters: F.standoffMeters.defaultValue, altitudeMeters: F.altitudeMeters.defaultValue,
+                maxTiltDegrees: F.maxTiltDegrees.defaultValue,
+                maxYawRateDegreesPerSecond: F.maxYawRateDegreesPerSecond.defaultValue,
+                maxClimbMetersPerSecond: F.maxClimbMetersPerSecond.defaultValue
+            ),
+            failsafe: Failsafe(
+                targetTimeoutSeconds: S.targetTimeoutSeconds.defaultValue, landAfterSeconds: S.landAfterSeconds.defaultValue,
+                onboardTimeoutSeconds: S.onboardTimeoutSeconds.defaultValue,
+                headingTimeoutSeconds: S.headingTimeoutSeconds.defaultValue,
+                navdataTimeoutSeconds: S.navdataTimeoutSeconds.defaultValue,
+                minBatteryPercent: S.minBatteryPercent.integerDefault, geofenceMeters: S.geofenceMeters.defaultValue,
+                maxTargetDistanceMeters: S.maxTargetDistanceMeters.defaultValue,
+                minSeparationMeters: S.minSeparationMeters.defaultValue,
+                gpsRelativeErrorMeters: S.gpsRelativeErrorMeters.defaultValue,
+                takeOffTimeoutSeconds: S.takeOffTimeoutSeconds.defaultValue,
+                climbTimeoutSeconds: S.climbTimeoutSeconds.defaultValue,
+                lowBatteryConfirmSeconds: S.lowBatteryConfirmSeconds.defaultValue,
+                criticalBatteryPercent: S.criticalBatteryPercent.integerDefault, maxEphMeters: S.maxEphMeters.defaultValue,
+                maxFixLagSeconds: S.maxFixLagSeconds.defaultValue,
+                maxWindMetersPerSecond: S.maxWindMetersPerSecond.defaultValue,
+                windSaturationSeconds: S.windSaturationSeconds.defaultValue
+            ),
+            log: Log(path: nil, directory: Log.defaultDirectory, maxFlights: Log.maxFlightsSpec.integerDefault,
+                     maxTotalMegabytes: Log.maxTotalMegabytesSpec.integerDefault),
+            status: Status(socketPath: "")
+        )
+    }()
+}
+
+/// A gpsd daemon address: what `gps_open(host, port, …)` takes.
+public struct GPSDEndpoint: Sendable, Hashable, CustomStringConvertible {
+    /// DNS name, IPv4 or IPv6 address.
+    public let host: String
+    /// TCP port, 1–65535.
+    public let port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// True when both name the same daemon. Loopback spellings (`localhost`, `127.x.x.x`, `::1`)
+    /// count as one host, and names compare case-insensitively: erring towards "same" only ever
+    /// asks for explicit device paths, never lets two receivers be confused.
+    func isSameDaemon(as other: GPSDEndpoint) -> Bool {
+        guard port == other.port else { return false }
+        let a = host.lowercased(), b = other.host.lowercased()
+        return a == b || (Self.isLoopback(a) && Self.isLoopback(b))
+    }
+
+    private static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+/// Limits that come from gpsd's `gps.h`.
+enum GPSDLimits {
+    /// Longest device path gpsd can report back: `char path[GPS_PATH_MAX]` with `GPS_PATH_MAX 128`
+    /// includes the NUL (gps.h:95, 2245). A longer path could never match a fix's device.
+    static let devicePathMaxBytes = 127
+    /// TCP/UDP port numbers.
+    static let portRange: ClosedRange<Int> = 1...65535
+}
+
+extension FollowMeConfiguration {
+    /// `[gpsd]`: the gpsd both receivers use unless `[target]` / `[onboard]` name their own.
+    public struct GPSD: Sendable, Equatable {
+        /// gpsd host (DNS name, IPv4 or IPv6); default "127.0.0.1".
+        public internal(set) var host: String
+        /// gpsd TCP port, 1–65535; default 2947 (gpsd's `DEFAULT_GPSD_PORT`, docs/gpsd.md §1.1).
+        public internal(set) var port: Int
+
+        public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
+    }
+
+    /// `[target]`: the person's GPS puck.
+    public struct Target: Sendable, Equatable {
+        /// Exact gpsd device path of the puck (e.g. "/dev/gpstarget"); `nil` (file: "") = any device
+        /// on that gpsd. gpsd matches paths as strings: a symlink and its target differ (docs/gpsd.md §1.3).
+        public package(set) var device: String?
+        /// gpsd host; defaults to `[gpsd] host`.
+        public internal(set) var host: String
+        /// gpsd TCP port; defaults to `[gpsd] port`.
+        public internal(set) var port: Int
+        /// Fix rate to ask gpsd to run the puck at (`?DEVICE` cycle); default `.max`. See ``ReceiverRate``.
+        public internal(set) var rate: ReceiverRate = .max
+
+        public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
+
+        /// The fix rate the shortest-standoff rule may count on, Hz: a numeric `rate_hz`, else 1
+        /// (what any puck delivers; "max" is only known once gpsd has answered).
+        public var assumedFixRateHz: Double {
+            if case .hertz(let hz) = rate { return hz }
+            return 1
+        }
+    }
+
+    /// `[onboard]`: the receiver on the drone, which also supplies the heading (gpsd ATT).
+    public struct Onboard: Sendable, Equatable {
+        /// Exact gpsd device path of the onboard receiver; `nil` (file: "") = any device on that gpsd.
+        public package(set) var device: String?
+        /// gpsd host; defaults to `[gpsd] host` (may be a second gpsd running on the drone).
+        public internal(set) var host: String
+        /// gpsd TCP port; defaults to `[gpsd] port`.
+        public internal(set) var port: Int
+        /// Degrees clockwise from the receiver's heading to the drone's nose, normalised to [0, 360).
+        /// Drone nose heading = receiver heading + this. Default 90 (receiver mounted sideways).
+        public internal(set) var mountOffsetDegrees: Double
+        /// Fix rate to ask gpsd for; default `.device` (leave the drone's receiver as its integrator set
+        /// it up: it may feed other equipment, and it already runs faster than a puck). See ``ReceiverRate``.
+        public internal(set) var rate: ReceiverRate = .device
+
+        public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
+    }
+
+    /// `[drone]`: which link flies the drone, the AR.Drone 2.0 link, and the hard limits.
+    public struct Drone: Sendable, Equatable {
+        /// Which drone link `followme run` flies with; default `.ardrone` (every file written before
+        /// MAVLink existed means what it did). `address`, `at_port`, `navdata_port` and `outdoor` are
+        /// the AR.Drone's and unused with `.mavlink`; `altitude_max_m` still caps `follow.altitude_m`.
+        public internal(set) var linkProtocol: LinkProtocol = .ardrone
+        /// Drone IPv4 address or hostname; default "192.168.1.1" (the drone's own access point).
+        public internal(set) var address: String
+        /// UDP port of the AT command channel; default 5556 (docs/ardrone-protocol.md §1.1, config.h AT_PORT).
+        public internal(set) var atPort: Int
+        /// UDP port of the navdata channel; default 5554 (docs/ardrone-protocol.md §1.1, config.h NAVDATA_PORT).
+        public internal(set) var navdataPort: Int
+        /// Selects the drone's outdoor limit set (`control:outdoor`, docs/ardrone-protocol.md §4); default true.
+        public internal(set) var outdoor: Bool
+        /// Altitude ceiling above take-off (`altitudeMaxMetersSpec`). Sent as `control:altitude_max` (mm).
+        public internal(set) var altitudeMaxMeters: Double
+
+        /// Metres, 1…100 (100 m is the SDK's `no_altitude_limit`, docs/ardrone-protocol.md §4), default 10:
+        /// high enough to clear people, low enough to stay in sight. The config's own tunable (the flight
+        /// core never reads it; the drone enforces it).
+        public static let altitudeMaxMetersSpec = ParameterSpec("altitudeMaxMeters", unit: "m", range: 1...100, default: 10)
+
+        /// `altitudeMaxMeters` in millimetres, as `control:altitude_max` takes it (int mm).
+        public var altitudeMaxMillimeters: Int { Int((altitudeMaxMeters * 1000).rounded()) }
+    }
+
+    /// `[drone] protocol`: the wire protocol of the drone link.
+    public enum LinkProtocol: String, Sendable, Equatable, CaseIterable {
+        /// Parrot AR.Drone 2.0: AT commands and navdata over UDP (`[drone]`, docs/ardrone-protocol.md).
+        case ardrone
+        /// A PX4 or ArduPilot multicopter over MAVLink v2 on UDP (`[mavlink]`, docs/mavlink.md).
+        case mavlink
+    }
+
+    /// `[follow]`: where the drone flies relative to the person, and how hard it may manoeuvre.
+    /// Unit, range and default of each key: `FollowParameters.Spec` (the flight core's, declared once).
+    public struct Follow: Sendable, Equatable {
+        /// Horizontal distance kept from the person. At least `min_separation_m + gps_relative_error_m +
+        /// 0.5 +` the room a walker heading at the drone takes before it has backed away to their pace
+        /// (FollowCore `StoppingModel`, docs/stopping-model.md §4): 10.34 m with the other defaults.
+        public internal(set) var standoffMeters: Double
+        /// Flight altitude above take-off; at most `drone.altitude_max_m`.
+        public internal(set) var altitudeMeters: Double
+        /// Maximum tilt (roll/pitch). Sent as `control:euler_angle_max`, whose settable range is
+        /// 0–0.52 rad = 30° (docs/dynamics-and-follow.md §1.1, config_keys.h).
+        public internal(set) var maxTiltDegrees: Double
+        /// Maximum yaw rate. Sent as `control:control_yaw`; 40–350 °/s is the SDK's recommended range
+        /// (docs/ardrone-protocol.md §4).
+        public internal(set) var maxYawRateDegreesPerSecond: Double
+        /// Maximum climb/descent rate. Sent as `control:control_vz_max` (mm/s), recommended
+        /// 200–2000 mm/s (docs/ardrone-protocol.md §4).
+        public internal(set) var maxClimbMetersPerSecond: Double
+
+        /// `maxTiltDegrees` in radians, as `control:euler_angle_max` takes it.
+        public var maxTiltRadians: Double { radians(fromDegrees: maxTiltDegrees) }
+        /// `maxYawRateDegreesPerSecond` in rad/s, as `control:control_yaw` takes it.
+        public var maxYawRateRadiansPerSecond: Double { radians(fromDegrees: maxYawRateDegreesPerSecond) }
+        /// `maxClimbMetersPerSecond` in mm/s, as `control:control_vz_max` takes it.
+        public var maxClimbMillimetersPerSecond: Double { maxClimbMetersPerSecond * 1000 }
+    }
+
+    /// `[failsafe]`: when telemetry counts as stale and the margins that make the drone hold or land.
+    /// Unit, range and default of each key: `FailsafeParameters.Spec` (the flight core's, declared once).
+    public struct Failsafe: Sendable, Equatable {
+        /// Target fix older than this → stop following and hover.
+        public internal(set) var targetTimeoutSeconds: Double
+        /// No target fix for this long → land; longer than `targetTimeoutSeconds`.
+        public internal(set) var landAfterSeconds: Double
+        /// Onboard fix older than this → hover.
+        public internal(set) var onboardTimeoutSeconds: Double
+        /// Onboard heading (gpsd ATT) older than this → hover.
+        public internal(set) var headingTimeoutSeconds: Double
+        /// No navdata for this long → link lost. The drone's own com watchdog fires at 2 s
+        /// (docs/ardrone-protocol.md §2.2).
+        public internal(set) var navdataTimeoutSeconds: Double
+        /// Battery at or below this → land, whole percent (navdata `vbat_flying_percentage`).
+        public internal(set) var minBatteryPercent: Int
+        /// Radius of the allowed flight area around the take-off point. Reaching 90 % of it is a named hold.
+        public internal(set) var geofenceMeters: Double
+        /// Drone–person distance beyond which the drone stops following and holds (then lands).
+        public internal(set) var maxTargetDistanceMeters: Double
+        /// Closer than this to the person → back off/hold; at most `follow.standoff_m` −
+        /// ``separationMarginMeters`` − `gpsRelativeErrorMeters`.
+        public internal(set) var minSeparationMeters: Double
+        /// How far the two receivers' measured offset may be off the truth. The drone keeps
+        /// `minSeparationMeters` + this from the *measured* person.
+        public internal(set) var gpsRelativeErrorMeters: Double
+        /// Navdata must confirm lift-off (TRANS_TAKEOFF, flying or hovering) this soon after REF
+        /// take-off. Otherwise the take-off is abandoned (landed, no retry).
+        public internal(set) var takeOffTimeoutSeconds: Double
+        /// Longest climb to `follow.altitude_m` before holding where it got to (then landing after
+        /// `land_after_s`).
+        public internal(set) var climbTimeoutSeconds: Double
+        /// Battery must stay under `min_battery_pct` this long before the drone lands for it.
+        public internal(set) var lowBatteryConfirmSeconds: Double
+        /// Battery under this lands at once, whole percent. The lower of this and `min_battery_pct`
+        /// applies (so a low `min_battery_pct` needs no second edit).
+        public internal(set) var criticalBatteryPercent: Int
+        /// Fixes whose gpsd `eph` exceeds this are refused.
+        public internal(set) var maxEphMeters: Double
+        /// A fix whose receiver time lags the stream's clock by more than this is stale (a backlog).
+        public internal(set) var maxFixLagSeconds: Double
+        /// A mean wind estimate (metres per second, over `WindMonitor.meanTimeConstantSeconds`) above
+        /// this lands the drone; 0 = no fixed limit. The tilt-authority check (`windSaturationSeconds`)
+        /// applies either way.
+        public internal(set) var maxWindMetersPerSecond: Double
+        /// Seconds the wind estimate may sit at the edge of what full tilt can fight before the drone
+        /// lands: past that it is being blown, not flown. Counted on `WindMonitor`'s leaky clock (up
+        /// while saturated, back down at `WindMonitor.saturationLeak` of that rate while not).
+        public internal(set) var windSaturationSeconds: Double
+
+        /// How far inside the standoff the minimum separation must stay, metres: the flight core's aim
+        /// margin (`ControllerTuning.separationMarginMeters`); GPS noise alone moves the measured
+        /// distance by about this much, so a tighter margin would trip the separation failsafe at rest.
+        public static let separationMarginMeters: Double = ControllerTuning().separationMarginMeters
+    }
+
+    /// `[log]`: the flight log: one file per flight in `directory`, or every flight appended to `path`.
+    public struct Log: Sendable, Equatable {
+        /// A fixed flight-log file every flight appends to; `nil` (file: "", the default) = none.
+        /// When set it wins over `directory`, and retention does not apply to it.
+        public internal(set) var path: String?
+        /// The directory that gets one new flight log per flight, named by its UTC start second
+        /// (`2026-11-23T101500Z.jsonl`); `nil` (file: "") = none. Default `defaultDirectory`
+        /// (relative to where followme runs; the installed config says /var/log/followme).
+        public internal(set) var directory: String?
+        /// At most this many flight logs in `directory`, the current one included; the oldest are
+        /// removed when a flight starts (`maxFlightsSpec`; 0 = no limit).
+        public internal(set) var maxFlights: Int
+        /// At most this many megabytes (10^6 bytes) of flight logs in `directory`, oldest removed
+        /// first, never the current flight's (`maxTotalMegabytesSpec`; 0 = no limit).
+        public internal(set) var maxTotalMegabytes: Int
+
+        /// Our choice: `out/` is where the demo and the benches write, and git ignores it.
+        public static let defaultDirectory = "out/flights"
+        /// Flights, 0 (no limit) to 100000; default 50 (our choice): a couple of weeks of flying at
+        /// a few flights a day; `maxTotalMegabytesSpec` usually binds first for full-length flights.
+        public static let maxFlightsSpec = ParameterSpec("maxFlights", unit: "flights", range: 0...100_000, default: 50)
+        /// MB (10^6 bytes), 0 (no limit) to 1000000; default 200 (our choice): a log grows about
+        /// 6.5 kB per second of flight (measured: the demo's 230 kB over 35 s), 4.7 MB for a whole
+        /// 12-minute AR.Drone battery, so about 40 such flights; small beside the OS on an SD card.
+        public static let maxTotalMegabytesSpec = ParameterSpec("maxTotalMegabytes", unit: "MB", range: 0...1_000_000,
+                                                                default: 200)
+    }
+
+    /// `[status]`: the read-only Unix socket a running `followme run` publishes its status on
+    /// (about 4 times a second) for `followme watch`.
+    public struct Status: Sendable, Equatable {
+        /// The socket's path; "" (the default) = no socket. `followme run --status-socket` overrides it.
+        public internal(set) var socketPath: String
+    }
+}
+
+extension FollowMeConfiguration {
+    /// `rate_hz`: the fix rate FollowMe asks gpsd to run a receiver at (gpsd `?DEVICE` cycle).
+    ///
+    /// Asking never fails a flight: a receiver or gpsd driver that cannot change its rate (plain
+    /// NMEA, a read-only gpsd) keeps its own, and `followme gps` shows what each receiver delivers.
+    public enum ReceiverRate: Sendable, Equatable, CustomStringConvertible {
+        /// `"max"`: the fastest rate gpsd reports for the device, at most 10 Hz.
+        case max
+        /// `"device"`: send nothing; the receiver keeps the rate it is configured for.
+        case device
+        /// A number: this many fixes per second, 0.5–20 (``hertzRange``); slowed to the device's fastest.
+        case hertz(Double)
+
+        /// Our choice: below 0.5 Hz fixes arrive slower than any useful `failsafe.target_timeout_s`
+        /// allows; 20 Hz is the fastest consumer GNSS modules navigate (u-blox F9 data sheets).
+        public static let hertzRange: ClosedRange<Double> = 0.5...20
+
+        /// The TOML value: `"max"`, `"device"` or the number.
+        public var description: String {
+            switch self {
+            case .max: return "\"max\""
+            case .device: return "\"device\""
+            case .hertz(let hz): return String(hz)
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// What a flight sends a drone link on every decision: fly or not, and how.
+///
+/// Link-neutral: `motion` is the core's command in the local plane (`MotionCommand`). A MAVLink link
+/// sends it as a velocity set-point in MAV_FRAME_LOCAL_NED (docs/mavlink.md §7.4); the AR.Drone
+/// link sends `pilot`, the PCMD the AR.Drone's tilt loop made of it, with REF bit 9
+/// (docs/ardrone-protocol.md §2.3). Neither converts the other's terms.
+public struct LinkCommand: Sendable, Hashable {
+    /// Take off / stay airborne (true) or land / stay landed (false).
+    public var flying: Bool
+    /// The AR.Drone's PCMD fractions in [−1, 1] for `motion`; nil = hover (the firmware holds position).
+    public var pilot: PilotCommand?
+    /// The motion the core asks for; nil = hover (an autopilot: zero velocity, it holds where it stops).
+    public var motion: MotionCommand?
+    /// The flight let go of the vehicle (`FlightState.released`: a pilot or the autopilot's failsafe
+    /// flies it): send nothing that commands it — no set-point, no mode change, no LAND.
+    public var released: Bool
+    /// With `flying` false: land the vehicle if it is airborne — the flight decided to land one it
+    /// took off or adopted, or an operator said `followme drone land`. Without it, `flying` false only
+    /// means "stay on the ground": a vehicle someone else flies is never landed for it (preflight, a
+    /// dry run; docs/mavlink.md §7.3). The AR.Drone link reads `flying` alone (REF bit 9 is a level).
+    public var land: Bool
+
+    public init(flying: Bool, pilot: PilotCommand? = nil, motion: MotionCommand? = nil, released: Bool = false,
+                land: Bool = false) {
+        self.flying = flying
+        self.pilot = pilot
+        self.motion = motion
+        self.released = released
+        self.land = land
+    }
+
+    /// Stay (or go) on the ground, hovering meanwhile.
+    public static let landed = LinkCommand(flying: false)
+}

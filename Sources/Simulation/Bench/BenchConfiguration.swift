@@ -1,0 +1,187 @@
+import FollowCore
+import MAVLink
+
+/// The settings shared by every run of a benchmark. Defaults are the `followme bench` defaults.
+public struct BenchConfiguration: Sendable, Hashable {
+    /// Seed of the GPS error realisation. Every scenario and both controllers use the same seed,
+    /// so they see the same noise. Default 1.
+    public var seed: UInt64 = 1
+    /// How long the person moves, seconds (a replay stops earlier when its track ends).
+    /// Default 240, range 10…7200.
+    public var durationSeconds: Double = 240
+    /// The person stands at the start this long while the drone takes off and climbs, seconds.
+    /// Default 15, range 0…120.
+    public var personStartSeconds: Double = 15
+    /// Following metrics count from this long after the person starts, seconds (take-off and the
+    /// first catch-up excluded). Default 15, range 0…600; must leave some of `durationSeconds`.
+    public var settleSeconds: Double = 15
+    /// Horizontal distance both controllers keep from the person, metres (FollowMe's
+    /// `standoffMeters`; the baseline hovers inside it). Default 8 (FollowCore's default before issue 13
+    /// made it the config's 11; with `failsafe`'s default it satisfies FollowCore's own standoff rule);
+    /// `followme bench` passes the shipped config's.
+    public var standoffMeters: Double = 8
+    /// `control:euler_angle_max` of the simulated drone, degrees, for both controllers; FollowMe's
+    /// `maxTiltDegrees` is set to it. Default 12: the SDK default (ARDroneLib `config_keys.h`,
+    /// docs/dynamics-and-follow.md §1.1), which the objc.io app never changed. Range 1…30.
+    public var eulerAngleMaxDegrees: Double = 12
+    /// `control:altitude_max` written to the drone at start, metres (the shipped config's 10 m;
+    /// the drone's own default 3 m would cap FollowMe's 3 m follow height).
+    public var altitudeMaxMeters: Double = 10
+    /// Control period, seconds: both controllers' commands are (re)sent this often, like the
+    /// link's 30 ms AT loop (AR.Drone Developer Guide §6). Default 0.03.
+    public var controlPeriodSeconds: Double = 0.03
+    /// Navdata rate, Hz: 15 in demo mode (docs/ardrone-protocol.md §1.3). Default 15.
+    public var navdataRateHertz: Double = 15
+    /// Spacing of the recorded person/drone track samples (for plots), seconds. Default 0.5.
+    public var trackSampleSeconds: Double = 0.5
+    /// FollowMe's failsafes. Default: the product defaults except a 1000 m geofence, so a long straight
+    /// walk measures following, not the fence, and no GPS relative error (the tests' calibration;
+    /// `followme bench` passes the shipped config's).
+    public var failsafe: FailsafeParameters = FailsafeParameters(geofenceMeters: 1000, gpsRelativeErrorMeters: 0)
+    /// The simulated drone's dynamics. Default `.nominal`.
+    public var plant: BenchPlant = .nominal
+    /// Wind at the drone for every scenario that does not bring its own (`BenchScenario.wind`).
+    /// Default calm.
+    public var wind: WindModel.Parameters = .calm
+    /// Whether the simulated AR.Drone raises navdata's "too much wind" bit (`DroneDynamics.reportsWindWarning`).
+    /// Default true; false leaves wind detection to FollowMe's own wind monitor.
+    public var firmwareReportsWind: Bool = true
+    /// The person's receiver's fix rate, Hz, overriding the noise model's 5 Hz; nil = 5 Hz.
+    /// Range 0.2…20.
+    public var targetRateHertz: Double? = nil
+    /// Whether the person's fixes carry Doppler speed and track. Default true.
+    public var targetReportsVelocity: Bool = true
+    /// The product's failsafe defaults, for scenarios that ask for them
+    /// (`BenchScenario.usesShippedFailsafe`); their separation fields are replaced by `failsafe`'s.
+    /// Default `FailsafeParameters()`; `followme bench` sets it from the shipped config's defaults.
+    public var shippedFailsafe: FailsafeParameters = FailsafeParameters()
+    /// Adds a worst-case bounded relative GPS error: every person fix is taken this far *farther
+    /// from the drone* than the truth (along drone → person), so the drone believes the person is
+    /// farther away than they are by exactly this much, metres. 0 = off. With clean noise and this
+    /// equal to `gps_relative_error_m` it tests FollowMe's promise at the edge of its premise
+    /// ("never closer than min_separation_m while the relative error stays within
+    /// gps_relative_error_m"). Range 0…20.
+    public var adversarialTargetOffsetMeters: Double = 0
+    /// Where FollowMe's onboard position and heading come from on the MAVLink link (`BenchLink.mavlink`):
+    /// the autopilot's own estimate (`GLOBAL_POSITION_INT` through the session; the product default,
+    /// mount offset 0) or the simulated onboard receiver, as on the AR.Drone. Default `.autopilot`.
+    public var mavlinkPositionSource: MAVLinkLinkConfiguration.PositionSource = .autopilot
+
+    /// Checks every field the runner relies on.
+    public func validate() throws(BenchError) {
+        try Self.check("durationSeconds", durationSeconds, 10...7200)
+        try Self.check("personStartSeconds", personStartSeconds, 0...120)
+        try Self.check("settleSeconds", settleSeconds, 0...600)
+        try Self.check("eulerAngleMaxDegrees", eulerAngleMaxDegrees, 1...30)
+        try Self.check("altitudeMaxMeters", altitudeMaxMeters, 1...100)
+        try Self.check("controlPeriodSeconds", controlPeriodSeconds, 0.005...0.25)
+        try Self.check("navdataRateHertz", navdataRateHertz, 1...200)
+        try Self.check("trackSampleSeconds", trackSampleSeconds, 0.01...60)
+        if let targetRateHertz { try Self.check("targetRateHertz", targetRateHertz, 0.2...20) }
+        try Self.check("adversarialTargetOffsetMeters", adversarialTargetOffsetMeters, 0...20)
+        guard wind.isValid else {
+            throw .invalidConfiguration(field: "wind", value: wind.gustSigmaMetersPerSecond,
+                                        requirement: "mean and gusts must be finite, gusts ≥ 0, time constant > 0")
+        }
+        guard settleSeconds < durationSeconds else {
+            throw .invalidConfiguration(field: "settleSeconds", value: settleSeconds,
+                                        requirement: "must be less than durationSeconds (\(durationSeconds))")
+        }
+        do {
+            // Also the rules between them (standoff outside the protected radius).
+            _ = try FlightStateMachine(follow: followParameters(drone: DroneConfiguration()), failsafe: failsafe)
+        } catch {
+            throw .parameters(error)
+        }
+    }
+
+    /// FollowMe's parameters for a drone configured like `drone`: the standoff, and tilt, yaw-rate
+    /// and climb limits equal to the drone's (what a PCMD ±1 means), the rest product defaults.
+    public func followParameters(drone: DroneConfiguration) -> FollowParameters {
+        FollowParameters(
+            standoffMeters: standoffMeters,
+            maxTiltDegrees: eulerAngleMaxDegrees,
+            maxYawRateDegreesPerSecond: degrees(fromRadians: drone.active.yawRateMaxRadiansPerSecond),
+            maxClimbMetersPerSecond: drone.active.verticalSpeedMaxMillimetersPerSecond / 1000,
+            // The rate the standoff rule is sized for: the bench's target receiver rate (its GPS
+            // models run the target at 5 Hz unless `targetRateHertz` says otherwise).
+            targetFixRateHz: targetRateHertz ?? GPSReceiverModel().fixRateHertz
+        )
+    }
+
+    /// The smallest `standoffMeters` FollowCore accepts with this configuration's failsafe
+    /// (found on `FlightStateMachine`'s own check, to 1 mm), or nil if none up to 100 m is
+    /// accepted. Follows whatever rule FollowCore enforces, so the bench tests the
+    /// tightest standoff a user can configure.
+    public func smallestAcceptedStandoffMeters() -> Double? {
+        func accepted(_ standoff: Double) -> Bool {
+            var c = self
+            c.standoffMeters = standoff
+            return (try? FlightStateMachine(follow: c.followParameters(drone: DroneConfiguration()), failsafe: failsafe)) != nil
+        }
+        // Scan up in 0.5 m steps for the first accepted value (FollowCore also has an upper
+        // bound), then bisect between it and the last rejected one.
+        var low = 0.0
+        if accepted(low) { return low }
+        var high = 0.5
+        while !accepted(high) {
+            low = high
+            high += 0.5
+            if high > 100 { return nil }
+        }
+        while high - low > 0.0005 {
+            let mid = (low + high) / 2
+            if accepted(mid) { high = mid } else { low = mid }
+        }
+        return (high * 1000).rounded(.up) / 1000
+    }
+
+    private static func check(_ field: String, _ value: Double, _ range: ClosedRange<Double>) throws(BenchError) {
+        guard value.isFinite, range.contains(value) else {
+            throw .invalidConfiguration(field: field, value: value,
+                                        requirement: "must be within \(range.lowerBound)…\(range.upperBound)")
+        }
+    }
+
+    public init(
+        seed: UInt64 = 1,
+        durationSeconds: Double = 240,
+        personStartSeconds: Double = 15,
+        settleSeconds: Double = 15,
+        standoffMeters: Double = 8,
+        eulerAngleMaxDegrees: Double = 12,
+        altitudeMaxMeters: Double = 10,
+        controlPeriodSeconds: Double = 0.03,
+        navdataRateHertz: Double = 15,
+        trackSampleSeconds: Double = 0.5,
+        failsafe: FailsafeParameters = FailsafeParameters(geofenceMeters: 1000, gpsRelativeErrorMeters: 0),
+        plant: BenchPlant = .nominal,
+        wind: WindModel.Parameters = .calm,
+        firmwareReportsWind: Bool = true,
+        targetRateHertz: Double? = nil,
+        targetReportsVelocity: Bool = true,
+        shippedFailsafe: FailsafeParameters = FailsafeParameters(),
+        adversarialTargetOffsetMeters: Double = 0,
+        mavlinkPositionSource: MAVLinkLinkConfiguration.PositionSource = .autopilot
+    ) {
+        self.seed = seed
+        self.durationSeconds = durationSeconds
+        self.personStartSeconds = personStartSeconds
+        self.settleSeconds = settleSeconds
+        self.standoffMeters = standoffMeters
+        self.eulerAngleMaxDegrees = eulerAngleMaxDegrees
+        self.altitudeMaxMeters = altitudeMaxMeters
+        self.controlPeriodSeconds = controlPeriodSeconds
+        self.navdataRateHertz = navdataRateHertz
+        self.trackSampleSeconds = trackSampleSeconds
+        self.failsafe = failsafe
+        self.plant = plant
+        self.wind = wind
+        self.firmwareReportsWind = firmwareReportsWind
+        self.targetRateHertz = targetRateHertz
+        self.targetReportsVelocity = targetReportsVelocity
+        self.shippedFailsafe = shippedFailsafe
+        self.adversarialTargetOffsetMeters = adversarialTargetOffsetMeters
+        self.mavlinkPositionSource = mavlinkPositionSource
+    }
+}

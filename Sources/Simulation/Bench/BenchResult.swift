@@ -1,0 +1,200 @@
+import FollowCore
+
+/// One recorded instant of a run, for plots: true positions on the scenario's plane.
+public struct BenchTrackSample: Sendable, Hashable {
+    /// Seconds since the run started (the person starts at `BenchConfiguration.personStartSeconds`).
+    public var timeSeconds: Double
+    /// The person, metres east/north of the scenario origin.
+    public var personPlane: PlaneVector
+    /// The drone, metres east/north of the scenario origin.
+    public var dronePlane: PlaneVector
+    /// The drone's nose, compass degrees.
+    public var noseHeadingDegrees: Double
+    /// The simulated drone's altitude (m) and battery (%), for the run's report page.
+    public var altitudeMeters: Double? = nil
+    public var batteryPercent: Double? = nil
+    /// The last PCMD sent (pilot fractions roll, pitch, gaz, yaw; 0 while hovering).
+    public var pcmd: [Double]? = nil
+    /// The oldest the controller's latest fix from the person's / the drone's receiver got since the
+    /// previous sample, seconds (the peak of the fix age: a gap between fixes shows whole).
+    public var targetFixAgeSeconds: Double? = nil
+    public var onboardFixAgeSeconds: Double? = nil
+
+    public init(
+        timeSeconds: Double,
+        personPlane: PlaneVector,
+        dronePlane: PlaneVector,
+        noseHeadingDegrees: Double,
+        altitudeMeters: Double? = nil,
+        batteryPercent: Double? = nil,
+        pcmd: [Double]? = nil,
+        targetFixAgeSeconds: Double? = nil,
+        onboardFixAgeSeconds: Double? = nil
+    ) {
+        self.timeSeconds = timeSeconds
+        self.personPlane = personPlane
+        self.dronePlane = dronePlane
+        self.noseHeadingDegrees = noseHeadingDegrees
+        self.altitudeMeters = altitudeMeters
+        self.batteryPercent = batteryPercent
+        self.pcmd = pcmd
+        self.targetFixAgeSeconds = targetFixAgeSeconds
+        self.onboardFixAgeSeconds = onboardFixAgeSeconds
+    }
+}
+
+/// How well a run followed, from true positions (never from what the controller believed).
+///
+/// "Settled" samples are the control ticks from `personStartSeconds + settleSeconds` on, whatever
+/// the drone was doing (holding, landed or lagging all count against it).
+public struct BenchMetrics: Sendable, Hashable {
+    /// RMS of |distance − standoff| over the settled samples, metres.
+    public var rangeErrorRMSMeters: Double
+    /// 95th percentile (nearest rank) of |distance − standoff| over the settled samples, metres.
+    public var rangeErrorP95Meters: Double
+    /// Largest |distance − standoff| over the settled samples, metres.
+    public var rangeErrorMaxMeters: Double
+    /// Mean horizontal distance drone–person over the settled samples, metres.
+    public var meanDistanceMeters: Double
+    /// Smallest horizontal distance drone–person while the drone was airborne, whole run, metres
+    /// (+∞ if it never flew).
+    public var minSeparationMeters: Double
+    /// When the closest approach happened, seconds from the start of the run (nil if it never flew).
+    public var minSeparationAtSeconds: Double?
+    /// Airborne time spent closer to the person than the configured `minSeparationMeters`
+    /// (true positions), seconds: the safety metric, 0 when the rule held.
+    public var secondsBelowMinSeparation: Double
+    /// RMS angle between the nose and the bearing to the person, settled samples while airborne
+    /// and more than 1 m apart, degrees.
+    public var facingErrorRMSDegrees: Double
+    /// Time the drone spent off the ground, seconds.
+    public var airborneSeconds: Double
+    /// Settled control ticks the metrics are computed over.
+    public var settledSamples: Int
+    /// Fraction of the settled samples FollowMe spent in `following` (nil for the baseline).
+    public var followingFraction: Double?
+    /// Mean trailing while the person moves (settled samples, person ≥ 0.5 m/s): how far the drone
+    /// is behind the person along their direction of travel, minus the standoff, metres. Positive =
+    /// lagging further back than the standoff. nil if the person never moved.
+    public var trailingMeanMeters: Double?
+    /// Length of the mean of (drone − aim point) over the settled samples in `following`, metres:
+    /// a standing bias, e.g. the offset a steady wind leaves without integral action. The aim
+    /// point is FollowMe's own (`FollowOutput.aimPoint`); nil for the baseline or if it never
+    /// followed.
+    public var aimBiasMeters: Double?
+    /// RMS |drone − aim point| over the same samples, metres.
+    public var aimErrorRMSMeters: Double?
+    /// Largest horizontal distance of the drone from its take-off point during FollowMe's first
+    /// take-off and climb (states taking-off, climbing; true positions), metres; nil for the baseline.
+    public var climbDriftMeters: Double?
+    /// Seconds labelled `following` while the person moved, the drone was more than 3 m beyond the
+    /// standoff and slower than half the person's speed: "following" in name only (e.g. parked at a
+    /// fence without saying so). Settled samples.
+    public var stalledFollowingSeconds: Double
+    /// Seconds in each FollowMe flight state over the whole run, in order of first appearance
+    /// (`following`, `holding(geofence)`, …); empty for the baseline.
+    public var secondsByState: [StateSeconds]
+
+    /// Time in one flight state.
+    public struct StateSeconds: Sendable, Hashable {
+        public var name: String
+        public var seconds: Double
+    }
+
+    public init(rangeErrorRMSMeters: Double, rangeErrorP95Meters: Double, rangeErrorMaxMeters: Double,
+                meanDistanceMeters: Double, minSeparationMeters: Double, facingErrorRMSDegrees: Double,
+                airborneSeconds: Double, settledSamples: Int, followingFraction: Double?,
+                minSeparationAtSeconds: Double? = nil, secondsBelowMinSeparation: Double = 0,
+                trailingMeanMeters: Double? = nil, aimBiasMeters: Double? = nil, aimErrorRMSMeters: Double? = nil,
+                climbDriftMeters: Double? = nil, stalledFollowingSeconds: Double = 0,
+                secondsByState: [(name: String, seconds: Double)] = []) {
+        self.trailingMeanMeters = trailingMeanMeters
+        self.aimBiasMeters = aimBiasMeters
+        self.aimErrorRMSMeters = aimErrorRMSMeters
+        self.climbDriftMeters = climbDriftMeters
+        self.stalledFollowingSeconds = stalledFollowingSeconds
+        self.secondsByState = secondsByState.map { StateSeconds(name: $0.name, seconds: $0.seconds) }
+        self.minSeparationAtSeconds = minSeparationAtSeconds
+        self.secondsBelowMinSeparation = secondsBelowMinSeparation
+        self.rangeErrorRMSMeters = rangeErrorRMSMeters
+        self.rangeErrorP95Meters = rangeErrorP95Meters
+        self.rangeErrorMaxMeters = rangeErrorMaxMeters
+        self.meanDistanceMeters = meanDistanceMeters
+        self.minSeparationMeters = minSeparationMeters
+        self.facingErrorRMSDegrees = facingErrorRMSDegrees
+        self.airborneSeconds = airborneSeconds
+        self.settledSamples = settledSamples
+        self.followingFraction = followingFraction
+    }
+}
+
+/// A state change of the controller during a run (FollowMe's flight-state transitions).
+public struct BenchEvent: Sendable, Hashable {
+    public var timeSeconds: Double
+    /// e.g. `preflight → taking-off (prerequisites-met)`.
+    public var description: String
+    /// The state entered (`taking-off`) and why (`prerequisites-met`), for the report's state bands.
+    public var state: String? = nil
+    public var reason: String? = nil
+
+    public init(timeSeconds: Double, description: String, state: String? = nil, reason: String? = nil) {
+        self.timeSeconds = timeSeconds
+        self.description = description
+        self.state = state
+        self.reason = reason
+    }
+}
+
+/// Everything one run produced.
+public struct BenchResult: Sendable, Hashable {
+    public var scenario: String
+    public var scenarioKind: BenchScenario.Kind
+    public var controller: BenchController
+    public var noise: BenchNoise
+    public var seed: UInt64
+    /// The scenario's plane origin (for turning the track back into coordinates).
+    public var origin: GeoCoordinate
+    public var standoffMeters: Double
+    /// The plant that flew (`nominal`, `off-model`).
+    public var plant: BenchPlant = .nominal
+    /// The link it flew behind (the AR.Drone's, or MAVLink to the simulated Copter).
+    public var link: BenchLink = .ardrone
+    /// The wind of the run (the scenario's, else the configuration's).
+    public var wind: WindModel.Parameters = .calm
+    /// The geofence radius FollowMe had, metres.
+    public var geofenceMeters: Double = 0
+    /// Simulated time of the whole run, seconds (take-off wait included).
+    public var simulatedSeconds: Double
+    public var metrics: BenchMetrics
+    /// The simulated drone's state at the end: `landed`, `taking-off`, `flying`, `landing`, `emergency`.
+    public var finalDroneState: String
+    /// FollowMe's flight state at the end (e.g. `following`, `holding:target-stale`); `naive` for the baseline.
+    public var finalControllerState: String
+    /// FollowMe's transitions, in order (empty for the baseline).
+    public var events: [BenchEvent]
+    /// Person and drone every `trackSampleSeconds`.
+    public var track: [BenchTrackSample]
+
+    public init(scenario: String, scenarioKind: BenchScenario.Kind, controller: BenchController, noise: BenchNoise,
+                seed: UInt64, origin: GeoCoordinate, standoffMeters: Double, simulatedSeconds: Double,
+                metrics: BenchMetrics, finalDroneState: String, finalControllerState: String,
+                events: [BenchEvent], track: [BenchTrackSample], plant: BenchPlant = .nominal,
+                wind: WindModel.Parameters = .calm, geofenceMeters: Double = 0) {
+        self.plant = plant
+        self.wind = wind
+        self.geofenceMeters = geofenceMeters
+        self.scenario = scenario
+        self.scenarioKind = scenarioKind
+        self.controller = controller
+        self.noise = noise
+        self.seed = seed
+        self.origin = origin
+        self.standoffMeters = standoffMeters
+        self.simulatedSeconds = simulatedSeconds
+        self.metrics = metrics
+        self.finalDroneState = finalDroneState
+        self.finalControllerState = finalControllerState
+        self.events = events
+        self.track = track
+    }
+}

@@ -1,0 +1,325 @@
+import FollowCore
+
+/// Runs one closed loop on simulated time: person scenario → GPS receivers → controller →
+/// AT commands → simulated AR.Drone → navdata → controller (or, on `BenchLink.mavlink`, the MAVLink
+/// link's session → simulated Copter → telemetry: `MAVLinkBenchDrone`, docs/mavlink.md §9). No clock,
+/// no I/O; the same inputs give the same `BenchResult`.
+///
+/// Timeline (all on the simulator's 5 ms step grid): at t = 0 the drone sits landed the standoff
+/// behind the person's start, nose towards them, and both configuration writes
+/// (`control:euler_angle_max`, `control:altitude_max`) arrive. The person stands until
+/// `personStartSeconds`, then moves for `durationSeconds` (a replay stops at its track's end).
+/// Every control period (30 ms) the controller's command is sent as REF + PCMD, mapped as the link
+/// maps it (`DroneCommand.refInput`, `.progressiveCommand` in DroneLink); navdata reaches FollowMe at
+/// 15 Hz through the link's own mapping (`DroneTelemetry(navdata:receivedAt:)`); GPS fixes and headings arrive as the error model
+/// delivers them (5 Hz, 0.3 s late).
+///
+/// - FollowMe: `FlightStateMachine` with the bench's standoff and the drone's own limits; it takes
+///   off by itself once preflight passes, climbs to 3 m and follows.
+/// - Naive: `NaiveBaselineController` (objc.io) with the same standoff, REF take-off from the
+///   first tick (objc.io sent one take-off REF; the appliance-style link re-sends it), no altitude
+///   control (it stays at the 1 m take-off height) and no navdata.
+public enum BenchRunner {
+    /// Nose heading − onboard receiver heading, degrees, for the simulated receiver, FollowMe and the
+    /// baseline alike (the product default `onboard.mount_offset_deg`; objc.io taped the phone at 90°).
+    public static let mountOffsetDegrees = 90.0
+
+    /// Runs `scenario` with `controller` under `noise` on the drone behind `link`.
+    public static func run(
+        _ scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
+        configuration: BenchConfiguration, link: BenchLink = .ardrone
+    ) throws(BenchError) -> BenchResult {
+        try configuration.validate()
+        // The drone waits the standoff behind the person's start, facing the way they will go.
+        let bearing = scenario.droneStartBearingDegrees
+        let start = scenario.person.state(atSeconds: 0).positionPlane
+            - PlaneVector.unit(bearingDegrees: bearing) * configuration.standoffMeters
+        switch link {
+        case .ardrone:
+            let drone = ARDroneBenchDrone(configuration: configuration, positionPlane: start, noseHeadingDegrees: bearing)
+            return try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone)
+        case .mavlink:
+            let drone = try MAVLinkBenchDrone(configuration: configuration, plane: LocalPlane(origin: scenario.origin),
+                                              positionPlane: start, noseHeadingDegrees: bearing)
+            var result = try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone)
+            result.link = .mavlink
+            return result
+        }
+    }
+
+    private static func run<Drone: BenchDrone>(
+        _ scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
+        configuration: BenchConfiguration, drone: Drone
+    ) throws(BenchError) -> BenchResult {
+        var loop = try Loop(scenario: scenario, controller: controller, noise: noise, configuration: configuration,
+                            drone: drone)
+        loop.run()
+        return loop.result()
+    }
+
+    /// The mutable state of one run.
+    private struct Loop<Drone: BenchDrone> {
+        let scenario: BenchScenario
+        let controller: BenchController
+        let noise: BenchNoise
+        let configuration: BenchConfiguration
+        let plane: LocalPlane
+        let stepNanoseconds: Int64
+        let endNanoseconds: Int64
+        let controlNanoseconds: Int64
+        let navdataNanoseconds: Int64
+        let trackNanoseconds: Int64
+
+        var sim: Drone
+        var gps: GPSPairSimulator
+        var wind: WindModel
+        let failsafe: FailsafeParameters
+        var machine: FlightStateMachine?
+        var naive: NaiveBaselineController?
+        var naiveTarget: GeoCoordinate?
+        var naiveDrone: GeoCoordinate?
+        var naiveReceiverHeading: Double?
+
+        var metrics: MetricsAccumulator
+        var events: [BenchEvent] = []
+        var track: [BenchTrackSample] = []
+        /// For the report's series: when each receiver's latest fix arrived, the largest gap between
+        /// its fixes since the last track sample (the fix age's peak), the last PCMD sent.
+        var lastFixSeconds: [ReceiverRole: Double] = [:]
+        var fixAgePeakSeconds: [ReceiverRole: Double] = [:]
+        var lastPCMD: [Double]?
+
+        init(scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
+             configuration c: BenchConfiguration, drone: Drone) throws(BenchError) {
+            self.scenario = scenario
+            self.controller = controller
+            self.noise = noise
+            self.configuration = c
+            plane = LocalPlane(origin: scenario.origin)
+
+            let dynamics = c.plant.dynamics
+            stepNanoseconds = max(1, Int64((dynamics.stepSeconds * 1e9).rounded()))
+            var moveSeconds = scenario.durationSeconds ?? c.durationSeconds
+            if let end = scenario.endSeconds { moveSeconds = min(moveSeconds, end) }
+            endNanoseconds = Int64(((c.personStartSeconds + moveSeconds) * 1e9).rounded())
+            controlNanoseconds = max(1, Int64((c.controlPeriodSeconds * 1e9).rounded()))
+            navdataNanoseconds = max(1, Int64((1e9 / c.navdataRateHertz).rounded()))
+            trackNanoseconds = max(1, Int64((c.trackSampleSeconds * 1e9).rounded()))
+
+            sim = drone
+            var gpsModel = noise.model(mountOffsetDegrees: BenchRunner.mountOffsetDegrees)
+            if let rate = c.targetRateHertz { gpsModel.target.fixRateHertz = rate }
+            gpsModel.target.reportsVelocity = c.targetReportsVelocity
+            gps = GPSPairSimulator(model: gpsModel, plane: plane, seed: c.seed, start: .zero)
+            wind = WindModel(parameters: scenario.wind ?? c.wind, seed: c.seed, start: .zero)
+            sim.airframe.windENU = wind.windENU(at: .zero)
+            var failsafe = c.failsafe
+            if scenario.usesShippedFailsafe {
+                failsafe = c.shippedFailsafe
+                failsafe.minSeparationMeters = c.failsafe.minSeparationMeters
+                failsafe.gpsRelativeErrorMeters = c.failsafe.gpsRelativeErrorMeters
+            }
+            if let fence = scenario.geofenceMeters { failsafe.geofenceMeters = fence }
+            self.failsafe = failsafe
+
+            switch controller {
+            case .followMe:
+                var follow = c.followParameters(drone: sim.droneConfiguration)
+                follow.mountOffsetDegrees = sim.mountOffsetDegrees
+                do {
+                    machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: sim.vehicleDynamics,
+                                                     onboardLatencySeconds: sim.readsOnboardReceiver ? nil : 0)
+                } catch {
+                    throw .parameters(error)
+                }
+                // As `FlightLoop.start`: a link that configures the drone itself holds the take-off until it is done.
+                if sim.configuresOnConnect { machine!.handle(.droneConfiguration(.pending), now: .zero) }
+            case .naive:
+                var parameters = NaiveBaselineController.Parameters()
+                parameters.standoffMeters = c.standoffMeters
+                parameters.mountOffsetDegrees = sim.mountOffsetDegrees
+                naive = NaiveBaselineController(parameters: parameters)
+            }
+            let ticks = Int(endNanoseconds / controlNanoseconds) + 1
+            metrics = MetricsAccumulator(
+                standoffMeters: c.standoffMeters, settledFromSeconds: c.personStartSeconds + c.settleSeconds,
+                tickSeconds: Double(controlNanoseconds) / 1e9, expectedSamples: ticks,
+                minSeparationLimitMeters: c.failsafe.minSeparationMeters)
+            track.reserveCapacity(Int(endNanoseconds / trackNanoseconds) + 2)
+        }
+
+        /// The person's true state at run time `nanoseconds`.
+        func person(at nanoseconds: Int64) -> PersonState {
+            scenario.person.state(atSeconds: Double(nanoseconds) / 1e9 - configuration.personStartSeconds)
+        }
+
+        /// What the person's receiver measures from: the truth, moved
+        /// `adversarialTargetOffsetMeters` away from the drone (the worst direction for separation).
+        func targetTruth(at nanoseconds: Int64) -> GPSTruthSample {
+            var truth = person(at: nanoseconds).gpsTruth
+            let offset = configuration.adversarialTargetOffsetMeters
+            let away = truth.positionPlane - sim.airframe.positionPlane
+            if offset > 0, away.length > 1e-6 {
+                truth.positionPlane += away / away.length * offset
+            }
+            return truth
+        }
+
+        mutating func run() {
+            var t: Int64 = 0
+            var nextControl: Int64 = 0
+            var nextNavdata: Int64 = 0
+            var nextTrack: Int64 = 0
+            while t <= endNanoseconds {
+                let now = MonotonicTime(nanoseconds: t)
+                sim.advance(to: now)
+                sim.airframe.windENU = wind.windENU(at: now) // in force for the next step
+                if now >= gps.nextFixTime(for: .target) || now >= gps.nextFixTime(for: .onboard) {
+                    gps.update(now: now, target: targetTruth(at: t), onboard: sim.airframe.gpsTruth)
+                }
+                while let output = gps.nextOutput(readyBy: now) {
+                    if sim.readsOnboardReceiver || output.role == .target { deliver(output, now: now) }
+                }
+                handleLinkEvents(now: now)
+                if t >= nextNavdata {
+                    nextNavdata += navdataNanoseconds
+                    if machine != nil, let telemetry = sim.polledTelemetry(at: now) {
+                        machine!.handle(.telemetry(telemetry), now: now)
+                    }
+                }
+                if t >= nextControl {
+                    nextControl += controlNanoseconds
+                    let tick = control(now: now)
+                    handleLinkEvents(now: now)
+                    let p = person(at: t)
+                    metrics.add(timeSeconds: now.seconds, person: p.positionPlane, drone: sim.airframe.positionPlane,
+                                noseHeadingDegrees: sim.airframe.noseHeadingDegrees, airborne: sim.airframe.altitudeMeters > 0,
+                                following: tick.following, personVelocity: p.velocityENU,
+                                droneVelocity: sim.airframe.velocityENU, stateName: tick.stateName, aimPoint: tick.aimPoint,
+                                climbing: tick.climbing)
+                }
+                if t >= nextTrack {
+                    nextTrack += trackNanoseconds
+                    let targetFixAge = fixAgePeak(.target, now: now), onboardFixAge = fixAgePeak(.onboard, now: now)
+                    track.append(BenchTrackSample(timeSeconds: now.seconds, personPlane: person(at: t).positionPlane,
+                                                  dronePlane: sim.airframe.positionPlane,
+                                                  noseHeadingDegrees: sim.airframe.noseHeadingDegrees,
+                                                  altitudeMeters: sim.airframe.altitudeMeters, batteryPercent: sim.airframe.batteryPercent,
+                                                  pcmd: lastPCMD, targetFixAgeSeconds: targetFixAge,
+                                                  onboardFixAgeSeconds: onboardFixAge))
+                }
+                t += stepNanoseconds
+            }
+        }
+
+        /// The oldest `role`'s latest fix got since the last call (then forgotten), seconds; nil before its first fix.
+        mutating func fixAgePeak(_ role: ReceiverRole, now: MonotonicTime) -> Double? {
+            guard let last = lastFixSeconds[role] else { return nil }
+            defer { fixAgePeakSeconds[role] = 0 }
+            return max(fixAgePeakSeconds[role] ?? 0, now.seconds - last)
+        }
+
+        /// Hands one receiver output to the controller.
+        mutating func deliver(_ output: GPSSimulatorOutput, now: MonotonicTime) {
+            switch output {
+            case .fix(let fix):
+                let gap = now.seconds - (lastFixSeconds[fix.role] ?? now.seconds)
+                fixAgePeakSeconds[fix.role] = max(fixAgePeakSeconds[fix.role] ?? 0, gap)
+                lastFixSeconds[fix.role] = now.seconds
+                if machine != nil {
+                    machine!.handle(.fix(fix), now: now)
+                } else if fix.role == .target {
+                    naiveTarget = fix.coordinate
+                } else {
+                    naiveDrone = fix.coordinate
+                }
+            case .heading(let report):
+                if machine != nil {
+                    machine!.handle(.heading(report), now: now)
+                } else if report.role == .onboard {
+                    naiveReceiverHeading = report.headingDegrees
+                }
+            }
+        }
+
+        /// The link's events (MAVLink: telemetry, the autopilot's own fixes and headings, the
+        /// configuration's progress), handled as `FlightLoop` handles them; the rest only matters to logs.
+        mutating func handleLinkEvents(now: MonotonicTime) {
+            for event in sim.takeEvents() {
+                switch event {
+                case .telemetry(let telemetry, _):
+                    machine?.handle(.telemetry(telemetry), now: now)
+                case .onboard(.fix(let fix)) where fix.role == .onboard:
+                    deliver(.fix(fix), now: now)
+                case .onboard(.heading(let report)) where report.role == .onboard:
+                    deliver(.heading(report), now: now)
+                case .configurationComplete(let failedKeys, _):
+                    machine?.handle(.droneConfiguration(failedKeys.first.map { .failed(key: $0) } ?? .done), now: now)
+                case .configurationFailed(let key, _, _, _):
+                    machine?.handle(.droneConfiguration(.failed(key: key)), now: now)
+                case .configurationPending:
+                    machine?.handle(.droneConfiguration(.pending), now: now)
+                case .vehicleBraking(let acceleration, let jerk, _):
+                    machine?.handle(.vehicleBraking(accelerationMetersPerSecondSquared: acceleration, jerkMetersPerSecondCubed: jerk), now: now)
+                case .control(let inControl, _, _):
+                    machine?.handle(.vehicleControl(inControl: inControl), now: now)
+                case .released(let mode, _, _):
+                    machine?.handle(.vehicleReleased(.vehicleLeftControl(mode: mode)), now: now)
+                default:
+                    break
+                }
+            }
+        }
+
+        /// What one control tick did, for the metrics.
+        struct Tick {
+            var following = false
+            /// FollowMe's state after the tick (nil for the baseline).
+            var stateName: String?
+            /// FollowMe's aim point on the scenario's plane, when it produced a following command.
+            var aimPoint: PlaneVector?
+            /// FollowMe is taking off or climbing.
+            var climbing = false
+        }
+
+        /// Decides and sends one tick's REF + PCMD.
+        mutating func control(now: MonotonicTime) -> Tick {
+            if machine != nil {
+                let decision = machine!.tick(now: now)
+                if let change = decision.transition {
+                    events.append(BenchEvent(
+                        timeSeconds: now.seconds,
+                        description: "\(change.from.name) → \(change.to.name) (\(change.reason.name))",
+                        state: change.to.name, reason: change.reason.name))
+                }
+                lastPCMD = sim.send(decision.command, at: now)
+                var aim: PlaneVector?
+                if let follow = decision.follow, let controllerPlane = machine!.navigator.plane,
+                   let coordinate = controllerPlane.unproject(follow.aimPoint) {
+                    aim = plane.project(coordinate)
+                }
+                return Tick(following: decision.state == .following, stateName: decision.state.name, aimPoint: aim,
+                            climbing: decision.state == .takingOff || decision.state == .climbing)
+            }
+            var input: NaiveBaselineController.Input?
+            if let target = naiveTarget, let drone = naiveDrone, let heading = naiveReceiverHeading {
+                input = .init(targetCoordinate: target, droneCoordinate: drone, receiverHeadingDegrees: heading)
+            }
+            let command = naive!.update(input, at: now)
+            sim.send(naive: command, at: now)
+            return Tick()
+        }
+
+        func result() -> BenchResult {
+            BenchResult(
+                scenario: scenario.name, scenarioKind: scenario.kind, controller: controller, noise: noise,
+                seed: configuration.seed, origin: scenario.origin, standoffMeters: configuration.standoffMeters,
+                simulatedSeconds: sim.airframe.time.seconds,
+                metrics: metrics.metrics(tracksFollowing: machine != nil),
+                finalDroneState: sim.phaseName,
+                finalControllerState: machine?.state.name ?? BenchController.naive.rawValue,
+                events: events, track: track, plant: configuration.plant, wind: wind.parameters,
+                geofenceMeters: failsafe.geofenceMeters)
+        }
+    }
+}

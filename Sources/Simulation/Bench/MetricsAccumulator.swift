@@ -1,0 +1,135 @@
+import FollowCore
+
+/// Collects per-tick truths and turns them into `BenchMetrics`.
+struct MetricsAccumulator {
+    let standoffMeters: Double
+    let settledFromSeconds: Double
+    let tickSeconds: Double
+    /// The configured minimum separation, metres (for `secondsBelowMinSeparation`).
+    let minSeparationLimitMeters: Double
+
+    private var rangeErrors: [Double] = []
+    private var distanceSum = 0.0
+    private var facingSquareSum = 0.0
+    private var facingCount = 0
+    private var minSeparation = Double.infinity
+    private var minSeparationAt: Double?
+    private var ticksBelowMinSeparation = 0
+    private var airborneTicks = 0
+    private var followingTicks = 0
+    // Issue 12 metrics.
+    private var trailingSum = 0.0
+    private var trailingCount = 0
+    private var aimErrorSum = PlaneVector.zero
+    private var aimErrorSquareSum = 0.0
+    private var aimErrorCount = 0
+    private var takeoffPoint: PlaneVector?
+    private var climbDrift: Double?
+    private var climbEnded = false
+    private var stalledFollowingTicks = 0
+    private var stateTicks: [String: Int] = [:]
+    private var stateOrder: [String] = []
+
+    /// Below this person speed nobody is "moving" (trailing, stall), m/s. Our choice: above GPS
+    /// velocity noise, below any walk.
+    static let movingSpeedMetersPerSecond = 0.5
+    /// A stall: labelled `following` while the person moves but the drone is this far beyond the
+    /// standoff… (metres; our choice: well outside normal lag)
+    static let stallExcessMeters = 3.0
+    /// …and slower than this fraction of the person's speed (it has stopped keeping up).
+    static let stallSpeedFraction = 0.5
+
+    init(standoffMeters: Double, settledFromSeconds: Double, tickSeconds: Double, expectedSamples: Int,
+         minSeparationLimitMeters: Double = 0) {
+        self.standoffMeters = standoffMeters
+        self.minSeparationLimitMeters = minSeparationLimitMeters
+        self.settledFromSeconds = settledFromSeconds
+        self.tickSeconds = tickSeconds
+        rangeErrors.reserveCapacity(max(expectedSamples, 0))
+    }
+
+    /// One control tick's truth.
+    ///
+    /// The optional arguments feed the issue 12 metrics: the person's and drone's true velocities
+    /// (trailing, stalls), the controller's state name (time per state), its aim point on the
+    /// bench's plane while following (aim bias), and whether it is taking off or climbing (drift
+    /// from the take-off point, which is where the drone is on the first such tick).
+    mutating func add(timeSeconds: Double, person: PlaneVector, drone: PlaneVector, noseHeadingDegrees: Double,
+                      airborne: Bool, following: Bool, personVelocity: PlaneVector = .zero,
+                      droneVelocity: PlaneVector = .zero, stateName: String? = nil, aimPoint: PlaneVector? = nil,
+                      climbing: Bool = false) {
+        let offset = person - drone
+        let distance = offset.length
+        if let stateName {
+            if stateTicks[stateName] == nil { stateOrder.append(stateName) }
+            stateTicks[stateName, default: 0] += 1
+        }
+        if climbing, !climbEnded {
+            if takeoffPoint == nil { takeoffPoint = drone }
+            if airborne, let start = takeoffPoint { climbDrift = max(climbDrift ?? 0, (drone - start).length) }
+        } else if takeoffPoint != nil {
+            climbEnded = true // only the first take-off and climb: a later re-climb starts elsewhere
+        }
+        if airborne {
+            airborneTicks += 1
+            if distance < minSeparation {
+                minSeparation = distance
+                minSeparationAt = timeSeconds
+            }
+            if distance < minSeparationLimitMeters { ticksBelowMinSeparation += 1 }
+        }
+        guard timeSeconds >= settledFromSeconds else { return }
+        rangeErrors.append(abs(distance - standoffMeters))
+        distanceSum += distance
+        if following { followingTicks += 1 }
+        let personSpeed = personVelocity.length
+        if personSpeed >= Self.movingSpeedMetersPerSecond {
+            trailingSum += offset.dot(personVelocity / personSpeed) - standoffMeters
+            trailingCount += 1
+            if following, distance > standoffMeters + Self.stallExcessMeters,
+               droneVelocity.length < Self.stallSpeedFraction * personSpeed {
+                stalledFollowingTicks += 1
+            }
+        }
+        if following, let aimPoint {
+            let error = drone - aimPoint
+            aimErrorSum += error
+            aimErrorSquareSum += error.dot(error)
+            aimErrorCount += 1
+        }
+        if airborne, distance > 1 {
+            let facing = wrappedDegrees180(offset.bearingDegrees - noseHeadingDegrees)
+            facingSquareSum += facing * facing
+            facingCount += 1
+        }
+    }
+
+    /// The metrics; `tracksFollowing` adds the following fraction (FollowMe only).
+    func metrics(tracksFollowing: Bool) -> BenchMetrics {
+        let n = rangeErrors.count
+        var squares = 0.0
+        for e in rangeErrors { squares += e * e }
+        let sorted = rangeErrors.sorted()
+        // Nearest-rank percentile: the smallest value with at least 95 % of samples at or below it.
+        let p95 = n > 0 ? sorted[max(0, Int((0.95 * Double(n)).rounded(.up)) - 1)] : .nan
+        return BenchMetrics(
+            rangeErrorRMSMeters: n > 0 ? (squares / Double(n)).squareRoot() : .nan,
+            rangeErrorP95Meters: p95,
+            rangeErrorMaxMeters: sorted.last ?? .nan,
+            meanDistanceMeters: n > 0 ? distanceSum / Double(n) : .nan,
+            minSeparationMeters: minSeparation,
+            facingErrorRMSDegrees: facingCount > 0 ? (facingSquareSum / Double(facingCount)).squareRoot() : .nan,
+            airborneSeconds: Double(airborneTicks) * tickSeconds,
+            settledSamples: n,
+            followingFraction: tracksFollowing ? (n > 0 ? Double(followingTicks) / Double(n) : 0) : nil,
+            minSeparationAtSeconds: minSeparationAt,
+            secondsBelowMinSeparation: Double(ticksBelowMinSeparation) * tickSeconds,
+            trailingMeanMeters: trailingCount > 0 ? trailingSum / Double(trailingCount) : nil,
+            aimBiasMeters: aimErrorCount > 0 ? (aimErrorSum / Double(aimErrorCount)).length : nil,
+            aimErrorRMSMeters: aimErrorCount > 0 ? (aimErrorSquareSum / Double(aimErrorCount)).squareRoot() : nil,
+            climbDriftMeters: climbDrift,
+            stalledFollowingSeconds: Double(stalledFollowingTicks) * tickSeconds,
+            secondsByState: stateOrder.map { (name: $0, seconds: Double(stateTicks[$0] ?? 0) * tickSeconds) }
+        )
+    }
+}
