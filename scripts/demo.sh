@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's first command: the whole chain on any Linux box, on loopback.
+# The README's demo (docs/bench.md §1): the whole chain on any Linux box, on loopback.
 #
 #   followme sim  — a simulated AR.Drone 2.0 speaking the real UDP protocol (AT in, navdata out),
 #                   serving the drone's onboard receiver and the person's receiver as NMEA over TCP

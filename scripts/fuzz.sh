@@ -167,7 +167,7 @@ for target in "${targets[@]}"; do
     dict=()
     [[ -f "$root/Fuzz/dict/$target.dict" ]] && dict=(-dict="$root/Fuzz/dict/$target.dict")
     max_len=4096 rss_mb=1536
-    # config: longer documents; TOMLKit 0.6.0 never frees a parsed document (README, Fuzzing), so
+    # config: longer documents; TOMLKit 0.6.0 never frees a parsed document (docs/fuzzing.md §7), so
     # memory grows ~1.5 MB/s at ~900 execs/s: room for a 30-min run before libFuzzer's RSS limit.
     [[ "$target" == config ]] && max_len=16384 rss_mb=6144
     echo "fuzz.sh: running $target: ${budget[*]} (log: $log)" >&2

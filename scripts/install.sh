@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs FollowMe on a Debian bookworm ground unit, or removes it again (README "Field deployment").
+# Installs FollowMe on a Debian bookworm ground unit, or removes it again (docs/field-guide.md).
 #
 #   sudo scripts/install.sh                      # build (release), install, reload udev + systemd
 #   sudo scripts/install.sh --uninstall          # remove it; keeps config, flight logs, user

@@ -119,7 +119,7 @@ extension DeploymentFilesTests {
     func udevRulesLint() throws {
         #expect(!Self.rulesText.isEmpty)
         #expect(UdevLint.problems(Self.rulesText) == [])
-        // The pinned form the README asks for is just as valid
+        // The pinned form udev/README.md asks for is just as valid
         #expect(UdevLint.problems(try Self.pinnedRules()) == [])
     }
 
@@ -248,7 +248,7 @@ extension DeploymentFilesTests {
     func simulatedPuck(_ c: PuckCase) throws {
         let stage = try Stage()
         defer { stage.remove() }
-        // Given the rules (pinned as the README says, or as shipped)
+        // Given the rules (pinned as udev/README.md says, or as shipped)
         let rules = stage.directory.appendingPathComponent("61-followme-gps.rules")
         try (c.pinned ? Self.pinnedRules() : Self.rulesText).write(to: rules, atomically: true, encoding: .utf8)
         var arguments = [Self.repoFile("udev/simulate-puck.sh").path, "--vendor", c.vendor, "--product", c.product,

@@ -6,8 +6,8 @@ import TestSupport
 /// AR.Drone, real UDP protocol; its navdata raises state bit 20 while airborne at or above the
 /// tilt authority), a real gpsd, and `followme run` with the shipped config (max_tilt_deg 20:
 /// authority 17.5·sin 20° = 6.0 m/s). At 8 m/s the drone takes off and lands for the wind before it
-/// follows for more than a few seconds; at 3 m/s it follows. Either flight ends as the README
-/// documents for `followme run`: it stays landed until SIGTERM/SIGINT, then exits 0 (no exit code
+/// follows for more than a few seconds; at 3 m/s it follows. Either flight ends as docs/commands.md
+/// §4.1 documents for `followme run`: it stays landed until SIGTERM/SIGINT, then exits 0 (no exit code
 /// is specific to a failsafe landing).
 @Suite(.serialized) struct WindFailsafeEndToEndTests {
     /// How long after take-off the flight log is watched, seconds (the same for both winds).

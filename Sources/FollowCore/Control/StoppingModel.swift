@@ -29,7 +29,7 @@ public struct StoppingModel: Sendable, Hashable {
 
     /// The walking speed the shortest accepted standoff is sized for, m/s: preferred human
     /// walking speed, 1.4 m/s (docs/stopping-model.md §2). A jogger at the drone needs more room
-    /// (the README says how much).
+    /// (docs/stopping-model.md §4 says how much).
     public static let walkerSpeedMetersPerSecond = 1.4
     /// Least braking ever assumed, m/s² (so a strong tail wind makes the drone keep far back
     /// rather than divide by zero).
