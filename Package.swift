@@ -20,6 +20,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "followme", targets: ["followme"]),
+        // `followme sim|bench|fuzz`: followme execs this program, installed beside it (docs/architecture.md §1).
+        .executable(name: "followme-tools", targets: ["FollowMeTools"]),
         // For the separate Performance/ package (package-benchmark), which depends on this one by path.
         .library(name: "FollowMeKit", targets: ["FollowCore", "ARDrone", "MAVLink", "Links"]),
     ],
@@ -68,6 +70,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "followme",
+            dependencies: [
+                "FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "FlightService", argumentParser, log, lifecycle,
+            ],
+            swiftSettings: strict
+        ),
+        // The development tools' executable (`followme-tools`): sim, bench, fuzz; never part of a flight.
+        .executableTarget(
+            name: "FollowMeTools",
             dependencies: [
                 "FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "FlightService", "Simulation",
                 argumentParser, log, lifecycle,

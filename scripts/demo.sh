@@ -16,6 +16,7 @@ cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
 echo "followme demo: building (release)…" >&2
 swift build -c release --product followme >/dev/null
+swift build -c release --product followme-tools >/dev/null  # followme sim
 bin=$(swift build -c release --show-bin-path)/followme
 
 out=${DEMO_OUT:-out/demo}

@@ -30,6 +30,7 @@ build_args=(-c release --scratch-path "$scratch")
 [ "${FOOTPRINT_STATIC:-0}" = 1 ] && build_args+=(--static-swift-stdlib)
 echo "footprint: building followme (${build_args[*]})…" >&2
 swift build "${build_args[@]}" --product followme >/dev/null
+swift build "${build_args[@]}" --product followme-tools >/dev/null  # followme sim
 bin=$(swift build "${build_args[@]}" --show-bin-path)/followme
 
 . scripts/lib/field.sh

@@ -83,6 +83,8 @@ $staged || [ "$(id -u)" -eq 0 ] || die "installing into / needs root (sudo $0 ..
 
 # Paths on the target system; "$root$path" is where they land.
 BIN=/usr/local/bin/followme
+# `followme sim|bench|fuzz` exec this, from the same directory (docs/architecture.md §1).
+TOOLS_BIN=/usr/local/bin/followme-tools
 CONF=/etc/followme/followme.toml
 UNIT=/etc/systemd/system/followme.service
 RULES=/etc/udev/rules.d/61-followme-gps.rules
@@ -166,6 +168,9 @@ build_binary() {
     "${as[@]}" "$swift" "${args[@]}" >&2 || die "swift build failed (see above)"
     bin=$("${as[@]}" "$swift" "${args[@]}" --show-bin-path)/followme
     [ -x "$bin" ] || die "build produced no $bin"
+    # The development tools (followme sim|bench|fuzz), a second executable beside followme.
+    local tools_args=("${args[@]/#followme/followme-tools}")
+    "${as[@]}" "$swift" "${tools_args[@]}" >&2 || say "warning: could not build followme-tools: no followme sim|bench|fuzz" >&2
     # The man page writer (swift-argument-parser's, the tool behind its generate-manual plugin):
     # an executable target of that package, built next to followme. Not fatal: only the man page needs it.
     local tool_args=("${args[@]/#followme/generate-manual}")   # --product followme → --product generate-manual
@@ -244,6 +249,17 @@ do_install() {
     else
         install -m 0755 "$bin" "$root$BIN.new" && mv -f "$root$BIN.new" "$root$BIN"
         say "installed $BIN"
+    fi
+    local tools; tools=$(dirname "$bin")/followme-tools
+    if [ -x "$tools" ]; then
+        if cmp -s "$tools" "$root$TOOLS_BIN"; then
+            say "unchanged $TOOLS_BIN"
+        else
+            install -m 0755 "$tools" "$root$TOOLS_BIN.new" && mv -f "$root$TOOLS_BIN.new" "$root$TOOLS_BIN"
+            say "installed $TOOLS_BIN"
+        fi
+    else
+        say "note: no followme-tools next to $bin: followme sim|bench|fuzz are not installed (the flight does not need them)"
     fi
 
     # 2. The man page and shell completions, written by the binary's own help.
@@ -335,6 +351,7 @@ do_uninstall() {
     fi
 
     if [ -e "$root$BIN" ]; then rm -f "$root$BIN"; say "removed   $BIN"; fi
+    if [ -e "$root$TOOLS_BIN" ]; then rm -f "$root$TOOLS_BIN"; say "removed   $TOOLS_BIN"; fi
     local generated
     for generated in "$MANPAGE" "${COMPLETIONS[@]}"; do
         if [ -e "$root$generated" ]; then rm -f "$root$generated"; say "removed   $generated"; fi

@@ -4,7 +4,7 @@
 # FollowMe only) and prints how many runs landed for the wind, how many came inside
 # min_separation_m, and the closest approach. Extra arguments go to every bench run, e.g.
 #   scripts/wind-sweep.sh --no-wind-bit
-# Uses the debug build (`swift build --product followme` first); ≈ 3 minutes.
+# Uses the debug build (`swift build` first: followme and followme-tools); ≈ 3 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=.build/debug/followme

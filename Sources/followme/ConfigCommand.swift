@@ -19,7 +19,7 @@ struct ConfigCommand: ParsableCommand {
         var file: String
 
         func run() throws {
-            let config = try loadConfigurationOrExit(path: file)
+            let config = loadConfigurationOrExit(path: file)
             print("# \(file): valid. Effective configuration (defaults filled in):")
             print(config.renderedTOML(), terminator: "")
         }

@@ -20,18 +20,19 @@ struct FollowMeCommand: AsyncParsableCommand {
             WatchCommand.self,
             GPSCommand.self,
             ConfigCommand.self,
-            SimCommand.self,
+            ToolStub<SimTool>.self,
             DroneGroupCommand.self,
-            BenchCommand.self,
+            ToolStub<BenchTool>.self,
             LogCommand.self,
             ReportCommand.self,
-            FuzzCommand.self,
+            ToolStub<FuzzTool>.self,
         ]
     )
 
     /// Like ArgumentParser's default, except that usage errors exit 2 (not 64): the exit-code
     /// contract is 0 success, 1 runtime failure, 2 bad configuration or usage.
     static func main() async {
+        ToolForwarding.forwardIfTool(CommandLine.arguments)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -3,7 +3,7 @@ import Foundation
 import FlightService
 import FlightRecords
 import Links
-import Simulation
+
 import FollowCore
 import Logging
 
@@ -35,7 +35,7 @@ struct GPSCommand: AsyncParsableCommand {
     var timeout: Double? { output.timeout }
 
     func run() async throws {
-        let config = try loadConfigurationOrExit(path: configOption.config)
+        let config = loadConfigurationOrExit(path: configOption.config)
         var logger = Logger(label: "followme.gps")
         logger.logLevel = json ? .error : .warning
         let client = GPSClient(subscriptions: Self.subscriptions(for: config), logger: logger)

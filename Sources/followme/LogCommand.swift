@@ -2,7 +2,7 @@ import ArgumentParser
 import FlightRecords
 import FlightService
 import Links
-import Simulation
+
 import Foundation
 
 /// `followme log`: tools for the JSONL flight log written by `followme run --flight-log`.

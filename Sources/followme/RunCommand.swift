@@ -3,7 +3,7 @@ import Links
 import Foundation
 import FlightRecords
 import FlightService
-import Simulation
+
 import Logging
 
 /// `followme run --config FILE`: the appliance. Takes off once preflight passes, follows,
@@ -47,7 +47,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let config = try loadConfigurationOrExit(path: configOption.config)
+        let config = loadConfigurationOrExit(path: configOption.config)
         // Every log line goes through one writer thread: the flight loop runs on the drone link's
         // event loop, and a stalled stderr (terminal, full pipe) must not stop the AT commands.
         // When its queue is full, lines are dropped and counted (flight log: log_lines_dropped).

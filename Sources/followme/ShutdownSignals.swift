@@ -1,3 +1,4 @@
+import FlightService
 import Logging
 import ServiceLifecycle
 import Synchronization

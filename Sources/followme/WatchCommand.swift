@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import FlightService
 import Glibc
 #endif
 import ArgumentParser
@@ -62,7 +63,7 @@ struct WatchCommand: ParsableCommand {
     private func socketPath() throws -> String {
         if let socket { return socket }
         guard let config else { return Self.installedSocketPath }
-        let path = try loadConfigurationOrExit(path: config).status.socketPath
+        let path = loadConfigurationOrExit(path: config).status.socketPath
         guard !path.isEmpty else {
             printError("followme watch: \(config) has no [status] socket: that flight publishes no status (set one, or pass --socket)")
             throw ExitCode(2)

@@ -26,7 +26,7 @@ struct DroneConnectionOptions: ParsableArguments {
 
     /// The drone `[drone] protocol` names, with the overrides (exit 2 on any problem).
     func target() throws -> DroneTarget {
-        let config = try loadConfigurationOrExit(path: configOption.config)
+        let config = loadConfigurationOrExit(path: configOption.config)
         guard config.drone.linkProtocol == .mavlink else { return .ardrone(try linkConfiguration(config)) }
         guard atPort == nil, navdataPort == nil else {
             printError("followme drone: --at-port and --navdata-port are AR.Drone ports; [drone] protocol is \"mavlink\"")
@@ -46,7 +46,7 @@ struct DroneConnectionOptions: ParsableArguments {
     /// The validated config file plus overrides, as an AR.Drone link configuration (exit 2 on any
     /// problem, and for a MAVLink config: the AR.Drone-only commands never talk to an autopilot).
     func linkConfiguration() throws -> DroneLinkConfiguration {
-        let config = try loadConfigurationOrExit(path: configOption.config)
+        let config = loadConfigurationOrExit(path: configOption.config)
         guard config.drone.linkProtocol == .ardrone else {
             printError("followme drone: this command is for the AR.Drone 2.0 only; [drone] protocol is \"mavlink\"")
             throw ExitCode(2)

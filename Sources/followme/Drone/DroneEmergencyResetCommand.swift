@@ -1,3 +1,4 @@
+import FlightService
 import ArgumentParser
 
 /// `followme drone emergency-reset`: clear the drone's EMERGENCY state after a person inspected it.

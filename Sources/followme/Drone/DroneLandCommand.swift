@@ -1,3 +1,4 @@
+import FlightService
 import ArgumentParser
 
 /// `followme drone land`: land the drone and wait until navdata reports LANDED (with `[drone]

@@ -1,3 +1,4 @@
+import FlightService
 import FollowCore
 import Foundation
 import MAVLink

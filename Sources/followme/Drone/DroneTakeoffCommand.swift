@@ -1,3 +1,4 @@
+import FlightService
 import ArgumentParser
 import Links
 import Foundation

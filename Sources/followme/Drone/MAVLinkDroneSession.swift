@@ -1,3 +1,4 @@
+import FlightService
 import ArgumentParser
 import FollowCore
 import Foundation

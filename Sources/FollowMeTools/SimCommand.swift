@@ -148,7 +148,7 @@ struct SimCommand: AsyncParsableCommand {
         if let mountOffsetDeg {
             settings.mountOffsetDegrees = mountOffsetDeg
         } else if let config {
-            settings.mountOffsetDegrees = try loadConfigurationOrExit(path: config).onboard.mountOffsetDegrees
+            settings.mountOffsetDegrees = loadConfigurationOrExit(path: config).onboard.mountOffsetDegrees
         }
 
         var logger = Logger(label: "followme.sim")

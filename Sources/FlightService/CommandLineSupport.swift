@@ -1,19 +1,11 @@
-import ArgumentParser
 import Foundation
-import FlightService
 import Links
 
-/// The `--config FILE` option every subcommand that needs the config shares.
-struct ConfigOption: ParsableArguments {
-    @Option(name: .long, help: "Path to the TOML config file.")
-    var config: String = "etc/followme.toml"
-}
-
 /// Reads and validates a config file, or prints every problem (FILE:LINE: KEY: message) to
-/// stderr and exits with code 2. Nothing downstream ever sees a config that did not validate.
+/// stderr and exits with code 2 (the command line of `followme` and `followme-tools`). Nothing downstream ever sees a config that did not validate.
 /// Under systemd the lines carry the journal's error priority (`<3>`, LogLineStyle), so
 /// `journalctl -p err` shows why the service would not start.
-func loadConfigurationOrExit(path: String) throws -> FollowMeConfiguration {
+package func loadConfigurationOrExit(path: String) -> FollowMeConfiguration {
     let style = LogLineStyle.forStandardError(environment: ProcessInfo.processInfo.environment, statusLine: false)
     do {
         let checked = try loadConfiguration(path: path)
@@ -23,12 +15,12 @@ func loadConfigurationOrExit(path: String) throws -> FollowMeConfiguration {
     } catch {
         printError(style.decorate(error.description, level: .error))
         printError(style.decorate("followme: refusing to start: \(path) did not validate (\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s"))", level: .error))
-        throw ExitCode(2)
+        exit(2)
     }
 }
 
 /// Reads and validates a config file (file errors become `ConfigProblems` too).
-func loadConfiguration(path: String) throws(ConfigProblems)
+package func loadConfiguration(path: String) throws(ConfigProblems)
     -> (configuration: FollowMeConfiguration, unusedKeys: [ConfigNote]) {
     guard FileManager.default.fileExists(atPath: path) else {
         throw ConfigProblems(problems: [.fileNotFound(path: path)])
@@ -49,18 +41,18 @@ func loadConfiguration(path: String) throws(ConfigProblems)
 }
 
 /// Writes a line to standard error.
-func printError(_ message: String) {
+package func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
 /// Prints a progress line to stdout and flushes it, so a pipe (`| tee`, a test) sees each step as
 /// it happens rather than at exit.
-func printProgress(_ line: String) {
+package func printProgress(_ line: String) {
     print(line)
     flushStandardOutput()
 }
 
 /// Flushes stdout (lines must reach a pipe at once, e.g. for `--json | jq`).
-func flushStandardOutput() {
+package func flushStandardOutput() {
     fflush(nil)
 }

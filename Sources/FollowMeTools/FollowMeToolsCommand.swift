@@ -1,0 +1,39 @@
+import FlightService
+import ArgumentParser
+import FlightRecords
+import Foundation
+
+/// `followme-tools`: the development tools, `followme sim`, `followme bench` and `followme fuzz`,
+/// in their own executable so a flight's binary carries only what flies (issue 25; PERFORMANCE.md
+/// "Footprint"). Users keep calling them as `followme sim|bench|fuzz`: `followme` replaces itself
+/// with this program (`ToolForwarding` in Sources/followme), which answers under the name `followme`.
+@main
+struct FollowMeToolsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "followme",
+        abstract: "FollowMe's development tools: the simulated drone, the bench, the fuzzers.",
+        discussion: """
+            Exit codes: 0 success; 1 runtime failure; 2 bad configuration or usage.
+            """,
+        version: FollowMeVersion.current,
+        subcommands: [SimCommand.self, BenchCommand.self, FuzzCommand.self]
+    )
+
+    /// As `followme`'s: usage errors exit 2 (not 64).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}
