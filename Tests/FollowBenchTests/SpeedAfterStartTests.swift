@@ -48,6 +48,20 @@ struct SpeedAfterStartTests {
         #expect(abs(settle - 3.6) < 1e-9)
     }
 
+    @Test("jitter above the walker's speed that never drops 0.1 m/s below it is no new swing (the hysteresis)")
+    func jitterIsNoSwing() throws {
+        // Given a catch-up to 2.0 m/s, then the drone alternating 1.55 / 1.40 m/s each tick behind a 1.4 m/s walker
+        var acc = Self.accumulator()
+        Self.feed(&acc, from: 0, seconds: 2, person: { _ in 0 }, drone: { _ in 0 })
+        Self.feed(&acc, from: 2, seconds: 20, person: { _ in 1.4 }, drone: { tau in
+            tau < 2 ? tau : tau < 4 ? 2.0 : Int((tau * 10).rounded()) % 2 == 0 ? 1.55 : 1.40
+        })
+        let s = try #require(acc.metrics(tracksFollowing: true).speedAfterStart)
+        // Then the excess rose above +0.1 m/s once from below −0.1 m/s: one swing
+        #expect(s.swings == 1)
+        #expect(abs(s.overshootMetersPerSecond - 0.6) < 1e-9)
+    }
+
     @Test("speed ringing: 1.4 − 0.8·cos(2πt/3.2) m/s counts one swing per period within the 30 s window and never settles")
     func ringing() throws {
         // Given a walker at 1.4 m/s and a drone whose speed rings ±0.8 m/s around it with a 3.2 s period,
