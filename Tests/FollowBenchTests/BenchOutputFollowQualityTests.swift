@@ -33,9 +33,15 @@ struct BenchOutputFollowQualityTests {
         let jog = try #require(runs.first { $0["scenario"] as? String == "jog-straight" })
         #expect(jog["trailing_mean_m"] is Double)
         #expect(jog["stalled_following_s"] is Double)
+        // issue 25: the speed after the person starts, only where the person started
+        #expect(jog["speed_overshoot_mps"] is Double)
+        #expect(jog["speed_swings"] is Int)
+        #expect(jog["person_starts"] as? Int == 1)
+        #expect(wind["speed_overshoot_mps"] == nil)
         // And the table has the follow-quality section with one row per FollowMe run
         let table = BenchOutput.table(report, scenarios: scenarios, wallSeconds: 0.01)
         #expect(table.contains("follow quality: plant off-model, target fixes 1.0 Hz without Doppler velocity"))
+        #expect(table.contains("v over m/s  over %  swings  ring s  settle s"))
         #expect(table.split(separator: "\n").filter { $0.hasPrefix("wind-stand ") || $0.hasPrefix("jog-straight ") }.count == 4)
     }
 }

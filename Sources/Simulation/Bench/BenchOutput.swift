@@ -81,7 +81,8 @@ public enum BenchOutput {
         let legacy = report.isARDroneOnly
         let header = [pad("scenario", 22), pad("noise", 10)] + (legacy ? [] : [pad("link", 7)]) + [lpad("wind m/s", 9), lpad("gust σ", 7), lpad("fence m", 8),
                       lpad("trail m", 8), lpad("aim bias", 9), lpad("aim RMS", 8), lpad("climb drift", 12),
-                      lpad("stall s", 8), "  states (s)"]
+                      lpad("stall s", 8), lpad("v over m/s", 11), lpad("over %", 7), lpad("swings", 7),
+                      lpad("ring s", 7), lpad("settle s", 9), "  states (s)"]
         out += header.joined(separator: " ") + "\n"
         out += String(repeating: "-", count: header.joined(separator: " ").count + 20) + "\n"
         for r in report.results where r.controller == .followMe {
@@ -94,13 +95,23 @@ public enum BenchOutput {
                        lpad(num(r.wind.gustSigmaMetersPerSecond, 2), 7), lpad(num(r.geofenceMeters, 0), 8),
                        lpad(opt(m.trailingMeanMeters, 2), 8), lpad(opt(m.aimBiasMeters, 2), 9),
                        lpad(opt(m.aimErrorRMSMeters, 2), 8), lpad(opt(m.climbDriftMeters, 2), 12),
-                       lpad(num(m.stalledFollowingSeconds, 1), 8), "  " + states]
+                       lpad(num(m.stalledFollowingSeconds, 1), 8)] + speedColumns(m.speedAfterStart) + ["  " + states]
             out += row.joined(separator: " ") + "\n"
         }
         out += "trail = mean along-track distance behind the moving person minus the standoff; aim bias = |mean(drone − aim point)| "
             + "while following (a standing offset); climb drift = farthest from the take-off point while taking off/climbing; "
-            + "stall = s labelled following while > 3 m beyond the standoff and slower than half the moving person\n"
+            + "stall = s labelled following while > 3 m beyond the standoff and slower than half the moving person; "
+            + "after the person starts (the worst start; window to the stop or 30 s): v over = peak (drone ground speed − "
+            + "person's speed), over % = of the person's mean speed, swings = rises above +0.1 m/s after being below "
+            + "−0.1 m/s, ring s = mean time between swings, settle s = until within ±0.2 m/s for the rest (≥ 3 s)\n"
         return out
+    }
+
+    /// The issue 25 columns of the follow-quality table ("-" when the person never started).
+    static func speedColumns(_ s: BenchMetrics.SpeedAfterStart?) -> [String] {
+        [lpad(s.map { num($0.overshootMetersPerSecond, 2) } ?? "-", 11), lpad(s.map { num($0.overshootPercent, 0) } ?? "-", 7),
+         lpad(s.map { String($0.swings) } ?? "-", 7), lpad(opt(s?.ringingPeriodSeconds, 1), 7),
+         lpad(opt(s?.settleSeconds, 1), 9)]
     }
 
     static func opt(_ x: Double?, _ decimals: Int) -> String { x.map { num($0, decimals) } ?? "-" }
@@ -161,6 +172,17 @@ public enum BenchOutput {
             o.add("aim_rms_m", r.metrics.aimErrorRMSMeters)
             o.add("climb_drift_m", r.metrics.climbDriftMeters)
             o.add("stalled_following_s", r.metrics.stalledFollowingSeconds)
+            if let speed = r.metrics.speedAfterStart {
+                o.add("person_starts", speed.personStarts)
+                o.add("speed_window_start_s", speed.startSeconds)
+                o.add("speed_window_s", speed.windowSeconds)
+                o.add("speed_overshoot_mps", speed.overshootMetersPerSecond)
+                o.add("speed_overshoot_pct", speed.overshootPercent)
+                o.add("speed_window_person_mps", speed.meanPersonSpeedMetersPerSecond)
+                o.add("speed_swings", speed.swings)
+                o.add("speed_ringing_period_s", speed.ringingPeriodSeconds)
+                o.add("speed_settle_s", speed.settleSeconds)
+            }
             var states = JSONLine()
             for entry in r.metrics.secondsByState { states.add(entry.name, entry.seconds) }
             o.addRaw("state_seconds", states.string)

@@ -94,6 +94,36 @@ public struct BenchMetrics: Sendable, Hashable {
     /// Seconds in each FollowMe flight state over the whole run, in order of first appearance
     /// (`following`, `holding(geofence)`, …); empty for the baseline.
     public var secondsByState: [StateSeconds]
+    /// The drone's speed response after the person starts (issue 25), from the start with the largest
+    /// overshoot; nil if the person never started while the drone was airborne.
+    public var speedAfterStart: SpeedAfterStart?
+
+    /// How the drone's horizontal ground speed answered the person starting to move (speed rising
+    /// through 0.5 m/s while the drone is airborne), true velocities. The window runs from the start
+    /// until the person stops or 30 s have passed; excess = |v_drone| − |v_person| at the same tick.
+    /// A follow that catches up without ringing shows one swing and a settle time; speed ringing
+    /// (the AR.Drone lead stacked on an autopilot's loop) shows many swings at its period.
+    public struct SpeedAfterStart: Sendable, Hashable {
+        /// Starts counted over the run (each opened a window; the figures are the worst one's).
+        public var personStarts: Int
+        /// When that start happened, seconds from the start of the run, and how long its window lasted.
+        public var startSeconds: Double
+        public var windowSeconds: Double
+        /// Speed overshoot: the peak excess over the window, m/s (≤ 0: the drone never outran the person).
+        public var overshootMetersPerSecond: Double
+        /// The same as a percentage of the person's mean speed over the window.
+        public var overshootPercent: Double
+        /// The person's mean speed over the window, m/s.
+        public var meanPersonSpeedMetersPerSecond: Double
+        /// Speed swings: how often the excess rose above +0.1 m/s after being below −0.1 m/s (the
+        /// drone starts slower than the person, so the first catch-up counts one).
+        public var swings: Int
+        /// Mean time between successive swings, seconds: the ringing period (nil below two swings).
+        public var ringingPeriodSeconds: Double?
+        /// Settle time: from the start until |excess| stays ≤ 0.2 m/s for the rest of the window, that
+        /// rest lasting ≥ 3 s, seconds (nil: never settled within the window).
+        public var settleSeconds: Double?
+    }
 
     /// Time in one flight state.
     public struct StateSeconds: Sendable, Hashable {
@@ -107,7 +137,8 @@ public struct BenchMetrics: Sendable, Hashable {
                 minSeparationAtSeconds: Double? = nil, secondsBelowMinSeparation: Double = 0,
                 trailingMeanMeters: Double? = nil, aimBiasMeters: Double? = nil, aimErrorRMSMeters: Double? = nil,
                 climbDriftMeters: Double? = nil, stalledFollowingSeconds: Double = 0,
-                secondsByState: [(name: String, seconds: Double)] = []) {
+                secondsByState: [(name: String, seconds: Double)] = [], speedAfterStart: SpeedAfterStart? = nil) {
+        self.speedAfterStart = speedAfterStart
         self.trailingMeanMeters = trailingMeanMeters
         self.aimBiasMeters = aimBiasMeters
         self.aimErrorRMSMeters = aimErrorRMSMeters

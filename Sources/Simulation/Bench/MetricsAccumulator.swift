@@ -29,6 +29,11 @@ struct MetricsAccumulator {
     private var stalledFollowingTicks = 0
     private var stateTicks: [String: Int] = [:]
     private var stateOrder: [String] = []
+    // Issue 25: the drone's speed after each start of the person.
+    private var personWasMoving = true // a person moving from the first tick has not started in the run
+    private var openStart: SpeedResponse?
+    private var worstStart: SpeedResponse?
+    private var personStarts = 0
 
     /// Below this person speed nobody is "moving" (trailing, stall), m/s. Our choice: above GPS
     /// velocity noise, below any walk.
@@ -78,6 +83,8 @@ struct MetricsAccumulator {
             }
             if distance < minSeparationLimitMeters { ticksBelowMinSeparation += 1 }
         }
+        trackSpeedResponse(timeSeconds: timeSeconds, personSpeed: personVelocity.length,
+                           droneSpeed: droneVelocity.length, airborne: airborne)
         guard timeSeconds >= settledFromSeconds else { return }
         rangeErrors.append(abs(distance - standoffMeters))
         distanceSum += distance
@@ -129,7 +136,99 @@ struct MetricsAccumulator {
             aimErrorRMSMeters: aimErrorCount > 0 ? (aimErrorSquareSum / Double(aimErrorCount)).squareRoot() : nil,
             climbDriftMeters: climbDrift,
             stalledFollowingSeconds: Double(stalledFollowingTicks) * tickSeconds,
-            secondsByState: stateOrder.map { (name: $0, seconds: Double(stateTicks[$0] ?? 0) * tickSeconds) }
+            secondsByState: stateOrder.map { (name: $0, seconds: Double(stateTicks[$0] ?? 0) * tickSeconds) },
+            speedAfterStart: worst(worstStart, openStart).map { $0.figures(personStarts: personStarts) }
         )
+    }
+
+    /// Opens a speed-response window when the person starts (speed rises through
+    /// `movingSpeedMetersPerSecond` while the drone is airborne), feeds it, and closes it when the
+    /// person stops or `SpeedResponse.windowSeconds` have passed, keeping the largest overshoot.
+    private mutating func trackSpeedResponse(timeSeconds: Double, personSpeed: Double, droneSpeed: Double,
+                                             airborne: Bool) {
+        let moving = personSpeed >= Self.movingSpeedMetersPerSecond
+        defer { personWasMoving = moving }
+        if var window = openStart {
+            if moving, timeSeconds - window.startSeconds <= SpeedResponse.windowSeconds {
+                window.add(timeSeconds: timeSeconds, personSpeed: personSpeed, droneSpeed: droneSpeed)
+                openStart = window
+                return
+            }
+            worstStart = worst(worstStart, window)
+            openStart = nil
+        }
+        if moving, !personWasMoving, airborne {
+            personStarts += 1
+            var window = SpeedResponse(startSeconds: timeSeconds)
+            window.add(timeSeconds: timeSeconds, personSpeed: personSpeed, droneSpeed: droneSpeed)
+            openStart = window
+        }
+    }
+
+    private func worst(_ a: SpeedResponse?, _ b: SpeedResponse?) -> SpeedResponse? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return b.peakExcessMetersPerSecond > a.peakExcessMetersPerSecond ? b : a
+    }
+}
+
+/// The drone's horizontal ground speed against the person's over one window after the person starts
+/// (issue 25: "no ringing after a walker starts"). True velocities; excess = |v_drone| − |v_person|
+/// at the same tick.
+struct SpeedResponse {
+    /// How long after a start the window lasts at most, seconds (it ends earlier when the person
+    /// stops). Our choice: the catch-up takes ~10 s; 30 s also holds ~9 periods of the 3.2 s ringing.
+    static let windowSeconds = 30.0
+    /// Hysteresis of a speed swing, m/s: the excess must rise above +this after having been below
+    /// −this. Our choice: above a clean follow's speed jitter, well below a walker's 1.4 m/s.
+    static let swingBandMetersPerSecond = 0.1
+    /// Settled: |excess| stays within this band for the rest of the window, and that rest lasts at
+    /// least `settleHoldSeconds`. Our choices: ~15 % of a walk; longer than a 0.5 s sample gap.
+    static let settleBandMetersPerSecond = 0.2
+    static let settleHoldSeconds = 3.0
+
+    let startSeconds: Double
+    private(set) var peakExcessMetersPerSecond = -Double.infinity
+    private var personSpeedSum = 0.0
+    private var samples = 0
+    private var isAbove = false // the drone starts slower than the person
+    private var swingTimes: [Double] = []
+    private var lastOutsideSettleBand: Double?
+    private var lastSeconds = 0.0
+
+    init(startSeconds: Double) {
+        self.startSeconds = startSeconds
+        lastSeconds = startSeconds
+    }
+
+    mutating func add(timeSeconds: Double, personSpeed: Double, droneSpeed: Double) {
+        let excess = droneSpeed - personSpeed
+        peakExcessMetersPerSecond = max(peakExcessMetersPerSecond, excess)
+        personSpeedSum += personSpeed
+        samples += 1
+        if !isAbove, excess > Self.swingBandMetersPerSecond {
+            isAbove = true
+            swingTimes.append(timeSeconds)
+        } else if isAbove, excess < -Self.swingBandMetersPerSecond {
+            isAbove = false
+        }
+        if abs(excess) > Self.settleBandMetersPerSecond { lastOutsideSettleBand = timeSeconds }
+        lastSeconds = timeSeconds
+    }
+
+    func figures(personStarts: Int) -> BenchMetrics.SpeedAfterStart {
+        let meanPersonSpeed = personSpeedSum / Double(max(samples, 1))
+        let settledAt = lastOutsideSettleBand ?? startSeconds
+        var period: Double?
+        if let first = swingTimes.first, let last = swingTimes.last, swingTimes.count >= 2 {
+            period = (last - first) / Double(swingTimes.count - 1)
+        }
+        return BenchMetrics.SpeedAfterStart(
+            personStarts: personStarts, startSeconds: startSeconds, windowSeconds: lastSeconds - startSeconds,
+            overshootMetersPerSecond: peakExcessMetersPerSecond,
+            overshootPercent: meanPersonSpeed > 0 ? 100 * peakExcessMetersPerSecond / meanPersonSpeed : .nan,
+            meanPersonSpeedMetersPerSecond: meanPersonSpeed, swings: swingTimes.count,
+            ringingPeriodSeconds: period,
+            settleSeconds: lastSeconds - settledAt >= Self.settleHoldSeconds ? settledAt - startSeconds : nil)
     }
 }
