@@ -28,8 +28,6 @@ public struct MAVLinkParser: Sendable {
         public var unsupportedFlags = 0
         /// Bytes skipped while looking for a magic byte.
         public var garbageBytes = 0
-
-        public init() {}
     }
 
     public private(set) var counters = Counters()

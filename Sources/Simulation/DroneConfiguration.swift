@@ -27,16 +27,6 @@ public struct DroneConfiguration: Sendable, Hashable {
             verticalSpeedMaxMillimetersPerSecond: 1000,
             yawRateMaxRadiansPerSecond: 200 * .pi / 180
         )
-
-        public init(
-            eulerAngleMaxRadians: Double,
-            verticalSpeedMaxMillimetersPerSecond: Double,
-            yawRateMaxRadiansPerSecond: Double
-        ) {
-            self.eulerAngleMaxRadians = eulerAngleMaxRadians
-            self.verticalSpeedMaxMillimetersPerSecond = verticalSpeedMaxMillimetersPerSecond
-            self.yawRateMaxRadiansPerSecond = yawRateMaxRadiansPerSecond
-        }
     }
 
     /// Largest accepted `euler_angle_max`, radians: "between 0 and 0.52 (ie. 30 deg)" (SDK text,

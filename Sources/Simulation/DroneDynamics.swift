@@ -81,8 +81,6 @@ public struct DroneDynamics: Sendable, Hashable {
     /// At or below this the drone lands by itself and refuses to take off, percent.
     public var forcedLandingBatteryPercent = 3.0
 
-    public init() {}
-
     /// The tum_ardrone constants with SDK command semantics (docs/dynamics-and-follow.md §1.4).
     public static let standard = DroneDynamics()
 

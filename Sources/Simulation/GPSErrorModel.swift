@@ -54,34 +54,6 @@ public struct GPSReceiverModel: Sendable, Hashable {
     public var horizontal95Meters: Double {
         2.448 * (biasSigmaMeters * biasSigmaMeters + whiteSigmaMeters * whiteSigmaMeters).squareRoot()
     }
-
-    public init(
-        biasSigmaMeters: Double = 0,
-        biasTimeConstantSeconds: Double = 300,
-        whiteSigmaMeters: Double = 0,
-        fixRateHertz: Double = 5,
-        latencySeconds: Double = 0,
-        velocitySigmaMetersPerSecond: Double = 0,
-        headingSigmaDegrees: Double = 0,
-        mountOffsetDegrees: Double = 0,
-        stepsPerHour: Double = 0,
-        stepMinMeters: Double = 1,
-        stepMaxMeters: Double = 3,
-        reportsVelocity: Bool = true
-    ) {
-        self.biasSigmaMeters = biasSigmaMeters
-        self.biasTimeConstantSeconds = biasTimeConstantSeconds
-        self.whiteSigmaMeters = whiteSigmaMeters
-        self.fixRateHertz = fixRateHertz
-        self.latencySeconds = latencySeconds
-        self.velocitySigmaMetersPerSecond = velocitySigmaMetersPerSecond
-        self.headingSigmaDegrees = headingSigmaDegrees
-        self.mountOffsetDegrees = mountOffsetDegrees
-        self.stepsPerHour = stepsPerHour
-        self.stepMinMeters = stepMinMeters
-        self.stepMaxMeters = stepMaxMeters
-        self.reportsVelocity = reportsVelocity
-    }
 }
 
 /// The GPS error model for the two receivers of a follow-me run (person and drone).

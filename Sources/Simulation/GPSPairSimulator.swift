@@ -11,18 +11,6 @@ public struct GPSTruthSample: Sendable, Hashable {
     /// Nose heading of the carrier, compass degrees, if it reports heading (the drone); `nil`
     /// for a receiver without heading output.
     public var noseHeadingDegrees: Double? = nil
-
-    public init(
-        positionPlane: PlaneVector,
-        velocityENU: PlaneVector,
-        altitudeMeters: Double = 0,
-        noseHeadingDegrees: Double? = nil
-    ) {
-        self.positionPlane = positionPlane
-        self.velocityENU = velocityENU
-        self.altitudeMeters = altitudeMeters
-        self.noseHeadingDegrees = noseHeadingDegrees
-    }
 }
 
 extension DroneSimulator {

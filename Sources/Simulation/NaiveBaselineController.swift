@@ -56,12 +56,6 @@ public struct NaiveBaselineController: Sendable {
         public var droneCoordinate: GeoCoordinate
         /// Heading of the drone's receiver (phone), compass degrees.
         public var receiverHeadingDegrees: Double
-
-        public init(targetCoordinate: GeoCoordinate, droneCoordinate: GeoCoordinate, receiverHeadingDegrees: Double) {
-            self.targetCoordinate = targetCoordinate
-            self.droneCoordinate = droneCoordinate
-            self.receiverHeadingDegrees = receiverHeadingDegrees
-        }
     }
 
     public let parameters: Parameters

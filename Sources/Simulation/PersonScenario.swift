@@ -11,11 +11,6 @@ public struct PersonState: Sendable, Hashable {
     public var gpsTruth: GPSTruthSample {
         GPSTruthSample(positionPlane: positionPlane, velocityENU: velocityENU)
     }
-
-    public init(positionPlane: PlaneVector, velocityENU: PlaneVector) {
-        self.positionPlane = positionPlane
-        self.velocityENU = velocityENU
-    }
 }
 
 /// A person's motion as a pure function of time. `t` is seconds since the scenario start; before
@@ -43,16 +38,6 @@ public struct StraightWalkScenario: PersonScenario {
         guard t > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
         let velocity = PlaneVector.unit(bearingDegrees: bearingDegrees) * speedMetersPerSecond
         return PersonState(positionPlane: startPlane + velocity * t, velocityENU: velocity)
-    }
-
-    public init(
-        startPlane: PlaneVector = .zero,
-        bearingDegrees: Double = 0,
-        speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond
-    ) {
-        self.startPlane = startPlane
-        self.bearingDegrees = bearingDegrees
-        self.speedMetersPerSecond = speedMetersPerSecond
     }
 }
 
@@ -86,20 +71,6 @@ public struct SquareWalkScenario: PersonScenario {
             velocityENU: direction * speedMetersPerSecond
         )
     }
-
-    public init(
-        startPlane: PlaneVector = .zero,
-        initialBearingDegrees: Double = 0,
-        sideMeters: Double = 40,
-        speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond,
-        turnsClockwise: Bool = true
-    ) {
-        self.startPlane = startPlane
-        self.initialBearingDegrees = initialBearingDegrees
-        self.sideMeters = sideMeters
-        self.speedMetersPerSecond = speedMetersPerSecond
-        self.turnsClockwise = turnsClockwise
-    }
 }
 
 /// Walks a straight line in bursts: `walkSeconds` at speed, then `stopSeconds` standing, repeated.
@@ -123,20 +94,6 @@ public struct StopAndGoScenario: PersonScenario {
             positionPlane: startPlane + direction * (walkedSeconds * speedMetersPerSecond),
             velocityENU: walking ? direction * speedMetersPerSecond : .zero
         )
-    }
-
-    public init(
-        startPlane: PlaneVector = .zero,
-        bearingDegrees: Double = 0,
-        speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond,
-        walkSeconds: Double = 10,
-        stopSeconds: Double = 5
-    ) {
-        self.startPlane = startPlane
-        self.bearingDegrees = bearingDegrees
-        self.speedMetersPerSecond = speedMetersPerSecond
-        self.walkSeconds = walkSeconds
-        self.stopSeconds = stopSeconds
     }
 }
 
@@ -203,24 +160,6 @@ public struct CurveJogScenario: PersonScenario {
         let direction = PlaneVector.unit(bearingDegrees: heading)
         return PersonState(positionPlane: position + direction * max(0, remaining),
                            velocityENU: direction * speedMetersPerSecond)
-    }
-
-    public init(
-        startPlane: PlaneVector = .zero,
-        initialBearingDegrees: Double = 0,
-        speedMetersPerSecond: Double = PersonSpeed.jogMetersPerSecond,
-        leadInMeters: Double = 30,
-        radiusMeters: Double = 20,
-        arcDegrees: Double = 90,
-        turns: Turns = .once(clockwise: true)
-    ) {
-        self.startPlane = startPlane
-        self.initialBearingDegrees = initialBearingDegrees
-        self.speedMetersPerSecond = speedMetersPerSecond
-        self.leadInMeters = leadInMeters
-        self.radiusMeters = radiusMeters
-        self.arcDegrees = arcDegrees
-        self.turns = turns
     }
 }
 
@@ -311,12 +250,6 @@ public struct PersonLeg: Sendable, Hashable {
     public static func stand(_ seconds: Double) -> PersonLeg {
         PersonLeg(bearingDegrees: 0, speedMetersPerSecond: 0, seconds: seconds)
     }
-
-    public init(bearingDegrees: Double, speedMetersPerSecond: Double, seconds: Double) {
-        self.bearingDegrees = bearingDegrees
-        self.speedMetersPerSecond = speedMetersPerSecond
-        self.seconds = seconds
-    }
 }
 
 /// Straight legs one after the other, speed and direction changing instantly between them (a
@@ -340,11 +273,6 @@ public struct LegsScenario: PersonScenario {
             elapsed += leg.seconds
         }
         return PersonState(positionPlane: position, velocityENU: .zero) // not reached: the last leg returns
-    }
-
-    public init(startPlane: PlaneVector = .zero, legs: [PersonLeg]) {
-        self.startPlane = startPlane
-        self.legs = legs
     }
 }
 

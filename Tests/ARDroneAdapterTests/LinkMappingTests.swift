@@ -1,5 +1,5 @@
-import ARDrone
-import FollowCore
+@testable import ARDrone
+@testable import FollowCore
 import Testing
 
 /// `followme bench` drives the simulated drone through the link's own mappings (ARDroneAdapter): a

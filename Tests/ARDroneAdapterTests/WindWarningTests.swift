@@ -1,6 +1,6 @@
-import ARDrone
+@testable import ARDrone
 import Foundation
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// The firmware's own "too much wind" warning (state bit 20 `ARDRONE_WIND_MASK`,

@@ -1,7 +1,7 @@
-import Simulation
+@testable import Simulation
 import Testing
 @testable import ARDrone
-import FollowCore
+@testable import FollowCore
 
 @Test("Decoder reads every command kind with its sequence number")
 func decodesAllKinds() throws {

@@ -1,8 +1,8 @@
 import Foundation
-import Simulation
+@testable import Simulation
 import Testing
 @testable import ARDrone
-import FollowCore
+@testable import FollowCore
 
 /// Float → int32 vectors from `Fixtures/at-commands.md` (node-ar-drone, python-ardrone, pyardrone,
 /// objc.io); 0.1 and 0.3 from node-ar-drone's `pcmd({left:0.1, clockwise:0.3})`.

@@ -1,4 +1,4 @@
-import ARDrone
+@testable import ARDrone
 import Testing
 
 /// The navdata side's one "airborne" rule (docs/ardrone-protocol.md §3.2, §3.4).

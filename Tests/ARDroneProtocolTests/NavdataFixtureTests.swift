@@ -1,5 +1,5 @@
 import Foundation
-import Simulation
+@testable import Simulation
 import Testing
 @testable import ARDrone
 

@@ -1,7 +1,7 @@
-import Simulation
+@testable import Simulation
 import Testing
 @testable import ARDrone
-import FollowCore
+@testable import FollowCore
 
 @Test("Navdata round trip over 3000 generated packets: decode(encode(x)) == x")
 func navdataRoundTrip() throws {

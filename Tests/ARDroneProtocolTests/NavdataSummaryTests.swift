@@ -1,7 +1,7 @@
-import Simulation
+@testable import Simulation
 import Testing
 @testable import ARDrone
-import FollowCore
+@testable import FollowCore
 
 /// `NavdataSummary` is what `DroneLink` decodes on every datagram; these tests pin it to the full
 /// decoder: same packets accepted, same errors, same header and demo values.

@@ -1,7 +1,7 @@
-import ARDrone
+@testable import ARDrone
 @testable import Links
 import NIOCore
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// The link's decisions without sockets or a clock: time is an argument.

@@ -1,5 +1,5 @@
-import ARDrone
-import Links
+@testable import ARDrone
+@testable import Links
 import Testing
 import TestSupport
 

@@ -1,9 +1,9 @@
-import ARDrone
-import Links
+@testable import ARDrone
+@testable import Links
 import Foundation
 import NIOCore
 import NIOPosix
-import FollowCore
+@testable import FollowCore
 import Testing
 import TestSupport
 

@@ -1,6 +1,6 @@
-import ARDrone
-import FollowCore
-import Links
+@testable import ARDrone
+@testable import FollowCore
+@testable import Links
 import Testing
 import TestSupport
 

@@ -1,5 +1,5 @@
-import ARDrone
-import FollowCore
+@testable import ARDrone
+@testable import FollowCore
 @testable import Links
 import NIOCore
 import Testing

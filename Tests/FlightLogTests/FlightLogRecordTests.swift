@@ -1,7 +1,7 @@
-import FlightRecords
+@testable import FlightRecords
 import Foundation
-import FollowCore
-import Links
+@testable import FollowCore
+@testable import Links
 import Testing
 
 /// The flight log's one record schema (FlightLogRecord.swift, FlightLinkRecord.swift): the lines on

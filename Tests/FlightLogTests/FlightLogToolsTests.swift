@@ -1,8 +1,8 @@
-import FlightRecords
+@testable import FlightRecords
 import Foundation
-import FollowCore
+@testable import FollowCore
 import Testing
-import Links
+@testable import Links
 
 /// `followme log gpx` / `followme log plot` on a small synthetic flight log written in the
 /// recorder's own format (the same `JSONLine` + `GPSEvent.jsonLine()` code the flight loop uses).

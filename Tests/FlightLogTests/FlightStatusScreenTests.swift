@@ -1,4 +1,4 @@
-import FlightRecords
+@testable import FlightRecords
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
-import FlightRecords
+@testable import FlightRecords
 import Foundation
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// The flight log → `FlightTimeline` adapter behind `followme report`, on a known synthetic flight

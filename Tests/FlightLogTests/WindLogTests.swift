@@ -1,6 +1,6 @@
-import FlightRecords
+@testable import FlightRecords
 import Foundation
-import Links
+@testable import Links
 import Testing
 
 /// The wind where a person sees it: the flight log's command lines (`wind_mps`, `wind_towards_deg`,

@@ -1,6 +1,6 @@
-import FlightRecords
-import Simulation
-import FollowCore
+@testable import FlightRecords
+@testable import Simulation
+@testable import FollowCore
 import Testing
 
 /// The bench run → `FlightTimeline` adapter behind `followme bench --report DIR`, on a real

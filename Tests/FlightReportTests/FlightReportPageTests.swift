@@ -3,7 +3,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// The page renderer: a well-formed, self-contained document whose charts share one time axis and

@@ -1,5 +1,5 @@
-import FlightRecords
-import FollowCore
+@testable import FlightRecords
+@testable import FollowCore
 import Testing
 
 /// The timeline's derived facts: holds, landing reason, airborne time, battery used, state kinds.

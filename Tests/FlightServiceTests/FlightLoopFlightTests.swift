@@ -1,6 +1,6 @@
-import FollowCore
+@testable import FollowCore
 @testable import FlightService
-import FlightRecords
+@testable import FlightRecords
 import Foundation
 import Testing
 

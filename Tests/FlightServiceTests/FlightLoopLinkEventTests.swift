@@ -1,9 +1,9 @@
-import FollowCore
-import FlightRecords
+@testable import FollowCore
+@testable import FlightRecords
 @testable import FlightService
 import Foundation
 import Logging
-import Links
+@testable import Links
 import Testing
 
 /// How the flight loop turns a link's `LinkEvent`s into the core's inputs and flight-log lines

@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 @testable import FlightService
 import Testing
 

@@ -1,7 +1,7 @@
-import FollowCore
-import Links
+@testable import FollowCore
+@testable import Links
 @testable import FlightService
-import FlightRecords
+@testable import FlightRecords
 import Testing
 
 /// The flight log's statistics fields stay what they were before the seam: an AR.Drone flight's

@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FlightRecords
-import FlightService
+@testable import FlightRecords
+@testable import FlightService
 import Foundation
-import Links
+@testable import Links
 import Testing
 
 /// The read-only status socket of `followme run`, over real Unix sockets: watchers get JSON lines,

@@ -1,5 +1,5 @@
 @testable import FlightService
-import FollowCore
+@testable import FollowCore
 import Logging
 import Testing
 

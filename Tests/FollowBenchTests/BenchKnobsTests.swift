@@ -1,5 +1,5 @@
-import Simulation
-import FollowCore
+@testable import Simulation
+@testable import FollowCore
 import Testing
 
 /// The issue 12 knobs reach the simulation: plant, wind, target fix rate, Doppler, geofence,

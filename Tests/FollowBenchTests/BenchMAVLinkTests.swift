@@ -1,7 +1,6 @@
 @testable import Simulation
-import FollowCore
-import MAVLink
-import Simulation
+@testable import FollowCore
+@testable import MAVLink
 import Testing
 
 @Suite("Bench runs on the MAVLink link (issue 16: both links side by side)")

@@ -1,6 +1,6 @@
-import Simulation
-import FollowCore
-import FlightRecords
+@testable import Simulation
+@testable import FollowCore
+@testable import FlightRecords
 import Testing
 
 @Suite("Closed-loop bench runs")

@@ -1,5 +1,5 @@
-import Simulation
-import FollowCore
+@testable import Simulation
+@testable import FollowCore
 import Testing
 
 @Suite("Bench scenarios")

@@ -1,5 +1,5 @@
 @testable import Simulation
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// The issue 12 metrics on synthetic trajectories whose answer is known.

@@ -1,5 +1,5 @@
-import Simulation
-import FollowCore
+@testable import Simulation
+@testable import FollowCore
 import Testing
 
 /// Issue 22's bar: a 3 m/s jogger who stops dead (1 Hz fixes, the shipped 11 m standoff, 3 + 4 m

@@ -1,6 +1,6 @@
 @testable import Simulation
 import Foundation
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// Issue 25's metric on synthetic speed traces whose answer is known: the drone's speed overshoot,

@@ -1,7 +1,7 @@
-import Simulation
-import FollowCore
+@testable import Simulation
+@testable import FollowCore
 import Testing
-import FlightRecords
+@testable import FlightRecords
 
 @Suite("SVG track plots")
 struct TrackPlotTests {

@@ -1,4 +1,4 @@
-import Simulation
+@testable import Simulation
 import Testing
 
 /// Issue 25's bar on the bench: after a walker starts, the MAVLink Copter catches up with one speed

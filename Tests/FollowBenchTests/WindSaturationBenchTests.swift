@@ -1,5 +1,5 @@
-import Simulation
-import FollowCore
+@testable import Simulation
+@testable import FollowCore
 import Testing
 
 /// The wind failsafe's gate on the bench's simulated AR.Drone (Simulation's tum-model drone, its

@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 
 /// Where the person is at time t (seconds), on the truth plane.
 struct PersonPath: Sendable {

@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// Closed-loop scenarios: `FlightStateMachine` flying `TestPlant` (the minimal model in this

@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// `Counts`, the counters behind `FixStatistics`, the drone link's and the GPS client's statistics.

@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// Fix time stamps, backlogs and receiver accuracy (`eph`): issue 11 items 9 and 12.

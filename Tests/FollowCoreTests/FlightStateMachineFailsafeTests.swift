@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 import Testing
 
 @Suite("FlightStateMachine: failsafes while airborne (sources, battery, geofence, climb, shutdown)")

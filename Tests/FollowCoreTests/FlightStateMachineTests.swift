@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 import Testing
 
 @Suite("FlightStateMachine: states, telemetry-confirmed transitions, every failsafe")

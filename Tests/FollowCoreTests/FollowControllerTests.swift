@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 import Testing
 
 @Suite("FollowController: signs, feed-forward, limits, the separation rule")

@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// Heading reports that disagree with navdata yaw (issue 11 item 1): pure Navigator behaviour.

@@ -1,7 +1,6 @@
-import FollowCore
+@testable import FollowCore
 import Testing
 
-@testable import FollowCore
 
 /// The core commands motion (issue 22): a velocity in the plane, a climb rate and a yaw rate; the
 /// AR.Drone's PCMD is the tilt loop's translation, an autopilot gets the motion as is.

@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// Feeds a `TargetEstimator` fixes of a known path, sampled at `rateHz` and received

@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 
 /// The physics a `TestPlant` flies with: what the world is, independently of what the
 /// controller believes (`ControllerTuning` has its own copy of c1/c2/latency; tests must not

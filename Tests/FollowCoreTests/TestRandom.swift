@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 
 /// Seeded pseudo-random numbers for reproducible noise: the bits of the project's `SplitMix64`
 /// (SeededRandom), turned into uniform and normal draws the way these tests' noise was tuned with

@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// The autopilot's own health as MAVLink reports it (issue 22, defects 0 and 8): an unknown battery

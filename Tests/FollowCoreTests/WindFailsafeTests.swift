@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// The wind failsafe (`WindMonitor`, docs/stopping-model.md §6): its clocks on their own, the state

@@ -1,6 +1,5 @@
-import FollowCore
-import Testing
 @testable import FollowCore
+import Testing
 
 /// `WindObserver` on nonsense input: a non-finite step must not stick (the failsafe would then ignore
 /// every estimate for the rest of the flight, docs/stopping-model.md §6).

@@ -1,4 +1,4 @@
-import FollowCore
+@testable import FollowCore
 
 /// A scripted world for state-machine tests: both receivers, the heading and navdata arrive at
 /// fixed rates and can each be silenced; a stand-in for the drone *firmware* moves the navdata

@@ -1,7 +1,6 @@
-import FlightService
-import FollowCore
-import Testing
 @testable import FlightService
+@testable import FollowCore
+import Testing
 
 /// Property: every configuration `followme config check` accepts is one `followme run` can fly, i.e.
 /// it builds every core parameter type (`FlightConfiguration`: FollowParameters, FailsafeParameters,

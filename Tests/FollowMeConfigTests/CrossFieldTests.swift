@@ -1,5 +1,5 @@
 import Testing
-import FollowCore
+@testable import FollowCore
 @testable import FlightService
 
 @Suite("Cross-field rules")

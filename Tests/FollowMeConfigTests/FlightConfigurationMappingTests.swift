@@ -1,8 +1,7 @@
-import FlightService
-import FollowCore
-import MAVLink
-import Testing
 @testable import FlightService
+@testable import FollowCore
+@testable import MAVLink
+import Testing
 
 /// `FlightConfiguration`: what `followme run` builds its link and receivers from, per `[drone] protocol`.
 @Suite("FlightConfiguration: the link and the receivers per drone protocol")

@@ -1,7 +1,6 @@
-import FlightService
-import FollowCore
-import Testing
 @testable import FlightService
+@testable import FollowCore
+import Testing
 
 /// `[failsafe] max_wind_mps` and `wind_saturation_s`: the wind failsafe's two keys, read like every
 /// other failsafe key and handed to the flight core (`FailsafeParameters`, then `WindMonitor`).

@@ -1,5 +1,5 @@
 import Foundation  // test-only: read the shipped etc/followme.toml from disk
-import Simulation
+@testable import Simulation
 import Testing
 @testable import FlightService
 

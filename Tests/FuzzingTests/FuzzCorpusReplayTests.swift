@@ -1,5 +1,5 @@
 import Foundation  // test-only: list and read the corpus files
-import Simulation
+@testable import Simulation
 import Testing
 
 /// The libFuzzer targets' properties (``FuzzProperty``), replayed without a sanitizer over every input

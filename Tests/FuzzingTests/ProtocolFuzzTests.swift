@@ -1,8 +1,8 @@
 import Foundation  // test-only: read the seed captures from disk
 import Testing
 @testable import ARDrone
-import Simulation
-import FollowCore
+@testable import Simulation
+@testable import FollowCore
 
 @Test("Navdata fuzz slice: 20000 inputs, no crash, every decoded packet re-encodes exactly")
 func navdataFuzzSlice() {

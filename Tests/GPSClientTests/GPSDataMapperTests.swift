@@ -1,6 +1,6 @@
 import CGPS
-import Links
-import FollowCore
+@testable import Links
+@testable import FollowCore
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
-import Links
-import FollowCore
+@testable import Links
+@testable import FollowCore
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
 import Foundation  // test-only: the fuzz corpus files
-import Links
+@testable import Links
 import Logging
-import FollowCore
+@testable import FollowCore
 import Synchronization
 import Testing
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import Simulation
+@testable import Simulation
 import Testing
 
 /// The integration tests' NMEA sources (the product's `NMEASentence` plus the test-only corrupt

@@ -1,8 +1,8 @@
-import Links
+@testable import Links
 import Logging
 import Synchronization
-import FollowCore
-import Simulation
+@testable import FollowCore
+@testable import Simulation
 import Testing
 import TestSupport
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
-import Links
-import FollowCore
+@testable import Links
+@testable import FollowCore
 import Testing
 
 /// The pure parts of rate control: parsing gpsd's DEVICE lines, deciding what to ask, reading the

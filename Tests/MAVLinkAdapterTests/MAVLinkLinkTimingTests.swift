@@ -1,5 +1,5 @@
-import FollowCore
-import MAVLink
+@testable import FollowCore
+@testable import MAVLink
 import Testing
 
 /// `MAVLinkLinkConfiguration.Timing`: every field is checked against the range its doc states, and

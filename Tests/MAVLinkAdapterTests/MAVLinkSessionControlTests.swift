@@ -1,8 +1,7 @@
-import FollowCore
-import MAVLink
+@testable import FollowCore
+@testable import MAVLink
 import Testing
 
-@testable import MAVLink
 
 /// Defect 5 (issue 22): the link says whether it controls the vehicle; refusals are bounded.
 @Suite("MAVLinkSession: in control or not, and refusals that escalate")

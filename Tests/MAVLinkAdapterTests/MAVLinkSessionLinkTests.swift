@@ -1,9 +1,8 @@
-import FollowCore
+@testable import FollowCore
 import Foundation
-import MAVLink
+@testable import MAVLink
 import Testing
 
-@testable import MAVLink
 
 /// Heartbeat, finding the vehicle, message rates and counters (docs/mavlink.md §7.1).
 @Suite("MAVLinkSession: heartbeat, vehicle, message rates")

@@ -1,8 +1,7 @@
-import FollowCore
-import MAVLink
+@testable import FollowCore
+@testable import MAVLink
 import Testing
 
-@testable import MAVLink
 
 /// The defects a review against ArduPilot's and PX4's source found (issue 22), one test (or more)
 /// each; every one fails on the session as it was before the fix.

@@ -1,9 +1,8 @@
-import FollowCore
+@testable import FollowCore
 import Foundation
-import MAVLink
+@testable import MAVLink
 import Testing
 
-@testable import MAVLink
 
 /// What the session must never do, and what it does when the vehicle refuses, falls silent or is
 /// taken over (docs/mavlink.md §7.3, §7.5).

@@ -1,9 +1,8 @@
-import FollowCore
+@testable import FollowCore
 import Foundation
-import MAVLink
+@testable import MAVLink
 import Testing
 
-@testable import MAVLink
 
 /// The take-off sequences per autopilot (docs/mavlink.md §7.3), with a scripted vehicle.
 @Suite("MAVLinkSession: take-off per autopilot")

@@ -1,7 +1,6 @@
-import FollowCore
-import MAVLink
-
+@testable import FollowCore
 @testable import MAVLink
+
 
 /// A `MAVLinkSession` driven by scripted vehicle messages and invented times: what it sent and
 /// reported, in order. The vehicle is system 1, component 1 unless told.

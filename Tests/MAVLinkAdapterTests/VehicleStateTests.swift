@@ -1,9 +1,8 @@
-import FollowCore
+@testable import FollowCore
 import Foundation
-import MAVLink
+@testable import MAVLink
 import Testing
 
-@testable import MAVLink
 
 /// MAVLink telemetry → the core's telemetry and onboard events (docs/mavlink.md §7.2), garbage included.
 @Suite("VehicleState: telemetry mapping")

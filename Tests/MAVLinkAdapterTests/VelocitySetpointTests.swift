@@ -1,9 +1,8 @@
-import FollowCore
+@testable import FollowCore
 import Foundation
-import MAVLink
+@testable import MAVLink
 import Testing
 
-@testable import MAVLink
 
 /// MotionCommand → LOCAL_NED velocity set-point, as is (docs/mavlink.md §7.4).
 @Suite("Velocity set-points: the core's motion in MAV_FRAME_LOCAL_NED, never converted")

@@ -1,6 +1,6 @@
 import Foundation
-import MAVLink
-import FollowCore
+@testable import MAVLink
+@testable import FollowCore
 import Synchronization
 import TestSupport
 

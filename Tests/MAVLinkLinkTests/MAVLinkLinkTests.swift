@@ -1,6 +1,6 @@
-import FollowCore
+@testable import FollowCore
 import Foundation
-import MAVLink
+@testable import MAVLink
 @testable import Links
 import NIOCore
 import Testing

@@ -1,5 +1,5 @@
-import MAVLink
-import FollowCore
+@testable import MAVLink
+@testable import FollowCore
 import Testing
 
 // The allocation-free encoders (`encode(sequence:systemID:componentID:into:)`, the link's path) against

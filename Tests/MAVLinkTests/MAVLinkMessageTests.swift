@@ -1,4 +1,4 @@
-import MAVLink
+@testable import MAVLink
 import Testing
 
 // Typed messages: what the follow code will read and write (docs/mavlink.md §4–5).

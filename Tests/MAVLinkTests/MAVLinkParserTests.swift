@@ -1,4 +1,4 @@
-import MAVLink
+@testable import MAVLink
 import Testing
 
 // The streaming parser on the byte streams a UDP link delivers: several frames per datagram,

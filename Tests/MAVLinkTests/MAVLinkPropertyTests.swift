@@ -1,5 +1,5 @@
-import MAVLink
-import FollowCore
+@testable import MAVLink
+@testable import FollowCore
 import Testing
 
 // Seeded property and mutation tests, like the navdata fuzzer (Sources/Simulation/Fuzzing/NavdataFuzzer.swift):

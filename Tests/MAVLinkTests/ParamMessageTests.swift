@@ -1,4 +1,4 @@
-import MAVLink
+@testable import MAVLink
 import Testing
 
 // PARAM_REQUEST_READ (20) and PARAM_VALUE (22), and COMMAND_ACK's target extension (issue 22):

@@ -1,6 +1,6 @@
 import Foundation  // test-only: the child process, a scratch file, JSON
-import MAVLink
-import FollowCore
+@testable import MAVLink
+@testable import FollowCore
 import Testing
 
 // Against pymavlink itself, as a child process (Tests/MAVLinkTests/pymavlink_vectors.py; pymavlink

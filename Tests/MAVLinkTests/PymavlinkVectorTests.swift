@@ -1,4 +1,4 @@
-import MAVLink
+@testable import MAVLink
 import Testing
 
 // Both directions against pymavlink's own frames (Fixtures/pymavlink-vectors.json, written by

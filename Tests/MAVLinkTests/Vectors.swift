@@ -1,5 +1,5 @@
 import Foundation  // test-only: JSON and the fixture file
-import MAVLink
+@testable import MAVLink
 import Testing
 
 /// One line of `Fixtures/pymavlink-vectors.json` (written by `pymavlink_vectors.py generate`): a

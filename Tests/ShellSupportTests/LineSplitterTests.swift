@@ -1,4 +1,4 @@
-import Links
+@testable import Links
 import Testing
 
 /// The line splitter behind `followme watch`'s socket reader.

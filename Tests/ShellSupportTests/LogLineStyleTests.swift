@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Logging
-import Links
+@testable import Links
 import Testing
 
 /// What a log line starts with: the journal's syslog priority under systemd (`JOURNAL_STREAM`),

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Links
+@testable import Links
 import Logging
 import Testing
 

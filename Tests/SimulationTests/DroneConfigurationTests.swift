@@ -1,4 +1,4 @@
-import Simulation
+@testable import Simulation
 import Testing
 
 @Suite("DroneConfiguration")

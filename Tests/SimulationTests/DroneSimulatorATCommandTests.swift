@@ -1,6 +1,6 @@
-import ARDrone
-import FollowCore
-import Simulation
+@testable import ARDrone
+@testable import FollowCore
+@testable import Simulation
 import Testing
 
 /// The simulator speaks ARDroneProtocol: it takes `ATCommand` values and reports `DroneState` and

@@ -1,6 +1,6 @@
-import ARDrone
-import FollowCore
-import Simulation
+@testable import ARDrone
+@testable import FollowCore
+@testable import Simulation
 import Testing
 
 @Suite("DroneSimulator physics")

@@ -1,5 +1,5 @@
-import FollowCore
-import Simulation
+@testable import FollowCore
+@testable import Simulation
 import Testing
 
 private let plane = LocalPlane(origin: GeoCoordinate(latitudeDegrees: 45, longitudeDegrees: 7)!)

@@ -1,6 +1,6 @@
-import FollowCore
-import MAVLink
-import Simulation
+@testable import FollowCore
+@testable import MAVLink
+@testable import Simulation
 import Testing
 
 /// What one physics step of a flight looked like.

@@ -1,5 +1,5 @@
-import FollowCore
-import Simulation
+@testable import FollowCore
+@testable import Simulation
 import Testing
 
 @Suite("Person legs (stop dead, turn back) and S-curve jog")

@@ -1,6 +1,6 @@
-import FollowCore
-import MAVLink
-import Simulation
+@testable import FollowCore
+@testable import MAVLink
+@testable import Simulation
 import Testing
 
 /// The GCS failsafe (ArduCopter/events.cpp `failsafe_gcs_check`, `failsafe_gcs_on_event`) and the

@@ -1,6 +1,6 @@
-import FollowCore
-import MAVLink
-import Simulation
+@testable import FollowCore
+@testable import MAVLink
+@testable import Simulation
 
 /// A pure ground station for `MAVLinkCopter` tests: sends typed messages as frames from system
 /// 255 / component 190 at the copter's time and keeps everything the copter answered or sent.

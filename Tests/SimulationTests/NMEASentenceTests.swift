@@ -1,5 +1,5 @@
-import FollowCore
-import Simulation
+@testable import FollowCore
+@testable import Simulation
 import Testing
 
 /// The pure NMEA builder (Sources/Simulation/NMEASentence.swift): checksums against published

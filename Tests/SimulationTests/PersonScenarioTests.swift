@@ -1,5 +1,5 @@
-import FollowCore
-import Simulation
+@testable import FollowCore
+@testable import Simulation
 import Testing
 
 /// Central-difference derivative of a scenario's position.

@@ -1,6 +1,6 @@
-import ARDrone
-import FollowCore
-import Simulation
+@testable import ARDrone
+@testable import FollowCore
+@testable import Simulation
 
 /// A client that keeps the link alive like the appliance: REF + one command every 30 ms.
 extension DroneSimulator {

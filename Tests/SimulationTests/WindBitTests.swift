@@ -1,6 +1,6 @@
-import ARDrone
-import FollowCore
-import Simulation
+@testable import ARDrone
+@testable import FollowCore
+@testable import Simulation
 import Testing
 
 /// The simulated AR.Drone raises navdata state bit 20 (too much wind, docs/ardrone-protocol.md §3.2)

@@ -1,5 +1,5 @@
-import ARDrone
-import Simulation
+@testable import ARDrone
+@testable import Simulation
 import Testing
 
 /// The drone-side protocol rules of the simulator, without sockets.

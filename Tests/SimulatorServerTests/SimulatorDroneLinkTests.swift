@@ -1,7 +1,7 @@
-import ARDrone
-import Links
-import Simulation
-import FollowCore
+@testable import ARDrone
+@testable import Links
+@testable import Simulation
+@testable import FollowCore
 import Synchronization
 import Testing
 import TestSupport

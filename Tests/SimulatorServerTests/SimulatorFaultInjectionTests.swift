@@ -1,11 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ARDrone
+@testable import ARDrone
 import Foundation
-import Simulation
-import Links
-import FollowCore
+@testable import Simulation
+@testable import Links
+@testable import FollowCore
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
-import ARDrone
-import Simulation
-import Links
-import FollowCore
+@testable import ARDrone
+@testable import Simulation
+@testable import Links
+@testable import FollowCore
 import Logging
 import Synchronization
 import Testing

@@ -1,7 +1,7 @@
-import FollowCore
-import MAVLink
-import Links
-import Simulation
+@testable import FollowCore
+@testable import MAVLink
+@testable import Links
+@testable import Simulation
 import TestSupport
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation  // test-only: JSON of the pymavlink report, file paths
-import FollowCore
-import MAVLink
-import Links
-import Simulation
+@testable import FollowCore
+@testable import MAVLink
+@testable import Links
+@testable import Simulation
 import TestSupport
 import Testing
 

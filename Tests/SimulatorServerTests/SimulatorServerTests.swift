@@ -1,7 +1,7 @@
-import ARDrone
-import Simulation
-import FollowCore
-import Links
+@testable import ARDrone
+@testable import Simulation
+@testable import FollowCore
+@testable import Links
 import Testing
 
 /// The simulator over real loopback UDP, driven by a raw client built on the protocol codec.

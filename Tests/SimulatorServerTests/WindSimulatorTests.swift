@@ -1,6 +1,6 @@
-import FollowCore
-import MAVLink
-import Simulation
+@testable import FollowCore
+@testable import MAVLink
+@testable import Simulation
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Testing
-import FlightRecords
+@testable import FlightRecords
 
 @Suite("TextFormats: JSON and TOML strings, XML escapes, fixed decimals")
 struct TextFormatsTests {

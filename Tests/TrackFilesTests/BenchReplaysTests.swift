@@ -1,7 +1,7 @@
-import Simulation
-import FlightRecords
+@testable import Simulation
+@testable import FlightRecords
 import Foundation
-import FollowCore
+@testable import FollowCore
 import Testing
 
 /// The shell side of `followme bench`: GPX and NMEA track readers, the vendored tracks, and the

@@ -2,11 +2,6 @@
 public struct SequencedATCommand: Sendable, Equatable {
     public var sequenceNumber: UInt32
     public var command: ATCommand
-
-    public init(sequenceNumber: UInt32, command: ATCommand) {
-        self.sequenceNumber = sequenceNumber
-        self.command = command
-    }
 }
 
 /// Parses an AT datagram (what the drone receives on UDP 5556) back into commands.
@@ -98,10 +93,6 @@ private struct ATParser {
     var offset = 0
     /// End (index of the CR) of the command being parsed.
     var end = 0
-
-    init(bytes: UnsafeRawBufferPointer) {
-        self.bytes = bytes
-    }
 
     var isAtEnd: Bool { offset >= bytes.count }
 

@@ -17,22 +17,6 @@ public struct FlightLogFix: Sendable, Hashable {
 
     /// Whether the follow core refused it (an outlier, out of order or a duplicate).
     public var wasRefused: Bool { FlightGPSRecord.refuses(verdict) }
-
-    public init(
-        role: ReceiverRole,
-        coordinate: GeoCoordinate,
-        logSeconds: Double?,
-        unixSeconds: Double?,
-        altitudeHAEMeters: Double?,
-        verdict: String? = nil
-    ) {
-        self.role = role
-        self.coordinate = coordinate
-        self.logSeconds = logSeconds
-        self.unixSeconds = unixSeconds
-        self.altitudeHAEMeters = altitudeHAEMeters
-        self.verdict = verdict
-    }
 }
 
 /// Why a flight log could not be turned into a track.

@@ -46,24 +46,12 @@ public struct FlightTimeline: Sendable, Hashable {
             guard let open = state.firstIndex(of: "("), state.hasSuffix(")") else { return nil }
             return String(state[state.index(after: open)..<state.index(before: state.endIndex)])
         }
-
-        public init(startSeconds: Double, endSeconds: Double, state: String, reason: String) {
-            self.startSeconds = startSeconds
-            self.endSeconds = endSeconds
-            self.state = state
-            self.reason = reason
-        }
     }
 
     /// A moment worth marking on every chart (SIGTERM, navdata lost, …).
     public struct Marker: Sendable, Hashable {
         public var t: Double
         public var label: String
-
-        public init(t: Double, label: String) {
-            self.t = t
-            self.label = label
-        }
     }
 
     /// The scored numbers, as the source scores them (the flight log's `FlightLogReport`, the
@@ -199,12 +187,6 @@ extension FlightTimeline {
         public var startSeconds: Double
         public var durationSeconds: Double
         public var reason: String
-
-        public init(startSeconds: Double, durationSeconds: Double, reason: String) {
-            self.startSeconds = startSeconds
-            self.durationSeconds = durationSeconds
-            self.reason = reason
-        }
     }
 
     /// The spans of a flight that starts in `preflight` at 0 and enters `state` at each transition's

@@ -8,7 +8,6 @@
 /// and a second `container(keyedBy:)` on the same encoder adds to the same object (how a record
 /// flattens its parts into one line). Arrays are not supported (no flight-log line has one).
 public struct JSONLineEncoder: Sendable {
-    public init() {}
 
     /// The value as one JSON object (or, for a single-value encodable, that value's JSON).
     public func encode(_ value: some Encodable) throws -> String {

@@ -22,12 +22,6 @@ public struct GPXPoint: Sendable, Hashable {
         let nanoseconds = Int32((milliseconds - seconds * 1000) * 1_000_000)
         return iso8601UTC(seconds: seconds, nanoseconds: nanoseconds)
     }
-
-    public init(coordinate: GeoCoordinate, unixSeconds: Double? = nil, elevationMeters: Double? = nil) {
-        self.coordinate = coordinate
-        self.unixSeconds = unixSeconds
-        self.elevationMeters = elevationMeters
-    }
 }
 
 /// One `<trk>`: a name and its segments (`<trkseg>`) in file order.
@@ -37,11 +31,6 @@ public struct GPXTrack: Sendable, Hashable {
 
     /// All points, segments joined in order.
     public var points: [GPXPoint] { segments.flatMap { $0 } }
-
-    public init(name: String?, segments: [[GPXPoint]]) {
-        self.name = name
-        self.segments = segments
-    }
 }
 
 /// Why a GPX file could not be read. Line numbers are the XML parser's (1-based).

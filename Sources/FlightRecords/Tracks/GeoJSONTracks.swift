@@ -10,10 +10,6 @@
 public struct GeoJSONTracks: Sendable, Hashable {
     public var tracks: [GPXTrack]
 
-    public init(tracks: [GPXTrack]) {
-        self.tracks = tracks
-    }
-
     /// The document: one line per feature, so a diff or `grep` shows a track per line.
     public func rendered() -> String {
         let features = tracks.map(Self.feature)

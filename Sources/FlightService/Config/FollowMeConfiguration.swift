@@ -29,19 +29,6 @@ public struct FollowMeConfiguration: Sendable, Equatable {
     /// `[status]`: the live status socket `followme watch` reads.
     public internal(set) var status: Status
 
-    init(gpsd: GPSD, target: Target, onboard: Onboard, drone: Drone, mavlink: MAVLink, follow: Follow,
-         failsafe: Failsafe, log: Log, status: Status) {
-        self.gpsd = gpsd
-        self.target = target
-        self.onboard = onboard
-        self.drone = drone
-        self.mavlink = mavlink
-        self.follow = follow
-        self.failsafe = failsafe
-        self.log = log
-        self.status = status
-    }
-
     /// Every key at its declared default (`ConfigSchema.specs`: the flight core's `ParameterSpec`s).
     ///
     /// Not flyable on its own: both receivers then read the same gpsd with no device path, which
@@ -94,11 +81,6 @@ public struct GPSDEndpoint: Sendable, Hashable, CustomStringConvertible {
     public let host: String
     /// TCP port, 1–65535.
     public let port: Int
-
-    public init(host: String, port: Int) {
-        self.host = host
-        self.port = port
-    }
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 

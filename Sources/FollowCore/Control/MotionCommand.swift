@@ -60,13 +60,6 @@ public struct AutopilotResponse: Sendable, Hashable {
     /// PX4: 0.25 s, a reading of its docs, not measured (no PX4 model here).
     public var trackingTimeConstantSeconds: Double
 
-    public init(maxAccelerationMetersPerSecondSquared: Double, maxJerkMetersPerSecondCubed: Double,
-                trackingTimeConstantSeconds: Double) {
-        self.maxAccelerationMetersPerSecondSquared = maxAccelerationMetersPerSecondSquared
-        self.maxJerkMetersPerSecondCubed = maxJerkMetersPerSecondCubed
-        self.trackingTimeConstantSeconds = trackingTimeConstantSeconds
-    }
-
     /// ArduCopter's defaults (WPNAV_ACCEL 250 cm/s², PSC_JERK_XY 5 m/s³; docs/stopping-model.md §7);
     /// replaced by what the vehicle reports (`FollowInput.vehicleBraking`).
     public static let arduCopterDefaults = AutopilotResponse(

@@ -204,11 +204,4 @@ public struct FlightTransition: Sendable, Hashable {
     public var to: FlightState
     public var reason: TransitionReason
     public var at: MonotonicTime
-
-    public init(from: FlightState, to: FlightState, reason: TransitionReason, at: MonotonicTime) {
-        self.from = from
-        self.to = to
-        self.reason = reason
-        self.at = at
-    }
 }

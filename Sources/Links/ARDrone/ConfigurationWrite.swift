@@ -22,11 +22,6 @@ public struct ConfigurationWrite: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(key)=\(value)" }
-
-    public init(key: String, value: String) {
-        self.key = key
-        self.value = value
-    }
 }
 
 /// Formats configuration values the way the SDK does (`ARDRONE_CONFIG_KEY_IMM` in

@@ -67,12 +67,6 @@ public struct ReceivedNavdata: Sendable {
     public let receivedAt: MonotonicTime
     /// The UDP source (always the drone's address and navdata port: anything else is dropped).
     public let source: SocketAddress
-
-    public init(navdata: NavdataSummary, receivedAt: MonotonicTime, source: SocketAddress) {
-        self.navdata = navdata
-        self.receivedAt = receivedAt
-        self.source = source
-    }
 }
 
 /// Why an `AT*CONFIG` was given up.

@@ -160,11 +160,6 @@ public struct RateControl: Sendable, Hashable {
     public struct Command: Sendable, Hashable {
         public var path: String
         public var cycleSeconds: Double
-
-        public init(path: String, cycleSeconds: Double) {
-            self.path = path
-            self.cycleSeconds = cycleSeconds
-        }
     }
 
     public let request: RateRequest

@@ -31,20 +31,6 @@ struct ParameterState: Sendable, Equatable {
         case .px4: ["COM_OF_LOSS_T", "COM_OBL_RC_ACT", "MPC_ACC_HOR", "MPC_JERK_AUTO"].map { ParameterState(name: $0) }
         }
     }
-
-    public init(
-        name: String,
-        value: Double? = nil,
-        attempts: Int = 0,
-        lastSentAt: MonotonicTime? = nil,
-        unanswered: Bool = false
-    ) {
-        self.name = name
-        self.value = value
-        self.attempts = attempts
-        self.lastSentAt = lastSentAt
-        self.unanswered = unanswered
-    }
 }
 
 /// The verdict on the GCS-failsafe parameters read so far.

@@ -39,18 +39,4 @@ struct StreamState: Sendable, Equatable {
     static func stream(_ type: any MAVLinkMessage.Type, hertz: Int32) -> StreamState {
         StreamState(messageID: type.messageID, name: type.messageName, intervalMicroseconds: 1_000_000 / hertz)
     }
-
-    public init(
-        messageID: UInt32,
-        name: String,
-        intervalMicroseconds: Int32,
-        status: Status = .pending,
-        lastSeenAt: MonotonicTime? = nil
-    ) {
-        self.messageID = messageID
-        self.name = name
-        self.intervalMicroseconds = intervalMicroseconds
-        self.status = status
-        self.lastSeenAt = lastSeenAt
-    }
 }

@@ -47,18 +47,4 @@ struct PendingRequest: Sendable {
     var sentAt: MonotonicTime
     /// When the vehicle first answered IN_PROGRESS: from then on the final ACK is awaited, not re-sent.
     var inProgressSince: MonotonicTime?
-
-    public init(
-        request: VehicleRequest,
-        message: CommandLong,
-        attempts: Int,
-        sentAt: MonotonicTime,
-        inProgressSince: MonotonicTime?
-    ) {
-        self.request = request
-        self.message = message
-        self.attempts = attempts
-        self.sentAt = sentAt
-        self.inProgressSince = inProgressSince
-    }
 }

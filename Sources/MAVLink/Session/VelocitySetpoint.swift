@@ -12,14 +12,6 @@ public struct LocalVelocitySetpoint: Sendable, Hashable {
     public var downMetersPerSecond: Double
     public var yawRateRadiansPerSecond: Double
 
-    public init(northMetersPerSecond: Double, eastMetersPerSecond: Double, downMetersPerSecond: Double,
-                yawRateRadiansPerSecond: Double) {
-        self.northMetersPerSecond = northMetersPerSecond
-        self.eastMetersPerSecond = eastMetersPerSecond
-        self.downMetersPerSecond = downMetersPerSecond
-        self.yawRateRadiansPerSecond = yawRateRadiansPerSecond
-    }
-
     /// Zero velocity, zero yaw rate: the autopilot brakes and holds where it stops.
     public static let hold = LocalVelocitySetpoint(
         northMetersPerSecond: 0, eastMetersPerSecond: 0, downMetersPerSecond: 0, yawRateRadiansPerSecond: 0)

@@ -14,24 +14,6 @@ public struct BenchLinkComparison: Sendable, Hashable {
 
     /// MAVLink RMS / AR.Drone RMS: above 1, the MAVLink run followed worse. NaN when either is missing.
     public var ratio: Double { mavlinkRMSMeters / ardroneRMSMeters }
-
-    public init(
-        scenario: String,
-        noise: BenchNoise,
-        controller: BenchController,
-        ardroneRMSMeters: Double,
-        mavlinkRMSMeters: Double,
-        ardroneMinSeparationMeters: Double,
-        mavlinkMinSeparationMeters: Double
-    ) {
-        self.scenario = scenario
-        self.noise = noise
-        self.controller = controller
-        self.ardroneRMSMeters = ardroneRMSMeters
-        self.mavlinkRMSMeters = mavlinkRMSMeters
-        self.ardroneMinSeparationMeters = ardroneMinSeparationMeters
-        self.mavlinkMinSeparationMeters = mavlinkMinSeparationMeters
-    }
 }
 
 extension BenchReport {

@@ -15,13 +15,6 @@ public struct BenchTrackSource: Sendable, Hashable {
     /// The scenario's name in tables, JSON and plot file names.
     public var scenarioName: String
     public var summary: String
-
-    public init(file: String, format: Format, scenarioName: String, summary: String) {
-        self.file = file
-        self.format = format
-        self.scenarioName = scenarioName
-        self.summary = summary
-    }
 }
 
 /// The real tracks of the benchmark (provenance and licences: `tracks/PROVENANCE.md`).

@@ -19,28 +19,6 @@ public struct BenchTrackSample: Sendable, Hashable {
     /// previous sample, seconds (the peak of the fix age: a gap between fixes shows whole).
     public var targetFixAgeSeconds: Double? = nil
     public var onboardFixAgeSeconds: Double? = nil
-
-    public init(
-        timeSeconds: Double,
-        personPlane: PlaneVector,
-        dronePlane: PlaneVector,
-        noseHeadingDegrees: Double,
-        altitudeMeters: Double? = nil,
-        batteryPercent: Double? = nil,
-        pcmd: [Double]? = nil,
-        targetFixAgeSeconds: Double? = nil,
-        onboardFixAgeSeconds: Double? = nil
-    ) {
-        self.timeSeconds = timeSeconds
-        self.personPlane = personPlane
-        self.dronePlane = dronePlane
-        self.noseHeadingDegrees = noseHeadingDegrees
-        self.altitudeMeters = altitudeMeters
-        self.batteryPercent = batteryPercent
-        self.pcmd = pcmd
-        self.targetFixAgeSeconds = targetFixAgeSeconds
-        self.onboardFixAgeSeconds = onboardFixAgeSeconds
-    }
 }
 
 /// How well a run followed, from true positions (never from what the controller believed).
@@ -167,13 +145,6 @@ public struct BenchEvent: Sendable, Hashable {
     /// The state entered (`taking-off`) and why (`prerequisites-met`), for the report's state bands.
     public var state: String? = nil
     public var reason: String? = nil
-
-    public init(timeSeconds: Double, description: String, state: String? = nil, reason: String? = nil) {
-        self.timeSeconds = timeSeconds
-        self.description = description
-        self.state = state
-        self.reason = reason
-    }
 }
 
 /// Everything one run produced.

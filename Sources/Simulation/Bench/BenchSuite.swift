@@ -11,20 +11,6 @@ public struct BenchComparison: Sendable, Hashable {
     /// FollowMe RMS / baseline RMS: below 1 means FollowMe follows better (0.1 = 10× smaller
     /// error). NaN when either is missing; +∞ if the baseline was perfect and FollowMe was not.
     public var ratio: Double { followMeRMSMeters / naiveRMSMeters }
-
-    public init(
-        scenario: String,
-        noise: BenchNoise,
-        followMeRMSMeters: Double,
-        naiveRMSMeters: Double,
-        link: BenchLink = .ardrone
-    ) {
-        self.scenario = scenario
-        self.noise = noise
-        self.followMeRMSMeters = followMeRMSMeters
-        self.naiveRMSMeters = naiveRMSMeters
-        self.link = link
-    }
 }
 
 /// Where a suite run has got to (for progress bars).
@@ -71,11 +57,6 @@ public struct BenchReport: Sendable, Hashable {
     /// The links the runs flew behind, in order of first appearance.
     public var links: [BenchLink] {
         BenchLink.allCases.filter { link in results.contains { $0.link == link } }
-    }
-
-    public init(configuration: BenchConfiguration, results: [BenchResult]) {
-        self.configuration = configuration
-        self.results = results
     }
 }
 

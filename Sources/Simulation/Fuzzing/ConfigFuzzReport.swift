@@ -29,8 +29,6 @@ public struct ConfigFuzzReport: Sendable, Equatable, CustomStringConvertible {
     /// The first such input.
     public var firstRoundTripMismatch: String?
 
-    public init() {}
-
     /// Multi-line summary: totals, then one line per problem kind (zeros included).
     public var description: String {
         var lines = [

@@ -16,8 +16,6 @@ public struct FuzzReport<Kind: Hashable & Sendable>: Sendable, Equatable {
     /// The first such input, for reproduction.
     public var firstRoundTripMismatch: [UInt8]?
 
-    public init() {}
-
     /// Total rejected inputs.
     public var rejectedCount: Int { rejectedCountsByKind.values.reduce(0, +) }
 

@@ -60,8 +60,6 @@ public struct SimulatorFaults: Sendable, Hashable {
         return degrees
     }
 
-    public init() {}
-
     /// Whether `stream` is silenced.
     public func isSilent(_ stream: SimulatorStream) -> Bool {
         switch stream {

@@ -17,22 +17,6 @@ public struct SimulatorPorts: Sendable, Hashable {
     public var controlPort: Int? = nil
     /// UDP, the MAVLink Copter (`--protocol mavlink`); nil for the AR.Drone.
     public var mavlinkPort: Int? = nil
-
-    public init(
-        atPort: Int,
-        navdataPort: Int,
-        onboardNMEAPort: Int,
-        personNMEAPort: Int?,
-        controlPort: Int? = nil,
-        mavlinkPort: Int? = nil
-    ) {
-        self.atPort = atPort
-        self.navdataPort = navdataPort
-        self.onboardNMEAPort = onboardNMEAPort
-        self.personNMEAPort = personNMEAPort
-        self.controlPort = controlPort
-        self.mavlinkPort = mavlinkPort
-    }
 }
 
 /// One consistent view of the simulator, taken on its event loop.

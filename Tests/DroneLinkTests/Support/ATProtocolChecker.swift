@@ -1,4 +1,4 @@
-import ARDrone
+@testable import ARDrone
 
 /// Checks every AT datagram the fake drone receives against the wire rules the link promises
 /// (docs/ardrone-protocol.md §2.1, §2.3, §9.2) and counts violations instead of stopping at

@@ -1,9 +1,9 @@
-import ARDrone
+@testable import ARDrone
 import NIOCore
 import NIOPosix
 import Synchronization
-import Links
-import FollowCore
+@testable import Links
+@testable import FollowCore
 
 /// A fake AR.Drone on 127.0.0.1 for the link tests: real UDP, ephemeral ports.
 ///

@@ -1,10 +1,10 @@
-import ARDrone
-import Links
+@testable import ARDrone
+@testable import Links
 import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
-import FollowCore
+@testable import FollowCore
 import TestSupport
 
 /// A `DroneLink` talking to a `DronePeer` over loopback, with its events recorded.

@@ -1,7 +1,7 @@
-import Links
+@testable import Links
 import Logging
-import FollowCore
-import Simulation
+@testable import FollowCore
+@testable import Simulation
 import TestSupport
 
 /// A started `GPSClient` with an `EventRecorder` draining its events.

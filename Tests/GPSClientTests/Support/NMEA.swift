@@ -1,5 +1,5 @@
-import FollowCore
-import Simulation
+@testable import FollowCore
+@testable import Simulation
 
 /// A latitude/longitude as the test NMEA sources send it.
 struct NMEAPosition: Sendable, Hashable, CustomStringConvertible {

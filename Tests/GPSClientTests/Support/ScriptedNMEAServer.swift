@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Synchronization
-import FollowCore
+@testable import FollowCore
 import TestSupport
 
 /// A fake receiver gpsd can read as `tcp://127.0.0.1:<port>`: listens on 127.0.0.1 port 0

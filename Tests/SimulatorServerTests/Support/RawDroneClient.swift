@@ -1,7 +1,7 @@
-import ARDrone
-import Simulation
-import Links
-import FollowCore
+@testable import ARDrone
+@testable import Simulation
+@testable import Links
+@testable import FollowCore
 import TestSupport
 
 /// A minimal AR.Drone client on raw UDP sockets and the ARDroneProtocol codec: one socket sends AT
