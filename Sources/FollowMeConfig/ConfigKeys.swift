@@ -42,7 +42,8 @@ package enum ConfigKeys {
         .angle("onboard", "mount_offset_deg", \.onboard.mountOffsetDegrees, F.mountOffsetDegrees,
                help: "Degrees clockwise from the receiver's heading to the drone's nose (normalised into [0, 360)).",
                comment: "degrees clockwise, receiver heading → drone nose", use: .onboardReceiver),
-        // Leave the drone's receiver as its integrator set it up: it may feed other equipment.
+        // Default "device": leave the drone's receiver as its integrator set it up (it may feed other
+        // equipment, and it already runs faster than a puck).
         .rate("onboard", \.onboard.rate, default: .device, help: "Fix rate to ask gpsd to run the onboard receiver at.",
               use: .onboardReceiver),
     ]
@@ -70,6 +71,7 @@ package enum ConfigKeys {
     ]
 
     private static let mavlink: [ConfigKey] = [
+        // The usual SITL or companion-computer case (our choice: never a broadcast or listen-anywhere address).
         .string("mavlink", "address", \.mavlink.address, default: .value("127.0.0.1"),
                 help: "The autopilot's (or its MAVLink router's) IPv4 address or host name.", use: .mavlink,
                 problem: C.mavlinkAddressProblem),

@@ -6,19 +6,17 @@ extension FollowMeConfiguration {
     /// FollowMe is the ground station: it sends from `localPort` to `address:port` and reads the
     /// vehicle's replies on the same socket (docs/mavlink.md §3 for the ids).
     public struct MAVLink: Sendable, Equatable {
-        /// The autopilot's (or its MAVLink router's) IPv4 address or host name; default "127.0.0.1",
-        /// the usual SITL or companion-computer case (our choice: never a broadcast or listen-anywhere address).
+        /// The autopilot's (or its MAVLink router's) IPv4 address or host name.
         public internal(set) var address: String = ""
-        /// UDP port the autopilot listens on, 1–65535; default 14550, the port ground stations and
-        /// `followme sim --protocol mavlink` use (PX4 SITL's offboard link listens on 14580).
+        /// UDP port the autopilot listens on (PX4 SITL's offboard link listens on 14580).
         public internal(set) var port: Int = 0
-        /// Local UDP port FollowMe binds (`ConfigKeys`); 0 = any free port.
+        /// Local UDP port FollowMe binds; 0 = any free port.
         public internal(set) var localPort: Int = 0
-        /// FollowMe's own MAVLink system id (`ConfigKeys`).
+        /// FollowMe's own MAVLink system id.
         public internal(set) var systemID: Int = 0
-        /// FollowMe's own MAVLink component id (`ConfigKeys`).
+        /// FollowMe's own MAVLink component id.
         public internal(set) var componentID: Int = 0
-        /// The vehicle's system id (`ConfigKeys`); 0 = the first vehicle whose HEARTBEAT arrives.
+        /// The vehicle's system id; 0 = the first vehicle whose HEARTBEAT arrives.
         public internal(set) var targetSystem: Int = 0
         /// Which autopilot flies the vehicle: its take-off sequence and mode numbers differ.
         public internal(set) var autopilot: Autopilot = .ardupilot

@@ -3,7 +3,8 @@ import Geometry
 import TOMLKit
 
 extension FollowMeConfiguration {
-    /// Parses and validates a `followme.toml` document. All validation lives here.
+    /// Parses and validates a `followme.toml` document. All validation runs here: each key as its
+    /// `ConfigKeys` row says, then the cross-field rules below.
     ///
     /// Every key is optional (absent → its default). Checks types (an integer is accepted where a
     /// float is expected, not the reverse), ranges (NaN and ±inf are always out of range), string

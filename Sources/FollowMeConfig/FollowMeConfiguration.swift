@@ -90,9 +90,9 @@ enum GPSDLimits {
 extension FollowMeConfiguration {
     /// `[gpsd]`: the gpsd both receivers use unless `[target]` / `[onboard]` name their own.
     public struct GPSD: Sendable, Equatable {
-        /// gpsd host (DNS name, IPv4 or IPv6); default "127.0.0.1".
+        /// gpsd host (DNS name, IPv4 or IPv6).
         public internal(set) var host: String = ""
-        /// gpsd TCP port, 1–65535; default 2947 (gpsd's `DEFAULT_GPSD_PORT`, docs/gpsd.md §1.1).
+        /// gpsd TCP port.
         public internal(set) var port: Int = 0
 
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
@@ -107,7 +107,7 @@ extension FollowMeConfiguration {
         public internal(set) var host: String = ""
         /// gpsd TCP port; defaults to `[gpsd] port`.
         public internal(set) var port: Int = 0
-        /// Fix rate to ask gpsd to run the puck at (`?DEVICE` cycle); default `.max`. See ``ReceiverRate``.
+        /// Fix rate to ask gpsd to run the puck at (`?DEVICE` cycle). See ``ReceiverRate``.
         public internal(set) var rate: ReceiverRate = .max
 
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
@@ -131,8 +131,7 @@ extension FollowMeConfiguration {
         /// Degrees clockwise from the receiver's heading to the drone's nose, normalised to [0, 360).
         /// Drone nose heading = receiver heading + this. Default 90 (receiver mounted sideways).
         public internal(set) var mountOffsetDegrees: Double = 0
-        /// Fix rate to ask gpsd for; default `.device` (leave the drone's receiver as its integrator set
-        /// it up: it may feed other equipment, and it already runs faster than a puck). See ``ReceiverRate``.
+        /// Fix rate to ask gpsd for. See ``ReceiverRate``.
         public internal(set) var rate: ReceiverRate = .max
 
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
@@ -140,17 +139,16 @@ extension FollowMeConfiguration {
 
     /// `[drone]`: which link flies the drone, the AR.Drone 2.0 link, and the hard limits.
     public struct Drone: Sendable, Equatable {
-        /// Which drone link `followme run` flies with; default `.ardrone` (every file written before
-        /// MAVLink existed means what it did). `address`, `at_port`, `navdata_port` and `outdoor` are
+        /// Which drone link `followme run` flies with. `address`, `at_port`, `navdata_port` and `outdoor` are
         /// the AR.Drone's and unused with `.mavlink`; `altitude_max_m` still caps `follow.altitude_m`.
         public internal(set) var linkProtocol: LinkProtocol = .ardrone
-        /// Drone IPv4 address or hostname; default "192.168.1.1" (the drone's own access point).
+        /// Drone IPv4 address or hostname.
         public internal(set) var address: String = ""
-        /// UDP port of the AT command channel; default 5556 (docs/ardrone-protocol.md §1.1, config.h AT_PORT).
+        /// UDP port of the AT command channel.
         public internal(set) var atPort: Int = 0
-        /// UDP port of the navdata channel; default 5554 (docs/ardrone-protocol.md §1.1, config.h NAVDATA_PORT).
+        /// UDP port of the navdata channel.
         public internal(set) var navdataPort: Int = 0
-        /// Selects the drone's outdoor limit set (`control:outdoor`, docs/ardrone-protocol.md §4); default true.
+        /// Selects the drone's outdoor limit set (`control:outdoor`, docs/ardrone-protocol.md §4).
         public internal(set) var outdoor: Bool = false
         /// Altitude ceiling above take-off (`drone.altitude_max_m`'s row in `ConfigKeys`). Sent as `control:altitude_max` (mm).
         public internal(set) var altitudeMaxMeters: Double = 0
