@@ -2,11 +2,12 @@ import ArgumentParser
 import FlightService
 
 /// `followme config check FILE`: prints the effective config (exit 0) or every problem (exit 2).
+/// `followme config keys [--markdown]`: lists every key (the Markdown is docs/config-keys.md).
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
         abstract: "Inspect configuration files.",
-        subcommands: [Check.self]
+        subcommands: [Check.self, Keys.self]
     )
 
     struct Check: ParsableCommand {
@@ -22,6 +23,20 @@ struct ConfigCommand: ParsableCommand {
             let config = loadConfigurationOrExit(path: file)
             print("# \(file): valid. Effective configuration (defaults filled in):")
             print(config.renderedTOML(), terminator: "")
+        }
+    }
+
+    struct Keys: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List every config key with its type, unit, range and default.",
+            discussion: "--markdown prints docs/config-keys.md (regenerate it with: followme config keys --markdown > docs/config-keys.md)."
+        )
+
+        @Flag(help: "Print the Markdown key table (docs/config-keys.md) instead of one tab-separated line per key.")
+        var markdown = false
+
+        func run() {
+            print(markdown ? ConfigKeys.markdown() : ConfigKeys.plainList(), terminator: "")
         }
     }
 }

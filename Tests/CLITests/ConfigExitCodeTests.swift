@@ -54,6 +54,17 @@ import TestSupport
         #expect(!r.stderr.contains("warning"), "\(r.stderr)")
     }
 
+    @Test("config keys --markdown prints docs/config-keys.md; config keys lists every key")
+    func keysCommand() throws {
+        let markdown = try FollowMeBinary.run(["config", "keys", "--markdown"])
+        #expect(markdown.exitCode == 0, "\(markdown.stderr)")
+        let docs = try String(contentsOf: RepositoryRoot.file("docs/config-keys.md"), encoding: .utf8)
+        #expect(markdown.stdout == docs)
+        let plain = try FollowMeBinary.run(["config", "keys"])
+        #expect(plain.exitCode == 0)
+        #expect(plain.stdout.contains("failsafe.min_separation_m\tnumber\tm\t1 to follow.standoff_m - 0.5 - gps_relative_error_m\t3\n"))
+    }
+
     @Test("a [mavlink] key an AR.Drone file does not use → exit 0 and a FILE:LINE: KEY warning")
     func unusedKeyWarning() throws {
         let file = try temporaryConfig("[target]\ndevice = \"/dev/a\"\n[onboard]\ndevice = \"/dev/b\"\n"

@@ -3,8 +3,8 @@ import Testing
 @testable import FlightService
 
 /// The shipped `etc/followme.toml` documents each key in the comment lines right above it; those
-/// comments must state the default and the range the one source (`ConfigSchema.specs`, the flight
-/// core's `ParameterSpec`s) declares, so the file cannot drift from what `config check` enforces.
+/// comments must state the default and the range the key's row declares (`ConfigKeys`, whose numeric
+/// keys take the flight core's `ParameterSpec`s), so the file cannot drift from what `config check` enforces.
 @Suite("Shipped etc/followme.toml comments state the declared defaults and ranges")
 struct ShippedCommentsTests {
     /// The comment lines directly above `table.key` (up to the previous blank or non-comment line), joined.
@@ -34,26 +34,31 @@ struct ShippedCommentsTests {
         return false
     }
 
-    @Test("every numeric key's comment states its declared default and range", arguments: ConfigSchema.specs.keys.sorted())
+    @Test("every numeric key's comment states its declared default and range",
+          arguments: ConfigKeys.all.filter { $0.spec != nil }.map(\.dotted))
     func numericKey(dotted: String) throws {
-        // Given the comment above the key in the shipped file and the key's declared spec
-        let parts = dotted.split(separator: ".").map(String.init)
-        let comment = try Self.comment(above: parts[0], parts[1], in: try ShippedConfigAndRenderingTests.shippedText())
-        let spec = try #require(ConfigSchema.specs[dotted])
+        // Given the comment above the key in the shipped file and the key's row
+        let key = try #require(ConfigKeys.all.first { $0.dotted == dotted })
+        let comment = try Self.comment(above: key.table, key.name, in: try ShippedConfigAndRenderingTests.shippedText())
+        let spec = try #require(key.spec)
         // Then it states the default
         let defaultText = ConfigReader.format(spec.defaultValue)
+        #expect(key.defaultText == defaultText)
         #expect(Self.mentions(comment, "Default \(defaultText)"), "\(dotted): comment lacks \"Default \(defaultText)\": \(comment)")
-        // And the range: "LOW to HIGH", or "LOW to KEY" where another key narrows the upper bound; the
-        // mount offset is any finite angle in the file (normalised before it reaches the core)
+        // And the range as the row states it: "LOW to HIGH", or "LOW to KEY" where another key narrows the
+        // upper bound; the mount offset is any finite angle in the file (normalised before it reaches the core)
         let low = ConfigReader.format(spec.range.lowerBound)
         let range: String
         if dotted == "onboard.mount_offset_deg" {
             range = "Any finite angle"
-        } else if let upper = ConfigSchema.dependentUpperBounds[dotted] {
-            range = "\(low) to \(upper)"
+        } else if dotted == "follow.altitude_m" {
+            range = "\(low) to drone.altitude_max_m"
+        } else if dotted == "failsafe.min_separation_m" {
+            range = "\(low) to follow.standoff_m - 0.5 - gps_relative_error_m"
         } else {
             range = ConfigReader.format(spec.range)
         }
+        #expect(key.rangeText == range)
         #expect(Self.mentions(comment, range), "\(dotted): comment lacks \"\(range)\": \(comment)")
     }
 

@@ -3,8 +3,8 @@ import TOMLKit
 
 /// Reads typed values out of a parsed TOML document and collects every problem instead of stopping.
 ///
-/// Mechanics only: what is allowed (defaults, ranges, cross-field rules) is decided by the caller in
-/// `FollowMeConfiguration+Parsing.swift`. Each read returns a usable value (the default when the key
+/// Mechanics only: what is allowed (defaults, ranges) is decided by each key's row (`ConfigKeys`), the
+/// cross-field rules by `FollowMeConfiguration+Parsing.swift`. Each read returns a usable value (the default when the key
 /// is absent or rejected) so reading can go on; rejected keys are remembered in `rejectedKeys` so
 /// cross-field checks do not pile a second, misleading problem on top.
 struct ConfigReader {
@@ -81,18 +81,6 @@ struct ConfigReader {
             return defaultValue
         }
         return number
-    }
-
-    /// A number within the key's declared range (`ConfigSchema.specs`), its declared default when absent.
-    mutating func double(_ table: String, _ key: String) -> Double {
-        let spec = ConfigSchema.spec(table, key)
-        return double(table, key, default: spec.defaultValue, range: spec.range)
-    }
-
-    /// A whole number within the key's declared range (`ConfigSchema.specs`), its declared default when absent.
-    mutating func int(_ table: String, _ key: String) -> Int {
-        let spec = ConfigSchema.spec(table, key)
-        return int(table, key, default: spec.integerDefault, range: spec.integerRange)
     }
 
     /// An integer within `range`. A float is a wrong type even when whole: `2947.0` is not a port.

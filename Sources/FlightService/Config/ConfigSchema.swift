@@ -1,77 +1,38 @@
 import FollowCore
 
-/// The names FollowMe accepts in `followme.toml`: every table and key, in file order.
+/// The names FollowMe accepts in `followme.toml`, and the views of ``ConfigKeys/all`` the parser,
+/// the printer and the tests read: every table and key in file order, the numeric keys' specs.
 ///
 /// Anything else is an error (a misspelt safety limit must not silently fall back to its default).
-/// Unit, range and default of each numeric key: ``specs``, the flight core's own `ParameterSpec`s
-/// (declared once); `FollowMeConfiguration+Parsing.swift` enforces them, `+Rendering` prints them, and
-/// tests check `etc/followme.toml` states them.
 package enum ConfigSchema {
-    static let tables: [(name: String, keys: [String])] = [
-        ("gpsd", ["host", "port"]),
-        ("target", ["device", "host", "port", "rate_hz"]),
-        ("onboard", ["device", "host", "port", "mount_offset_deg", "rate_hz"]),
-        ("drone", ["protocol", "address", "at_port", "navdata_port", "outdoor", "altitude_max_m"]),
-        (
-            "mavlink",
-            ["address", "port", "local_port", "system_id", "component_id", "target_system", "autopilot", "position_source"]
-        ),
-        ("follow", ["standoff_m", "altitude_m", "max_tilt_deg", "max_yaw_rate_dps", "max_climb_mps"]),
-        (
-            "failsafe",
-            [
-                "target_timeout_s", "land_after_s", "onboard_timeout_s", "heading_timeout_s",
-                "navdata_timeout_s", "min_battery_pct", "geofence_m", "max_target_distance_m", "min_separation_m",
-                "gps_relative_error_m", "takeoff_timeout_s", "climb_timeout_s", "low_battery_confirm_s",
-                "critical_battery_pct", "max_eph_m", "max_fix_lag_s", "max_wind_mps", "wind_saturation_s",
-            ]
-        ),
-        ("log", ["path", "directory", "max_flights", "max_total_mb"]),
-        ("status", ["socket"]),
-    ]
+    /// Every table with its keys, in file order.
+    package static let tables: [(name: String, keys: [String])] = ConfigKeys.all.reduce(into: []) { tables, key in
+        if tables.last?.name == key.table {
+            tables[tables.count - 1].keys.append(key.name)
+        } else {
+            tables.append((key.table, [key.name]))
+        }
+    }
 
-    /// Unit, range and default of each numeric key, by `table.key`: the flight core's declarations,
-    /// so a value `config check` accepts is one the core accepts (mount_offset_deg: any finite angle,
-    /// normalised into [0, 360) before it reaches the core). `rate_hz`, ports and the `[mavlink]` ids are the
-    /// config's own.
-    package static let specs: [String: ParameterSpec] = {
-        typealias F = FollowParameters.Spec
-        typealias S = FailsafeParameters.Spec
-        typealias M = FollowMeConfiguration.MAVLink
-        return [
-            "onboard.mount_offset_deg": F.mountOffsetDegrees,
-            "drone.altitude_max_m": FollowMeConfiguration.Drone.altitudeMaxMetersSpec,
-            "follow.standoff_m": F.standoffMeters, "follow.altitude_m": F.altitudeMeters,
-            "follow.max_tilt_deg": F.maxTiltDegrees, "follow.max_yaw_rate_dps": F.maxYawRateDegreesPerSecond,
-            "follow.max_climb_mps": F.maxClimbMetersPerSecond,
-            "failsafe.target_timeout_s": S.targetTimeoutSeconds, "failsafe.land_after_s": S.landAfterSeconds,
-            "failsafe.onboard_timeout_s": S.onboardTimeoutSeconds, "failsafe.heading_timeout_s": S.headingTimeoutSeconds,
-            "failsafe.navdata_timeout_s": S.navdataTimeoutSeconds, "failsafe.min_battery_pct": S.minBatteryPercent,
-            "failsafe.geofence_m": S.geofenceMeters, "failsafe.max_target_distance_m": S.maxTargetDistanceMeters,
-            "failsafe.min_separation_m": S.minSeparationMeters, "failsafe.gps_relative_error_m": S.gpsRelativeErrorMeters,
-            "failsafe.takeoff_timeout_s": S.takeOffTimeoutSeconds, "failsafe.climb_timeout_s": S.climbTimeoutSeconds,
-            "failsafe.low_battery_confirm_s": S.lowBatteryConfirmSeconds,
-            "failsafe.critical_battery_pct": S.criticalBatteryPercent, "failsafe.max_eph_m": S.maxEphMeters,
-            "failsafe.max_fix_lag_s": S.maxFixLagSeconds, "failsafe.max_wind_mps": S.maxWindMetersPerSecond,
-            "failsafe.wind_saturation_s": S.windSaturationSeconds,
-            "log.max_flights": FollowMeConfiguration.Log.maxFlightsSpec,
-            "log.max_total_mb": FollowMeConfiguration.Log.maxTotalMegabytesSpec,
-            "mavlink.local_port": M.localPortSpec, "mavlink.system_id": M.systemIDSpec,
-            "mavlink.component_id": M.componentIDSpec, "mavlink.target_system": M.targetSystemSpec,
-        ]
-    }()
+    /// Unit, range and default of each numeric key, by `table.key`: the flight core's declarations where
+    /// the core reads the key, so a value `config check` accepts is one the core accepts
+    /// (mount_offset_deg: any finite angle, normalised into [0, 360) before it reaches the core).
+    package static let specs: [String: ParameterSpec] = Dictionary(
+        uniqueKeysWithValues: ConfigKeys.all.compactMap { key in key.spec.map { (key.dotted, $0) } })
 
     /// Numeric keys written as whole numbers (a float there is a wrong type).
-    package static let integerKeys: Set<String> = [
-        "failsafe.min_battery_pct", "failsafe.critical_battery_pct", "log.max_flights", "log.max_total_mb",
-        "mavlink.local_port", "mavlink.system_id", "mavlink.component_id", "mavlink.target_system",
-    ]
+    package static let integerKeys: Set<String> = Set(ConfigKeys.all.filter { $0.spec != nil && $0.isInteger }.map(\.dotted))
 
-    /// Keys whose upper bound another key narrows, with that bound as the file states it.
-    package static let dependentUpperBounds: [String: String] = [
-        "follow.altitude_m": "drone.altitude_max_m",
-        "failsafe.min_separation_m": "follow.standoff_m - 0.5 - gps_relative_error_m",
-    ]
+    /// The rows in the order they are read: file order, except that within a table a key another key's
+    /// range depends on is read first (`gps_relative_error_m` before `min_separation_m`). Problems are
+    /// reported by line; on one line (an inline table) in this order.
+    static let readOrder: [ConfigKey] = {
+        let dependencies = Set(ConfigKeys.all.flatMap(\.dependsOn))
+        return tables.flatMap { table in
+            let rows = ConfigKeys.all.filter { $0.table == table.name }
+            return rows.filter { dependencies.contains($0.dotted) } + rows.filter { !dependencies.contains($0.dotted) }
+        }
+    }()
 
     /// The declared spec of a numeric key; a missing entry is a programming error caught by every test.
     static func spec(_ table: String, _ key: String) -> ParameterSpec {

@@ -6,47 +6,25 @@ extension FollowMeConfiguration {
     /// FollowMe is the ground station: it sends from `localPort` to `address:port` and reads the
     /// vehicle's replies on the same socket (docs/mavlink.md §3 for the ids).
     public struct MAVLink: Sendable, Equatable {
-        /// The autopilot's (or its MAVLink router's) IPv4 address or host name; default "127.0.0.1",
-        /// the usual SITL or companion-computer case (our choice: never a broadcast or listen-anywhere address).
-        public internal(set) var address: String
-        /// UDP port the autopilot listens on, 1–65535; default 14550, the port ground stations and
-        /// `followme sim --protocol mavlink` use (PX4 SITL's offboard link listens on 14580).
-        public internal(set) var port: Int
-        /// Local UDP port FollowMe binds (`localPortSpec`); 0 = any free port.
-        public internal(set) var localPort: Int
-        /// FollowMe's own MAVLink system id (`systemIDSpec`).
-        public internal(set) var systemID: Int
-        /// FollowMe's own MAVLink component id (`componentIDSpec`).
-        public internal(set) var componentID: Int
-        /// The vehicle's system id (`targetSystemSpec`); 0 = the first vehicle whose HEARTBEAT arrives.
-        public internal(set) var targetSystem: Int
+        /// The autopilot's (or its MAVLink router's) IPv4 address or host name.
+        public internal(set) var address: String = ""
+        /// UDP port the autopilot listens on (PX4 SITL's offboard link listens on 14580).
+        public internal(set) var port: Int = 0
+        /// Local UDP port FollowMe binds; 0 = any free port.
+        public internal(set) var localPort: Int = 0
+        /// FollowMe's own MAVLink system id.
+        public internal(set) var systemID: Int = 0
+        /// FollowMe's own MAVLink component id.
+        public internal(set) var componentID: Int = 0
+        /// The vehicle's system id; 0 = the first vehicle whose HEARTBEAT arrives.
+        public internal(set) var targetSystem: Int = 0
         /// Which autopilot flies the vehicle: its take-off sequence and mode numbers differ.
-        public internal(set) var autopilot: Autopilot
+        public internal(set) var autopilot: Autopilot = .ardupilot
         /// Where the drone's own position and nose heading come from.
-        public internal(set) var positionSource: PositionSource
+        public internal(set) var positionSource: PositionSource = .autopilot
 
-        /// UDP port, 0 (any free port, the default) to 65535. Our choice: the vehicle answers whatever
-        /// port it hears from; a fixed one is for a router or a PX4 SITL that sends to a known port (14540).
-        public static let localPortSpec = ParameterSpec("localPort", unit: "UDP port", range: 0...65535, default: 0)
-        /// MAVLink system id, 1 to 255 (0 is broadcast); default 245: not 255, the id QGroundControl and
-        /// Mission Planner both use, so a ground station on the same link neither takes FollowMe's
-        /// COMMAND_ACKs nor counts as FollowMe for the vehicle's GCS failsafe (ArduPilot SYSID_MYGCS /
-        /// MAV_GCS_SYSID must be set to it, docs/mavlink.md §3, §10).
-        public static let systemIDSpec = ParameterSpec("systemID", unit: "MAVLink id", range: 1...255, default: 245)
-        /// MAVLink component id, 1 to 255; default 190, MAV_COMP_ID_MISSIONPLANNER, a ground station's
-        /// component (FollowMe runs on the ground unit; its system id already tells it apart, docs/mavlink.md §3).
-        public static let componentIDSpec = ParameterSpec("componentID", unit: "MAVLink id", range: 1...255,
-                                                          default: 190)
-        /// The vehicle's MAVLink system id, 0 to 255; default 0: the first vehicle heard (autopilots
-        /// ship as system 1, docs/mavlink.md §3). Set it when several vehicles share the link.
-        public static let targetSystemSpec = ParameterSpec("targetSystem", unit: "MAVLink id", range: 0...255,
-                                                           default: 0)
-
-        /// Every key at its default.
-        public static let defaults = MAVLink(
-            address: "127.0.0.1", port: 14550, localPort: localPortSpec.integerDefault,
-            systemID: systemIDSpec.integerDefault, componentID: componentIDSpec.integerDefault,
-            targetSystem: targetSystemSpec.integerDefault, autopilot: .ardupilot, positionSource: .autopilot)
+        /// Every key at its default (its `ConfigKeys` row).
+        public static var defaults: MAVLink { FollowMeConfiguration.defaults.mavlink }
     }
 
     /// `[mavlink] autopilot`: the flight stack on the vehicle (docs/mavlink.md §5.3, §5.4).

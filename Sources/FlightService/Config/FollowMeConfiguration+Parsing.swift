@@ -2,7 +2,8 @@ import FollowCore
 import TOMLKit
 
 extension FollowMeConfiguration {
-    /// Parses and validates a `followme.toml` document. All validation lives here.
+    /// Parses and validates a `followme.toml` document. All validation runs here: each key as its
+    /// `ConfigKeys` row says, then the cross-field rules below.
     ///
     /// Every key is optional (absent → its default). Checks types (an integer is accepted where a
     /// float is expected, not the reverse), ranges (NaN and ±inf are always out of range), string
@@ -27,10 +28,10 @@ extension FollowMeConfiguration {
         let root = try parseTOML(text, path: path)
         var reader = ConfigReader(path: path, root: root, locator: TOMLLineLocator(text: text))
         reader.checkStructure()
-        let (configuration, mavlinkAsWritten) = read(&reader)
+        let (configuration, asWritten) = read(&reader)
         checkCrossFieldRules(configuration, &reader)
         guard reader.problems.isEmpty else { throw ConfigProblems(problems: reader.problems) }
-        return (configuration, unusedKeys(configuration, mavlinkAsWritten: mavlinkAsWritten, reader))
+        return (configuration, unusedKeys(configuration, asWritten: asWritten, reader))
     }
 
     private static func parseTOML(_ text: String, path: String) throws(ConfigProblems) -> TOMLTable {
@@ -65,113 +66,15 @@ extension FollowMeConfiguration {
 
     // MARK: Per-key types, defaults and ranges
 
-    /// The configuration, and `[mavlink]` as the file writes it (the configuration holds the
-    /// defaults there unless `drone.protocol` is "mavlink").
-    private static func read(_ r: inout ConfigReader) -> (FollowMeConfiguration, mavlinkAsWritten: MAVLink) {
-        let d = FollowMeConfiguration.defaults
-        let port = GPSDLimits.portRange
-
-        let gpsdHost = r.string("gpsd", "host", default: d.gpsd.host) { hostProblem($0, allowIPv6: true) }
-        let gpsdPort = r.int("gpsd", "port", default: d.gpsd.port, range: port)
-        let gpsd = GPSD(host: gpsdHost, port: gpsdPort)
-
-        let target = Target(
-            device: nilIfEmpty(r.string("target", "device", default: "", problem: deviceProblem)),
-            host: r.string("target", "host", default: gpsdHost) { hostProblem($0, allowIPv6: true) },
-            port: r.int("target", "port", default: gpsdPort, range: port),
-            rate: receiverRate(&r, "target", default: d.target.rate)
-        )
-
-        let onboard = Onboard(
-            device: nilIfEmpty(r.string("onboard", "device", default: "", problem: deviceProblem)),
-            host: r.string("onboard", "host", default: gpsdHost) { hostProblem($0, allowIPv6: true) },
-            port: r.int("onboard", "port", default: gpsdPort, range: port),
-            // Any finite angle (not the core's −360…360): normalised into [0, 360) before it reaches the core.
-            mountOffsetDegrees: normalizedDegrees360(
-                r.double("onboard", "mount_offset_deg", default: d.onboard.mountOffsetDegrees, range: nil)),
-            rate: receiverRate(&r, "onboard", default: d.onboard.rate)
-        )
-
-        let drone = Drone(
-            linkProtocol: r.choice("drone", "protocol", default: d.drone.linkProtocol),
-            address: r.string("drone", "address", default: d.drone.address) { hostProblem($0, allowIPv6: false) },
-            atPort: r.int("drone", "at_port", default: d.drone.atPort, range: port),
-            navdataPort: r.int("drone", "navdata_port", default: d.drone.navdataPort, range: port),
-            outdoor: r.bool("drone", "outdoor", default: d.drone.outdoor),
-            altitudeMaxMeters: r.double("drone", "altitude_max_m")
-        )
-
-        // Checked whatever the protocol (a typo is an error in any file), used only with "mavlink".
-        let mavlinkAsWritten = MAVLink(
-            address: r.string("mavlink", "address", default: d.mavlink.address, problem: mavlinkAddressProblem),
-            port: r.int("mavlink", "port", default: d.mavlink.port, range: port),
-            localPort: r.int("mavlink", "local_port"), systemID: r.int("mavlink", "system_id"),
-            componentID: r.int("mavlink", "component_id"), targetSystem: r.int("mavlink", "target_system"),
-            autopilot: r.choice("mavlink", "autopilot", default: d.mavlink.autopilot),
-            positionSource: r.choice("mavlink", "position_source", default: d.mavlink.positionSource)
-        )
-
-        // follow.altitude_m ≤ drone.altitude_max_m: the drone would fight its own ceiling.
-        let altitude = ConfigSchema.spec("follow", "altitude_m")
-        let ceilingKnown = !r.isRejected("drone", "altitude_max_m")
-        let follow = Follow(
-            standoffMeters: r.double("follow", "standoff_m"),
-            altitudeMeters: r.double("follow", "altitude_m", default: altitude.defaultValue,
-                                     range: ceilingKnown ? altitude.range.lowerBound...min(altitude.range.upperBound,
-                                                                                           drone.altitudeMaxMeters)
-                                         : altitude.range,
-                                     rangeNote: ceilingKnown ? "drone.altitude_max_m" : nil),
-            maxTiltDegrees: r.double("follow", "max_tilt_deg"),
-            maxYawRateDegreesPerSecond: r.double("follow", "max_yaw_rate_dps"),
-            maxClimbMetersPerSecond: r.double("follow", "max_climb_mps")
-        )
-
-        // failsafe.min_separation_m + failsafe.gps_relative_error_m ≤ follow.standoff_m − margin: the
-        // drone keeps min_separation_m + gps_relative_error_m from the measured person and aims
-        // `margin` beyond that; a shorter standoff could never be flown.
-        let gpsRelativeError = r.double("failsafe", "gps_relative_error_m")
-        let separation = ConfigSchema.spec("failsafe", "min_separation_m").range
-        let standoffKnown = !r.isRejected("follow", "standoff_m")
-        let gpsErrorKnown = !r.isRejected("failsafe", "gps_relative_error_m")
-        let separationUpper = min(separation.upperBound, follow.standoffMeters - Failsafe.separationMarginMeters
-            - (gpsErrorKnown ? gpsRelativeError : 0))
-        let separationRange = standoffKnown && separationUpper >= separation.lowerBound
-            ? separation.lowerBound...separationUpper
-            : standoffKnown ? nil : separation
-        let failsafe = Failsafe(
-            targetTimeoutSeconds: r.double("failsafe", "target_timeout_s"),
-            landAfterSeconds: r.double("failsafe", "land_after_s"),
-            onboardTimeoutSeconds: r.double("failsafe", "onboard_timeout_s"),
-            headingTimeoutSeconds: r.double("failsafe", "heading_timeout_s"),
-            navdataTimeoutSeconds: r.double("failsafe", "navdata_timeout_s"),
-            minBatteryPercent: r.int("failsafe", "min_battery_pct"),
-            geofenceMeters: r.double("failsafe", "geofence_m"),
-            maxTargetDistanceMeters: r.double("failsafe", "max_target_distance_m"),
-            minSeparationMeters: r.double("failsafe", "min_separation_m",
-                                          default: ConfigSchema.spec("failsafe", "min_separation_m").defaultValue,
-                                          range: separationRange ?? separation,
-                                          rangeNote: standoffKnown ? separationRangeNote(gpsErrorKnown: gpsErrorKnown) : nil),
-            gpsRelativeErrorMeters: gpsRelativeError,
-            takeOffTimeoutSeconds: r.double("failsafe", "takeoff_timeout_s"),
-            climbTimeoutSeconds: r.double("failsafe", "climb_timeout_s"),
-            lowBatteryConfirmSeconds: r.double("failsafe", "low_battery_confirm_s"),
-            criticalBatteryPercent: r.int("failsafe", "critical_battery_pct"),
-            maxEphMeters: r.double("failsafe", "max_eph_m"),
-            maxFixLagSeconds: r.double("failsafe", "max_fix_lag_s"),
-            maxWindMetersPerSecond: r.double("failsafe", "max_wind_mps"),
-            windSaturationSeconds: r.double("failsafe", "wind_saturation_s")
-        )
-
-        let log = Log(path: nilIfEmpty(r.string("log", "path", default: "", problem: logPathProblem)),
-                      directory: nilIfEmpty(r.string("log", "directory", default: Log.defaultDirectory, problem: logPathProblem)),
-                      maxFlights: r.int("log", "max_flights"), maxTotalMegabytes: r.int("log", "max_total_mb"))
-        let status = Status(socketPath: r.string("status", "socket", default: "", problem: logPathProblem))
-
-        let configuration = FollowMeConfiguration(
-            gpsd: gpsd, target: target, onboard: onboard, drone: drone,
-            mavlink: drone.linkProtocol == .mavlink ? mavlinkAsWritten : .defaults,
-            follow: follow, failsafe: failsafe, log: log, status: status)
-        return (configuration, mavlinkAsWritten)
+    /// The configuration, and as the file writes it: every key read by its `ConfigKeys` row, in
+    /// ``ConfigSchema/readOrder``. The configuration holds `[mavlink]`'s defaults unless `drone.protocol`
+    /// is "mavlink" (checked whatever the protocol: a typo is an error in any file).
+    private static func read(_ r: inout ConfigReader) -> (FollowMeConfiguration, asWritten: FollowMeConfiguration) {
+        var written = FollowMeConfiguration.defaults
+        for key in ConfigSchema.readOrder { key.read(&r, &written) }
+        var configuration = written
+        if configuration.drone.linkProtocol != .mavlink { configuration.mavlink = FollowMeConfiguration.defaults.mavlink }
+        return (configuration, written)
     }
 
     // MARK: Cross-field rules
@@ -309,7 +212,7 @@ extension FollowMeConfiguration {
     /// The line to report a cross-field problem on: the blamed key if written, else the other key if
     /// written (the user changed that one), else the blamed key's table header, if any.
     /// Where min_separation_m's upper bound comes from, for its out-of-range message.
-    private static func separationRangeNote(gpsErrorKnown: Bool) -> String {
+    static func separationRangeNote(gpsErrorKnown: Bool) -> String {
         "follow.standoff_m − \(ConfigReader.format(Failsafe.separationMarginMeters))"
             + (gpsErrorKnown ? " − failsafe.gps_relative_error_m" : "")
     }
@@ -323,8 +226,6 @@ extension FollowMeConfiguration {
     }
 
     // MARK: String contents
-
-    private static func nilIfEmpty(_ string: String) -> String? { string.isEmpty ? nil : string }
 
     /// Why `host` is not a usable host name or address, or `nil`. IPv6 is for gpsd only: the drone is IPv4.
     static func hostProblem(_ host: String, allowIPv6: Bool) -> String? {
@@ -382,20 +283,6 @@ extension FollowMeConfiguration {
             guard group.count <= 4, group.allSatisfy(\.isHexDigit) else { return false }
         }
         return true
-    }
-
-    /// `rate_hz`: "max", "device" or a number of Hz in ``ReceiverRate/hertzRange``.
-    static func receiverRate(_ r: inout ConfigReader, _ table: String, default d: ReceiverRate) -> ReceiverRate {
-        let keyword: String
-        switch d {
-        case .max: keyword = "max"
-        case .device: keyword = "device"
-        case .hertz: keyword = "max"  // defaults are keywords
-        }
-        let read = r.keywordOrNumber(table, "rate_hz", keywords: ["max", "device"], default: keyword,
-                                     range: ReceiverRate.hertzRange)
-        if let hz = read.number { return .hertz(hz) }
-        return read.keyword == "device" ? .device : .max
     }
 
     /// Why `device` is not a usable gpsd device path, or `nil` (empty = any device, fine).

@@ -5,9 +5,10 @@ import FollowCore
 /// The safety gate: the only ways to get one are ``parse(toml:path:)`` (every key type-checked,
 /// range-checked and cross-checked, all problems reported at once) and ``defaults``. Fields are
 /// read-only outside this module, so no code can fly on a value that skipped validation.
-/// Unit, range and default of each numeric key: `ConfigSchema.specs`, which are the flight core's own
-/// `FollowParameters.Spec` / `FailsafeParameters.Spec` (declared once); the documented file is
-/// `etc/followme.toml`.
+/// Each key (name, unit, range, default, help, field) is one row of `ConfigKeys.all`; numeric keys the
+/// flight core reads take its own `FollowParameters.Spec` / `FailsafeParameters.Spec` (declared once).
+/// The stored fields' initial values are placeholders: ``defaults`` sets each to its row's default.
+/// The documented file is `etc/followme.toml`; the key table docs/config-keys.md.
 public struct FollowMeConfiguration: Sendable, Equatable {
     /// `[gpsd]`: the default gpsd both receivers are read from.
     public internal(set) var gpsd: GPSD
@@ -29,49 +30,22 @@ public struct FollowMeConfiguration: Sendable, Equatable {
     /// `[status]`: the live status socket `followme watch` reads.
     public internal(set) var status: Status
 
-    /// Every key at its declared default (`ConfigSchema.specs`: the flight core's `ParameterSpec`s).
+    /// Every field at its placeholder; only ``defaults`` starts from here.
+    init() {
+        (gpsd, target, onboard, drone, mavlink) = (GPSD(), Target(), Onboard(), Drone(), MAVLink())
+        (follow, failsafe, log, status) = (Follow(), Failsafe(), Log(), Status())
+    }
+
+    /// Every key at its declared default (its `ConfigKeys` row).
     ///
     /// Not flyable on its own: both receivers then read the same gpsd with no device path, which
     /// `parse` rejects (the fixes could not be told apart). The shipped `etc/followme.toml` is these
     /// defaults plus `target.device = "/dev/gpstarget"` and `onboard.device = "/dev/gpsonboard"`.
     /// Flight code must take a configuration from `parse(toml:path:)`.
     public static let defaults: FollowMeConfiguration = {
-        typealias F = FollowParameters.Spec
-        typealias S = FailsafeParameters.Spec
-        return FollowMeConfiguration(
-            gpsd: GPSD(host: "127.0.0.1", port: 2947),
-            target: Target(device: nil, host: "127.0.0.1", port: 2947),
-            onboard: Onboard(device: nil, host: "127.0.0.1", port: 2947, mountOffsetDegrees: F.mountOffsetDegrees.defaultValue),
-            drone: Drone(address: "192.168.1.1", atPort: 5556, navdataPort: 5554, outdoor: true,
-                         altitudeMaxMeters: Drone.altitudeMaxMetersSpec.defaultValue),
-            mavlink: .defaults,
-            follow: Follow(
-                standoffMeters: F.standoffMeters.defaultValue, altitudeMeters: F.altitudeMeters.defaultValue,
-                maxTiltDegrees: F.maxTiltDegrees.defaultValue,
-                maxYawRateDegreesPerSecond: F.maxYawRateDegreesPerSecond.defaultValue,
-                maxClimbMetersPerSecond: F.maxClimbMetersPerSecond.defaultValue
-            ),
-            failsafe: Failsafe(
-                targetTimeoutSeconds: S.targetTimeoutSeconds.defaultValue, landAfterSeconds: S.landAfterSeconds.defaultValue,
-                onboardTimeoutSeconds: S.onboardTimeoutSeconds.defaultValue,
-                headingTimeoutSeconds: S.headingTimeoutSeconds.defaultValue,
-                navdataTimeoutSeconds: S.navdataTimeoutSeconds.defaultValue,
-                minBatteryPercent: S.minBatteryPercent.integerDefault, geofenceMeters: S.geofenceMeters.defaultValue,
-                maxTargetDistanceMeters: S.maxTargetDistanceMeters.defaultValue,
-                minSeparationMeters: S.minSeparationMeters.defaultValue,
-                gpsRelativeErrorMeters: S.gpsRelativeErrorMeters.defaultValue,
-                takeOffTimeoutSeconds: S.takeOffTimeoutSeconds.defaultValue,
-                climbTimeoutSeconds: S.climbTimeoutSeconds.defaultValue,
-                lowBatteryConfirmSeconds: S.lowBatteryConfirmSeconds.defaultValue,
-                criticalBatteryPercent: S.criticalBatteryPercent.integerDefault, maxEphMeters: S.maxEphMeters.defaultValue,
-                maxFixLagSeconds: S.maxFixLagSeconds.defaultValue,
-                maxWindMetersPerSecond: S.maxWindMetersPerSecond.defaultValue,
-                windSaturationSeconds: S.windSaturationSeconds.defaultValue
-            ),
-            log: Log(path: nil, directory: Log.defaultDirectory, maxFlights: Log.maxFlightsSpec.integerDefault,
-                     maxTotalMegabytes: Log.maxTotalMegabytesSpec.integerDefault),
-            status: Status(socketPath: "")
-        )
+        var configuration = FollowMeConfiguration()
+        for key in ConfigKeys.all { key.applyDefault(&configuration) }
+        return configuration
     }()
 }
 
@@ -110,10 +84,10 @@ enum GPSDLimits {
 extension FollowMeConfiguration {
     /// `[gpsd]`: the gpsd both receivers use unless `[target]` / `[onboard]` name their own.
     public struct GPSD: Sendable, Equatable {
-        /// gpsd host (DNS name, IPv4 or IPv6); default "127.0.0.1".
-        public internal(set) var host: String
-        /// gpsd TCP port, 1–65535; default 2947 (gpsd's `DEFAULT_GPSD_PORT`, docs/gpsd.md §1.1).
-        public internal(set) var port: Int
+        /// gpsd host (DNS name, IPv4 or IPv6).
+        public internal(set) var host: String = ""
+        /// gpsd TCP port.
+        public internal(set) var port: Int = 0
 
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
     }
@@ -122,12 +96,12 @@ extension FollowMeConfiguration {
     public struct Target: Sendable, Equatable {
         /// Exact gpsd device path of the puck (e.g. "/dev/gpstarget"); `nil` (file: "") = any device
         /// on that gpsd. gpsd matches paths as strings: a symlink and its target differ (docs/gpsd.md §1.3).
-        public package(set) var device: String?
+        public package(set) var device: String? = nil
         /// gpsd host; defaults to `[gpsd] host`.
-        public internal(set) var host: String
+        public internal(set) var host: String = ""
         /// gpsd TCP port; defaults to `[gpsd] port`.
-        public internal(set) var port: Int
-        /// Fix rate to ask gpsd to run the puck at (`?DEVICE` cycle); default `.max`. See ``ReceiverRate``.
+        public internal(set) var port: Int = 0
+        /// Fix rate to ask gpsd to run the puck at (`?DEVICE` cycle). See ``ReceiverRate``.
         public internal(set) var rate: ReceiverRate = .max
 
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
@@ -143,42 +117,35 @@ extension FollowMeConfiguration {
     /// `[onboard]`: the receiver on the drone, which also supplies the heading (gpsd ATT).
     public struct Onboard: Sendable, Equatable {
         /// Exact gpsd device path of the onboard receiver; `nil` (file: "") = any device on that gpsd.
-        public package(set) var device: String?
+        public package(set) var device: String? = nil
         /// gpsd host; defaults to `[gpsd] host` (may be a second gpsd running on the drone).
-        public internal(set) var host: String
+        public internal(set) var host: String = ""
         /// gpsd TCP port; defaults to `[gpsd] port`.
-        public internal(set) var port: Int
+        public internal(set) var port: Int = 0
         /// Degrees clockwise from the receiver's heading to the drone's nose, normalised to [0, 360).
         /// Drone nose heading = receiver heading + this. Default 90 (receiver mounted sideways).
-        public internal(set) var mountOffsetDegrees: Double
-        /// Fix rate to ask gpsd for; default `.device` (leave the drone's receiver as its integrator set
-        /// it up: it may feed other equipment, and it already runs faster than a puck). See ``ReceiverRate``.
-        public internal(set) var rate: ReceiverRate = .device
+        public internal(set) var mountOffsetDegrees: Double = 0
+        /// Fix rate to ask gpsd for. See ``ReceiverRate``.
+        public internal(set) var rate: ReceiverRate = .max
 
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
     }
 
     /// `[drone]`: which link flies the drone, the AR.Drone 2.0 link, and the hard limits.
     public struct Drone: Sendable, Equatable {
-        /// Which drone link `followme run` flies with; default `.ardrone` (every file written before
-        /// MAVLink existed means what it did). `address`, `at_port`, `navdata_port` and `outdoor` are
+        /// Which drone link `followme run` flies with. `address`, `at_port`, `navdata_port` and `outdoor` are
         /// the AR.Drone's and unused with `.mavlink`; `altitude_max_m` still caps `follow.altitude_m`.
         public internal(set) var linkProtocol: LinkProtocol = .ardrone
-        /// Drone IPv4 address or hostname; default "192.168.1.1" (the drone's own access point).
-        public internal(set) var address: String
-        /// UDP port of the AT command channel; default 5556 (docs/ardrone-protocol.md §1.1, config.h AT_PORT).
-        public internal(set) var atPort: Int
-        /// UDP port of the navdata channel; default 5554 (docs/ardrone-protocol.md §1.1, config.h NAVDATA_PORT).
-        public internal(set) var navdataPort: Int
-        /// Selects the drone's outdoor limit set (`control:outdoor`, docs/ardrone-protocol.md §4); default true.
-        public internal(set) var outdoor: Bool
-        /// Altitude ceiling above take-off (`altitudeMaxMetersSpec`). Sent as `control:altitude_max` (mm).
-        public internal(set) var altitudeMaxMeters: Double
-
-        /// Metres, 1…100 (100 m is the SDK's `no_altitude_limit`, docs/ardrone-protocol.md §4), default 10:
-        /// high enough to clear people, low enough to stay in sight. The config's own tunable (the flight
-        /// core never reads it; the drone enforces it).
-        public static let altitudeMaxMetersSpec = ParameterSpec("altitudeMaxMeters", unit: "m", range: 1...100, default: 10)
+        /// Drone IPv4 address or hostname.
+        public internal(set) var address: String = ""
+        /// UDP port of the AT command channel.
+        public internal(set) var atPort: Int = 0
+        /// UDP port of the navdata channel.
+        public internal(set) var navdataPort: Int = 0
+        /// Selects the drone's outdoor limit set (`control:outdoor`, docs/ardrone-protocol.md §4).
+        public internal(set) var outdoor: Bool = false
+        /// Altitude ceiling above take-off (`drone.altitude_max_m`'s row in `ConfigKeys`). Sent as `control:altitude_max` (mm).
+        public internal(set) var altitudeMaxMeters: Double = 0
 
         /// `altitudeMaxMeters` in millimetres, as `control:altitude_max` takes it (int mm).
         public var altitudeMaxMillimeters: Int { Int((altitudeMaxMeters * 1000).rounded()) }
@@ -198,18 +165,18 @@ extension FollowMeConfiguration {
         /// Horizontal distance kept from the person. At least `min_separation_m + gps_relative_error_m +
         /// 0.5 +` the room a walker heading at the drone takes before it has backed away to their pace
         /// (FollowCore `StoppingModel`, docs/stopping-model.md §4): 10.34 m with the other defaults.
-        public internal(set) var standoffMeters: Double
+        public internal(set) var standoffMeters: Double = 0
         /// Flight altitude above take-off; at most `drone.altitude_max_m`.
-        public internal(set) var altitudeMeters: Double
+        public internal(set) var altitudeMeters: Double = 0
         /// Maximum tilt (roll/pitch). Sent as `control:euler_angle_max`, whose settable range is
         /// 0–0.52 rad = 30° (docs/dynamics-and-follow.md §1.1, config_keys.h).
-        public internal(set) var maxTiltDegrees: Double
+        public internal(set) var maxTiltDegrees: Double = 0
         /// Maximum yaw rate. Sent as `control:control_yaw`; 40–350 °/s is the SDK's recommended range
         /// (docs/ardrone-protocol.md §4).
-        public internal(set) var maxYawRateDegreesPerSecond: Double
+        public internal(set) var maxYawRateDegreesPerSecond: Double = 0
         /// Maximum climb/descent rate. Sent as `control:control_vz_max` (mm/s), recommended
         /// 200–2000 mm/s (docs/ardrone-protocol.md §4).
-        public internal(set) var maxClimbMetersPerSecond: Double
+        public internal(set) var maxClimbMetersPerSecond: Double = 0
 
         /// `maxTiltDegrees` in radians, as `control:euler_angle_max` takes it.
         public var maxTiltRadians: Double { radians(fromDegrees: maxTiltDegrees) }
@@ -223,51 +190,51 @@ extension FollowMeConfiguration {
     /// Unit, range and default of each key: `FailsafeParameters.Spec` (the flight core's, declared once).
     public struct Failsafe: Sendable, Equatable {
         /// Target fix older than this → stop following and hover.
-        public internal(set) var targetTimeoutSeconds: Double
+        public internal(set) var targetTimeoutSeconds: Double = 0
         /// No target fix for this long → land; longer than `targetTimeoutSeconds`.
-        public internal(set) var landAfterSeconds: Double
+        public internal(set) var landAfterSeconds: Double = 0
         /// Onboard fix older than this → hover.
-        public internal(set) var onboardTimeoutSeconds: Double
+        public internal(set) var onboardTimeoutSeconds: Double = 0
         /// Onboard heading (gpsd ATT) older than this → hover.
-        public internal(set) var headingTimeoutSeconds: Double
+        public internal(set) var headingTimeoutSeconds: Double = 0
         /// No navdata for this long → link lost. The drone's own com watchdog fires at 2 s
         /// (docs/ardrone-protocol.md §2.2).
-        public internal(set) var navdataTimeoutSeconds: Double
+        public internal(set) var navdataTimeoutSeconds: Double = 0
         /// Battery at or below this → land, whole percent (navdata `vbat_flying_percentage`).
-        public internal(set) var minBatteryPercent: Int
+        public internal(set) var minBatteryPercent: Int = 0
         /// Radius of the allowed flight area around the take-off point. Reaching 90 % of it is a named hold.
-        public internal(set) var geofenceMeters: Double
+        public internal(set) var geofenceMeters: Double = 0
         /// Drone–person distance beyond which the drone stops following and holds (then lands).
-        public internal(set) var maxTargetDistanceMeters: Double
+        public internal(set) var maxTargetDistanceMeters: Double = 0
         /// Closer than this to the person → back off/hold; at most `follow.standoff_m` −
         /// ``separationMarginMeters`` − `gpsRelativeErrorMeters`.
-        public internal(set) var minSeparationMeters: Double
+        public internal(set) var minSeparationMeters: Double = 0
         /// How far the two receivers' measured offset may be off the truth. The drone keeps
         /// `minSeparationMeters` + this from the *measured* person.
-        public internal(set) var gpsRelativeErrorMeters: Double
+        public internal(set) var gpsRelativeErrorMeters: Double = 0
         /// Navdata must confirm lift-off (TRANS_TAKEOFF, flying or hovering) this soon after REF
         /// take-off. Otherwise the take-off is abandoned (landed, no retry).
-        public internal(set) var takeOffTimeoutSeconds: Double
+        public internal(set) var takeOffTimeoutSeconds: Double = 0
         /// Longest climb to `follow.altitude_m` before holding where it got to (then landing after
         /// `land_after_s`).
-        public internal(set) var climbTimeoutSeconds: Double
+        public internal(set) var climbTimeoutSeconds: Double = 0
         /// Battery must stay under `min_battery_pct` this long before the drone lands for it.
-        public internal(set) var lowBatteryConfirmSeconds: Double
+        public internal(set) var lowBatteryConfirmSeconds: Double = 0
         /// Battery under this lands at once, whole percent. The lower of this and `min_battery_pct`
         /// applies (so a low `min_battery_pct` needs no second edit).
-        public internal(set) var criticalBatteryPercent: Int
+        public internal(set) var criticalBatteryPercent: Int = 0
         /// Fixes whose gpsd `eph` exceeds this are refused.
-        public internal(set) var maxEphMeters: Double
+        public internal(set) var maxEphMeters: Double = 0
         /// A fix whose receiver time lags the stream's clock by more than this is stale (a backlog).
-        public internal(set) var maxFixLagSeconds: Double
+        public internal(set) var maxFixLagSeconds: Double = 0
         /// A mean wind estimate (metres per second, over `WindMonitor.meanTimeConstantSeconds`) above
         /// this lands the drone; 0 = no fixed limit. The tilt-authority check (`windSaturationSeconds`)
         /// applies either way.
-        public internal(set) var maxWindMetersPerSecond: Double
+        public internal(set) var maxWindMetersPerSecond: Double = 0
         /// Seconds the wind estimate may sit at the edge of what full tilt can fight before the drone
         /// lands: past that it is being blown, not flown. Counted on `WindMonitor`'s leaky clock (up
         /// while saturated, back down at `WindMonitor.saturationLeak` of that rate while not).
-        public internal(set) var windSaturationSeconds: Double
+        public internal(set) var windSaturationSeconds: Double = 0
 
         /// How far inside the standoff the minimum separation must stay, metres: the flight core's aim
         /// margin (`ControllerTuning.separationMarginMeters`); GPS noise alone moves the measured
@@ -279,35 +246,27 @@ extension FollowMeConfiguration {
     public struct Log: Sendable, Equatable {
         /// A fixed flight-log file every flight appends to; `nil` (file: "", the default) = none.
         /// When set it wins over `directory`, and retention does not apply to it.
-        public internal(set) var path: String?
+        public internal(set) var path: String? = nil
         /// The directory that gets one new flight log per flight, named by its UTC start second
         /// (`2026-11-23T101500Z.jsonl`); `nil` (file: "") = none. Default `defaultDirectory`
         /// (relative to where followme runs; the installed config says /var/log/followme).
-        public internal(set) var directory: String?
+        public internal(set) var directory: String? = nil
         /// At most this many flight logs in `directory`, the current one included; the oldest are
-        /// removed when a flight starts (`maxFlightsSpec`; 0 = no limit).
-        public internal(set) var maxFlights: Int
+        /// removed when a flight starts (0 = no limit).
+        public internal(set) var maxFlights: Int = 0
         /// At most this many megabytes (10^6 bytes) of flight logs in `directory`, oldest removed
-        /// first, never the current flight's (`maxTotalMegabytesSpec`; 0 = no limit).
-        public internal(set) var maxTotalMegabytes: Int
+        /// first, never the current flight's (0 = no limit).
+        public internal(set) var maxTotalMegabytes: Int = 0
 
         /// Our choice: `out/` is where the demo and the benches write, and git ignores it.
         public static let defaultDirectory = "out/flights"
-        /// Flights, 0 (no limit) to 100000; default 50 (our choice): a couple of weeks of flying at
-        /// a few flights a day; `maxTotalMegabytesSpec` usually binds first for full-length flights.
-        public static let maxFlightsSpec = ParameterSpec("maxFlights", unit: "flights", range: 0...100_000, default: 50)
-        /// MB (10^6 bytes), 0 (no limit) to 1000000; default 200 (our choice): a log grows about
-        /// 6.5 kB per second of flight (measured: the demo's 230 kB over 35 s), 4.7 MB for a whole
-        /// 12-minute AR.Drone battery, so about 40 such flights; small beside the OS on an SD card.
-        public static let maxTotalMegabytesSpec = ParameterSpec("maxTotalMegabytes", unit: "MB", range: 0...1_000_000,
-                                                                default: 200)
     }
 
     /// `[status]`: the read-only Unix socket a running `followme run` publishes its status on
     /// (about 4 times a second) for `followme watch`.
     public struct Status: Sendable, Equatable {
         /// The socket's path; "" (the default) = no socket. `followme run --status-socket` overrides it.
-        public internal(set) var socketPath: String
+        public internal(set) var socketPath: String = ""
     }
 }
 

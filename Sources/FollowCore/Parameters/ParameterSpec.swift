@@ -1,10 +1,11 @@
 /// One tunable's unit, accepted range and default, declared once.
 ///
-/// Every reader takes them from here: the parameter type's init defaults and `validate()`, the
-/// config parser's range checks and its `FILE:LINE: KEY` messages, `followme config check`'s
-/// rendered file, `FollowMeConfiguration.defaults`, and a test that the shipped `etc/followme.toml`
-/// comments state the same default and range. The *why* of each value is documented on its entry
-/// (`FollowParameters.Spec`, `FailsafeParameters.Spec`).
+/// Every reader takes them from here: the parameter type's init defaults and `validate()`, and each
+/// config key the core reads, whose row in FollowMeConfig's `ConfigKeys` names the spec (the range
+/// checks and `FILE:LINE: KEY` messages, `followme config check`'s rendered file,
+/// `FollowMeConfiguration.defaults`, docs/config-keys.md and the test that the shipped
+/// `etc/followme.toml` comments state the same default and range). The *why* of each value is
+/// documented on its entry (`FollowParameters.Spec`, `FailsafeParameters.Spec`).
 public struct ParameterSpec: Sendable, Hashable {
     /// The field's name in the core type, as `ParameterError` messages name it.
     public let name: String

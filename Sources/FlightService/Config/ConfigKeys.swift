@@ -1,0 +1,202 @@
+import FollowCore
+
+/// Every key of `followme.toml`, one row each, in file order: the one place a key is declared.
+///
+/// Parsing, the defaults, `followme config check`'s printout, the unknown-key suggestions, the
+/// unused-key notes, the shipped-comment test and docs/config-keys.md all walk this table
+/// (``ConfigKey``). Numeric keys the flight core reads take its `ParameterSpec` (declared once, in
+/// FollowCore); the others declare theirs here. Adding a key: a stored field in its table's struct
+/// (`FollowMeConfiguration.swift`), one row here, and its use.
+package enum ConfigKeys {
+    private typealias F = FollowParameters.Spec
+    private typealias S = FailsafeParameters.Spec
+    private typealias C = FollowMeConfiguration
+
+    /// The rows, in file order (tables in the order they are printed).
+    package static let all: [ConfigKey] = gpsd + receivers + drone + mavlink + follow + failsafe + log
+
+    private static let gpsd: [ConfigKey] = [
+        .string("gpsd", "host", \.gpsd.host, default: .value("127.0.0.1"),
+                help: "gpsd host (DNS name, IPv4 or IPv6) both receivers are read from.") { C.hostProblem($0, allowIPv6: true) },
+        // gpsd's DEFAULT_GPSD_PORT (docs/gpsd.md §1.1).
+        .port("gpsd", "port", \.gpsd.port, default: .value(2947), help: "gpsd TCP port."),
+    ]
+
+    private static let receivers: [ConfigKey] = [
+        .optionalString("target", "device", \.target.device, default: nil,
+                        help: "Exact gpsd device path of the person's puck (e.g. \"/dev/gpstarget\"); \"\" = any device.",
+                        comment: "\"\" = any device on its gpsd", problem: C.deviceProblem),
+        .string("target", "host", \.target.host, default: .sameAs(\.gpsd.host, key: "gpsd.host"),
+                help: "gpsd host of the puck.") { C.hostProblem($0, allowIPv6: true) },
+        .port("target", "port", \.target.port, default: .sameAs(\.gpsd.port, key: "gpsd.port"), help: "gpsd TCP port of the puck."),
+        .rate("target", \.target.rate, default: .max, help: "Fix rate to ask gpsd to run the puck at."),
+
+        .optionalString("onboard", "device", \.onboard.device, default: nil,
+                        help: "Exact gpsd device path of the receiver on the drone; \"\" = any device.",
+                        comment: "\"\" = any device on its gpsd", use: .onboardReceiver, problem: C.deviceProblem),
+        .string("onboard", "host", \.onboard.host, default: .sameAs(\.gpsd.host, key: "gpsd.host"),
+                help: "gpsd host of the onboard receiver (may be a second gpsd on the drone).",
+                use: .onboardReceiver) { C.hostProblem($0, allowIPv6: true) },
+        .port("onboard", "port", \.onboard.port, default: .sameAs(\.gpsd.port, key: "gpsd.port"),
+              help: "gpsd TCP port of the onboard receiver.", use: .onboardReceiver),
+        .angle("onboard", "mount_offset_deg", \.onboard.mountOffsetDegrees, F.mountOffsetDegrees,
+               help: "Degrees clockwise from the receiver's heading to the drone's nose (normalised into [0, 360)).",
+               comment: "degrees clockwise, receiver heading → drone nose", use: .onboardReceiver),
+        // Default "device": leave the drone's receiver as its integrator set it up (it may feed other
+        // equipment, and it already runs faster than a puck).
+        .rate("onboard", \.onboard.rate, default: .device, help: "Fix rate to ask gpsd to run the onboard receiver at.",
+              use: .onboardReceiver),
+    ]
+
+    private static let drone: [ConfigKey] = [
+        // Every file written before MAVLink existed means what it did.
+        .choice("drone", "protocol", \.drone.linkProtocol, default: .ardrone,
+                help: "Which drone link `followme run` flies with.", printedOnlyWithMAVLink: true),
+        .string("drone", "address", \.drone.address, default: .value("192.168.1.1"),
+                help: "AR.Drone IPv4 address or host name (its own access point gives it 192.168.1.1).",
+                use: .ardrone) { C.hostProblem($0, allowIPv6: false) },
+        // config.h AT_PORT and NAVDATA_PORT (docs/ardrone-protocol.md §1.1).
+        .port("drone", "at_port", \.drone.atPort, default: .value(5556), udp: true,
+              help: "UDP port of the AR.Drone's AT command channel.", use: .ardrone),
+        .port("drone", "navdata_port", \.drone.navdataPort, default: .value(5554), udp: true,
+              help: "UDP port of the AR.Drone's navdata channel.", use: .ardrone),
+        .bool("drone", "outdoor", \.drone.outdoor, default: true,
+              help: "Selects the AR.Drone's outdoor limit set (`control:outdoor`).", use: .ardrone),
+        // Metres, 1…100 (100 m is the SDK's `no_altitude_limit`, docs/ardrone-protocol.md §4), default 10: high
+        // enough to clear people, low enough to stay in sight. The config's own (the drone enforces it, as
+        // `control:altitude_max`).
+        .number("drone", "altitude_max_m", \.drone.altitudeMaxMeters,
+                ParameterSpec("altitudeMaxMeters", unit: "m", range: 1...100, default: 10),
+                help: "Altitude ceiling above take-off; caps follow.altitude_m."),
+    ]
+
+    private static let mavlink: [ConfigKey] = [
+        // The usual SITL or companion-computer case (our choice: never a broadcast or listen-anywhere address).
+        .string("mavlink", "address", \.mavlink.address, default: .value("127.0.0.1"),
+                help: "The autopilot's (or its MAVLink router's) IPv4 address or host name.", use: .mavlink,
+                problem: C.mavlinkAddressProblem),
+        // The port ground stations and `followme sim --protocol mavlink` use.
+        .port("mavlink", "port", \.mavlink.port, default: .value(14550), udp: true,
+              help: "UDP port the autopilot listens on.", use: .mavlink),
+        // Our choice: the vehicle answers whatever port it hears from; a fixed one is for a router or a
+        // PX4 SITL that sends to a known port (14540).
+        .integer("mavlink", "local_port", \.mavlink.localPort,
+                 ParameterSpec("localPort", unit: "UDP port", range: 0...65535, default: 0),
+                 help: "Local UDP port FollowMe binds; 0 = any free port.", note: "0 = any free port", use: .mavlink),
+        // 1 to 255 (0 is broadcast); default 245: not 255, the id QGroundControl and Mission Planner both
+        // use, so a ground station on the same link neither takes FollowMe's COMMAND_ACKs nor counts as
+        // FollowMe for the vehicle's GCS failsafe (ArduPilot SYSID_MYGCS / MAV_GCS_SYSID must be set to it,
+        // docs/mavlink.md §3, §10).
+        .integer("mavlink", "system_id", \.mavlink.systemID,
+                 ParameterSpec("systemID", unit: "MAVLink id", range: 1...255, default: 245),
+                 help: "FollowMe's own MAVLink system id.", note: "FollowMe's own", use: .mavlink),
+        // Default 190, MAV_COMP_ID_MISSIONPLANNER, a ground station's component (FollowMe runs on the ground
+        // unit; its system id already tells it apart, docs/mavlink.md §3).
+        .integer("mavlink", "component_id", \.mavlink.componentID,
+                 ParameterSpec("componentID", unit: "MAVLink id", range: 1...255, default: 190),
+                 help: "FollowMe's own MAVLink component id.", note: "FollowMe's own", use: .mavlink),
+        // Default 0: the first vehicle heard (autopilots ship as system 1, docs/mavlink.md §3). Set it when
+        // several vehicles share the link.
+        .integer("mavlink", "target_system", \.mavlink.targetSystem,
+                 ParameterSpec("targetSystem", unit: "MAVLink id", range: 0...255, default: 0),
+                 help: "The vehicle's MAVLink system id; 0 = the first vehicle heard.",
+                 note: "0 = the first vehicle heard", use: .mavlink),
+        .choice("mavlink", "autopilot", \.mavlink.autopilot, default: .ardupilot,
+                help: "The flight stack on the vehicle (take-off sequence and mode numbers differ).", use: .mavlink),
+        .choice("mavlink", "position_source", \.mavlink.positionSource, default: .autopilot,
+                help: "Where the drone's own position and nose heading come from.", use: .mavlink),
+    ]
+
+    private static let follow: [ConfigKey] = [
+        .number("follow", "standoff_m", \.follow.standoffMeters, F.standoffMeters,
+                help: "Horizontal distance kept from the person."),
+        // follow.altitude_m ≤ drone.altitude_max_m: the drone would fight its own ceiling.
+        .number("follow", "altitude_m", \.follow.altitudeMeters, F.altitudeMeters,
+                help: "Flight altitude above take-off.",
+                bound: ("drone.altitude_max_m", ["drone.altitude_max_m"], { r, c, declared in
+                    guard !r.isRejected("drone", "altitude_max_m") else { return (declared, nil) }
+                    return (declared.lowerBound...min(declared.upperBound, c.drone.altitudeMaxMeters), "drone.altitude_max_m")
+                })),
+        .number("follow", "max_tilt_deg", \.follow.maxTiltDegrees, F.maxTiltDegrees,
+                help: "Maximum tilt (roll/pitch), the AR.Drone's `control:euler_angle_max`."),
+        .number("follow", "max_yaw_rate_dps", \.follow.maxYawRateDegreesPerSecond, F.maxYawRateDegreesPerSecond,
+                help: "Maximum yaw rate, the AR.Drone's `control:control_yaw`."),
+        .number("follow", "max_climb_mps", \.follow.maxClimbMetersPerSecond, F.maxClimbMetersPerSecond,
+                help: "Maximum climb/descent rate, the AR.Drone's `control:control_vz_max`."),
+    ]
+
+    private static let failsafe: [ConfigKey] = [
+        .number("failsafe", "target_timeout_s", \.failsafe.targetTimeoutSeconds, S.targetTimeoutSeconds,
+                help: "Target fix older than this: stop following and hover."),
+        .number("failsafe", "land_after_s", \.failsafe.landAfterSeconds, S.landAfterSeconds,
+                help: "No target fix for this long: land.", note: "> target_timeout_s"),
+        .number("failsafe", "onboard_timeout_s", \.failsafe.onboardTimeoutSeconds, S.onboardTimeoutSeconds,
+                help: "Onboard fix older than this: hover."),
+        .number("failsafe", "heading_timeout_s", \.failsafe.headingTimeoutSeconds, S.headingTimeoutSeconds,
+                help: "Onboard heading older than this: hover."),
+        .number("failsafe", "navdata_timeout_s", \.failsafe.navdataTimeoutSeconds, S.navdataTimeoutSeconds,
+                help: "No navdata for this long: link lost."),
+        .integer("failsafe", "min_battery_pct", \.failsafe.minBatteryPercent, S.minBatteryPercent,
+                 help: "Battery at or below this (confirmed for low_battery_confirm_s): land."),
+        .number("failsafe", "geofence_m", \.failsafe.geofenceMeters, S.geofenceMeters,
+                help: "Radius of the allowed flight area around the take-off point."),
+        .number("failsafe", "max_target_distance_m", \.failsafe.maxTargetDistanceMeters, S.maxTargetDistanceMeters,
+                help: "Drone–person distance beyond which the drone stops following and holds."),
+        // min_separation_m + gps_relative_error_m ≤ follow.standoff_m − margin: the drone keeps both from the
+        // measured person and aims `margin` beyond that; a shorter standoff could never be flown.
+        .number("failsafe", "min_separation_m", \.failsafe.minSeparationMeters, S.minSeparationMeters,
+                help: "Closer than this to the person: back off or hold.",
+                bound: ("follow.standoff_m - 0.5 - gps_relative_error_m",
+                        ["follow.standoff_m", "failsafe.gps_relative_error_m"], { r, c, declared in
+                    guard !r.isRejected("follow", "standoff_m") else { return (declared, nil) }
+                    let gpsErrorKnown = !r.isRejected("failsafe", "gps_relative_error_m")
+                    let upper = min(declared.upperBound, c.follow.standoffMeters - C.Failsafe.separationMarginMeters
+                        - (gpsErrorKnown ? c.failsafe.gpsRelativeErrorMeters : 0))
+                    return (upper >= declared.lowerBound ? declared.lowerBound...upper : declared,
+                            C.separationRangeNote(gpsErrorKnown: gpsErrorKnown))
+                })),
+        .number("failsafe", "gps_relative_error_m", \.failsafe.gpsRelativeErrorMeters, S.gpsRelativeErrorMeters,
+                help: "How far the two receivers' measured offset may be off the truth."),
+        .number("failsafe", "takeoff_timeout_s", \.failsafe.takeOffTimeoutSeconds, S.takeOffTimeoutSeconds,
+                help: "Lift-off must be confirmed this soon after take-off, or the take-off is abandoned."),
+        .number("failsafe", "climb_timeout_s", \.failsafe.climbTimeoutSeconds, S.climbTimeoutSeconds,
+                help: "Longest climb to follow.altitude_m before holding where it got to."),
+        .number("failsafe", "low_battery_confirm_s", \.failsafe.lowBatteryConfirmSeconds, S.lowBatteryConfirmSeconds,
+                help: "Battery must stay under min_battery_pct this long before the drone lands for it."),
+        .integer("failsafe", "critical_battery_pct", \.failsafe.criticalBatteryPercent, S.criticalBatteryPercent,
+                 help: "Battery under this lands at once.", note: "the lower of it and min_battery_pct applies"),
+        .number("failsafe", "max_eph_m", \.failsafe.maxEphMeters, S.maxEphMeters,
+                help: "Fixes whose gpsd `eph` exceeds this are refused."),
+        .number("failsafe", "max_fix_lag_s", \.failsafe.maxFixLagSeconds, S.maxFixLagSeconds,
+                help: "A fix lagging the stream's clock by more than this is stale (a backlog)."),
+        .number("failsafe", "max_wind_mps", \.failsafe.maxWindMetersPerSecond, S.maxWindMetersPerSecond,
+                help: "Mean wind estimate above this lands the drone; 0 = no fixed limit.", note: "0 = off"),
+        .number("failsafe", "wind_saturation_s", \.failsafe.windSaturationSeconds, S.windSaturationSeconds,
+                help: "How long the wind may sit at the edge of what full tilt can fight before the drone lands."),
+    ]
+
+    private static let log: [ConfigKey] = [
+        .optionalString("log", "path", \.log.path, default: nil,
+                        help: "A fixed flight-log file every flight appends to; wins over `directory`; \"\" = none.",
+                        comment: "\"\" = none; a fixed file every flight appends to", problem: C.logPathProblem),
+        .optionalString("log", "directory", \.log.directory, default: C.Log.defaultDirectory,
+                        help: "Directory that gets one flight log per flight; \"\" = none.",
+                        comment: "\"\" = none; one file per flight", problem: C.logPathProblem),
+        // Our choice: a couple of weeks of flying at a few flights a day; max_total_mb usually binds first
+        // for full-length flights.
+        .integer("log", "max_flights", \.log.maxFlights,
+                 ParameterSpec("maxFlights", unit: "flights", range: 0...100_000, default: 50),
+                 help: "At most this many flight logs in `directory`, oldest removed first; 0 = no limit.",
+                 note: "0 = no limit"),
+        // MB = 10^6 bytes. Our choice: a log grows about 6.5 kB per second of flight (measured: the demo's
+        // 230 kB over 35 s), 4.7 MB for a whole 12-minute AR.Drone battery, so about 40 such flights; small
+        // beside the OS on an SD card.
+        .integer("log", "max_total_mb", \.log.maxTotalMegabytes,
+                 ParameterSpec("maxTotalMegabytes", unit: "MB", range: 0...1_000_000, default: 200),
+                 help: "At most this many MB of flight logs in `directory`, oldest removed first; 0 = no limit.",
+                 note: "0 = no limit"),
+        .string("status", "socket", \.status.socketPath, default: .value(""),
+                help: "Unix socket `followme run` publishes its status on for `followme watch`; \"\" = none.",
+                comment: "\"\" = none", problem: C.logPathProblem),
+    ]
+}
