@@ -260,8 +260,17 @@ public enum BenchRunner {
         /// progress, …), every one handed to the flight as `followme run` hands it.
         mutating func handleLinkEvents(now: MonotonicTime) {
             for event in sim.takeEvents() {
+                guard flight != nil else {
+                    // The baseline reads the autopilot's own position and heading as its phone's (nothing else).
+                    switch event {
+                    case .onboard(.fix(let fix)) where fix.role == .onboard: deliver(.fix(fix), now: now)
+                    case .onboard(.heading(let report)) where report.role == .onboard: deliver(.heading(report), now: now)
+                    default: break
+                    }
+                    continue
+                }
                 if case .onboard(.fix(let fix)) = event, fix.role == .onboard { noteFix(fix, now: now) }
-                if flight != nil { fly(.link(event), now: now) }
+                fly(.link(event), now: now)
             }
         }
 
