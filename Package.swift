@@ -240,7 +240,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FollowBenchTests",
-            dependencies: ["TextFormats", "FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots", "ARDroneProtocol", "MAVLinkAdapter"],
+            dependencies: [
+                "TextFormats", "FollowBench", "FollowCore", "Simulation", "Geometry", "Observations", "Plots", "ARDroneProtocol", "MAVLinkAdapter",
+                // The bench's flight against `followme run`'s FlightLoop (OneFlightLoopTests).
+                "DroneControl", "FlightService", log,
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport", "FlightLog"], swiftSettings: strict),

@@ -38,6 +38,21 @@ public enum BenchRunner {
         _ scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
         configuration: BenchConfiguration, link: BenchLink = .ardrone
     ) throws(BenchError) -> BenchResult {
+        try fly(scenario, controller: controller, noise: noise, configuration: configuration, link: link, tracing: false).result
+    }
+
+    /// Runs `scenario` with FollowMe as `run` does and returns every input its flight got, with what
+    /// it made of each (for comparing the bench's flight with `followme run`'s: OneFlightLoopTests).
+    package static func flightTrace(
+        _ scenario: BenchScenario, noise: BenchNoise, configuration: BenchConfiguration, link: BenchLink
+    ) throws(BenchError) -> BenchFlightTrace {
+        try fly(scenario, controller: .followMe, noise: noise, configuration: configuration, link: link, tracing: true).trace!
+    }
+
+    private static func fly(
+        _ scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
+        configuration: BenchConfiguration, link: BenchLink, tracing: Bool
+    ) throws(BenchError) -> (result: BenchResult, trace: BenchFlightTrace?) {
         try configuration.validate()
         // The drone waits the standoff behind the person's start, facing the way they will go.
         let bearing = scenario.droneStartBearingDegrees
@@ -46,24 +61,26 @@ public enum BenchRunner {
         switch link {
         case .ardrone:
             let drone = ARDroneBenchDrone(configuration: configuration, positionPlane: start, noseHeadingDegrees: bearing)
-            return try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone)
+            return try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone,
+                           tracing: tracing)
         case .mavlink:
             let drone = try MAVLinkBenchDrone(configuration: configuration, plane: LocalPlane(origin: scenario.origin),
                                               positionPlane: start, noseHeadingDegrees: bearing)
-            var result = try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone)
-            result.link = .mavlink
-            return result
+            var flown = try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone,
+                                tracing: tracing)
+            flown.result.link = .mavlink
+            return flown
         }
     }
 
     private static func run<Drone: BenchDrone>(
         _ scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
-        configuration: BenchConfiguration, drone: Drone
-    ) throws(BenchError) -> BenchResult {
+        configuration: BenchConfiguration, drone: Drone, tracing: Bool
+    ) throws(BenchError) -> (result: BenchResult, trace: BenchFlightTrace?) {
         var loop = try Loop(scenario: scenario, controller: controller, noise: noise, configuration: configuration,
-                            drone: drone)
+                            drone: drone, tracing: tracing)
         loop.run()
-        return loop.result()
+        return (loop.result(), loop.trace)
     }
 
     /// The mutable state of one run.
@@ -85,6 +102,8 @@ public enum BenchRunner {
         let failsafe: FailsafeParameters
         /// FollowMe's flight (nil for the baseline).
         var flight: FlightLoopCore?
+        /// Every input the flight got, when asked for (`flightTrace`).
+        var trace: BenchFlightTrace?
         var naive: NaiveBaselineController?
         var naiveTarget: GeoCoordinate?
         var naiveDrone: GeoCoordinate?
@@ -100,7 +119,7 @@ public enum BenchRunner {
         var lastPCMD: [Double]?
 
         init(scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
-             configuration c: BenchConfiguration, drone: Drone) throws(BenchError) {
+             configuration c: BenchConfiguration, drone: Drone, tracing: Bool) throws(BenchError) {
             self.scenario = scenario
             self.controller = controller
             self.noise = noise
@@ -143,6 +162,7 @@ public enum BenchRunner {
                 } catch {
                     throw .parameters(error)
                 }
+                if tracing { trace = BenchFlightTrace(machine: flight!.machine) }
                 flight!.start(now: .zero)
             case .naive:
                 var parameters = NaiveBaselineController.Parameters()
@@ -278,6 +298,7 @@ public enum BenchRunner {
         @discardableResult
         mutating func fly(_ input: FlightLoopCore.Input, now: MonotonicTime) -> FlightLoopCore.Step {
             let step = flight!.handle(input, now: now)
+            trace?.entries.append(BenchFlightTrace.Entry(input: input, now: now, step: step))
             if let change = step.decision?.transition {
                 events.append(BenchEvent(
                     timeSeconds: now.seconds,
