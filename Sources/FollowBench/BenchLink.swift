@@ -9,19 +9,20 @@ import Simulation
 /// Which drone link, and so which simulated drone, a bench run flies (issue 16: "the bench reports
 /// both links side by side").
 public enum BenchLink: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// The AR.Drone 2.0: AT commands (REF + PCMD, mapped as `DroneLink` maps them) into
-    /// `DroneSimulator`, navdata back through `DroneTelemetry(navdata:receivedAt:)`.
+    /// The AR.Drone 2.0: the flight's `LinkCommand`s as AT commands (REF + PCMD, mapped as `DroneLink`
+    /// maps them) into `DroneSimulator`, navdata back through `DroneTelemetry(navdata:receivedAt:)`.
     case ardrone
-    /// A MAVLink autopilot: the same core's `PilotCommand` as the velocity set-point `MAVLinkSession`
-    /// sends, through the MAVLink codec into `MAVLinkCopter` (an ArduPilot-like Copter), its telemetry
-    /// back through the session (docs/mavlink.md §9).
+    /// A MAVLink autopilot: the flight's `LinkCommand`s to `MAVLinkSession`, whose velocity set-points
+    /// go through the MAVLink codec into `MAVLinkCopter` (an ArduPilot-like Copter), its telemetry and
+    /// events back through the session (docs/mavlink.md §9).
     case mavlink
 
     public var description: String { rawValue }
 }
 
 /// One simulated drone behind one link, as the bench loop sees it: ground truth for the metrics, the
-/// link's events for the controller, and the two ways a controller commands it.
+/// link's events for the flight, the link's side of `DroneControlLink` (`send`, and its own `tick`) on
+/// the bench's time, and the naive baseline's own way in.
 ///
 /// The loop is generic over it, so the AR.Drone path is the code it was before the MAVLink one came.
 protocol BenchDrone {

@@ -4,8 +4,8 @@ import Geometry
 import Simulation
 import Observations
 
-/// Runs one closed loop on simulated time: person scenario → GPS receivers → controller →
-/// AT commands → simulated AR.Drone → navdata → controller (or, on `BenchLink.mavlink`, the MAVLink
+/// Runs one closed loop on simulated time: person scenario → GPS receivers → FollowMe's flight →
+/// AT commands → simulated AR.Drone → navdata → the flight (or, on `BenchLink.mavlink`, the MAVLink
 /// link's session → simulated Copter → telemetry: `MAVLinkBenchDrone`, docs/mavlink.md §9). No clock,
 /// no I/O; the same inputs give the same `BenchResult`.
 ///
