@@ -20,9 +20,9 @@ import Observations
 ///   the link's adopt-on-connect REF bit 9 (docs/ardrone-protocol.md §7.3).
 /// * Dry run: the link is handed `flying` as the link adopted it on connect, cleared for good once
 ///   telemetry shows the drone on the ground, and hover.
-public struct FlightLoopCore: Sendable {
+package struct FlightLoopCore: Sendable {
     /// One thing that happened, handed to `handle(_:now:)` in order.
-    public enum Input: Sendable {
+    package enum Input: Sendable {
         /// A GPS event from gpsd (a fix, a heading, a loss).
         case gps(GPSEvent)
         /// Something the link observed, whatever the link: its telemetry, an onboard fix of an
@@ -36,48 +36,48 @@ public struct FlightLoopCore: Sendable {
 
     /// What one input made: the fix screen's verdict and, when the core decided, the decision and
     /// the command to hand the link.
-    public struct Step: Sendable {
+    package struct Step: Sendable {
         /// What the core made of a GPS fix (a jump or an out-of-order fix is dropped); nil otherwise.
-        public var fixOutcome: InputOutcome?
+        package var fixOutcome: InputOutcome?
         /// The core's decision, when this input made one.
-        public var decision: FlightDecision?
+        package var decision: FlightDecision?
         /// The command for the link with `decision` (a dry run's: the adopted REF bit 9 and hover).
-        public var command: LinkCommand?
+        package var command: LinkCommand?
         /// Whether `command` is to be sent: false until the core has seen telemetry.
-        public var sendsCommand = false
+        package var sendsCommand = false
         /// Send it now rather than with the link's next tick (a new fix, a shutdown).
-        public var immediately = false
+        package var immediately = false
         /// When the decision answers a GPS fix, the fix's `receivedAt` (the latency probe's start).
-        public var fixReceivedAt: MonotonicTime?
+        package var fixReceivedAt: MonotonicTime?
 
-        public init() {}
+        package init() {}
     }
 
     /// The flight's state machine (read it; only `handle` changes it).
-    public private(set) var machine: FlightStateMachine
+    package private(set) var machine: FlightStateMachine
     /// Dry run (`followme run --no-takeoff`): never change what the drone does.
-    public let dryRun: Bool
+    package let dryRun: Bool
     /// The drone is airborne (or landing) by its latest telemetry, or by the link's connect.
-    public private(set) var droneAirborne = false
+    package private(set) var droneAirborne = false
     /// Dry run: REF bit 9 as the link adopted it on connect; cleared for good once telemetry shows
     /// the drone on the ground.
-    public private(set) var dryRunFlying = false
+    package private(set) var dryRunFlying = false
     /// The core's latest decision.
-    public private(set) var lastDecision: FlightDecision?
+    package private(set) var lastDecision: FlightDecision?
 
-    public init(machine: FlightStateMachine, dryRun: Bool = false) {
+    package init(machine: FlightStateMachine, dryRun: Bool = false) {
         self.machine = machine
         self.dryRun = dryRun
     }
 
     /// Call once before the first input: the link writes its configuration once telemetry flows,
     /// so take-off waits for it.
-    public mutating func start(now: MonotonicTime) {
+    package mutating func start(now: MonotonicTime) {
         machine.handle(.droneConfiguration(.pending), now: now)
     }
 
     /// One input, in order; returns what it made (see `Step`).
-    public mutating func handle(_ input: Input, now: MonotonicTime) -> Step {
+    package mutating func handle(_ input: Input, now: MonotonicTime) -> Step {
         var step = Step()
         switch input {
         case .gps(let event):
