@@ -161,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FollowBenchTests",
-            dependencies: ["FlightRecords", "Simulation", "FollowCore", "ARDrone", "MAVLink"],
+            dependencies: ["FlightRecords", "Simulation", "FollowCore", "ARDrone", "MAVLink", "FlightService", log],
             swiftSettings: strict
         ),
         .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport", "FlightRecords"], swiftSettings: strict),

@@ -3,12 +3,11 @@ import FlightRecords
 import Logging
 import Links
 
-/// What the flight loop makes of the drone link's telemetry and events (any link: docs/architecture.md §3.2).
+/// The log and the flight log of the drone link's telemetry and events (any link: docs/architecture.md
+/// §3.2). What they mean to the flight is `FlightLoopCore`'s (DroneControl); this only says so.
 extension FlightLoop {
-    mutating func handleTelemetry(_ telemetry: DroneTelemetry, sequence: Int?, now: MonotonicTime) {
-        droneAirborne = telemetry.flightState.isAirborne || telemetry.flightState == .landing
-        if !droneAirborne { dryRunFlying = false }
-        machine.handle(.telemetry(telemetry), now: now)
+    /// A navdata line at most twice a second.
+    mutating func noteTelemetry(_ telemetry: DroneTelemetry, sequence: Int?, now: MonotonicTime) {
         guard now.seconds(since: lastNavdataLog) >= 0.5 else { return }
         lastNavdataLog = now
         record(FlightNavdataRecord(
@@ -17,7 +16,8 @@ extension FlightLoop {
             vy: telemetry.velocityBody?.rightMetersPerSecond, emergency: telemetry.emergency), now)
     }
 
-    mutating func handleLink(_ event: LinkEvent, now: MonotonicTime) {
+    /// Logs and records `event`, which the core has handled (`step` is what it made of it).
+    mutating func noteLink(_ event: LinkEvent, step: FlightLoopCore.Step, now: MonotonicTime) {
         /// A link line: `event` and what `fill` adds.
         func link(_ name: String, _ fill: (inout FlightLinkRecord) -> Void = { _ in }) {
             guard recorder != nil else { return }
@@ -27,18 +27,14 @@ extension FlightLoop {
         }
         switch event {
         case .telemetry(let telemetry, let sequence):
-            handleTelemetry(telemetry, sequence: sequence, now: now)
+            noteTelemetry(telemetry, sequence: sequence, now: now)
         case .onboard(let gps):
-            // The autopilot's own position and heading: the drone's receiver, so only the onboard
-            // role (a link must never speak for the person's receiver).
             guard gps.role == .onboard else {
                 logger.error("link reported a non-onboard GPS event; dropped", metadata: ["role": "\(gps.role.rawValue)"])
                 return
             }
-            handleGPS(gps, now: now)
+            noteGPS(gps, step: step, now: now)
         case .connected(let wasFlying, let desiredFlying, _):
-            droneAirborne = wasFlying
-            dryRunFlying = desiredFlying
             logger.info("drone link connected", metadata: ["was-flying": "\(wasFlying)", "desired-flying": "\(desiredFlying)"])
             link("connected") { $0.wasFlying = wasFlying }
         case .telemetryLost:
@@ -50,13 +46,11 @@ extension FlightLoop {
         case .configurationAcknowledged(let key, let value, let attempts, _):
             link("config-ack") { ($0.key, $0.value, $0.attempts) = (key, value, attempts) }
         case .configurationFailed(let key, _, let reason, _):
-            machine.handle(.droneConfiguration(.failed(key: key)), now: now)
             logger.error("drone config write failed", metadata: ["key": "\(key)", "reason": "\(reason)"])
             link("config-failed") { ($0.key, $0.reason) = (key, reason) }
         case .flyingCleared(let reason, _):
             link("flying-cleared") { $0.reason = reason }
         case .vehicleBraking(let acceleration, let jerk, _):
-            machine.handle(.vehicleBraking(accelerationMetersPerSecondSquared: acceleration, jerkMetersPerSecondCubed: jerk), now: now)
             let shortest = machine.shortestDefensibleStandoffMeters ?? 0
             logger.info("vehicle braking read", metadata: [
                 "acceleration-mps2": "\(acceleration.map { "\($0)" } ?? "default")", "jerk-mps3": "\(jerk.map { "\($0)" } ?? "default")",
@@ -72,11 +66,9 @@ extension FlightLoop {
             } else {
                 logger.error("vehicle not in control: holding, then landing", metadata: ["reason": "\(reason)"])
             }
-            machine.handle(.vehicleControl(inControl: inControl), now: now)
             link(inControl ? "in-control" : "not-in-control") { $0.reason = reason }
         case .released(let mode, let reason, _):
             logger.warning("vehicle released: FollowMe commands nothing more", metadata: ["mode": "\(mode)", "reason": "\(reason)"])
-            machine.handle(.vehicleReleased(.vehicleLeftControl(mode: mode)), now: now)
             link("released") { $0.reason = reason }
         case .socketClosed(let socket, let error, _):
             link("socket-closed") { ($0.socket, $0.error) = (socket, error) }
@@ -85,12 +77,10 @@ extension FlightLoop {
                 ($0.socket, $0.localPort, $0.samePort, $0.attempts, $0.downSeconds) = (socket, port, samePort, attempts, down)
             }
         case .configurationPending(let reason, _):
-            machine.handle(.droneConfiguration(.pending), now: now)
             logger.warning("drone fell back to bootstrap navdata; configuring it again", metadata: ["reason": "\(reason)"])
             // The flight log's name for it since the AR.Drone link (docs/architecture.md §3.2).
             link("bootstrap-fallback") { $0.reason = reason }
         case .configurationComplete(let failedKeys, _):
-            machine.handle(.droneConfiguration(failedKeys.first.map { .failed(key: $0) } ?? .done), now: now)
             link("config-complete") { $0.failed = failedKeys.joined(separator: ",") }
         case .notice(let text, let severity, _):
             logger.log(level: Self.logLevel(severity: severity), "drone notice",

@@ -4,27 +4,20 @@ import Foundation
 import Logging
 import Links
 
-/// The loop body of a flight: the only code that mutates flight state.
+/// The loop body of a flight: the flight's rules (`FlightLoopCore`, DroneControl) with the shell
+/// around them — the commands to the link, the log, the flight log, the status.
 ///
 /// Values in (`Input` with its time), commands out (`DroneControlLink.send`), lines to the flight
 /// log. It reads no clock: every input carries `now`, so a test drives it in-process with a fake
 /// link, scripted telemetry and invented times (Tests/FlightServiceTests), while `FlightService`
-/// drives it from the link's event loop with `SystemClock` (FlightService.swift).
+/// drives it from the link's event loop with `SystemClock` (FlightService.swift). What the flight
+/// does lives in `core`, which `followme bench` drives too; this type only performs and records it.
 struct FlightLoop {
     /// One thing that happened, handed to `handle(_:now:)` in order.
-    enum Input: Sendable {
-        /// A GPS event from gpsd (a fix, a heading, a loss).
-        case gps(GPSEvent)
-        /// Something the link observed, whatever the link: its telemetry, an onboard fix of an
-        /// autopilot (handled as a gpsd onboard event), its own events (docs/architecture.md §3.2).
-        case link(LinkEvent)
-        /// The link's periodic tick: run the control step at its cadence.
-        case tick
-        /// SIGTERM/SIGINT: land and wait for telemetry to confirm it.
-        case shutdown
-    }
+    typealias Input = FlightLoopCore.Input
 
-    var machine: FlightStateMachine
+    /// The rules: the state machine, when it decides, what the link is handed.
+    private(set) var core: FlightLoopCore
     let link: any DroneControlLink
     let recorder: FlightRecorder?
     let options: FlightServiceOptions
@@ -35,22 +28,22 @@ struct FlightLoop {
     var lastNavdataLog = MonotonicTime.zero
     private var lastStatus = MonotonicTime.zero
     private var lastIntent: FlightIntent?
-    var droneAirborne = false
-    private var lastDecision: FlightDecision?
     /// What the status snapshot needs beyond the machine (fixes, transitions, link rates).
     var statusTracker = FlightStatusTracker()
     private var startedAt = MonotonicTime.zero
-    /// Dry run: REF bit 9 as the link adopted it on connect; cleared for good once telemetry shows
-    /// the drone on the ground.
-    var dryRunFlying = false
     private var lastDryRunLog = MonotonicTime.zero
     /// Where the status line goes (never written from the loop itself).
     private let statusWriter: LogWriter?
 
+    /// The flight's state machine (only the core changes it).
+    var machine: FlightStateMachine { core.machine }
+    /// Airborne (or landing) by the latest telemetry or the link's connect.
+    var droneAirborne: Bool { core.droneAirborne }
+
     init(machine: FlightStateMachine, link: any DroneControlLink, recorder: FlightRecorder?,
          options: FlightServiceOptions, logger: Logger)
     {
-        self.machine = machine
+        core = FlightLoopCore(machine: machine, dryRun: options.noTakeoff)
         self.link = link
         self.recorder = recorder
         self.options = options
@@ -69,36 +62,40 @@ struct FlightLoop {
                                  mountOffsetDegrees: follow.mountOffsetDegrees, dryRun: options.noTakeoff,
                                  softwareVersion: FollowMeVersion.current, configPath: options.configPath,
                                  config: options.configTOML), now)
-        // The link writes its configuration once navdata flows: take-off waits for it.
-        machine.handle(.droneConfiguration(.pending), now: now)
+        core.start(now: now)
     }
 
     /// One input; returns the outcome once the flight is over (after a shutdown request: landed,
     /// or the landing deadline passed), nil while it goes on.
     mutating func handle(_ input: Input, now: MonotonicTime) -> FlightOutcome? {
-        switch input {
-        case .gps(let event):
-            handleGPS(event, now: now)
-        case .link(let event):
-            handleLink(event, now: now)
-        case .tick:
-            decide(now: now, immediately: false)
-            recorder?.flushIfDue(now: now)
-            publishStatus(now: now)
-        case .shutdown:
+        var released = false
+        if case .shutdown = input {
             if case .released(let reason) = machine.state {
                 // A pilot or the autopilot flies it: SIGTERM never overrides them (docs/mavlink.md §7.11).
                 logger.warning("shutdown requested: the vehicle is released (\(reason.name)); FollowMe does not land it")
-                record(FlightShutdownRecord(t: now.seconds), now)
-                machine.handle(.shutdownRequested, now: now)
-                decide(now: now, immediately: true)
-                return .released
+                released = true
+            } else {
+                logger.notice("shutdown requested: landing")
+                shutdownDeadline = now.adding(seconds: options.landTimeoutSeconds)
             }
-            logger.notice("shutdown requested: landing")
             record(FlightShutdownRecord(t: now.seconds), now)
-            machine.handle(.shutdownRequested, now: now)
-            shutdownDeadline = now.adding(seconds: options.landTimeoutSeconds)
-            decide(now: now, immediately: true)
+        }
+        let step = core.handle(input, now: now)
+        switch input {
+        case .gps(let event):
+            noteGPS(event, step: step, now: now)
+        case .link(let event):
+            noteLink(event, step: step, now: now)
+        case .tick, .shutdown:
+            break
+        }
+        perform(step, now: now)
+        switch input {
+        case .tick:
+            recorder?.flushIfDue(now: now)
+            publishStatus(now: now)
+        case .shutdown:
+            if released { return .released }
             if options.noTakeoff {
                 // A dry run never lands (nor moves) the drone: it ends here.
                 if droneAirborne {
@@ -107,6 +104,8 @@ struct FlightLoop {
                 }
                 return .landed
             }
+        case .gps, .link:
+            break
         }
         if let deadline = shutdownDeadline {
             if isSafelyDown { return .landed }
@@ -129,31 +128,21 @@ struct FlightLoop {
         }
     }
 
-    mutating func handleGPS(_ event: GPSEvent, now: MonotonicTime) {
-        var outcome: InputOutcome?
+    /// The log and the flight log of a GPS event the core has handled.
+    mutating func noteGPS(_ event: GPSEvent, step: FlightLoopCore.Step, now: MonotonicTime) {
         statusTracker.note(event)
-        switch event {
-        case .fix(let fix):
-            outcome = machine.handle(.fix(fix), now: now)
-        case .heading(let h):
-            machine.handle(.heading(h), now: now)
-        case .lost(let loss):
+        if case .lost(let loss) = event {
             logger.warning("receiver lost", metadata: ["role": "\(loss.role.rawValue)", "reason": "\(loss.reason)"])
-        case .connected, .gpsdError:
-            break
         }
         // With what the estimator made of a fix (a jump or an out-of-order fix is dropped).
         var verdict: String?
-        if case .fix(_, let v)? = outcome { verdict = v.name }
+        if case .fix(_, let v)? = step.fixOutcome { verdict = v.name }
         record(FlightGPSRecord(t: now.seconds, event: GPSEventRecord(event), verdict: verdict), now)
-        if case .fix(let fix) = event { decide(now: now, immediately: true, reflecting: fix.receivedAt) }
     }
 
-    /// Runs the state machine and hands its command to the link.
-    /// `reflecting`: the `receivedAt` of the fix this decision answers (for the latency probe).
-    private mutating func decide(now: MonotonicTime, immediately: Bool, reflecting fixReceivedAt: MonotonicTime? = nil) {
-        let decision = machine.tick(now: now)
-        lastDecision = decision
+    /// Hands the core's command to the link, and logs and records the decision.
+    private mutating func perform(_ step: FlightLoopCore.Step, now: MonotonicTime) {
+        guard let decision = step.decision, let command = step.command else { return }
         if let t = decision.transition {
             logger.log(level: t.to.transitionLogLevel, "flight state",
                        metadata: ["from": "\(t.from.name)", "to": "\(t.to.name)", "reason": "\(t.reason.name)"])
@@ -162,22 +151,13 @@ struct FlightLoop {
             record(FlightTransitionRecord(t: now.seconds, from: t.from.name, to: t.to.name, reason: t.reason.name), now)
         }
         let wouldFly = decision.command.intent.wantsAirborne
-        var command = LinkCommand(flying: wouldFly, pilot: decision.command.pilot, motion: decision.command.motion,
-                                  released: decision.command.intent == .release,
-                                  land: decision.command.intent == .land || decision.command.intent == .emergency)
-        if options.noTakeoff {
+        if options.noTakeoff, now.seconds(since: lastDryRunLog) >= 1 {
             // Dry run: REF stays as adopted, PCMD hovers; what the core wants is only logged.
-            command = LinkCommand(flying: dryRunFlying)
-            if now.seconds(since: lastDryRunLog) >= 1 {
-                lastDryRunLog = now
-                logDryRun(decision, wouldFly: wouldFly, sentFlying: command.flying)
-            }
+            lastDryRunLog = now
+            logDryRun(decision, wouldFly: wouldFly, sentFlying: command.flying)
         }
-        // Until this loop has seen navdata it cannot know whether the drone flies: a preflight
-        // "stay landed" must not overwrite the link's adopt-on-connect REF bit 9 (docs/ardrone-protocol.md §7.3).
-        // Found by FaultInjectionTests (SIGKILL + restart landed a flying drone ~2.6 % of restarts).
-        if machine.telemetry != nil {
-            link.send(command, immediately: immediately, reflecting: fixReceivedAt)
+        if step.sendsCommand {
+            link.send(command, immediately: step.immediately, reflecting: step.fixReceivedAt)
         }
         let pilot = command.pilot ?? .zero, motion = command.motion ?? .stop
         logger.trace("command", metadata: [
@@ -236,7 +216,7 @@ struct FlightLoop {
     private mutating func publishStatus(now: MonotonicTime) {
         guard options.statusLine || options.statusPublisher != nil, now.seconds(since: lastStatus) >= 0.25 else { return }
         lastStatus = now
-        let status = statusTracker.status(machine: machine, decision: lastDecision, dryRun: options.noTakeoff,
+        let status = statusTracker.status(machine: machine, decision: core.lastDecision, dryRun: options.noTakeoff,
                                           startedAt: startedAt, now: now)
         options.statusPublisher?.publish(status)
         // Through the writer thread: a stalled terminal must not stop the loop.

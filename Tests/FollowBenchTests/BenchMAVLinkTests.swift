@@ -78,20 +78,25 @@ struct BenchMAVLinkTests {
 
     @Test("the bench's MAVLink drone is flown by the session: GUIDED, armed, NAV_TAKEOFF, then LOCAL_NED velocity set-points")
     func sessionFliesTheCopter() throws {
-        // Given the bench's MAVLink drone, nose east, and FollowMe's take-off command every control tick
+        // Given the bench's MAVLink drone, nose east, and the flight's take-off command (once it has seen
+        // telemetry, as `FlightLoopCore` sends), the link ticking every control period
         let c = BenchConfiguration()
         var drone = try MAVLinkBenchDrone(configuration: c, plane: LocalPlane(origin: BenchScenario.straightWalk().origin),
                                           positionPlane: .zero, noseHeadingDegrees: 90)
-        let takeOff = DroneCommand(intent: .takeOff, pilot: nil)
+        let takeOff = LinkCommand(flying: true)
         var t: Int64 = 0
         var telemetry = 0
-        func fly(_ command: DroneCommand, seconds: Double) {
+        func fly(_ command: LinkCommand, seconds: Double) {
             let end = t + Int64(seconds * 1e9)
             while t < end {
                 t += 5_000_000
                 drone.advance(to: MonotonicTime(nanoseconds: t))
                 telemetry += drone.takeEvents().filter { if case .telemetry = $0 { true } else { false } }.count
-                if t % 30_000_000 == 0 { _ = drone.send(command, at: MonotonicTime(nanoseconds: t)) }
+                if t % 30_000_000 == 0 {
+                    let now = MonotonicTime(nanoseconds: t)
+                    _ = drone.tick(at: now)
+                    if telemetry > 0 { _ = drone.send(command, immediately: false, at: now) }
+                }
             }
         }
         // When it runs 10 s
@@ -104,14 +109,15 @@ struct BenchMAVLinkTests {
         #expect(drone.phaseName == "flying")
         // When FollowMe asks for 1.6 m/s east for 5 s
         let start = drone.airframe.positionPlane
-        fly(DroneCommand(intent: .fly, motion: MotionCommand(velocity: PlaneVector(east: 1.6, north: 0), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0)), seconds: 5)
+        fly(LinkCommand(flying: true, motion: MotionCommand(velocity: PlaneVector(east: 1.6, north: 0), climbMetersPerSecond: 0,
+                                                            yawRateDegreesPerSecond: 0)), seconds: 5)
         // Then the Copter moved east at about that speed (less its acceleration from rest)
         let moved = drone.airframe.positionPlane - start
         #expect(moved.east > 5 && moved.east < 10)
         #expect(abs(moved.north) < 0.5)
         #expect(drone.airframe.counters[.setpoints] > 100)
         // When FollowMe wants to land, the session switches the Copter to LAND and it lands and disarms
-        fly(DroneCommand(intent: .land, pilot: nil), seconds: 12)
+        fly(LinkCommand(flying: false, land: true), seconds: 12)
         #expect(drone.phaseName == "landed")
         #expect(!drone.airframe.isArmed)
     }

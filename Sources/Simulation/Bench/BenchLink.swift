@@ -4,19 +4,20 @@ import FollowCore
 /// Which drone link, and so which simulated drone, a bench run flies (issue 16: "the bench reports
 /// both links side by side").
 public enum BenchLink: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// The AR.Drone 2.0: AT commands (REF + PCMD, mapped as `DroneLink` maps them) into
-    /// `DroneSimulator`, navdata back through `DroneTelemetry(navdata:receivedAt:)`.
+    /// The AR.Drone 2.0: the flight's `LinkCommand`s as AT commands (REF + PCMD, mapped as `DroneLink`
+    /// maps them) into `DroneSimulator`, navdata back through `DroneTelemetry(navdata:receivedAt:)`.
     case ardrone
-    /// A MAVLink autopilot: the same core's `PilotCommand` as the velocity set-point `MAVLinkSession`
-    /// sends, through the MAVLink codec into `MAVLinkCopter` (an ArduPilot-like Copter), its telemetry
-    /// back through the session (docs/mavlink.md §9).
+    /// A MAVLink autopilot: the flight's `LinkCommand`s to `MAVLinkSession`, whose velocity set-points
+    /// go through the MAVLink codec into `MAVLinkCopter` (an ArduPilot-like Copter), its telemetry and
+    /// events back through the session (docs/mavlink.md §9).
     case mavlink
 
     public var description: String { rawValue }
 }
 
 /// One simulated drone behind one link, as the bench loop sees it: ground truth for the metrics, the
-/// link's events for the controller, and the two ways a controller commands it.
+/// link's events for the flight, the link's side of `DroneControlLink` (`send`, and its own `tick`) on
+/// the bench's time, and the naive baseline's own way in.
 ///
 /// The loop is generic over it, so the AR.Drone path is the code it was before the MAVLink one came.
 protocol BenchDrone {
@@ -33,24 +34,25 @@ protocol BenchDrone {
     /// Whether the simulated onboard receiver's fixes and headings reach the controller (false when
     /// the link brings the autopilot's own position instead, `LinkEvent.onboard`).
     var readsOnboardReceiver: Bool { get }
-    /// The link configures the drone after it connects (`LinkEvent.configurationComplete`), so the core
-    /// starts with its configuration pending, as in `FlightLoop.start`.
-    var configuresOnConnect: Bool { get }
     /// Who closes the velocity loop: FollowMe's tilt loop (AR.Drone) or the autopilot, as `followme run`
     /// configures the core for this drone (`FollowMeConfiguration.vehicleDynamics`).
     var vehicleDynamics: VehicleDynamics { get }
 
     /// Moves the physics to the last step boundary ≤ `now`.
     mutating func advance(to now: MonotonicTime)
-    /// The navdata-style telemetry a link that is polled on the bench's navdata grid reports now (nil: none).
-    func polledTelemetry(at now: MonotonicTime) -> DroneTelemetry?
-    /// The link's events since the last call, in order.
+    /// The bench's navdata grid: a link that polls its drone (the AR.Drone) reads its telemetry now;
+    /// what it makes of it comes out of `takeEvents`. A link whose drone streams does nothing here.
+    mutating func pollTelemetry(at now: MonotonicTime)
+    /// The link's events since the last call, in order (`LinkEvent`s, as the real link delivers them).
     mutating func takeEvents() -> [LinkEvent]
-    /// Sends FollowMe's command for this control tick; returns what was sent for the track (the
-    /// AR.Drone: PCMD roll, pitch, gaz, yaw fractions; an autopilot: velocity east, north, climb m/s
-    /// and yaw rate °/s), or nil when the link is not yet commanding the drone.
-    mutating func send(_ command: DroneCommand, at now: MonotonicTime) -> [Double]?
-    /// Sends the naive baseline's command for this control tick.
+    /// `DroneControlLink.send`: the flight's command, which every following link tick carries;
+    /// `immediately` sends it now. Returns what went to the drone now for the track (the AR.Drone: PCMD
+    /// roll, pitch, gaz, yaw fractions; an autopilot: velocity east, north, climb m/s and yaw rate °/s), or nil.
+    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> [Double]?
+    /// The link's own tick at its cadence (the bench's control period), before the flight's control
+    /// step, as `DroneLink` and `MAVLinkLink` tick: re-sends the latest command. Returns what it sent, or nil.
+    mutating func tick(at now: MonotonicTime) -> [Double]?
+    /// Sends the naive baseline's command for this control tick (the baseline's own path).
     mutating func send(naive command: NaiveBaselineController.Command, at now: MonotonicTime)
 }
 
@@ -71,9 +73,25 @@ protocol BenchAirframe {
 extension DroneSimulator: BenchAirframe {}
 extension MAVLinkCopter: BenchAirframe {}
 
-/// The AR.Drone behind the AT/navdata mapping of `DroneLink` (ARDroneAdapter).
+/// The AR.Drone behind the AT/navdata mapping of `DroneLink` (ARDroneAdapter): what `DroneLinkCore`
+/// does with a `LinkCommand`, on the bench's grid.
+///
+/// As the real link: nothing goes out before the first navdata; then every tick (and every immediate
+/// send) carries REF bit 9 = `flying` and PCMD = `ProgressiveCommand(pilot:)` (ARDroneAdapter, the
+/// function `DroneLink.send` uses), hover until a command arrives. Navdata becomes `.telemetry`
+/// through `DroneTelemetry(navdata:receivedAt:)`, preceded once by `.connected`. The bench's two
+/// configuration writes reach the simulator at t = 0, so this link has nothing left to write: it
+/// reports `.configurationComplete` with the first telemetry (docs/architecture.md §3.1 item 6),
+/// where the real link waits for each write's acknowledgement.
 struct ARDroneBenchDrone: BenchDrone {
     var airframe: DroneSimulator
+    private var events: [LinkEvent] = []
+    /// The first navdata arrived: AT traffic starts (`DroneLinkCore.isConnected`).
+    private var connected = false
+    /// Navdata packets read (the simulator leaves numbering to the protocol layer).
+    private var navdataSequence = 0
+    /// The flight's latest command (`DroneLinkCore.setDesired`): landed and hover until one arrives.
+    private var desired = LinkCommand.landed
 
     /// The simulated AR.Drone at `positionPlane`, nose at `bearing`, with the bench's two configuration
     /// writes (`control:euler_angle_max`, `control:altitude_max`) arriving at t = 0.
@@ -91,19 +109,37 @@ struct ARDroneBenchDrone: BenchDrone {
     var droneConfiguration: DroneConfiguration { airframe.configuration }
     var mountOffsetDegrees: Double { BenchRunner.mountOffsetDegrees }
     var readsOnboardReceiver: Bool { true }
-    /// The bench's two writes take effect at t = 0 (the simulator applies them at once).
-    var configuresOnConnect: Bool { false }
     var vehicleDynamics: VehicleDynamics { .tiltLoop }
 
     mutating func advance(to now: MonotonicTime) { airframe.advance(to: now) }
 
-    func polledTelemetry(at now: MonotonicTime) -> DroneTelemetry? { DroneTelemetry(navdata: airframe.navdata, receivedAt: now) }
+    mutating func pollTelemetry(at now: MonotonicTime) {
+        guard let telemetry = DroneTelemetry(navdata: airframe.navdata, receivedAt: now) else { return }
+        navdataSequence += 1
+        let first = !connected
+        if first {
+            connected = true
+            events.append(.connected(droneWasFlying: telemetry.flightState.isAirborne, desiredFlying: desired.flying, at: now))
+        }
+        events.append(.telemetry(telemetry, sequence: navdataSequence))
+        if first { events.append(.configurationComplete(failedKeys: [], at: now)) }
+    }
 
-    mutating func takeEvents() -> [LinkEvent] { [] }
+    mutating func takeEvents() -> [LinkEvent] {
+        guard !events.isEmpty else { return [] }
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
 
-    mutating func send(_ command: DroneCommand, at now: MonotonicTime) -> [Double]? {
-        airframe.apply(.ref(command.refInput), at: now)
-        let pcmd = command.progressiveCommand
+    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> [Double]? {
+        desired = command
+        return immediately ? tick(at: now) : nil
+    }
+
+    mutating func tick(at now: MonotonicTime) -> [Double]? {
+        guard connected else { return nil }
+        airframe.apply(.ref(REFInput(flying: desired.flying)), at: now)
+        let pcmd = ProgressiveCommand(pilot: desired.pilot)
         airframe.apply(.pcmd(pcmd), at: now)
         return [pcmd.rollFraction, pcmd.pitchFraction, pcmd.gazFraction, pcmd.yawFraction].map(Double.init)
     }

@@ -27,9 +27,8 @@ struct MAVLinkBenchDrone: BenchDrone {
     private var copterSequence: UInt8 = 0
     private var output = MAVLinkSessionOutput()
     private var events: [LinkEvent] = []
-    /// The session has reported telemetry: the flight (`FlightLoop`) hands the link its commands only
-    /// after the core has seen telemetry, so the bench does too.
-    private var telemetrySeen = false
+    /// The flight's latest command, for the track (the session keeps its own copy).
+    private var desired: LinkCommand?
     /// The follow limits the naive baseline's PCMD fractions are fractions of.
     private let naiveFollow: FollowParameters
 
@@ -73,7 +72,6 @@ struct MAVLinkBenchDrone: BenchDrone {
     /// The autopilot's heading is the nose's (docs/mavlink.md §7.2); a receiver keeps its mount offset.
     var mountOffsetDegrees: Double { positionSource == .autopilot ? 0 : BenchRunner.mountOffsetDegrees }
     var readsOnboardReceiver: Bool { positionSource == .receiver }
-    var configuresOnConnect: Bool { true }
     /// ArduCopter GUIDED closes its own velocity loop (the bench's Copter is ArduPilot-like).
     var vehicleDynamics: VehicleDynamics { .velocityLoop(.arduCopterDefaults) }
 
@@ -82,26 +80,37 @@ struct MAVLinkBenchDrone: BenchDrone {
         if !due.isEmpty { exchange(fromCopter: due, now: now) }
     }
 
-    func polledTelemetry(at now: MonotonicTime) -> DroneTelemetry? { nil }
+    /// The session streams its telemetry as the vehicle sends it: nothing to poll.
+    mutating func pollTelemetry(at now: MonotonicTime) {}
 
     mutating func takeEvents() -> [LinkEvent] {
         guard !events.isEmpty else { return [] }
         defer { events.removeAll(keepingCapacity: true) }
-        if !telemetrySeen, events.contains(where: { if case .telemetry = $0 { true } else { false } }) { telemetrySeen = true }
         return events
     }
 
-    mutating func send(_ command: DroneCommand, at now: MonotonicTime) -> [Double]? {
-        var sent: [Double]?
-        if telemetrySeen {
-            session.setDesired(LinkCommand(flying: command.intent.wantsAirborne, motion: command.motion,
-                                           released: command.intent == .release,
-                                           land: command.intent == .land || command.intent == .emergency))
-            let motion = command.motion ?? .stop
-            sent = [motion.velocity.east, motion.velocity.north, motion.climbMetersPerSecond, motion.yawRateDegreesPerSecond]
-        }
-        tick(now: now)
-        return sent
+    /// As `MAVLinkLink.send`: the session's desired command; `immediately` sends the set-point now.
+    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> [Double]? {
+        desired = command
+        session.setDesired(command)
+        guard immediately else { return nil }
+        session.sendSetpoint(now: now, output: &output)
+        exchange(fromCopter: [], now: now)
+        return sentMotion
+    }
+
+    /// The link's tick (heartbeat, requests, the set-point), at the bench's control period.
+    mutating func tick(at now: MonotonicTime) -> [Double]? {
+        session.tick(now: now, output: &output)
+        exchange(fromCopter: [], now: now)
+        return sentMotion
+    }
+
+    /// The latest command's motion (hover: zero), once the flight sent one.
+    private var sentMotion: [Double]? {
+        guard let desired else { return nil }
+        let motion = desired.motion ?? .stop
+        return [motion.velocity.east, motion.velocity.north, motion.climbMetersPerSecond, motion.yawRateDegreesPerSecond]
     }
 
     /// The baseline flies from its first tick (as its REF take-off does); hover = the hold set-point.
@@ -121,13 +130,7 @@ struct MAVLinkBenchDrone: BenchDrone {
                 yawRateDegreesPerSecond: Double(yaw) * follow.maxYawRateDegreesPerSecond)
         }
         session.setDesired(LinkCommand(flying: true, motion: motion))
-        tick(now: now)
-    }
-
-    /// The link's tick (heartbeat, requests, the set-point), at the bench's control period.
-    private mutating func tick(now: MonotonicTime) {
-        session.tick(now: now, output: &output)
-        exchange(fromCopter: [], now: now)
+        _ = tick(at: now)
     }
 
     /// Delivers the copter's `messages` to the session and the session's to the copter until neither

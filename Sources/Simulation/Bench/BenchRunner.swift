@@ -1,7 +1,7 @@
 import FollowCore
 
-/// Runs one closed loop on simulated time: person scenario → GPS receivers → controller →
-/// AT commands → simulated AR.Drone → navdata → controller (or, on `BenchLink.mavlink`, the MAVLink
+/// Runs one closed loop on simulated time: person scenario → GPS receivers → FollowMe's flight →
+/// AT commands → simulated AR.Drone → navdata → the flight (or, on `BenchLink.mavlink`, the MAVLink
 /// link's session → simulated Copter → telemetry: `MAVLinkBenchDrone`, docs/mavlink.md §9). No clock,
 /// no I/O; the same inputs give the same `BenchResult`.
 ///
@@ -9,13 +9,18 @@ import FollowCore
 /// behind the person's start, nose towards them, and both configuration writes
 /// (`control:euler_angle_max`, `control:altitude_max`) arrive. The person stands until
 /// `personStartSeconds`, then moves for `durationSeconds` (a replay stops at its track's end).
-/// Every control period (30 ms) the controller's command is sent as REF + PCMD, mapped as the link
-/// maps it (`DroneCommand.refInput`, `.progressiveCommand` in DroneLink); navdata reaches FollowMe at
-/// 15 Hz through the link's own mapping (`DroneTelemetry(navdata:receivedAt:)`); GPS fixes and headings arrive as the error model
-/// delivers them (5 Hz, 0.3 s late).
+/// Every control period (30 ms) the link ticks — it re-sends the flight's latest `LinkCommand`, as
+/// REF + PCMD mapped as `DroneLink` maps it (`ARDroneBenchDrone`) or as `MAVLinkSession`'s set-point —
+/// and then the flight runs its control step, as `DroneLink`/`MAVLinkLink` call their tick handler
+/// after each tick; a GPS fix is decided on and sent at once. Navdata reaches FollowMe at 15 Hz
+/// through the link's own mapping (`DroneTelemetry(navdata:receivedAt:)`); GPS fixes and headings
+/// arrive as the error model delivers them (5 Hz, 0.3 s late).
 ///
-/// - FollowMe: `FlightStateMachine` with the bench's standoff and the drone's own limits; it takes
-///   off by itself once preflight passes, climbs to 3 m and follows.
+/// - FollowMe: the flight `followme run` flies (`FlightLoopCore`: the state machine, its inputs, its
+///   commands to the link; `FlightLoop` is the same core with the log around it), with the bench's
+///   standoff and the drone's own limits; it takes off by itself once preflight passes (the link's
+///   configuration included), climbs to 3 m and follows. The bench only feeds it inputs on simulated
+///   time and reads its decisions: no rule of the flight lives here.
 /// - Naive: `NaiveBaselineController` (objc.io) with the same standoff, REF take-off from the
 ///   first tick (objc.io sent one take-off REF; the appliance-style link re-sends it), no altitude
 ///   control (it stays at the 1 m take-off height) and no navdata.
@@ -29,6 +34,21 @@ public enum BenchRunner {
         _ scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
         configuration: BenchConfiguration, link: BenchLink = .ardrone
     ) throws(BenchError) -> BenchResult {
+        try fly(scenario, controller: controller, noise: noise, configuration: configuration, link: link, tracing: false).result
+    }
+
+    /// Runs `scenario` with FollowMe as `run` does and returns every input its flight got, with what
+    /// it made of each (for comparing the bench's flight with `followme run`'s: OneFlightLoopTests).
+    package static func flightTrace(
+        _ scenario: BenchScenario, noise: BenchNoise, configuration: BenchConfiguration, link: BenchLink
+    ) throws(BenchError) -> BenchFlightTrace {
+        try fly(scenario, controller: .followMe, noise: noise, configuration: configuration, link: link, tracing: true).trace!
+    }
+
+    private static func fly(
+        _ scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
+        configuration: BenchConfiguration, link: BenchLink, tracing: Bool
+    ) throws(BenchError) -> (result: BenchResult, trace: BenchFlightTrace?) {
         try configuration.validate()
         // The drone waits the standoff behind the person's start, facing the way they will go.
         let bearing = scenario.droneStartBearingDegrees
@@ -37,24 +57,26 @@ public enum BenchRunner {
         switch link {
         case .ardrone:
             let drone = ARDroneBenchDrone(configuration: configuration, positionPlane: start, noseHeadingDegrees: bearing)
-            return try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone)
+            return try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone,
+                           tracing: tracing)
         case .mavlink:
             let drone = try MAVLinkBenchDrone(configuration: configuration, plane: LocalPlane(origin: scenario.origin),
                                               positionPlane: start, noseHeadingDegrees: bearing)
-            var result = try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone)
-            result.link = .mavlink
-            return result
+            var flown = try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone,
+                                tracing: tracing)
+            flown.result.link = .mavlink
+            return flown
         }
     }
 
     private static func run<Drone: BenchDrone>(
         _ scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
-        configuration: BenchConfiguration, drone: Drone
-    ) throws(BenchError) -> BenchResult {
+        configuration: BenchConfiguration, drone: Drone, tracing: Bool
+    ) throws(BenchError) -> (result: BenchResult, trace: BenchFlightTrace?) {
         var loop = try Loop(scenario: scenario, controller: controller, noise: noise, configuration: configuration,
-                            drone: drone)
+                            drone: drone, tracing: tracing)
         loop.run()
-        return loop.result()
+        return (loop.result(), loop.trace)
     }
 
     /// The mutable state of one run.
@@ -74,7 +96,10 @@ public enum BenchRunner {
         var gps: GPSPairSimulator
         var wind: WindModel
         let failsafe: FailsafeParameters
-        var machine: FlightStateMachine?
+        /// FollowMe's flight (nil for the baseline).
+        var flight: FlightLoopCore?
+        /// Every input the flight got, when asked for (`flightTrace`).
+        var trace: BenchFlightTrace?
         var naive: NaiveBaselineController?
         var naiveTarget: GeoCoordinate?
         var naiveDrone: GeoCoordinate?
@@ -90,7 +115,7 @@ public enum BenchRunner {
         var lastPCMD: [Double]?
 
         init(scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
-             configuration c: BenchConfiguration, drone: Drone) throws(BenchError) {
+             configuration c: BenchConfiguration, drone: Drone, tracing: Bool) throws(BenchError) {
             self.scenario = scenario
             self.controller = controller
             self.noise = noise
@@ -127,13 +152,14 @@ public enum BenchRunner {
                 var follow = c.followParameters(drone: sim.droneConfiguration)
                 follow.mountOffsetDegrees = sim.mountOffsetDegrees
                 do {
-                    machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: sim.vehicleDynamics,
-                                                     onboardLatencySeconds: sim.readsOnboardReceiver ? nil : 0)
+                    flight = FlightLoopCore(machine: try FlightStateMachine(
+                        follow: follow, failsafe: failsafe, vehicle: sim.vehicleDynamics,
+                        onboardLatencySeconds: sim.readsOnboardReceiver ? nil : 0))
                 } catch {
                     throw .parameters(error)
                 }
-                // As `FlightLoop.start`: a link that configures the drone itself holds the take-off until it is done.
-                if sim.configuresOnConnect { machine!.handle(.droneConfiguration(.pending), now: .zero) }
+                if tracing { trace = BenchFlightTrace(machine: flight!.machine) }
+                flight!.start(now: .zero)
             case .naive:
                 var parameters = NaiveBaselineController.Parameters()
                 parameters.standoffMeters = c.standoffMeters
@@ -181,11 +207,10 @@ public enum BenchRunner {
                     if sim.readsOnboardReceiver || output.role == .target { deliver(output, now: now) }
                 }
                 handleLinkEvents(now: now)
-                if t >= nextNavdata {
+                if t >= nextNavdata, flight != nil {
                     nextNavdata += navdataNanoseconds
-                    if machine != nil, let telemetry = sim.polledTelemetry(at: now) {
-                        machine!.handle(.telemetry(telemetry), now: now)
-                    }
+                    sim.pollTelemetry(at: now)
+                    handleLinkEvents(now: now)
                 }
                 if t >= nextControl {
                     nextControl += controlNanoseconds
@@ -223,52 +248,64 @@ public enum BenchRunner {
         mutating func deliver(_ output: GPSSimulatorOutput, now: MonotonicTime) {
             switch output {
             case .fix(let fix):
-                let gap = now.seconds - (lastFixSeconds[fix.role] ?? now.seconds)
-                fixAgePeakSeconds[fix.role] = max(fixAgePeakSeconds[fix.role] ?? 0, gap)
-                lastFixSeconds[fix.role] = now.seconds
-                if machine != nil {
-                    machine!.handle(.fix(fix), now: now)
+                noteFix(fix, now: now)
+                if flight != nil {
+                    fly(.gps(.fix(fix)), now: now)
                 } else if fix.role == .target {
                     naiveTarget = fix.coordinate
                 } else {
                     naiveDrone = fix.coordinate
                 }
             case .heading(let report):
-                if machine != nil {
-                    machine!.handle(.heading(report), now: now)
+                if flight != nil {
+                    fly(.gps(.heading(report)), now: now)
                 } else if report.role == .onboard {
                     naiveReceiverHeading = report.headingDegrees
                 }
             }
         }
 
-        /// The link's events (MAVLink: telemetry, the autopilot's own fixes and headings, the
-        /// configuration's progress), handled as `FlightLoop` handles them; the rest only matters to logs.
+        /// For the track's fix ages: `fix` arrived now.
+        mutating func noteFix(_ fix: GPSFix, now: MonotonicTime) {
+            let gap = now.seconds - (lastFixSeconds[fix.role] ?? now.seconds)
+            fixAgePeakSeconds[fix.role] = max(fixAgePeakSeconds[fix.role] ?? 0, gap)
+            lastFixSeconds[fix.role] = now.seconds
+        }
+
+        /// The link's events (telemetry, the autopilot's own fixes and headings, the configuration's
+        /// progress, …), every one handed to the flight as `followme run` hands it.
         mutating func handleLinkEvents(now: MonotonicTime) {
             for event in sim.takeEvents() {
-                switch event {
-                case .telemetry(let telemetry, _):
-                    machine?.handle(.telemetry(telemetry), now: now)
-                case .onboard(.fix(let fix)) where fix.role == .onboard:
-                    deliver(.fix(fix), now: now)
-                case .onboard(.heading(let report)) where report.role == .onboard:
-                    deliver(.heading(report), now: now)
-                case .configurationComplete(let failedKeys, _):
-                    machine?.handle(.droneConfiguration(failedKeys.first.map { .failed(key: $0) } ?? .done), now: now)
-                case .configurationFailed(let key, _, _, _):
-                    machine?.handle(.droneConfiguration(.failed(key: key)), now: now)
-                case .configurationPending:
-                    machine?.handle(.droneConfiguration(.pending), now: now)
-                case .vehicleBraking(let acceleration, let jerk, _):
-                    machine?.handle(.vehicleBraking(accelerationMetersPerSecondSquared: acceleration, jerkMetersPerSecondCubed: jerk), now: now)
-                case .control(let inControl, _, _):
-                    machine?.handle(.vehicleControl(inControl: inControl), now: now)
-                case .released(let mode, _, _):
-                    machine?.handle(.vehicleReleased(.vehicleLeftControl(mode: mode)), now: now)
-                default:
-                    break
+                guard flight != nil else {
+                    // The baseline reads the autopilot's own position and heading as its phone's (nothing else).
+                    switch event {
+                    case .onboard(.fix(let fix)) where fix.role == .onboard: deliver(.fix(fix), now: now)
+                    case .onboard(.heading(let report)) where report.role == .onboard: deliver(.heading(report), now: now)
+                    default: break
+                    }
+                    continue
                 }
+                if case .onboard(.fix(let fix)) = event, fix.role == .onboard { noteFix(fix, now: now) }
+                fly(.link(event), now: now)
             }
+        }
+
+        /// One input to FollowMe's flight; its command goes to the link as `FlightLoop` sends it.
+        @discardableResult
+        mutating func fly(_ input: FlightLoopCore.Input, now: MonotonicTime) -> FlightLoopCore.Step {
+            let step = flight!.handle(input, now: now)
+            trace?.entries.append(BenchFlightTrace.Entry(input: input, now: now, step: step))
+            if let change = step.decision?.transition {
+                events.append(BenchEvent(
+                    timeSeconds: now.seconds,
+                    description: "\(change.from.name) → \(change.to.name) (\(change.reason.name))",
+                    state: change.to.name, reason: change.reason.name))
+            }
+            if step.sendsCommand, let command = step.command,
+               let sent = sim.send(command, immediately: step.immediately, at: now) {
+                lastPCMD = sent
+            }
+            return step
         }
 
         /// What one control tick did, for the metrics.
@@ -282,19 +319,13 @@ public enum BenchRunner {
             var climbing = false
         }
 
-        /// Decides and sends one tick's REF + PCMD.
+        /// One control period: the link's tick, then FollowMe's control step (or the baseline's command).
         mutating func control(now: MonotonicTime) -> Tick {
-            if machine != nil {
-                let decision = machine!.tick(now: now)
-                if let change = decision.transition {
-                    events.append(BenchEvent(
-                        timeSeconds: now.seconds,
-                        description: "\(change.from.name) → \(change.to.name) (\(change.reason.name))",
-                        state: change.to.name, reason: change.reason.name))
-                }
-                lastPCMD = sim.send(decision.command, at: now)
+            if flight != nil {
+                if let sent = sim.tick(at: now) { lastPCMD = sent }
+                guard let decision = fly(.tick, now: now).decision else { return Tick() }
                 var aim: PlaneVector?
-                if let follow = decision.follow, let controllerPlane = machine!.navigator.plane,
+                if let follow = decision.follow, let controllerPlane = flight!.machine.navigator.plane,
                    let coordinate = controllerPlane.unproject(follow.aimPoint) {
                     aim = plane.project(coordinate)
                 }
@@ -315,9 +346,9 @@ public enum BenchRunner {
                 scenario: scenario.name, scenarioKind: scenario.kind, controller: controller, noise: noise,
                 seed: configuration.seed, origin: scenario.origin, standoffMeters: configuration.standoffMeters,
                 simulatedSeconds: sim.airframe.time.seconds,
-                metrics: metrics.metrics(tracksFollowing: machine != nil),
+                metrics: metrics.metrics(tracksFollowing: flight != nil),
                 finalDroneState: sim.phaseName,
-                finalControllerState: machine?.state.name ?? BenchController.naive.rawValue,
+                finalControllerState: flight?.machine.state.name ?? BenchController.naive.rawValue,
                 events: events, track: track, plant: configuration.plant, wind: wind.parameters,
                 geofenceMeters: failsafe.geofenceMeters)
         }

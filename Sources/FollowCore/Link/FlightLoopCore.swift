@@ -1,0 +1,156 @@
+
+/// The rules of one flight, as a value: what each input means to the core (`FlightStateMachine`),
+/// when the core decides, and which `LinkCommand` the link is handed (docs/architecture.md §2, §3.2).
+///
+/// The one place a FollowMe flight runs the state machine: `followme run` (`FlightService`'s
+/// `FlightLoop`, which adds the log, the flight log and the status around it), the closed-loop
+/// tests and `followme bench` (`FollowBench`, on a simulated link and simulated time) all drive
+/// this. It reads no clock and sends nothing: every input carries `now`, and `handle` returns
+/// what to send for the caller to perform (docs/style.md habit 4).
+///
+/// Rules:
+/// * A GPS fix — from gpsd or an autopilot's own estimate (`LinkEvent.onboard`, onboard role only)
+///   — is decided on at once and sent immediately; a heading only updates the navigator.
+/// * The link's tick decides at the link's cadence; the link sends that command with its next tick.
+/// * The flight starts with the drone's configuration pending: no take-off before the link says
+///   `.configurationComplete` (or after a failed key).
+/// * Nothing is sent before the core has seen telemetry: a restarted flight must not overwrite
+///   the link's adopt-on-connect REF bit 9 (docs/ardrone-protocol.md §7.3).
+/// * Dry run: the link is handed `flying` as the link adopted it on connect, cleared for good once
+///   telemetry shows the drone on the ground, and hover.
+package struct FlightLoopCore: Sendable {
+    /// One thing that happened, handed to `handle(_:now:)` in order.
+    package enum Input: Sendable {
+        /// A GPS event from gpsd (a fix, a heading, a loss).
+        case gps(GPSEvent)
+        /// Something the link observed, whatever the link: its telemetry, an onboard fix of an
+        /// autopilot (handled as a gpsd onboard event), its own events (docs/architecture.md §3.2).
+        case link(LinkEvent)
+        /// The link's periodic tick: run the control step at its cadence.
+        case tick
+        /// SIGTERM/SIGINT: land (unless the vehicle is released) and wait for telemetry to confirm it.
+        case shutdown
+    }
+
+    /// What one input made: the fix screen's verdict and, when the core decided, the decision and
+    /// the command to hand the link.
+    package struct Step: Sendable {
+        /// What the core made of a GPS fix (a jump or an out-of-order fix is dropped); nil otherwise.
+        package var fixOutcome: InputOutcome?
+        /// The core's decision, when this input made one.
+        package var decision: FlightDecision?
+        /// The command for the link with `decision` (a dry run's: the adopted REF bit 9 and hover).
+        package var command: LinkCommand?
+        /// Whether `command` is to be sent: false until the core has seen telemetry.
+        package var sendsCommand = false
+        /// Send it now rather than with the link's next tick (a new fix, a shutdown).
+        package var immediately = false
+        /// When the decision answers a GPS fix, the fix's `receivedAt` (the latency probe's start).
+        package var fixReceivedAt: MonotonicTime?
+
+        package init() {}
+    }
+
+    /// The flight's state machine (read it; only `handle` changes it).
+    package private(set) var machine: FlightStateMachine
+    /// Dry run (`followme run --no-takeoff`): never change what the drone does.
+    package let dryRun: Bool
+    /// The drone is airborne (or landing) by its latest telemetry, or by the link's connect.
+    package private(set) var droneAirborne = false
+    /// Dry run: REF bit 9 as the link adopted it on connect; cleared for good once telemetry shows
+    /// the drone on the ground.
+    package private(set) var dryRunFlying = false
+    /// The core's latest decision.
+    package private(set) var lastDecision: FlightDecision?
+
+    package init(machine: FlightStateMachine, dryRun: Bool = false) {
+        self.machine = machine
+        self.dryRun = dryRun
+    }
+
+    /// Call once before the first input: the link writes its configuration once telemetry flows,
+    /// so take-off waits for it.
+    package mutating func start(now: MonotonicTime) {
+        machine.handle(.droneConfiguration(.pending), now: now)
+    }
+
+    /// One input, in order; returns what it made (see `Step`).
+    package mutating func handle(_ input: Input, now: MonotonicTime) -> Step {
+        var step = Step()
+        switch input {
+        case .gps(let event):
+            handleGPS(event, now: now, step: &step)
+        case .link(let event):
+            handleLink(event, now: now, step: &step)
+        case .tick:
+            decide(now: now, immediately: false, step: &step)
+        case .shutdown:
+            machine.handle(.shutdownRequested, now: now)
+            decide(now: now, immediately: true, step: &step)
+        }
+        return step
+    }
+
+    private mutating func handleGPS(_ event: GPSEvent, now: MonotonicTime, step: inout Step) {
+        switch event {
+        case .fix(let fix):
+            step.fixOutcome = machine.handle(.fix(fix), now: now)
+            step.fixReceivedAt = fix.receivedAt
+            decide(now: now, immediately: true, step: &step)
+        case .heading(let report):
+            machine.handle(.heading(report), now: now)
+        case .lost, .connected, .gpsdError:
+            break
+        }
+    }
+
+    /// The rules of §3.2's table; what only the log needs (acknowledgements, sockets, notices,
+    /// statistics) changes nothing here.
+    private mutating func handleLink(_ event: LinkEvent, now: MonotonicTime, step: inout Step) {
+        switch event {
+        case .telemetry(let telemetry, _):
+            droneAirborne = telemetry.flightState.isAirborne || telemetry.flightState == .landing
+            if !droneAirborne { dryRunFlying = false }
+            machine.handle(.telemetry(telemetry), now: now)
+        case .onboard(let gps):
+            // The autopilot's own position and heading: the drone's receiver, so only the onboard
+            // role (a link must never speak for the person's receiver).
+            guard gps.role == .onboard else { return }
+            handleGPS(gps, now: now, step: &step)
+        case .connected(let wasFlying, let desiredFlying, _):
+            droneAirborne = wasFlying
+            dryRunFlying = desiredFlying
+        case .configurationFailed(let key, _, _, _):
+            machine.handle(.droneConfiguration(.failed(key: key)), now: now)
+        case .configurationPending:
+            machine.handle(.droneConfiguration(.pending), now: now)
+        case .configurationComplete(let failedKeys, _):
+            machine.handle(.droneConfiguration(failedKeys.first.map { .failed(key: $0) } ?? .done), now: now)
+        case .vehicleBraking(let acceleration, let jerk, _):
+            machine.handle(.vehicleBraking(accelerationMetersPerSecondSquared: acceleration, jerkMetersPerSecondCubed: jerk),
+                           now: now)
+        case .control(let inControl, _, _):
+            machine.handle(.vehicleControl(inControl: inControl), now: now)
+        case .released(let mode, _, _):
+            machine.handle(.vehicleReleased(.vehicleLeftControl(mode: mode)), now: now)
+        case .telemetryLost, .telemetryRestored, .configurationAcknowledged, .flyingCleared, .socketClosed,
+             .socketReopened, .notice, .statistics:
+            break
+        }
+    }
+
+    /// Runs the state machine and makes its decision the link's command.
+    private mutating func decide(now: MonotonicTime, immediately: Bool, step: inout Step) {
+        let decision = machine.tick(now: now)
+        lastDecision = decision
+        let intent = decision.command.intent
+        step.decision = decision
+        step.command = dryRun
+            ? LinkCommand(flying: dryRunFlying)
+            : LinkCommand(flying: intent.wantsAirborne, pilot: decision.command.pilot, motion: decision.command.motion,
+                          released: intent == .release, land: intent == .land || intent == .emergency)
+        // Found by FaultInjectionTests (SIGKILL + restart landed a flying drone ~2.6 % of restarts).
+        step.sendsCommand = machine.telemetry != nil
+        step.immediately = immediately
+    }
+}
