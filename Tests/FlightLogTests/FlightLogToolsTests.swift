@@ -1,6 +1,7 @@
 @testable import FlightRecords
 import Foundation
 @testable import FollowCore
+@testable import Simulation
 import Testing
 @testable import Links
 

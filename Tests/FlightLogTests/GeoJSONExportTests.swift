@@ -1,5 +1,6 @@
 @testable import FlightRecords
 import Foundation
+@testable import Simulation
 import Testing
 
 /// `followme log geojson`: the flight log's two tracks as GeoJSON (RFC 7946), checked by parsing

@@ -288,7 +288,7 @@ public struct FlightLogFinalRecord: Codable, Sendable, Hashable {
         dropped = try? DroppedLogLinesRecord(from: decoder)
     }
 
-    public init(t: Double? = nil, kind: String = Self.kind, event: String = "", dropped: DroppedLogLinesRecord? = nil) {
+    public init(t: Double? = nil, kind: String = Self.kind, event: String = "final", dropped: DroppedLogLinesRecord? = nil) {
         self.t = t
         self.kind = kind
         self.event = event

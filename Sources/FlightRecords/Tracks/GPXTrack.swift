@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import FollowCore
 
 /// One `<trkpt>` of a GPX track.
@@ -11,6 +8,12 @@ public struct GPXPoint: Sendable, Hashable {
     public var unixSeconds: Double? = nil
     /// `<ele>`, metres.
     public var elevationMeters: Double? = nil
+
+    public init(coordinate: GeoCoordinate, unixSeconds: Double? = nil, elevationMeters: Double? = nil) {
+        self.coordinate = coordinate
+        self.unixSeconds = unixSeconds
+        self.elevationMeters = elevationMeters
+    }
 
     /// `unixSeconds` as ISO 8601 UTC to the nearest millisecond (what `iso8601UTC` prints, so 0.6 s
     /// stays .600, not .599); nil without a time (or a non-finite or absurd one). GPX `<time>` and
@@ -28,6 +31,11 @@ public struct GPXPoint: Sendable, Hashable {
 public struct GPXTrack: Sendable, Hashable {
     public var name: String?
     public var segments: [[GPXPoint]]
+
+    public init(name: String?, segments: [[GPXPoint]]) {
+        self.name = name
+        self.segments = segments
+    }
 
     /// All points, segments joined in order.
     public var points: [GPXPoint] { segments.flatMap { $0 } }
@@ -60,31 +68,10 @@ public enum GPXError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A GPX 1.0/1.1 document's tracks (waypoints and routes are skipped: the bench replays tracks).
+/// Written here (`rendered`); read by the development tools only (`init(data:)` in Simulation, so the
+/// flight's binary links no XML parser: PERFORMANCE.md "Footprint").
 public struct GPXDocument: Sendable, Hashable {
     public var tracks: [GPXTrack]
-
-    /// Parses GPX text (Foundation's XMLParser; FoundationXML on Linux).
-    public init(data: Data) throws(GPXError) {
-        let delegate = GPXParserDelegate()
-        let parser = XMLParser(data: data)
-        parser.delegate = delegate
-        let ok = parser.parse()
-        if let error = delegate.error { throw error }
-        guard ok else {
-            throw .malformed(line: parser.lineNumber, reason: parser.parserError.map { "\($0.localizedDescription)" } ?? "unknown")
-        }
-        // FoundationXML on Linux accepts a document that ends inside an element; we do not.
-        if let open = delegate.openElements.last {
-            throw .malformed(line: parser.lineNumber, reason: "the document ends inside <\(open)>")
-        }
-        guard delegate.root == "gpx" else { throw .notGPX(root: delegate.root ?? "none") }
-        tracks = delegate.tracks
-    }
-
-    /// Reads and parses a GPX file.
-    public init(contentsOf path: String) throws(GPXError) {
-        try self.init(data: TrackFile.contents(ofFile: path, unreadable: GPXError.unreadable(path:reason:)))
-    }
 
     /// The first track named `name`, or the first track when `name` is nil.
     public func track(named name: String?) -> GPXTrack? {
@@ -181,89 +168,4 @@ func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
     let doy = (153 * mp + 2) / 5 + day - 1
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
     return era * 146_097 + doe - 719_468
-}
-
-/// Collects tracks while XMLParser walks the document. Used synchronously by one parse.
-private final class GPXParserDelegate: NSObject, XMLParserDelegate {
-    var root: String?
-    var tracks: [GPXTrack] = []
-    var error: GPXError?
-
-    /// Elements opened and not yet closed, outermost first.
-    private(set) var openElements: [String] = []
-    private var text = ""
-    private var point: GPXPoint?
-
-    private static func localName(_ qualified: String) -> String {
-        qualified.split(separator: ":").last.map(String.init) ?? qualified
-    }
-
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes: [String: String] = [:]) {
-        let name = Self.localName(elementName)
-        if root == nil { root = name }
-        openElements.append(name)
-        text = ""
-        guard error == nil else { return }
-        switch name {
-        case "trk" where openElements.count == 2:
-            tracks.append(GPXTrack(name: nil, segments: []))
-        case "trkseg" where openElements.dropLast().last == "trk":
-            tracks[tracks.count - 1].segments.append([])
-        case "trkpt" where openElements.dropLast().last == "trkseg":
-            let lat = attributes["lat"], lon = attributes["lon"]
-            guard let latitude = lat.flatMap(Double.init), let longitude = lon.flatMap(Double.init),
-                  let coordinate = GeoCoordinate(latitudeDegrees: latitude, longitudeDegrees: longitude)
-            else {
-                fail(parser, .badPoint(line: parser.lineNumber, lat: lat, lon: lon))
-                return
-            }
-            point = GPXPoint(coordinate: coordinate)
-        default:
-            break
-        }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        text += string
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        let name = Self.localName(elementName)
-        defer {
-            openElements.removeLast()
-            text = ""
-        }
-        guard error == nil else { return }
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let parent = openElements.dropLast().last
-        switch name {
-        case "name" where parent == "trk" && openElements.count == 3:
-            tracks[tracks.count - 1].name = value
-        case "time" where parent == "trkpt" && point != nil:
-            guard let seconds = unixSeconds(iso8601: value) else {
-                fail(parser, .badTime(line: parser.lineNumber, value: value))
-                return
-            }
-            point?.unixSeconds = seconds
-        case "ele" where parent == "trkpt" && point != nil:
-            guard let e = Double(value), e.isFinite else {
-                fail(parser, .badElevation(line: parser.lineNumber, value: value))
-                return
-            }
-            point?.elevationMeters = e
-        case "trkpt":
-            if let point, !tracks.isEmpty, !tracks[tracks.count - 1].segments.isEmpty {
-                tracks[tracks.count - 1].segments[tracks[tracks.count - 1].segments.count - 1].append(point)
-            }
-            point = nil
-        default:
-            break
-        }
-    }
-
-    private func fail(_ parser: XMLParser, _ e: GPXError) {
-        error = e
-        parser.abortParsing()
-    }
 }

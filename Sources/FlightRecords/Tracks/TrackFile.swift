@@ -3,17 +3,6 @@ import FollowCore
 
 /// Reads a recorded track file (GPX or an NMEA 0183 log) into timed positions.
 public enum TrackFile {
-    /// The timed points of the GPX track `trackName` (nil = the first) at `path`; nil when the file
-    /// does not exist.
-    public static func gpxPoints(path: String, trackName: String?) throws -> [TimedCoordinate]? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let document = try GPXDocument(contentsOf: path)
-        guard let track = document.track(named: trackName) else {
-            throw TrackFileError.noSuchTrack(path: path, name: trackName)
-        }
-        return track.points.compactMap { p in p.unixSeconds.map { TimedCoordinate(timeSeconds: $0, coordinate: p.coordinate) } }
-    }
-
     /// The valid RMC fixes of the NMEA log at `path`; nil when the file does not exist.
     public static func nmeaPoints(path: String) throws -> [TimedCoordinate]? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
