@@ -202,3 +202,65 @@ struct ArchitectureTests {
         #expect(undeclared.isEmpty, "\(undeclared.sorted())")
     }
 }
+
+extension ArchitectureTests {
+    /// The one place the flight's rules run the state machine (issue 25, docs/architecture.md §3.2).
+    static let flightLoopCore = "Sources/FollowCore/Link/FlightLoopCore.swift"
+    /// The machine itself, which may run its own steps.
+    static let stateMachineFolder = "Sources/FollowCore/Flight/"
+    /// The FollowCore tests' flight harness: the closed loop against `TestPlant`, and `World`.
+    static let closedLoopHarness = ["Tests/FollowCoreTests/ClosedLoop.swift", "Tests/FollowCoreTests/World.swift",
+                                    "Tests/FollowCoreTests/TestPlant.swift"]
+    /// Inputs only the flight loop hands the machine: the link's events, and SIGTERM.
+    static let loopInputs = ["droneConfiguration", "vehicleReleased", "vehicleControl", "vehicleBraking", "shutdownRequested"]
+
+    /// The lines of `source` that run a `FlightStateMachine`'s control step (`.tick(now:` on
+    /// `machine` or on anything declared or built as a `FlightStateMachine`) or hand a machine one of
+    /// `loopInputs`.
+    static func flightRuleCalls(in source: String) throws -> [String] {
+        var machines: Set<String> = ["machine"]
+        let declared = /(?:var|let)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*FlightStateMachine\b|=\s*(?:try[?!]?\s+)?FlightStateMachine\s*\()/
+        for match in source.matches(of: declared) { machines.insert(String(match.1)) }
+        let ticks = try machines.map { try Regex("\\b\($0)\\s*\\.tick\\(\\s*now:").wordBoundaryKind(.simple) }
+        return source.split(separator: "\n").filter { line in
+            guard !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") else { return false }
+            return loopInputs.contains { line.contains(".handle(.\($0)") } || ticks.contains { line.contains($0) }
+        }.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test("one flight loop: outside the state machine only FlightLoopCore ticks it or hands it the link's events (Sources/, the closed-loop harness)")
+    func oneFlightLoop() throws {
+        let sources = (FileManager.default.enumerator(atPath: Self.repo.appendingPathComponent("Sources").path)?.allObjects
+            as? [String] ?? []).filter { $0.hasSuffix(".swift") }.map { "Sources/\($0)" }
+        let files = sources.filter { !$0.hasPrefix(Self.stateMachineFolder) } + Self.closedLoopHarness
+        #expect(files.count > 100 && files.contains(Self.flightLoopCore) && files.contains("Sources/Simulation/Bench/BenchRunner.swift"))
+        var offenders: [String] = []
+        for file in files where file != Self.flightLoopCore {
+            offenders += try Self.flightRuleCalls(in: Self.text(file)).map { "\(file): \($0)" }
+        }
+        #expect(offenders.isEmpty, "a second copy of the flight's rules: \(offenders)")
+        // The check sees what it looks for: FlightLoopCore does all of it, and the harness drives it.
+        let core = try Self.flightRuleCalls(in: Self.text(Self.flightLoopCore))
+        #expect(core.contains { $0.contains("machine.tick(now:") } && Self.loopInputs.allSatisfy { input in
+            core.contains { $0.contains(".handle(.\(input)") }
+        }, "\(core)")
+        for file in Self.closedLoopHarness.dropLast() {
+            #expect(try Self.text(file).contains("FlightLoopCore"), "\(file) does not drive FlightLoopCore")
+        }
+    }
+
+    @Test("the one-flight-loop check catches a harness or a bench that ticks its own machine")
+    func oneFlightLoopCatches() throws {
+        let offenders = try Self.flightRuleCalls(in: """
+            var engine = try FlightStateMachine(follow: follow)
+            let decision = engine.tick(now: now)
+            flight.machine.tick(now: now)
+            machine.handle(.vehicleControl(inControl: false), now: now)
+            // machine.tick(now: now) in a comment
+            session.tick(now: now, output: &output)
+            case .vehicleBraking(let acceleration, let jerk, _):
+            """)
+        #expect(offenders == ["let decision = engine.tick(now: now)", "flight.machine.tick(now: now)",
+                              "machine.handle(.vehicleControl(inControl: false), now: now)"])
+    }
+}

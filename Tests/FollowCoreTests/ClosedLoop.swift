@@ -159,8 +159,13 @@ struct ClosedLoopResult {
     }
 }
 
-/// Runs the state machine against `TestPlant` with simulated receivers and navdata.
-/// Physics at 300 Hz, control ticks at 30 Hz, navdata at 15 Hz.
+/// Flies the flight `followme run` flies (`FlightLoopCore`) against `TestPlant` with simulated
+/// receivers, navdata and an AR.Drone link, as the bench does (`BenchRunner`): physics at 300 Hz,
+/// the link's tick at 30 Hz (it re-sends the flight's latest command, then the flight decides; that
+/// decision goes out with the next tick), navdata at 15 Hz, a GPS fix decided on and sent at once.
+/// The link connects on the first navdata, adopting REF bit 9 from the airborne drone, and reports
+/// the configuration done with it; it sends nothing before. The plant flies the PCMD of a command
+/// with REF bit 9 set, else hovers.
 func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
     let physicsHz = 300
     let dt = 1.0 / Double(physicsHz)
@@ -170,18 +175,52 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
     let truthPlane = LocalPlane(origin: GeoCoordinate(latitudeDegrees: 47.3769, longitudeDegrees: 8.5417)!)
     var random = TestRandom(seed: config.seed)
 
-    var machine = try FlightStateMachine(follow: config.follow, failsafe: config.failsafe,
-                                          estimator: config.estimator, controller: config.controller)
+    var flight = FlightLoopCore(machine: try FlightStateMachine(
+        follow: config.follow, failsafe: config.failsafe, estimator: config.estimator, controller: config.controller))
+    flight.start(now: MonotonicTime(seconds: 0))
     let personStart = config.person.position(0)
     let droneStart = personStart + (config.droneStart ?? PlaneVector(east: -config.follow.standoffMeters, north: 0))
     var plant = TestPlant(
         position: droneStart, headingDegrees: (personStart - droneStart).bearingDegrees,
         altitudeMeters: config.follow.altitudeMeters, parameters: config.follow, model: config.plant, seed: config.seed)
-    var result = ClosedLoopResult(machine: machine, config: config)
-    var deliveries: [(at: Double, input: FollowInput)] = []
+    var result = ClosedLoopResult(machine: flight.machine, config: config)
+    var deliveries: [(at: Double, input: FlightLoopCore.Input)] = []
     var displacements = config.targetFixDisplacements
+    // The link: connected by the first navdata; the flight's latest command, re-sent every tick.
+    var linkConnected = false
+    var linkCommand = LinkCommand.landed
+    var navdataSequence = 0
 
-    func fix(_ role: ReceiverRole, _ truth: PlaneVector, _ velocity: PlaneVector, sampledAt t: Double) -> FollowInput {
+    /// What the plant flies of a command: its PCMD with REF bit 9 set, else the firmware's hover.
+    func pcmd(_ command: LinkCommand) -> PilotCommand? { command.flying ? command.pilot : nil }
+
+    /// One input to the flight at `t`; its command goes to the link, and to the plant now when immediate.
+    @discardableResult
+    func fly(_ input: FlightLoopCore.Input, at t: Double) -> FlightLoopCore.Step {
+        let flown = flight.handle(input, now: MonotonicTime(seconds: t))
+        if flown.sendsCommand, let command = flown.command {
+            linkCommand = command
+            if flown.immediately, linkConnected { plant.send(pcmd(command), at: t) }
+        }
+        return flown
+    }
+
+    /// One navdata packet through the link: `.connected` first (REF bit 9 adopted from an airborne
+    /// drone, as `DroneLinkCore`), the telemetry, and with the first one the configuration done.
+    func receive(_ telemetry: DroneTelemetry, at t: Double) {
+        let first = !linkConnected
+        if first {
+            linkConnected = true
+            if telemetry.flightState.isAirborne { linkCommand.flying = true }
+            fly(.link(.connected(droneWasFlying: telemetry.flightState.isAirborne, desiredFlying: linkCommand.flying,
+                                 at: MonotonicTime(seconds: t))), at: t)
+        }
+        navdataSequence += 1
+        fly(.link(.telemetry(telemetry, sequence: navdataSequence)), at: t)
+        if first { fly(.link(.configurationComplete(failedKeys: [], at: MonotonicTime(seconds: t))), at: t) }
+    }
+
+    func fix(_ role: ReceiverRole, _ truth: PlaneVector, _ velocity: PlaneVector, sampledAt t: Double) -> FlightLoopCore.Input {
         let scale = role == .target ? config.targetNoiseScale : config.onboardNoiseScale
         let noisy = truth + (role == .target ? config.targetBias : .zero)
             + random.gaussianVector(sigma: config.gpsNoiseSigmaMeters * scale)
@@ -198,7 +237,7 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
                        fixTime: FixTime(seconds: 1_700_000_000 + nanos / 1_000_000_000, nanoseconds: Int32(nanos % 1_000_000_000)),
                        receivedAt: MonotonicTime(seconds: t + config.gpsLatencySeconds),
                        trackDegrees: track, speedMetersPerSecond: speed)!
-        return .fix(f)
+        return .gps(.fix(f))
     }
 
     let steps = Int(config.durationSeconds * Double(physicsHz))
@@ -220,7 +259,7 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
                                            normalizedDegrees360($0(t, plant.headingDegrees - config.follow.mountOffsetDegrees))
                                        } ?? plant.headingDegrees - config.follow.mountOffsetDegrees,
                                        receivedAt: MonotonicTime(seconds: t + config.headingLatencySeconds))!
-            deliveries.append((t + config.headingLatencySeconds, .heading(report)))
+            deliveries.append((t + config.headingLatencySeconds, .gps(.heading(report))))
         }
         if step % navdataEvery == 0 {
             let packet = DroneTelemetry(
@@ -228,19 +267,21 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
                 velocityBody: plant.bodyVelocity,
                 yawDegrees: wrappedDegrees180(plant.headingDegrees + config.navdataYawOffsetDegrees),
                 receivedAt: MonotonicTime(seconds: t))
-            deliveries.append((t, .telemetry(packet)))
+            deliveries.append((t, .link(.telemetry(packet, sequence: nil))))
         }
         deliveries.sort { $0.at < $1.at }
         while let first = deliveries.first, first.at <= t + 1e-9 {
-            machine.handle(first.input, now: MonotonicTime(seconds: t))
             deliveries.removeFirst()
+            if case .link(.telemetry(let packet, _)) = first.input { receive(packet, at: t) } else { fly(first.input, at: t) }
         }
         let separation = (plant.position - person).length
         result.minSeparationMeters = min(result.minSeparationMeters, separation)
         if step % tickEvery == 0 {
-            let decision = machine.tick(now: MonotonicTime(seconds: t))
-            let pilot = decision.command.intent == .fly ? decision.command.pilot : nil
-            plant.send(pilot, at: t)
+            if linkConnected { plant.send(pcmd(linkCommand), at: t) }   // the link's tick
+            let flown = fly(.tick, at: t)
+            guard let decision = flown.decision else { preconditionFailure("a tick always decides") }
+            // What the flight commanded at this tick (sent with the next one).
+            let pilot = flown.sendsCommand ? flown.command.flatMap(pcmd) : nil
             result.samples.append(.init(
                 time: t, person: person, drone: plant.position,
                 droneSpeed: plant.velocity.length, state: decision.state, pilot: pilot,
@@ -249,6 +290,6 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
         }
         plant.step(seconds: dt, time: t)
     }
-    result.machine = machine
+    result.machine = flight.machine
     return result
 }

@@ -1,8 +1,8 @@
 @testable import FollowCore
 import Testing
 
-/// Closed-loop scenarios: `FlightStateMachine` flying `TestPlant` (the minimal model in this
-/// target, not the Simulation module). Figures are printed so the report can quote them.
+/// Closed-loop scenarios: the flight `followme run` flies (`FlightLoopCore`, `runClosedLoop`) flying
+/// `TestPlant` (the minimal model in this target, not the Simulation module) through an AR.Drone link. Figures are printed so the report can quote them.
 /// Every scenario runs against both plants (`PlantModel.both`): the nominal tum model the
 /// controller assumes, and an off-model one (c1 ×0.8, c2 ×1.15, 180 ms, 3 m/s wind) — issue 11
 /// "Tests that must exist".
@@ -187,7 +187,8 @@ struct ClosedLoopTests {
         // it at 20° tilt the drone's ground speed tends to c2'·sin20° − 3 = 3.9 m/s with c1' = 0.46 s⁻¹,
         // so it takes ≈ 3.2 s to match a 3 m/s jogger and loses ≈ 3.7 m doing so, plus ≈ 1.5 m while it
         // learns of them (0.5 s at 5 Hz + latency): from 6.5 m, ≈ 1.3 m is all physics allows. The
-        // issue-12 controller keeps 0.58 m; bound 0.5 m for that plant.
+        // issue-12 controller keeps 0.53 m (0.58 m before the harness flew the link's one-tick send
+        // delay); bound 0.5 m for that plant.
         #expect(result.minSeparationMeters > (plant.name == PlantModel.offModel.name ? 0.5 : 1.0))
         // and it keeps up afterwards
         #expect(abs(result.samples.last!.distanceMeters - config.follow.standoffMeters) < 2.5)
@@ -208,9 +209,12 @@ struct ClosedLoopTests {
             // (after settling: the off-model plant's wind blows the drone towards the person before
             // the wind observer has converged, and the escape that follows may skip the slew limit)
             #expect(result.maxSettledTiltStep <= tuning.tiltSlewPerSecond / 30 + 1e-6)
-            #expect(result.tiltRateRMS < 1.2)
+            // (off-model, seeds 1–4: worst 1.229/s and 2.128 m since the harness flies the link's tick
+            // — a tick's command goes out with the next, 33 ms on top of the plant's 180 ms — 1.173/s
+            // and 1.988 m when the tick's command reached the plant at once; bounds were 1.2/s and 2.0 m)
+            #expect(result.tiltRateRMS < 1.25)
             // and the drone stays within the relative GPS noise of where it was
-            #expect(wander < 2.0)
+            #expect(wander < 2.2)
             #expect(result.settledFollowingFraction == 1)
         }
     }
@@ -229,8 +233,9 @@ struct ClosedLoopTests {
         if rate == 1 {
             // At 1 Hz the dropped fix leaves a 2 s gap, longer than targetTimeoutSeconds: it hovers briefly.
             // Since issue 22 the separation rule counts on the person having stopped dead at their last fix
-            // (2.3 s old here), so the drone also lets the walker gain a little: 1.15 m at worst off-model
-            // (1.0 m before, when 1.1 m of a stop was credited).
+            // (2.3 s old here), so the drone also lets the walker gain a little: 1.18 m at worst off-model
+            // (1.15 m before the harness flew the link's one-tick send delay; 1.0 m before, when 1.1 m
+            // of a stop was credited).
             #expect(result.maxRangeError < 1.25)
             #expect(result.settledFollowingFraction > 0.97)
         } else {

@@ -167,9 +167,9 @@ struct FlightStateMachineAdoptionTests {
                          // stamped on the stream's clock (a fix stamped years ahead is now refused for its time)
                          fixTime: FixTime(seconds: 1_700_000_000 + Int64(world.time), nanoseconds: 850_000_000),
                          receivedAt: world.now)!
-        let outcome = world.machine.handle(.fix(bad), now: world.now)
+        let outcome = world.deliver(.fix(bad))
         guard case .fix(.target, .rejectedOutlier) = outcome else {
-            Issue.record("expected a rejected outlier, got \(outcome)")
+            Issue.record("expected a rejected outlier, got \(String(describing: outcome))")
             return
         }
         #expect(world.machine.target.statistics[.rejectedOutliers] == 1)

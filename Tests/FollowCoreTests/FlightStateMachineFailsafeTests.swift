@@ -217,7 +217,7 @@ struct FlightStateMachineFailsafeTests {
         var world = try World.following()
         world.firmwareFollowsIntent = false
         // When SIGTERM arrives
-        world.machine.handle(.shutdownRequested, now: world.now)
+        world.shutdown()
         world.step()
         // Then it lands, and is landed only when navdata says so
         #expect(world.state == .landing(.shutdown))
@@ -234,7 +234,7 @@ struct FlightStateMachineFailsafeTests {
         var world = try World()
         world.sendsTarget = false
         world.run(for: 2)
-        world.machine.handle(.shutdownRequested, now: world.now)
+        world.shutdown()
         world.step()
         #expect(world.state == .landed)
         #expect(world.transitions.last?.reason == .shutdownBeforeTakeOff)

@@ -63,7 +63,7 @@ struct FlightStateMachineTests {
         case "navdata": world.sendsNavdata = false
         case "heading": world.sendsHeading = false
         case "person-close": world.person = PlaneVector(east: 1, north: 1)
-        default: world.machine.handle(.droneConfiguration(.failed(key: "control:altitude_max")), now: world.now)
+        default: world.droneConfiguration = .failed(key: "control:altitude_max")
         }
         let aborted = world.run(until: { $0 != .takingOff }, within: 10)
         // Then the take-off is aborted with that reason and REF land is sent, never take-off again
@@ -139,7 +139,7 @@ struct FlightStateMachineTests {
     func droneConfigurationBlocksTakeOff(status: DroneConfigurationStatus) throws {
         // Given a landed drone with every source live whose configuration writes are not done
         var world = try World()
-        world.machine.handle(.droneConfiguration(status), now: world.now)
+        world.droneConfiguration = status
         // When 10 s pass
         world.run(for: 10)
         // Then it stays on the ground, waiting for exactly that
@@ -147,7 +147,7 @@ struct FlightStateMachineTests {
         #expect(world.state.name == "preflight(waiting: drone-configuration)")
         #expect(world.command == DroneCommand(intent: .stayLanded))
         // And when the link reports the writes done, it takes off
-        world.machine.handle(.droneConfiguration(.done), now: world.now)
+        world.droneConfiguration = .done
         world.run(for: 1)
         #expect(world.state == .takingOff)
     }
@@ -156,7 +156,8 @@ struct FlightStateMachineTests {
         var world = try World()
         world.sendsNavdata = false
         world.run(for: 5)
-        #expect(world.state == .preflight(waitingFor: [.navdata, .battery, .droneReady]))
+        // (and for the configuration: the link writes it once navdata flows, FlightLoopCore.start)
+        #expect(world.state == .preflight(waitingFor: [.navdata, .battery, .droneReady, .droneConfigured]))
     }
 
     // MARK: Target stale

@@ -8,7 +8,7 @@ struct NotInControlTests {
     @Test("following → not in control → holding(not-in-control), hover (no motion) → landing after the hold clock")
     func holdsThenLands() throws {
         var world = try World.following()
-        world.machine.handle(.vehicleControl(inControl: false), now: world.now)
+        world.linkReports(.control(inControl: false, reason: "mode not GUIDED", at: world.now))
         world.step()
         #expect(world.state == .holding(.notInControl))
         #expect(world.command?.motion == nil)
@@ -20,10 +20,10 @@ struct NotInControlTests {
     @Test("back in control before the clock runs out: following again")
     func resumes() throws {
         var world = try World.following()
-        world.machine.handle(.vehicleControl(inControl: false), now: world.now)
+        world.linkReports(.control(inControl: false, reason: "mode not GUIDED", at: world.now))
         world.run(for: 2)
         #expect(world.state == .holding(.notInControl))
-        world.machine.handle(.vehicleControl(inControl: true), now: world.now)
+        world.linkReports(.control(inControl: true, reason: "GUIDED again", at: world.now))
         #expect(world.run(until: { $0 == .following }, within: 5) != nil, "\(world.state.name)")
     }
 }

@@ -11,7 +11,7 @@ struct ReleasedStateTests {
     static func releasedWorld() throws -> World {
         var world = try World.following()
         world.firmwareFollowsIntent = false
-        world.machine.handle(.vehicleReleased(loiter), now: world.now)
+        world.linkReports(.released(mode: "LOITER", reason: "a pilot took over", at: world.now))
         world.step()
         return world
     }
@@ -36,7 +36,7 @@ struct ReleasedStateTests {
         case "far": world.person = PlaneVector(east: 0, north: 400)
         case "stale": world.sendsTarget = false
         case "battery": world.battery = 3
-        case "shutdown": world.machine.handle(.shutdownRequested, now: world.now)
+        case "shutdown": world.shutdown()
         default: world.sendsNavdata = false
         }
         world.run(for: 60)
@@ -49,11 +49,11 @@ struct ReleasedStateTests {
     @Test("released while we were landing: our LAND is not re-asserted either")
     func releasedWhileLanding() throws {
         var world = try World.following()
-        world.machine.handle(.shutdownRequested, now: world.now)
+        world.shutdown()
         world.step()
         #expect(world.state.kind == .landing)
         world.firmwareFollowsIntent = false
-        world.machine.handle(.vehicleReleased(.vehicleLeftControl(mode: "RTL")), now: world.now)
+        world.linkReports(.released(mode: "RTL", reason: "the autopilot's failsafe", at: world.now))
         world.run(for: 1)
         #expect(world.state == .released(.vehicleLeftControl(mode: "RTL")))
         #expect(world.command?.intent == .release)
@@ -74,7 +74,7 @@ struct ReleasedStateTests {
     @Test("a release heard in preflight (someone else's vehicle armed on the ground) does not stop the flight by itself")
     func preflightIgnoresRelease() throws {
         var world = try World()
-        world.machine.handle(.vehicleReleased(Self.loiter), now: world.now)
+        world.linkReports(.released(mode: "LOITER", reason: "a pilot took over", at: world.now))
         world.run(for: 0.5)
         #expect(world.state.kind == .preflight || world.state.kind == .takingOff)
     }
@@ -95,7 +95,7 @@ extension ReleasedStateTests {
         var world = try World()
         world.sendsNavdata = false
         world.firmwareFollowsIntent = false
-        world.machine.handle(.vehicleReleased(Self.loiter), now: world.now)
+        world.linkReports(.released(mode: "LOITER", reason: "a pilot took over", at: world.now))
         world.run(for: 0.3)
         // When telemetry shows it airborne
         world.flightState = .flying

@@ -1,11 +1,15 @@
 @testable import FollowCore
 
-/// A scripted world for state-machine tests: both receivers, the heading and navdata arrive at
-/// fixed rates and can each be silenced; a stand-in for the drone *firmware* moves the navdata
-/// flight state in response to the REF intent after fixed delays. No dynamics: positions are
-/// set by the test.
+/// A scripted world for state-machine tests, flown by `FlightLoopCore` as `followme run` flies it:
+/// both receivers, the heading and navdata arrive at fixed rates and can each be silenced; a fake
+/// AR.Drone link hands the flight its events and the firmware the flight's `LinkCommand`s; a
+/// stand-in for the drone *firmware* moves the navdata flight state in response to REF bit 9
+/// after fixed delays. No dynamics: positions are set by the test.
 struct World {
-    var machine: FlightStateMachine
+    /// The flight: the rules of `followme run` around the state machine.
+    private(set) var flight: FlightLoopCore
+    /// The flight's state machine (read it; inputs go through the world, as a receiver or the link).
+    var machine: FlightStateMachine { flight.machine }
     /// Tick index; time = tick / 30 s.
     private(set) var tick = 0
     var time: Double { Double(tick) / 30 }
@@ -32,6 +36,9 @@ struct World {
     var windWarning = false
     var flightState: DroneFlightState = .landed
     var altitude = 0.0
+    /// What the link's configuration writes come to; the link reports it with the next navdata
+    /// after it changes (`.done`: `.configurationComplete` with the first navdata, as the bench's link).
+    var droneConfiguration: DroneConfigurationStatus = .done
     /// Whether the fake firmware reacts to REF at all.
     var firmwareFollowsIntent = true
     /// The fake firmware: seconds from REF take-off to "takingOff", then to "hovering" at 1 m;
@@ -44,10 +51,17 @@ struct World {
     private(set) var last: FlightDecision?
     private(set) var lastTargetFixAt: Double?
     private var firmwareTimer = 0.0
+    /// The fake link: connected by the first navdata (nothing goes out before it), the flight's
+    /// latest command (re-sent every tick; REF bit 9 adopted from the drone on connect, as `DroneLinkCore`).
+    private var linkConnected = false
+    private var linkCommand = LinkCommand.landed
+    private var navdataSequence = 0
+    private var reportedConfiguration: DroneConfigurationStatus?
 
     init(follow: FollowParameters = .testDefault, failsafe: FailsafeParameters = .testDefault,
          vehicle: VehicleDynamics = .tiltLoop) throws {
-        machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: vehicle)
+        flight = FlightLoopCore(machine: try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: vehicle))
+        flight.start(now: MonotonicTime(seconds: 0))
     }
 
     var state: FlightState { machine.state }
@@ -58,7 +72,7 @@ struct World {
         return FixTime(seconds: 1_700_000_000 + nanos / 1_000_000_000, nanoseconds: Int32(nanos % 1_000_000_000))
     }
 
-    private func fix(_ role: ReceiverRole, at position: PlaneVector) -> FollowInput {
+    private func fix(_ role: ReceiverRole, at position: PlaneVector) -> GPSEvent {
         let c = plane.unproject(position)!
         return .fix(GPSFix(role: role, device: "/dev/world-\(role)", mode: .threeD,
                            latitudeDegrees: c.latitudeDegrees, longitudeDegrees: c.longitudeDegrees,
@@ -66,35 +80,85 @@ struct World {
                            altitudeHAEMeters: role == .target ? personAltitude : nil)!)
     }
 
-    /// Advances one 30 Hz tick: deliver what is due, tick the machine, let the firmware react.
+    /// Advances one 30 Hz tick: deliver what is due, let the link tick (the firmware reacts to the
+    /// command it carries), then the flight's control step, as `DroneLink` ticks.
     mutating func step() {
         if tick % 6 == 0 {   // 5 Hz receivers
-            if sendsTarget { machine.handle(fix(.target, at: person), now: now); lastTargetFixAt = time }
-            if sendsOnboard { machine.handle(fix(.onboard, at: drone), now: now) }
+            if sendsTarget { deliver(fix(.target, at: person)); lastTargetFixAt = time }
+            if sendsOnboard { deliver(fix(.onboard, at: drone)) }
             if sendsHeading {
-                machine.handle(.heading(HeadingReport(role: .onboard, device: "/dev/world-onboard",
-                                                      headingDegrees: receiverHeadingDegrees, receivedAt: now)!), now: now)
+                deliver(.heading(HeadingReport(role: .onboard, device: "/dev/world-onboard",
+                                               headingDegrees: receiverHeadingDegrees, receivedAt: now)!))
             }
         }
-        if tick % 2 == 0, sendsNavdata {   // 15 Hz navdata
-            machine.handle(.telemetry(DroneTelemetry(
-                flightState: flightState, emergency: emergency, batteryPercent: battery, batteryUnknown: batteryUnknown,
-                critical: critical, readyToArm: readyToArm, altitudeMeters: altitude,
-                velocityBody: BodyVelocity(forwardMetersPerSecond: 0, rightMetersPerSecond: 0), yawDegrees: 0,
-                windWarning: windWarning, receivedAt: now)), now: now)
-        }
-        let decision = machine.tick(now: now)
-        if let t = decision.transition { transitions.append(t) }
-        last = decision
-        react(to: decision.command)
+        if tick % 2 == 0, sendsNavdata { receiveNavdata() }   // 15 Hz navdata
+        if linkConnected { react(to: linkCommand) }
+        fly(.tick)
         tick += 1
     }
 
-    private mutating func react(to command: DroneCommand) {
+    /// The link reads one navdata packet: `.connected` with the first, then the telemetry, then the
+    /// configuration's progress when it changed.
+    private mutating func receiveNavdata() {
+        let telemetry = DroneTelemetry(
+            flightState: flightState, emergency: emergency, batteryPercent: battery, batteryUnknown: batteryUnknown,
+            critical: critical, readyToArm: readyToArm, altitudeMeters: altitude,
+            velocityBody: BodyVelocity(forwardMetersPerSecond: 0, rightMetersPerSecond: 0), yawDegrees: 0,
+            windWarning: windWarning, receivedAt: now)
+        if !linkConnected {
+            linkConnected = true
+            if flightState.isAirborne && !emergency { linkCommand = LinkCommand(flying: true) }
+            linkReports(.connected(droneWasFlying: flightState.isAirborne, desiredFlying: linkCommand.flying, at: now))
+        }
+        navdataSequence += 1
+        linkReports(.telemetry(telemetry, sequence: navdataSequence))
+        guard droneConfiguration != reportedConfiguration else { return }
+        reportedConfiguration = droneConfiguration
+        switch droneConfiguration {
+        case .done: linkReports(.configurationComplete(failedKeys: [], at: now))
+        case .pending: linkReports(.configurationPending(reason: "writes not acknowledged", at: now))
+        case .failed(let key): linkReports(.configurationFailed(key: key, value: "", reason: "no acknowledgement", at: now))
+        }
+    }
+
+    /// A receiver's event, handed to the flight now as gpsd hands it; returns what the core made of a fix.
+    @discardableResult
+    mutating func deliver(_ event: GPSEvent) -> InputOutcome? {
+        fly(.gps(event)).fixOutcome
+    }
+
+    /// An event of the link's (a release, control lost or regained, …), handed to the flight now.
+    mutating func linkReports(_ event: LinkEvent) {
+        fly(.link(event))
+    }
+
+    /// SIGTERM: the flight lands (unless released) and sends that at once.
+    mutating func shutdown() {
+        fly(.shutdown)
+    }
+
+    /// One input to the flight; its decision is recorded, its command handed to the link, which
+    /// carries it with its next tick (the fake firmware reads REF once a tick, so an immediate send
+    /// reaches it no sooner).
+    @discardableResult
+    private mutating func fly(_ input: FlightLoopCore.Input) -> FlightLoopCore.Step {
+        let step = flight.handle(input, now: now)
+        if let decision = step.decision {
+            if let t = decision.transition { transitions.append(t) }
+            last = decision
+        }
+        if step.sendsCommand, let command = step.command {
+            linkCommand = command
+        }
+        return step
+    }
+
+    /// The fake firmware, once per link tick: REF bit 9 (`flying`) and the PCMD (or an autopilot's motion).
+    private mutating func react(to command: LinkCommand) {
         guard firmwareFollowsIntent else { return }
         let dt = 1.0 / 30
         firmwareTimer += dt
-        if command.intent.wantsAirborne {
+        if command.flying {
             switch flightState {
             case .landed, .landing:
                 flightState = .takingOff; firmwareTimer = -takeoffDelay
