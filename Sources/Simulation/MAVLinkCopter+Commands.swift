@@ -25,8 +25,12 @@ extension MAVLinkCopter {
         case let read as ParamRequestRead where isForUs(read.target):
             // ArduPilot answers a known name with PARAM_VALUE and an unknown one with nothing.
             if let value = parameterValue(read.parameterID.string) {
-                out.append(ParamValue(value: value, count: UInt16(Self.parameterNames.count), index: 0,
-                                      parameterID: read.parameterID, type: 6))
+                var answer = ParamValue()
+                answer.value = value
+                answer.count = UInt16(Self.parameterNames.count)
+                answer.parameterID = read.parameterID
+                answer.type = 6 // MAV_PARAM_TYPE_INT32
+                out.append(answer)
             }
         case is Heartbeat:
             noteHeartbeat(from: frame.systemID)

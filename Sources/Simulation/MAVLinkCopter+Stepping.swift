@@ -172,13 +172,14 @@ extension MAVLinkCopter {
         let coordinate = plane.unproject(positionPlane) ?? plane.origin
         func e7(_ degrees: Double) -> Int32 { Int32(clamping: Int64((degrees * 1e7).rounded())) }
         func cm(_ metersPerSecond: Double) -> Int16 { Int16(clamping: Int64((metersPerSecond * 100).rounded())) }
-        return GlobalPositionInt(
-            timeBootMilliseconds: timeBootMilliseconds,
-            latitudeLongitude: LatitudeLongitudeE7(latitudeE7: e7(coordinate.latitudeDegrees), longitudeE7: e7(coordinate.longitudeDegrees)),
-            altitudeMSLMillimeters: Int32(clamping: Int64(((parameters.homeAltitudeMSLMeters + altitudeMeters) * 1000).rounded())),
-            relativeAltitudeMillimeters: Int32(clamping: Int64((altitudeMeters * 1000).rounded())),
-            velocityNEDCentimetersPerSecond: [cm(velocityENU.north), cm(velocityENU.east), cm(-climbRateMetersPerSecond)],
-            headingCentidegrees: UInt16(Int((noseHeadingDegrees * 100).rounded()) % 36000))
+        var position = GlobalPositionInt()
+        position.timeBootMilliseconds = timeBootMilliseconds
+        position.latitudeLongitude = LatitudeLongitudeE7(latitudeE7: e7(coordinate.latitudeDegrees), longitudeE7: e7(coordinate.longitudeDegrees))
+        position.altitudeMSLMillimeters = Int32(clamping: Int64(((parameters.homeAltitudeMSLMeters + altitudeMeters) * 1000).rounded()))
+        position.relativeAltitudeMillimeters = Int32(clamping: Int64((altitudeMeters * 1000).rounded()))
+        position.velocityNEDCentimetersPerSecond = [cm(velocityENU.north), cm(velocityENU.east), cm(-climbRateMetersPerSecond)]
+        position.headingCentidegrees = UInt16(Int((noseHeadingDegrees * 100).rounded()) % 36000)
+        return position
     }
 
     /// ATTITUDE: roll right-down positive, pitch nose-up positive (so a forward lean is negative

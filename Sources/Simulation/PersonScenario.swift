@@ -169,11 +169,6 @@ public struct TrackPoint: Sendable, Hashable {
     public var timeSeconds: Double
     /// Metres east/north on the local plane.
     public var positionPlane: PlaneVector
-
-    public init(timeSeconds: Double, positionPlane: PlaneVector) {
-        self.timeSeconds = timeSeconds
-        self.positionPlane = positionPlane
-    }
 }
 
 /// Why a track cannot become a scenario.

@@ -333,9 +333,12 @@ struct MAVLinkSessionReviewTests {
     func rebootBootTime() {
         var h = SessionHarness()
         h.connectAndConfigure()
-        h.receive(GlobalPositionInt(timeBootMilliseconds: 600_000))
+        var position = GlobalPositionInt()
+        position.timeBootMilliseconds = 600_000
+        h.receive(position)
         h.clear()
-        h.receive(GlobalPositionInt(timeBootMilliseconds: 2_000))
+        position.timeBootMilliseconds = 2_000
+        h.receive(position)
         h.run(SessionHarness.tick)
         #expect(h.commandIDs.contains(511), "\(h.commandIDs)")
     }

@@ -125,7 +125,12 @@ struct SessionHarness {
             guard let value = values[name] else { continue }
             let real = ["COM_OF_LOSS_T", "MPC_ACC_HOR", "MPC_JERK_AUTO"].contains(name)
             let wire = px4 && !real ? Float(bitPattern: UInt32(bitPattern: Int32(value))) : value
-            receive(ParamValue(value: wire, count: 900, index: 0, parameterID: MAVLinkText(name), type: real ? 9 : 6))
+            var answer = ParamValue()
+            answer.value = wire
+            answer.count = 900
+            answer.parameterID = MAVLinkText(name)
+            answer.type = real ? 9 : 6
+            receive(answer)
         }
     }
 
@@ -152,11 +157,14 @@ struct SessionHarness {
     static func position(relativeAltitudeMeters: Double = 0, mslMeters: Double = 480, velocityNED: [Int16] = [0, 0, 0],
                          headingCentidegrees: UInt16 = 9000, latitudeE7: Int32 = 473_977_420,
                          longitudeE7: Int32 = 85_455_940) -> GlobalPositionInt {
-        GlobalPositionInt(timeBootMilliseconds: 1000,
-                          latitudeLongitude: LatitudeLongitudeE7(latitudeE7: latitudeE7, longitudeE7: longitudeE7),
-                          altitudeMSLMillimeters: Int32(mslMeters * 1000),
-                          relativeAltitudeMillimeters: Int32(relativeAltitudeMeters * 1000),
-                          velocityNEDCentimetersPerSecond: velocityNED, headingCentidegrees: headingCentidegrees)
+        var position = GlobalPositionInt()
+        position.timeBootMilliseconds = 1000
+        position.latitudeLongitude = LatitudeLongitudeE7(latitudeE7: latitudeE7, longitudeE7: longitudeE7)
+        position.altitudeMSLMillimeters = Int32(mslMeters * 1000)
+        position.relativeAltitudeMillimeters = Int32(relativeAltitudeMeters * 1000)
+        position.velocityNEDCentimetersPerSecond = velocityNED
+        position.headingCentidegrees = headingCentidegrees
+        return position
     }
 
     static func battery(_ percent: Int8) -> SysStatus {

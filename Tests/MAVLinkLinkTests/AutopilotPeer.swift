@@ -121,7 +121,12 @@ final class AutopilotPeer: @unchecked Sendable {
         guard let value, let port else { return }
         let real = ["COM_OF_LOSS_T", "MPC_ACC_HOR", "MPC_JERK_AUTO"].contains(read.parameterID.string)
         let wire = px4 && !real ? Float(bitPattern: UInt32(bitPattern: Int32(value))) : value
-        send(ParamValue(value: wire, count: 900, index: 0, parameterID: read.parameterID, type: real ? 9 : 6), sender: &sender, port: port)
+        var answer = ParamValue()
+        answer.value = wire
+        answer.count = 900
+        answer.parameterID = read.parameterID
+        answer.type = real ? 9 : 6
+        send(answer, sender: &sender, port: port)
     }
 
     private func sendTelemetry(sender: inout UInt8) {
@@ -134,10 +139,13 @@ final class AutopilotPeer: @unchecked Sendable {
         send(heartbeat, sender: &sender, port: port)
         if let second = s.secondVehicleSystem { send(heartbeat, sender: &sender, port: port, system: second) }
         send(ExtendedSysState(vtolState: .init(.undefined), landedState: .init(s.landed)), sender: &sender, port: port)
-        send(GlobalPositionInt(timeBootMilliseconds: s.bootMilliseconds, latitudeLongitude: LatitudeLongitudeE7(latitudeE7: 473_977_420, longitudeE7: 85_455_940),
-                               altitudeMSLMillimeters: Int32((480 + s.relativeAltitudeMeters) * 1000),
-                               relativeAltitudeMillimeters: Int32(s.relativeAltitudeMeters * 1000),
-                               velocityNEDCentimetersPerSecond: [0, 0, 0], headingCentidegrees: 9000), sender: &sender, port: port)
+        var position = GlobalPositionInt()
+        position.timeBootMilliseconds = s.bootMilliseconds
+        position.latitudeLongitude = LatitudeLongitudeE7(latitudeE7: 473_977_420, longitudeE7: 85_455_940)
+        position.altitudeMSLMillimeters = Int32((480 + s.relativeAltitudeMeters) * 1000)
+        position.relativeAltitudeMillimeters = Int32(s.relativeAltitudeMeters * 1000)
+        position.headingCentidegrees = 9000
+        send(position, sender: &sender, port: port)
         var status = SysStatus()
         status.batteryRemainingPercent = s.batteryPercent
         send(status, sender: &sender, port: port)

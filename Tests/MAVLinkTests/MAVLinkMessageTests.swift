@@ -7,6 +7,12 @@ import Testing
 struct MAVLinkMessageTests {
     @Test("typed messages come back equal from their frames (text, enums, vectors, extensions)")
     func typedRoundTrip() throws {
+        var home = HomePosition()
+        home.latitudeLongitude = .init(latitudeE7: -337_000_000, longitudeE7: 1_512_000_000)
+        home.altitudeMSLMillimeters = 25_000
+        home.positionNEDMeters = [1, 2, -3]
+        home.quaternion = [1, 0, 0, 0]
+        home.timeMicroseconds = 1_700_000_000_000_000
         let messages: [any MAVLinkMessage] = [
             StatusText(severity: .init(.warning), text: "PreArm: Need 3D Fix", id: 0, chunkSequence: 0),
             Heartbeat(customMode: ArduCopterMode.brake.rawValue, type: .init(.quadrotor), autopilot: .init(.ardupilotmega),
@@ -14,9 +20,7 @@ struct MAVLinkMessageTests {
             ExtendedSysState(vtolState: .init(.undefined), landedState: .init(.landing)),
             CommandAck(command: .init(.navTakeoff), result: .init(.inProgress), progress: 40, resultParam2: -7,
                        target: .init(system: 255, component: 190)),
-            HomePosition(latitudeLongitude: .init(latitudeE7: -337_000_000, longitudeE7: 1_512_000_000), altitudeMSLMillimeters: 25_000,
-                         positionNEDMeters: [1, 2, -3], quaternion: [1, 0, 0, 0], approachNEDMeters: [0, 0, 0],
-                         timeMicroseconds: 1_700_000_000_000_000),
+            home,
         ]
         for message in messages {
             let frame = try MAVLinkFrame(bytes: message.encoded(sequence: 1, systemID: 1, componentID: 1))

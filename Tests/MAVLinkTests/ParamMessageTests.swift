@@ -33,11 +33,17 @@ struct ParamMessageTests {
 
     @Test("PARAM_VALUE integers: PX4 sends their bits in the float (bytewise), ArduPilot the converted value")
     func bytewise() {
-        let px4 = ParamValue(value: Float(bitPattern: 4), type: 6)
+        func param(_ value: Float, type: UInt8) -> ParamValue {
+            var param = ParamValue()
+            param.value = value
+            param.type = type
+            return param
+        }
+        let px4 = param(Float(bitPattern: 4), type: 6)
         #expect(px4.number(bytewise: true) == 4)
-        let negative = ParamValue(value: Float(bitPattern: UInt32(bitPattern: -1)), type: 6)
+        let negative = param(Float(bitPattern: UInt32(bitPattern: -1)), type: 6)
         #expect(negative.number(bytewise: true) == -1)
-        let real = ParamValue(value: 1.5, type: 9)
+        let real = param(1.5, type: 9)
         #expect(real.number(bytewise: true) == 1.5)
     }
 

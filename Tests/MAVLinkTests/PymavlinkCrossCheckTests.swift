@@ -84,9 +84,12 @@ struct PymavlinkCrossCheckTests {
                                                  yawRateRadiansPerSecond: 0.25, typeMask: .velocityAndYawRate,
                                                  target: .init(system: 1, component: 1), coordinateFrame: .init(.localNED))
         let heartbeat = Heartbeat(type: .init(.gcs), autopilot: .init(.invalid), systemStatus: .init(.active), mavlinkVersion: 3)
-        let position = GlobalPositionInt(latitudeLongitude: .init(latitudeE7: 473_977_420, longitudeE7: 85_455_940), altitudeMSLMillimeters: 488_000,
-                                         relativeAltitudeMillimeters: 10_000, velocityNEDCentimetersPerSecond: [150, -50, 0],
-                                         headingCentidegrees: 9000)
+        var position = GlobalPositionInt()
+        position.latitudeLongitude = .init(latitudeE7: 473_977_420, longitudeE7: 85_455_940)
+        position.altitudeMSLMillimeters = 488_000
+        position.relativeAltitudeMillimeters = 10_000
+        position.velocityNEDCentimetersPerSecond = [150, -50, 0]
+        position.headingCentidegrees = 9000
         let messages: [any MAVLinkMessage] = [guided, arm, takeoff, velocity, heartbeat, position]
         let decoded = try pymavlinkDecode(messages.map { $0.encoded(sequence: 0, systemID: 255, componentID: 190) })
         try #require(decoded.count == 6)

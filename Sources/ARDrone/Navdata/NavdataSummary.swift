@@ -20,6 +20,11 @@ public struct NavdataSummary: Sendable, Equatable {
     /// Number of options before the checksum option.
     public var optionCount: Int = 0
 
+    /// Whether the vision flag is non-zero.
+    public var isVisionDefined: Bool { visionFlag != 0 }
+}
+
+extension NavdataSummary {
     /// The summary of a decoded packet.
     public init(_ navdata: Navdata) {
         self.init(magic: navdata.magic, state: navdata.state, sequenceNumber: navdata.sequenceNumber,
@@ -58,24 +63,5 @@ public struct NavdataSummary: Sendable, Equatable {
             Result { () throws(NavdataDecodingError) in try NavdataSummary(bytes: raw) }
         }
         self = try result.get()
-    }
-
-    /// Whether the vision flag is non-zero.
-    public var isVisionDefined: Bool { visionFlag != 0 }
-
-    public init(
-        magic: NavdataMagic = .standard,
-        state: DroneState,
-        sequenceNumber: UInt32,
-        visionFlag: UInt32 = 0,
-        demo: NavdataDemo? = nil,
-        optionCount: Int = 0
-    ) {
-        self.magic = magic
-        self.state = state
-        self.sequenceNumber = sequenceNumber
-        self.visionFlag = visionFlag
-        self.demo = demo
-        self.optionCount = optionCount
     }
 }

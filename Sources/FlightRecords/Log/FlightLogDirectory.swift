@@ -72,11 +72,6 @@ public struct FlightLogRetention: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {
         public var fileName: String
         public var sizeBytes: Int64
-
-        public init(fileName: String, sizeBytes: Int64) {
-            self.fileName = fileName
-            self.sizeBytes = sizeBytes
-        }
     }
 
     /// The files to delete, oldest first, so that the flight logs left (the current one counted,

@@ -56,43 +56,8 @@ public struct EstimatorTuning: Sendable, Hashable {
     /// a receiver's bad week, a leap second, a corrupted field — is off by seconds or more).
     public var maxFixLeadSeconds: Double = Spec.maxFixLeadSeconds.defaultValue
 
-    public init(
-        targetPositionSigmaMeters: Double = Spec.targetPositionSigmaMeters.defaultValue,
-        targetAccelerationSpectralDensity: Double = Spec.targetAccelerationSpectralDensity.defaultValue,
-        reportedVelocitySigmaMetersPerSecond: Double = Spec.reportedVelocitySigmaMetersPerSecond.defaultValue,
-        fusesReportedVelocity: Bool = true,
-        dronePositionSigmaMeters: Double = Spec.dronePositionSigmaMeters.defaultValue,
-        droneAccelerationSpectralDensity: Double = Spec.droneAccelerationSpectralDensity.defaultValue,
-        navdataVelocitySigmaMetersPerSecond: Double = Spec.navdataVelocitySigmaMetersPerSecond.defaultValue,
-        maxPlausibleSpeedMetersPerSecond: Double = Spec.maxPlausibleSpeedMetersPerSecond.defaultValue,
-        outlierAllowanceMeters: Double = Spec.outlierAllowanceMeters.defaultValue,
-        reinitialiseAfterFixes: Int = Spec.reinitialiseAfterFixes.integerDefault,
-        clockResetAfterFixes: Int = Spec.clockResetAfterFixes.integerDefault,
-        fixesToConverge: Int = Spec.fixesToConverge.integerDefault,
-        maxPredictionSeconds: Double = Spec.maxPredictionSeconds.defaultValue,
-        movingSpeedMetersPerSecond: Double = Spec.movingSpeedMetersPerSecond.defaultValue,
-        movingConfirmationFixes: Int = Spec.movingConfirmationFixes.integerDefault,
-        stationarySpeedMetersPerSecond: Double = Spec.stationarySpeedMetersPerSecond.defaultValue,
-        maxFixLeadSeconds: Double = Spec.maxFixLeadSeconds.defaultValue
-    ) {
-        self.targetPositionSigmaMeters = targetPositionSigmaMeters
-        self.targetAccelerationSpectralDensity = targetAccelerationSpectralDensity
-        self.reportedVelocitySigmaMetersPerSecond = reportedVelocitySigmaMetersPerSecond
-        self.fusesReportedVelocity = fusesReportedVelocity
-        self.dronePositionSigmaMeters = dronePositionSigmaMeters
-        self.droneAccelerationSpectralDensity = droneAccelerationSpectralDensity
-        self.navdataVelocitySigmaMetersPerSecond = navdataVelocitySigmaMetersPerSecond
-        self.maxPlausibleSpeedMetersPerSecond = maxPlausibleSpeedMetersPerSecond
-        self.outlierAllowanceMeters = outlierAllowanceMeters
-        self.reinitialiseAfterFixes = reinitialiseAfterFixes
-        self.clockResetAfterFixes = clockResetAfterFixes
-        self.fixesToConverge = fixesToConverge
-        self.maxPredictionSeconds = maxPredictionSeconds
-        self.movingSpeedMetersPerSecond = movingSpeedMetersPerSecond
-        self.movingConfirmationFixes = movingConfirmationFixes
-        self.stationarySpeedMetersPerSecond = stationarySpeedMetersPerSecond
-        self.maxFixLeadSeconds = maxFixLeadSeconds
-    }
+    /// The documented defaults.
+    public init() {}
 }
 
 extension EstimatorTuning: ParameterSet {

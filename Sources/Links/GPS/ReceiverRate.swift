@@ -72,7 +72,9 @@ public struct GPSDDeviceReport: Sendable, Hashable {
         default: return []
         }
     }
+}
 
+extension GPSDDeviceReport {
     private init?(_ o: [String: Any]) {
         guard let path = o["path"] as? String, !path.isEmpty else { return nil }
         func positive(_ key: String) -> Double? {
@@ -90,14 +92,6 @@ public struct GPSDDeviceReport: Sendable, Hashable {
         let driver = (o["driver"] as? String).flatMap { $0.isEmpty ? nil : $0 }
         self.init(path: path, driver: driver, activated: activated,
                   cycleSeconds: positive("cycle"), minCycleSeconds: positive("mincycle"))
-    }
-
-    public init(path: String, driver: String?, activated: Bool, cycleSeconds: Double?, minCycleSeconds: Double?) {
-        self.path = path
-        self.driver = driver
-        self.activated = activated
-        self.cycleSeconds = cycleSeconds
-        self.minCycleSeconds = minCycleSeconds
     }
 }
 

@@ -30,28 +30,4 @@ public struct FollowTarget: MAVLinkMessage {
          .array("attitude_q", \.attitudeQuaternion, count: 4), .array("rates", \.ratesRadiansPerSecond, count: 3),
          .array("position_cov", \.positionCovariance, count: 3), .scalar("est_capabilities", \.estimatorCapabilities)]
     }
-
-    public init(
-        timestampMilliseconds: UInt64 = 0,
-        customState: UInt64 = 0,
-        latitudeLongitude: LatitudeLongitudeE7 = LatitudeLongitudeE7(),
-        altitudeMSLMeters: Float = 0,
-        velocityNEDMetersPerSecond: [Float] = [0, 0, 0],
-        accelerationNEDMetersPerSecondSquared: [Float] = [0, 0, 0],
-        attitudeQuaternion: [Float] = [0, 0, 0, 0],
-        ratesRadiansPerSecond: [Float] = [0, 0, 0],
-        positionCovariance: [Float] = [0, 0, 0],
-        estimatorCapabilities: UInt8 = 0
-    ) {
-        self.timestampMilliseconds = timestampMilliseconds
-        self.customState = customState
-        self.latitudeLongitude = latitudeLongitude
-        self.altitudeMSLMeters = altitudeMSLMeters
-        self.velocityNEDMetersPerSecond = velocityNEDMetersPerSecond
-        self.accelerationNEDMetersPerSecondSquared = accelerationNEDMetersPerSecondSquared
-        self.attitudeQuaternion = attitudeQuaternion
-        self.ratesRadiansPerSecond = ratesRadiansPerSecond
-        self.positionCovariance = positionCovariance
-        self.estimatorCapabilities = estimatorCapabilities
-    }
 }

@@ -21,20 +21,4 @@ public struct GlobalPositionInt: MAVLinkMessage {
             + .elements(["vx", "vy", "vz"], \.velocityNEDCentimetersPerSecond)
             + [.scalar("hdg", \.headingCentidegrees)]
     }
-
-    public init(
-        timeBootMilliseconds: UInt32 = 0,
-        latitudeLongitude: LatitudeLongitudeE7 = LatitudeLongitudeE7(),
-        altitudeMSLMillimeters: Int32 = 0,
-        relativeAltitudeMillimeters: Int32 = 0,
-        velocityNEDCentimetersPerSecond: [Int16] = [0, 0, 0],
-        headingCentidegrees: UInt16 = 0
-    ) {
-        self.timeBootMilliseconds = timeBootMilliseconds
-        self.latitudeLongitude = latitudeLongitude
-        self.altitudeMSLMillimeters = altitudeMSLMillimeters
-        self.relativeAltitudeMillimeters = relativeAltitudeMillimeters
-        self.velocityNEDCentimetersPerSecond = velocityNEDCentimetersPerSecond
-        self.headingCentidegrees = headingCentidegrees
-    }
 }

@@ -21,20 +21,4 @@ public struct HomePosition: MAVLinkMessage {
             + .elements(["approach_x", "approach_y", "approach_z"], \.approachNEDMeters)
     }
     public static var extensionFields: [MAVLinkField<Self>] { [.scalar("time_usec", \.timeMicroseconds)] }
-
-    public init(
-        latitudeLongitude: LatitudeLongitudeE7 = LatitudeLongitudeE7(),
-        altitudeMSLMillimeters: Int32 = 0,
-        positionNEDMeters: [Float] = [0, 0, 0],
-        quaternion: [Float] = [0, 0, 0, 0],
-        approachNEDMeters: [Float] = [0, 0, 0],
-        timeMicroseconds: UInt64 = 0
-    ) {
-        self.latitudeLongitude = latitudeLongitude
-        self.altitudeMSLMillimeters = altitudeMSLMillimeters
-        self.positionNEDMeters = positionNEDMeters
-        self.quaternion = quaternion
-        self.approachNEDMeters = approachNEDMeters
-        self.timeMicroseconds = timeMicroseconds
-    }
 }

@@ -12,14 +12,4 @@ public struct LocalPositionNED: MAVLinkMessage {
         [.scalar("time_boot_ms", \.timeBootMilliseconds)] + .elements(["x", "y", "z"], \.positionNEDMeters)
             + .elements(["vx", "vy", "vz"], \.velocityNEDMetersPerSecond)
     }
-
-    public init(
-        timeBootMilliseconds: UInt32 = 0,
-        positionNEDMeters: [Float] = [0, 0, 0],
-        velocityNEDMetersPerSecond: [Float] = [0, 0, 0]
-    ) {
-        self.timeBootMilliseconds = timeBootMilliseconds
-        self.positionNEDMeters = positionNEDMeters
-        self.velocityNEDMetersPerSecond = velocityNEDMetersPerSecond
-    }
 }

@@ -37,18 +37,4 @@ public struct ParamValue: MAVLinkMessage {
         default: return Double(Int32(bitPattern: bits))
         }
     }
-
-    public init(
-        value: Float = 0,
-        count: UInt16 = 0,
-        index: UInt16 = 0,
-        parameterID: MAVLinkText = MAVLinkText(bytes: []),
-        type: UInt8 = 0
-    ) {
-        self.value = value
-        self.count = count
-        self.index = index
-        self.parameterID = parameterID
-        self.type = type
-    }
 }

@@ -108,33 +108,6 @@ public struct BenchMetrics: Sendable, Hashable {
         public var name: String
         public var seconds: Double
     }
-
-    public init(rangeErrorRMSMeters: Double, rangeErrorP95Meters: Double, rangeErrorMaxMeters: Double,
-                meanDistanceMeters: Double, minSeparationMeters: Double, facingErrorRMSDegrees: Double,
-                airborneSeconds: Double, settledSamples: Int, followingFraction: Double?,
-                minSeparationAtSeconds: Double? = nil, secondsBelowMinSeparation: Double = 0,
-                trailingMeanMeters: Double? = nil, aimBiasMeters: Double? = nil, aimErrorRMSMeters: Double? = nil,
-                climbDriftMeters: Double? = nil, stalledFollowingSeconds: Double = 0,
-                secondsByState: [(name: String, seconds: Double)] = [], speedAfterStart: SpeedAfterStart? = nil) {
-        self.speedAfterStart = speedAfterStart
-        self.trailingMeanMeters = trailingMeanMeters
-        self.aimBiasMeters = aimBiasMeters
-        self.aimErrorRMSMeters = aimErrorRMSMeters
-        self.climbDriftMeters = climbDriftMeters
-        self.stalledFollowingSeconds = stalledFollowingSeconds
-        self.secondsByState = secondsByState.map { StateSeconds(name: $0.name, seconds: $0.seconds) }
-        self.minSeparationAtSeconds = minSeparationAtSeconds
-        self.secondsBelowMinSeparation = secondsBelowMinSeparation
-        self.rangeErrorRMSMeters = rangeErrorRMSMeters
-        self.rangeErrorP95Meters = rangeErrorP95Meters
-        self.rangeErrorMaxMeters = rangeErrorMaxMeters
-        self.meanDistanceMeters = meanDistanceMeters
-        self.minSeparationMeters = minSeparationMeters
-        self.facingErrorRMSDegrees = facingErrorRMSDegrees
-        self.airborneSeconds = airborneSeconds
-        self.settledSamples = settledSamples
-        self.followingFraction = followingFraction
-    }
 }
 
 /// A state change of the controller during a run (FollowMe's flight-state transitions).
@@ -176,27 +149,4 @@ public struct BenchResult: Sendable, Hashable {
     public var events: [BenchEvent]
     /// Person and drone every `trackSampleSeconds`.
     public var track: [BenchTrackSample]
-
-    public init(scenario: String, scenarioKind: BenchScenario.Kind, controller: BenchController, noise: BenchNoise,
-                seed: UInt64, origin: GeoCoordinate, standoffMeters: Double, simulatedSeconds: Double,
-                metrics: BenchMetrics, finalDroneState: String, finalControllerState: String,
-                events: [BenchEvent], track: [BenchTrackSample], plant: BenchPlant = .nominal,
-                wind: WindModel.Parameters = .calm, geofenceMeters: Double = 0) {
-        self.plant = plant
-        self.wind = wind
-        self.geofenceMeters = geofenceMeters
-        self.scenario = scenario
-        self.scenarioKind = scenarioKind
-        self.controller = controller
-        self.noise = noise
-        self.seed = seed
-        self.origin = origin
-        self.standoffMeters = standoffMeters
-        self.simulatedSeconds = simulatedSeconds
-        self.metrics = metrics
-        self.finalDroneState = finalDroneState
-        self.finalControllerState = finalControllerState
-        self.events = events
-        self.track = track
-    }
 }

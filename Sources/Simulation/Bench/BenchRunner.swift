@@ -345,12 +345,12 @@ public enum BenchRunner {
             BenchResult(
                 scenario: scenario.name, scenarioKind: scenario.kind, controller: controller, noise: noise,
                 seed: configuration.seed, origin: scenario.origin, standoffMeters: configuration.standoffMeters,
+                plant: configuration.plant, wind: wind.parameters, geofenceMeters: failsafe.geofenceMeters,
                 simulatedSeconds: sim.airframe.time.seconds,
                 metrics: metrics.metrics(tracksFollowing: flight != nil),
                 finalDroneState: sim.phaseName,
                 finalControllerState: flight?.machine.state.name ?? BenchController.naive.rawValue,
-                events: events, track: track, plant: configuration.plant, wind: wind.parameters,
-                geofenceMeters: failsafe.geofenceMeters)
+                events: events, track: track)
         }
     }
 }

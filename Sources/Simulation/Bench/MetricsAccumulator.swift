@@ -125,18 +125,18 @@ struct MetricsAccumulator {
             rangeErrorMaxMeters: sorted.last ?? .nan,
             meanDistanceMeters: n > 0 ? distanceSum / Double(n) : .nan,
             minSeparationMeters: minSeparation,
+            minSeparationAtSeconds: minSeparationAt,
+            secondsBelowMinSeparation: Double(ticksBelowMinSeparation) * tickSeconds,
             facingErrorRMSDegrees: facingCount > 0 ? (facingSquareSum / Double(facingCount)).squareRoot() : .nan,
             airborneSeconds: Double(airborneTicks) * tickSeconds,
             settledSamples: n,
             followingFraction: tracksFollowing ? (n > 0 ? Double(followingTicks) / Double(n) : 0) : nil,
-            minSeparationAtSeconds: minSeparationAt,
-            secondsBelowMinSeparation: Double(ticksBelowMinSeparation) * tickSeconds,
             trailingMeanMeters: trailingCount > 0 ? trailingSum / Double(trailingCount) : nil,
             aimBiasMeters: aimErrorCount > 0 ? (aimErrorSum / Double(aimErrorCount)).length : nil,
             aimErrorRMSMeters: aimErrorCount > 0 ? (aimErrorSquareSum / Double(aimErrorCount)).squareRoot() : nil,
             climbDriftMeters: climbDrift,
             stalledFollowingSeconds: Double(stalledFollowingTicks) * tickSeconds,
-            secondsByState: stateOrder.map { (name: $0, seconds: Double(stateTicks[$0] ?? 0) * tickSeconds) },
+            secondsByState: stateOrder.map { BenchMetrics.StateSeconds(name: $0, seconds: Double(stateTicks[$0] ?? 0) * tickSeconds) },
             speedAfterStart: worst(worstStart, openStart).map { $0.figures(personStarts: personStarts) }
         )
     }
