@@ -12,11 +12,16 @@ public struct MotionCommand: Sendable, Hashable {
     public var climbMetersPerSecond: Double
     /// Yaw rate, degrees per second; positive = clockwise seen from above.
     public var yawRateDegreesPerSecond: Double
+    /// What a drone family that closes the velocity loop itself needs besides (`MotionContext`: the
+    /// latency-predicted drone, the keep-off points, the wind estimate…); nil for an autopilot.
+    public var context: MotionContext?
 
-    @inlinable public init(velocity: PlaneVector, climbMetersPerSecond: Double, yawRateDegreesPerSecond: Double) {
+    @inlinable public init(velocity: PlaneVector, climbMetersPerSecond: Double, yawRateDegreesPerSecond: Double,
+                           context: MotionContext? = nil) {
         self.velocity = velocity
         self.climbMetersPerSecond = climbMetersPerSecond
         self.yawRateDegreesPerSecond = yawRateDegreesPerSecond
+        self.context = context
     }
 
     /// Stand still: zero velocity, climb and yaw rate (an autopilot brakes and holds where it stops).
