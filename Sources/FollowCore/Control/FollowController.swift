@@ -68,7 +68,8 @@ public struct FollowOutput: Sendable, Hashable {
 /// (`VehicleDynamics.velocityLoop`) flies it with its own velocity loop; the stopping model then
 /// counts on the autopilot's acceleration limit, and the latency prediction on its response.
 ///
-/// **Into a PCMD (AR.Drone only, `VehicleDynamics.tiltLoop`).** A velocity loop inverts the AR.Drone's tilt→velocity model
+/// **Into a PCMD (AR.Drone only, `VehicleDynamics.tiltLoop`: `TiltLoop`, fed the motion and its
+/// `MotionContext`).** A velocity loop inverts the AR.Drone's tilt→velocity model
 /// v̇ = c1·(c2·sin(tilt) − v) (tum_ardrone, docs/dynamics-and-follow.md §1.2):
 /// sin(tilt) = (v_cmd + Kv·(v_cmd − v)/c1)/c2, so a steady speed v holds asin(v/c2) as its
 /// feed-forward. The tilt vector is rotated into the body frame (PCMD: negative pitch =

@@ -1,8 +1,8 @@
 /// What the core asks of the vehicle for one tick, whatever the vehicle: a horizontal velocity in
 /// the local plane, a climb rate and a yaw rate (docs/architecture.md §3.1).
 ///
-/// Each drone family translates it: the AR.Drone's tilt loop (`FollowController`'s
-/// `VehicleDynamics.tiltLoop`) into a progressive PCMD; a MAVLink autopilot receives it as is, a
+/// Each drone family translates it: the AR.Drone's tilt loop (`TiltLoop`, with the core's
+/// `MotionContext`) into a progressive PCMD; a MAVLink autopilot receives it as is, a
 /// SET_POSITION_TARGET_LOCAL_NED velocity set-point in MAV_FRAME_LOCAL_NED (docs/mavlink.md §7.4),
 /// and closes its own velocity loop. Never converted from one vehicle's terms into another's.
 public struct MotionCommand: Sendable, Hashable {
