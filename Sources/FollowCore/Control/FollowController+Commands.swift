@@ -1,5 +1,5 @@
 /// The follower's command path: tick timing, the smoothed reference, the wind observer, the
-/// velocity loop through the inverted tilt model, yaw and gaz, and the slew limits
+/// latency prediction, yaw and climb, and the hand-over to the AR.Drone's `TiltLoop`
 /// (the model: docs/dynamics-and-follow.md §1.2, docs/stopping-model.md §5).
 extension FollowController {
     mutating func tickSeconds(now: MonotonicTime) -> Double {
@@ -37,14 +37,6 @@ extension FollowController {
         return PlaneVector(east: v.east * c - v.north * s, north: v.east * s + v.north * c)
     }
 
-    /// World-frame sin(tilt) vector a PCMD asks for.
-    func worldTilt(of command: PilotCommand, noseHeadingDegrees: Double) -> PlaneVector {
-        let forward = _sin(-command.pitch * maxTiltRadians)
-        let right = _sin(command.roll * maxTiltRadians)
-        return PlaneVector.unit(bearingDegrees: noseHeadingDegrees) * forward
-            + PlaneVector.unit(bearingDegrees: noseHeadingDegrees + 90) * right
-    }
-
     /// The drone `commandLatencySeconds` ahead under the last command: through the tilt model from
     /// the last PCMD (AR.Drone), or a first-order response to the last velocity (an autopilot).
     func predictAcrossLatency(_ drone: PlaneState, noseHeadingDegrees: Double) -> PlaneState {
@@ -53,7 +45,7 @@ extension FollowController {
         let acceleration: PlaneVector
         switch vehicle {
         case .tiltLoop:
-            let tilt = worldTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees)
+            let tilt = tiltLoop.lastWorldSinTilt(noseHeadingDegrees: noseHeadingDegrees)
             acceleration = (tilt * tuning.tiltSpeedMetersPerSecond - drone.velocity + windEstimate) * tuning.dragRatePerSecond
         case .velocityLoop(let autopilot):
             acceleration = ((lastMotion.velocity - drone.velocity) / autopilot.responseTimeConstantSeconds)
@@ -72,7 +64,7 @@ extension FollowController {
     mutating func observeWind(_ drone: PlaneState, noseHeadingDegrees: Double, dt: Double, omega: Double) {
         // An autopilot holds its own velocity against the wind; the tilt model says nothing about it.
         guard vehicle == .tiltLoop else { return }
-        let thrust = worldTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees) * tuning.tiltSpeedMetersPerSecond
+        let thrust = tiltLoop.lastWorldSinTilt(noseHeadingDegrees: noseHeadingDegrees) * tuning.tiltSpeedMetersPerSecond
         let authority = tuning.tiltSpeedMetersPerSecond * sinMaxTilt
         if tuning.windObserverRadiansPerSecond > 0 {
             windObserver.update(measured: drone.velocity, thrust: thrust, dragRatePerSecond: tuning.dragRatePerSecond,
@@ -81,24 +73,6 @@ extension FollowController {
         fastWindObserver.update(measured: drone.velocity, thrust: thrust, dragRatePerSecond: tuning.dragRatePerSecond,
                                 omega: tuning.failsafeWindObserverRadiansPerSecond, dt: dt,
                                 limit: tuning.failsafeWindLimitFactor * authority)
-    }
-
-    /// Velocity loop through the inverted tilt model (less the wind estimate), into body-frame
-    /// roll/pitch fractions.
-    func setTilt(_ command: inout PilotCommand, velocity: PlaneVector, drone: PlaneState,
-                         noseHeadingDegrees: Double) {
-        let acceleration = (velocity - drone.velocity) * tuning.velocityGainPerSecond
-        // v̇ = c1·(c2·sin(tilt) − v + wind): the tilt that holds `velocity` cancels the wind estimate.
-        let sinTilt = (velocity + acceleration / tuning.dragRatePerSecond - windEstimate) / tuning.tiltSpeedMetersPerSecond
-        setTilt(&command, worldSinTilt: sinTilt.clamped(toLength: sinMaxTilt), noseHeadingDegrees: noseHeadingDegrees)
-    }
-
-    /// Roll and pitch (fractions of `maxTiltDegrees`) that tilt the drone by the world-frame
-    /// sin(tilt) vector `worldSinTilt` (PCMD: negative pitch = forward, positive roll = right).
-    func setTilt(_ command: inout PilotCommand, worldSinTilt: PlaneVector, noseHeadingDegrees: Double) {
-        let body = worldSinTilt.bodyFrame(headingDegrees: noseHeadingDegrees)
-        command.pitch = Self.clampUnit(-_asin(Self.clampUnit(body.forward)) / maxTiltRadians)
-        command.roll = Self.clampUnit(_asin(Self.clampUnit(body.right)) / maxTiltRadians)
     }
 
     /// Yaw rate pointing the nose at the person, degrees per second clockwise: proportional to the
@@ -123,44 +97,20 @@ extension FollowController {
         return min(max(climb, -maxClimb), maxClimb)
     }
 
-    /// The vehicle's terms for `motion`: for the AR.Drone (`VehicleDynamics.tiltLoop`) the PCMD of the
-    /// velocity loop through the inverted tilt model, yaw and gaz as fractions of their maxima, slew
-    /// limited (`escaping`: tilt unlimited), with any tilt towards a `keepOff` point inside
-    /// `minSeparationMeters` removed; nil for an autopilot, which flies `motion` itself.
+    /// The vehicle's terms for `motion`: for the AR.Drone (`VehicleDynamics.tiltLoop`) the context its
+    /// tilt loop needs (`MotionContext`) attached to `motion`, and the PCMD `TiltLoop` makes of both;
+    /// nil (and no context) for an autopilot, which flies `motion` itself.
     mutating func translate(
-        _ motion: MotionCommand, predicted: PlaneState, drone: PlaneVector, dt: Double, escaping: Bool,
-        keepOff: (PlaneVector, PlaneVector)?, noseHeadingDegrees: Double
+        _ motion: inout MotionCommand, predicted: PlaneState, drone: PlaneVector, dt: Double, escaping: Bool,
+        keepOff: [PlaneVector], noseHeadingDegrees: Double
     ) -> PilotCommand? {
         lastMotion = motion
         guard vehicle == .tiltLoop else { return nil }
-        var command = PilotCommand.zero
-        setTilt(&command, velocity: motion.velocity, drone: predicted, noseHeadingDegrees: noseHeadingDegrees)
-        command.yaw = Self.clampUnit(motion.yawRateDegreesPerSecond / parameters.maxYawRateDegreesPerSecond)
-        command.gaz = Self.clampUnit(motion.climbMetersPerSecond / parameters.maxClimbMetersPerSecond)
-        command = slewLimited(command, dt: dt, tilt: !escaping)
-        if let (person, other) = keepOff {
-            command = withoutTiltTowards(person, other, from: drone, command, noseHeadingDegrees: noseHeadingDegrees)
-        }
-        lastCommand = command
-        return command
+        let context = MotionContext(
+            predictedDrone: predicted, dronePositionPlane: drone, noseHeadingDegrees: noseHeadingDegrees,
+            intervalSeconds: dt, escaping: escaping, keepOffPointsPlane: keepOff,
+            keepOffRadiusMeters: minSeparationMeters, windEstimate: windEstimate)
+        motion.context = context
+        return tiltLoop.translate(motion, context: context)
     }
-
-    /// Each output moved at most its slew rate from the last command (`tilt: false` leaves roll and
-    /// pitch unlimited, for escapes).
-    func slewLimited(_ command: PilotCommand, dt: Double, tilt: Bool = true) -> PilotCommand {
-        let tiltLimit = tilt ? tuning.tiltSlewPerSecond * dt : 2
-        return PilotCommand(
-            roll: Self.step(lastCommand.roll, towards: command.roll, limit: tiltLimit),
-            pitch: Self.step(lastCommand.pitch, towards: command.pitch, limit: tiltLimit),
-            gaz: Self.step(lastCommand.gaz, towards: command.gaz, limit: tuning.gazSlewPerSecond * dt),
-            yaw: Self.step(lastCommand.yaw, towards: command.yaw, limit: tuning.yawSlewPerSecond * dt))
-    }
-
-    @inline(__always)
-    static func step(_ from: Double, towards to: Double, limit: Double) -> Double {
-        from + min(max(to - from, -limit), limit)
-    }
-
-    @inline(__always)
-    static func clampUnit(_ x: Double) -> Double { min(max(x, -1), 1) }
 }

@@ -1,6 +1,6 @@
 /// The follower's keep-out geometry: the aim pushed out of the protected radius, clipped into the
-/// geofence, the approach-speed cap towards the person (`StoppingModel`, docs/stopping-model.md §3–4)
-/// and the tilt removed towards a person inside `minSeparationMeters`.
+/// geofence and the approach-speed cap towards the person (`StoppingModel`, docs/stopping-model.md §3–4);
+/// the tilt removed towards a person inside `minSeparationMeters` is `TiltLoop`'s (the keep-off points).
 extension FollowController {
     /// Moves `aim` radially away from `person` to at least minSeparation + margin.
     func pushedOut(_ aim: PlaneVector, from person: PlaneVector, fallback: PlaneVector) -> PlaneVector {
@@ -45,29 +45,6 @@ extension FollowController {
             roomMeters: room, pointAwaySpeedMetersPerSecond: personVelocity.dot(towards), braking: braking,
             backOffGainPerSecond: tuning.separationGainPerSecond)
         return HalfPlane(normal: towards, limit: allowed)
-    }
-
-    /// Inside `minSeparationMeters` of either person point: removes any tilt towards it
-    /// (bypassing the slew limit).
-    func withoutTiltTowards(
-        _ person: PlaneVector, _ other: PlaneVector, from drone: PlaneVector, _ command: PilotCommand,
-        noseHeadingDegrees: Double
-    ) -> PilotCommand {
-        let a = noTiltTowards(person, from: drone), b = noTiltTowards(other, from: drone)
-        guard a != nil || b != nil else { return command }
-        let tilt = worldTilt(of: command, noseHeadingDegrees: noseHeadingDegrees)
-        let safeTilt = HalfPlane.project(tilt, a, b)
-        guard safeTilt != tilt else { return command }
-        var safe = command
-        setTilt(&safe, worldSinTilt: safeTilt, noseHeadingDegrees: noseHeadingDegrees)
-        return safe
-    }
-
-    func noTiltTowards(_ point: PlaneVector, from drone: PlaneVector) -> HalfPlane? {
-        let rel = point - drone
-        let distance = rel.length
-        guard distance < minSeparationMeters, distance > 1e-6 else { return nil }
-        return HalfPlane(normal: rel / distance, limit: 0)
     }
 }
 

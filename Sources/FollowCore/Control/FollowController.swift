@@ -68,7 +68,8 @@ public struct FollowOutput: Sendable, Hashable {
 /// (`VehicleDynamics.velocityLoop`) flies it with its own velocity loop; the stopping model then
 /// counts on the autopilot's acceleration limit, and the latency prediction on its response.
 ///
-/// **Into a PCMD (AR.Drone only, `VehicleDynamics.tiltLoop`).** A velocity loop inverts the AR.Drone's tilt→velocity model
+/// **Into a PCMD (AR.Drone only, `VehicleDynamics.tiltLoop`: `TiltLoop`, fed the motion and its
+/// `MotionContext`).** A velocity loop inverts the AR.Drone's tilt→velocity model
 /// v̇ = c1·(c2·sin(tilt) − v) (tum_ardrone, docs/dynamics-and-follow.md §1.2):
 /// sin(tilt) = (v_cmd + Kv·(v_cmd − v)/c1)/c2, so a steady speed v holds asin(v/c2) as its
 /// feed-forward. The tilt vector is rotated into the body frame (PCMD: negative pitch =
@@ -89,12 +90,13 @@ public struct FollowController: Sendable {
 
     // Controller state, internal (not private) only so the command and separation extensions in
     // FollowController+Commands.swift / +Separation.swift can use it; nothing else in the module does.
-    let maxTiltRadians: Double
     let sinMaxTilt: Double
     var smoothedPosition: PlaneVector?
     var smoothedVelocity: PlaneVector = .zero
     var standoffDirection: PlaneVector?
-    var lastCommand: PilotCommand = .zero
+    /// The AR.Drone's velocity loop and its last PCMD (the latency prediction's and the wind
+    /// observers' input); unused for an autopilot.
+    var tiltLoop: TiltLoop
     /// The last motion commanded (the latency prediction's input for an autopilot).
     var lastMotion: MotionCommand = .stop
     var lastTickAt: MonotonicTime?
@@ -129,7 +131,7 @@ public struct FollowController: Sendable {
         self.tuning = tuning
         self.minSeparationMeters = minSeparationMeters
         self.geofenceMeters = geofenceMeters
-        self.maxTiltRadians = radians(fromDegrees: parameters.maxTiltDegrees)
+        self.tiltLoop = TiltLoop(parameters: parameters, tuning: tuning)
         self.sinMaxTilt = _sin(radians(fromDegrees: parameters.maxTiltDegrees))
         self.stopping = StoppingModel(parameters: parameters, tuning: tuning, vehicle: vehicle)
     }
@@ -161,9 +163,7 @@ public struct FollowController: Sendable {
                               limit: tuning.failsafeWindLimitFactor * authority)
         guard tuning.windObserverRadiansPerSecond > 0 else { return }
         windObserver.seed(towards: wind, gain: gain, limit: authority)
-        lastCommand = PilotCommand(roll: Self.clampUnit(radians(fromDegrees: rollDegrees) / maxTiltRadians),
-                                   pitch: Self.clampUnit(radians(fromDegrees: pitchDegrees) / maxTiltRadians),
-                                   gaz: 0, yaw: 0)
+        tiltLoop.seed(pitchDegrees: pitchDegrees, rollDegrees: rollDegrees)
     }
 
     /// Forgets the wind estimate: call on the ground.
@@ -173,7 +173,7 @@ public struct FollowController: Sendable {
     }
 
     /// The last command produced (the slew limiter's memory).
-    public var previousCommand: PilotCommand { lastCommand }
+    public var previousCommand: PilotCommand { tiltLoop.lastCommand }
 
     /// Forgets smoothing, geometry and the previous command: call when the drone has been
     /// hovering (PCMD flag 0), so the next command ramps up from level flight. The wind
@@ -182,7 +182,7 @@ public struct FollowController: Sendable {
         smoothedPosition = nil
         smoothedVelocity = .zero
         standoffDirection = nil
-        lastCommand = .zero
+        tiltLoop.reset()
         lastMotion = .stop
         lastTickAt = nil
         // The firmware flew the hover with tilts we do not know: restart the observers' velocity.
@@ -297,13 +297,13 @@ public struct FollowController: Sendable {
         // 5. Motion: the velocity, a climb to the altitude, the nose towards the person; then the
         //    vehicle's own terms (the AR.Drone's PCMD).
         let toPerson = person - predicted.position
-        let motion = MotionCommand(
+        var motion = MotionCommand(
             velocity: velocity,
             climbMetersPerSecond: climbRate(altitudeMeters: altitudeMeters, targetMeters: parameters.altitudeMeters),
             yawRateDegreesPerSecond: yawRate(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
                                              noseHeadingDegrees: noseHeadingDegrees))
-        let pilot = translate(motion, predicted: predicted, drone: drone.position, dt: dt, escaping: escaping,
-                              keepOff: (target.position, stopPoint), noseHeadingDegrees: noseHeadingDegrees)
+        let pilot = translate(&motion, predicted: predicted, drone: drone.position, dt: dt, escaping: escaping,
+                              keepOff: [target.position, stopPoint], noseHeadingDegrees: noseHeadingDegrees)
 
         let rel = target.position - drone.position
         return FollowOutput(
@@ -355,13 +355,13 @@ public struct FollowController: Sendable {
             yaw = yawRate(toPerson: target.position - predicted.position, relativeVelocity: .zero,
                           noseHeadingDegrees: noseHeadingDegrees)
         }
-        let motion = MotionCommand(
+        var motion = MotionCommand(
             velocity: velocity,
             climbMetersPerSecond: climbRate(altitudeMeters: altitudeMeters,
                                             targetMeters: holdAltitudeMeters ?? parameters.altitudeMeters),
             yawRateDegreesPerSecond: yaw)
-        let keepOff = target.flatMap { target in stopPoint.map { (target.position, $0) } }
-        let pilot = translate(motion, predicted: predicted, drone: drone.position, dt: dt, escaping: false,
+        let keepOff = target.flatMap { target in stopPoint.map { [target.position, $0] } } ?? []
+        let pilot = translate(&motion, predicted: predicted, drone: drone.position, dt: dt, escaping: false,
                               keepOff: keepOff, noseHeadingDegrees: noseHeadingDegrees)
         return ControlOutput(motion: motion, pilot: pilot)
     }

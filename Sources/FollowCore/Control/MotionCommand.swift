@@ -1,8 +1,8 @@
 /// What the core asks of the vehicle for one tick, whatever the vehicle: a horizontal velocity in
 /// the local plane, a climb rate and a yaw rate (docs/architecture.md §3.1).
 ///
-/// Each drone family translates it: the AR.Drone's tilt loop (`FollowController`'s
-/// `VehicleDynamics.tiltLoop`) into a progressive PCMD; a MAVLink autopilot receives it as is, a
+/// Each drone family translates it: the AR.Drone's tilt loop (`TiltLoop`, with the core's
+/// `MotionContext`) into a progressive PCMD; a MAVLink autopilot receives it as is, a
 /// SET_POSITION_TARGET_LOCAL_NED velocity set-point in MAV_FRAME_LOCAL_NED (docs/mavlink.md §7.4),
 /// and closes its own velocity loop. Never converted from one vehicle's terms into another's.
 public struct MotionCommand: Sendable, Hashable {
@@ -12,11 +12,16 @@ public struct MotionCommand: Sendable, Hashable {
     public var climbMetersPerSecond: Double
     /// Yaw rate, degrees per second; positive = clockwise seen from above.
     public var yawRateDegreesPerSecond: Double
+    /// What a drone family that closes the velocity loop itself needs besides (`MotionContext`: the
+    /// latency-predicted drone, the keep-off points, the wind estimate…); nil for an autopilot.
+    public var context: MotionContext?
 
-    @inlinable public init(velocity: PlaneVector, climbMetersPerSecond: Double, yawRateDegreesPerSecond: Double) {
+    @inlinable public init(velocity: PlaneVector, climbMetersPerSecond: Double, yawRateDegreesPerSecond: Double,
+                           context: MotionContext? = nil) {
         self.velocity = velocity
         self.climbMetersPerSecond = climbMetersPerSecond
         self.yawRateDegreesPerSecond = yawRateDegreesPerSecond
+        self.context = context
     }
 
     /// Stand still: zero velocity, climb and yaw rate (an autopilot brakes and holds where it stops).

@@ -1,0 +1,121 @@
+/// The AR.Drone's velocity loop (`VehicleDynamics.tiltLoop`): a `MotionCommand` and its
+/// `MotionContext` → one progressive PCMD, as a value with its own state (the last PCMD, which
+/// the slew limits step from).
+///
+/// It inverts the tum_ardrone tilt model v̇ = c1·(c2·sin(tilt) − v + wind) (docs/dynamics-and-follow.md
+/// §1.2, `ControllerTuning` c1 = `dragRatePerSecond`, c2 = `tiltSpeedMetersPerSecond`):
+/// sin(tilt) = (v_cmd + Kv·(v_cmd − v)/c1 − wind)/c2 with v the context's latency-predicted
+/// velocity, clamped to the maximum tilt, rotated into the body frame (negative pitch = forward,
+/// positive roll = right, fractions of `maxTiltDegrees`); yaw and gaz are the motion's rates as
+/// fractions of their maxima. Every output is clamped to [−1, 1] and slew-rate limited (roll and
+/// pitch not while `escaping`); last, inside the keep-off radius of a keep-off point any tilt
+/// towards it is removed, bypassing the slew limit.
+public struct TiltLoop: Sendable, Hashable {
+    public let tuning: ControllerTuning
+    /// The tilt a PCMD fraction of 1 asks for, radians (`FollowParameters.maxTiltDegrees`).
+    public let maxTiltRadians: Double
+    let sinMaxTilt: Double
+    let maxYawRateDegreesPerSecond: Double
+    let maxClimbMetersPerSecond: Double
+    /// The last PCMD made (the slew limiter's memory).
+    public private(set) var lastCommand: PilotCommand = .zero
+
+    public init(parameters: FollowParameters, tuning: ControllerTuning) {
+        self.tuning = tuning
+        maxTiltRadians = radians(fromDegrees: parameters.maxTiltDegrees)
+        sinMaxTilt = _sin(maxTiltRadians)
+        maxYawRateDegreesPerSecond = parameters.maxYawRateDegreesPerSecond
+        maxClimbMetersPerSecond = parameters.maxClimbMetersPerSecond
+    }
+
+    /// The PCMD for `motion`, and the new slew memory.
+    public mutating func translate(_ motion: MotionCommand, context: MotionContext) -> PilotCommand {
+        let nose = context.noseHeadingDegrees, dt = context.intervalSeconds
+        var command = PilotCommand.zero
+        let acceleration = (motion.velocity - context.predictedDrone.velocity) * tuning.velocityGainPerSecond
+        // v̇ = c1·(c2·sin(tilt) − v + wind): the tilt that holds the velocity cancels the wind estimate.
+        let sinTilt = (motion.velocity + acceleration / tuning.dragRatePerSecond - context.windEstimate)
+            / tuning.tiltSpeedMetersPerSecond
+        setTilt(&command, worldSinTilt: sinTilt.clamped(toLength: sinMaxTilt), noseHeadingDegrees: nose)
+        command.yaw = Self.clampUnit(motion.yawRateDegreesPerSecond / maxYawRateDegreesPerSecond)
+        command.gaz = Self.clampUnit(motion.climbMetersPerSecond / maxClimbMetersPerSecond)
+        command = slewLimited(command, dt: dt, tilt: !context.escaping)
+        command = withoutTiltTowards(context.keepOffPointsPlane, radius: context.keepOffRadiusMeters,
+                                     from: context.dronePositionPlane, command, noseHeadingDegrees: nose)
+        lastCommand = command
+        return command
+    }
+
+    /// The firmware flew the drone (PCMD flag 0) at this attitude (navdata: pitch positive = nose up,
+    /// roll positive = right down, degrees): the next PCMD ramps from it, not from level.
+    public mutating func seed(pitchDegrees: Double, rollDegrees: Double) {
+        lastCommand = PilotCommand(roll: Self.clampUnit(radians(fromDegrees: rollDegrees) / maxTiltRadians),
+                                   pitch: Self.clampUnit(radians(fromDegrees: pitchDegrees) / maxTiltRadians),
+                                   gaz: 0, yaw: 0)
+    }
+
+    /// The drone hovered (PCMD flag 0): the next PCMD ramps up from level flight.
+    public mutating func reset() { lastCommand = .zero }
+
+    /// World-frame sin(tilt) vector the last PCMD asks for.
+    public func lastWorldSinTilt(noseHeadingDegrees: Double) -> PlaneVector {
+        worldSinTilt(of: lastCommand, noseHeadingDegrees: noseHeadingDegrees)
+    }
+
+    /// World-frame sin(tilt) vector a PCMD asks for.
+    func worldSinTilt(of command: PilotCommand, noseHeadingDegrees: Double) -> PlaneVector {
+        let forward = _sin(-command.pitch * maxTiltRadians)
+        let right = _sin(command.roll * maxTiltRadians)
+        return PlaneVector.unit(bearingDegrees: noseHeadingDegrees) * forward
+            + PlaneVector.unit(bearingDegrees: noseHeadingDegrees + 90) * right
+    }
+
+    /// Roll and pitch (fractions of the maximum tilt) that tilt the drone by the world-frame
+    /// sin(tilt) vector `worldSinTilt` (PCMD: negative pitch = forward, positive roll = right).
+    func setTilt(_ command: inout PilotCommand, worldSinTilt: PlaneVector, noseHeadingDegrees: Double) {
+        let body = worldSinTilt.bodyFrame(headingDegrees: noseHeadingDegrees)
+        command.pitch = Self.clampUnit(-_asin(Self.clampUnit(body.forward)) / maxTiltRadians)
+        command.roll = Self.clampUnit(_asin(Self.clampUnit(body.right)) / maxTiltRadians)
+    }
+
+    /// Each output moved at most its slew rate from the last command (`tilt: false` leaves roll and
+    /// pitch unlimited, for escapes).
+    func slewLimited(_ command: PilotCommand, dt: Double, tilt: Bool = true) -> PilotCommand {
+        let tiltLimit = tilt ? tuning.tiltSlewPerSecond * dt : 2
+        return PilotCommand(
+            roll: Self.step(lastCommand.roll, towards: command.roll, limit: tiltLimit),
+            pitch: Self.step(lastCommand.pitch, towards: command.pitch, limit: tiltLimit),
+            gaz: Self.step(lastCommand.gaz, towards: command.gaz, limit: tuning.gazSlewPerSecond * dt),
+            yaw: Self.step(lastCommand.yaw, towards: command.yaw, limit: tuning.yawSlewPerSecond * dt))
+    }
+
+    /// Inside `radius` of the first two `points` (the person's estimate, their last fix): removes any
+    /// tilt towards them (bypassing the slew limit).
+    func withoutTiltTowards(_ points: [PlaneVector], radius: Double, from drone: PlaneVector,
+                            _ command: PilotCommand, noseHeadingDegrees: Double) -> PilotCommand {
+        let limits = points.prefix(2).map { Self.noTiltTowards($0, from: drone, radius: radius) }
+        let a = limits.first ?? nil, b = limits.dropFirst().first ?? nil
+        guard a != nil || b != nil else { return command }
+        let tilt = worldSinTilt(of: command, noseHeadingDegrees: noseHeadingDegrees)
+        let safeTilt = HalfPlane.project(tilt, a, b)
+        guard safeTilt != tilt else { return command }
+        var safe = command
+        setTilt(&safe, worldSinTilt: safeTilt, noseHeadingDegrees: noseHeadingDegrees)
+        return safe
+    }
+
+    static func noTiltTowards(_ point: PlaneVector, from drone: PlaneVector, radius: Double) -> HalfPlane? {
+        let rel = point - drone
+        let distance = rel.length
+        guard distance < radius, distance > 1e-6 else { return nil }
+        return HalfPlane(normal: rel / distance, limit: 0)
+    }
+
+    @inline(__always)
+    static func step(_ from: Double, towards to: Double, limit: Double) -> Double {
+        from + min(max(to - from, -limit), limit)
+    }
+
+    @inline(__always)
+    static func clampUnit(_ x: Double) -> Double { min(max(x, -1), 1) }
+}

@@ -1,0 +1,89 @@
+@testable import FollowCore
+import Testing
+
+@Suite("TiltLoop: the AR.Drone's PCMD from motion and its context alone")
+struct TiltLoopTests {
+    static let parameters = FollowParameters(standoffMeters: 6)
+    static let minSeparation = FailsafeParameters().minSeparationMeters
+
+    @Test("a tilt loop fed only the motion commands (with their context) makes every PCMD the controller made")
+    func motionAndContextCarryEverything() throws {
+        // Given a controller following a person who walks past and turns, in seeded situations
+        var random = TestRandom(seed: 11)
+        for _ in 0..<50 {
+            var controller = FollowController(parameters: Self.parameters, minSeparationMeters: Self.minSeparation,
+                                              geofenceMeters: 100)
+            var loop = TiltLoop(parameters: Self.parameters, tuning: controller.tuning)
+            let start = random.gaussianVector(sigma: 4)
+            let walk = random.gaussianVector(sigma: 1.2)
+            let nose = 360 * random.uniform()
+            for k in 0..<90 {
+                let t = Double(k) / 30
+                let person = PlaneState(position: start + walk * t, velocity: walk)
+                let drone = PlaneState(position: random.gaussianVector(sigma: 0.05), velocity: random.gaussianVector(sigma: 0.3))
+                // When the controller decides, and the tilt loop translates the motion it emitted
+                let out = controller.follow(target: person, targetLastFix: person.position + random.gaussianVector(sigma: 0.5),
+                                            motion: .moving, drone: drone, noseHeadingDegrees: nose, altitudeMeters: 3,
+                                            home: nil, now: MonotonicTime(seconds: t))
+                let context = try #require(out.motion.context)
+                // Then both PCMDs are the same, tick after tick
+                #expect(loop.translate(out.motion, context: context) == out.pilot)
+            }
+        }
+    }
+
+    @Test("an autopilot's motion carries no context and gets no PCMD")
+    func autopilotGetsNoContext() {
+        var controller = FollowController(parameters: Self.parameters, minSeparationMeters: Self.minSeparation,
+                                          geofenceMeters: 100, vehicle: .velocityLoop(.arduCopterDefaults))
+        let out = controller.follow(target: PlaneState(position: PlaneVector(east: 10, north: 0), velocity: .zero),
+                                    motion: .stationary, drone: PlaneState(position: .zero, velocity: .zero),
+                                    noseHeadingDegrees: 0, altitudeMeters: 3, home: nil, now: .zero)
+        #expect(out.motion.context == nil)
+        #expect(out.pilot == nil)
+    }
+
+    static func context(drone: PlaneState = PlaneState(position: .zero, velocity: .zero), escaping: Bool = false,
+                        keepOff: [PlaneVector] = [], wind: PlaneVector = .zero) -> MotionContext {
+        MotionContext(predictedDrone: drone, dronePositionPlane: drone.position, noseHeadingDegrees: 0,
+                      intervalSeconds: 1.0 / 30, escaping: escaping, keepOffPointsPlane: keepOff,
+                      keepOffRadiusMeters: minSeparation, windEstimate: wind)
+    }
+
+    @Test("holding a velocity in still air and in wind: sin(tilt) = (v − wind)/c2 once the slew limit has caught up")
+    func steadyTiltCancelsTheWind() {
+        let tuning = ControllerTuning()
+        let maxTilt = radians(fromDegrees: Self.parameters.maxTiltDegrees)
+        for wind in [PlaneVector.zero, PlaneVector(east: 0, north: -1.5)] {
+            // Given a drone flying north at 2 m/s, nose north
+            var loop = TiltLoop(parameters: Self.parameters, tuning: tuning)
+            let drone = PlaneState(position: .zero, velocity: PlaneVector(east: 0, north: 2))
+            let motion = MotionCommand(velocity: drone.velocity, climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0)
+            // When the loop has run for 3 s
+            var pcmd = PilotCommand.zero
+            for _ in 0..<90 { pcmd = loop.translate(motion, context: Self.context(drone: drone, wind: wind)) }
+            // Then it pitches forward by asin((v − wind)/c2), no roll
+            let expected = -_asin((2 - wind.north) / tuning.tiltSpeedMetersPerSecond) / maxTilt
+            #expect(abs(pcmd.pitch - expected) < 1e-9)
+            #expect(abs(pcmd.roll) < 1e-9)
+        }
+    }
+
+    @Test("inside the protected radius no tilt towards a keep-off point survives, slew limit or not")
+    func keepOffBypassesTheSlewLimit() {
+        // Given a loop whose last PCMD was full tilt north (towards a person 1 m north of the drone)
+        var loop = TiltLoop(parameters: Self.parameters, tuning: ControllerTuning())
+        let north = MotionCommand(velocity: PlaneVector(east: 0, north: 8), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0)
+        for _ in 0..<60 { _ = loop.translate(north, context: Self.context(escaping: true)) }
+        #expect(loop.lastCommand.pitch < -0.9)
+        // When it is asked for the same motion with the person inside the protected radius
+        let person = PlaneVector(east: 0, north: 1)
+        let pcmd = loop.translate(north, context: Self.context(keepOff: [person, person]))
+        // Then the PCMD tilts no more towards them (pitch is level at once, not slewed back)
+        #expect(pcmd.pitch >= -1e-9)
+        // and without a keep-off point, the same loop would only slew
+        var free = TiltLoop(parameters: Self.parameters, tuning: ControllerTuning())
+        for _ in 0..<60 { _ = free.translate(north, context: Self.context(escaping: true)) }
+        #expect(free.translate(north, context: Self.context()).pitch < -0.9)
+    }
+}
