@@ -44,9 +44,10 @@ struct TiltLoopTests {
     }
 
     static func context(drone: PlaneState = PlaneState(position: .zero, velocity: .zero), escaping: Bool = false,
-                        keepOff: [PlaneVector] = [], wind: PlaneVector = .zero) -> MotionContext {
+                        keepOff: (PlaneVector, PlaneVector)? = nil, wind: PlaneVector = .zero) -> MotionContext {
         MotionContext(predictedDrone: drone, dronePositionPlane: drone.position, noseHeadingDegrees: 0,
-                      intervalSeconds: 1.0 / 30, escaping: escaping, keepOffPointsPlane: keepOff,
+                      intervalSeconds: 1.0 / 30, escaping: escaping, keepOffPersonPlane: keepOff?.0,
+                      keepOffStopPointPlane: keepOff?.1,
                       keepOffRadiusMeters: minSeparation, windEstimate: wind)
     }
 
@@ -78,7 +79,7 @@ struct TiltLoopTests {
         #expect(loop.lastCommand.pitch < -0.9)
         // When it is asked for the same motion with the person inside the protected radius
         let person = PlaneVector(east: 0, north: 1)
-        let pcmd = loop.translate(north, context: Self.context(keepOff: [person, person]))
+        let pcmd = loop.translate(north, context: Self.context(keepOff: (person, person)))
         // Then the PCMD tilts no more towards them (pitch is level at once, not slewed back)
         #expect(pcmd.pitch >= -1e-9)
         // and without a keep-off point, the same loop would only slew

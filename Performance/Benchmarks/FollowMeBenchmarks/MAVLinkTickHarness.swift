@@ -1,17 +1,17 @@
 import FollowCore
 import MAVLink
 
-/// One 30 Hz tick of the MAVLink link's output, from the pilot command to wire bytes, as
-/// `MAVLinkSession.sendSetpoint` and `MAVLinkLink.perform` do it: the pilot command scaled to a
-/// body-velocity set-point (`VelocitySetpointScale`), the SET_POSITION_TARGET_LOCAL_NED built from it,
+/// One 30 Hz tick of the MAVLink link's output, from the core's motion to wire bytes, as
+/// `MAVLinkSession.sendSetpoint` and `MAVLinkLink.perform` do it: the motion limited into a LOCAL_NED
+/// velocity set-point (`VelocitySetpointLimits`), the SET_POSITION_TARGET_LOCAL_NED built from it,
 /// then it and a HEARTBEAT (the session's ground-station heartbeat; really 1 Hz, here every tick: the
 /// worst tick) encoded with the next sequence numbers into one reused datagram buffer.
 ///
-/// The pilot command changes every tick (a slow sweep), so no value is a compile-time constant.
+/// The motion changes every tick (a slow sweep), so no value is a compile-time constant.
 /// Not `Sendable`: one benchmark thread owns it.
 final class MAVLinkTickHarness {
     private var sender = MAVLinkSender(systemID: 255, componentID: 190)
-    private let scale = VelocitySetpointScale(follow: FollowParameters())
+    private let limits = VelocitySetpointLimits(follow: FollowParameters())
     private let target = MAVLinkTarget(system: 1, component: 1)
     /// Reused for every datagram, as the link's buffer is.
     private var datagram: [UInt8] = []
@@ -29,8 +29,9 @@ final class MAVLinkTickHarness {
     func measuredTick() -> Int {
         tick += 1
         let phase = Double(tick % 600) / 300 - 1   // −1 … 1
-        let pilot = PilotCommand(roll: 0.5 * phase, pitch: -0.8 * phase, gaz: 0.1 * phase, yaw: 0.3 * phase)
-        let setpoint = scale.setpoint(for: pilot)
+        let motion = MotionCommand(velocity: PlaneVector(east: 2.5 * phase, north: -4 * phase),
+                                   climbMetersPerSecond: 0.1 * phase, yawRateDegreesPerSecond: 30 * phase)
+        let setpoint = limits.setpoint(for: motion)
         let message = SetPositionTargetLocalNED(setpoint, target: target,
                                                 timeBootMilliseconds: UInt32(truncatingIfNeeded: tick &* 33))
         var total = encode(.setpoint(message))

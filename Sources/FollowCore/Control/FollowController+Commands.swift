@@ -102,13 +102,14 @@ extension FollowController {
     /// nil (and no context) for an autopilot, which flies `motion` itself.
     mutating func translate(
         _ motion: inout MotionCommand, predicted: PlaneState, drone: PlaneVector, dt: Double, escaping: Bool,
-        keepOff: [PlaneVector], noseHeadingDegrees: Double
+        keepOff: (person: PlaneVector, stopPoint: PlaneVector)?, noseHeadingDegrees: Double
     ) -> PilotCommand? {
         lastMotion = motion
         guard vehicle == .tiltLoop else { return nil }
         let context = MotionContext(
             predictedDrone: predicted, dronePositionPlane: drone, noseHeadingDegrees: noseHeadingDegrees,
-            intervalSeconds: dt, escaping: escaping, keepOffPointsPlane: keepOff,
+            intervalSeconds: dt, escaping: escaping, keepOffPersonPlane: keepOff?.person,
+            keepOffStopPointPlane: keepOff?.stopPoint,
             keepOffRadiusMeters: minSeparationMeters, windEstimate: windEstimate)
         motion.context = context
         return tiltLoop.translate(motion, context: context)

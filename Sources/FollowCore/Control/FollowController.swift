@@ -303,7 +303,7 @@ public struct FollowController: Sendable {
             yawRateDegreesPerSecond: yawRate(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
                                              noseHeadingDegrees: noseHeadingDegrees))
         let pilot = translate(&motion, predicted: predicted, drone: drone.position, dt: dt, escaping: escaping,
-                              keepOff: [target.position, stopPoint], noseHeadingDegrees: noseHeadingDegrees)
+                              keepOff: (target.position, stopPoint), noseHeadingDegrees: noseHeadingDegrees)
 
         let rel = target.position - drone.position
         return FollowOutput(
@@ -360,7 +360,7 @@ public struct FollowController: Sendable {
             climbMetersPerSecond: climbRate(altitudeMeters: altitudeMeters,
                                             targetMeters: holdAltitudeMeters ?? parameters.altitudeMeters),
             yawRateDegreesPerSecond: yaw)
-        let keepOff = target.flatMap { target in stopPoint.map { [target.position, $0] } } ?? []
+        let keepOff = target.flatMap { target in stopPoint.map { (person: target.position, stopPoint: $0) } }
         let pilot = translate(&motion, predicted: predicted, drone: drone.position, dt: dt, escaping: false,
                               keepOff: keepOff, noseHeadingDegrees: noseHeadingDegrees)
         return ControlOutput(motion: motion, pilot: pilot)

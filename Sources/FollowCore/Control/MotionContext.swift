@@ -14,23 +14,27 @@ public struct MotionContext: Sendable, Hashable {
     /// The stopping model says the drone must already be moving away from the person: the motion
     /// must not be smoothed (slew-limited) on its way to the vehicle.
     public var escaping: Bool
-    /// Points the drone must not accelerate towards while it is inside `keepOffRadiusMeters` of them
-    /// (the person's estimate and their last fix); empty when no person is known.
-    public var keepOffPointsPlane: [PlaneVector]
+    /// Points the drone must not accelerate towards while it is inside `keepOffRadiusMeters` of them:
+    /// the person's estimate and their stop point (their last fix); nil when no person is known. Two
+    /// values, not an array: this is built every control tick, which allocates nothing (PERFORMANCE.md).
+    public var keepOffPersonPlane: PlaneVector?
+    public var keepOffStopPointPlane: PlaneVector?
     /// The protected radius round each keep-off point, metres (`FailsafeParameters.minSeparationMeters`).
     public var keepOffRadiusMeters: Double
     /// The core's estimate of the air mass's velocity, plane m/s: what holding the velocity must cancel.
     public var windEstimate: PlaneVector
 
     public init(predictedDrone: PlaneState, dronePositionPlane: PlaneVector, noseHeadingDegrees: Double,
-                intervalSeconds: Double, escaping: Bool, keepOffPointsPlane: [PlaneVector], keepOffRadiusMeters: Double,
+                intervalSeconds: Double, escaping: Bool, keepOffPersonPlane: PlaneVector?, keepOffStopPointPlane: PlaneVector?,
+                keepOffRadiusMeters: Double,
                 windEstimate: PlaneVector) {
         self.predictedDrone = predictedDrone
         self.dronePositionPlane = dronePositionPlane
         self.noseHeadingDegrees = noseHeadingDegrees
         self.intervalSeconds = intervalSeconds
         self.escaping = escaping
-        self.keepOffPointsPlane = keepOffPointsPlane
+        self.keepOffPersonPlane = keepOffPersonPlane
+        self.keepOffStopPointPlane = keepOffStopPointPlane
         self.keepOffRadiusMeters = keepOffRadiusMeters
         self.windEstimate = windEstimate
     }

@@ -40,7 +40,8 @@ public struct TiltLoop: Sendable, Hashable {
         command.yaw = Self.clampUnit(motion.yawRateDegreesPerSecond / maxYawRateDegreesPerSecond)
         command.gaz = Self.clampUnit(motion.climbMetersPerSecond / maxClimbMetersPerSecond)
         command = slewLimited(command, dt: dt, tilt: !context.escaping)
-        command = withoutTiltTowards(context.keepOffPointsPlane, radius: context.keepOffRadiusMeters,
+        command = withoutTiltTowards(context.keepOffPersonPlane, context.keepOffStopPointPlane,
+                                     radius: context.keepOffRadiusMeters,
                                      from: context.dronePositionPlane, command, noseHeadingDegrees: nose)
         lastCommand = command
         return command
@@ -91,10 +92,10 @@ public struct TiltLoop: Sendable, Hashable {
 
     /// Inside `radius` of the first two `points` (the person's estimate, their last fix): removes any
     /// tilt towards them (bypassing the slew limit).
-    func withoutTiltTowards(_ points: [PlaneVector], radius: Double, from drone: PlaneVector,
+    func withoutTiltTowards(_ first: PlaneVector?, _ second: PlaneVector?, radius: Double, from drone: PlaneVector,
                             _ command: PilotCommand, noseHeadingDegrees: Double) -> PilotCommand {
-        let limits = points.prefix(2).map { Self.noTiltTowards($0, from: drone, radius: radius) }
-        let a = limits.first ?? nil, b = limits.dropFirst().first ?? nil
+        let a = first.flatMap { Self.noTiltTowards($0, from: drone, radius: radius) }
+        let b = second.flatMap { Self.noTiltTowards($0, from: drone, radius: radius) }
         guard a != nil || b != nil else { return command }
         let tilt = worldSinTilt(of: command, noseHeadingDegrees: noseHeadingDegrees)
         let safeTilt = HalfPlane.project(tilt, a, b)
