@@ -167,19 +167,27 @@ public struct NavdataRawOption: Sendable, Equatable {
 
 extension Navdata: Configurable { public static var defaults: Self { Self() } }
 
-/// Three `Float` components as sent by the drone (frame and unit named by the property holding it).
-public struct NavdataVector3: Sendable, Equatable {
-    public var x: Float
-    public var y: Float
-    public var z: Float
+/// Three components as sent by the drone (frame and unit named by the property holding it): floats
+/// (`NavdataVector3`) or raw sensor counts (`NavdataInt16Vector3`), one layout for both.
+public struct NavdataTriple<Scalar: Sendable & Hashable>: Sendable, Hashable {
+    public var x: Scalar
+    public var y: Scalar
+    public var z: Scalar
 
-    public init(x: Float, y: Float, z: Float) {
+    public init(x: Scalar, y: Scalar, z: Scalar) {
         self.x = x
         self.y = y
         self.z = z
     }
+}
 
-    public static let zero = NavdataVector3(x: 0, y: 0, z: 0)
+/// Three `Float` components.
+public typealias NavdataVector3 = NavdataTriple<Float>
+/// Three `Int16` components (raw sensor counts).
+public typealias NavdataInt16Vector3 = NavdataTriple<Int16>
+
+extension NavdataTriple where Scalar == Float {
+    public static var zero: Self { Self(x: 0, y: 0, z: 0) }
 }
 
 /// The drone's packed time format: top 11 bits seconds, low 21 bits microseconds.

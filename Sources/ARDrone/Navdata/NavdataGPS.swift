@@ -64,7 +64,7 @@ public struct NavdataGPS: Sendable, Equatable {
     public var satelliteCount: UInt32 = 0
     /// `channels[12]`: satellite id and its C/N0 per receiver channel. Always 12 entries: shorter
     /// input is padded with empty channels, longer truncated.
-    @FixedCount(NavdataGPS.channelCount, filler: NavdataGPSChannel(satelliteID: 0, carrierToNoise: 0))
+    @FixedCount(NavdataGPS.channelCount, filler: NavdataGPSChannel())
     public var channels: [NavdataGPSChannel] = []
     /// `is_gps_plugged` (`bool_t`); defaults to 1, since a drone only sends this option with the GPS plugged in.
     public var gpsPluggedFlag: UInt32 = 1
@@ -90,16 +90,13 @@ extension NavdataGPS: Configurable { public static var defaults: Self { Self() }
 
 /// One GPS receiver channel: `{uint8 sat; uint8 c_n0}`.
 public struct NavdataGPSChannel: Sendable, Hashable {
-    /// Satellite id (PRN).
-    public var satelliteID: UInt8
+    /// Satellite id (PRN); 0 in an empty channel.
+    public var satelliteID: UInt8 = 0
     /// Carrier-to-noise, dB-Hz.
-    public var carrierToNoise: UInt8
-
-    public init(satelliteID: UInt8, carrierToNoise: UInt8) {
-        self.satelliteID = satelliteID
-        self.carrierToNoise = carrierToNoise
-    }
+    public var carrierToNoise: UInt8 = 0
 }
+
+extension NavdataGPSChannel: Configurable { public static var defaults: Self { Self() } }
 
 /// An array kept at exactly `count` elements: a longer one is truncated, a shorter one padded with
 /// `filler` (the fixed-size arrays of a wire layout).

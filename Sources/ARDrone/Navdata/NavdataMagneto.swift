@@ -40,17 +40,4 @@ public struct NavdataMagneto: Sendable, Equatable {
     public var isCalibrationOK: Bool { calibrationOKByte != 0 }
 }
 
-/// Three `Int16` components (raw sensor counts).
-public struct NavdataInt16Vector3: Sendable, Hashable {
-    public var x: Int16
-    public var y: Int16
-    public var z: Int16
-
-    public init(x: Int16, y: Int16, z: Int16) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-}
-
 extension NavdataMagneto: Configurable { public static var defaults: Self { Self() } }

@@ -23,24 +23,20 @@ extension FollowMeConfiguration {
     /// key for (`minTakeoffBatteryPercent`, `landedConfirmSeconds`) at the core's declared defaults.
     public var failsafeParameters: FailsafeParameters {
         FailsafeParameters {
-            $0.targetTimeoutSeconds = failsafe.targetTimeoutSeconds
-            $0.landAfterSeconds = failsafe.landAfterSeconds
-            $0.onboardTimeoutSeconds = failsafe.onboardTimeoutSeconds
-            $0.headingTimeoutSeconds = failsafe.headingTimeoutSeconds
-            $0.navdataTimeoutSeconds = failsafe.navdataTimeoutSeconds
-            $0.minBatteryPercent = Double(failsafe.minBatteryPercent)
-            $0.geofenceMeters = failsafe.geofenceMeters
-            $0.maxTargetDistanceMeters = failsafe.maxTargetDistanceMeters
-            $0.minSeparationMeters = failsafe.minSeparationMeters
-            $0.gpsRelativeErrorMeters = failsafe.gpsRelativeErrorMeters
-            $0.takeOffTimeoutSeconds = failsafe.takeOffTimeoutSeconds
-            $0.climbTimeoutSeconds = failsafe.climbTimeoutSeconds
-            $0.lowBatteryConfirmSeconds = failsafe.lowBatteryConfirmSeconds
-            $0.criticalBatteryPercent = Double(failsafe.criticalBatteryPercent)
-            $0.maxEphMeters = failsafe.maxEphMeters
-            $0.maxFixLagSeconds = failsafe.maxFixLagSeconds
-            $0.maxWindMetersPerSecond = failsafe.maxWindMetersPerSecond
-            $0.windSaturationSeconds = failsafe.windSaturationSeconds
+            let f = failsafe
+            // Staleness.
+            ($0.targetTimeoutSeconds, $0.landAfterSeconds) = (f.targetTimeoutSeconds, f.landAfterSeconds)
+            ($0.onboardTimeoutSeconds, $0.headingTimeoutSeconds) = (f.onboardTimeoutSeconds, f.headingTimeoutSeconds)
+            ($0.navdataTimeoutSeconds, $0.maxFixLagSeconds, $0.maxEphMeters) = (f.navdataTimeoutSeconds, f.maxFixLagSeconds, f.maxEphMeters)
+            // Battery (whole percent in the file).
+            ($0.minBatteryPercent, $0.criticalBatteryPercent) = (Double(f.minBatteryPercent), Double(f.criticalBatteryPercent))
+            $0.lowBatteryConfirmSeconds = f.lowBatteryConfirmSeconds
+            // Distances.
+            ($0.geofenceMeters, $0.maxTargetDistanceMeters) = (f.geofenceMeters, f.maxTargetDistanceMeters)
+            ($0.minSeparationMeters, $0.gpsRelativeErrorMeters) = (f.minSeparationMeters, f.gpsRelativeErrorMeters)
+            // Take-off, climb and wind.
+            ($0.takeOffTimeoutSeconds, $0.climbTimeoutSeconds) = (f.takeOffTimeoutSeconds, f.climbTimeoutSeconds)
+            ($0.maxWindMetersPerSecond, $0.windSaturationSeconds) = (f.maxWindMetersPerSecond, f.windSaturationSeconds)
         }
     }
 }

@@ -140,7 +140,7 @@ package enum Arbitrary {
         for _ in 0..<NavdataGPS.controllerTermCount { terms.append(finiteFloat(using: &rng)) }
         var channels: [NavdataGPSChannel] = []
         for _ in 0..<NavdataGPS.channelCount {
-            channels.append(NavdataGPSChannel(satelliteID: rng.nextByte(), carrierToNoise: rng.nextByte()))
+            channels.append(NavdataGPSChannel { ($0.satelliteID, $0.carrierToNoise) = (rng.nextByte(), rng.nextByte()) })
         }
         return NavdataGPS {
             ($0.latitudeDegrees, $0.longitudeDegrees) = (finiteDouble(using: &rng), finiteDouble(using: &rng))
