@@ -36,8 +36,9 @@ struct FlightStatusTracker {
     }
 
     mutating func note(_ transition: FlightTransition, now: MonotonicTime) {
-        transitions.append(FlightStatus.Transition(t: now.seconds, from: transition.from.name, to: transition.to.name,
-                                                   reason: transition.reason.name))
+        transitions.append(FlightStatus.Transition {
+            ($0.t, $0.from, $0.to, $0.reason) = (now.seconds, transition.from.name, transition.to.name, transition.reason.name)
+        })
         if transitions.count > FlightStatus.transitionsKept { transitions.removeFirst() }
     }
 
@@ -65,8 +66,10 @@ struct FlightStatusTracker {
         s.standoffMeters = machine.followParameters.standoffMeters
         if let drone = fixes[.onboard], let person = fixes[.target] {
             let between = BearingDistance.between(drone.coordinate, person.coordinate)
-            s.person = FlightStatus.PersonBearing(distanceMeters: between.distanceMeters, bearingDegrees: between.bearingDegrees,
-                                                  relativeBearingDegrees: decision?.follow?.relativeBearingDegrees)
+            s.person = FlightStatus.PersonBearing {
+                ($0.distanceMeters, $0.bearingDegrees) = (between.distanceMeters, between.bearingDegrees)
+                $0.relativeBearingDegrees = decision?.follow?.relativeBearingDegrees
+            }
         }
         s.target = receiver(.target, now: now)
         s.onboard = receiver(.onboard, now: now)
@@ -89,10 +92,11 @@ struct FlightStatusTracker {
     private func receiver(_ role: ReceiverRole, now: MonotonicTime) -> FlightStatus.ReceiverStatus? {
         guard fixes[role] != nil || losses[role] != nil else { return nil }
         let fix = fixes[role]
-        return FlightStatus.ReceiverStatus(
-            mode: fix?.mode.rawValue, ephMeters: fix?.ephMeters, ageSeconds: fix.map { now.seconds(since: $0.receivedAt) },
-            latitudeDegrees: fix?.coordinate.latitudeDegrees, longitudeDegrees: fix?.coordinate.longitudeDegrees,
-            lost: losses[role])
+        return FlightStatus.ReceiverStatus {
+            ($0.mode, $0.ephMeters, $0.ageSeconds) = (fix?.mode.rawValue, fix?.ephMeters, fix.map { f in now.seconds(since: f.receivedAt) })
+            ($0.latitudeDegrees, $0.longitudeDegrees) = (fix?.coordinate.latitudeDegrees, fix?.coordinate.longitudeDegrees)
+            $0.lost = losses[role]
+        }
     }
 }
 
@@ -110,7 +114,9 @@ extension FlightStateMachine {
         }
         guard let navdata = telemetry?.flightState,
               navdata.isAirborne || navdata == .landing, wind.lastWind != .zero else { return nil }
-        return FlightStatus.Wind(windMetersPerSecond: wind.lastWind.length, windTowardsDegrees: wind.lastWind.bearingDegrees,
-                                 windAuthority: wind.authorityUsed, saturatedSeconds: wind.saturatedSeconds)
+        return FlightStatus.Wind {
+            ($0.windMetersPerSecond, $0.windTowardsDegrees) = (wind.lastWind.length, wind.lastWind.bearingDegrees)
+            ($0.windAuthority, $0.saturatedSeconds) = (wind.authorityUsed, wind.saturatedSeconds)
+        }
     }
 }

@@ -118,7 +118,7 @@ struct BenchCommand: ParsableCommand {
     private var links: [BenchLink] { link == "both" ? BenchLink.allCases : [BenchLink(rawValue: link) ?? .ardrone] }
 
     private var benchConfiguration: BenchConfiguration {
-        var c = BenchConfiguration()
+        var c = BenchConfiguration.defaults
         c.seed = seed
         c.durationSeconds = duration
         c.eulerAngleMaxDegrees = tiltMaxDeg

@@ -27,6 +27,6 @@ struct WindOptions: ParsableArguments {
     /// `WindModel.Parameters.dryden(meanENU:)` gusts on top under `--gusts`.
     var parameters: WindModel.Parameters {
         let mean = PlaneVector.unit(bearingDegrees: windTowardsDeg) * windMps
-        return gusts ? .dryden(meanENU: mean) : WindModel.Parameters(meanENU: mean)
+        return gusts ? .dryden(meanENU: mean) : WindModel.Parameters { $0.meanENU = mean }
     }
 }

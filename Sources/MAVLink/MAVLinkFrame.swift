@@ -26,28 +26,6 @@ public struct MAVLinkFrame: Sendable, Hashable {
     public var payload: [UInt8] = []
     /// The 13 signature bytes of a signed v2 frame (link id, timestamp, signature); nil when unsigned.
     public var signature: [UInt8]? = nil
-
-    public init(
-        version: Version = .v2,
-        incompatibilityFlags: UInt8 = 0,
-        compatibilityFlags: UInt8 = 0,
-        sequence: UInt8 = 0,
-        systemID: UInt8 = 0,
-        componentID: UInt8 = 0,
-        messageID: UInt32 = 0,
-        payload: [UInt8] = [],
-        signature: [UInt8]? = nil
-    ) {
-        self.version = version
-        self.incompatibilityFlags = incompatibilityFlags
-        self.compatibilityFlags = compatibilityFlags
-        self.sequence = sequence
-        self.systemID = systemID
-        self.componentID = componentID
-        self.messageID = messageID
-        self.payload = payload
-        self.signature = signature
-    }
 }
 
 extension MAVLinkFrame {

@@ -1,3 +1,5 @@
+import FollowCore
+
 /// A typed MAVLink message: its id, CRC_EXTRA and wire layout (docs/mavlink.md §4).
 ///
 /// Conformers are structs of wire values, every property defaulting to zero; `fields` lists them in
@@ -5,8 +7,9 @@
 /// them in declaration order (§4.2). Encoding and decoding are written once, here, from that table.
 /// `layout` declares the id, CRC_EXTRA and name and holds the tables built once (`public static let
 /// layout = MAVLinkLayout<Self>(id: 0, crcExtra: 50, name: "HEARTBEAT")`): encoding reads it and
-/// allocates nothing.
-public protocol MAVLinkMessage: Sendable, Equatable {
+/// allocates nothing. A message is built as its zeros plus the fields a sender sets (`Configurable`):
+/// `Heartbeat { $0.type = .init(.gcs) }`.
+public protocol MAVLinkMessage: Sendable, Equatable, Configurable {
     /// Base fields in wire order.
     static var fields: [MAVLinkField<Self>] { get }
     /// Extension fields (after `<extensions/>`), in declaration order; empty when none.
@@ -15,6 +18,10 @@ public protocol MAVLinkMessage: Sendable, Equatable {
     static var layout: MAVLinkLayout<Self> { get }
     /// Every field zero.
     init()
+}
+
+extension MAVLinkMessage {
+    public static var defaults: Self { Self() }
 }
 
 /// What identifies a message on the wire (docs/mavlink.md §4.4).

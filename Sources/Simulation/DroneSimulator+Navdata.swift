@@ -94,6 +94,6 @@ extension DroneSimulator {
     /// The header state and demo option together, as a client's decoder reads a demo packet
     /// (`NavdataSummary`). Sequence number 0: numbering packets is the protocol layer's job.
     public var navdata: NavdataSummary {
-        NavdataSummary(Navdata(state: droneState, sequenceNumber: 0, options: [.demo(demoOption)]))
+        NavdataSummary(Navdata { ($0.state, $0.options) = (droneState, [.demo(demoOption)]) })
     }
 }

@@ -18,8 +18,11 @@ extension MAVLinkCopter {
             let (result, texts) = execute(command)
             if result != .accepted { counters[.commandsRefused] += 1 }
             out += texts
-            out.append(CommandAck(command: command.command, result: .init(result),
-                                  target: MAVLinkTarget(system: frame.systemID, component: frame.componentID)))
+            out.append(CommandAck {
+                $0.command = command.command
+                $0.result = .init(result)
+                $0.target = MAVLinkTarget(system: frame.systemID, component: frame.componentID)
+            })
         case let target as SetPositionTargetLocalNED where isForUs(target.target):
             out += applySetpoint(target)
         case let read as ParamRequestRead where isForUs(read.target):
@@ -238,7 +241,10 @@ extension MAVLinkCopter {
 
     /// A STATUSTEXT of `severity`, cut to the field's 50 bytes.
     static func text(_ severity: MAVSeverity, _ text: String) -> StatusText {
-        StatusText(severity: .init(severity), text: MAVLinkText(bytes: Array(text.utf8.prefix(StatusText.textLength))))
+        StatusText {
+            $0.severity = .init(severity)
+            $0.text = MAVLinkText(bytes: Array(text.utf8.prefix(StatusText.textLength)))
+        }
     }
 }
 

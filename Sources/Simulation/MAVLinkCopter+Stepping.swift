@@ -145,7 +145,7 @@ extension MAVLinkCopter {
         case GlobalPositionInt.messageID: globalPosition
         case Attitude.messageID: attitude
         case SysStatus.messageID: sysStatus
-        case ExtendedSysState.messageID: ExtendedSysState(landedState: .init(landedState))
+        case ExtendedSysState.messageID: ExtendedSysState { $0.landedState = .init(landedState) }
         default: heartbeat
         }
     }
@@ -162,8 +162,14 @@ extension MAVLinkCopter {
         var base: MAVLinkBitmask<MAVModeFlag> = [.customModeEnabled, .stabilizeEnabled, .manualInputEnabled]
         if [.guided, .loiter, .brake, .auto, .rtl].contains(mode) { base.insert(.guidedEnabled) }
         if isArmed { base.insert(.safetyArmed) }
-        return Heartbeat(customMode: mode.rawValue, type: .init(.quadrotor), autopilot: .init(.ardupilotmega),
-                         baseMode: base, systemStatus: .init(isAirborne ? .active : .standby), mavlinkVersion: 3)
+        return Heartbeat {
+            $0.customMode = mode.rawValue
+            $0.type = .init(.quadrotor)
+            $0.autopilot = .init(.ardupilotmega)
+            $0.baseMode = base
+            $0.systemStatus = .init(isAirborne ? .active : .standby)
+            $0.mavlinkVersion = 3
+        }
     }
 
     /// GLOBAL_POSITION_INT: lat/lon of the plane position, altitudes (MSL = home MSL + height),
@@ -186,10 +192,11 @@ extension MAVLinkCopter {
     /// pitch), yaw in (−π, π] from north clockwise; yaw rate.
     public var attitude: Attitude {
         let body = tiltWorldRadians.bodyFrame(headingDegrees: noseHeadingDegrees)
-        return Attitude(timeBootMilliseconds: timeBootMilliseconds,
-                        rollPitchYawRadians: [Float(body.right), Float(-body.forward),
-                                              Float(radians(fromDegrees: wrappedDegrees180(noseHeadingDegrees)))],
-                        ratesRadiansPerSecond: [0, 0, Float(radians(fromDegrees: yawRateDegreesPerSecond))])
+        return Attitude {
+            $0.timeBootMilliseconds = timeBootMilliseconds
+            $0.rollPitchYawRadians = [Float(body.right), Float(-body.forward), Float(radians(fromDegrees: wrappedDegrees180(noseHeadingDegrees)))]
+            $0.ratesRadiansPerSecond = [0, 0, Float(radians(fromDegrees: yawRateDegreesPerSecond))]
+        }
     }
 
     /// SYS_STATUS: GPS present/enabled/healthy as `hasGPSFix` says, battery voltage (linear in
@@ -198,9 +205,11 @@ extension MAVLinkCopter {
         let gps: UInt32 = 32 // MAV_SYS_STATUS_SENSOR_GPS (common.xml)
         let millivolts = parameters.batteryEmptyMillivolts
             + (parameters.batteryFullMillivolts - parameters.batteryEmptyMillivolts) * batteryPercent / 100
-        return SysStatus(
-            sensors: SensorBitmasks(present: gps, enabled: gps, health: hasGPSFix ? gps : 0),
-            batteryVoltageMillivolts: UInt16(clamping: Int(millivolts.rounded())), batteryCurrentCentiamperes: -1,
-            batteryRemainingPercent: Int8(clamping: Int(batteryPercent.rounded(.down))))
+        return SysStatus {
+            $0.sensors = SensorBitmasks(present: gps, enabled: gps, health: hasGPSFix ? gps : 0)
+            $0.batteryVoltageMillivolts = UInt16(clamping: Int(millivolts.rounded()))
+            $0.batteryCurrentCentiamperes = -1
+            $0.batteryRemainingPercent = Int8(clamping: Int(batteryPercent.rounded(.down)))
+        }
     }
 }

@@ -55,16 +55,6 @@ public struct WindModel: Sendable, Hashable {
             meanENU.isFinite && gustSigmaMetersPerSecond.isFinite && gustSigmaMetersPerSecond >= 0
                 && gustTimeConstantSeconds.isFinite && gustTimeConstantSeconds > 0
         }
-
-        public init(
-            meanENU: PlaneVector = .zero,
-            gustSigmaMetersPerSecond: Double = 0,
-            gustTimeConstantSeconds: Double = 5
-        ) {
-            self.meanENU = meanENU
-            self.gustSigmaMetersPerSecond = gustSigmaMetersPerSecond
-            self.gustTimeConstantSeconds = gustTimeConstantSeconds
-        }
     }
 
     public let parameters: Parameters
@@ -90,3 +80,5 @@ public struct WindModel: Sendable, Hashable {
         return parameters.meanENU + gust.value(at: t, generator: &generator) * parameters.gustSigmaMetersPerSecond
     }
 }
+
+extension WindModel.Parameters: Configurable { public static var defaults: Self { Self() } }

@@ -20,7 +20,7 @@ struct MAVLinkSessionLinkTests {
     func vehicleSelection() {
         var h = SessionHarness(SessionHarness.configuration(targetSystem: 2))
         // another ground station, then a vehicle with the wrong id
-        h.receive(Heartbeat(type: .init(.gcs), autopilot: .init(.invalid)), system: 200)
+        h.receive(Heartbeat { $0.type = .init(.gcs); $0.autopilot = .init(.invalid) }, system: 200)
         h.receive(SessionHarness.heartbeat(), system: 1)
         #expect(h.session.vehicleTarget == nil)
         h.receive(SessionHarness.heartbeat(), system: 2, component: 1)
@@ -100,7 +100,7 @@ struct MAVLinkSessionLinkTests {
     func events(source: MAVLinkLinkConfiguration.PositionSource) {
         var h = SessionHarness(SessionHarness.configuration(positionSource: source))
         h.receive(SessionHarness.heartbeat())
-        h.receive(StatusText(severity: .init(.warning), text: MAVLinkText(bytes: Array("PreArm: GPS".utf8))))
+        h.receive(StatusText { $0.severity = .init(.warning); $0.text = MAVLinkText(bytes: Array("PreArm: GPS".utf8)) })
         h.receive(SessionHarness.position())
         #expect(h.events.contains { if case .notice("PreArm: GPS", 4, _) = $0 { true } else { false } })
         #expect(h.events.contains { if case .telemetry = $0 { true } else { false } })

@@ -48,7 +48,7 @@ struct MAVLinkSessionReviewTests {
         #expect(h.commands.last.map { Array($0.params.prefix(2)) } == Self.land9)
         let sent = h.commands.count
         // When QGroundControl (255/190) gets an ACCEPTED for its own DO_SET_MODE (176, e.g. LOITER)
-        h.receive(CommandAck(command: .init(.doSetMode), result: .init(.accepted), target: MAVLinkTarget(system: 255, component: 190)))
+        h.receive(CommandAck { $0.command = .init(.doSetMode); $0.result = .init(.accepted); $0.target = MAVLinkTarget(system: 255, component: 190) })
         // Then our LAND is still unanswered and is sent again after the ACK timeout
         h.run(1.1)
         #expect(h.commands.count == sent + 1, "\(h.commandIDs)")
@@ -62,7 +62,7 @@ struct MAVLinkSessionReviewTests {
         h.fly(false)
         h.run(SessionHarness.tick)
         // When our LAND is acknowledged (addressed to us, 245/190) but the vehicle stays in GUIDED
-        h.receive(CommandAck(command: .init(.doSetMode), result: .init(.accepted), target: MAVLinkTarget(system: 245, component: 190)))
+        h.receive(CommandAck { $0.command = .init(.doSetMode); $0.result = .init(.accepted); $0.target = MAVLinkTarget(system: 245, component: 190) })
         h.clear()
         h.run(2)
         // Then LAND is asked again once the settle time has passed
@@ -197,7 +197,7 @@ struct MAVLinkSessionReviewTests {
         h.readyToArm()
         var armsAt: [MonotonicTime] = [h.now]
         // ArduPilot says why before it refuses (PreArm STATUSTEXT), then DENIED — eight times
-        h.receive(StatusText(severity: .init(.critical), text: "PreArm: Need Position Estimate"))
+        h.receive(StatusText { $0.severity = .init(.critical); $0.text = "PreArm: Need Position Estimate" })
         for _ in 0..<8 {
             h.ack(.denied)
             h.clear()
@@ -215,7 +215,7 @@ struct MAVLinkSessionReviewTests {
     func armRefusalReason() {
         var h = SessionHarness()
         h.readyToArm()
-        h.receive(StatusText(severity: .init(.critical), text: "PreArm: Need Position Estimate"))
+        h.receive(StatusText { $0.severity = .init(.critical); $0.text = "PreArm: Need Position Estimate" })
         h.ack(.denied)
         #expect(h.notices.contains { $0.contains("ARM") && $0.contains("PreArm: Need Position Estimate") }, "\(h.notices)")
     }

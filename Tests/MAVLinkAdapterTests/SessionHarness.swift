@@ -137,7 +137,7 @@ struct SessionHarness {
     /// Answers the last command sent with `result`.
     mutating func ack(_ result: MAVResult = .accepted) {
         guard let last = commands.last else { return }
-        receive(CommandAck(command: last.command, result: .init(result)))
+        receive(CommandAck { $0.command = last.command; $0.result = .init(result) })
     }
 
     // MARK: Vehicle messages
@@ -146,12 +146,18 @@ struct SessionHarness {
                           armed: Bool = false, status: MAVState = .standby) -> Heartbeat {
         var flags: MAVLinkBitmask<MAVModeFlag> = [.customModeEnabled]
         if armed { flags.insert(.safetyArmed) }
-        return Heartbeat(customMode: mode, type: .init(.quadrotor), autopilot: .init(autopilot), baseMode: flags,
-                         systemStatus: .init(status), mavlinkVersion: 3)
+        return Heartbeat {
+            $0.customMode = mode
+            $0.type = .init(.quadrotor)
+            $0.autopilot = .init(autopilot)
+            $0.baseMode = flags
+            $0.systemStatus = .init(status)
+            $0.mavlinkVersion = 3
+        }
     }
 
     static func landed(_ state: MAVLandedState) -> ExtendedSysState {
-        ExtendedSysState(vtolState: .init(.undefined), landedState: .init(state))
+        ExtendedSysState { $0.vtolState = .init(.undefined); $0.landedState = .init(state) }
     }
 
     static func position(relativeAltitudeMeters: Double = 0, mslMeters: Double = 480, velocityNED: [Int16] = [0, 0, 0],

@@ -44,11 +44,19 @@ struct VehicleStateTests {
     @Test("ATTITUDE: degrees; NaN angles are dropped, never passed on")
     func attitude() throws {
         var s = Self.state()
-        s.apply(Attitude(timeBootMilliseconds: 1, rollPitchYawRadians: [Float.pi / 6, -Float.pi / 12, .nan], ratesRadiansPerSecond: [0, 0, 0]))
+        s.apply(Attitude {
+            $0.timeBootMilliseconds = 1
+            $0.rollPitchYawRadians = [Float.pi / 6, -Float.pi / 12, .nan]
+            $0.ratesRadiansPerSecond = [0, 0, 0]
+        })
         var telemetry = try #require(s.telemetry(receivedAt: Self.t))
         #expect(abs(telemetry.rollDegrees! - 30) < 1e-4 && abs(telemetry.pitchDegrees! - -15) < 1e-4)
         #expect(telemetry.yawDegrees == 90, "NaN yaw: the heading is used")
-        s.apply(Attitude(timeBootMilliseconds: 2, rollPitchYawRadians: [.nan, .infinity, -.infinity], ratesRadiansPerSecond: [.nan, 0, 0]))
+        s.apply(Attitude {
+            $0.timeBootMilliseconds = 2
+            $0.rollPitchYawRadians = [.nan, .infinity, -.infinity]
+            $0.ratesRadiansPerSecond = [.nan, 0, 0]
+        })
         telemetry = try #require(s.telemetry(receivedAt: Self.t))
         #expect(telemetry.rollDegrees == nil && telemetry.pitchDegrees == nil)
     }
@@ -59,7 +67,11 @@ struct VehicleStateTests {
         s.apply(SessionHarness.position(velocityNED: [100, 0, 0], headingCentidegrees: 65535))
         #expect(try #require(s.telemetry(receivedAt: Self.t)).velocityBody == nil)
         #expect(!s.onboardEvents(receivedAt: Self.t).contains { if case .heading = $0 { true } else { false } })
-        s.apply(Attitude(timeBootMilliseconds: 1, rollPitchYawRadians: [0, 0, Float.pi / 2], ratesRadiansPerSecond: [0, 0, 0]))
+        s.apply(Attitude {
+            $0.timeBootMilliseconds = 1
+            $0.rollPitchYawRadians = [0, 0, Float.pi / 2]
+            $0.ratesRadiansPerSecond = [0, 0, 0]
+        })
         let v = try #require(s.telemetry(receivedAt: Self.t)?.velocityBody)
         #expect(abs(v.rightMetersPerSecond - -1) < 1e-6)
     }

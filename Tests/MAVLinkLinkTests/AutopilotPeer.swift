@@ -134,11 +134,17 @@ final class AutopilotPeer: @unchecked Sendable {
         guard let port = s.linkPort, !s.silent else { return }
         var flags: MAVLinkBitmask<MAVModeFlag> = [.customModeEnabled]
         if s.armed { flags.insert(.safetyArmed) }
-        let heartbeat = Heartbeat(customMode: s.customMode, type: .init(s.type), autopilot: .init(s.autopilot), baseMode: flags,
-                                  systemStatus: .init(s.systemStatus ?? (s.armed ? .active : .standby)), mavlinkVersion: 3)
+        let heartbeat = Heartbeat {
+            $0.customMode = s.customMode
+            $0.type = .init(s.type)
+            $0.autopilot = .init(s.autopilot)
+            $0.baseMode = flags
+            $0.systemStatus = .init(s.systemStatus ?? (s.armed ? .active : .standby))
+            $0.mavlinkVersion = 3
+        }
         send(heartbeat, sender: &sender, port: port)
         if let second = s.secondVehicleSystem { send(heartbeat, sender: &sender, port: port, system: second) }
-        send(ExtendedSysState(vtolState: .init(.undefined), landedState: .init(s.landed)), sender: &sender, port: port)
+        send(ExtendedSysState { $0.vtolState = .init(.undefined); $0.landedState = .init(s.landed) }, sender: &sender, port: port)
         var position = GlobalPositionInt()
         position.timeBootMilliseconds = s.bootMilliseconds
         position.latitudeLongitude = LatitudeLongitudeE7(latitudeE7: 473_977_420, longitudeE7: 85_455_940)
@@ -181,7 +187,11 @@ final class AutopilotPeer: @unchecked Sendable {
                     // Armed only with the final result (the HEARTBEAT shows it then).
                     s.armInProgressSeconds = nil
                     delayedAck = (TestClock.now().adding(seconds: seconds),
-                                  CommandAck(command: command.command, result: .init(.accepted), target: from))
+                                  CommandAck {
+                                      $0.command = command.command
+                                      $0.result = .init(.accepted)
+                                      $0.target = from
+                                  })
                     return .inProgress
                 }
                 s.armed = command.params[0] == 1
@@ -197,6 +207,6 @@ final class AutopilotPeer: @unchecked Sendable {
             }
         }
         guard let port = state.withLock({ $0.linkPort }) else { return }
-        send(CommandAck(command: command.command, result: .init(result), target: target), sender: &sender, port: port)
+        send(CommandAck { $0.command = command.command; $0.result = .init(result); $0.target = target }, sender: &sender, port: port)
     }
 }

@@ -134,7 +134,7 @@ struct MAVLinkLinkTests {
         // A stranger on loopback sends a vehicle HEARTBEAT to the link
         let stranger = try LoopbackUDPSocket()
         let local = try #require(await rig.link.localAddress()?.port)
-        stranger.send(Heartbeat(type: .init(.quadrotor), autopilot: .init(.ardupilotmega)).encoded(sequence: 0, systemID: 1, componentID: 1),
+        stranger.send(Heartbeat { $0.type = .init(.quadrotor); $0.autopilot = .init(.ardupilotmega) }.encoded(sequence: 0, systemID: 1, componentID: 1),
                       toPort: local)
         let dropped = await eventually(timeoutSeconds: 3) {
             (await rig.link.linkStatistics())?.counts[.droppedUnexpectedSource] ?? 0 >= 1

@@ -14,12 +14,24 @@ struct MAVLinkMessageTests {
         home.quaternion = [1, 0, 0, 0]
         home.timeMicroseconds = 1_700_000_000_000_000
         let messages: [any MAVLinkMessage] = [
-            StatusText(severity: .init(.warning), text: "PreArm: Need 3D Fix", id: 0, chunkSequence: 0),
-            Heartbeat(customMode: ArduCopterMode.brake.rawValue, type: .init(.quadrotor), autopilot: .init(.ardupilotmega),
-                      baseMode: [.customModeEnabled, .safetyArmed], systemStatus: .init(.active), mavlinkVersion: 3),
-            ExtendedSysState(vtolState: .init(.undefined), landedState: .init(.landing)),
-            CommandAck(command: .init(.navTakeoff), result: .init(.inProgress), progress: 40, resultParam2: -7,
-                       target: .init(system: 255, component: 190)),
+            StatusText {
+                $0.severity = .init(.warning)
+                $0.text = "PreArm: Need 3D Fix"
+                $0.id = 0
+                $0.chunkSequence = 0
+            },
+            Heartbeat {
+                ($0.customMode, $0.type, $0.autopilot) = (ArduCopterMode.brake.rawValue, .init(.quadrotor), .init(.ardupilotmega))
+                ($0.baseMode, $0.systemStatus, $0.mavlinkVersion) = ([.customModeEnabled, .safetyArmed], .init(.active), 3)
+            },
+            ExtendedSysState { $0.vtolState = .init(.undefined); $0.landedState = .init(.landing) },
+            CommandAck {
+                $0.command = .init(.navTakeoff)
+                $0.result = .init(.inProgress)
+                $0.progress = 40
+                $0.resultParam2 = -7
+                $0.target = .init(system: 255, component: 190)
+            },
             home,
         ]
         for message in messages {
@@ -36,16 +48,16 @@ struct MAVLinkMessageTests {
 
     @Test("a value no enum names survives decoding and re-encoding, with known == nil")
     func unknownEnumValue() throws {
-        let heartbeat = Heartbeat(type: .init(rawValue: 99), systemStatus: .init(rawValue: 200))
+        let heartbeat = Heartbeat { $0.type = .init(rawValue: 99); $0.systemStatus = .init(rawValue: 200) }
         let decoded = try Heartbeat(frame: MAVLinkFrame(bytes: heartbeat.encoded(sequence: 0, systemID: 1, componentID: 1)))
         #expect(decoded.systemStatus.rawValue == 200 && decoded.systemStatus.known == nil && decoded.type.rawValue == 99)
-        #expect(Heartbeat(systemStatus: .init(.standby)).systemStatus.known == .standby)
+        #expect(Heartbeat { $0.systemStatus = .init(.standby) }.systemStatus.known == .standby)
     }
 
     @Test("an all-zero message is sent with its first payload byte only; a text is cut at 50 bytes")
     func truncationAndText() throws {
         #expect(ExtendedSysState().frame(sequence: 0, systemID: 1, componentID: 1).payload == [0])
-        let long = StatusText(text: MAVLinkText(String(repeating: "x", count: 60)))
+        let long = StatusText { $0.text = MAVLinkText(String(repeating: "x", count: 60)) }
         let decoded = try StatusText(frame: MAVLinkFrame(bytes: long.encoded(sequence: 0, systemID: 1, componentID: 1)))
         #expect(decoded.text.string == String(repeating: "x", count: 50))
     }

@@ -5,13 +5,19 @@ import Testing
 // garbage, bad checksums, unknown ids, cut frames (docs/mavlink.md §2.6).
 
 private func heartbeat(_ sequence: UInt8) -> [UInt8] {
-    Heartbeat(customMode: ArduCopterMode.guided.rawValue, type: .init(.quadrotor), autopilot: .init(.ardupilotmega),
-              baseMode: [.customModeEnabled, .safetyArmed], systemStatus: .init(.active), mavlinkVersion: 3)
+    Heartbeat {
+        ($0.customMode, $0.type, $0.autopilot) = (ArduCopterMode.guided.rawValue, .init(.quadrotor), .init(.ardupilotmega))
+        ($0.baseMode, $0.systemStatus, $0.mavlinkVersion) = ([.customModeEnabled, .safetyArmed], .init(.active), 3)
+    }
         .encoded(sequence: sequence, systemID: 1, componentID: 1)
 }
 
 private func attitude(_ sequence: UInt8) -> [UInt8] {
-    Attitude(timeBootMilliseconds: 1234, rollPitchYawRadians: [0.1, -0.2, 3], ratesRadiansPerSecond: [0, 0, 0.5])
+    Attitude {
+        $0.timeBootMilliseconds = 1234
+        $0.rollPitchYawRadians = [0.1, -0.2, 3]
+        $0.ratesRadiansPerSecond = [0, 0, 0.5]
+    }
         .encoded(sequence: sequence, systemID: 1, componentID: 1)
 }
 
@@ -118,7 +124,7 @@ struct MAVLinkParserTests {
     @Test("a v1 frame decodes; extensions it lacks (C library style: base fields only) read as zero")
     func v1Frame() throws {
         // Given a COMMAND_ACK as pymavlink sends v1 (every field) and as the C library does (base 3 bytes)
-        let ack = CommandAck(command: .init(.componentArmDisarm), result: .init(.denied), progress: 50)
+        let ack = CommandAck { $0.command = .init(.componentArmDisarm); $0.result = .init(.denied); $0.progress = 50 }
         let full = ack.frame(sequence: 1, systemID: 1, componentID: 1, version: .v1)
         var base = full
         base.payload = Array(full.payload.prefix(CommandAck.baseLength))
@@ -128,7 +134,7 @@ struct MAVLinkParserTests {
         // Then both carry the command; only the full one the extension
         #expect(try full.encoded(crcExtra: CommandAck.crcExtra).first == MAVLinkFrame.magicV1)
         #expect(fromFull == ack)
-        #expect(fromBase == CommandAck(command: .init(.componentArmDisarm), result: .init(.denied)))
+        #expect(fromBase == CommandAck { $0.command = .init(.componentArmDisarm); $0.result = .init(.denied) })
     }
 
     @Test("one-shot decoding says what is wrong", arguments: [

@@ -16,8 +16,11 @@ struct ParamMessageTests {
     func paramRequestRead() {
         // pymavlink: MAVLink_param_request_read_message(1, 1, b'FS_GCS_ENABLE', -1).pack(mav) from 1/1, sequence 0
         let expected = Self.bytes("fd110000000101140000ffff010146535f4743535f454e41424c458f6d")
-        let message = ParamRequestRead(parameterIndex: -1, target: MAVLinkTarget(system: 1, component: 1),
-                                       parameterID: MAVLinkText("FS_GCS_ENABLE"))
+        let message = ParamRequestRead {
+            $0.parameterIndex = -1
+            $0.target = MAVLinkTarget(system: 1, component: 1)
+            $0.parameterID = MAVLinkText("FS_GCS_ENABLE")
+        }
         #expect(message.encoded(sequence: 0, systemID: 1, componentID: 1) == expected)
     }
 

@@ -76,14 +76,35 @@ struct PymavlinkCrossCheckTests {
 
     @Test("what a follow sends means to pymavlink what we mean (arm, take-off, GUIDED, velocity + yaw rate, land)")
     func followCommandsByName() throws {
-        let guided = CommandLong(params: [Float(MAVModeFlag.customModeEnabled.rawValue), Float(ArduCopterMode.guided.rawValue), 0, 0, 0, 0, 0],
-                                 command: .init(.doSetMode), target: .init(system: 1, component: 1))
-        let arm = CommandLong(params: [1, 0, 0, 0, 0, 0, 0], command: .init(.componentArmDisarm), target: .init(system: 1, component: 1))
-        let takeoff = CommandLong(params: [0, 0, 0, .nan, .nan, .nan, 5], command: .init(.navTakeoff), target: .init(system: 1, component: 1))
-        let velocity = SetPositionTargetLocalNED(timeBootMilliseconds: 1000, velocityNEDMetersPerSecond: [1.5, -0.5, 0],
-                                                 yawRateRadiansPerSecond: 0.25, typeMask: .velocityAndYawRate,
-                                                 target: .init(system: 1, component: 1), coordinateFrame: .init(.localNED))
-        let heartbeat = Heartbeat(type: .init(.gcs), autopilot: .init(.invalid), systemStatus: .init(.active), mavlinkVersion: 3)
+        let guided = CommandLong {
+            $0.params = [Float(MAVModeFlag.customModeEnabled.rawValue), Float(ArduCopterMode.guided.rawValue), 0, 0, 0, 0, 0]
+            $0.command = .init(.doSetMode)
+            $0.target = .init(system: 1, component: 1)
+        }
+        let arm = CommandLong {
+            $0.params = [1, 0, 0, 0, 0, 0, 0]
+            $0.command = .init(.componentArmDisarm)
+            $0.target = .init(system: 1, component: 1)
+        }
+        let takeoff = CommandLong {
+            $0.params = [0, 0, 0, .nan, .nan, .nan, 5]
+            $0.command = .init(.navTakeoff)
+            $0.target = .init(system: 1, component: 1)
+        }
+        let velocity = SetPositionTargetLocalNED {
+            $0.timeBootMilliseconds = 1000
+            $0.velocityNEDMetersPerSecond = [1.5, -0.5, 0]
+            $0.yawRateRadiansPerSecond = 0.25
+            $0.typeMask = .velocityAndYawRate
+            $0.target = .init(system: 1, component: 1)
+            $0.coordinateFrame = .init(.localNED)
+        }
+        let heartbeat = Heartbeat {
+            $0.type = .init(.gcs)
+            $0.autopilot = .init(.invalid)
+            $0.systemStatus = .init(.active)
+            $0.mavlinkVersion = 3
+        }
         var position = GlobalPositionInt()
         position.latitudeLongitude = .init(latitudeE7: 473_977_420, longitudeE7: 85_455_940)
         position.altitudeMSLMillimeters = 488_000

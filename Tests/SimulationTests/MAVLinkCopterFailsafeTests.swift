@@ -204,8 +204,11 @@ struct MAVLinkCopterFailsafeTests {
         var gcs = CopterGroundStation(copter: MAVLinkCopter(
             parameters: parameters, plane: LocalPlane(origin: GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!)))
         func read(_ name: String) -> Float? {
-            let replies = gcs.send(ParamRequestRead(parameterIndex: -1, target: MAVLinkTarget(system: 1, component: 1),
-                                                    parameterID: MAVLinkText(bytes: Array(name.utf8))))
+            let replies = gcs.send(ParamRequestRead {
+                $0.parameterIndex = -1
+                $0.target = MAVLinkTarget(system: 1, component: 1)
+                $0.parameterID = MAVLinkText(bytes: Array(name.utf8))
+            })
             return replies.compactMap { $0 as? ParamValue }.first?.value
         }
         #expect(read("FS_GCS_ENABLE") == Float(fsGCSEnable))

@@ -27,7 +27,11 @@ struct CopterGroundStation {
     mutating func command(_ command: MAVCommand, _ params: [Float]) -> MAVResult? {
         var padded = params
         while padded.count < 7 { padded.append(0) }
-        let replies = send(CommandLong(params: padded, command: .init(command), target: MAVLinkTarget(system: 1, component: 1)))
+        let replies = send(CommandLong {
+            $0.params = padded
+            $0.command = .init(command)
+            $0.target = MAVLinkTarget(system: 1, component: 1)
+        })
         return replies.compactMap { $0 as? CommandAck }.first { $0.command.known == command }?.result.known
     }
 
@@ -63,9 +67,13 @@ struct CopterGroundStation {
 
     /// A velocity set-point (`.velocityAndYawRate` mask) in `frame`: x, y, z as NED or body axes, m/s.
     static func velocity(_ x: Float, _ y: Float, _ z: Float = 0, frame: MAVFrame, yawRateRadiansPerSecond: Float = 0) -> SetPositionTargetLocalNED {
-        SetPositionTargetLocalNED(velocityNEDMetersPerSecond: [x, y, z], yawRateRadiansPerSecond: yawRateRadiansPerSecond,
-                                  typeMask: .velocityAndYawRate, target: MAVLinkTarget(system: 1, component: 1),
-                                  coordinateFrame: .init(frame))
+        SetPositionTargetLocalNED {
+            $0.velocityNEDMetersPerSecond = [x, y, z]
+            $0.yawRateRadiansPerSecond = yawRateRadiansPerSecond
+            $0.typeMask = .velocityAndYawRate
+            $0.target = MAVLinkTarget(system: 1, component: 1)
+            $0.coordinateFrame = .init(frame)
+        }
     }
 
     /// The texts of every STATUSTEXT received.

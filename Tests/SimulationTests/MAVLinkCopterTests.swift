@@ -47,7 +47,10 @@ struct MAVLinkCopterArmingTests {
     @Test("COMMAND_ACK results: unknown command UNSUPPORTED, unknown mode FAILED, take-off unarmed FAILED, no custom-mode flag UNSUPPORTED")
     func ackResults() {
         var gcs = CopterGroundStation()
-        let unknown = gcs.send(CommandLong(command: .init(rawValue: 183), target: MAVLinkTarget(system: 1, component: 1)))
+        let unknown = gcs.send(CommandLong {
+            $0.command = .init(rawValue: 183)
+            $0.target = MAVLinkTarget(system: 1, component: 1)
+        })
         #expect((unknown.first as? CommandAck)?.result.known == .unsupported)
         #expect((unknown.first as? CommandAck)?.command.rawValue == 183)
         #expect(gcs.command(.doSetMode, [1, 99]) == .failed)
@@ -55,7 +58,10 @@ struct MAVLinkCopterArmingTests {
         #expect(gcs.command(.navTakeoff, [0, 0, 0, 0, 0, 0, 5]) == .failed)
         #expect(gcs.command(.componentArmDisarm, [3]) == .unsupported)
         // A command for another system gets no answer at all.
-        let elsewhere = gcs.send(CommandLong(command: .init(.componentArmDisarm), target: MAVLinkTarget(system: 7, component: 1)))
+        let elsewhere = gcs.send(CommandLong {
+            $0.command = .init(.componentArmDisarm)
+            $0.target = MAVLinkTarget(system: 7, component: 1)
+        })
         #expect(elsewhere.isEmpty)
     }
 }

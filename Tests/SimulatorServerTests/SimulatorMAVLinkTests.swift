@@ -82,7 +82,7 @@ struct SimulatorMAVLinkTests {
             #expect(try gcs.command(.setMessageInterval, [Float(SysStatus.messageID), 0]) == .accepted)
             #expect(try gcs.collect(seconds: 1.2).isEmpty)
             // When the ground station sends its HEARTBEAT
-            gcs.send(Heartbeat(type: .init(.gcs), autopilot: .init(.invalid), mavlinkVersion: 3))
+            gcs.send(Heartbeat { $0.type = .init(.gcs); $0.autopilot = .init(.invalid); $0.mavlinkVersion = 3 })
             let first = try gcs.collect(seconds: 1.5)
             // Then HEARTBEAT, GLOBAL_POSITION_INT (4 Hz), ATTITUDE, SYS_STATUS and EXTENDED_SYS_STATE come back to it
             let kinds = Set(first.map(\.messageID))
@@ -104,8 +104,12 @@ struct SimulatorMAVLinkTests {
             let before = try await server.snapshot()
             let end = monotonicSeconds() + 2
             while monotonicSeconds() < end {
-                gcs.send(SetPositionTargetLocalNED(velocityNEDMetersPerSecond: [0, 1.5, 0], typeMask: .velocityAndYawRate,
-                                                   target: MAVLinkTarget(system: 1, component: 1), coordinateFrame: .init(.bodyNED)))
+                gcs.send(SetPositionTargetLocalNED {
+                    $0.velocityNEDMetersPerSecond = [0, 1.5, 0]
+                    $0.typeMask = .velocityAndYawRate
+                    $0.target = MAVLinkTarget(system: 1, component: 1)
+                    $0.coordinateFrame = .init(.bodyNED)
+                })
                 _ = try gcs.collect(seconds: 0.1)
             }
             let after = try await server.snapshot()
@@ -138,7 +142,7 @@ struct SimulatorMAVLinkTests {
             // Given FollowMe's station (system 245 = SYSID_MYGCS) and a pilot's (255), both saying HEARTBEAT
             let followMe = try CodecGroundStation(port: port, systemID: 245)
             let pilot = try CodecGroundStation(port: port, systemID: 255)
-            let beat = Heartbeat(type: .init(.gcs), autopilot: .init(.invalid), mavlinkVersion: 3)
+            let beat = Heartbeat { $0.type = .init(.gcs); $0.autopilot = .init(.invalid); $0.mavlinkVersion = 3 }
             followMe.send(beat)
             pilot.send(beat)
             // Then both get the Copter's telemetry (the second does not take it from the first)
@@ -230,8 +234,11 @@ final class CodecGroundStation: @unchecked Sendable {
 
     /// COMMAND_LONG to system 1; the COMMAND_ACK result (nil if none within 2 s).
     func command(_ command: MAVCommand, _ params: [Float]) throws -> MAVResult? {
-        send(CommandLong(params: params + Array(repeating: 0, count: 7 - params.count), command: .init(command),
-                         target: MAVLinkTarget(system: 1, component: 1)))
+        send(CommandLong {
+            $0.params = params + Array(repeating: 0, count: 7 - params.count)
+            $0.command = .init(command)
+            $0.target = MAVLinkTarget(system: 1, component: 1)
+        })
         let end = monotonicSeconds() + 2
         while monotonicSeconds() < end {
             for frame in try collect(seconds: 0.1) {

@@ -17,7 +17,7 @@ struct WindSimulatorTests {
         configuration.wind = .steady(speedMetersPerSecond: windMetersPerSecond, towardsDegrees: 90)
         try await withSimulator(configuration) { server in
             let gcs = try CodecGroundStation(port: try #require(server.ports.mavlinkPort))
-            gcs.send(Heartbeat(type: .init(.gcs), autopilot: .init(.invalid), mavlinkVersion: 3))
+            gcs.send(Heartbeat { $0.type = .init(.gcs); $0.autopilot = .init(.invalid); $0.mavlinkVersion = 3 })
             // When a ground station takes it off to 2 m in GUIDED and sends nothing more
             #expect(try gcs.command(.doSetMode, [1, 4]) == .accepted)
             #expect(try gcs.command(.componentArmDisarm, [1]) == .accepted)

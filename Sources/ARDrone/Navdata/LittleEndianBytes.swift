@@ -73,6 +73,12 @@ extension Array where Element == UInt8 {
         appendFloat32(vector.z)
     }
 
+    mutating func appendVector<Scalar: FixedWidthInteger>(_ vector: NavdataTriple<Scalar>) {
+        appendLittleEndian(vector.x)
+        appendLittleEndian(vector.y)
+        appendLittleEndian(vector.z)
+    }
+
     /// Overwrites 2 bytes at `offset` with `value` little-endian.
     package mutating func storeLittleEndian(_ value: UInt16, at offset: Int) {
         self[offset] = UInt8(truncatingIfNeeded: value)

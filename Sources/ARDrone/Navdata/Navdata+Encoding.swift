@@ -54,9 +54,7 @@ extension Navdata {
             bytes.appendLittleEndian(time.time.rawValue)
             bytes.append(contentsOf: time.extensionBytes)
         case .magneto(let magneto):
-            bytes.appendLittleEndian(magneto.rawCounts.x)
-            bytes.appendLittleEndian(magneto.rawCounts.y)
-            bytes.appendLittleEndian(magneto.rawCounts.z)
+            bytes.appendVector(magneto.rawCounts)
             bytes.appendVector(magneto.rawMilligauss)
             bytes.appendVector(magneto.rectifiedMilligauss)
             bytes.appendVector(magneto.offsetMilligauss)

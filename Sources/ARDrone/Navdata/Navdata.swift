@@ -1,3 +1,5 @@
+import FollowCore
+
 /// One navdata packet (UDP 5554, drone → client), decoded.
 ///
 /// Wire layout (`ARDroneLib/Soft/Common/navdata_common.h`, all little-endian): 16-byte header
@@ -11,9 +13,9 @@ public struct Navdata: Sendable, Equatable {
     /// Header magic; both values are accepted.
     public var magic: NavdataMagic = .standard
     /// The drone state word.
-    public var state: DroneState
+    public var state: DroneState = DroneState(rawValue: 0)
     /// Packet counter; increases per packet (the SDK drops packets whose number does not).
-    public var sequenceNumber: UInt32
+    public var sequenceNumber: UInt32 = 0
     /// `vision_defined` (`bool_t`, 4 bytes) as sent; see `isVisionDefined`.
     public var visionFlag: UInt32 = 0
     /// Options in wire order, without the checksum option.
@@ -64,20 +66,6 @@ public struct Navdata: Sendable, Equatable {
             sequenceNumber: sequenceNumber,
             options: [.demo(demo)] + additionalOptions
         )
-    }
-
-    public init(
-        magic: NavdataMagic = .standard,
-        state: DroneState,
-        sequenceNumber: UInt32,
-        visionFlag: UInt32 = 0,
-        options: [NavdataOption] = []
-    ) {
-        self.magic = magic
-        self.state = state
-        self.sequenceNumber = sequenceNumber
-        self.visionFlag = visionFlag
-        self.options = options
     }
 }
 
@@ -177,19 +165,29 @@ public struct NavdataRawOption: Sendable, Equatable {
     }
 }
 
-/// Three `Float` components as sent by the drone (frame and unit named by the property holding it).
-public struct NavdataVector3: Sendable, Equatable {
-    public var x: Float
-    public var y: Float
-    public var z: Float
+extension Navdata: Configurable { public static var defaults: Self { Self() } }
 
-    public static let zero = NavdataVector3(x: 0, y: 0, z: 0)
+/// Three components as sent by the drone (frame and unit named by the property holding it): floats
+/// (`NavdataVector3`) or raw sensor counts (`NavdataInt16Vector3`), one layout for both.
+public struct NavdataTriple<Scalar: Sendable & Hashable>: Sendable, Hashable {
+    public var x: Scalar
+    public var y: Scalar
+    public var z: Scalar
 
-    public init(x: Float, y: Float, z: Float) {
+    public init(x: Scalar, y: Scalar, z: Scalar) {
         self.x = x
         self.y = y
         self.z = z
     }
+}
+
+/// Three `Float` components.
+public typealias NavdataVector3 = NavdataTriple<Float>
+/// Three `Int16` components (raw sensor counts).
+public typealias NavdataInt16Vector3 = NavdataTriple<Int16>
+
+extension NavdataTriple where Scalar == Float {
+    public static var zero: Self { Self(x: 0, y: 0, z: 0) }
 }
 
 /// The drone's packed time format: top 11 bits seconds, low 21 bits microseconds.

@@ -1,3 +1,5 @@
+import FollowCore
+
 /// The GPS option (tag 27) in the firmware 2.4.8 layout: exactly 216 bytes.
 ///
 /// Layout `navdata_gps_t` from ardronelib branch `origin/gps` `navdata_common.h`, ardrone_autonomy
@@ -12,9 +14,9 @@ public struct NavdataGPS: Sendable, Equatable {
     public static let channelCount = 12
 
     /// `latitude`, WGS-84 degrees.
-    public var latitudeDegrees: Double
+    public var latitudeDegrees: Double = 0
     /// `longitude`, WGS-84 degrees.
-    public var longitudeDegrees: Double
+    public var longitudeDegrees: Double = 0
     /// `elevation`, meters (fixture 122.64 at Los Angeles).
     public var elevationMeters: Double = 0
     /// `hdop`, horizontal dilution of precision (dimensionless).
@@ -39,7 +41,7 @@ public struct NavdataGPS: Sendable, Equatable {
     /// the drone's waypoint controller, units undocumented; in wire order. Always 10 values: shorter
     /// input is padded with zeros, longer truncated.
     @FixedCount(NavdataGPS.controllerTermCount, filler: 0)
-    public private(set) var waypointControllerTerms: [Float] = []
+    public var waypointControllerTerms: [Float] = []
     /// `vdop`.
     public var vdop: Double = 0
     /// `pdop`.
@@ -62,8 +64,8 @@ public struct NavdataGPS: Sendable, Equatable {
     public var satelliteCount: UInt32 = 0
     /// `channels[12]`: satellite id and its C/N0 per receiver channel. Always 12 entries: shorter
     /// input is padded with empty channels, longer truncated.
-    @FixedCount(NavdataGPS.channelCount, filler: NavdataGPSChannel(satelliteID: 0, carrierToNoise: 0))
-    public private(set) var channels: [NavdataGPSChannel] = []
+    @FixedCount(NavdataGPS.channelCount, filler: NavdataGPSChannel())
+    public var channels: [NavdataGPSChannel] = []
     /// `is_gps_plugged` (`bool_t`); defaults to 1, since a drone only sends this option with the GPS plugged in.
     public var gpsPluggedFlag: UInt32 = 1
     /// `ephemerisStatus`.
@@ -82,82 +84,19 @@ public struct NavdataGPS: Sendable, Equatable {
     public var isZeroValidated: Bool { zeroValidatedFlag != 0 }
     /// Whether the GPS (USB Flight Recorder) is plugged in.
     public var isGPSPlugged: Bool { gpsPluggedFlag != 0 }
-
-    public init(
-        latitudeDegrees: Double,
-        longitudeDegrees: Double,
-        elevationMeters: Double = 0,
-        hdop: Double = 0,
-        dataAvailable: UInt32 = 0,
-        zeroValidatedFlag: UInt32 = 0,
-        waypointValidatedFlag: UInt32 = 0,
-        latitude0Degrees: Double = 0,
-        longitude0Degrees: Double = 0,
-        latitudeFusedDegrees: Double = 0,
-        longitudeFusedDegrees: Double = 0,
-        gpsState: UInt32 = 0,
-        waypointControllerTerms: [Float] = [],
-        vdop: Double = 0,
-        pdop: Double = 0,
-        speed: Float = 0,
-        lastFrameTimestamp: NavdataTimestamp = NavdataTimestamp(rawValue: 0),
-        degree: Float = 0,
-        degreeMagnetic: Float = 0,
-        ehpe: Float = 0,
-        ehve: Float = 0,
-        carrierToNoise: Float = 0,
-        satelliteCount: UInt32 = 0,
-        channels: [NavdataGPSChannel] = [],
-        gpsPluggedFlag: UInt32 = 1,
-        ephemerisStatus: UInt32 = 0,
-        vxTraj: Float = 0,
-        vyTraj: Float = 0,
-        firmwareStatus: UInt32 = 0
-    ) {
-        self.latitudeDegrees = latitudeDegrees
-        self.longitudeDegrees = longitudeDegrees
-        self.elevationMeters = elevationMeters
-        self.hdop = hdop
-        self.dataAvailable = dataAvailable
-        self.zeroValidatedFlag = zeroValidatedFlag
-        self.waypointValidatedFlag = waypointValidatedFlag
-        self.latitude0Degrees = latitude0Degrees
-        self.longitude0Degrees = longitude0Degrees
-        self.latitudeFusedDegrees = latitudeFusedDegrees
-        self.longitudeFusedDegrees = longitudeFusedDegrees
-        self.gpsState = gpsState
-        self.waypointControllerTerms = waypointControllerTerms
-        self.vdop = vdop
-        self.pdop = pdop
-        self.speed = speed
-        self.lastFrameTimestamp = lastFrameTimestamp
-        self.degree = degree
-        self.degreeMagnetic = degreeMagnetic
-        self.ehpe = ehpe
-        self.ehve = ehve
-        self.carrierToNoise = carrierToNoise
-        self.satelliteCount = satelliteCount
-        self.channels = channels
-        self.gpsPluggedFlag = gpsPluggedFlag
-        self.ephemerisStatus = ephemerisStatus
-        self.vxTraj = vxTraj
-        self.vyTraj = vyTraj
-        self.firmwareStatus = firmwareStatus
-    }
 }
+
+extension NavdataGPS: Configurable { public static var defaults: Self { Self() } }
 
 /// One GPS receiver channel: `{uint8 sat; uint8 c_n0}`.
 public struct NavdataGPSChannel: Sendable, Hashable {
-    /// Satellite id (PRN).
-    public var satelliteID: UInt8
+    /// Satellite id (PRN); 0 in an empty channel.
+    public var satelliteID: UInt8 = 0
     /// Carrier-to-noise, dB-Hz.
-    public var carrierToNoise: UInt8
-
-    public init(satelliteID: UInt8, carrierToNoise: UInt8) {
-        self.satelliteID = satelliteID
-        self.carrierToNoise = carrierToNoise
-    }
+    public var carrierToNoise: UInt8 = 0
 }
+
+extension NavdataGPSChannel: Configurable { public static var defaults: Self { Self() } }
 
 /// An array kept at exactly `count` elements: a longer one is truncated, a shorter one padded with
 /// `filler` (the fixed-size arrays of a wire layout).

@@ -1,3 +1,5 @@
+import FollowCore
+
 /// The magnetometer option (tag 22, 75 bytes).
 ///
 /// Layout `navdata_magneto_t` (`navdata_common.h`), packed: 3 × int16, 12 × float32, one 1-byte
@@ -36,47 +38,6 @@ public struct NavdataMagneto: Sendable, Equatable {
 
     /// Whether `magneto_calibration_ok` is non-zero.
     public var isCalibrationOK: Bool { calibrationOKByte != 0 }
-
-    public init(
-        rawCounts: NavdataInt16Vector3 = NavdataInt16Vector3(x: 0, y: 0, z: 0),
-        rawMilligauss: NavdataVector3 = .zero,
-        rectifiedMilligauss: NavdataVector3 = .zero,
-        offsetMilligauss: NavdataVector3 = .zero,
-        headingUnwrappedDegrees: Float = 0,
-        headingGyroUnwrappedDegrees: Float = 0,
-        headingFusionUnwrappedDegrees: Float = 0,
-        calibrationOKByte: UInt8 = 0,
-        magnetoState: UInt32 = 0,
-        radius: Float = 0,
-        errorMean: Float = 0,
-        errorVariance: Float = 0,
-        extensionBytes: [UInt8] = []
-    ) {
-        self.rawCounts = rawCounts
-        self.rawMilligauss = rawMilligauss
-        self.rectifiedMilligauss = rectifiedMilligauss
-        self.offsetMilligauss = offsetMilligauss
-        self.headingUnwrappedDegrees = headingUnwrappedDegrees
-        self.headingGyroUnwrappedDegrees = headingGyroUnwrappedDegrees
-        self.headingFusionUnwrappedDegrees = headingFusionUnwrappedDegrees
-        self.calibrationOKByte = calibrationOKByte
-        self.magnetoState = magnetoState
-        self.radius = radius
-        self.errorMean = errorMean
-        self.errorVariance = errorVariance
-        self.extensionBytes = extensionBytes
-    }
 }
 
-/// Three `Int16` components (raw sensor counts).
-public struct NavdataInt16Vector3: Sendable, Hashable {
-    public var x: Int16
-    public var y: Int16
-    public var z: Int16
-
-    public init(x: Int16, y: Int16, z: Int16) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-}
+extension NavdataMagneto: Configurable { public static var defaults: Self { Self() } }

@@ -89,50 +89,10 @@ public struct FlightLinkRecord: Codable, Sendable, Hashable {
         onboardFixes = statistics ? try? FixScreenRecord(from: decoder, prefix: "onboard") : nil
     }
 
-    public init(
-        t: Double? = nil,
-        kind: String = Self.kind,
-        event: String? = nil,
-        wasFlying: Bool? = nil,
-        silenceSeconds: Double? = nil,
-        key: String? = nil,
-        value: String? = nil,
-        reason: String? = nil,
-        socket: String? = nil,
-        error: String? = nil,
-        localPort: Int? = nil,
-        samePort: Bool? = nil,
-        attempts: Int? = nil,
-        downSeconds: Double? = nil,
-        failed: String? = nil,
-        link: LinkStatisticsRecord? = nil,
-        dropped: DroppedLogLinesRecord? = nil,
-        headingReportsRejected: Int? = nil,
-        headingReanchored: Int? = nil,
-        targetFixes: FixScreenRecord? = nil,
-        onboardFixes: FixScreenRecord? = nil
-    ) {
+    /// A line of `event` at `t`: the writer then sets only the fields that event has.
+    public init(t: Double? = nil, event: String? = nil) {
         self.t = t
-        self.kind = kind
         self.event = event
-        self.wasFlying = wasFlying
-        self.silenceSeconds = silenceSeconds
-        self.key = key
-        self.value = value
-        self.reason = reason
-        self.socket = socket
-        self.error = error
-        self.localPort = localPort
-        self.samePort = samePort
-        self.attempts = attempts
-        self.downSeconds = downSeconds
-        self.failed = failed
-        self.link = link
-        self.dropped = dropped
-        self.headingReportsRejected = headingReportsRejected
-        self.headingReanchored = headingReanchored
-        self.targetFixes = targetFixes
-        self.onboardFixes = onboardFixes
     }
 }
 
@@ -166,43 +126,8 @@ public struct LinkStatisticsRecord: Codable, Sendable, Hashable {
         case bootstrapRedos = "bootstrap_redos"
     }
 
-    public init(
-        datagramsSent: Int? = nil,
-        commandsSent: Int? = nil,
-        navdataRead: Int? = nil,
-        navdataReceived: Int? = nil,
-        droppedUnexpectedSource: Int? = nil,
-        droppedMalformed: Int? = nil,
-        droppedSequence: Int? = nil,
-        sequenceRestarts: Int? = nil,
-        navdataLosses: Int? = nil,
-        navdataRateHz: Double? = nil,
-        ticksLate: Int? = nil,
-        maxTickLatenessSeconds: Double? = nil,
-        sendFailures: Int? = nil,
-        eventsDropped: Int? = nil,
-        socketsClosed: Int? = nil,
-        socketsReopened: Int? = nil,
-        bootstrapRedos: Int? = nil
-    ) {
-        self.datagramsSent = datagramsSent
-        self.commandsSent = commandsSent
-        self.navdataRead = navdataRead
-        self.navdataReceived = navdataReceived
-        self.droppedUnexpectedSource = droppedUnexpectedSource
-        self.droppedMalformed = droppedMalformed
-        self.droppedSequence = droppedSequence
-        self.sequenceRestarts = sequenceRestarts
-        self.navdataLosses = navdataLosses
-        self.navdataRateHz = navdataRateHz
-        self.ticksLate = ticksLate
-        self.maxTickLatenessSeconds = maxTickLatenessSeconds
-        self.sendFailures = sendFailures
-        self.eventsDropped = eventsDropped
-        self.socketsClosed = socketsClosed
-        self.socketsReopened = socketsReopened
-        self.bootstrapRedos = bootstrapRedos
-    }
+    /// Every counter absent; the flight's `LinkStatisticsRecord(_:)` sets them.
+    public init() {}
 }
 
 /// Log lines (stderr) and flight-log lines dropped because their writer could not keep up, and

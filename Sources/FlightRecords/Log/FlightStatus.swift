@@ -1,4 +1,5 @@
 import Foundation
+import FollowCore
 
 /// What a running flight looks like right now: the snapshot `followme run` builds every 0.25 s
 /// and hands to its terminal status line and to the read-only status socket
@@ -56,27 +57,21 @@ public struct FlightStatus: Codable, Sendable, Hashable {
     /// Bearing and distance from the drone's receiver to the person's.
     public struct PersonBearing: Codable, Sendable, Hashable {
         /// Horizontal distance, metres.
-        public var distanceMeters: Double
+        public var distanceMeters: Double = 0
         /// Compass bearing from the drone to the person, degrees clockwise from true north [0, 360).
-        public var bearingDegrees: Double
+        public var bearingDegrees: Double = 0
         /// The person relative to the drone's nose, degrees (−180, 180], positive to the right.
         public var relativeBearingDegrees: Double?
 
         enum CodingKeys: String, CodingKey {
             case distanceMeters = "distance_m", bearingDegrees = "bearing_deg", relativeBearingDegrees = "relative_bearing_deg"
         }
-
-        public init(distanceMeters: Double, bearingDegrees: Double, relativeBearingDegrees: Double?) {
-            self.distanceMeters = distanceMeters
-            self.bearingDegrees = bearingDegrees
-            self.relativeBearingDegrees = relativeBearingDegrees
-        }
     }
 
     /// One receiver's latest fix (or why there is none).
     public struct ReceiverStatus: Codable, Sendable, Hashable {
         /// gpsd's fix mode of the latest fix (2 or 3), if there was one.
-        public var mode: Int?
+        public var mode: Int? = nil
         /// gpsd's horizontal error estimate of the latest fix, metres.
         public var ephMeters: Double?
         /// Seconds since the latest fix arrived.
@@ -89,37 +84,21 @@ public struct FlightStatus: Codable, Sendable, Hashable {
         enum CodingKeys: String, CodingKey {
             case mode, ephMeters = "eph_m", ageSeconds = "age_s", latitudeDegrees = "lat", longitudeDegrees = "lon", lost
         }
-
-        public init(
-            mode: Int?,
-            ephMeters: Double?,
-            ageSeconds: Double?,
-            latitudeDegrees: Double?,
-            longitudeDegrees: Double?,
-            lost: String?
-        ) {
-            self.mode = mode
-            self.ephMeters = ephMeters
-            self.ageSeconds = ageSeconds
-            self.latitudeDegrees = latitudeDegrees
-            self.longitudeDegrees = longitudeDegrees
-            self.lost = lost
-        }
     }
 
     /// The wind failsafe's view (FollowCore `WindMonitor`, docs/stopping-model.md §6): the flight
     /// log's three command-line fields and the saturation clock.
     public struct Wind: Codable, Sendable, Hashable {
         /// The fast wind estimate, m/s.
-        public var windMetersPerSecond: Double
+        public var windMetersPerSecond: Double = 0
         /// Where the air moves towards, compass degrees [0, 360).
-        public var windTowardsDegrees: Double
+        public var windTowardsDegrees: Double = 0
         /// Share of the tilt authority c2·sin(max tilt) the estimate takes (1 = full tilt only just holds).
-        public var windAuthority: Double
+        public var windAuthority: Double = 0
         /// The saturation clock, seconds: counts up while full tilt loses ground; at
         /// `[failsafe] wind_saturation_s` the drone lands. Runs back down at half speed once the wind is
         /// within reach again (a leaky clock), so it reaches 0 only after a while.
-        public var saturatedSeconds: Double
+        public var saturatedSeconds: Double = 0
 
         /// Share of the authority from which the watch screen warns: our choice, well before the
         /// failsafe's 95 % (`WindMonitor.saturationFraction`), so a person sees it coming.
@@ -135,34 +114,15 @@ public struct FlightStatus: Codable, Sendable, Hashable {
             case windMetersPerSecond = "wind_mps", windTowardsDegrees = "wind_towards_deg", windAuthority = "wind_authority"
             case saturatedSeconds = "saturated_s"
         }
-
-        public init(
-            windMetersPerSecond: Double,
-            windTowardsDegrees: Double,
-            windAuthority: Double,
-            saturatedSeconds: Double
-        ) {
-            self.windMetersPerSecond = windMetersPerSecond
-            self.windTowardsDegrees = windTowardsDegrees
-            self.windAuthority = windAuthority
-            self.saturatedSeconds = saturatedSeconds
-        }
     }
 
     /// One flight state transition.
     public struct Transition: Codable, Sendable, Hashable {
         /// Monotonic time, seconds (the flight log's `t`).
-        public var t: Double
-        public var from: String
-        public var to: String
-        public var reason: String
-
-        public init(t: Double, from: String, to: String, reason: String) {
-            self.t = t
-            self.from = from
-            self.to = to
-            self.reason = reason
-        }
+        public var t: Double = 0
+        public var from: String = ""
+        public var to: String = ""
+        public var reason: String = ""
     }
 
     enum CodingKeys: String, CodingKey {
@@ -200,3 +160,9 @@ public struct FlightStatus: Codable, Sendable, Hashable {
         try? JSONDecoder().decode(FlightStatus.self, from: Data(jsonLine.utf8))
     }
 }
+
+/// Built by the flight (FlightService `FlightStatusTracker`) field by field: `FlightStatus.Wind { $0.windAuthority = … }`.
+extension FlightStatus.PersonBearing: Configurable { public static var defaults: Self { Self() } }
+extension FlightStatus.ReceiverStatus: Configurable { public static var defaults: Self { Self() } }
+extension FlightStatus.Wind: Configurable { public static var defaults: Self { Self() } }
+extension FlightStatus.Transition: Configurable { public static var defaults: Self { Self() } }

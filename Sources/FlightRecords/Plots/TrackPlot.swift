@@ -21,10 +21,10 @@ public struct TrackPlot: Sendable, Hashable {
         }
     }
 
-    public var title: String
+    public var title: String = ""
     /// Extra lines under the title (settings, metrics).
     public var notes: [String] = []
-    public var series: [Series]
+    public var series: [Series] = []
     public var widthPixels: Double = 800
     public var heightPixels: Double = 800
 
@@ -182,19 +182,6 @@ public struct TrackPlot: Sendable, Hashable {
 
     /// `x` with exactly `decimals` digits after the point (no Foundation), "0" for non-finite.
     func f(_ x: Double, _ decimals: Int) -> String { fixed(x, decimals: decimals) }
-
-    public init(
-        title: String,
-        notes: [String] = [],
-        series: [Series],
-        widthPixels: Double = 800,
-        heightPixels: Double = 800
-    ) {
-        self.title = title
-        self.notes = notes
-        self.series = series
-        self.widthPixels = widthPixels
-        self.heightPixels = heightPixels
-    }
 }
 
+extension TrackPlot: Configurable { public static var defaults: Self { Self() } }

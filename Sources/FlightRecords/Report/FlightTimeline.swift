@@ -68,25 +68,9 @@ public struct FlightTimeline: Sendable, Hashable {
         public var followingSeconds: Double? = nil
         /// One line saying how the numbers were measured (shown under the summary).
         public var method: String = ""
-
-        public init(
-            rmsStandoffErrorMeters: Double? = nil,
-            rmsSamples: Int = 0,
-            closestApproachMeters: Double? = nil,
-            closestApproachAtSeconds: Double? = nil,
-            followingSeconds: Double? = nil,
-            method: String = ""
-        ) {
-            self.rmsStandoffErrorMeters = rmsStandoffErrorMeters
-            self.rmsSamples = rmsSamples
-            self.closestApproachMeters = closestApproachMeters
-            self.closestApproachAtSeconds = closestApproachAtSeconds
-            self.followingSeconds = followingSeconds
-            self.method = method
-        }
     }
 
-    public var title: String
+    public var title: String = ""
     /// Lines under the title: source file, settings.
     public var notes: [String] = []
     /// The end of the time axis, seconds (the last record).
@@ -127,59 +111,11 @@ public struct FlightTimeline: Sendable, Hashable {
     /// The ground speed full tilt holds against still air, c2·sin(max tilt), m/s: the wind at
     /// which the drone can no longer hold its ground. Nil when unknown.
     public var windAuthorityMetersPerSecond: Double? = nil
-
-    public init(
-        title: String,
-        notes: [String] = [],
-        endSeconds: Double = 0,
-        standoffMeters: Double? = nil,
-        minSeparationMeters: Double? = nil,
-        scores: Scores = Scores(),
-        configurationText: String? = nil,
-        states: [StateSpan] = [],
-        markers: [Marker] = [],
-        personTrack: [TrackPoint] = [],
-        droneTrack: [TrackPoint] = [],
-        distance: [Sample] = [],
-        altitude: [Sample] = [],
-        personSpeed: [Sample] = [],
-        droneSpeed: [Sample] = [],
-        battery: [Sample] = [],
-        targetFixAge: [Sample] = [],
-        onboardFixAge: [Sample] = [],
-        pcmdRoll: [Sample] = [],
-        pcmdPitch: [Sample] = [],
-        pcmdGaz: [Sample] = [],
-        pcmdYaw: [Sample] = [],
-        wind: [Sample] = [],
-        windAuthorityMetersPerSecond: Double? = nil
-    ) {
-        self.title = title
-        self.notes = notes
-        self.endSeconds = endSeconds
-        self.standoffMeters = standoffMeters
-        self.minSeparationMeters = minSeparationMeters
-        self.scores = scores
-        self.configurationText = configurationText
-        self.states = states
-        self.markers = markers
-        self.personTrack = personTrack
-        self.droneTrack = droneTrack
-        self.distance = distance
-        self.altitude = altitude
-        self.personSpeed = personSpeed
-        self.droneSpeed = droneSpeed
-        self.battery = battery
-        self.targetFixAge = targetFixAge
-        self.onboardFixAge = onboardFixAge
-        self.pcmdRoll = pcmdRoll
-        self.pcmdPitch = pcmdPitch
-        self.pcmdGaz = pcmdGaz
-        self.pcmdYaw = pcmdYaw
-        self.wind = wind
-        self.windAuthorityMetersPerSecond = windAuthorityMetersPerSecond
-    }
 }
+
+/// Built across the module line (the bench's timeline) as `FlightTimeline { $0.title = … }`.
+extension FlightTimeline: Configurable { public static var defaults: Self { Self() } }
+extension FlightTimeline.Scores: Configurable { public static var defaults: Self { Self() } }
 
 extension FlightTimeline {
     /// A hold: its reason and how long it lasted.

@@ -14,12 +14,6 @@ struct ConfigReader {
     private(set) var problems: [ConfigError] = []
     private(set) var rejectedKeys: Set<String> = []
 
-    init(path: String, root: TOMLTable, locator: TOMLLineLocator) {
-        self.path = path
-        self.root = root
-        self.locator = locator
-    }
-
     // MARK: Structure
 
     /// Reports unknown tables and keys, and known tables that are not tables (`gpsd = 5`, `[[gpsd]]`).

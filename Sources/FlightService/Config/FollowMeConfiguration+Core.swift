@@ -7,40 +7,36 @@ extension FollowMeConfiguration {
     /// has no key for at the core's declared defaults. The one mapping: `config check`'s standoff rule
     /// and `followme run` (FlightService `FlightConfiguration`) both use it.
     public var followParameters: FollowParameters {
-        FollowParameters(
-            standoffMeters: follow.standoffMeters,
-            altitudeMeters: follow.altitudeMeters,
-            maxTiltDegrees: follow.maxTiltDegrees,
-            maxYawRateDegreesPerSecond: follow.maxYawRateDegreesPerSecond,
-            maxClimbMetersPerSecond: follow.maxClimbMetersPerSecond,
+        FollowParameters {
+            $0.standoffMeters = follow.standoffMeters
+            $0.altitudeMeters = follow.altitudeMeters
+            $0.maxTiltDegrees = follow.maxTiltDegrees
+            $0.maxYawRateDegreesPerSecond = follow.maxYawRateDegreesPerSecond
+            $0.maxClimbMetersPerSecond = follow.maxClimbMetersPerSecond
             // The autopilot reports the nose heading itself: no receiver mount to correct for.
-            mountOffsetDegrees: readsOnboardReceiver ? onboard.mountOffsetDegrees : 0,
-            targetFixRateHz: target.assumedFixRateHz
-        )
+            $0.mountOffsetDegrees = readsOnboardReceiver ? onboard.mountOffsetDegrees : 0
+            $0.targetFixRateHz = target.assumedFixRateHz
+        }
     }
 
     /// The flight core's failsafe parameters for this file's `[failsafe]`; the fields the file has no
     /// key for (`minTakeoffBatteryPercent`, `landedConfirmSeconds`) at the core's declared defaults.
     public var failsafeParameters: FailsafeParameters {
-        FailsafeParameters(
-            targetTimeoutSeconds: failsafe.targetTimeoutSeconds,
-            landAfterSeconds: failsafe.landAfterSeconds,
-            onboardTimeoutSeconds: failsafe.onboardTimeoutSeconds,
-            headingTimeoutSeconds: failsafe.headingTimeoutSeconds,
-            navdataTimeoutSeconds: failsafe.navdataTimeoutSeconds,
-            minBatteryPercent: Double(failsafe.minBatteryPercent),
-            geofenceMeters: failsafe.geofenceMeters,
-            maxTargetDistanceMeters: failsafe.maxTargetDistanceMeters,
-            minSeparationMeters: failsafe.minSeparationMeters,
-            gpsRelativeErrorMeters: failsafe.gpsRelativeErrorMeters,
-            takeOffTimeoutSeconds: failsafe.takeOffTimeoutSeconds,
-            climbTimeoutSeconds: failsafe.climbTimeoutSeconds,
-            lowBatteryConfirmSeconds: failsafe.lowBatteryConfirmSeconds,
-            criticalBatteryPercent: Double(failsafe.criticalBatteryPercent),
-            maxEphMeters: failsafe.maxEphMeters,
-            maxFixLagSeconds: failsafe.maxFixLagSeconds,
-            maxWindMetersPerSecond: failsafe.maxWindMetersPerSecond,
-            windSaturationSeconds: failsafe.windSaturationSeconds
-        )
+        FailsafeParameters {
+            let f = failsafe
+            // Staleness.
+            ($0.targetTimeoutSeconds, $0.landAfterSeconds) = (f.targetTimeoutSeconds, f.landAfterSeconds)
+            ($0.onboardTimeoutSeconds, $0.headingTimeoutSeconds) = (f.onboardTimeoutSeconds, f.headingTimeoutSeconds)
+            ($0.navdataTimeoutSeconds, $0.maxFixLagSeconds, $0.maxEphMeters) = (f.navdataTimeoutSeconds, f.maxFixLagSeconds, f.maxEphMeters)
+            // Battery (whole percent in the file).
+            ($0.minBatteryPercent, $0.criticalBatteryPercent) = (Double(f.minBatteryPercent), Double(f.criticalBatteryPercent))
+            $0.lowBatteryConfirmSeconds = f.lowBatteryConfirmSeconds
+            // Distances.
+            ($0.geofenceMeters, $0.maxTargetDistanceMeters) = (f.geofenceMeters, f.maxTargetDistanceMeters)
+            ($0.minSeparationMeters, $0.gpsRelativeErrorMeters) = (f.minSeparationMeters, f.gpsRelativeErrorMeters)
+            // Take-off, climb and wind.
+            ($0.takeOffTimeoutSeconds, $0.climbTimeoutSeconds) = (f.takeOffTimeoutSeconds, f.climbTimeoutSeconds)
+            ($0.maxWindMetersPerSecond, $0.windSaturationSeconds) = (f.maxWindMetersPerSecond, f.windSaturationSeconds)
+        }
     }
 }

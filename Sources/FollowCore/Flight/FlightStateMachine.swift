@@ -102,8 +102,8 @@ public struct FlightStateMachine: Sendable {
     public static let geofenceResumeMarginMeters = 2.0
 
     public init(
-        follow: FollowParameters = FollowParameters(),
-        failsafe: FailsafeParameters = FailsafeParameters(),
+        follow: FollowParameters = .defaults,
+        failsafe: FailsafeParameters = .defaults,
         estimator: EstimatorTuning = EstimatorTuning(),
         controller: ControllerTuning = ControllerTuning(),
         vehicle: VehicleDynamics = .tiltLoop,

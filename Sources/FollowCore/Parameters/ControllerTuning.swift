@@ -86,66 +86,13 @@ public struct ControllerTuning: Sendable, Hashable {
     /// (tum_ardrone `delayControl`, docs/dynamics-and-follow.md §1.2), range 0…0.5.
     public var commandLatencySeconds: Double = Spec.commandLatencySeconds.defaultValue
 
-    public init(
-        dragRatePerSecond: Double = Spec.dragRatePerSecond.defaultValue,
-        tiltSpeedMetersPerSecond: Double = Spec.tiltSpeedMetersPerSecond.defaultValue,
-        positionGainPerSecond: Double = Spec.positionGainPerSecond.defaultValue,
-        brakingAccelerationMetersPerSecondSquared: Double = Spec.brakingAccelerationMetersPerSecondSquared.defaultValue,
-        velocityGainPerSecond: Double = Spec.velocityGainPerSecond.defaultValue,
-        separationGainPerSecond: Double = Spec.separationGainPerSecond.defaultValue,
-        brakingAuthorityFraction: Double = Spec.brakingAuthorityFraction.defaultValue,
-        tiltTimeConstantSeconds: Double = Spec.tiltTimeConstantSeconds.defaultValue,
-        personDecelerationMetersPerSecondSquared: Double = Spec.personDecelerationMetersPerSecondSquared.defaultValue,
-        windObserverRadiansPerSecond: Double = Spec.windObserverRadiansPerSecond.defaultValue,
-        climbWindObserverRadiansPerSecond: Double = Spec.climbWindObserverRadiansPerSecond.defaultValue,
-        failsafeWindObserverRadiansPerSecond: Double = Spec.failsafeWindObserverRadiansPerSecond.defaultValue,
-        failsafeWindSeedRatePerSecond: Double = Spec.failsafeWindSeedRatePerSecond.defaultValue,
-        failsafeWindLimitFactor: Double = Spec.failsafeWindLimitFactor.defaultValue,
-        separationMarginMeters: Double = Spec.separationMarginMeters.defaultValue,
-        yawGainPerSecond: Double = Spec.yawGainPerSecond.defaultValue,
-        yawDeadZoneMeters: Double = Spec.yawDeadZoneMeters.defaultValue,
-        altitudeGainPerSecond: Double = Spec.altitudeGainPerSecond.defaultValue,
-        targetSmoothingRadiansPerSecond: Double = Spec.targetSmoothingRadiansPerSecond.defaultValue,
-        standoffRotationDegreesPerSecond: Double = Spec.standoffRotationDegreesPerSecond.defaultValue,
-        standoffRotationTimeConstantSeconds: Double = Spec.standoffRotationTimeConstantSeconds.defaultValue,
-        feedForwardStartMetersPerSecond: Double = Spec.feedForwardStartMetersPerSecond.defaultValue,
-        feedForwardFullMetersPerSecond: Double = Spec.feedForwardFullMetersPerSecond.defaultValue,
-        tiltSlewPerSecond: Double = Spec.tiltSlewPerSecond.defaultValue,
-        yawSlewPerSecond: Double = Spec.yawSlewPerSecond.defaultValue,
-        gazSlewPerSecond: Double = Spec.gazSlewPerSecond.defaultValue,
-        commandLatencySeconds: Double = Spec.commandLatencySeconds.defaultValue
-    ) {
-        self.dragRatePerSecond = dragRatePerSecond
-        self.tiltSpeedMetersPerSecond = tiltSpeedMetersPerSecond
-        self.positionGainPerSecond = positionGainPerSecond
-        self.brakingAccelerationMetersPerSecondSquared = brakingAccelerationMetersPerSecondSquared
-        self.velocityGainPerSecond = velocityGainPerSecond
-        self.separationGainPerSecond = separationGainPerSecond
-        self.brakingAuthorityFraction = brakingAuthorityFraction
-        self.tiltTimeConstantSeconds = tiltTimeConstantSeconds
-        self.personDecelerationMetersPerSecondSquared = personDecelerationMetersPerSecondSquared
-        self.windObserverRadiansPerSecond = windObserverRadiansPerSecond
-        self.climbWindObserverRadiansPerSecond = climbWindObserverRadiansPerSecond
-        self.failsafeWindObserverRadiansPerSecond = failsafeWindObserverRadiansPerSecond
-        self.failsafeWindSeedRatePerSecond = failsafeWindSeedRatePerSecond
-        self.failsafeWindLimitFactor = failsafeWindLimitFactor
-        self.separationMarginMeters = separationMarginMeters
-        self.yawGainPerSecond = yawGainPerSecond
-        self.yawDeadZoneMeters = yawDeadZoneMeters
-        self.altitudeGainPerSecond = altitudeGainPerSecond
-        self.targetSmoothingRadiansPerSecond = targetSmoothingRadiansPerSecond
-        self.standoffRotationDegreesPerSecond = standoffRotationDegreesPerSecond
-        self.standoffRotationTimeConstantSeconds = standoffRotationTimeConstantSeconds
-        self.feedForwardStartMetersPerSecond = feedForwardStartMetersPerSecond
-        self.feedForwardFullMetersPerSecond = feedForwardFullMetersPerSecond
-        self.tiltSlewPerSecond = tiltSlewPerSecond
-        self.yawSlewPerSecond = yawSlewPerSecond
-        self.gazSlewPerSecond = gazSlewPerSecond
-        self.commandLatencySeconds = commandLatencySeconds
-    }
+    /// The documented defaults.
+    public init() {}
 }
 
 extension ControllerTuning: ParameterSet {
+    public static var defaults: Self { Self() }
+
     /// Unit, range and default of each numeric field, declared once (`ParameterSpec`): the init's
     /// defaults and `validate()` read them; the field docs above say why each value.
     public enum Spec {

@@ -61,6 +61,8 @@ public struct EstimatorTuning: Sendable, Hashable {
 }
 
 extension EstimatorTuning: ParameterSet {
+    public static var defaults: Self { Self() }
+
     /// Unit, range and default of each numeric field, declared once (`ParameterSpec`): the init's
     /// defaults and `validate()` read them; the field docs above say why each value.
     public enum Spec {

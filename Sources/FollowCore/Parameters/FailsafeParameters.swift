@@ -78,53 +78,11 @@ public struct FailsafeParameters: Sendable, Hashable {
     /// `gpsRelativeErrorMeters`, so the true distance stays above `minSeparationMeters` as long as
     /// the receivers' relative error stays within `gpsRelativeErrorMeters`.
     public var protectedRadiusMeters: Double { minSeparationMeters + gpsRelativeErrorMeters }
-
-    public init(
-        targetTimeoutSeconds: Double = Spec.targetTimeoutSeconds.defaultValue,
-        landAfterSeconds: Double = Spec.landAfterSeconds.defaultValue,
-        onboardTimeoutSeconds: Double = Spec.onboardTimeoutSeconds.defaultValue,
-        headingTimeoutSeconds: Double = Spec.headingTimeoutSeconds.defaultValue,
-        navdataTimeoutSeconds: Double = Spec.navdataTimeoutSeconds.defaultValue,
-        minBatteryPercent: Double = Spec.minBatteryPercent.defaultValue,
-        minTakeoffBatteryPercent: Double = Spec.minTakeoffBatteryPercent.defaultValue,
-        geofenceMeters: Double = Spec.geofenceMeters.defaultValue,
-        maxTargetDistanceMeters: Double = Spec.maxTargetDistanceMeters.defaultValue,
-        minSeparationMeters: Double = Spec.minSeparationMeters.defaultValue,
-        gpsRelativeErrorMeters: Double = Spec.gpsRelativeErrorMeters.defaultValue,
-        landedConfirmSeconds: Double = Spec.landedConfirmSeconds.defaultValue,
-        takeOffTimeoutSeconds: Double = Spec.takeOffTimeoutSeconds.defaultValue,
-        climbTimeoutSeconds: Double = Spec.climbTimeoutSeconds.defaultValue,
-        lowBatteryConfirmSeconds: Double = Spec.lowBatteryConfirmSeconds.defaultValue,
-        criticalBatteryPercent: Double = Spec.criticalBatteryPercent.defaultValue,
-        maxEphMeters: Double = Spec.maxEphMeters.defaultValue,
-        maxFixLagSeconds: Double = Spec.maxFixLagSeconds.defaultValue,
-        maxWindMetersPerSecond: Double = Spec.maxWindMetersPerSecond.defaultValue,
-        windSaturationSeconds: Double = Spec.windSaturationSeconds.defaultValue
-    ) {
-        self.targetTimeoutSeconds = targetTimeoutSeconds
-        self.landAfterSeconds = landAfterSeconds
-        self.onboardTimeoutSeconds = onboardTimeoutSeconds
-        self.headingTimeoutSeconds = headingTimeoutSeconds
-        self.navdataTimeoutSeconds = navdataTimeoutSeconds
-        self.minBatteryPercent = minBatteryPercent
-        self.minTakeoffBatteryPercent = minTakeoffBatteryPercent
-        self.geofenceMeters = geofenceMeters
-        self.maxTargetDistanceMeters = maxTargetDistanceMeters
-        self.minSeparationMeters = minSeparationMeters
-        self.gpsRelativeErrorMeters = gpsRelativeErrorMeters
-        self.landedConfirmSeconds = landedConfirmSeconds
-        self.takeOffTimeoutSeconds = takeOffTimeoutSeconds
-        self.climbTimeoutSeconds = climbTimeoutSeconds
-        self.lowBatteryConfirmSeconds = lowBatteryConfirmSeconds
-        self.criticalBatteryPercent = criticalBatteryPercent
-        self.maxEphMeters = maxEphMeters
-        self.maxFixLagSeconds = maxFixLagSeconds
-        self.maxWindMetersPerSecond = maxWindMetersPerSecond
-        self.windSaturationSeconds = windSaturationSeconds
-    }
 }
 
 extension FailsafeParameters: ParameterSet {
+    public static var defaults: Self { Self() }
+
     /// Unit, range and default of each field, declared once (`ParameterSpec`); the config's
     /// `[failsafe]` keys read them too.
     public enum Spec {

@@ -38,33 +38,11 @@ public struct FollowParameters: Sendable, Hashable {
     /// (`StoppingModel.shortestDefensibleStandoffMeters`: one fix period is how late the drone
     /// learns that someone started walking at it; `Spec.targetFixRateHz`).
     public var targetFixRateHz: Double = Spec.targetFixRateHz.defaultValue
-
-    public init(
-        standoffMeters: Double = Spec.standoffMeters.defaultValue,
-        altitudeMeters: Double = Spec.altitudeMeters.defaultValue,
-        altitudeToleranceMeters: Double = Spec.altitudeToleranceMeters.defaultValue,
-        maxTiltDegrees: Double = Spec.maxTiltDegrees.defaultValue,
-        maxYawRateDegreesPerSecond: Double = Spec.maxYawRateDegreesPerSecond.defaultValue,
-        maxClimbMetersPerSecond: Double = Spec.maxClimbMetersPerSecond.defaultValue,
-        mountOffsetDegrees: Double = Spec.mountOffsetDegrees.defaultValue,
-        assumedGPSLatencySeconds: Double = Spec.assumedGPSLatencySeconds.defaultValue,
-        maxHorizontalSpeedMetersPerSecond: Double = Spec.maxHorizontalSpeedMetersPerSecond.defaultValue,
-        targetFixRateHz: Double = Spec.targetFixRateHz.defaultValue
-    ) {
-        self.standoffMeters = standoffMeters
-        self.altitudeMeters = altitudeMeters
-        self.altitudeToleranceMeters = altitudeToleranceMeters
-        self.maxTiltDegrees = maxTiltDegrees
-        self.maxYawRateDegreesPerSecond = maxYawRateDegreesPerSecond
-        self.maxClimbMetersPerSecond = maxClimbMetersPerSecond
-        self.mountOffsetDegrees = mountOffsetDegrees
-        self.assumedGPSLatencySeconds = assumedGPSLatencySeconds
-        self.maxHorizontalSpeedMetersPerSecond = maxHorizontalSpeedMetersPerSecond
-        self.targetFixRateHz = targetFixRateHz
-    }
 }
 
 extension FollowParameters: ParameterSet {
+    public static var defaults: Self { Self() }
+
     /// Unit, range and default of each field, declared once (`ParameterSpec`). The config keys
     /// `[follow]` and `onboard.mount_offset_deg` read them too.
     public enum Spec {

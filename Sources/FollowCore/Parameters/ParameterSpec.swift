@@ -72,7 +72,8 @@ public struct ParameterField<Root>: Sendable {
 }
 
 /// A parameter type whose numeric fields are listed once, with their specs, in `Spec.fields`.
-public protocol ParameterSet {
+/// Every field has a default (`Configurable`): `FollowParameters { $0.standoffMeters = 8 }`.
+public protocol ParameterSet: Configurable {
     /// Every numeric field with its spec, in field order.
     static var parameterFields: [ParameterField<Self>] { get }
 }

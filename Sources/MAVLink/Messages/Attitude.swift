@@ -12,14 +12,4 @@ public struct Attitude: MAVLinkMessage {
         [.scalar("time_boot_ms", \.timeBootMilliseconds)] + .elements(["roll", "pitch", "yaw"], \.rollPitchYawRadians)
             + .elements(["rollspeed", "pitchspeed", "yawspeed"], \.ratesRadiansPerSecond)
     }
-
-    public init(
-        timeBootMilliseconds: UInt32 = 0,
-        rollPitchYawRadians: [Float] = [0, 0, 0],
-        ratesRadiansPerSecond: [Float] = [0, 0, 0]
-    ) {
-        self.timeBootMilliseconds = timeBootMilliseconds
-        self.rollPitchYawRadians = rollPitchYawRadians
-        self.ratesRadiansPerSecond = ratesRadiansPerSecond
-    }
 }

@@ -15,18 +15,4 @@ public struct CommandAck: MAVLinkMessage {
         [.scalar("progress", \.progress), .scalar("result_param2", \.resultParam2),
          .scalar("target_system", \.target.system), .scalar("target_component", \.target.component)]
     }
-
-    public init(
-        command: MAVLinkEnum<MAVCommand> = .init(rawValue: 0),
-        result: MAVLinkEnum<MAVResult> = .init(.accepted),
-        progress: UInt8 = 0,
-        resultParam2: Int32 = 0,
-        target: MAVLinkTarget = MAVLinkTarget()
-    ) {
-        self.command = command
-        self.result = result
-        self.progress = progress
-        self.resultParam2 = resultParam2
-        self.target = target
-    }
 }

@@ -15,16 +15,4 @@ public struct CommandLong: MAVLinkMessage {
             + [.scalar("command", \.command), .scalar("target_system", \.target.system),
                .scalar("target_component", \.target.component), .scalar("confirmation", \.confirmation)]
     }
-
-    public init(
-        params: [Float] = [0, 0, 0, 0, 0, 0, 0],
-        command: MAVLinkEnum<MAVCommand> = .init(rawValue: 0),
-        target: MAVLinkTarget = MAVLinkTarget(),
-        confirmation: UInt8 = 0
-    ) {
-        self.params = params
-        self.command = command
-        self.target = target
-        self.confirmation = confirmation
-    }
 }

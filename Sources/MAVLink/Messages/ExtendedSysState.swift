@@ -8,12 +8,4 @@ public struct ExtendedSysState: MAVLinkMessage {
     public static var fields: [MAVLinkField<Self>] {
         [.scalar("vtol_state", \.vtolState), .scalar("landed_state", \.landedState)]
     }
-
-    public init(
-        vtolState: MAVLinkEnum<MAVVTOLState> = .init(.undefined),
-        landedState: MAVLinkEnum<MAVLandedState> = .init(.undefined)
-    ) {
-        self.vtolState = vtolState
-        self.landedState = landedState
-    }
 }

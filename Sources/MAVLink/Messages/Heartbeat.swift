@@ -16,20 +16,4 @@ public struct Heartbeat: MAVLinkMessage {
          .scalar("base_mode", \.baseMode), .scalar("system_status", \.systemStatus),
          .scalar("mavlink_version", \.mavlinkVersion)]
     }
-
-    public init(
-        customMode: UInt32 = 0,
-        type: MAVLinkEnum<MAVType> = .init(.generic),
-        autopilot: MAVLinkEnum<MAVAutopilot> = .init(.generic),
-        baseMode: MAVLinkBitmask<MAVModeFlag> = [],
-        systemStatus: MAVLinkEnum<MAVState> = .init(.uninitialized),
-        mavlinkVersion: UInt8 = 0
-    ) {
-        self.customMode = customMode
-        self.type = type
-        self.autopilot = autopilot
-        self.baseMode = baseMode
-        self.systemStatus = systemStatus
-        self.mavlinkVersion = mavlinkVersion
-    }
 }

@@ -16,14 +16,4 @@ public struct ParamRequestRead: MAVLinkMessage {
         [.scalar("param_index", \.parameterIndex), .scalar("target_system", \.target.system),
          .scalar("target_component", \.target.component), .text("param_id", \.parameterID, count: parameterIDLength)]
     }
-
-    public init(
-        parameterIndex: Int16 = -1,
-        target: MAVLinkTarget = MAVLinkTarget(),
-        parameterID: MAVLinkText = MAVLinkText(bytes: [])
-    ) {
-        self.parameterIndex = parameterIndex
-        self.target = target
-        self.parameterID = parameterID
-    }
 }

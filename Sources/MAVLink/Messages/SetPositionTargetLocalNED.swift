@@ -24,26 +24,4 @@ public struct SetPositionTargetLocalNED: MAVLinkMessage {
                .scalar("target_system", \.target.system), .scalar("target_component", \.target.component),
                .scalar("coordinate_frame", \.coordinateFrame)]
     }
-
-    public init(
-        timeBootMilliseconds: UInt32 = 0,
-        positionNEDMeters: [Float] = [0, 0, 0],
-        velocityNEDMetersPerSecond: [Float] = [0, 0, 0],
-        accelerationNEDMetersPerSecondSquared: [Float] = [0, 0, 0],
-        yawRadians: Float = 0,
-        yawRateRadiansPerSecond: Float = 0,
-        typeMask: MAVLinkBitmask<PositionTargetTypeBit> = [],
-        target: MAVLinkTarget = MAVLinkTarget(),
-        coordinateFrame: MAVLinkEnum<MAVFrame> = .init(rawValue: 0)
-    ) {
-        self.timeBootMilliseconds = timeBootMilliseconds
-        self.positionNEDMeters = positionNEDMeters
-        self.velocityNEDMetersPerSecond = velocityNEDMetersPerSecond
-        self.accelerationNEDMetersPerSecondSquared = accelerationNEDMetersPerSecondSquared
-        self.yawRadians = yawRadians
-        self.yawRateRadiansPerSecond = yawRateRadiansPerSecond
-        self.typeMask = typeMask
-        self.target = target
-        self.coordinateFrame = coordinateFrame
-    }
 }

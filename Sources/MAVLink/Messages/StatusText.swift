@@ -15,16 +15,4 @@ public struct StatusText: MAVLinkMessage {
         [.scalar("severity", \.severity), .text("text", \.text, count: textLength)]
     }
     public static var extensionFields: [MAVLinkField<Self>] { [.scalar("id", \.id), .scalar("chunk_seq", \.chunkSequence)] }
-
-    public init(
-        severity: MAVLinkEnum<MAVSeverity> = .init(.emergency),
-        text: MAVLinkText = MAVLinkText(bytes: []),
-        id: UInt16 = 0,
-        chunkSequence: UInt8 = 0
-    ) {
-        self.severity = severity
-        self.text = text
-        self.id = id
-        self.chunkSequence = chunkSequence
-    }
 }

@@ -37,26 +37,4 @@ public struct SysStatus: MAVLinkMessage {
          .scalar("onboard_control_sensors_enabled" + suffix, masks.appending(path: \.enabled)),
          .scalar("onboard_control_sensors_health" + suffix, masks.appending(path: \.health))]
     }
-
-    public init(
-        sensors: SensorBitmasks = SensorBitmasks(),
-        loadPermille: UInt16 = 0,
-        batteryVoltageMillivolts: UInt16 = 0,
-        batteryCurrentCentiamperes: Int16 = 0,
-        dropRateCommCentipercent: UInt16 = 0,
-        errorsComm: UInt16 = 0,
-        errorsCount: [UInt16] = [0, 0, 0, 0],
-        batteryRemainingPercent: Int8 = 0,
-        sensorsExtended: SensorBitmasks = SensorBitmasks()
-    ) {
-        self.sensors = sensors
-        self.loadPermille = loadPermille
-        self.batteryVoltageMillivolts = batteryVoltageMillivolts
-        self.batteryCurrentCentiamperes = batteryCurrentCentiamperes
-        self.dropRateCommCentipercent = dropRateCommCentipercent
-        self.errorsComm = errorsComm
-        self.errorsCount = errorsCount
-        self.batteryRemainingPercent = batteryRemainingPercent
-        self.sensorsExtended = sensorsExtended
-    }
 }

@@ -19,8 +19,11 @@ extension MAVLinkSession {
             }
             parameters[index].attempts += 1
             parameters[index].lastSentAt = now
-            emit(.parameterRead(ParamRequestRead(parameterIndex: -1, target: target,
-                                                 parameterID: MAVLinkText(parameters[index].name))), into: &output)
+            emit(.parameterRead(ParamRequestRead {
+                $0.parameterIndex = -1
+                $0.target = target
+                $0.parameterID = MAVLinkText(parameters[index].name)
+            }), into: &output)
         }
         // Re-read after a failure: the verdict may change once the operator sets the parameter.
         // (`reportedParameterFailures`, not the verdict: this runs every tick and must not build strings.)

@@ -252,9 +252,14 @@ public struct MAVLinkSession: Sendable {
         emit(.heartbeat(Self.groundStationHeartbeat), into: &output)
     }
 
-    static let groundStationHeartbeat = Heartbeat(
-        customMode: 0, type: .init(.gcs), autopilot: .init(.invalid), baseMode: [], systemStatus: .init(.active),
-        mavlinkVersion: 3)
+    static let groundStationHeartbeat = Heartbeat {
+        $0.customMode = 0
+        $0.type = .init(.gcs)
+        $0.autopilot = .init(.invalid)
+        $0.baseMode = []
+        $0.systemStatus = .init(.active)
+        $0.mavlinkVersion = 3
+    }
 
     /// A line for the operator, severity on MAVLink's scale (`MAVSeverity`).
     func notice(_ text: String, _ severity: MAVSeverity, now: MonotonicTime) -> LinkEvent {

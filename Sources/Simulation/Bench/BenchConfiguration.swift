@@ -37,7 +37,7 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// FollowMe's failsafes. Default: the product defaults except a 1000 m geofence, so a long straight
     /// walk measures following, not the fence, and no GPS relative error (the tests' calibration;
     /// `followme bench` passes the shipped config's).
-    public var failsafe: FailsafeParameters = FailsafeParameters(geofenceMeters: 1000, gpsRelativeErrorMeters: 0)
+    public var failsafe: FailsafeParameters = FailsafeParameters { ($0.geofenceMeters, $0.gpsRelativeErrorMeters) = (1000, 0) }
     /// The simulated drone's dynamics. Default `.nominal`.
     public var plant: BenchPlant = .nominal
     /// Wind at the drone for every scenario that does not bring its own (`BenchScenario.wind`).
@@ -54,7 +54,7 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// The product's failsafe defaults, for scenarios that ask for them
     /// (`BenchScenario.usesShippedFailsafe`); their separation fields are replaced by `failsafe`'s.
     /// Default `FailsafeParameters()`; `followme bench` sets it from the shipped config's defaults.
-    public var shippedFailsafe: FailsafeParameters = FailsafeParameters()
+    public var shippedFailsafe: FailsafeParameters = .defaults
     /// Adds a worst-case bounded relative GPS error: every person fix is taken this far *farther
     /// from the drone* than the truth (along drone → person), so the drone believes the person is
     /// farther away than they are by exactly this much, metres. 0 = off. With clean noise and this
@@ -98,15 +98,15 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// FollowMe's parameters for a drone configured like `drone`: the standoff, and tilt, yaw-rate
     /// and climb limits equal to the drone's (what a PCMD ±1 means), the rest product defaults.
     public func followParameters(drone: DroneConfiguration) -> FollowParameters {
-        FollowParameters(
-            standoffMeters: standoffMeters,
-            maxTiltDegrees: eulerAngleMaxDegrees,
-            maxYawRateDegreesPerSecond: degrees(fromRadians: drone.active.yawRateMaxRadiansPerSecond),
-            maxClimbMetersPerSecond: drone.active.verticalSpeedMaxMillimetersPerSecond / 1000,
+        FollowParameters {
+            $0.standoffMeters = standoffMeters
+            $0.maxTiltDegrees = eulerAngleMaxDegrees
+            $0.maxYawRateDegreesPerSecond = degrees(fromRadians: drone.active.yawRateMaxRadiansPerSecond)
+            $0.maxClimbMetersPerSecond = drone.active.verticalSpeedMaxMillimetersPerSecond / 1000
             // The rate the standoff rule is sized for: the bench's target receiver rate (its GPS
             // models run the target at 5 Hz unless `targetRateHertz` says otherwise).
-            targetFixRateHz: targetRateHertz ?? GPSReceiverModel().fixRateHertz
-        )
+            $0.targetFixRateHz = targetRateHertz ?? GPSReceiverModel().fixRateHertz
+        }
     }
 
     /// The smallest `standoffMeters` FollowCore accepts with this configuration's failsafe
@@ -142,46 +142,6 @@ public struct BenchConfiguration: Sendable, Hashable {
                                         requirement: "must be within \(range.lowerBound)…\(range.upperBound)")
         }
     }
-
-    public init(
-        seed: UInt64 = 1,
-        durationSeconds: Double = 240,
-        personStartSeconds: Double = 15,
-        settleSeconds: Double = 15,
-        standoffMeters: Double = 8,
-        eulerAngleMaxDegrees: Double = 12,
-        altitudeMaxMeters: Double = 10,
-        controlPeriodSeconds: Double = 0.03,
-        navdataRateHertz: Double = 15,
-        trackSampleSeconds: Double = 0.5,
-        failsafe: FailsafeParameters = FailsafeParameters(geofenceMeters: 1000, gpsRelativeErrorMeters: 0),
-        plant: BenchPlant = .nominal,
-        wind: WindModel.Parameters = .calm,
-        firmwareReportsWind: Bool = true,
-        targetRateHertz: Double? = nil,
-        targetReportsVelocity: Bool = true,
-        shippedFailsafe: FailsafeParameters = FailsafeParameters(),
-        adversarialTargetOffsetMeters: Double = 0,
-        mavlinkPositionSource: MAVLinkLinkConfiguration.PositionSource = .autopilot
-    ) {
-        self.seed = seed
-        self.durationSeconds = durationSeconds
-        self.personStartSeconds = personStartSeconds
-        self.settleSeconds = settleSeconds
-        self.standoffMeters = standoffMeters
-        self.eulerAngleMaxDegrees = eulerAngleMaxDegrees
-        self.altitudeMaxMeters = altitudeMaxMeters
-        self.controlPeriodSeconds = controlPeriodSeconds
-        self.navdataRateHertz = navdataRateHertz
-        self.trackSampleSeconds = trackSampleSeconds
-        self.failsafe = failsafe
-        self.plant = plant
-        self.wind = wind
-        self.firmwareReportsWind = firmwareReportsWind
-        self.targetRateHertz = targetRateHertz
-        self.targetReportsVelocity = targetReportsVelocity
-        self.shippedFailsafe = shippedFailsafe
-        self.adversarialTargetOffsetMeters = adversarialTargetOffsetMeters
-        self.mavlinkPositionSource = mavlinkPositionSource
-    }
 }
+
+extension BenchConfiguration: Configurable { public static var defaults: Self { Self() } }

@@ -12,7 +12,7 @@ extension FlightTimeline {
     /// - Parameter minSeparationMeters: the run's `failsafe.minSeparationMeters` (the result does
     ///   not carry it).
     public init(benchResult r: BenchResult, minSeparationMeters: Double) {
-        self.init(title: "\(r.scenario) — \(r.controller.rawValue) — \(r.noise.rawValue) GPS" + (r.link == .ardrone ? "" : " — \(r.link)"))
+        self.init { $0.title = "\(r.scenario) — \(r.controller.rawValue) — \(r.noise.rawValue) GPS" + (r.link == .ardrone ? "" : " — \(r.link)") }
         notes = [
             "followme bench, simulated: seed \(r.seed), plant \(r.plant.rawValue), standoff \(fixed(r.standoffMeters, decimals: 1)) m, "
                 + "\(fixed(r.simulatedSeconds, decimals: 0)) s; final: drone \(r.finalDroneState), controller \(r.finalControllerState)",
@@ -21,14 +21,15 @@ extension FlightTimeline {
         standoffMeters = r.standoffMeters
         self.minSeparationMeters = minSeparationMeters
         let m = r.metrics
-        scores = Scores(
-            rmsStandoffErrorMeters: m.settledSamples > 0 ? m.rangeErrorRMSMeters : nil, rmsSamples: m.settledSamples,
-            closestApproachMeters: m.minSeparationMeters.isFinite ? m.minSeparationMeters : nil,
-            closestApproachAtSeconds: m.minSeparationAtSeconds,
-            followingSeconds: m.secondsByState.first { $0.name == "following" }?.seconds,
-            method: "Bench scores (BenchMetrics): true positions, no GPS error; RMS of |distance − standoff| over every "
+        scores = Scores {
+            ($0.rmsStandoffErrorMeters, $0.rmsSamples) = (m.settledSamples > 0 ? m.rangeErrorRMSMeters : nil, m.settledSamples)
+            $0.closestApproachMeters = m.minSeparationMeters.isFinite ? m.minSeparationMeters : nil
+            $0.closestApproachAtSeconds = m.minSeparationAtSeconds
+            $0.followingSeconds = m.secondsByState.first { $0.name == "following" }?.seconds
+            $0.method = "Bench scores (BenchMetrics): true positions, no GPS error; RMS of |distance − standoff| over every "
                 + "control tick once the person has moved for the settling time, whatever the drone was doing; "
-                + "closest approach while airborne.")
+                + "closest approach while airborne."
+        }
 
         // The baseline has no flight states: no bands rather than a made-up preflight.
         states = r.events.isEmpty ? [] : Self.stateSpans(

@@ -78,12 +78,13 @@ package enum Arbitrary {
         for _ in 0..<rng.nextInt(below: 7) {
             options.append(navdataOption(using: &rng))
         }
-        return Navdata(
-            magic: rng.chance(1, in: 8) ? .alternate : .standard,
-            state: DroneState(rawValue: rng.nextUInt32()),
-            sequenceNumber: rng.nextUInt32(),
-            visionFlag: rng.chance(1, in: 2) ? UInt32(rng.nextInt(below: 2)) : rng.nextUInt32(),
-            options: options)
+        return Navdata {
+            $0.magic = rng.chance(1, in: 8) ? .alternate : .standard
+            $0.state = DroneState(rawValue: rng.nextUInt32())
+            $0.sequenceNumber = rng.nextUInt32()
+            $0.visionFlag = rng.chance(1, in: 2) ? UInt32(rng.nextInt(below: 2)) : rng.nextUInt32()
+            $0.options = options
+        }
     }
 
     package static func navdataOption(using rng: inout SplitMix64) -> NavdataOption {
@@ -103,22 +104,23 @@ package enum Arbitrary {
             return .time(NavdataTime(time: NavdataTimestamp(rawValue: rng.nextUInt32()),
                                      extensionBytes: randomBytes(count: rng.nextInt(below: 5), using: &rng)))
         case 2:
-            return .magneto(NavdataMagneto(
-                rawCounts: NavdataInt16Vector3(
+            return .magneto(NavdataMagneto {
+                $0.rawCounts = NavdataInt16Vector3(
                     x: Int16(truncatingIfNeeded: rng.next()), y: Int16(truncatingIfNeeded: rng.next()),
-                    z: Int16(truncatingIfNeeded: rng.next())),
-                rawMilligauss: vector(using: &rng),
-                rectifiedMilligauss: vector(using: &rng),
-                offsetMilligauss: vector(using: &rng),
-                headingUnwrappedDegrees: finiteFloat(using: &rng),
-                headingGyroUnwrappedDegrees: finiteFloat(using: &rng),
-                headingFusionUnwrappedDegrees: finiteFloat(using: &rng),
-                calibrationOKByte: rng.nextByte(),
-                magnetoState: rng.nextUInt32(),
-                radius: finiteFloat(using: &rng),
-                errorMean: finiteFloat(using: &rng),
-                errorVariance: finiteFloat(using: &rng),
-                extensionBytes: randomBytes(count: rng.nextInt(below: 5), using: &rng)))
+                    z: Int16(truncatingIfNeeded: rng.next()))
+                $0.rawMilligauss = vector(using: &rng)
+                $0.rectifiedMilligauss = vector(using: &rng)
+                $0.offsetMilligauss = vector(using: &rng)
+                $0.headingUnwrappedDegrees = finiteFloat(using: &rng)
+                $0.headingGyroUnwrappedDegrees = finiteFloat(using: &rng)
+                $0.headingFusionUnwrappedDegrees = finiteFloat(using: &rng)
+                $0.calibrationOKByte = rng.nextByte()
+                $0.magnetoState = rng.nextUInt32()
+                $0.radius = finiteFloat(using: &rng)
+                $0.errorMean = finiteFloat(using: &rng)
+                $0.errorVariance = finiteFloat(using: &rng)
+                $0.extensionBytes = randomBytes(count: rng.nextInt(below: 5), using: &rng)
+            })
         case 3:
             return .gps(gps(using: &rng))
         default:
@@ -138,23 +140,24 @@ package enum Arbitrary {
         for _ in 0..<NavdataGPS.controllerTermCount { terms.append(finiteFloat(using: &rng)) }
         var channels: [NavdataGPSChannel] = []
         for _ in 0..<NavdataGPS.channelCount {
-            channels.append(NavdataGPSChannel(satelliteID: rng.nextByte(), carrierToNoise: rng.nextByte()))
+            channels.append(NavdataGPSChannel { ($0.satelliteID, $0.carrierToNoise) = (rng.nextByte(), rng.nextByte()) })
         }
-        return NavdataGPS(
-            latitudeDegrees: finiteDouble(using: &rng), longitudeDegrees: finiteDouble(using: &rng),
-            elevationMeters: finiteDouble(using: &rng), hdop: finiteDouble(using: &rng),
-            dataAvailable: rng.nextUInt32(), zeroValidatedFlag: rng.nextUInt32(),
-            waypointValidatedFlag: rng.nextUInt32(),
-            latitude0Degrees: finiteDouble(using: &rng), longitude0Degrees: finiteDouble(using: &rng),
-            latitudeFusedDegrees: finiteDouble(using: &rng), longitudeFusedDegrees: finiteDouble(using: &rng),
-            gpsState: rng.nextUInt32(), waypointControllerTerms: terms,
-            vdop: finiteDouble(using: &rng), pdop: finiteDouble(using: &rng), speed: finiteFloat(using: &rng),
-            lastFrameTimestamp: NavdataTimestamp(rawValue: rng.nextUInt32()),
-            degree: finiteFloat(using: &rng), degreeMagnetic: finiteFloat(using: &rng),
-            ehpe: finiteFloat(using: &rng), ehve: finiteFloat(using: &rng),
-            carrierToNoise: finiteFloat(using: &rng), satelliteCount: rng.nextUInt32(), channels: channels,
-            gpsPluggedFlag: rng.nextUInt32(), ephemerisStatus: rng.nextUInt32(),
-            vxTraj: finiteFloat(using: &rng), vyTraj: finiteFloat(using: &rng), firmwareStatus: rng.nextUInt32())
+        return NavdataGPS {
+            ($0.latitudeDegrees, $0.longitudeDegrees) = (finiteDouble(using: &rng), finiteDouble(using: &rng))
+            ($0.elevationMeters, $0.hdop) = (finiteDouble(using: &rng), finiteDouble(using: &rng))
+            ($0.dataAvailable, $0.zeroValidatedFlag) = (rng.nextUInt32(), rng.nextUInt32())
+            $0.waypointValidatedFlag = rng.nextUInt32()
+            ($0.latitude0Degrees, $0.longitude0Degrees) = (finiteDouble(using: &rng), finiteDouble(using: &rng))
+            ($0.latitudeFusedDegrees, $0.longitudeFusedDegrees) = (finiteDouble(using: &rng), finiteDouble(using: &rng))
+            ($0.gpsState, $0.waypointControllerTerms) = (rng.nextUInt32(), terms)
+            ($0.vdop, $0.pdop, $0.speed) = (finiteDouble(using: &rng), finiteDouble(using: &rng), finiteFloat(using: &rng))
+            $0.lastFrameTimestamp = NavdataTimestamp(rawValue: rng.nextUInt32())
+            ($0.degree, $0.degreeMagnetic) = (finiteFloat(using: &rng), finiteFloat(using: &rng))
+            ($0.ehpe, $0.ehve) = (finiteFloat(using: &rng), finiteFloat(using: &rng))
+            ($0.carrierToNoise, $0.satelliteCount, $0.channels) = (finiteFloat(using: &rng), rng.nextUInt32(), channels)
+            ($0.gpsPluggedFlag, $0.ephemerisStatus) = (rng.nextUInt32(), rng.nextUInt32())
+            ($0.vxTraj, $0.vyTraj, $0.firmwareStatus) = (finiteFloat(using: &rng), finiteFloat(using: &rng), rng.nextUInt32())
+        }
     }
 
     /// Any finite float (random bit pattern, NaN/infinity excluded).

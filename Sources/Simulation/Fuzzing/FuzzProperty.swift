@@ -65,8 +65,10 @@ public enum FuzzProperty {
 
     /// A summary's fields as bytes (a demo-only packet plus the option count): equal bits, equal fields.
     private static func bitPattern(_ summary: NavdataSummary) -> [UInt8]? {
-        let packet = Navdata(magic: summary.magic, state: summary.state, sequenceNumber: summary.sequenceNumber,
-                             visionFlag: summary.visionFlag, options: summary.demo.map { [.demo($0)] } ?? [])
+        let packet = Navdata {
+            ($0.magic, $0.state, $0.sequenceNumber) = (summary.magic, summary.state, summary.sequenceNumber)
+            ($0.visionFlag, $0.options) = (summary.visionFlag, summary.demo.map { [.demo($0)] } ?? [])
+        }
         return (try? packet.encoded()).map { $0 + withUnsafeBytes(of: summary.optionCount.littleEndian, Array.init) }
     }
 }

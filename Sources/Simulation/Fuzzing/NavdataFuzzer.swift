@@ -68,7 +68,7 @@ public enum NavdataFuzzer {
             state: [.flying, .communicationWatchdog], sequenceNumber: 42,
             demo: NavdataDemo(controlState: .hovering, batteryPercent: 80, psiMillidegrees: 90_000,
                               altitudeMillimeters: 1500),
-            additionalOptions: [.magneto(NavdataMagneto()), .gps(Arbitrary.gps(using: &rng))])
+            additionalOptions: [.magneto(.defaults), .gps(Arbitrary.gps(using: &rng))])
         if let bytes = try? followMePacket.encoded() { corpus.append(bytes) }
         for _ in 0..<4 {
             if let bytes = try? Arbitrary.navdata(using: &rng).encoded() { corpus.append(bytes) }

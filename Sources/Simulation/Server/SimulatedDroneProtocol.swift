@@ -156,8 +156,10 @@ public struct SimulatedDroneProtocol: Sendable {
         case .demo:
             return Navdata.demoPacket(state: state, sequenceNumber: sequenceNumber, demo: demo)
         case .full:
-            return Navdata(state: state.subtracting([.navdataDemo, .navdataBootstrap]), sequenceNumber: sequenceNumber,
-                           options: [.demo(demo)])
+            return Navdata {
+                ($0.state, $0.sequenceNumber) = (state.subtracting([.navdataDemo, .navdataBootstrap]), sequenceNumber)
+                $0.options = [.demo(demo)]
+            }
         }
     }
 }
