@@ -51,6 +51,7 @@ static const unsigned long long fm_mask_mode = MODE_SET;
 static const unsigned long long fm_mask_attitude = ATTITUDE_SET;
 static const unsigned long long fm_mask_device = DEVICE_SET;
 static const unsigned long long fm_mask_error = ERROR_SET;
+static const unsigned long long fm_mask_satellite = SATELLITE_SET;
 
 /* gps_open; on failure *errtext gets libgps' message (socket errors put the NL_* code in errno). */
 static inline int fm_open(const char *host, const char *port, struct gps_data_t *g, const char **errtext) {
@@ -95,6 +96,12 @@ static inline void fm_set_attitude_heading(struct gps_data_t *g, double h) { g->
 static inline unsigned long long fm_set_mask(const struct gps_data_t *g) { return (unsigned long long)g->set; }
 static inline void fm_set_set_mask(struct gps_data_t *g, unsigned long long m) { g->set = (gps_mask_t)m; }
 static inline const char *fm_error_message(const struct gps_data_t *g) { return g->error; }
+/* SKY (docs/gpsd.md §1.2): satellites used in the solution and in view, dilutions of precision (NAN = absent). */
+static inline int fm_satellites_used(const struct gps_data_t *g) { return g->satellites_used; }
+static inline int fm_satellites_visible(const struct gps_data_t *g) { return g->satellites_visible; }
+static inline double fm_dop_hdop(const struct gps_data_t *g) { return g->dop.hdop; }
+static inline double fm_dop_vdop(const struct gps_data_t *g) { return g->dop.vdop; }
+static inline double fm_dop_pdop(const struct gps_data_t *g) { return g->dop.pdop; }
 
 /* --- Reading lines ourselves (docs/fuzzing.md, finding gpsd-json 1) ---------------------------
  * libgps 3.22's gps_unpack (called by gps_read) re-calls libgps_json_unpack on the rest of a line

@@ -7,6 +7,7 @@ import FlightRecords
 struct FlightStatusTracker {
     private var fixes: [ReceiverRole: GPSFix] = [:]
     private var losses: [ReceiverRole: String] = [:]
+    private var skies: [ReceiverRole: SkyReport] = [:]
     private var lastHeadingAt: MonotonicTime?
     private var transitions: [FlightStatus.Transition] = []
     private var navdataHertz: Double?
@@ -30,6 +31,8 @@ struct FlightStatusTracker {
             case .deviceDeactivated: losses[loss.role] = "device gone"
             case .connectionLost(let why): losses[loss.role] = "gpsd lost: \(why)"
             }
+        case .sky(let sky):
+            skies[sky.role] = sky
         case .connected, .gpsdError:
             break
         }
@@ -96,6 +99,7 @@ struct FlightStatusTracker {
             ($0.mode, $0.ephMeters, $0.ageSeconds) = (fix?.mode.rawValue, fix?.ephMeters, fix.map { f in now.seconds(since: f.receivedAt) })
             ($0.latitudeDegrees, $0.longitudeDegrees) = (fix?.coordinate.latitudeDegrees, fix?.coordinate.longitudeDegrees)
             $0.lost = losses[role]
+            ($0.satellitesUsed, $0.satellitesVisible, $0.hdop) = (skies[role]?.satellitesUsed, skies[role]?.satellitesVisible, skies[role]?.hdop)
         }
     }
 }

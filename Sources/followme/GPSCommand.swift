@@ -13,11 +13,13 @@ struct GPSCommand: AsyncParsableCommand {
         commandName: "gps",
         abstract: "Show the target and onboard receivers live (through gpsd).",
         discussion: """
-            Text mode shows one line per role (mode, position, eph, speed, track, heading, age, and the
-            fix rate the receiver delivers, with what gpsd answered to the rate asked by rate_hz).
+            Text mode shows one line per role (mode, position, eph, speed, track, heading, age, the fix
+            rate the receiver delivers, with what gpsd answered to the rate asked by rate_hz, and from
+            gpsd's SKY the satellites used/in view and the HDOP).
             --json prints one JSON object per event:
               {"role":"target","device":…,"mode":3,"lat":…,"lon":…,"time":…,…,"rate_hz":…}
               {"role":"onboard","device":…,"heading":…}
+              {"role":…,"event":"sky","device":…,"uSat":…,"nSat":…,"hdop":…,"vdop":…,"pdop":…}
               {"role":…,"event":"lost"|"connected"|"reconnected",…}
               {"role":…,"event":"rate","requested":"max","control":"accepted"|"not-supported"|…,
                "detail":…,"driver":…,"cycle_s":…,"mincycle_s":…,"rate_hz":…}
@@ -148,6 +150,7 @@ actor StatusBoard {
     private struct Row {
         var fix: GPSFix?
         var heading: HeadingReport?
+        var sky: SkyReport?
         var status = "waiting for gpsd"
         var rate: ReceiverRateReport?
     }
@@ -181,6 +184,8 @@ actor StatusBoard {
             row.status = again ? "reconnected to \(endpoint)" : "connected to \(endpoint)"
         case .gpsdError(_, let message, _):
             row.status = "gpsd: \(message)"
+        case .sky(let sky):
+            row.sky = sky
         }
         rows[event.role] = row
         if !interactive, case .fix = event { print(line(for: event.role, now: SystemClock.now())) }
@@ -215,6 +220,10 @@ actor StatusBoard {
             let nose = normalizedDegrees360(h.headingDegrees + mountOffsetDegrees)
             s += String(format: " hdg %5.1f° (nose %5.1f°, age %.1fs)", h.headingDegrees, nose,
                         now.seconds(since: h.receivedAt))
+        }
+        if let sky = row.sky,
+           let quality = FlightStatusScreen.skyText(used: sky.satellitesUsed, visible: sky.satellitesVisible, hdop: sky.hdop) {
+            s += " " + quality
         }
         if row.status != "fix" { s += "  [\(row.status)]" }
         if let rate = row.rate, rate.control != .notRequested {

@@ -167,6 +167,26 @@ struct FlightStatusScreenTests {
         #expect(lines.contains("CHANGES   none yet"))
     }
 
+    @Test("a receiver's sky (gpsd SKY): satellites used/in view and HDOP after the position, and in the JSON")
+    func skyQuality() throws {
+        // Given the following flight whose target receiver reported 7 of 12 satellites used, HDOP 1.14,
+        // and whose onboard receiver said nothing of its sky
+        var s = Self.following
+        s.target?.satellitesUsed = 7
+        s.target?.satellitesVisible = 12
+        s.target?.hdop = 1.14
+        let lines = FlightStatusScreen.lines(.live(s, socketPath: "/s", receivedSecondsAgo: 0), columns: 100, rows: 30)
+        // Then the target row ends with them, the onboard row is unchanged, and the JSON carries them
+        #expect(lines.contains("target    3D    2.1 m     0.3 s     48.858312° N  2.294500° E   sats 7/12 hdop 1.1"), "\(lines)")
+        #expect(lines.contains("onboard   2D    17.1 m    0.1 s     33.850000° S  151.200000° W"))
+        let line = s.jsonLine()
+        #expect(line.contains(#""sats_used":7"#) && line.contains(#""sats_seen":12"#) && line.contains(#""hdop":1.14"#), "\(line)")
+        #expect(FlightStatus.decode(jsonLine: line) == s)
+        // A receiver that sent only the DOP shows what it does not know as "?".
+        #expect(FlightStatusScreen.skyText(used: nil, visible: nil, hdop: 2.26) == "sats ?/? hdop 2.3")
+        #expect(FlightStatusScreen.skyText(used: nil, visible: nil, hdop: nil) == nil)
+    }
+
     @Test("JSON line: snake_case keys with units, and it decodes to the same status")
     func jsonRoundTrip() throws {
         let line = Self.following.jsonLine()

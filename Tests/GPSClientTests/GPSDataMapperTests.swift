@@ -258,6 +258,49 @@ struct GPSDataMapperTests {
         #expect(outcome == .event(.gpsdError(role: .target, message: message, at: Self.receivedAt)))
     }
 
+    // MARK: SKY (satellites and DOPs)
+
+    /// A SKY line as gpsd 3.x writes it (bu353s4.log.chk line 16, shortened to four satellites).
+    static let skyLine = #"{"class":"SKY","device":"/dev/gpstarget","xdop":0.63,"ydop":0.85,"vdop":1.50,"tdop":0.89,"hdop":1.10,"gdop":2.01,"pdop":1.80,"satellites":[{"PRN":17,"el":72.0,"az":207.0,"ss":32.0,"used":true},{"PRN":4,"el":56.0,"az":37.0,"ss":27.0,"used":true},{"PRN":12,"el":49.0,"az":299.0,"ss":24.0,"used":false},{"PRN":2,"el":20.0,"az":90.0,"ss":0.0,"used":false}]}"#
+
+    @Test("SKY as libgps unpacks it: satellites used and in view, HDOP/VDOP/PDOP")
+    func skyFromLibgps() {
+        let outcome = Self.map(.sky) { data in
+            #expect(Self.skyLine.withCString { fm_unpack_line($0, data) } == 0)
+        }
+        guard case .event(.sky(let sky)) = outcome else {
+            Issue.record("expected a sky event, got \(outcome)")
+            return
+        }
+        #expect(sky.role == .target && sky.device == Self.watched && sky.receivedAt == Self.receivedAt)
+        #expect(sky.satellitesUsed == 2 && sky.satellitesVisible == 4, "\(sky)")
+        #expect(sky.hdop == 1.10 && sky.vdop == 1.50 && sky.pdop == 1.80, "\(sky)")
+    }
+
+    @Test("SKY: a count outside 0…255 or a DOP that is NaN, 0 or negative is not shown as a value")
+    func skyImplausible() {
+        let outcome = Self.map(.sky) { data in
+            fm_set_set_mask(data, fm_mask_satellite)
+            fm_set_device_path(data, Self.watched)
+            data.pointee.satellites_used = 300
+            data.pointee.satellites_visible = -1
+            (data.pointee.dop.hdop, data.pointee.dop.vdop, data.pointee.dop.pdop) = (.nan, 0, -2)
+        }
+        #expect(outcome == .event(.sky(SkyReport(role: .target, device: Self.watched, satellitesUsed: nil,
+                                                 satellitesVisible: nil, hdop: nil, vdop: nil, pdop: nil,
+                                                 receivedAt: Self.receivedAt))))
+    }
+
+    @Test("SKY without SATELLITE_SET says nothing; a SKY from another device is ignored")
+    func skyIgnored() {
+        #expect(Self.map(.sky) { fm_set_device_path($0, Self.watched) } == .ignored(.notInteresting))
+        let other = Self.map(.sky) { data in
+            #expect(Self.skyLine.replacing(Self.watched, with: "/dev/gpsdrone")
+                .withCString { fm_unpack_line($0, data) } == 0)
+        }
+        #expect(other == .ignored(.otherDevice("/dev/gpsdrone")))
+    }
+
     /// A report of class `cls` from `reportedPath`, the device the role watches (nil: any), and
     /// whether the report must pass the filter.
     typealias DeviceFilterCase = (

@@ -29,11 +29,18 @@ struct GPSFakeReplayTests {
     @Test("the .chk parser counts what the fixture README documents", arguments: replays)
     func checkFileCounts(_ replay: Replay) throws {
         let chk = try GPSDCheckFile(path: try Fixtures.path(replay.log + ".chk"))
+        #expect(chk.skies.count == Self.documentedSkies[replay.log], "SKY reports in \(replay.log).chk")
         #expect(chk.tpvs.count == replay.documentedTPVs)
         #expect(chk.fixTPVs.count == replay.documentedFixes)
         let withoutPosition = chk.fixTPVs.filter { !$0.hasPosition }
         #expect(withoutPosition.isEmpty, "mode >= 2 TPVs without lat/lon: \(withoutPosition)")
     }
+
+    /// SKY reports per `.chk` (`grep -c '"class":"SKY"'`; hemi.log has none).
+    static let documentedSkies: [String: Int] = [
+        "bu353s4.log": 5, "mtk-3301.log": 1, "quectel.log": 41, "neo-m8n.log": 23, "ublox-neo-m8n.log": 5,
+        "gr601-w.log": 10, "bu303-nofix.log": 7, "bu303-moving.log": 11, "hemi.log": 0,
+    ]
 
     /// gpsd prints lat/lon with 9 decimals; the client must reproduce them to that precision.
     static let printedPrecisionDegrees = 1e-9
@@ -107,6 +114,19 @@ struct GPSFakeReplayTests {
         for (got, want) in zip(headings, expected.attHeadingsDegrees) {
             #expect(abs(got - want) <= 1e-9, "heading \(got) vs .chk \(want)")
         }
+
+        // SKY reports (satellites used / in view, HDOP: what `followme gps`, `watch` and the log show)
+        // arrived as sky events, report for report, with the counts of gpsd's satellite list and its HDOP.
+        let skies = events.skies
+        #expect(skies.count == expected.skies.count, "sky reports: client \(skies.count), .chk \(expected.skies.count)")
+        let skyMismatch = zip(skies, expected.skies).enumerated().first { _, pair in
+            let (sky, chk) = pair
+            return sky.satellitesUsed != chk.used || sky.satellitesVisible != chk.visible || !Self.same(sky.hdop, chk.hdop)
+        }
+        #expect(skyMismatch == nil, """
+            first differing sky #\(skyMismatch?.offset ?? -1): client \(String(describing: skyMismatch?.element.0)), \
+            .chk \(String(describing: skyMismatch?.element.1))
+            """)
 
         // The replay ended with the device deactivated, after the last fix.
         let endIndex = events.lastIndex { if case .lost(let l) = $0 { return l.reason == .deviceDeactivated } else { return false } }

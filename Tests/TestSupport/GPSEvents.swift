@@ -16,6 +16,10 @@ extension Array where Element == GPSEvent {
         compactMap { if case .heading(let h) = $0 { return h } else { return nil } }
     }
 
+    package var skies: [SkyReport] {
+        compactMap { if case .sky(let s) = $0 { return s } else { return nil } }
+    }
+
     package var losses: [GPSLoss] {
         compactMap { if case .lost(let l) = $0 { return l } else { return nil } }
     }

@@ -80,9 +80,15 @@ public struct FlightStatus: Codable, Sendable, Hashable {
         public var longitudeDegrees: Double?
         /// Why the receiver reports no fix now (`no-fix`, `device-gone`, …), nil while it delivers.
         public var lost: String?
+        /// From the receiver's latest gpsd SKY: satellites used in the solution and in view, and the
+        /// horizontal dilution of precision (nil until a SKY said so).
+        public var satellitesUsed: Int?
+        public var satellitesVisible: Int?
+        public var hdop: Double?
 
         enum CodingKeys: String, CodingKey {
             case mode, ephMeters = "eph_m", ageSeconds = "age_s", latitudeDegrees = "lat", longitudeDegrees = "lon", lost
+            case satellitesUsed = "sats_used", satellitesVisible = "sats_seen", hdop
         }
     }
 

@@ -113,7 +113,15 @@ public enum FlightStatusScreen {
             text += String(format: "%.6f° %@  %.6f° %@", abs(lat), lat < 0 ? "S" : "N", abs(lon), lon < 0 ? "W" : "E")
         }
         if let lost = r.lost { text += (r.latitudeDegrees == nil ? "" : "   ") + "LOST: \(lost)" }
+        if let quality = skyText(used: r.satellitesUsed, visible: r.satellitesVisible, hdop: r.hdop) { text += "   " + quality }
         return row(role, text)
+    }
+
+    /// `sats 7/12 hdop 1.1` (used/in view; `?` for what the receiver did not say), nil without a SKY.
+    public static func skyText(used: Int?, visible: Int?, hdop: Double?) -> String? {
+        guard used != nil || visible != nil || hdop != nil else { return nil }
+        let count = { (n: Int?) in n.map(String.init) ?? "?" }
+        return "sats \(count(used))/\(count(visible)) hdop " + (hdop.map { String(format: "%.1f", $0) } ?? "?")
     }
 
     /// `FollowMe watch · PATH`, and `right` (flight time, freshness) at the right edge; a long path

@@ -9,10 +9,11 @@ import Links
 /// receive time, seconds). Heading: `{"role":"onboard","device":…,"heading":…,"rx":…}`.
 /// Loss: `{"role":…,"event":"lost","device":…,"reason":"no-fix"|"device-deactivated"|"connection-lost",
 /// "mode"|"detail":…,"rx":…}`. Connection: `{"role":…,"event":"connected"|"reconnected","gpsd":"host:port","rx":…}`.
-/// gpsd error: `{"role":…,"event":"gpsd-error","message":…,"rx":…}`.
+/// gpsd error: `{"role":…,"event":"gpsd-error","message":…,"rx":…}`. Sky (gpsd SKY, with gpsd's own
+/// names): `{"role":…,"event":"sky","device":…,"uSat":…,"nSat":…,"hdop":…,"vdop":…,"pdop":…,"rx":…}`.
 public struct GPSEventRecord: Codable, Sendable, Hashable {
     public var role: String?
-    /// Absent for a fix or a heading; `lost`, `connected`, `reconnected`, `gpsd-error` otherwise.
+    /// Absent for a fix or a heading; `lost`, `connected`, `reconnected`, `gpsd-error`, `sky` otherwise.
     public var event: String?
     public var device: String?
     public var reason: String?
@@ -38,12 +39,19 @@ public struct GPSEventRecord: Codable, Sendable, Hashable {
     public var detail: String?
     public var gpsd: String?
     public var message: String?
+    /// Sky: satellites used in the solution and in view; dilutions of precision.
+    public var satellitesUsed: Int?
+    public var satellitesVisible: Int?
+    public var hdop: Double?
+    public var vdop: Double?
+    public var pdop: Double?
     /// Monotonic receive time, seconds.
     public var rx: Double?
 
     enum CodingKeys: String, CodingKey {
         case role, event, device, reason, mode, lat, lon, time, altitudeHAEMeters = "alt_hae", track, speed, climb
-        case eph, epv, eps, heading, detail, gpsd, message, rx
+        case eph, epv, eps, heading, detail, gpsd, message
+        case satellitesUsed = "uSat", satellitesVisible = "nSat", hdop, vdop, pdop, rx
     }
 
     public init(_ event: GPSEvent) {
@@ -89,6 +97,12 @@ public struct GPSEventRecord: Codable, Sendable, Hashable {
             self.event = "gpsd-error"
             self.message = message
             rx = at.seconds
+        case .sky(let sky):
+            self.event = "sky"
+            device = sky.device
+            (satellitesUsed, satellitesVisible) = (sky.satellitesUsed, sky.satellitesVisible)
+            (hdop, vdop, pdop) = (sky.hdop, sky.vdop, sky.pdop)
+            rx = sky.receivedAt.seconds
         }
     }
 }

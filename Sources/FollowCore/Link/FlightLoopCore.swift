@@ -99,7 +99,7 @@ package struct FlightLoopCore: Sendable {
             decide(now: now, immediately: true, step: &step)
         case .heading(let report):
             machine.handle(.heading(report), now: now)
-        case .lost, .connected, .gpsdError:
+        case .lost, .connected, .gpsdError, .sky:
             break
         }
     }

@@ -13,6 +13,9 @@ public enum GPSEvent: Sendable, Hashable {
     case connected(role: ReceiverRole, endpoint: String, isReconnect: Bool, at: MonotonicTime)
     /// gpsd answered with an ERROR message (e.g. "No such device as /dev/gpstarget").
     case gpsdError(role: ReceiverRole, message: String, at: MonotonicTime)
+    /// The receiver's view of the sky (gpsd SKY): how many satellites it uses and sees, and the
+    /// dilutions of precision. Quality information for people and logs; the core flies on fixes.
+    case sky(SkyReport)
 
     /// The role the event belongs to.
     public var role: ReceiverRole {
@@ -22,6 +25,7 @@ public enum GPSEvent: Sendable, Hashable {
         case .lost(let l): return l.role
         case .connected(let role, _, _, _): return role
         case .gpsdError(let role, _, _): return role
+        case .sky(let s): return s.role
         }
     }
 }
@@ -48,5 +52,36 @@ public struct GPSLoss: Sendable, Hashable {
         self.device = device
         self.reason = reason
         self.at = at
+    }
+}
+
+/// One gpsd SKY report: what the receiver says of its satellites. Every field is optional because
+/// receivers send different sentences (GSA gives the DOPs and the used satellites, GSV those in view).
+public struct SkyReport: Sendable, Hashable {
+    public var role: ReceiverRole
+    public var device: String
+    /// Satellites used in the position solution, and in view (0…255 when known).
+    public var satellitesUsed: Int?
+    public var satellitesVisible: Int?
+    /// Horizontal, vertical and position dilution of precision (finite and > 0 when known).
+    public var hdop: Double?
+    public var vdop: Double?
+    public var pdop: Double?
+    public var receivedAt: MonotonicTime
+
+    /// Keeps only plausible values: a count outside 0…255 or a DOP that is not finite and positive
+    /// (gpsd's "absent" is NaN) becomes nil.
+    public init(role: ReceiverRole, device: String, satellitesUsed: Int?, satellitesVisible: Int?,
+                hdop: Double?, vdop: Double?, pdop: Double?, receivedAt: MonotonicTime) {
+        func count(_ n: Int?) -> Int? { n.flatMap { (0...255).contains($0) ? $0 : nil } }
+        func dop(_ d: Double?) -> Double? { d.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } }
+        self.role = role
+        self.device = device
+        self.satellitesUsed = count(satellitesUsed)
+        self.satellitesVisible = count(satellitesVisible)
+        self.hdop = dop(hdop)
+        self.vdop = dop(vdop)
+        self.pdop = dop(pdop)
+        self.receivedAt = receivedAt
     }
 }

@@ -56,6 +56,12 @@ extension GPSDataMapper {
             return nil
         case .heading(let heading):
             return heading.headingDegrees.isFinite ? nil : "a non-finite heading"
+        case .sky(let sky):
+            let counts = [sky.satellitesUsed, sky.satellitesVisible].compactMap { $0 }
+            let dops = [sky.hdop, sky.vdop, sky.pdop].compactMap { $0 }
+            if counts.contains(where: { !(0...255).contains($0) }) { return "a satellite count out of range: \(sky)" }
+            if dops.contains(where: { !$0.isFinite || $0 <= 0 }) { return "a DOP that is not finite and positive: \(sky)" }
+            return nil
         default:
             return nil
         }

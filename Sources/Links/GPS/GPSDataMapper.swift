@@ -8,7 +8,7 @@ import FollowCore
 public enum GPSDataMapper {
     /// Why a report produced no event (the client counts these).
     public enum Ignored: Sendable, Hashable {
-        case notInteresting            // SKY, VERSION, WATCH, DEVICES, …
+        case notInteresting            // VERSION, WATCH, DEVICES, a SKY without satellites, …
         case otherDevice(String)       // a report from a device this role does not watch
         case noPosition                // mode ≥ 2 but no finite lat/lon, or LATLON_SET missing
         case badHeading                // ATT without a finite heading
@@ -35,7 +35,7 @@ public enum GPSDataMapper {
         func isSet(_ bit: UInt64) -> Bool { set & bit != 0 }
         if let device, !device.isEmpty, messageClass != .error, path != device {
             switch messageClass {
-            case .tpv, .att, .device: return .ignored(.otherDevice(path))
+            case .tpv, .att, .device, .sky: return .ignored(.otherDevice(path))
             default: return .ignored(.notInteresting)
             }
         }
@@ -88,7 +88,16 @@ public enum GPSDataMapper {
         case .error:
             return .event(.gpsdError(role: role, message: String(cString: fm_error_message(data)), at: receivedAt))
 
-        case .devices, .sky, .version, .watch, .other:
+        case .sky:
+            // libgps sets SATELLITE_SET for every SKY it parsed; the counts and DOPs stay from the
+            // previous SKY where this one lacks them, which is what gpsd itself reports.
+            guard isSet(fm_mask_satellite) else { return .ignored(.notInteresting) }
+            return .event(.sky(SkyReport(
+                role: role, device: reportedDevice,
+                satellitesUsed: Int(fm_satellites_used(data)), satellitesVisible: Int(fm_satellites_visible(data)),
+                hdop: fm_dop_hdop(data), vdop: fm_dop_vdop(data), pdop: fm_dop_pdop(data), receivedAt: receivedAt)))
+
+        case .devices, .version, .watch, .other:
             return .ignored(.notInteresting)
         }
     }

@@ -26,8 +26,16 @@ struct GPSDCheckFile: Sendable {
         }
     }
 
+    /// A SKY report: satellites marked used and listed (gpsd's `satellites` array), and the HDOP.
+    struct Sky: Sendable, Hashable {
+        var used: Int
+        var visible: Int
+        var hdop: Double?
+    }
+
     var tpvs: [TPV] = []
     var attHeadingsDegrees: [Double] = []
+    var skies: [Sky] = []
 
     /// TPVs with mode ≥ 2 (what the client must turn into fixes).
     var fixTPVs: [TPV] { tpvs.filter { $0.mode >= 2 } }
@@ -53,6 +61,10 @@ struct GPSDCheckFile: Sendable {
                                 longitudeDegrees: (object["lon"] as? NSNumber)?.doubleValue,
                                 speedMetersPerSecond: (object["speed"] as? NSNumber)?.doubleValue,
                                 trackDegrees: (object["track"] as? NSNumber)?.doubleValue))
+            case "SKY":
+                let satellites = object["satellites"] as? [[String: Any]] ?? []
+                skies.append(Sky(used: satellites.filter { ($0["used"] as? Bool) == true }.count, visible: satellites.count,
+                                 hdop: (object["hdop"] as? NSNumber)?.doubleValue))
             case "ATT":
                 if let heading = (object["heading"] as? NSNumber)?.doubleValue { attHeadingsDegrees.append(heading) }
             default:
