@@ -33,11 +33,6 @@ struct LinkedController {
         if case .commandSent(let tilt, _) = report { controller.noteCommandedTilt(tilt) }
         return pilot
     }
-
-    mutating func reset() {
-        controller.reset()
-        _ = send(nil, at: .zero)
-    }
 }
 
 /// A controller's output and the PCMD the link made of it.
