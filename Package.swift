@@ -131,7 +131,7 @@ let package = Package(
         ),
         .testTarget(name: "FollowMeConfigTests", dependencies: ["FlightService", "FollowCore", "MAVLink"], swiftSettings: strict),
         .testTarget(
-            name: "FollowCoreTests", dependencies: ["FollowCore"],
+            name: "FollowCoreTests", dependencies: ["FollowCore", "ARDrone"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -167,7 +167,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlightServiceTests",
-            dependencies: ["FlightService", "FollowCore", "Links", "FlightRecords", log],
+            dependencies: ["FlightService", "FollowCore", "ARDrone", "Links", "FlightRecords", log],
             swiftSettings: strict
         ),
         .testTarget(

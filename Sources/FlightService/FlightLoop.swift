@@ -156,10 +156,14 @@ struct FlightLoop {
             lastDryRunLog = now
             logDryRun(decision, wouldFly: wouldFly, sentFlying: command.flying)
         }
-        if step.sendsCommand {
-            link.send(command, immediately: step.immediately, reflecting: step.fixReceivedAt)
+        // What the link made of it (the AR.Drone: the tilt its tilt loop commanded, and the PCMD), handed
+        // to the core before its next decision: the latency prediction and wind observers read it.
+        var sent: CommandedTilt?
+        if step.sendsCommand, let report = link.send(command, immediately: step.immediately, reflecting: step.fixReceivedAt) {
+            _ = core.handle(.link(report), now: now)
+            if case .commandSent(let tilt, _) = report { sent = tilt }
         }
-        let pilot = command.pilot ?? .zero, motion = command.motion ?? .stop
+        let pilot = sent?.pilot ?? .zero, motion = command.motion ?? .stop
         logger.trace("command", metadata: [
             "state": "\(decision.state.name)", "flying": "\(command.flying)", "roll": "\(pilot.roll)",
             "pitch": "\(pilot.pitch)", "gaz": "\(pilot.gaz)", "yaw": "\(pilot.yaw)",
@@ -172,7 +176,7 @@ struct FlightLoop {
             lastCommandLog = now
             var r = FlightCommandRecord(t: now.seconds, state: decision.state.name,
                                         intent: decision.command.intent.name, sentFlying: command.flying)
-            if let p = decision.command.pilot {
+            if let p = sent?.pilot {   // the PCMD the link actually sent
                 (r.roll, r.pitch, r.gaz, r.yaw) = (p.roll, p.pitch, p.gaz, p.yaw)
             }
             if let m = decision.command.motion {
@@ -195,10 +199,6 @@ struct FlightLoop {
             "state": "\(decision.state.name)", "intent": "\(decision.command.intent.name)",
             "would-fly": "\(wouldFly)", "sent-flying": "\(sentFlying)",
         ]
-        if let p = decision.command.pilot {
-            metadata["roll"] = "\(p.roll)"; metadata["pitch"] = "\(p.pitch)"
-            metadata["gaz"] = "\(p.gaz)"; metadata["yaw"] = "\(p.yaw)"
-        }
         if let m = decision.command.motion {
             metadata["ve"] = "\(m.velocity.east)"; metadata["vn"] = "\(m.velocity.north)"
             metadata["climb"] = "\(m.climbMetersPerSecond)"; metadata["yaw-rate"] = "\(m.yawRateDegreesPerSecond)"

@@ -113,11 +113,12 @@ private actor FlightOnEventLoop {
         let gps = GPSClient(subscriptions: flight.subscriptions, logger: logger, eventHandler: { event in
             eventLoop.execute { driver.value?.handle(.gps(event)) }
         })
-        let link = flight.link.makeLink(
-            eventLoop: eventLoop, logger: logger, dryRun: options.noTakeoff,
-            eventHandler: { driver.value?.handle(.link($0)) }, tickHandler: { _ in driver.value?.handle(.tick) })
         let machine = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe, vehicle: flight.vehicle,
                                              onboardLatencySeconds: flight.onboardLatencySeconds)
+        let link = flight.link.makeLink(
+            eventLoop: eventLoop, logger: logger, dryRun: options.noTakeoff,
+            follow: machine.controller.parameters, tuning: machine.controller.tuning,
+            eventHandler: { driver.value?.handle(.link($0)) }, tickHandler: { _ in driver.value?.handle(.tick) })
         let recorder = try options.flightLogPath.map { try FlightRecorder(path: $0, now: SystemClock.now()) }
         let outcomePromise = eventLoop.makePromise(of: FlightOutcome.self)
         let loop = FlightLoop(machine: machine, link: link, recorder: recorder, options: options, logger: logger)

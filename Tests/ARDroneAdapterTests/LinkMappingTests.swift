@@ -7,24 +7,28 @@ import Testing
 /// on a real drone (docs/ardrone-protocol.md §2.3, §3.4).
 @Suite("ARDroneAdapter: the one navdata → telemetry and command → REF/PCMD mapping (link, bench, benchmark)")
 struct LinkMappingTests {
-    @Test("DroneCommand → AT*REF bit 9 and AT*PCMD", arguments: [
-        (DroneCommand(intent: .stayLanded), REFInput.land, ProgressiveCommand.hover),
-        (DroneCommand(intent: .takeOff), .takeoff, .hover),
-        (DroneCommand(intent: .land), .land, .hover),
-        (DroneCommand(intent: .emergency), .land, .hover),
-        (DroneCommand(intent: .fly), .takeoff, .hover),
-        (DroneCommand(intent: .fly, pilot: PilotCommand(roll: 0.25, pitch: -0.5, gaz: 0.125, yaw: -1)), .takeoff,
+    @Test("DroneCommand → AT*REF bit 9", arguments: [
+        (DroneCommand(intent: .stayLanded), REFInput.land),
+        (DroneCommand(intent: .takeOff), .takeoff),
+        (DroneCommand(intent: .land), .land),
+        (DroneCommand(intent: .emergency), .land),
+        (DroneCommand(intent: .fly), .takeoff),
+    ] as [(DroneCommand, REFInput)])
+    func refMapping(command: DroneCommand, ref: REFInput) {
+        #expect(command.refInput == ref)
+    }
+
+    @Test("the link's PCMD → AT*PCMD", arguments: [
+        (nil, ProgressiveCommand.hover),
+        (PilotCommand(roll: 0.25, pitch: -0.5, gaz: 0.125, yaw: -1),
          ProgressiveCommand(flags: [.progressive], rollFraction: 0.25, pitchFraction: -0.5, gazFraction: 0.125,
                             yawFraction: -1)),
         // Out of range: clamped; not finite: the whole command hovers (ProgressiveCommand's rules).
-        (DroneCommand(intent: .fly, pilot: PilotCommand(roll: 2, pitch: -3, gaz: 0, yaw: 0)), .takeoff,
-         ProgressiveCommand(rollFraction: 1, pitchFraction: -1)),
-        (DroneCommand(intent: .fly, pilot: PilotCommand(roll: .nan, pitch: -0.5, gaz: 0, yaw: 0)), .takeoff, .hover),
-    ] as [(DroneCommand, REFInput, ProgressiveCommand)])
-    func commandMapping(command: DroneCommand, ref: REFInput, pcmd: ProgressiveCommand) {
-        #expect(command.refInput == ref)
-        #expect(command.progressiveCommand == pcmd)
-        #expect(ProgressiveCommand(pilot: command.pilot) == pcmd)
+        (PilotCommand(roll: 2, pitch: -3, gaz: 0, yaw: 0), ProgressiveCommand(rollFraction: 1, pitchFraction: -1)),
+        (PilotCommand(roll: .nan, pitch: -0.5, gaz: 0, yaw: 0), .hover),
+    ] as [(PilotCommand?, ProgressiveCommand)])
+    func pcmdMapping(pilot: PilotCommand?, pcmd: ProgressiveCommand) {
+        #expect(ProgressiveCommand(pilot: pilot) == pcmd)
     }
 
     @Test("telemetry's isAirborne follows the navdata rule for every control state", arguments: ControlState.allCases)

@@ -19,7 +19,7 @@ struct FlightLoopFlightTests {
         #expect(rig.run(within: 30) { $0.state == .following }, "states: \(rig.states)")
         #expect(Array(rig.flightStates.prefix(3)) == ["taking-off", "climbing", "following"])
         #expect(rig.link.latest?.flying == true)
-        #expect(rig.link.latest?.pilot != nil, "following sends pilot fractions, not hover")
+        #expect(rig.link.latestPilot != nil, "following sends pilot fractions, not hover")
 
         // When the person's receiver goes silent
         rig.sendsTarget = false

@@ -28,9 +28,10 @@ struct FlightLoopReleasedTests {
         rig.sendsTarget = false
         rig.run(for: 40)
         // Then every command still releases the vehicle: nothing flies, nothing lands it
-        let after = rig.link.sent.dropFirst(before).map(\.command)
+        let after = rig.link.sent.dropFirst(before)
         #expect(!after.isEmpty)
-        #expect(after.allSatisfy { $0.released && $0.motion == nil && $0.pilot == nil }, "\(after.last.map { "\($0)" } ?? "")")
+        #expect(after.allSatisfy { $0.command.released && $0.command.motion == nil && $0.pilot == nil },
+                "\(after.last.map { "\($0)" } ?? "")")
         #expect(!rig.states.contains { $0.hasPrefix("landing") }, "\(rig.states)")
     }
 

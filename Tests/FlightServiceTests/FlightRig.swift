@@ -1,3 +1,4 @@
+import ARDrone
 @testable import FollowCore
 @testable import FlightService
 @testable import FlightRecords
@@ -5,23 +6,33 @@ import Foundation
 import Logging
 import Synchronization
 
-/// A drone link that sends nothing anywhere: it keeps every `LinkCommand` the flight loop hands it.
+/// A drone link that sends nothing anywhere: it keeps every `LinkCommand` the flight loop hands it,
+/// and runs the AR.Drone link's tilt loop on it (`PCMDTranslator`, as `DroneLink.send`), answering
+/// with the tilt and PCMD it made.
 final class FakeDroneLink: DroneControlLink {
     struct Sent: Sendable, Equatable {
         var command: LinkCommand
         var immediately: Bool
+        /// The PCMD the link's tilt loop made of it (nil = hover).
+        var pilot: PilotCommand?
     }
 
     private let box = Mutex<[Sent]>([])
+    private let translator = Mutex(PCMDTranslator(parameters: FollowParameters(), tuning: ControllerTuning()))
 
     /// Every command so far, in order.
     var sent: [Sent] { box.withLock { $0 } }
     var latest: LinkCommand? { sent.last?.command }
+    /// The PCMD of the latest command.
+    var latestPilot: PilotCommand? { sent.last?.pilot }
 
     func start() async throws {}
     func stop() async {}
-    func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) {
-        box.withLock { $0.append(Sent(command: command, immediately: immediately)) }
+    @discardableResult
+    func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) -> LinkEvent? {
+        let (pilot, report) = translator.withLock { $0.translate(command, at: fixReceivedAt ?? .zero) }
+        box.withLock { $0.append(Sent(command: command, immediately: immediately, pilot: pilot)) }
+        return report
     }
     func linkStatistics() async -> LinkStatistics? { nil }
     func fixLatency() async -> LatencyHistogram? { nil }
@@ -126,8 +137,9 @@ struct FlightRig {
             case .landed, .landing: flightState = .takingOff; firmwareTimer = 0
             case .takingOff where firmwareTimer >= climbOutSeconds: flightState = .hovering; altitude = 1
             case .flying, .hovering:
-                flightState = command.pilot == nil ? .hovering : .flying
-                altitude += (command.pilot?.gaz ?? 0) * 0.7 * dt
+                let pilot = link.latestPilot
+                flightState = pilot == nil ? .hovering : .flying
+                altitude += (pilot?.gaz ?? 0) * 0.7 * dt
             default: break
             }
         } else if flightState.isAirborne {

@@ -17,8 +17,11 @@ final class RecordingLink: DroneControlLink {
 
     func start() async throws {}
     func stop() async {}
-    func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) {
+    /// Answers nothing: the AR.Drone link's answers (`.commandSent`) are among the bench run's inputs.
+    @discardableResult
+    func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) -> LinkEvent? {
         box.withLock { $0.append(Sent(command: command, immediately: immediately)) }
+        return nil
     }
     func linkStatistics() async -> LinkStatistics? { nil }
     func fixLatency() async -> LatencyHistogram? { nil }

@@ -1,3 +1,4 @@
+import ARDrone
 @testable import FollowCore
 
 /// Where the person is at time t (seconds), on the truth plane.
@@ -190,17 +191,24 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
     var linkConnected = false
     var linkCommand = LinkCommand.landed
     var navdataSequence = 0
+    // The link's tilt loop (`PCMDTranslator`, as `DroneLink.send` runs it) and the PCMD it made of the latest command.
+    var translator = PCMDTranslator(parameters: flight.machine.controller.parameters, tuning: flight.machine.controller.tuning)
+    var linkPilot: PilotCommand?
 
-    /// What the plant flies of a command: its PCMD with REF bit 9 set, else the firmware's hover.
-    func pcmd(_ command: LinkCommand) -> PilotCommand? { command.flying ? command.pilot : nil }
+    /// What the plant flies of the link's command: its PCMD with REF bit 9 set, else the firmware's hover.
+    func pcmd() -> PilotCommand? { linkCommand.flying ? linkPilot : nil }
 
-    /// One input to the flight at `t`; its command goes to the link, and to the plant now when immediate.
+    /// One input to the flight at `t`; its command goes to the link (whose tilt loop makes the PCMD and
+    /// reports the tilt back to the flight at once), and to the plant now when immediate.
     @discardableResult
     func fly(_ input: FlightLoopCore.Input, at t: Double) -> FlightLoopCore.Step {
         let flown = flight.handle(input, now: MonotonicTime(seconds: t))
         if flown.sendsCommand, let command = flown.command {
             linkCommand = command
-            if flown.immediately, linkConnected { plant.send(pcmd(command), at: t) }
+            let (pilot, report) = translator.translate(command, at: MonotonicTime(seconds: t))
+            linkPilot = pilot
+            fly(.link(report), at: t)
+            if flown.immediately, linkConnected { plant.send(pcmd(), at: t) }
         }
         return flown
     }
@@ -216,6 +224,7 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
                                  at: MonotonicTime(seconds: t))), at: t)
         }
         navdataSequence += 1
+        translator.observe(telemetry)
         fly(.link(.telemetry(telemetry, sequence: navdataSequence)), at: t)
         if first { fly(.link(.configurationComplete(failedKeys: [], at: MonotonicTime(seconds: t))), at: t) }
     }
@@ -277,11 +286,11 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
         let separation = (plant.position - person).length
         result.minSeparationMeters = min(result.minSeparationMeters, separation)
         if step % tickEvery == 0 {
-            if linkConnected { plant.send(pcmd(linkCommand), at: t) }   // the link's tick
+            if linkConnected { plant.send(pcmd(), at: t) }   // the link's tick
             let flown = fly(.tick, at: t)
             guard let decision = flown.decision else { preconditionFailure("a tick always decides") }
-            // What the flight commanded at this tick (sent with the next one).
-            let pilot = flown.sendsCommand ? flown.command.flatMap(pcmd) : nil
+            // What the link made of the flight's command at this tick (sent with the next one).
+            let pilot = flown.sendsCommand ? pcmd() : nil
             result.samples.append(.init(
                 time: t, person: person, drone: plant.position,
                 droneSpeed: plant.velocity.length, state: decision.state, pilot: pilot,

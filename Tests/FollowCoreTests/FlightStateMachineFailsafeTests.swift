@@ -37,7 +37,7 @@ struct FlightStateMachineFailsafeTests {
         #expect(world.state == .holding(expected))
         #expect(held >= silencedAt + timeout - 0.25)
         #expect(held <= silencedAt + timeout + 0.1)
-        #expect(world.command == DroneCommand(intent: .fly, pilot: nil))
+        #expect(world.command == DroneCommand(intent: .fly))
         // And lands landAfterSeconds later
         let landedTime = world.run(until: { $0.kind == .landing })
 
@@ -164,7 +164,7 @@ struct FlightStateMachineFailsafeTests {
         var world = try Self.worldHeldByTheGeofence()
         // flying back inside: it holds a point within 90 % of the fence, on PCMD
         #expect(world.command?.intent == .fly)
-        #expect(world.command?.pilot != nil)
+        #expect(world.pilot != nil)
         let holdPoint = try #require(world.machine.holdPoint)
         let home = try #require(world.machine.home)
         #expect((holdPoint - home).length <= 90 + 1e-6)

@@ -19,7 +19,7 @@ struct FlightStateMachineTests {
         #expect(path.map(\.1) == [.prerequisitesMet, .airborneConfirmed, .altitudeReached])
         #expect(world.state == .following)
         #expect(world.command?.intent == .fly)
-        #expect(world.command?.pilot != nil)
+        #expect(world.pilot != nil)
         #expect(world.machine.home != nil)
     }
 
@@ -101,7 +101,7 @@ struct FlightStateMachineTests {
         world.run(until: { $0 == .climbing })
         // While climbing the PCMD asks for height and no horizontal motion
         world.step()
-        let pilot = try #require(world.command?.pilot)
+        let pilot = try #require(world.pilot)
         #expect(pilot.gaz > 0)
         #expect(abs(pilot.roll) < 0.05 && abs(pilot.pitch) < 0.05)
         #expect(world.state == .climbing)
@@ -177,7 +177,7 @@ struct FlightStateMachineTests {
         let holdStart = try #require(holdTime)
         #expect(world.state == .holding(.targetStale))
         #expect(world.command?.intent == .fly)
-        #expect(world.command?.pilot != nil)
+        #expect(world.pilot != nil)
         #expect(world.machine.holdPoint != nil)
         #expect(holdStart > lastFix + Self.failsafe.targetTimeoutSeconds)
         #expect(holdStart <= lastFix + Self.failsafe.targetTimeoutSeconds + Self.tick + 1e-9)
@@ -221,7 +221,7 @@ struct FlightStateMachineTests {
         // Then it follows again, and never landed
         #expect(world.state == .following)
         #expect(world.transitions.last?.reason == .dataFresh)
-        #expect(world.command?.pilot != nil)
+        #expect(world.pilot != nil)
         #expect(!world.transitions.contains { $0.to.kind == .landing })
         // And a later stale spell gets a fresh land deadline
         world.sendsTarget = false

@@ -6,16 +6,16 @@ struct FollowControllerTests {
     static let parameters = FollowParameters(standoffMeters: 6)
     static let minSeparation = FailsafeParameters().minSeparationMeters
 
-    static func controller() -> FollowController {
-        FollowController(parameters: parameters, minSeparationMeters: minSeparation, geofenceMeters: 100)
+    static func controller() -> LinkedController {
+        LinkedController(FollowController(parameters: parameters, minSeparationMeters: minSeparation, geofenceMeters: 100))
     }
 
     /// Ticks a controller `count` times at 30 Hz with fixed inputs and returns the last output.
     static func settle(
-        _ controller: inout FollowController, person: PlaneState, motion: TargetMotion = .stationary,
+        _ controller: inout LinkedController, person: PlaneState, motion: TargetMotion = .stationary,
         drone: PlaneState, nose: Double, altitude: Double = 3, home: PlaneVector? = nil, count: Int = 45
-    ) -> FollowOutput {
-        var output: FollowOutput?
+    ) -> LinkedOutput {
+        var output: LinkedOutput?
         for k in 0..<count {
             output = controller.follow(target: person, motion: motion, drone: drone, noseHeadingDegrees: nose,
                                        altitudeMeters: altitude, home: home, now: MonotonicTime(seconds: Double(k) / 30))
@@ -70,7 +70,7 @@ struct FollowControllerTests {
             let lastFix = person.position + random.gaussianVector(sigma: 0.7)
             let nose = 360 * random.uniform()
             let motion: TargetMotion = random.uniform() < 0.5 ? .moving : .stationary
-            var out: FollowOutput?
+            var out: LinkedOutput?
             // When the controller runs a few ticks (with the slew limiter carrying history)
             for k in 0..<(1 + Int(random.uniform() * 10)) {
                 out = controller.follow(target: person, targetLastFix: lastFix, motion: motion, drone: drone,
@@ -95,7 +95,7 @@ struct FollowControllerTests {
         // Given the drone exactly at the aim point 6 m behind a person walking east at 1.4 m/s,
         // already flying at 1.4 m/s with its nose east
         var controller = Self.controller()
-        var out: FollowOutput?
+        var out: LinkedOutput?
         for k in 0..<150 {
             let t = Double(k) / 30
             let person = PlaneState(position: PlaneVector(east: 1.4 * t, north: 0), velocity: PlaneVector(east: 1.4, north: 0))

@@ -10,13 +10,13 @@ struct MotionCommandTests {
     static let minSeparation = FailsafeParameters().minSeparationMeters
     static let autopilot = VehicleDynamics.velocityLoop(.arduCopterDefaults)
 
-    static func controller(_ vehicle: VehicleDynamics) -> FollowController {
-        FollowController(parameters: parameters, minSeparationMeters: minSeparation, geofenceMeters: 100, vehicle: vehicle)
+    static func controller(_ vehicle: VehicleDynamics) -> LinkedController {
+        LinkedController(FollowController(parameters: parameters, minSeparationMeters: minSeparation, geofenceMeters: 100, vehicle: vehicle))
     }
 
     /// One follow tick at 30 Hz tick `k`.
-    static func follow(_ c: inout FollowController, person: PlaneState, drone: PlaneState, nose: Double = 90,
-                       k: Int) -> FollowOutput {
+    static func follow(_ c: inout LinkedController, person: PlaneState, drone: PlaneState, nose: Double = 90,
+                       k: Int) -> LinkedOutput {
         c.follow(target: person, motion: person.velocity.length > 0.5 ? .moving : .stationary, drone: drone,
                  noseHeadingDegrees: nose, altitudeMeters: 3, home: nil, now: MonotonicTime(seconds: Double(k) / 30))
     }

@@ -1,3 +1,4 @@
+import ARDrone
 @testable import FollowCore
 import Testing
 
@@ -6,14 +7,15 @@ struct TiltLoopTests {
     static let parameters = FollowParameters(standoffMeters: 6)
     static let minSeparation = FailsafeParameters().minSeparationMeters
 
-    @Test("a tilt loop fed only the motion commands (with their context) makes every PCMD the controller made")
+    @Test("a tilt loop fed only the motion commands (with their context) makes every PCMD the link sends, and the core reads back exactly the tilt each holds")
     func motionAndContextCarryEverything() throws {
-        // Given a controller following a person who walks past and turns, in seeded situations
+        // Given a controller following a person who walks past and turns, in seeded situations, with the
+        // AR.Drone link's tilt loop beside it (the tilt commanded reported back after every send)
         var random = TestRandom(seed: 11)
         for _ in 0..<50 {
-            var controller = FollowController(parameters: Self.parameters, minSeparationMeters: Self.minSeparation,
-                                              geofenceMeters: 100)
-            var loop = TiltLoop(parameters: Self.parameters, tuning: controller.tuning)
+            var linked = LinkedController(FollowController(parameters: Self.parameters, minSeparationMeters: Self.minSeparation,
+                                                           geofenceMeters: 100))
+            var loop = TiltLoop(parameters: Self.parameters, tuning: linked.tuning)
             let start = random.gaussianVector(sigma: 4)
             let walk = random.gaussianVector(sigma: 1.2)
             let nose = 360 * random.uniform()
@@ -21,26 +23,52 @@ struct TiltLoopTests {
                 let t = Double(k) / 30
                 let person = PlaneState(position: start + walk * t, velocity: walk)
                 let drone = PlaneState(position: random.gaussianVector(sigma: 0.05), velocity: random.gaussianVector(sigma: 0.3))
-                // When the controller decides, and the tilt loop translates the motion it emitted
-                let out = controller.follow(target: person, targetLastFix: person.position + random.gaussianVector(sigma: 0.5),
-                                            motion: .moving, drone: drone, noseHeadingDegrees: nose, altitudeMeters: 3,
-                                            home: nil, now: MonotonicTime(seconds: t))
+                // When the controller decides, and a second tilt loop translates the motion it emitted
+                let out = linked.follow(target: person, targetLastFix: person.position + random.gaussianVector(sigma: 0.5),
+                                        motion: .moving, drone: drone, noseHeadingDegrees: nose, altitudeMeters: 3,
+                                        home: nil, now: MonotonicTime(seconds: t))
                 let context = try #require(out.motion.context)
                 // Then both PCMDs are the same, tick after tick
                 #expect(loop.translate(out.motion, context: context) == out.pilot)
+                // and the tilt the core reads back is bit for bit the one the PCMD holds, at any nose heading
+                for heading in [nose, nose + 7.5] {
+                    #expect(linked.lastCommandedTilt.worldSinTilt(noseHeadingDegrees: heading)
+                        == loop.lastWorldSinTilt(noseHeadingDegrees: heading))
+                }
             }
         }
     }
 
-    @Test("an autopilot's motion carries no context and gets no PCMD")
+    @Test("an autopilot's motion carries no context and gets no PCMD; its link reports nothing the core keeps")
     func autopilotGetsNoContext() {
-        var controller = FollowController(parameters: Self.parameters, minSeparationMeters: Self.minSeparation,
-                                          geofenceMeters: 100, vehicle: .velocityLoop(.arduCopterDefaults))
-        let out = controller.follow(target: PlaneState(position: PlaneVector(east: 10, north: 0), velocity: .zero),
-                                    motion: .stationary, drone: PlaneState(position: .zero, velocity: .zero),
-                                    noseHeadingDegrees: 0, altitudeMeters: 3, home: nil, now: .zero)
+        var linked = LinkedController(FollowController(parameters: Self.parameters, minSeparationMeters: Self.minSeparation,
+                                                       geofenceMeters: 100, vehicle: .velocityLoop(.arduCopterDefaults)))
+        let out = linked.follow(target: PlaneState(position: PlaneVector(east: 10, north: 0), velocity: .zero),
+                                motion: .stationary, drone: PlaneState(position: .zero, velocity: .zero),
+                                noseHeadingDegrees: 0, altitudeMeters: 3, home: nil, now: .zero)
         #expect(out.motion.context == nil)
         #expect(out.pilot == nil)
+        #expect(linked.lastCommandedTilt == .level)
+    }
+
+    @Test("the link seeds its loop from the hover attitude the firmware flew, and reports it; level on the ground")
+    func hoverSeed() {
+        var translator = PCMDTranslator(parameters: Self.parameters, tuning: ControllerTuning())
+        let maxTilt = radians(fromDegrees: Self.parameters.maxTiltDegrees)
+        // Given telemetry of a drone hovering at 1 m, nose down 3°, right side down 2°
+        translator.observe(DroneTelemetry(flightState: .hovering, batteryPercent: 80, altitudeMeters: 1,
+                                          pitchDegrees: -3, rollDegrees: 2, receivedAt: .zero))
+        // When the flight sends a hover with REF bit 9 set
+        let (pilot, report) = translator.translate(LinkCommand(flying: true), at: .zero)
+        // Then no PCMD goes out, the loop ramps from that attitude, and the report says so
+        #expect(pilot == nil)
+        #expect(abs(translator.loop.lastCommand.pitch - radians(fromDegrees: -3) / maxTilt) < 1e-12)
+        guard case .commandSent(let tilt, _) = report else { Issue.record("\(report)"); return }
+        #expect(abs(tilt.forwardSine - _sin(radians(fromDegrees: 3))) < 1e-12)
+        #expect(abs(tilt.rightSine - _sin(radians(fromDegrees: 2))) < 1e-12)
+        // and a command to land (or a drone on the ground) starts it from level
+        _ = translator.translate(.landed, at: .zero)
+        #expect(translator.loop.lastCommand == .zero)
     }
 
     static func context(drone: PlaneState = PlaneState(position: .zero, velocity: .zero), escaping: Bool = false,

@@ -50,7 +50,7 @@ struct MAVLinkLinkReviewTests {
         #expect(flying)
         // The vehicle now answers DO_SET_MODE to QGroundControl (255/190), and does not change mode
         rig.peer.state.withLock { $0.setModeAckTarget = MAVLinkTarget(system: 255, component: 190) }
-        rig.link.send(LinkCommand(flying: false, pilot: nil), immediately: false, reflecting: nil)
+        rig.link.send(LinkCommand(flying: false), immediately: false, reflecting: nil)
         let resent = await eventually(timeoutSeconds: 5) {
             rig.peer.commands.filter { $0.command.rawValue == 176 && $0.params[1] == 9 }.count >= 2
         }
@@ -100,7 +100,7 @@ struct MAVLinkLinkReviewTests {
         let failed = await eventually(timeoutSeconds: 5) {
             rig.has { if case .configurationFailed("target_system", _, _, _) = $0 { true } else { false } }
         }
-        rig.link.send(LinkCommand(flying: true, pilot: nil), immediately: false, reflecting: nil)
+        rig.link.send(LinkCommand(flying: true), immediately: false, reflecting: nil)
         try await Task.sleep(for: .seconds(2))
         await rig.shutdown()
         #expect(failed)
@@ -136,7 +136,7 @@ struct MAVLinkLinkReviewTests {
         let rig = try await Rig.start()
         rig.peer.state.withLock { $0.armInProgressSeconds = 2 }
         _ = await Self.configured(rig)
-        rig.link.send(LinkCommand(flying: true, pilot: nil), immediately: false, reflecting: nil)
+        rig.link.send(LinkCommand(flying: true), immediately: false, reflecting: nil)
         let tookOff = await eventually(timeoutSeconds: 8) { rig.peer.commands.contains { $0.command.rawValue == 22 } }
         await rig.shutdown()
         #expect(tookOff)

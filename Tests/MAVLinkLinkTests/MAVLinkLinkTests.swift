@@ -100,7 +100,7 @@ struct MAVLinkLinkTests {
     func px4Flight() async throws {
         let rig = try await Rig.start(.px4)
         _ = await eventually(timeoutSeconds: 5) { rig.has { if case .configurationComplete = $0 { true } else { false } } }
-        rig.link.send(LinkCommand(flying: true, pilot: nil), immediately: false, reflecting: nil)
+        rig.link.send(LinkCommand(flying: true), immediately: false, reflecting: nil)
         let offboard = await eventually(timeoutSeconds: 8) { rig.peer.commands.contains { $0.command.rawValue == 176 } }
         await rig.shutdown()
         #expect(offboard)
@@ -119,7 +119,7 @@ struct MAVLinkLinkTests {
         let rig = try await Rig.start()
         rig.peer.state.withLock { $0.armsToDeny = 1 }
         _ = await eventually(timeoutSeconds: 5) { rig.has { if case .configurationComplete = $0 { true } else { false } } }
-        rig.link.send(LinkCommand(flying: true, pilot: nil), immediately: false, reflecting: nil)
+        rig.link.send(LinkCommand(flying: true), immediately: false, reflecting: nil)
         let armed = await eventually(timeoutSeconds: 8) { rig.peer.state.withLock { $0.armed } }
         await rig.shutdown()
         #expect(armed)

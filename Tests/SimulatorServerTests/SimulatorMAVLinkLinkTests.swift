@@ -37,7 +37,7 @@ struct SimulatorMAVLinkLinkTests {
             events.events.contains { if case .configurationComplete(let failed, _) = $0 { failed.isEmpty } else { false } }
         }
         #expect(configured, "events: \(events.events.suffix(10))")
-        link.send(LinkCommand(flying: true, pilot: nil), immediately: false, reflecting: nil)
+        link.send(LinkCommand(flying: true), immediately: false, reflecting: nil)
         // Then the Copter takes off to 3 m and the link reports it flying
         let airborne = await eventually(timeoutSeconds: 20) {
             (try? await server.snapshot()).map { $0.flightPhase == .flying && $0.altitudeMeters > 2.8 } ?? false

@@ -7,10 +7,13 @@ import FollowCore
 /// around the take-off point at `walkingSpeedMetersPerSecond`, the drone hovers over the take-off
 /// point facing north. Rates as on the real link: the target fix every step (the benchmarked input:
 /// `FlightLoop` decides on every fix), navdata every 2nd step (15 Hz), onboard fix and heading every
-/// 6th (5 Hz). Each step ends with the tick's AT datagram (REF + PCMD, mapped by DroneLink's
-/// `DroneCommand.refInput` / `.progressiveCommand`) encoded into a reused buffer, as `DroneLinkCore` does. Not `Sendable`: one benchmark thread owns it.
+/// 6th (5 Hz). Each step ends with the link's side: the motion through the AR.Drone link's tilt loop
+/// (`PCMDTranslator`, as `DroneLink.send`; the tilt it commanded handed back to the machine), and the
+/// tick's AT datagram (REF + PCMD: `DroneCommand.refInput`, `ProgressiveCommand(pilot:)`) encoded into a
+/// reused buffer, as `DroneLinkCore` does. Not `Sendable`: one benchmark thread owns it.
 final class ControlLoopHarness {
     private(set) var machine: FlightStateMachine
+    private var translator: PCMDTranslator
     private var encoder = ATEncoder()
     private(set) var datagram: [UInt8] = []
     private(set) var step = 0
@@ -27,6 +30,7 @@ final class ControlLoopHarness {
     /// Drives a fresh machine through preflight, take-off and climb until it follows.
     init() throws {
         machine = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters())
+        translator = PCMDTranslator(parameters: machine.controller.parameters, tuning: machine.controller.tuning)
         datagram.reserveCapacity(ATEncoder.maximumDatagramByteCount)
         var firmware = FakeFirmware()
         while machine.state != .following {
@@ -79,13 +83,16 @@ final class ControlLoopHarness {
         }
         machine.handle(.fix(fix(.target, at: personPosition(at: seconds))), now: t)
         let decision = machine.tick(now: t)
-        firmware.react(to: decision.command, seconds: Self.stepSeconds)
+        let (pilot, report) = translator.translate(
+            LinkCommand(flying: decision.command.intent.wantsAirborne, motion: decision.command.motion), at: t)
+        if case .commandSent(let tilt, _) = report { machine.handle(.commandedTilt(tilt), now: t) }
+        firmware.react(to: decision.command, pilot: pilot, seconds: Self.stepSeconds)
 
         // The tick's datagram, as the link sends it: REF (bit 9 = fly) + PCMD.
         datagram.removeAll(keepingCapacity: true)
         do {
             try encoder.append(.ref(decision.command.refInput), to: &datagram)
-            try encoder.append(.pcmd(decision.command.progressiveCommand), to: &datagram)
+            try encoder.append(.pcmd(ProgressiveCommand(pilot: pilot)), to: &datagram)
         } catch {
             preconditionFailure("AT encoding failed: \(error)")
         }
@@ -113,7 +120,7 @@ struct FakeFirmware {
         self.altitudeMeters = altitudeMeters
     }
 
-    mutating func react(to command: DroneCommand, seconds dt: Double) {
+    mutating func react(to command: DroneCommand, pilot: PilotCommand?, seconds dt: Double) {
         guard reacts else { return }
         timerSeconds += dt
         guard command.intent.wantsAirborne else { return }
@@ -125,7 +132,7 @@ struct FakeFirmware {
             flightState = .hovering
             altitudeMeters = 1
         case .flying, .hovering:
-            if let pilot = command.pilot {
+            if let pilot {
                 flightState = .flying
                 altitudeMeters += pilot.gaz * 0.7 * dt
             } else {

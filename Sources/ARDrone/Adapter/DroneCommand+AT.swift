@@ -1,17 +1,14 @@
 import FollowCore
 
-/// FollowCore's command for one tick → the tick's `AT*REF` and `AT*PCMD` (docs/ardrone-protocol.md
-/// §2.3), for code that holds a `DroneCommand` rather than a flight's `LinkCommand`: the control-step
-/// benchmark (Performance/). A flight's command reaches the AR.Drone as `LinkCommand` → REF bit 9 =
-/// `flying`, PCMD = `ProgressiveCommand(pilot:)` below: the one mapping `DroneLink.send` and the
-/// bench's simulated link (`Simulation/Bench/BenchLink.swift`) both use.
+/// FollowCore's command for one tick → the tick's `AT*REF` (docs/ardrone-protocol.md §2.3), for code
+/// that holds a `DroneCommand` rather than a flight's `LinkCommand`: the control-step benchmark
+/// (Performance/). A flight's command reaches the AR.Drone as `LinkCommand` → REF bit 9 = `flying`,
+/// PCMD = `ProgressiveCommand(pilot:)` below of the PCMD the link's `PCMDTranslator` made: the one
+/// mapping `DroneLink.send` and the bench's simulated link (`Simulation/Bench/BenchLink.swift`) both use.
 extension DroneCommand {
     /// `AT*REF` input: the SDK base bits, bit 9 = `intent.wantsAirborne`; never the emergency
     /// toggle (bit 8), which no flight decision sends on its own (docs/ardrone-protocol.md §7.4).
     public var refInput: REFInput { REFInput(flying: intent.wantsAirborne) }
-
-    /// `AT*PCMD` arguments: `pilot` as progressive fractions, or hover (flag 0) when nil.
-    public var progressiveCommand: ProgressiveCommand { ProgressiveCommand(pilot: pilot) }
 }
 
 extension ProgressiveCommand {

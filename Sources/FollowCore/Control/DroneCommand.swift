@@ -5,7 +5,7 @@ public enum FlightIntent: Sendable, Hashable {
     case stayLanded
     /// Take off: REF with bit 9 set; PCMD hover.
     case takeOff
-    /// Keep flying: REF with bit 9 set, plus the PCMD in `DroneCommand.pilot`.
+    /// Keep flying: REF with bit 9 set, plus the PCMD the AR.Drone link makes of `DroneCommand.motion`.
     case fly
     /// Land: REF with bit 9 clear; PCMD hover.
     case land
@@ -26,7 +26,9 @@ public enum FlightIntent: Sendable, Hashable {
 }
 
 /// One progressive `AT*PCMD`: each value a fraction in [−1, 1] of the drone's configured maximum
-/// (docs/ardrone-protocol.md §2.3, docs/dynamics-and-follow.md §1.1).
+/// (docs/ardrone-protocol.md §2.3, docs/dynamics-and-follow.md §1.1). Made by the AR.Drone link's
+/// `TiltLoop` (module ARDrone), never by the core; here because a link reports what it sent
+/// (`CommandedTilt.pilot`) for the flight log.
 public struct PilotCommand: Sendable, Hashable {
     /// Bank, fraction of `euler_angle_max`; positive = bank right (move right).
     public var roll: Double
@@ -53,39 +55,33 @@ public struct PilotCommand: Sendable, Hashable {
     }
 }
 
-/// The command for one control tick: the intent, the motion the core asks for, and — for the
-/// AR.Drone, whose velocity loop FollowMe closes — the PCMD its tilt loop made of that motion.
+/// The command for one control tick: the intent and the motion the core asks for. Each drone family
+/// translates the motion at its link (the AR.Drone's `TiltLoop` into PCMD, module ARDrone; an
+/// autopilot flies it as is).
 public struct DroneCommand: Sendable, Hashable {
     public var intent: FlightIntent
     /// What the core asks for, in the local plane (`MotionCommand`); `nil` = hover: the vehicle's
     /// own position hold (AR.Drone PCMD flag 0; an autopilot's zero-velocity set-point).
     public var motion: MotionCommand?
-    /// The AR.Drone translation of `motion` (`VehicleDynamics.tiltLoop`); nil for an autopilot,
-    /// which receives `motion` itself, and whenever `motion` is nil.
-    public var pilot: PilotCommand?
 
-    @inlinable public init(intent: FlightIntent, motion: MotionCommand? = nil, pilot: PilotCommand? = nil) {
+    @inlinable public init(intent: FlightIntent, motion: MotionCommand? = nil) {
         self.intent = intent
         self.motion = motion
-        self.pilot = pilot
     }
 
     @inlinable init(intent: FlightIntent, _ output: ControlOutput?) {
-        self.init(intent: intent, motion: output?.motion, pilot: output?.pilot)
+        self.init(intent: intent, motion: output?.motion)
     }
 }
 
-/// One tick of the controller's output: the motion, and the AR.Drone's PCMD for it (nil for an
-/// autopilot).
+/// One tick of the controller's output: the motion (with, for the AR.Drone, its `MotionContext`).
 public struct ControlOutput: Sendable, Hashable {
     public var motion: MotionCommand
-    public var pilot: PilotCommand?
 
-    @inlinable public init(motion: MotionCommand, pilot: PilotCommand?) {
+    @inlinable public init(motion: MotionCommand) {
         self.motion = motion
-        self.pilot = pilot
     }
 
-    /// Every value finite (and, for a PCMD, inside [−1, 1]).
-    @inlinable public var isValid: Bool { motion.isValid && (pilot?.isValid ?? true) }
+    /// Every value finite.
+    @inlinable public var isValid: Bool { motion.isValid }
 }

@@ -1,5 +1,5 @@
 /// The follower's command path: tick timing, the smoothed reference, the wind observer, the
-/// latency prediction, yaw and climb, and the hand-over to the AR.Drone's `TiltLoop`
+/// latency prediction, yaw and climb, and the context the AR.Drone link's `TiltLoop` needs
 /// (the model: docs/dynamics-and-follow.md §1.2, docs/stopping-model.md §5).
 extension FollowController {
     mutating func tickSeconds(now: MonotonicTime) -> Double {
@@ -38,14 +38,15 @@ extension FollowController {
     }
 
     /// The drone `commandLatencySeconds` ahead under the last command: through the tilt model from
-    /// the last PCMD (AR.Drone), or a first-order response to the last velocity (an autopilot).
+    /// the tilt the link last commanded (AR.Drone, `CommandedTilt`), or a first-order response to the
+    /// last velocity (an autopilot).
     func predictAcrossLatency(_ drone: PlaneState, noseHeadingDegrees: Double) -> PlaneState {
         let latency = tuning.commandLatencySeconds
         guard latency > 0 else { return drone }
         let acceleration: PlaneVector
         switch vehicle {
         case .tiltLoop:
-            let tilt = tiltLoop.lastWorldSinTilt(noseHeadingDegrees: noseHeadingDegrees)
+            let tilt = commandedTilt.worldSinTilt(noseHeadingDegrees: noseHeadingDegrees)
             acceleration = (tilt * tuning.tiltSpeedMetersPerSecond - drone.velocity + windEstimate) * tuning.dragRatePerSecond
         case .velocityLoop(let autopilot):
             acceleration = ((lastMotion.velocity - drone.velocity) / autopilot.responseTimeConstantSeconds)
@@ -64,7 +65,7 @@ extension FollowController {
     mutating func observeWind(_ drone: PlaneState, noseHeadingDegrees: Double, dt: Double, omega: Double) {
         // An autopilot holds its own velocity against the wind; the tilt model says nothing about it.
         guard vehicle == .tiltLoop else { return }
-        let thrust = tiltLoop.lastWorldSinTilt(noseHeadingDegrees: noseHeadingDegrees) * tuning.tiltSpeedMetersPerSecond
+        let thrust = commandedTilt.worldSinTilt(noseHeadingDegrees: noseHeadingDegrees) * tuning.tiltSpeedMetersPerSecond
         let authority = tuning.tiltSpeedMetersPerSecond * sinMaxTilt
         if tuning.windObserverRadiansPerSecond > 0 {
             windObserver.update(measured: drone.velocity, thrust: thrust, dragRatePerSecond: tuning.dragRatePerSecond,
@@ -98,20 +99,18 @@ extension FollowController {
     }
 
     /// The vehicle's terms for `motion`: for the AR.Drone (`VehicleDynamics.tiltLoop`) the context its
-    /// tilt loop needs (`MotionContext`) attached to `motion`, and the PCMD `TiltLoop` makes of both;
-    /// nil (and no context) for an autopilot, which flies `motion` itself.
-    mutating func translate(
-        _ motion: inout MotionCommand, predicted: PlaneState, drone: PlaneVector, dt: Double, escaping: Bool,
+    /// link's tilt loop needs (`MotionContext`) attached to `motion`; nothing for an autopilot, which
+    /// flies `motion` itself.
+    mutating func attachContext(
+        to motion: inout MotionCommand, predicted: PlaneState, drone: PlaneVector, dt: Double, escaping: Bool,
         keepOff: (person: PlaneVector, stopPoint: PlaneVector)?, noseHeadingDegrees: Double
-    ) -> PilotCommand? {
+    ) {
         lastMotion = motion
-        guard vehicle == .tiltLoop else { return nil }
-        let context = MotionContext(
+        guard vehicle == .tiltLoop else { return }
+        motion.context = MotionContext(
             predictedDrone: predicted, dronePositionPlane: drone, noseHeadingDegrees: noseHeadingDegrees,
             intervalSeconds: dt, escaping: escaping, keepOffPersonPlane: keepOff?.person,
             keepOffStopPointPlane: keepOff?.stopPoint,
             keepOffRadiusMeters: minSeparationMeters, windEstimate: windEstimate)
-        motion.context = context
-        return tiltLoop.translate(motion, context: context)
     }
 }

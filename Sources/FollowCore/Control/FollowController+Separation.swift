@@ -49,15 +49,20 @@ extension FollowController {
 }
 
 /// The constraint v·normal ≤ limit on a plane vector (normal of unit length).
-struct HalfPlane: Sendable, Hashable {
-    var normal: PlaneVector
-    var limit: Double
+package struct HalfPlane: Sendable, Hashable {
+    package var normal: PlaneVector
+    package var limit: Double
 
-    func contains(_ v: PlaneVector) -> Bool { v.dot(normal) <= limit + 1e-12 }
+    package init(normal: PlaneVector, limit: Double) {
+        self.normal = normal
+        self.limit = limit
+    }
+
+    package func contains(_ v: PlaneVector) -> Bool { v.dot(normal) <= limit + 1e-12 }
 
     /// The point nearest `v` with v·normal ≤ limit. Fails closed: a NaN anywhere (velocity or limit)
     /// gives no motion towards the point — zero, or the back-off `limit` asks for when it is negative.
-    func project(_ v: PlaneVector) -> PlaneVector {
+    package func project(_ v: PlaneVector) -> PlaneVector {
         let excess = v.dot(normal) - limit
         if v.isFinite, excess > 0 { return v - normal * excess }
         if v.isFinite, excess <= 0 { return v }
@@ -67,7 +72,7 @@ struct HalfPlane: Sendable, Hashable {
     /// The point nearest `v` that satisfies both constraints (Euclidean projection onto the
     /// intersection). If they cannot both hold (opposite normals, e.g. two points either side
     /// of the drone that both demand backing off), zero.
-    static func project(_ v: PlaneVector, _ a: HalfPlane?, _ b: HalfPlane?) -> PlaneVector {
+    package static func project(_ v: PlaneVector, _ a: HalfPlane?, _ b: HalfPlane?) -> PlaneVector {
         // Fail closed: nothing non-finite gets through, whichever constraints apply.
         guard v.isFinite else { return a?.project(v) ?? b?.project(v) ?? .zero }
         guard let a else { return b?.project(v) ?? v }

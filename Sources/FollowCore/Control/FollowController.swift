@@ -1,9 +1,8 @@
 /// One tick of the follower's output plus what it was aiming at (for the flight log).
 public struct FollowOutput: Sendable, Hashable {
-    /// The motion the core asks for (`MotionCommand`): what an autopilot receives as is.
+    /// The motion the core asks for (`MotionCommand`): what an autopilot receives as is, and what the
+    /// AR.Drone link's tilt loop turns into PCMD (with `motion.context`).
     public var motion: MotionCommand
-    /// The AR.Drone's PCMD for `motion` (`VehicleDynamics.tiltLoop`); nil for an autopilot.
-    public var pilot: PilotCommand?
     /// Where the drone is trying to be, plane metres.
     public var aimPoint: PlaneVector
     /// The horizontal velocity the controller asked for, plane m/s (after every limit).
@@ -22,8 +21,8 @@ public struct FollowOutput: Sendable, Hashable {
     public var aimLimitedByGeofence: Bool = false
 }
 
-/// Turns estimates of the person and the drone into a motion command (and, for the AR.Drone, its
-/// PCMD), every tick.
+/// Turns estimates of the person and the drone into a motion command (and, for the AR.Drone, the
+/// context its link's tilt loop needs), every tick.
 ///
 /// **Where it aims (our choice).** At the person plus `standoffMeters` along a *standoff
 /// direction* u, a unit vector from the person. u starts as the person→drone direction, so
@@ -91,12 +90,14 @@ public struct FollowController: Sendable {
     // Controller state, internal (not private) only so the command and separation extensions in
     // FollowController+Commands.swift / +Separation.swift can use it; nothing else in the module does.
     let sinMaxTilt: Double
+    let maxTiltRadians: Double
     var smoothedPosition: PlaneVector?
     var smoothedVelocity: PlaneVector = .zero
     var standoffDirection: PlaneVector?
-    /// The AR.Drone's velocity loop and its last PCMD (the latency prediction's and the wind
-    /// observers' input); unused for an autopilot.
-    var tiltLoop: TiltLoop
+    /// The tilt the AR.Drone link last commanded (`CommandedTilt`, reported back by the link after
+    /// every send; seeded here from the hover attitude, level after a hover): the latency prediction's
+    /// and the wind observers' input. Unused for an autopilot.
+    var commandedTilt: CommandedTilt = .level
     /// The last motion commanded (the latency prediction's input for an autopilot).
     var lastMotion: MotionCommand = .stop
     var lastTickAt: MonotonicTime?
@@ -131,8 +132,8 @@ public struct FollowController: Sendable {
         self.tuning = tuning
         self.minSeparationMeters = minSeparationMeters
         self.geofenceMeters = geofenceMeters
-        self.tiltLoop = TiltLoop(parameters: parameters, tuning: tuning)
-        self.sinMaxTilt = _sin(radians(fromDegrees: parameters.maxTiltDegrees))
+        self.maxTiltRadians = radians(fromDegrees: parameters.maxTiltDegrees)
+        self.sinMaxTilt = _sin(maxTiltRadians)
         self.stopping = StoppingModel(parameters: parameters, tuning: tuning, vehicle: vehicle)
     }
 
@@ -146,7 +147,8 @@ public struct FollowController: Sendable {
     /// Learns the wind while the firmware flies the drone (take-off, PCMD flag 0): it holds the
     /// drone still, so the tilt it needs is what the wind takes, c1·(c2·sin(tilt) − v + w) ≈ 0, and
     /// the follower's first PCMD starts from that tilt instead of level (which would let the
-    /// wind push the drone towards the person while the observer converges).
+    /// wind push the drone towards the person while the observer converges). The AR.Drone link seeds
+    /// its own tilt loop from the same attitude and reports it (`noteCommandedTilt`).
     /// - Parameters: navdata attitude (pitch positive = nose up, roll positive = right down), degrees.
     public mutating func observeHover(pitchDegrees: Double, rollDegrees: Double, drone: PlaneState,
                                       noseHeadingDegrees: Double, now: MonotonicTime) {
@@ -163,7 +165,18 @@ public struct FollowController: Sendable {
                               limit: tuning.failsafeWindLimitFactor * authority)
         guard tuning.windObserverRadiansPerSecond > 0 else { return }
         windObserver.seed(towards: wind, gain: gain, limit: authority)
-        tiltLoop.seed(pitchDegrees: pitchDegrees, rollDegrees: rollDegrees)
+        // As the link's `TiltLoop.seed` holds it: the attitude in fractions of the maximum tilt, clamped.
+        let pitchFraction = min(max(radians(fromDegrees: pitchDegrees) / maxTiltRadians, -1), 1)
+        let rollFraction = min(max(radians(fromDegrees: rollDegrees) / maxTiltRadians, -1), 1)
+        commandedTilt = CommandedTilt(forwardSine: _sin(-pitchFraction * maxTiltRadians),
+                                      rightSine: _sin(rollFraction * maxTiltRadians), pilot: nil)
+    }
+
+    /// The tilt the link commanded for the last decision (`LinkEvent.commandSent`): the next tick's
+    /// latency prediction and wind observers start from it. Ignored unless finite and a tilt loop's.
+    public mutating func noteCommandedTilt(_ tilt: CommandedTilt) {
+        guard vehicle == .tiltLoop, tilt.isValid else { return }
+        commandedTilt = tilt
     }
 
     /// Forgets the wind estimate: call on the ground.
@@ -172,17 +185,17 @@ public struct FollowController: Sendable {
         fastWindObserver = WindObserver()
     }
 
-    /// The last command produced (the slew limiter's memory).
-    public var previousCommand: PilotCommand { tiltLoop.lastCommand }
+    /// The tilt last commanded, as the link reported it (or seeded from the hover attitude).
+    public var lastCommandedTilt: CommandedTilt { commandedTilt }
 
-    /// Forgets smoothing, geometry and the previous command: call when the drone has been
+    /// Forgets smoothing, geometry and the tilt last commanded: call when the drone has been
     /// hovering (PCMD flag 0), so the next command ramps up from level flight. The wind
     /// estimate is kept (the wind did not change because we hovered).
     public mutating func reset() {
         smoothedPosition = nil
         smoothedVelocity = .zero
         standoffDirection = nil
-        tiltLoop.reset()
+        commandedTilt = .level
         lastMotion = .stop
         lastTickAt = nil
         // The firmware flew the hover with tilts we do not know: restart the observers' velocity.
@@ -295,19 +308,19 @@ public struct FollowController: Sendable {
         let escaping = (measuredLimit?.limit ?? 0) < 0 || (stopPointLimit?.limit ?? 0) < 0
 
         // 5. Motion: the velocity, a climb to the altitude, the nose towards the person; then the
-        //    vehicle's own terms (the AR.Drone's PCMD).
+        //    context a vehicle closing its own velocity loop needs (the AR.Drone's link makes the PCMD).
         let toPerson = person - predicted.position
         var motion = MotionCommand(
             velocity: velocity,
             climbMetersPerSecond: climbRate(altitudeMeters: altitudeMeters, targetMeters: parameters.altitudeMeters),
             yawRateDegreesPerSecond: yawRate(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
                                              noseHeadingDegrees: noseHeadingDegrees))
-        let pilot = translate(&motion, predicted: predicted, drone: drone.position, dt: dt, escaping: escaping,
-                              keepOff: (target.position, stopPoint), noseHeadingDegrees: noseHeadingDegrees)
+        attachContext(to: &motion, predicted: predicted, drone: drone.position, dt: dt, escaping: escaping,
+                      keepOff: (target.position, stopPoint), noseHeadingDegrees: noseHeadingDegrees)
 
         let rel = target.position - drone.position
         return FollowOutput(
-            motion: motion, pilot: pilot, aimPoint: aim, commandedVelocity: velocity,
+            motion: motion, aimPoint: aim, commandedVelocity: velocity,
             distanceToTargetMeters: rel.length,
             relativeBearingDegrees: Navigator.relativeBearingDegrees(
                 from: drone.position, noseHeadingDegrees: noseHeadingDegrees, to: target.position),
@@ -361,8 +374,8 @@ public struct FollowController: Sendable {
                                             targetMeters: holdAltitudeMeters ?? parameters.altitudeMeters),
             yawRateDegreesPerSecond: yaw)
         let keepOff = target.flatMap { target in stopPoint.map { (person: target.position, stopPoint: $0) } }
-        let pilot = translate(&motion, predicted: predicted, drone: drone.position, dt: dt, escaping: false,
-                              keepOff: keepOff, noseHeadingDegrees: noseHeadingDegrees)
-        return ControlOutput(motion: motion, pilot: pilot)
+        attachContext(to: &motion, predicted: predicted, drone: drone.position, dt: dt, escaping: false,
+                      keepOff: keepOff, noseHeadingDegrees: noseHeadingDegrees)
+        return ControlOutput(motion: motion)
     }
 }

@@ -1,8 +1,8 @@
 /// What the core asks of the vehicle for one tick, whatever the vehicle: a horizontal velocity in
 /// the local plane, a climb rate and a yaw rate (docs/architecture.md §3.1).
 ///
-/// Each drone family translates it: the AR.Drone's tilt loop (`TiltLoop`, with the core's
-/// `MotionContext`) into a progressive PCMD; a MAVLink autopilot receives it as is, a
+/// Each drone family translates it at its link: the AR.Drone's tilt loop (`TiltLoop` in module
+/// ARDrone, with the core's `MotionContext`) into a progressive PCMD; a MAVLink autopilot receives it as is, a
 /// SET_POSITION_TARGET_LOCAL_NED velocity set-point in MAV_FRAME_LOCAL_NED (docs/mavlink.md §7.4),
 /// and closes its own velocity loop. Never converted from one vehicle's terms into another's.
 public struct MotionCommand: Sendable, Hashable {
@@ -27,9 +27,9 @@ public struct MotionCommand: Sendable, Hashable {
     /// Stand still: zero velocity, climb and yaw rate (an autopilot brakes and holds where it stops).
     public static let stop = MotionCommand(velocity: .zero, climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0)
 
-    /// Whether every value is finite.
+    /// Whether every value is finite, the context's included (a tilt loop fed a NaN would send one).
     @inlinable public var isValid: Bool {
-        velocity.isFinite && climbMetersPerSecond.isFinite && yawRateDegreesPerSecond.isFinite
+        velocity.isFinite && climbMetersPerSecond.isFinite && yawRateDegreesPerSecond.isFinite && (context?.isValid ?? true)
     }
 }
 

@@ -1,6 +1,7 @@
 /// What only the core knows about one tick, handed with its `MotionCommand` to a drone family that
-/// closes the velocity loop itself (the AR.Drone's `TiltLoop`): vehicle-independent values in the
-/// local plane — no attitude, no PCMD. An autopilot flies the motion alone and gets none.
+/// closes the velocity loop itself (the AR.Drone's `TiltLoop`, module ARDrone, run by its link at send
+/// time): vehicle-independent values in the local plane — no attitude, no PCMD. An autopilot flies
+/// the motion alone and gets none.
 public struct MotionContext: Sendable, Hashable {
     /// The drone `ControllerTuning.commandLatencySeconds` ahead, as the core predicts it: what the
     /// velocity loop compares the commanded velocity with (tum_ardrone `delayControl`).
@@ -37,5 +38,12 @@ public struct MotionContext: Sendable, Hashable {
         self.keepOffStopPointPlane = keepOffStopPointPlane
         self.keepOffRadiusMeters = keepOffRadiusMeters
         self.windEstimate = windEstimate
+    }
+
+    /// Whether every value is finite (the keep-off points when present).
+    @inlinable public var isValid: Bool {
+        predictedDrone.position.isFinite && predictedDrone.velocity.isFinite && dronePositionPlane.isFinite
+            && noseHeadingDegrees.isFinite && intervalSeconds.isFinite && keepOffRadiusMeters.isFinite
+            && windEstimate.isFinite && (keepOffPersonPlane?.isFinite ?? true) && (keepOffStopPointPlane?.isFinite ?? true)
     }
 }

@@ -22,6 +22,9 @@ public enum FollowInput: Sendable {
     /// stopping model counts on them from now on, and a standoff they cannot defend keeps the drone
     /// on the ground (`Prerequisites.braking`).
     case vehicleBraking(accelerationMetersPerSecondSquared: Double?, jerkMetersPerSecondCubed: Double?)
+    /// The tilt the link commanded for the last decision (`LinkEvent.commandSent`: the AR.Drone's
+    /// tilt loop runs at the link): what the latency prediction and the wind observers read next tick.
+    case commandedTilt(CommandedTilt)
 }
 
 /// The state of the drone's configuration writes, as the link reports it.
@@ -51,6 +54,7 @@ public enum InputOutcome: Sendable, Hashable {
     case releaseNoted
     case controlNoted
     case brakingNoted
+    case commandedTiltNoted
 }
 
 /// The output of one control tick.

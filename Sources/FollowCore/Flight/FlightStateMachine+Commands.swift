@@ -51,6 +51,6 @@ extension FlightStateMachine {
                                        noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
                                        home: home, now: now)
         aimLimitedByGeofence = output.aimLimitedByGeofence
-        return output.motion.isValid && (output.pilot?.isValid ?? true) ? output : nil
+        return output.motion.isValid ? output : nil
     }
 }

@@ -205,6 +205,9 @@ public struct FlightStateMachine: Sendable {
             return .droneConfigurationNoted
         case .vehicleBraking, .vehicleControl, .vehicleReleased:
             return handleVehicle(input)
+        case .commandedTilt(let tilt):
+            controller.noteCommandedTilt(tilt)
+            return .commandedTiltNoted
         }
     }
 
@@ -225,7 +228,7 @@ public struct FlightStateMachine: Sendable {
         case .following:
             let output = followCommand(now: now)
             decision.follow = output
-            decision.command = DroneCommand(intent: .fly, motion: output?.motion, pilot: output?.pilot)
+            decision.command = DroneCommand(intent: .fly, motion: output?.motion)
         case .holding(let reason):
             decision.command = DroneCommand(intent: .fly, holdCommand(reason: reason, now: now))
         case .landing:
@@ -254,8 +257,9 @@ public struct FlightStateMachine: Sendable {
                 controller.resetWindEstimate()
             }
         case .climbing, .following, .holding:
-            // Only while the follower flies (a firmware hover, PCMD flag 0, leaves the estimate stale).
-            if decision.command.pilot != nil, let droneState = drone.estimate(at: now) {
+            // Only while the follower flies the tilt loop (a firmware hover, PCMD flag 0, leaves the
+            // estimate stale; an autopilot's motion carries no context).
+            if decision.command.motion?.context != nil, let droneState = drone.estimate(at: now) {
                 wind.observe(windEstimate: controller.fastWindEstimate, droneVelocity: droneState.velocity,
                              commandedVelocity: decision.follow?.commandedVelocity ?? .zero, now: now)
             }

@@ -15,7 +15,12 @@ public protocol DroneControlLink: AnyObject, Sendable {
     /// next tick (a new GPS fix must not wait for the cadence). `reflecting`: when this decision
     /// answers a GPS fix, the fix's `receivedAt` (for the fix-to-datagram latency probe,
     /// PERFORMANCE.md).
-    func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?)
+    ///
+    /// Returns what the link made of the command, for the flight to handle before its next decision:
+    /// a link that closes the velocity loop itself (the AR.Drone's tilt loop) returns
+    /// `.commandSent` with the tilt it commanded; a link that sends the motion as is returns nil.
+    @discardableResult
+    func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) -> LinkEvent?
     /// A snapshot of the link's counters in the neutral vocabulary; nil when not running.
     func linkStatistics() async -> LinkStatistics?
     /// The fix-to-datagram latency so far; nil when not running.

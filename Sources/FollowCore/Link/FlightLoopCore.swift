@@ -133,6 +133,8 @@ package struct FlightLoopCore: Sendable {
             machine.handle(.vehicleControl(inControl: inControl), now: now)
         case .released(let mode, _, _):
             machine.handle(.vehicleReleased(.vehicleLeftControl(mode: mode)), now: now)
+        case .commandSent(let tilt, _):
+            machine.handle(.commandedTilt(tilt), now: now)
         case .telemetryLost, .telemetryRestored, .configurationAcknowledged, .flyingCleared, .socketClosed,
              .socketReopened, .notice, .statistics:
             break
@@ -147,7 +149,7 @@ package struct FlightLoopCore: Sendable {
         step.decision = decision
         step.command = dryRun
             ? LinkCommand(flying: dryRunFlying)
-            : LinkCommand(flying: intent.wantsAirborne, pilot: decision.command.pilot, motion: decision.command.motion,
+            : LinkCommand(flying: intent.wantsAirborne, motion: decision.command.motion,
                           released: intent == .release, land: intent == .land || intent == .emergency)
         // Found by FaultInjectionTests (SIGKILL + restart landed a flying drone ~2.6 % of restarts).
         step.sendsCommand = machine.telemetry != nil

@@ -2,13 +2,12 @@
 ///
 /// Link-neutral: `motion` is the core's command in the local plane (`MotionCommand`). A MAVLink link
 /// sends it as a velocity set-point in MAV_FRAME_LOCAL_NED (docs/mavlink.md §7.4); the AR.Drone
-/// link sends `pilot`, the PCMD the AR.Drone's tilt loop made of it, with REF bit 9
-/// (docs/ardrone-protocol.md §2.3). Neither converts the other's terms.
+/// link runs its tilt loop on it and `motion.context` (`TiltLoop`, module ARDrone) and sends that PCMD
+/// with REF bit 9 (docs/ardrone-protocol.md §2.3), reporting the tilt back (`LinkEvent.commandSent`).
+/// Neither converts the other's terms.
 public struct LinkCommand: Sendable, Hashable {
     /// Take off / stay airborne (true) or land / stay landed (false).
     public var flying: Bool
-    /// The AR.Drone's PCMD fractions in [−1, 1] for `motion`; nil = hover (the firmware holds position).
-    public var pilot: PilotCommand?
     /// The motion the core asks for; nil = hover (an autopilot: zero velocity, it holds where it stops).
     public var motion: MotionCommand?
     /// The flight let go of the vehicle (`FlightState.released`: a pilot or the autopilot's failsafe
@@ -20,10 +19,9 @@ public struct LinkCommand: Sendable, Hashable {
     /// dry run; docs/mavlink.md §7.3). The AR.Drone link reads `flying` alone (REF bit 9 is a level).
     public var land: Bool
 
-    public init(flying: Bool, pilot: PilotCommand? = nil, motion: MotionCommand? = nil, released: Bool = false,
+    public init(flying: Bool, motion: MotionCommand? = nil, released: Bool = false,
                 land: Bool = false) {
         self.flying = flying
-        self.pilot = pilot
         self.motion = motion
         self.released = released
         self.land = land

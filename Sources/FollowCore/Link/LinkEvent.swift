@@ -45,4 +45,9 @@ public enum LinkEvent: Sendable, Equatable {
     case notice(text: String, severity: Int?, at: MonotonicTime)
     /// A periodic snapshot of the link's counters.
     case statistics(LinkStatistics)
+    /// What the link made of the command it was just handed and sent (a link that closes the velocity
+    /// loop itself: the AR.Drone's tilt loop): the tilt commanded, for the core's latency prediction
+    /// and wind observers, and the PCMD sent, for the flight log. Returned by `DroneControlLink.send`,
+    /// so the flight has it before its next decision.
+    case commandSent(CommandedTilt, at: MonotonicTime)
 }

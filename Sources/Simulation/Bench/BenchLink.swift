@@ -45,10 +45,14 @@ protocol BenchDrone {
     mutating func pollTelemetry(at now: MonotonicTime)
     /// The link's events since the last call, in order (`LinkEvent`s, as the real link delivers them).
     mutating func takeEvents() -> [LinkEvent]
+    /// The flight's controller, once the flight is built: a link that closes the velocity loop itself
+    /// (the AR.Drone's tilt loop) takes its parameters and tuning, as `followme run` builds `DroneLink`.
+    mutating func flies(with controller: FollowController)
     /// `DroneControlLink.send`: the flight's command, which every following link tick carries;
     /// `immediately` sends it now. Returns what went to the drone now for the track (the AR.Drone: PCMD
-    /// roll, pitch, gaz, yaw fractions; an autopilot: velocity east, north, climb m/s and yaw rate °/s), or nil.
-    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> [Double]?
+    /// roll, pitch, gaz, yaw fractions; an autopilot: velocity east, north, climb m/s and yaw rate °/s), or
+    /// nil; and what `DroneControlLink.send` returns (the AR.Drone: `.commandSent`), for the flight at once.
+    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> (sent: [Double]?, report: LinkEvent?)
     /// The link's own tick at its cadence (the bench's control period), before the flight's control
     /// step, as `DroneLink` and `MAVLinkLink` tick: re-sends the latest command. Returns what it sent, or nil.
     mutating func tick(at now: MonotonicTime) -> [Double]?
@@ -77,11 +81,12 @@ extension MAVLinkCopter: BenchAirframe {}
 /// does with a `LinkCommand`, on the bench's grid.
 ///
 /// As the real link: nothing goes out before the first navdata; then every tick (and every immediate
-/// send) carries REF bit 9 = `flying` and PCMD = `ProgressiveCommand(pilot:)` (ARDroneAdapter, the
-/// function `DroneLink.send` uses), hover until a command arrives. Navdata becomes `.telemetry`
+/// send) carries REF bit 9 = `flying` and PCMD = `ProgressiveCommand(pilot:)` of what the link's tilt
+/// loop made of the command at `send` (`PCMDTranslator`, as `DroneLink.send`; reported back as
+/// `.commandSent`), hover until a command arrives. Navdata becomes `.telemetry`
 /// through `DroneTelemetry(navdata:receivedAt:)`, preceded once by `.connected`. The bench's two
 /// configuration writes reach the simulator at t = 0, so this link has nothing left to write: it
-/// reports `.configurationComplete` with the first telemetry (docs/architecture.md §3.1 item 6),
+/// reports `.configurationComplete` with the first telemetry (docs/architecture.md §3.1 item 7),
 /// where the real link waits for each write's acknowledgement.
 struct ARDroneBenchDrone: BenchDrone {
     var airframe: DroneSimulator
@@ -92,6 +97,10 @@ struct ARDroneBenchDrone: BenchDrone {
     private var navdataSequence = 0
     /// The flight's latest command (`DroneLinkCore.setDesired`): landed and hover until one arrives.
     private var desired = LinkCommand.landed
+    /// The PCMD the tilt loop made of `desired` (nil = hover).
+    private var desiredPilot: PilotCommand?
+    /// The link's tilt loop (`DroneLink.pcmdTranslator`), built from the flight's controller.
+    private var translator: PCMDTranslator?
 
     /// The simulated AR.Drone at `positionPlane`, nose at `bearing`, with the bench's two configuration
     /// writes (`control:euler_angle_max`, `control:altitude_max`) arriving at t = 0.
@@ -121,6 +130,7 @@ struct ARDroneBenchDrone: BenchDrone {
             connected = true
             events.append(.connected(droneWasFlying: telemetry.flightState.isAirborne, desiredFlying: desired.flying, at: now))
         }
+        translator?.observe(telemetry)
         events.append(.telemetry(telemetry, sequence: navdataSequence))
         if first { events.append(.configurationComplete(failedKeys: [], at: now)) }
     }
@@ -131,15 +141,21 @@ struct ARDroneBenchDrone: BenchDrone {
         return events
     }
 
-    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> [Double]? {
+    mutating func flies(with controller: FollowController) {
+        translator = PCMDTranslator(parameters: controller.parameters, tuning: controller.tuning)
+    }
+
+    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> (sent: [Double]?, report: LinkEvent?) {
         desired = command
-        return immediately ? tick(at: now) : nil
+        let translated = translator?.translate(command, at: now)
+        desiredPilot = translated?.pilot
+        return (immediately ? tick(at: now) : nil, translated?.report)
     }
 
     mutating func tick(at now: MonotonicTime) -> [Double]? {
         guard connected else { return nil }
         airframe.apply(.ref(REFInput(flying: desired.flying)), at: now)
-        let pcmd = ProgressiveCommand(pilot: desired.pilot)
+        let pcmd = ProgressiveCommand(pilot: desiredPilot)
         airframe.apply(.pcmd(pcmd), at: now)
         return [pcmd.rollFraction, pcmd.pitchFraction, pcmd.gazFraction, pcmd.yawFraction].map(Double.init)
     }

@@ -90,13 +90,16 @@ struct MAVLinkBenchDrone: BenchDrone {
     }
 
     /// As `MAVLinkLink.send`: the session's desired command; `immediately` sends the set-point now.
-    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> [Double]? {
+    /// An autopilot closes its own velocity loop: nothing of the controller's to take.
+    mutating func flies(with controller: FollowController) {}
+
+    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> (sent: [Double]?, report: LinkEvent?) {
         desired = command
         session.setDesired(command)
-        guard immediately else { return nil }
+        guard immediately else { return (nil, nil) }
         session.sendSetpoint(now: now, output: &output)
         exchange(fromCopter: [], now: now)
-        return sentMotion
+        return (sentMotion, nil)
     }
 
     /// The link's tick (heartbeat, requests, the set-point), at the bench's control period.

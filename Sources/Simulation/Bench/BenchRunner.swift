@@ -158,6 +158,7 @@ public enum BenchRunner {
                 } catch {
                     throw .parameters(error)
                 }
+                sim.flies(with: flight!.machine.controller)
                 if tracing { trace = BenchFlightTrace(machine: flight!.machine) }
                 flight!.start(now: .zero)
             case .naive:
@@ -301,9 +302,12 @@ public enum BenchRunner {
                     description: "\(change.from.name) → \(change.to.name) (\(change.reason.name))",
                     state: change.to.name, reason: change.reason.name))
             }
-            if step.sendsCommand, let command = step.command,
-               let sent = sim.send(command, immediately: step.immediately, at: now) {
-                lastPCMD = sent
+            if step.sendsCommand, let command = step.command {
+                let (sent, report) = sim.send(command, immediately: step.immediately, at: now)
+                if let sent { lastPCMD = sent }
+                // What the link made of it (the AR.Drone: the tilt commanded), to the flight before its
+                // next decision, as `FlightLoop.perform` hands it `DroneControlLink.send`'s answer.
+                if let report { fly(.link(report), now: now) }
             }
             return step
         }

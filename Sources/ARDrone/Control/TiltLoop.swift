@@ -1,6 +1,9 @@
+import FollowCore
+
 /// The AR.Drone's velocity loop (`VehicleDynamics.tiltLoop`): a `MotionCommand` and its
 /// `MotionContext` → one progressive PCMD, as a value with its own state (the last PCMD, which
-/// the slew limits step from).
+/// the slew limits step from). The AR.Drone links run it at send time (`PCMDTranslator`); the core
+/// only emits the motion and its context, and reads back the tilt commanded (`lastCommandedTilt`).
 ///
 /// It inverts the tum_ardrone tilt model v̇ = c1·(c2·sin(tilt) − v + wind) (docs/dynamics-and-follow.md
 /// §1.2, `ControllerTuning` c1 = `dragRatePerSecond`, c2 = `tiltSpeedMetersPerSecond`):
@@ -57,6 +60,13 @@ public struct TiltLoop: Sendable, Hashable {
 
     /// The drone hovered (PCMD flag 0): the next PCMD ramps up from level flight.
     public mutating func reset() { lastCommand = .zero }
+
+    /// The tilt the last PCMD asks for, as the core reads it back (`LinkEvent.commandSent`): sin(tilt)
+    /// forward of the nose and to its right, and `pilot` (the PCMD sent, nil for a hover).
+    public func lastCommandedTilt(pilot: PilotCommand?) -> CommandedTilt {
+        CommandedTilt(forwardSine: _sin(-lastCommand.pitch * maxTiltRadians), rightSine: _sin(lastCommand.roll * maxTiltRadians),
+                      pilot: pilot)
+    }
 
     /// World-frame sin(tilt) vector the last PCMD asks for.
     public func lastWorldSinTilt(noseHeadingDegrees: Double) -> PlaneVector {
