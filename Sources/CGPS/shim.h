@@ -51,7 +51,6 @@ static const unsigned long long fm_mask_mode = MODE_SET;
 static const unsigned long long fm_mask_attitude = ATTITUDE_SET;
 static const unsigned long long fm_mask_device = DEVICE_SET;
 static const unsigned long long fm_mask_error = ERROR_SET;
-static const unsigned long long fm_mask_satellite = SATELLITE_SET;
 
 /* gps_open; on failure *errtext gets libgps' message (socket errors put the NL_* code in errno). */
 static inline int fm_open(const char *host, const char *port, struct gps_data_t *g, const char **errtext) {
@@ -97,6 +96,7 @@ static inline unsigned long long fm_set_mask(const struct gps_data_t *g) { retur
 static inline void fm_set_set_mask(struct gps_data_t *g, unsigned long long m) { g->set = (gps_mask_t)m; }
 static inline const char *fm_error_message(const struct gps_data_t *g) { return g->error; }
 /* SKY (docs/gpsd.md §1.2): satellites used in the solution and in view, dilutions of precision (NAN = absent). */
+static const unsigned long long fm_mask_satellite = SATELLITE_SET;
 static inline int fm_satellites_used(const struct gps_data_t *g) { return g->satellites_used; }
 static inline int fm_satellites_visible(const struct gps_data_t *g) { return g->satellites_visible; }
 static inline double fm_dop_hdop(const struct gps_data_t *g) { return g->dop.hdop; }

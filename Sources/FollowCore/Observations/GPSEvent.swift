@@ -73,15 +73,11 @@ public struct SkyReport: Sendable, Hashable {
     /// (gpsd's "absent" is NaN) becomes nil.
     public init(role: ReceiverRole, device: String, satellitesUsed: Int?, satellitesVisible: Int?,
                 hdop: Double?, vdop: Double?, pdop: Double?, receivedAt: MonotonicTime) {
-        func count(_ n: Int?) -> Int? { n.flatMap { (0...255).contains($0) ? $0 : nil } }
-        func dop(_ d: Double?) -> Double? { d.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } }
-        self.role = role
-        self.device = device
-        self.satellitesUsed = count(satellitesUsed)
-        self.satellitesVisible = count(satellitesVisible)
-        self.hdop = dop(hdop)
-        self.vdop = dop(vdop)
-        self.pdop = dop(pdop)
-        self.receivedAt = receivedAt
+        (self.role, self.device, self.receivedAt) = (role, device, receivedAt)
+        (self.satellitesUsed, self.satellitesVisible) = (Self.plausible(satellitesUsed), Self.plausible(satellitesVisible))
+        (self.hdop, self.vdop, self.pdop) = (Self.plausible(hdop), Self.plausible(vdop), Self.plausible(pdop))
     }
+
+    static func plausible(_ count: Int?) -> Int? { count.flatMap { (0...255).contains($0) ? $0 : nil } }
+    static func plausible(_ dop: Double?) -> Double? { dop.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } }
 }
