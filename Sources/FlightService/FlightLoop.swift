@@ -27,6 +27,9 @@ struct FlightLoop {
     private var lastCommandLog = MonotonicTime.zero
     var lastNavdataLog = MonotonicTime.zero
     private var lastStatus = MonotonicTime.zero
+    /// The last `STATUS=` and `WATCHDOG=1` sent to systemd (`options.systemd`).
+    private var systemdState: FlightState?
+    private var lastWatchdog = MonotonicTime.zero
     private var lastIntent: FlightIntent?
     /// What the status snapshot needs beyond the machine (fixes, transitions, link rates).
     var statusTracker = FlightStatusTracker()
@@ -94,6 +97,7 @@ struct FlightLoop {
         case .tick:
             recorder?.flushIfDue(now: now)
             publishStatus(now: now)
+            notifySystemd(now: now)
         case .shutdown:
             if released { return .released }
             if options.noTakeoff {
@@ -209,6 +213,23 @@ struct FlightLoop {
     /// One flight-log line (FlightLogRecord.swift); the record is only made when there is a log.
     func record<Record: Encodable>(_ make: @autoclosure () -> Record, _ now: MonotonicTime) {
         recorder?.record(make(), now: now)
+    }
+
+    /// Under systemd: the state line whenever it changes, and the watchdog ping at a third of
+    /// `WatchdogSec=` — from the loop's own tick, so a loop that stops ticking is restarted.
+    private mutating func notifySystemd(now: MonotonicTime) {
+        guard let systemd = options.systemd else { return }
+        var message: [String] = []
+        let state = machine.state
+        if state != systemdState { message.append("STATUS=" + SystemdNotifier.statusLine(stateName: state.name)) }
+        if let watchdog = systemd.watchdogSeconds, now.seconds(since: lastWatchdog) >= watchdog / 3 {
+            message.append("WATCHDOG=1")
+        }
+        guard !message.isEmpty else { return }
+        // A full socket buffer drops the message; the next tick tries again.
+        guard systemd.send(message.joined(separator: "\n")) else { return }
+        systemdState = state
+        if message.last == "WATCHDOG=1" { lastWatchdog = now }
     }
 
     /// Every 0.25 s: one `FlightStatus` for the terminal status line and the status socket

@@ -34,6 +34,9 @@ public struct FlightServiceOptions: Sendable {
     /// The read-only status socket (`--status-socket`, `[status] socket`): gets a `FlightStatus`
     /// every 0.25 s. The caller creates and stops it. Nil: none.
     public var statusPublisher: StatusPublisher?
+    /// systemd's notification socket under `Type=notify` (`SystemdNotifier.fromEnvironment`): READY,
+    /// the state as STATUS, WATCHDOG pings from the flight loop, STOPPING. Nil: not under systemd.
+    public var systemd: SystemdNotifier?
 
     public init() {}
 }
@@ -137,14 +140,22 @@ private actor FlightOnEventLoop {
             "drone": "\(link.peerDescription)",
             "dry-run": "\(options.noTakeoff)",
         ])
+        // Configured, the links started, the loop running: systemd may now call the unit started.
+        if let systemd = options.systemd {
+            let state = driver.value.map { SystemdNotifier.statusLine(stateName: $0.loop.machine.state.name) } ?? "preflight"
+            systemd.send("READY=1\nSTATUS=\(state)")
+        }
 
         let outcome = await withGracefulShutdownHandler(isolation: self) {
             // Never fails: only `FlightLoopDriver` completes it, with success.
             (try? await outcomePromise.futureResult.get()) ?? .landingUnconfirmed
-        } onGracefulShutdown: {
+        } onGracefulShutdown: { [systemd = options.systemd] in
+            systemd?.send("STOPPING=1")
             eventLoop.execute { driver.value?.handle(.shutdown) }
         }
         let finalState = driver.value?.loop.machine.state
+        // The loop ticks no more: the state it ended in (landed, released, …) is systemd's last word.
+        if let finalState { options.systemd?.send("STATUS=" + SystemdNotifier.statusLine(stateName: finalState.name)) }
         driver.value = nil
         gps.stop()
         if let statistics = await link.linkStatistics() {

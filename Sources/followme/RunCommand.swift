@@ -77,6 +77,7 @@ struct RunCommand: AsyncParsableCommand {
         options.statusLine = isatty(STDERR_FILENO) == 1
         options.latencyReport = latencyReport
         options.logWriter = stderrWriter
+        options.systemd = SystemdNotifier.fromEnvironment(ProcessInfo.processInfo.environment)
         options.statusPublisher = Self.statusPublisher(path: statusSocket ?? config.status.socketPath, logger: logger)
         defer { Self.stop(options.statusPublisher, logger: logger) }
         let app: FlightApplication
