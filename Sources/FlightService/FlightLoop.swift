@@ -89,6 +89,8 @@ struct FlightLoop {
             noteGPS(event, step: step, now: now)
         case .link(let event):
             noteLink(event, step: step, now: now)
+        case .operatorCommand(let command, let source):
+            noteOperator(command, source: source, outcome: step.operatorOutcome, now: now)
         case .tick, .shutdown:
             break
         }
@@ -108,7 +110,7 @@ struct FlightLoop {
                 }
                 return .landed
             }
-        case .gps, .link:
+        case .gps, .link, .operatorCommand:
             break
         }
         if let deadline = shutdownDeadline {
@@ -213,6 +215,17 @@ struct FlightLoop {
     /// One flight-log line (FlightLogRecord.swift); the record is only made when there is a log.
     func record<Record: Encodable>(_ make: @autoclosure () -> Record, _ now: MonotonicTime) {
         recorder?.record(make(), now: now)
+    }
+
+    /// An operator's command: logged (notice; a refusal as a warning) and recorded with its source
+    /// and what the machine made of it, so every view can show it.
+    private mutating func noteOperator(_ command: OperatorCommand, source: String, outcome: OperatorCommand.Outcome?,
+                                       now: MonotonicTime) {
+        let verdict = outcome?.name ?? "?"
+        logger.log(level: verdict.hasPrefix("refused") ? .warning : .notice, "operator command", metadata: [
+            "command": "\(command.rawValue)", "source": "\(source)", "outcome": "\(verdict)", "state": "\(machine.state.name)",
+        ])
+        record(FlightOperatorRecord { ($0.t, $0.command, $0.source, $0.outcome) = (now.seconds, command.rawValue, source, verdict) }, now)
     }
 
     /// Under systemd: the state line whenever it changes, and the watchdog ping at a third of

@@ -144,6 +144,12 @@ struct World {
         fly(.shutdown)
     }
 
+    /// The operator's HOLD, RESUME or LAND, handed to the flight now; what the machine made of it.
+    @discardableResult
+    mutating func operatorSays(_ command: OperatorCommand) -> OperatorCommand.Outcome? {
+        fly(.operatorCommand(command, source: "test")).operatorOutcome
+    }
+
     /// One input to the flight; its decision is recorded, its command handed to the link, which
     /// carries it with its next tick (the fake firmware reads REF once a tick, so an immediate send
     /// reaches it no sooner).

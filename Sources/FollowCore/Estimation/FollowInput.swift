@@ -25,6 +25,10 @@ public enum FollowInput: Sendable {
     /// The tilt the link commanded for the last decision (`LinkEvent.commandSent`: the AR.Drone's
     /// tilt loop runs at the link): what the latency prediction and the wind observers read next tick.
     case commandedTilt(CommandedTilt)
+    /// The person in the field (or anyone they gave the pairing to) asks to hold, resume or land
+    /// (`OperatorCommand`): it wins over following and the hold clock, never over an emergency, and
+    /// never over a pilot or autopilot that took the vehicle (`FlightState.released`).
+    case operatorCommand(OperatorCommand)
 }
 
 /// The state of the drone's configuration writes, as the link reports it.
@@ -55,6 +59,8 @@ public enum InputOutcome: Sendable, Hashable {
     case controlNoted
     case brakingNoted
     case commandedTiltNoted
+    /// What became of an operator's command (`OperatorCommand.Outcome`).
+    case operatorCommand(OperatorCommand, OperatorCommand.Outcome)
 }
 
 /// The output of one control tick.

@@ -15,6 +15,7 @@ extension HoldReason {
         case .notInControl: "not-in-control"
         case .batteryUnknown: "battery-unknown"
         case .vehicleCritical: "vehicle-critical"
+        case .operatorHold: "operator-hold"
         }
     }
 }
@@ -26,6 +27,7 @@ extension LandReason {
         case .lowBattery: "low-battery"
         case .shutdown: "shutdown"
         case .droneInitiated: "drone-initiated"
+        case .operatorCommand: "operator"
         case .criticalBattery: "critical-battery"
         case .takeOffAborted(let missing): "take-off-aborted:\(missing.names.joined(separator: ","))"
         case .windTooStrong(let cause): "wind-too-strong:\(cause.name)"
@@ -47,6 +49,7 @@ extension Prerequisites {
         if contains(.targetRate) { out.append("target-rate") }
         if contains(.calmWind) { out.append("wind") }
         if contains(.braking) { out.append("braking") }
+        if contains(.operatorResume) { out.append("operator-hold") }
         return out
     }
 }

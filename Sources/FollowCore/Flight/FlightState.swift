@@ -38,8 +38,12 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     /// than its defaults needs a longer `standoff_m`.
     public static let braking = Prerequisites(rawValue: 1 << 10)
 
+    /// No operator's HOLD (or LAND given before take-off) is in force: the person said "not now";
+    /// RESUME lifts it (`OperatorCommand`).
+    public static let operatorResume = Prerequisites(rawValue: 1 << 11)
+
     public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .navdata, .battery, .droneReady, .targetClear,
-                                            .droneConfigured, .targetRate, .calmWind, .braking]
+                                            .droneConfigured, .targetRate, .calmWind, .braking, .operatorResume]
 }
 
 /// Why the drone is hovering in place instead of following. In order of precedence.
@@ -79,6 +83,10 @@ public enum HoldReason: Sendable, Hashable {
     /// The autopilot reports a failure (`DroneTelemetry.critical`, MAVLink MAV_STATE_CRITICAL): hold,
     /// and land after `landAfterSeconds` unless it clears.
     case vehicleCritical
+    /// The operator said HOLD: hover at the point, until RESUME. Never expires into a landing by
+    /// itself (the battery and wind failsafes still land); lowest precedence, so an automatic reason
+    /// shows (and starts its own clock) while it lasts.
+    case operatorHold
 }
 
 /// Why the drone is landing.
@@ -99,6 +107,8 @@ public enum LandReason: Sendable, Hashable {
     /// The wind is more than the drone can fight or than it may fly in (`WindMonitor`): during
     /// take-off and the climb this aborts the flight before any following.
     case windTooStrong(WindCause)
+    /// The operator said LAND.
+    case operatorCommand
 }
 
 /// Why FollowMe let go of the vehicle (`FlightState.released`).

@@ -19,7 +19,8 @@ extension FlightStateMachine {
         switch reason {
         case .navdataLost, .onboardFixStale, .headingStale, .headingRejected, .notInControl:
             return nil
-        case .targetStale, .geofence, .targetTooFar, .altitudeNotReached, .personAboveDrone, .batteryUnknown, .vehicleCritical:
+        case .targetStale, .geofence, .targetTooFar, .altitudeNotReached, .personAboveDrone, .batteryUnknown, .vehicleCritical,
+             .operatorHold:
             break
         }
         guard let telemetry, navdataFresh(now), onboardFresh(now), let droneState = drone.estimate(at: now),

@@ -54,6 +54,7 @@ extension FlightStateMachine {
         }
         if droneConfiguration != .done { missing.insert(.droneConfigured) }
         if wind.firmwareWarning { missing.insert(.calmWind) }
+        if operatorHold { missing.insert(.operatorResume) }
         if let shortest = shortestDefensibleStandoffMeters, followParameters.standoffMeters < shortest {
             missing.insert(.braking)
         }
@@ -87,6 +88,7 @@ extension FlightStateMachine {
         }
         if geofenceHolds(now: now) { return .geofence }
         if personAboveDrone(now: now) { return .personAboveDrone }
+        if operatorHold { return .operatorHold }
         return nil
     }
 

@@ -47,6 +47,9 @@ public struct FlightStateMachine: Sendable {
     /// The take-off (or adoption) point on the plane: the geofence centre.
     public private(set) var home: PlaneVector?
     public private(set) var shutdownRequested = false
+    /// An operator's HOLD is in force (until RESUME); an operator's LAND was accepted.
+    public internal(set) var operatorHold = false
+    public internal(set) var operatorLand = false
     /// The person's altitude from their 3-D fixes, metres (the receiver's datum), filtered
     /// (`personAltitudeTimeConstantSeconds`); and its value when home was set. Their difference is how
     /// far the ground under the person has risen since take-off (`HoldReason.personAboveDrone`).
@@ -208,6 +211,8 @@ public struct FlightStateMachine: Sendable {
         case .commandedTilt(let tilt):
             controller.noteCommandedTilt(tilt)
             return .commandedTiltNoted
+        case .operatorCommand(let command):
+            return .operatorCommand(command, accept(command))
         }
     }
 
@@ -311,6 +316,7 @@ public struct FlightStateMachine: Sendable {
         case .takingOff, .climbing, .following, .holding:
             if let telemetry, telemetry.emergency { return move(to: .emergency, .emergencyReported, now) }
             if shutdownRequested { return move(to: .landing(.shutdown), .land(.shutdown), now) }
+            if operatorLand { return move(to: .landing(.operatorCommand), .land(.operatorCommand), now) }
             if let telemetry, telemetry.batteryPercent
                 < min(failsafeParameters.criticalBatteryPercent, failsafeParameters.minBatteryPercent) {
                 return move(to: .landing(.criticalBattery), .land(.criticalBattery), now)
@@ -368,7 +374,11 @@ public struct FlightStateMachine: Sendable {
             }
             if let reason = holdReason(now: now) ?? climbHoldReason(now: now) {
                 if case .holding(let current) = state {
-                    if let since = holdingSince, now.seconds(since: since) >= failsafeParameters.landAfterSeconds {
+                    // The operator's hold lasts until RESUME (the battery failsafes above still land);
+                    // an automatic reason taking over from it starts its own clock.
+                    if current == .operatorHold, reason != .operatorHold { holdingSince = now }
+                    if reason != .operatorHold, let since = holdingSince,
+                       now.seconds(since: since) >= failsafeParameters.landAfterSeconds {
                         return move(to: .landing(.holdExpired(reason)), .land(.holdExpired(reason)), now)
                     }
                     return current == reason ? nil : move(to: .holding(reason), .hold(reason), now)

@@ -30,6 +30,9 @@ package struct FlightLoopCore: Sendable {
         case tick
         /// SIGTERM/SIGINT: land (unless the vehicle is released) and wait for telemetry to confirm it.
         case shutdown
+        /// The operator's HOLD, RESUME or LAND: decided on and sent at once (`OperatorCommand`).
+        /// `source` says where it came from (`cli`, `watch`, `web`, …) for the log only.
+        case operatorCommand(OperatorCommand, source: String)
     }
 
     /// What one input made: the fix screen's verdict and, when the core decided, the decision and
@@ -47,6 +50,8 @@ package struct FlightLoopCore: Sendable {
         package var immediately = false
         /// When the decision answers a GPS fix, the fix's `receivedAt` (the latency probe's start).
         package var fixReceivedAt: MonotonicTime?
+        /// What the machine made of an operator's command, when the input was one.
+        package var operatorOutcome: OperatorCommand.Outcome?
 
         package init() {}
     }
@@ -86,6 +91,11 @@ package struct FlightLoopCore: Sendable {
             decide(now: now, immediately: false, step: &step)
         case .shutdown:
             machine.handle(.shutdownRequested, now: now)
+            decide(now: now, immediately: true, step: &step)
+        case .operatorCommand(let command, _):
+            if case .operatorCommand(_, let outcome) = machine.handle(.operatorCommand(command), now: now) {
+                step.operatorOutcome = outcome
+            }
             decide(now: now, immediately: true, step: &step)
         }
         return step
