@@ -10,10 +10,12 @@ extension FlightLoop {
     mutating func noteTelemetry(_ telemetry: DroneTelemetry, sequence: Int?, now: MonotonicTime) {
         guard now.seconds(since: lastNavdataLog) >= 0.5 else { return }
         lastNavdataLog = now
-        record(FlightNavdataRecord(
-            t: now.seconds, seq: sequence, flight: "\(telemetry.flightState)", battery: telemetry.batteryPercent,
-            alt: telemetry.altitudeMeters, yaw: telemetry.yawDegrees, vx: telemetry.velocityBody?.forwardMetersPerSecond,
-            vy: telemetry.velocityBody?.rightMetersPerSecond, emergency: telemetry.emergency), now)
+        record(FlightNavdataRecord {
+            ($0.t, $0.seq, $0.flight) = (now.seconds, sequence, "\(telemetry.flightState)")
+            ($0.battery, $0.alt, $0.yaw) = (telemetry.batteryPercent, telemetry.altitudeMeters, telemetry.yawDegrees)
+            ($0.vx, $0.vy) = (telemetry.velocityBody?.forwardMetersPerSecond, telemetry.velocityBody?.rightMetersPerSecond)
+            $0.emergency = telemetry.emergency
+        }, now)
     }
 
     /// Logs and records `event`, which the core has handled (`step` is what it made of it).

@@ -60,11 +60,13 @@ struct FlightLoop {
     mutating func start(now: MonotonicTime) {
         startedAt = now
         let follow = machine.followParameters, failsafe = machine.failsafeParameters
-        record(FlightStartRecord(t: now.seconds, standoffMeters: follow.standoffMeters,
-                                 altitudeMeters: follow.altitudeMeters, minSeparationMeters: failsafe.minSeparationMeters,
-                                 mountOffsetDegrees: follow.mountOffsetDegrees, dryRun: options.noTakeoff,
-                                 softwareVersion: FollowMeVersion.current, configPath: options.configPath,
-                                 config: options.configTOML), now)
+        record(FlightStartRecord {
+            $0.t = now.seconds
+            ($0.standoffMeters, $0.altitudeMeters) = (follow.standoffMeters, follow.altitudeMeters)
+            ($0.minSeparationMeters, $0.mountOffsetDegrees) = (failsafe.minSeparationMeters, follow.mountOffsetDegrees)
+            ($0.dryRun, $0.softwareVersion) = (options.noTakeoff, FollowMeVersion.current)
+            ($0.configPath, $0.config) = (options.configPath, options.configTOML)
+        }, now)
         core.start(now: now)
     }
 
@@ -81,7 +83,7 @@ struct FlightLoop {
                 logger.notice("shutdown requested: landing")
                 shutdownDeadline = now.adding(seconds: options.landTimeoutSeconds)
             }
-            record(FlightShutdownRecord(t: now.seconds), now)
+            record(FlightShutdownRecord { $0.t = now.seconds }, now)
         }
         let step = core.handle(input, now: now)
         switch input {
@@ -143,7 +145,7 @@ struct FlightLoop {
         // With what the estimator made of a fix (a jump or an out-of-order fix is dropped).
         var verdict: String?
         if case .fix(_, let v)? = step.fixOutcome { verdict = v.name }
-        record(FlightGPSRecord(t: now.seconds, event: GPSEventRecord(event), verdict: verdict), now)
+        record(FlightGPSRecord { ($0.t, $0.event, $0.verdict) = (now.seconds, GPSEventRecord(event), verdict) }, now)
     }
 
     /// Hands the core's command to the link, and logs and records the decision.
@@ -154,7 +156,9 @@ struct FlightLoop {
                        metadata: ["from": "\(t.from.name)", "to": "\(t.to.name)", "reason": "\(t.reason.name)"])
             statusTracker.note(t, now: now)
             lastStatus = .zero   // show a new state at once (the landing that ends the flight included)
-            record(FlightTransitionRecord(t: now.seconds, from: t.from.name, to: t.to.name, reason: t.reason.name), now)
+            record(FlightTransitionRecord {
+                ($0.t, $0.from, $0.to, $0.reason) = (now.seconds, t.from.name, t.to.name, t.reason.name)
+            }, now)
         }
         let wouldFly = decision.command.intent.wantsAirborne
         if options.noTakeoff, now.seconds(since: lastDryRunLog) >= 1 {
@@ -180,8 +184,10 @@ struct FlightLoop {
         if decision.command.intent != lastIntent || now.seconds(since: lastCommandLog) >= 0.1 {
             lastIntent = decision.command.intent
             lastCommandLog = now
-            var r = FlightCommandRecord(t: now.seconds, state: decision.state.name,
-                                        intent: decision.command.intent.name, sentFlying: command.flying)
+            var r = FlightCommandRecord {
+                ($0.t, $0.state, $0.intent) = (now.seconds, decision.state.name, decision.command.intent.name)
+                $0.sentFlying = command.flying
+            }
             if let p = sent?.pilot {   // the PCMD the link actually sent
                 (r.roll, r.pitch, r.gaz, r.yaw) = (p.roll, p.pitch, p.gaz, p.yaw)
             }

@@ -7,12 +7,8 @@ import Testing
 /// keep docs/config-keys.md, which is generated from it, up to date.
 @Suite("One row per config key")
 struct ConfigKeysTests {
-    /// `<repo>/docs/config-keys.md`, found from this file's path.
-    static let docsPath: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("docs/config-keys.md").path
-    }()
+    /// `<repo>/docs/config-keys.md`.
+    static let docsPath = repositoryPath("docs/config-keys.md")
 
     /// The stored values of a configuration, one per field of its nine table structs, by reflection.
     static func leafFieldCount(_ value: Any) -> Int {

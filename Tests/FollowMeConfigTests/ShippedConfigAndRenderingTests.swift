@@ -4,12 +4,8 @@ import Testing
 
 @Suite("Shipped etc/followme.toml, rendering and messages")
 struct ShippedConfigAndRenderingTests {
-    /// `<repo>/etc/followme.toml`, found from this file's path (`<repo>/Tests/FollowMeConfigTests/…`).
-    static let shippedPath: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("etc/followme.toml").path
-    }()
+    /// `<repo>/etc/followme.toml`.
+    static let shippedPath = repositoryPath("etc/followme.toml")
 
     static func shippedText() throws -> String {
         try String(contentsOfFile: shippedPath, encoding: .utf8)

@@ -41,10 +41,7 @@ struct MAVLinkSessionReviewTests {
     @Test("6. another station's ACK for DO_SET_MODE does not confirm our LAND: it is re-sent until our own ACK")
     func otherStationsAck() {
         // Given a vehicle flying in GUIDED, then the owner wants it down: LAND goes out
-        var h = SessionHarness()
-        h.flyingInControl(motion: nil)
-        h.fly(false)
-        h.run(SessionHarness.tick)
+        var h = SessionHarness.landSent()
         #expect(h.commands.last.map { Array($0.params.prefix(2)) } == Self.land9)
         let sent = h.commands.count
         // When QGroundControl (255/190) gets an ACCEPTED for its own DO_SET_MODE (176, e.g. LOITER)
@@ -57,10 +54,7 @@ struct MAVLinkSessionReviewTests {
 
     @Test("6. our LAND ACKed ACCEPTED but the HEARTBEAT never shows LAND: asked again; once it shows, never again")
     func landConfirmedByHeartbeat() {
-        var h = SessionHarness()
-        h.flyingInControl(motion: nil)
-        h.fly(false)
-        h.run(SessionHarness.tick)
+        var h = SessionHarness.landSent()
         // When our LAND is acknowledged (addressed to us, 245/190) but the vehicle stays in GUIDED
         h.receive(CommandAck { $0.command = .init(.doSetMode); $0.result = .init(.accepted); $0.target = MAVLinkTarget(system: 245, component: 190) })
         h.clear()

@@ -235,3 +235,14 @@ struct SessionHarness {
         answerParameters(px4: autopilot == .px4)
     }
 }
+
+extension SessionHarness {
+    /// A vehicle flying in GUIDED, then the owner wants it down: LAND has gone out.
+    static func landSent() -> SessionHarness {
+        var h = SessionHarness()
+        h.flyingInControl(motion: nil)
+        h.fly(false)
+        h.run(SessionHarness.tick)
+        return h
+    }
+}

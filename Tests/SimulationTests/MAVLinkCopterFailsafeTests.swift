@@ -187,8 +187,7 @@ struct MAVLinkCopterFailsafeTests {
     @Test("armed on the ground when the GCS falls silent: disarm; disarmed: nothing")
     func onTheGround() {
         var gcs = CopterGroundStation()
-        _ = gcs.setMode(.guided)
-        _ = gcs.arm()
+        gcs.armInGuided()
         Self.heartbeat(&gcs)
         gcs.wait(seconds: 5.5)
         #expect(!gcs.copter.isArmed)

@@ -42,10 +42,15 @@ struct CopterGroundStation {
 
     mutating func arm() -> MAVResult? { command(.componentArmDisarm, [1]) }
 
-    /// GUIDED, arm, NAV_TAKEOFF to `altitudeMeters`, then waits until the copter is in the air.
-    mutating func takeOff(to altitudeMeters: Float = 5) {
+    /// GUIDED, then arm (on the ground: nothing waits for the answers).
+    mutating func armInGuided() {
         _ = setMode(.guided)
         _ = arm()
+    }
+
+    /// GUIDED, arm, NAV_TAKEOFF to `altitudeMeters`, then waits until the copter is in the air.
+    mutating func takeOff(to altitudeMeters: Float = 5) {
+        armInGuided()
         _ = command(.navTakeoff, [0, 0, 0, .nan, .nan, .nan, altitudeMeters])
         wait(seconds: 15)
     }

@@ -202,8 +202,7 @@ struct MAVLinkCopterFlightTests {
     @Test("armed on the ground without taking off: auto-disarm after 10 s")
     func autoDisarm() {
         var gcs = CopterGroundStation()
-        _ = gcs.setMode(.guided)
-        _ = gcs.arm()
+        gcs.armInGuided()
         gcs.wait(seconds: 9.9)
         #expect(gcs.copter.isArmed)
         gcs.wait(seconds: 0.2)
@@ -213,8 +212,7 @@ struct MAVLinkCopterFlightTests {
     @Test("a set-point during the take-off ends it where it is (ArduPilot GUIDED switches to velocity control)")
     func setpointDuringTakeoff() {
         var gcs = CopterGroundStation()
-        _ = gcs.setMode(.guided)
-        _ = gcs.arm()
+        gcs.armInGuided()
         _ = gcs.command(.navTakeoff, [0, 0, 0, 0, 0, 0, 10])
         gcs.wait(seconds: 2)
         gcs.stream(CopterGroundStation.velocity(0, 0, frame: .localNED), seconds: 5)

@@ -1,4 +1,5 @@
 import Foundation
+import FollowCore
 import Links
 
 // The flight log's one record schema (`followme run --flight-log FILE`): one JSON object per line,
@@ -44,30 +45,6 @@ public struct FlightStartRecord: Codable, Sendable, Hashable {
         case mountOffsetDegrees = "mount_offset_deg", dryRun = "dry_run"
         case softwareVersion = "software_version", configPath = "config_path", config
     }
-
-    public init(
-        t: Double? = nil,
-        kind: String = Self.kind,
-        standoffMeters: Double? = nil,
-        altitudeMeters: Double? = nil,
-        minSeparationMeters: Double? = nil,
-        mountOffsetDegrees: Double? = nil,
-        dryRun: Bool? = nil,
-        softwareVersion: String? = nil,
-        configPath: String? = nil,
-        config: String? = nil
-    ) {
-        self.t = t
-        self.kind = kind
-        self.standoffMeters = standoffMeters
-        self.altitudeMeters = altitudeMeters
-        self.minSeparationMeters = minSeparationMeters
-        self.mountOffsetDegrees = mountOffsetDegrees
-        self.dryRun = dryRun
-        self.softwareVersion = softwareVersion
-        self.configPath = configPath
-        self.config = config
-    }
 }
 
 /// `"kind":"gps"`: one gpsd event as `GPSEventRecord`, with what the follow core made of a fix.
@@ -85,13 +62,6 @@ public struct FlightGPSRecord: Codable, Sendable, Hashable {
     /// Whether a verdict is a refusal (`rejected-…`, `ignored-…`).
     public static func refuses(_ verdict: String?) -> Bool {
         verdict.map { $0.hasPrefix("rejected") || $0.hasPrefix("ignored") } ?? false
-    }
-
-    public init(t: Double? = nil, kind: String = Self.kind, event: GPSEventRecord? = nil, verdict: String? = nil) {
-        self.t = t
-        self.kind = kind
-        self.event = event
-        self.verdict = verdict
     }
 }
 
@@ -113,30 +83,6 @@ public struct FlightNavdataRecord: Codable, Sendable, Hashable {
     public var vx: Double? = nil
     public var vy: Double? = nil
     public var emergency: Bool? = nil
-
-    public init(
-        t: Double? = nil,
-        kind: String = Self.kind,
-        seq: Int? = nil,
-        flight: String? = nil,
-        battery: Double? = nil,
-        alt: Double? = nil,
-        yaw: Double? = nil,
-        vx: Double? = nil,
-        vy: Double? = nil,
-        emergency: Bool? = nil
-    ) {
-        self.t = t
-        self.kind = kind
-        self.seq = seq
-        self.flight = flight
-        self.battery = battery
-        self.alt = alt
-        self.yaw = yaw
-        self.vx = vx
-        self.vy = vy
-        self.emergency = emergency
-    }
 }
 
 /// `"kind":"transition"`: a flight state change (`FlightState.name`s and the reason's name).
@@ -147,20 +93,6 @@ public struct FlightTransitionRecord: Codable, Sendable, Hashable {
     public var from: String? = nil
     public var to: String? = nil
     public var reason: String? = nil
-
-    public init(
-        t: Double? = nil,
-        kind: String = Self.kind,
-        from: String? = nil,
-        to: String? = nil,
-        reason: String? = nil
-    ) {
-        self.t = t
-        self.kind = kind
-        self.from = from
-        self.to = to
-        self.reason = reason
-    }
 }
 
 /// `"kind":"command"` (on every intent change, else at most every 0.1 s): what went to the link.
@@ -204,52 +136,6 @@ public struct FlightCommandRecord: Codable, Sendable, Hashable {
         case windMetersPerSecond = "wind_mps", windTowardsDegrees = "wind_towards_deg", windAuthority = "wind_authority"
         case velocityEast = "cmd_ve_mps", velocityNorth = "cmd_vn_mps", climb = "cmd_climb_mps", yawRate = "cmd_yaw_rate_dps"
     }
-
-    public init(
-        t: Double? = nil,
-        kind: String = Self.kind,
-        state: String? = nil,
-        intent: String? = nil,
-        sentFlying: Bool? = nil,
-        roll: Double? = nil,
-        pitch: Double? = nil,
-        gaz: Double? = nil,
-        yaw: Double? = nil,
-        hover: Bool? = nil,
-        velocityEast: Double? = nil,
-        velocityNorth: Double? = nil,
-        climb: Double? = nil,
-        yawRate: Double? = nil,
-        dist: Double? = nil,
-        relBearing: Double? = nil,
-        dryRun: Bool? = nil,
-        wouldFly: Bool? = nil,
-        windMetersPerSecond: Double? = nil,
-        windTowardsDegrees: Double? = nil,
-        windAuthority: Double? = nil
-    ) {
-        self.t = t
-        self.kind = kind
-        self.state = state
-        self.intent = intent
-        self.sentFlying = sentFlying
-        self.roll = roll
-        self.pitch = pitch
-        self.gaz = gaz
-        self.yaw = yaw
-        self.hover = hover
-        self.velocityEast = velocityEast
-        self.velocityNorth = velocityNorth
-        self.climb = climb
-        self.yawRate = yawRate
-        self.dist = dist
-        self.relBearing = relBearing
-        self.dryRun = dryRun
-        self.wouldFly = wouldFly
-        self.windMetersPerSecond = windMetersPerSecond
-        self.windTowardsDegrees = windTowardsDegrees
-        self.windAuthority = windAuthority
-    }
 }
 
 /// `"kind":"shutdown"`: SIGTERM/SIGINT arrived; the landing starts.
@@ -257,9 +143,11 @@ public struct FlightShutdownRecord: Codable, Sendable, Hashable {
     public static let kind = "shutdown"
     public var t: Double? = nil
     public var kind: String = Self.kind
-
-    public init(t: Double? = nil, kind: String = Self.kind) {
-        self.t = t
-        self.kind = kind
-    }
 }
+
+extension FlightStartRecord: Configurable { public static var defaults: Self { Self() } }
+extension FlightGPSRecord: Configurable { public static var defaults: Self { Self() } }
+extension FlightNavdataRecord: Configurable { public static var defaults: Self { Self() } }
+extension FlightTransitionRecord: Configurable { public static var defaults: Self { Self() } }
+extension FlightCommandRecord: Configurable { public static var defaults: Self { Self() } }
+extension FlightShutdownRecord: Configurable { public static var defaults: Self { Self() } }

@@ -7,27 +7,21 @@ import FollowCore
 /// Every series is optional data: an empty array is drawn as "no data" (a bench run has no fix
 /// ages; a dry run has no PCMD). Times are seconds on the timeline's clock, 0 = the first record.
 public struct FlightTimeline: Sendable, Hashable {
-    /// One value at one time, seconds since the start.
-    public struct Sample: Sendable, Hashable {
+    /// One value at one time, seconds since the start: a chart's `Sample` or a track's `TrackPoint`.
+    public struct Timed<Value: Sendable & Hashable>: Sendable, Hashable {
         public var t: Double
-        public var value: Double
+        public var value: Value
 
-        public init(t: Double, value: Double) {
+        public init(t: Double, value: Value) {
             self.t = t
             self.value = value
         }
     }
 
+    /// One number at one time.
+    public typealias Sample = Timed<Double>
     /// One position on the flight's local plane (metres east/north of its origin, `LocalPlane`).
-    public struct TrackPoint: Sendable, Hashable {
-        public var t: Double
-        public var plane: PlaneVector
-
-        public init(t: Double, plane: PlaneVector) {
-            self.t = t
-            self.plane = plane
-        }
-    }
+    public typealias TrackPoint = Timed<PlaneVector>
 
     /// One flight state from `startSeconds` until `endSeconds` (the next transition, or the end).
     public struct StateSpan: Sendable, Hashable {
@@ -116,6 +110,12 @@ public struct FlightTimeline: Sendable, Hashable {
 /// Built across the module line (the bench's timeline) as `FlightTimeline { $0.title = … }`.
 extension FlightTimeline: Configurable { public static var defaults: Self { Self() } }
 extension FlightTimeline.Scores: Configurable { public static var defaults: Self { Self() } }
+
+extension FlightTimeline.Timed where Value == PlaneVector {
+    /// A track point at `t`, `plane` metres east/north of the plane's origin.
+    public init(t: Double, plane: PlaneVector) { self.init(t: t, value: plane) }
+    public var plane: PlaneVector { value }
+}
 
 extension FlightTimeline {
     /// A hold: its reason and how long it lasted.

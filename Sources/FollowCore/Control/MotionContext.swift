@@ -25,21 +25,6 @@ public struct MotionContext: Sendable, Hashable {
     /// The core's estimate of the air mass's velocity, plane m/s: what holding the velocity must cancel.
     public var windEstimate: PlaneVector
 
-    public init(predictedDrone: PlaneState, dronePositionPlane: PlaneVector, noseHeadingDegrees: Double,
-                intervalSeconds: Double, escaping: Bool, keepOffPersonPlane: PlaneVector?, keepOffStopPointPlane: PlaneVector?,
-                keepOffRadiusMeters: Double,
-                windEstimate: PlaneVector) {
-        self.predictedDrone = predictedDrone
-        self.dronePositionPlane = dronePositionPlane
-        self.noseHeadingDegrees = noseHeadingDegrees
-        self.intervalSeconds = intervalSeconds
-        self.escaping = escaping
-        self.keepOffPersonPlane = keepOffPersonPlane
-        self.keepOffStopPointPlane = keepOffStopPointPlane
-        self.keepOffRadiusMeters = keepOffRadiusMeters
-        self.windEstimate = windEstimate
-    }
-
     /// Whether every value is finite (the keep-off points when present).
     @inlinable public var isValid: Bool {
         predictedDrone.position.isFinite && predictedDrone.velocity.isFinite && dronePositionPlane.isFinite

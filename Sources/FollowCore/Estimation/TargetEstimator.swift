@@ -10,11 +10,6 @@ public struct PlaneState: Sendable, Hashable {
     public var position: PlaneVector
     /// Metres per second east/north.
     public var velocity: PlaneVector
-
-    @inlinable public init(position: PlaneVector, velocity: PlaneVector) {
-        self.position = position
-        self.velocity = velocity
-    }
 }
 
 /// The person's position and velocity from their receiver's fixes.
