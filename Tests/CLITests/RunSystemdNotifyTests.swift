@@ -48,18 +48,11 @@ import Glibc
     @Test("READY once configured, STATUS with the state line, WATCHDOG from the loop, STOPPING on SIGTERM",
           .timeLimit(.minutes(3)))
     func readyStatusWatchdog() async throws {
-        let dir = try scratchDirectory(label: "notify")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let notify = try NotifySocket(path: dir.appendingPathComponent("notify.sock").path)
         // Given the simulated field, and followme run started as systemd starts a Type=notify unit
         // with WatchdogSec=3 (WATCHDOG_USEC=3000000; no WATCHDOG_PID: the watchdog is the main process's)
-        let field = try await SimField.start(in: dir, control: true)
-        let config = dir.appendingPathComponent("followme.toml")
-        try field.configText().write(to: config, atomically: true, encoding: .utf8)
-        let run = try ChildProcess(name: "run", executable: "/bin/sh", arguments: [
-            "-c", "NOTIFY_SOCKET='\(notify.path)' WATCHDOG_USEC=3000000 exec \"$0\" \"$@\"", FollowMeBinary.url.path,
-            "run", "--config", config.path, "--flight-log", dir.appendingPathComponent("flight.jsonl").path,
-        ])
+        let (dir, notify, field) = try await Self.setUp("notify")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Self.startRun(field: field, dir: dir, notify: notify, log: "flight.jsonl")
 
         // When it starts, flies to following, and is stopped with SIGTERM
         let ready = await eventually(seconds: 30) { notify.assignments.contains("READY=1") }
@@ -89,6 +82,13 @@ import Glibc
         #expect(termination == 0, "exit \(String(describing: termination))")
     }
 
+    /// A scratch directory, systemd's end of the socket in it, and the simulated field on loopback.
+    static func setUp(_ label: String) async throws -> (URL, NotifySocket, SimField) {
+        let dir = try scratchDirectory(label: label)
+        let notify = try NotifySocket(path: dir.appendingPathComponent("notify.sock").path)
+        return (dir, notify, try await SimField.start(in: dir, control: true))
+    }
+
     /// `followme run` as systemd starts it for a Type=notify unit with WatchdogSec=3.
     static func startRun(field: SimField, dir: URL, notify: NotifySocket, log: String) throws -> ChildProcess {
         let config = dir.appendingPathComponent("followme.toml")
@@ -102,10 +102,8 @@ import Glibc
     @Test("a hung flight loop stops the pings; the drone hovers on its com watchdog; a restarted followme adopts it",
           .timeLimit(.minutes(4)))
     func hungLoopIsRestarted() async throws {
-        let dir = try scratchDirectory(label: "notify-hang")
+        let (dir, notify, field) = try await Self.setUp("notify-hang")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let notify = try NotifySocket(path: dir.appendingPathComponent("notify.sock").path)
-        let field = try await SimField.start(in: dir, control: true)
         let first = try Self.startRun(field: field, dir: dir, notify: notify, log: "flight-1.jsonl")
         func cleanUp() async {
             first.signal(SIGKILL)

@@ -38,30 +38,21 @@ extension FlightStateMachine {
             return .refused(state.kind)
         case .landing:
             return command == .land ? .alreadySo : .refused(.landing)
-        case .preflight:
-            // On the ground LAND means what HOLD means: stay down until RESUME.
-            switch command {
-            case .hold, .land:
-                if operatorHold { return .alreadySo }
-                operatorHold = true
-            case .resume:
-                if !operatorHold { return .alreadySo }
-                operatorHold = false
-            }
-            return .accepted
-        case .takingOff, .climbing, .following, .holding:
-            switch command {
-            case .land:
-                if operatorLand { return .alreadySo }
-                operatorLand = true
-            case .hold:
-                if operatorHold { return .alreadySo }
-                operatorHold = true
-            case .resume:
-                if !operatorHold { return .alreadySo }
-                operatorHold = false
-            }
-            return .accepted
+        case .preflight, .takingOff, .climbing, .following, .holding:
+            break
         }
+        switch command {
+        case .land where state.kind != .preflight:
+            if operatorLand { return .alreadySo }
+            operatorLand = true
+        case .hold, .land:
+            // On the ground LAND means what HOLD means: stay down until RESUME.
+            if operatorHold { return .alreadySo }
+            operatorHold = true
+        case .resume:
+            if !operatorHold { return .alreadySo }
+            operatorHold = false
+        }
+        return .accepted
     }
 }
