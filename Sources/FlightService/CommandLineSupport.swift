@@ -56,3 +56,14 @@ package func printProgress(_ line: String) {
 package func flushStandardOutput() {
     fflush(nil)
 }
+
+/// Where `--config` points when it is not given: `$FOLLOWME_CONFIG` when set (and not empty), else
+/// the installed `/etc/followme/followme.toml` when it exists, so an installed unit's commands work
+/// from any directory, else the checkout's `etc/followme.toml`.
+package func defaultConfigPath(environment: [String: String], exists: (String) -> Bool) -> String {
+    if let path = environment["FOLLOWME_CONFIG"], !path.isEmpty { return path }
+    return exists(installedConfigPath) ? installedConfigPath : "etc/followme.toml"
+}
+
+/// The installed configuration (scripts/install.sh, the unit's `--config`).
+package let installedConfigPath = "/etc/followme/followme.toml"

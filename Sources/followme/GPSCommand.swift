@@ -45,6 +45,7 @@ struct GPSCommand: AsyncParsableCommand {
         defer { client.stop() }
 
         let board = StatusBoard(mountOffsetDegrees: config.onboard.mountOffsetDegrees,
+                                endpoints: Dictionary(uniqueKeysWithValues: Self.subscriptions(for: config).map { ($0.role, $0.endpoint) }),
                                 interactive: !json && isatty(STDOUT_FILENO) == 1)
         let deadline = timeout.map { SystemClock.now().adding(seconds: $0) }
         let json = self.json, limit = count
@@ -160,7 +161,11 @@ actor StatusBoard {
     private let mountOffsetDegrees: Double
     private let interactive: Bool
 
-    init(mountOffsetDegrees: Double, interactive: Bool) {
+    /// Where each role's gpsd is, for the hint beside a lost connection.
+    private let endpoints: [ReceiverRole: GPSDAddress]
+
+    init(mountOffsetDegrees: Double, endpoints: [ReceiverRole: GPSDAddress], interactive: Bool) {
+        self.endpoints = endpoints
         self.mountOffsetDegrees = mountOffsetDegrees
         self.interactive = interactive
     }
@@ -178,12 +183,12 @@ actor StatusBoard {
             switch loss.reason {
             case .noFix(let mode): row.status = "NO FIX (mode \(mode))"
             case .deviceDeactivated: row.status = "DEVICE GONE"
-            case .connectionLost(let why): row.status = "GPSD LOST: \(why)"
+            case .connectionLost(let why): row.status = "GPSD LOST: \(why) — \(GPSDHint.unreachable(endpoints[event.role] ?? GPSDAddress(host: "127.0.0.1")))"
             }
         case .connected(_, let endpoint, let again, _):
             row.status = again ? "reconnected to \(endpoint)" : "connected to \(endpoint)"
         case .gpsdError(_, let message, _):
-            row.status = "gpsd: \(message)"
+            row.status = "gpsd: \(message)" + (GPSDHint.forError(message).map { " — \($0)" } ?? "")
         case .sky(let sky):
             row.sky = sky
         }

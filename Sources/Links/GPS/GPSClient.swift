@@ -180,6 +180,10 @@ public final class GPSClient: Sendable {
                 }
             }
         case (_, .event(.gpsdError(_, let message, _))):
+            var metadata = meta
+            metadata["message"] = "\(message)"
+            if let fix = GPSDHint.forError(message) { metadata["fix"] = "\(fix)" }
+            logger.warning("gpsd error", metadata: metadata)
             _ = updateRate(role, meta: meta) { control, _ in
                 control.gpsdError(message)
                 return nil
@@ -208,7 +212,8 @@ public final class GPSClient: Sendable {
                 if !reportedDown {
                     reportedDown = true
                     count(sub.role) { $0[.connectionLosses] += 1 }
-                    log.warning("cannot reach gpsd", metadata: meta.merging(["reason": "\(failure)"]) { $1 })
+                    log.warning("cannot reach gpsd", metadata: meta.merging(
+                        ["reason": "\(failure)", "fix": "\(GPSDHint.unreachable(sub.endpoint))"]) { $1 })
                     deliver(.lost(GPSLoss(role: sub.role, device: sub.device,
                                                      reason: .connectionLost(failure), at: SystemClock.now())))
                 }

@@ -1,0 +1,30 @@
+/// What to do about the field's most common gpsd failures (issue 23 item 6): the words shown beside
+/// the symptom in logs, `followme gps` and `watch`, so the person in the field sees the fix.
+public enum GPSDHint {
+    /// gpsd could not be reached at `endpoint`.
+    public static func unreachable(_ endpoint: GPSDAddress) -> String {
+        if ["127.0.0.1", "localhost", "::1"].contains(endpoint.host) {
+            return "is gpsd running? `systemctl status gpsd.socket` (Debian's gpsd starts on the first connection "
+                + "to that socket); else check [gpsd] host/port in the config"
+        }
+        return "is the gpsd on \(endpoint.host) running and listening on the network (gpsd -G), and is \(endpoint) "
+            + "reachable from here? else check the host/port of this receiver in the config"
+    }
+
+    /// The fix for gpsd's ERROR `message`, when there is one to give.
+    public static func forError(_ message: String) -> String? {
+        let prefix = "No such device as "
+        guard message.hasPrefix(prefix) else { return nil }
+        let path = message.dropFirst(prefix.count).trimmingSuffix(while: { $0 == "." || $0 == " " })
+        return "gpsd has no receiver at \(path): `ls -l \(path)` — is the puck plugged in, and does the udev rule "
+            + "pin it to that name (/etc/udev/rules.d/61-followme-gps.rules, `udevadm info` for its serial)?"
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSuffix(while drop: (Character) -> Bool) -> Substring {
+        var end = endIndex
+        while end > startIndex, drop(self[index(before: end)]) { end = index(before: end) }
+        return self[startIndex..<end]
+    }
+}
