@@ -58,6 +58,7 @@ let package = Package(
             dependencies: [
                 "FollowCore", "Links", "FlightRecords", "MAVLink",
                 .product(name: "TOMLKit", package: "TOMLKit"), log, lifecycle, nioCore, nioPosix,
+                argumentParser,  // CommandLineSupport: the two executables' shared `main`
             ],
             swiftSettings: strict
         ),

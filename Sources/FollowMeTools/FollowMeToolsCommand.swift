@@ -21,19 +21,6 @@ struct FollowMeToolsCommand: AsyncParsableCommand {
 
     /// As `followme`'s: usage errors exit 2 (not 64).
     static func main() async {
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
-            }
-            exit(withError: error)
-        }
+        await runExitingTwoOnUsageErrors()
     }
 }

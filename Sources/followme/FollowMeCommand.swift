@@ -33,19 +33,6 @@ struct FollowMeCommand: AsyncParsableCommand {
     /// contract is 0 success, 1 runtime failure, 2 bad configuration or usage.
     static func main() async {
         ToolForwarding.forwardIfTool(CommandLine.arguments)
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
-            }
-            exit(withError: error)
-        }
+        await runExitingTwoOnUsageErrors()
     }
 }

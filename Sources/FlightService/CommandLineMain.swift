@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+
+extension AsyncParsableCommand {
+    /// The `main` of `followme` and `followme-tools`: like ArgumentParser's default, except that
+    /// usage errors exit 2 (not 64): the exit-code contract is 0 success, 1 runtime failure,
+    /// 2 bad configuration or usage.
+    package static func runExitingTwoOnUsageErrors() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}
