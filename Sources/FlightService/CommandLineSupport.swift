@@ -22,8 +22,17 @@ package func loadConfigurationOrExit(path: String) -> FollowMeConfiguration {
 /// Reads and validates a config file (file errors become `ConfigProblems` too).
 package func loadConfiguration(path: String) throws(ConfigProblems)
     -> (configuration: FollowMeConfiguration, unusedKeys: [ConfigNote]) {
-    guard FileManager.default.fileExists(atPath: path) else {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
         throw ConfigProblems(problems: [.fileNotFound(path: path)])
+    }
+    guard !isDirectory.boolValue else {
+        throw ConfigProblems(problems: [.unreadable(
+            path: path, reason: "is a directory, not a config file (the installed one is \(installedConfigPath))")])
+    }
+    guard FileManager.default.isReadableFile(atPath: path) else {
+        throw ConfigProblems(problems: [.unreadable(
+            path: path, reason: "permission denied (the installed config is readable by root and group followme)")])
     }
     let text: String
     do {

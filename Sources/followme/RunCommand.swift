@@ -30,8 +30,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "After SIGTERM/SIGINT, seconds to wait for navdata to confirm landing.")
     var landTimeout: Double = 30
 
-    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: String = "info"
+    @Option(name: .long, help: "Log level.")
+    var logLevel: Logger.Level = .info
 
     @Flag(name: .long, help: "At exit, print the fix-to-datagram latency (p50/p99/max, count) to stdout.")
     var latencyReport = false
@@ -43,7 +43,6 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard landTimeout > 0, landTimeout <= 300 else { throw ValidationError("--land-timeout must be in (0, 300] s") }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
     }
 
     func run() async throws {
@@ -55,7 +54,7 @@ struct RunCommand: AsyncParsableCommand {
         // SIGPIPE: the write fails with EPIPE instead and is counted.
         signal(SIGPIPE, SIG_IGN)
         let stderrWriter = LogWriter(name: "stderr", fileDescriptor: STDERR_FILENO)
-        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let level = logLevel
         let style = LogLineStyle.forStandardError(environment: ProcessInfo.processInfo.environment,
                                                   statusLine: isatty(STDERR_FILENO) == 1)
         LoggingSystem.bootstrap { label in
@@ -131,3 +130,7 @@ struct RunCommand: AsyncParsableCommand {
         ])
     }
 }
+
+/// `--log-level trace|debug|info|notice|warning|error|critical`: the help lists the values, shells
+/// complete them, and anything else is a usage error (exit 2) naming them.
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -85,4 +85,24 @@ import TestSupport
         #expect(r.exitCode == 2)
         #expect(r.stderr.contains("Error:"))
     }
+
+    @Test("a directory given as the config → exit 2 saying so, not a Foundation error code")
+    func directoryAsConfig() throws {
+        let dir = try scratchDirectory(label: "config-dir")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try FollowMeBinary.run(["gps", "--config", dir.path, "--count", "1"])
+        #expect(r.exitCode == 2)
+        #expect(r.stderr.contains("\(dir.path): cannot read config file: is a directory"), "\(r.stderr)")
+        #expect(!r.stderr.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test("--log-level takes only the levels, and the error lists them")
+    func logLevelValues() throws {
+        let r = try FollowMeBinary.run(["run", "--log-level", "loud", "--config", "/nonexistent.toml"])
+        #expect(r.exitCode == 2)
+        #expect(["trace", "debug", "info", "notice", "warning", "error", "critical"].allSatisfy { r.stderr.contains("- \($0)") },
+                "\(r.stderr)")
+        let help = try FollowMeBinary.run(["run", "--help"])
+        #expect(help.stdout.contains("values: trace, debug, info, notice,"), "\(help.stdout)")
+    }
 }
