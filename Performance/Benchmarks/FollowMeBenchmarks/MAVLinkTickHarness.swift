@@ -11,15 +11,15 @@ import MAVLink
 /// Not `Sendable`: one benchmark thread owns it.
 final class MAVLinkTickHarness {
     private var sender = MAVLinkSender(systemID: 255, componentID: 190)
-    private let limits = VelocitySetpointLimits(follow: FollowParameters())
+    private let limits = VelocitySetpointLimits(follow: .defaults)
     private let target = MAVLinkTarget(system: 1, component: 1)
     /// Reused for every datagram, as the link's buffer is.
     private var datagram: [UInt8] = []
     private var tick = 0
     /// The link's HEARTBEAT: type GCS, autopilot INVALID, state ACTIVE, MAVLink 2 (`MAVLinkSession`).
-    private let heartbeat = MAVLinkOutgoing.heartbeat(Heartbeat(
-        customMode: 0, type: .init(.gcs), autopilot: .init(.invalid), baseMode: [], systemStatus: .init(.active),
-        mavlinkVersion: 3))
+    private let heartbeat = MAVLinkOutgoing.heartbeat(Heartbeat {
+        ($0.type, $0.autopilot, $0.systemStatus, $0.mavlinkVersion) = (.init(.gcs), .init(.invalid), .init(.active), 3)
+    })
 
     init() {
         datagram.reserveCapacity(MAVLinkFrame.maximumLength)
