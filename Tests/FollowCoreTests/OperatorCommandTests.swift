@@ -127,4 +127,21 @@ struct OperatorCommandTests {
         other.shutdown()
         #expect(other.state == .landing(.shutdown))
     }
+
+    @Test("HOLD during the take-off, before the drone is up: held, then RESUME goes back to taking off; LAND there lands")
+    func duringTakeOff() throws {
+        var world = try World()
+        world.takeoffDelay = 3  // the firmware answers REF take-off late: the drone is still on the ground
+        let started = world.run(until: { $0 == .takingOff }, within: 30)
+        try #require(started != nil)
+        #expect(world.operatorSays(.hold) == .accepted)
+        #expect(world.state == .holding(.operatorHold))
+        world.run(for: 1)
+        #expect(world.state == .holding(.operatorHold))
+        #expect(world.operatorSays(.resume) == .accepted)
+        let resumed = world.run(until: { $0 == .takingOff || $0 == .climbing }, within: 6)
+        #expect(resumed != nil, "\(world.state.name) \(world.transitions.map { "\($0.to.name)/\($0.reason.name)" }) \(world.flightState)")
+        #expect(world.operatorSays(.land) == .accepted)
+        #expect(world.state == .landing(.operatorCommand))
+    }
 }

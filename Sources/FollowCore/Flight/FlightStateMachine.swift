@@ -355,8 +355,9 @@ public struct FlightStateMachine: Sendable {
                 // `droneReady` (the drone leaves "landed" as it lifts) nor the take-off battery
                 // margin (the reading sags as the motors start; the landing thresholds above apply).
                 // Nor the wind bit: the wind check above confirms it (`WindMonitor.firmwareWarningSeconds`).
+                // Nor the operator's HOLD: it holds (below), it does not abort into a landing.
                 let lost = missingPrerequisites(now: now, strictHeading: false)
-                    .subtracting([.droneReady, .battery, .calmWind])
+                    .subtracting([.droneReady, .battery, .calmWind, .operatorResume])
                 if !lost.isEmpty {
                     return move(to: .landing(.takeOffAborted(lost)), .land(.takeOffAborted(lost)), now)
                 }
