@@ -37,6 +37,8 @@ struct FlightLoop {
     private var lastDryRunLog = MonotonicTime.zero
     /// Where the status line goes (never written from the loop itself).
     private let statusWriter: LogWriter?
+    /// The answer to the latest operator command (`OperatorCommandInbox` hands it back to the sender).
+    private(set) var lastOperatorReply: OperatorCommandReply?
 
     /// The flight's state machine (only the core changes it).
     var machine: FlightStateMachine { core.machine }
@@ -232,6 +234,15 @@ struct FlightLoop {
             "command": "\(command.rawValue)", "source": "\(source)", "outcome": "\(verdict)", "state": "\(machine.state.name)",
         ])
         record(FlightOperatorRecord { ($0.t, $0.command, $0.source, $0.outcome) = (now.seconds, command.rawValue, source, verdict) }, now)
+        // Every view shows it, at once.
+        statusTracker.operatorCommand = FlightStatus.OperatorCommandStatus {
+            ($0.t, $0.command, $0.source, $0.outcome) = (now.seconds, command.rawValue, source, verdict)
+        }
+        var reply = OperatorCommandReply()
+        (reply.command, reply.source, reply.outcome) = (command.rawValue, source, verdict)
+        (reply.accepted, reply.state) = (outcome?.isAccepted ?? false, machine.state.name)
+        lastOperatorReply = reply
+        lastStatus = .zero
     }
 
     /// Under systemd: the state line whenever it changes, and the watchdog ping at a third of
@@ -254,11 +265,12 @@ struct FlightLoop {
     /// Every 0.25 s: one `FlightStatus` for the terminal status line and the status socket
     /// (neither blocks: a writer thread, a swap under a lock). Built only when someone shows it.
     private mutating func publishStatus(now: MonotonicTime) {
-        guard options.statusLine || options.statusPublisher != nil, now.seconds(since: lastStatus) >= 0.25 else { return }
+        let board = options.publishedStatusBoard
+        guard options.statusLine || board != nil, now.seconds(since: lastStatus) >= 0.25 else { return }
         lastStatus = now
         let status = statusTracker.status(machine: machine, decision: core.lastDecision, dryRun: options.noTakeoff,
                                           startedAt: startedAt, now: now)
-        options.statusPublisher?.publish(status)
+        board?.publish(status)
         // Through the writer thread: a stalled terminal must not stop the loop.
         if options.statusLine { statusWriter?.enqueue("\r\u{1B}[2K" + status.statusLine) }
     }

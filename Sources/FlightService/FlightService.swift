@@ -34,11 +34,19 @@ public struct FlightServiceOptions: Sendable {
     /// The read-only status socket (`--status-socket`, `[status] socket`): gets a `FlightStatus`
     /// every 0.25 s. The caller creates and stops it. Nil: none.
     public var statusPublisher: StatusPublisher?
+    /// Where the flight's status goes for every view (the status socket's and the cockpit's board);
+    /// nil: the status publisher's own board, if there is one.
+    public var statusBoard: FlightStatusBoard?
+    /// Where operator commands come in (the status socket, the cockpit). Nil: none are taken.
+    public var commands: OperatorCommandInbox?
     /// systemd's notification socket under `Type=notify` (`SystemdNotifier.fromEnvironment`): READY,
     /// the state as STATUS, WATCHDOG pings from the flight loop, STOPPING. Nil: not under systemd.
     public var systemd: SystemdNotifier?
 
     public init() {}
+
+    /// The board the flight loop publishes its status to.
+    var publishedStatusBoard: FlightStatusBoard? { statusBoard ?? statusPublisher?.board }
 }
 
 /// How a flight ended.
@@ -136,6 +144,17 @@ private actor FlightOnEventLoop {
             outcomePromise.fail(error)
             throw error
         }
+        // Operator commands reach the loop as a GPS fix does: one `execute` onto the event loop.
+        options.commands?.attach { command, source, reply in
+            eventLoop.execute {
+                guard let flight = driver.value else {
+                    return reply(.refused(command.rawValue, source: source, outcome: "no-flight"))
+                }
+                flight.handle(.operatorCommand(command, source: source))
+                reply(flight.loop.lastOperatorReply ?? .refused(command.rawValue, source: source, outcome: "no-flight"))
+            }
+        }
+        defer { options.commands?.attach(nil) }
         logger.info("flight service started", metadata: [
             "drone": "\(link.peerDescription)",
             "dry-run": "\(options.noTakeoff)",

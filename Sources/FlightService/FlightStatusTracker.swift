@@ -9,6 +9,8 @@ struct FlightStatusTracker {
     private var losses: [ReceiverRole: String] = [:]
     private var skies: [ReceiverRole: SkyReport] = [:]
     private var lastHeadingAt: MonotonicTime?
+    /// The latest operator command, as the status shows it.
+    var operatorCommand: FlightStatus.OperatorCommandStatus?
     private var transitions: [FlightStatus.Transition] = []
     private var navdataHertz: Double?
     private var commandsPerSecond: Double?
@@ -89,6 +91,13 @@ struct FlightStatusTracker {
         s.commandsPerSecond = commandsPerSecond
         s.wind = machine.airborneWind
         s.transitions = transitions
+        if case .preflight(let missing) = machine.state { s.waiting = missing.names }
+        (s.minSeparationMeters, s.geofenceMeters) = (machine.failsafeParameters.minSeparationMeters, machine.failsafeParameters.geofenceMeters)
+        if let home = machine.home, let coordinate = machine.navigator.plane?.unproject(home) {
+            s.home = FlightStatus.Position { ($0.latitudeDegrees, $0.longitudeDegrees) = (coordinate.latitudeDegrees, coordinate.longitudeDegrees) }
+        }
+        s.takeoff = machine.failsafeParameters.takeOffOnStart ? "start" : "auto"
+        s.operatorCommand = operatorCommand
         return s
     }
 

@@ -8,16 +8,23 @@ import FollowCore
 import Links
 import Synchronization
 
-/// The read-only status socket of `followme run` (`--status-socket PATH`, `[status] socket`): a
-/// Unix stream socket any number of watchers (`followme watch`) connect to; each gets the latest
-/// `FlightStatus` as one JSON line about 4 times a second.
+/// The status socket of `followme run` (`--status-socket PATH`, `[status] socket`): a Unix stream
+/// socket any number of watchers (`followme watch`, `followme land`) connect to; each gets the
+/// latest `FlightStatus` as one JSON line about 4 times a second, and may send operator commands.
 ///
-/// The flight never waits for it: `publish(_:)` only swaps a value under a lock. Its own thread
-/// accepts watchers and writes to them without blocking (`MSG_DONTWAIT`): a watcher whose socket
-/// buffer is full is skipped for that line (counted), and one that stays full for
+/// The flight never waits for it: the flight loop only swaps a value on the `FlightStatusBoard`. Its
+/// own thread accepts watchers and writes to them without blocking (`MSG_DONTWAIT`): a watcher whose
+/// socket buffer is full is skipped for that line (counted), and one that stays full for
 /// `dropAfterSkippedLines` lines in a row is disconnected (counted). A line is never torn: a
-/// partial write is finished before the next line goes to that watcher. Nothing is ever read
-/// from a watcher (its receiving direction is shut down).
+/// partial write is finished before the next line goes to that watcher.
+///
+/// Commands (docs/commands.md §4.7): a watcher may write `{"command":"land"}` lines (`hold`,
+/// `resume`, `land`, `start`; an optional `"via"` label such as `"watch"`); each is answered with one
+/// `OperatorCommandReply` line. Who may send them is who may connect: the socket file is 0660, so the
+/// service's user and group `followme`. The source logged with each command is the via label and the
+/// sender's uid (SO_PEERCRED), never what the sender claims. Bounded: a line over `maxCommandBytes`
+/// is answered `bad-request` and discarded, a sender over `CommandRateLimit` is answered
+/// `rate-limited`; nothing a watcher writes can block the thread or the flight.
 public final class StatusPublisher: @unchecked Sendable {
     /// What the publisher counts (`counters[.linesSent]`):
     /// - `accepted`: watchers that connected; `linesSent`: lines written whole to a watcher;
@@ -26,6 +33,8 @@ public final class StatusPublisher: @unchecked Sendable {
     ///   skipped in a row); `watchersGone`: watchers that went away by themselves (closed, reset).
     public enum Counter: CaseIterable, Sendable, Hashable {
         case accepted, linesSent, linesSkipped, watchersDropped, watchersGone
+        /// Command lines handed to the flight; refused before it (bad request, too long, rate-limited).
+        case commandsReceived, commandsRefused
     }
 
     /// Errors creating the socket.
@@ -51,22 +60,37 @@ public final class StatusPublisher: @unchecked Sendable {
     /// the service's group), others not.
     public static let socketFileMode: mode_t = 0o660
 
+    /// The longest command line read, bytes (our choice: `{"command":"resume","via":"watch"}` is 35).
+    public static let maxCommandBytes = 256
+
     public let path: String
+    /// Where the flight's status comes from (shared with the web cockpit).
+    public let board: FlightStatusBoard
+    /// Where commands go; nil: command lines are answered `no-flight`.
+    private let commands: OperatorCommandInbox?
     private let intervalSeconds: Double
     /// Notes each watcher dropped for not reading (nil: silent).
     private let logger: Logger?
     private let listenFD: Int32
-    private let latest = Mutex<(status: FlightStatus?, generation: Int)>((nil, 0))
+    /// Replies to deliver, by watcher id (filled from the flight loop's thread).
+    private let replies = Mutex<[(watcher: Int, line: [UInt8])]>([])
+    /// A pipe that wakes the thread when a reply is queued (read end, write end).
+    private let wakeFD: Int32, wakeWriteFD: Int32
     private let state = Mutex<(counts: Counts<Counter>, connected: Int)>((Counts(), 0))
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    /// Only the thread touches it.
+    private nonisolated(unsafe) var nextWatcherID = 0
 
     /// Creates the socket at `path` (replacing a stale socket file left by a killed flight, never a
     /// file of another kind), mode 0660, and starts the thread that serves watchers.
-    public init(path: String, intervalSeconds: Double = StatusPublisher.defaultIntervalSeconds, logger: Logger? = nil)
+    public init(path: String, intervalSeconds: Double = StatusPublisher.defaultIntervalSeconds, logger: Logger? = nil,
+                board: FlightStatusBoard = FlightStatusBoard(), commands: OperatorCommandInbox? = nil)
         throws(SetupError)
     {
         self.path = path
+        self.board = board
+        self.commands = commands
         self.intervalSeconds = intervalSeconds
         self.logger = logger
         var existing = stat()
@@ -87,6 +111,16 @@ public final class StatusPublisher: @unchecked Sendable {
             throw SetupError(path: path, reason: error.description)
         }
         listenFD = fd
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else {
+            close(fd)
+            throw SetupError(path: path, reason: UnixSocketAddress.Failure.errno("pipe").description)
+        }
+        for end in pipeFDs {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        (wakeFD, wakeWriteFD) = (pipeFDs[0], pipeFDs[1])
         let thread = Thread { [self] in serve() }
         thread.name = "status-socket"
         thread.start()
@@ -94,7 +128,7 @@ public final class StatusPublisher: @unchecked Sendable {
 
     /// Hands the latest status to the publisher; returns at once (the flight loop calls it).
     public func publish(_ status: FlightStatus) {
-        latest.withLock { $0 = (status, $0.generation + 1) }
+        board.publish(status)
     }
 
     /// What it did so far.
@@ -113,9 +147,17 @@ public final class StatusPublisher: @unchecked Sendable {
 
     private struct Watcher {
         let fd: Int32
-        /// The rest of a line the socket took only part of.
+        let id: Int
+        /// Who is on the other end (SO_PEERCRED), for the command's source.
+        let uid: UInt32?
+        /// The rest of a line the socket took only part of, and replies queued behind it.
         var pending: [UInt8] = []
         var skippedInARow = 0
+        /// Bytes of an unfinished command line; whether the watcher closed its sending side.
+        var incoming: [UInt8] = []
+        var discardingLongLine = false
+        var readClosed = false
+        var rate = CommandRateLimit()
     }
 
     private func serve() {
@@ -124,7 +166,7 @@ public final class StatusPublisher: @unchecked Sendable {
         /// Sends the latest status to every watcher if it is news (a stalled flight loop then shows
         /// up as an ageing status in the watcher, not as repeated lines).
         func sendLatest() {
-            let (status, generation) = latest.withLock { $0 }
+            let (status, generation) = board.current
             guard let status, generation != sentGeneration else { return }
             sentGeneration = generation
             let line = Array((status.jsonLine() + "\n").utf8)
@@ -133,11 +175,20 @@ public final class StatusPublisher: @unchecked Sendable {
         }
         var nextSend = SystemClock.now().seconds
         while !stopping.load(ordering: .acquiring) {
-            // Sleep until the next line is due or a watcher connects (at most `stopLatencySeconds`, so
-            // that `stop()` is noticed whatever the interval).
-            var pfd = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
+            // Sleep until the next line is due, a watcher connects or writes, or a reply is queued (at
+            // most `stopLatencySeconds`, so that `stop()` is noticed whatever the interval).
+            var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+            fds += watchers.map { pollfd(fd: $0.readClosed ? -1 : $0.fd, events: Int16(POLLIN), revents: 0) }
             let waitMs = Int32(max(0, min(nextSend - SystemClock.now().seconds, Self.stopLatencySeconds)) * 1000)
-            _ = poll(&pfd, 1, waitMs)
+            _ = poll(&fds, nfds_t(fds.count), waitMs)
+            for (index, pfd) in fds.enumerated().dropFirst(2) where pfd.revents != 0 {
+                readCommands(from: &watchers[index - 2])
+            }
+            if fds[1].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                _ = read(wakeFD, &drain, drain.count)
+            }
+            deliverReplies(to: &watchers)
             acceptAll(into: &watchers)
             let now = SystemClock.now().seconds
             guard now >= nextSend else { continue }
@@ -146,11 +197,88 @@ public final class StatusPublisher: @unchecked Sendable {
         }
         // The flight's last status (e.g. "landed") still goes out, once, without waiting.
         sendLatest()
+        deliverReplies(to: &watchers)
         for w in watchers { close(w.fd) }
         close(listenFD)
+        close(wakeFD)
+        close(wakeWriteFD)
         unlink(path)
         state.withLock { $0.connected = 0 }
         finished.signal()
+    }
+
+    // MARK: Commands
+
+    /// Reads what a watcher wrote (never blocking) and submits each complete command line.
+    private func readCommands(from watcher: inout Watcher) {
+        var chunk = [UInt8](repeating: 0, count: 512)
+        let n = chunk.withUnsafeMutableBytes { recv(watcher.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if n < 0 { if errno != EAGAIN && errno != EINTR { watcher.readClosed = true }; return }
+        if n == 0 { watcher.readClosed = true; return }
+        for byte in chunk[..<n] {
+            guard byte == UInt8(ascii: "\n") else {
+                if watcher.incoming.count >= Self.maxCommandBytes {
+                    if !watcher.discardingLongLine { refuse(&watcher, command: "", outcome: "bad-request: line longer than \(Self.maxCommandBytes) bytes") }
+                    watcher.discardingLongLine = true
+                    watcher.incoming.removeAll(keepingCapacity: true)
+                }
+                if !watcher.discardingLongLine { watcher.incoming.append(byte) }
+                continue
+            }
+            let line = watcher.incoming
+            watcher.incoming.removeAll(keepingCapacity: true)
+            if watcher.discardingLongLine { watcher.discardingLongLine = false; continue }
+            handleCommandLine(line, from: &watcher)
+        }
+    }
+
+    private func handleCommandLine(_ line: [UInt8], from watcher: inout Watcher) {
+        let request = CommandRequest.parse(line)
+        let via = request.via ?? "socket"
+        let source = watcher.uid.map { "\(via) uid=\($0)" } ?? via
+        guard let command = request.command else {
+            return refuse(&watcher, command: request.name ?? "", source: source, outcome: "bad-request: \(request.problem ?? "?")")
+        }
+        guard watcher.rate.allow(now: SystemClock.now()) else {
+            return refuse(&watcher, command: command.rawValue, source: source, outcome: "rate-limited")
+        }
+        state.withLock { $0.counts[.commandsReceived] += 1 }
+        let id = watcher.id
+        guard let commands else {
+            return refuse(&watcher, command: command.rawValue, source: source, outcome: "no-flight")
+        }
+        commands.submit(command, source: source) { [self] reply in queueReply(reply, to: id) }
+    }
+
+    private func refuse(_ watcher: inout Watcher, command: String, source: String = "", outcome: String) {
+        state.withLock { $0.counts[.commandsRefused] += 1 }
+        watcher.pending += Array((OperatorCommandReply.refused(command, source: source, outcome: outcome).jsonLine() + "\n").utf8)
+    }
+
+    /// Called from any thread: the thread writes it at its next wake-up.
+    private func queueReply(_ reply: OperatorCommandReply, to watcher: Int) {
+        replies.withLock { $0.append((watcher, Array((reply.jsonLine() + "\n").utf8))) }
+        var one: UInt8 = 1
+        _ = Glibc.write(wakeWriteFD, &one, 1)   // a full pipe already wakes it
+    }
+
+    /// Queues each reply behind what its watcher has pending and writes what the sockets take.
+    private func deliverReplies(to watchers: inout [Watcher]) {
+        let queued = replies.withLock { r in defer { r.removeAll() }; return r }
+        for (id, line) in queued {
+            if let index = watchers.firstIndex(where: { $0.id == id }) { watchers[index].pending += line }
+        }
+        watchers = watchers.compactMap { w in w.pending.isEmpty ? w : flushPending(w) }
+    }
+
+    /// Writes as much of a watcher's pending bytes as its socket takes; nil when the watcher is gone.
+    private func flushPending(_ watcher: Watcher) -> Watcher? {
+        var w = watcher
+        switch write(w.pending, to: w.fd) {
+        case .gone: return disconnect(w, dropped: false)
+        case .wrote(let n): w.pending.removeFirst(n)
+        }
+        return w
     }
 
     private func acceptAll(into watchers: inout [Watcher]) {
@@ -159,11 +287,14 @@ public final class StatusPublisher: @unchecked Sendable {
             guard fd >= 0 else { return }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            // Read-only: whatever a watcher sends is discarded by the kernel, never read.
-            shutdown(fd, Int32(SHUT_RD))
             var size = Self.sendBufferBytes
             setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            watchers.append(Watcher(fd: fd))
+            // struct ucred { pid_t pid; uid_t uid; gid_t gid; } (socket(7); Glibc hides it without _GNU_SOURCE).
+            var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+            var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+            let uid = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 ? credentials.uid : nil
+            nextWatcherID += 1
+            watchers.append(Watcher(fd: fd, id: nextWatcherID, uid: uid))
             state.withLock { $0.counts[.accepted] += 1; $0.connected = watchers.count }
         }
     }
@@ -219,5 +350,38 @@ public final class StatusPublisher: @unchecked Sendable {
             ])
         }
         return nil
+    }
+}
+
+/// One command line of the status socket: `{"command":"land","via":"watch"}`.
+struct CommandRequest {
+    var name: String?
+    var via: String?
+    var command: OperatorCommand?
+    var problem: String?
+
+    /// A JSON object with a known `command`; anything else names what is wrong.
+    static func parse(_ line: [UInt8]) -> CommandRequest {
+        var request = CommandRequest()
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+            request.problem = "not a JSON object; send {\"command\":\"land\"}"
+            return request
+        }
+        request.name = object["command"] as? String
+        // A label only: letters and dashes, short (it goes into the log).
+        if let via = object["via"] as? String, !via.isEmpty, via.count <= 16,
+           via.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || $0 == "-" }) {
+            request.via = via
+        }
+        guard let name = request.name else {
+            request.problem = "no \"command\"; one of " + OperatorCommand.allCases.map(\.rawValue).joined(separator: ", ")
+            return request
+        }
+        guard let command = OperatorCommand(rawValue: name) else {
+            request.problem = "unknown command \"\(name.prefix(32))\"; one of " + OperatorCommand.allCases.map(\.rawValue).joined(separator: ", ")
+            return request
+        }
+        request.command = command
+        return request
     }
 }

@@ -14,7 +14,9 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Fly: follow the target receiver with the drone.",
         discussion: """
             Takes off by itself once preflight passes (both fixes fresh with mode ≥ 2, heading,
-            navdata, battery). SIGTERM/SIGINT → land, wait for navdata "landed", exit 0.
+            navdata, battery), or with [follow] takeoff = "start" on the operator's START
+            (`followme start`, the cockpit). `followme hold|resume|land` command it while it runs.
+            SIGTERM/SIGINT → land, wait for navdata "landed", exit 0.
             Exit 1 if landing could not be confirmed, 2 on a bad config.
             """
     )
@@ -77,7 +79,11 @@ struct RunCommand: AsyncParsableCommand {
         options.latencyReport = latencyReport
         options.logWriter = stderrWriter
         options.systemd = SystemdNotifier.fromEnvironment(ProcessInfo.processInfo.environment)
-        options.statusPublisher = Self.statusPublisher(path: statusSocket ?? config.status.socketPath, logger: logger)
+        // One status board for every view, one inbox for every operator command (docs/commands.md §4.7).
+        let board = FlightStatusBoard(), commands = OperatorCommandInbox()
+        (options.statusBoard, options.commands) = (board, commands)
+        options.statusPublisher = Self.statusPublisher(path: statusSocket ?? config.status.socketPath, logger: logger,
+                                                       board: board, commands: commands)
         defer { Self.stop(options.statusPublisher, logger: logger) }
         let app: FlightApplication
         do {
@@ -109,10 +115,11 @@ struct RunCommand: AsyncParsableCommand {
     /// The status socket at `path`, or nil (none asked for, or it cannot be made: then the flight
     /// goes on without it, logged as an error — a missing watch must not keep a drone on the ground
     /// nor stop a restarted followme from adopting one in the air).
-    static func statusPublisher(path: String?, logger: Logger) -> StatusPublisher? {
+    static func statusPublisher(path: String?, logger: Logger, board: FlightStatusBoard,
+                                commands: OperatorCommandInbox) -> StatusPublisher? {
         guard let path, !path.isEmpty else { return nil }
         do {
-            return try StatusPublisher(path: path, logger: logger)
+            return try StatusPublisher(path: path, logger: logger, board: board, commands: commands)
         } catch {
             logger.error("status socket not available; flying without it", metadata: ["error": "\(error)"])
             return nil
@@ -127,6 +134,7 @@ struct RunCommand: AsyncParsableCommand {
         logger.info("status socket closed", metadata: [
             "path": "\(publisher.path)", "watchers": "\(c[.accepted])", "lines-sent": "\(c[.linesSent])",
             "lines-skipped": "\(c[.linesSkipped])", "watchers-dropped": "\(c[.watchersDropped])",
+            "commands": "\(c[.commandsReceived])", "commands-refused": "\(c[.commandsRefused])",
         ])
     }
 }

@@ -88,13 +88,21 @@ socket = "out/followme.sock"  # "" = none
         #expect(d.readsOnboardReceiver)
     }
 
-    /// ``renderedBeforeMAVLink`` plus the only lines added since, for every file: the wind failsafe's
-    /// two `[failsafe]` keys at their defaults (session 7), right after `max_fix_lag_s`.
+    /// ``renderedBeforeMAVLink`` plus the only lines added since, for every file, at their defaults: the
+    /// wind failsafe's two `[failsafe]` keys (session 7) right after `max_fix_lag_s`; `[follow] takeoff`
+    /// and the `[web]` table (session 12).
     static let renderedBeforeMAVLinkPlusWind: String = {
-        let anchor = "max_fix_lag_s = 1.5  # s, 0.2 to 10\n"
-        let wind = "max_wind_mps = 0.0  # m/s, 0 to 30, 0 = off\nwind_saturation_s = 2.0  # s, 0.5 to 10\n"
-        precondition(renderedBeforeMAVLink.ranges(of: anchor).count == 1)
-        return renderedBeforeMAVLink.replacing(anchor, with: anchor + wind)
+        var text = renderedBeforeMAVLink
+        for (anchor, added) in [
+            ("max_fix_lag_s = 1.5  # s, 0.2 to 10\n",
+             "max_wind_mps = 0.0  # m/s, 0 to 30, 0 = off\nwind_saturation_s = 2.0  # s, 0.5 to 10\n"),
+            ("max_climb_mps = 0.7  # m/s, 0.2 to 2\n", "takeoff = \"auto\"  # \"auto\" or \"start\"\n"),
+        ] {
+            precondition(text.ranges(of: anchor).count == 1)
+            text = text.replacing(anchor, with: anchor + added)
+        }
+        return text + "\n[web]\nlisten = \"\"  # \"\" = no cockpit\nland_without_code = false\n"
+            + "code_file = \"\"  # \"\" = a new code at every start\n"
     }()
 
     @Test("an AR.Drone file renders byte for byte as before MAVLink (plus only the wind keys), with or without the new keys")

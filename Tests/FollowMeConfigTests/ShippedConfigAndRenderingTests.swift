@@ -171,10 +171,10 @@ struct ShippedConfigAndRenderingTests {
                "f.toml:9: folow: unknown table [folow], refusing to guess what it means; did you mean [follow]?"),
               (.unknownTable(path: "f.toml", line: 9, table: "weather", suggestion: nil),
                "f.toml:9: weather: unknown table [weather], refusing to guess what it means; known tables: gpsd, target, "
-                   + "onboard, drone, mavlink, follow, failsafe, log, status"),
+                   + "onboard, drone, mavlink, follow, failsafe, log, status, web"),
               (.unknownKey(path: "f.toml", line: 1, key: "foo", suggestion: nil),
                "f.toml:1: foo: unknown key, refusing to guess what it means; keys belong in a table: [gpsd], "
-                   + "[target], [onboard], [drone], [mavlink], [follow], [failsafe], [log], [status]"),
+                   + "[target], [onboard], [drone], [mavlink], [follow], [failsafe], [log], [status], [web]"),
               (.outOfRange(path: "f.toml", line: 30, key: "follow.standoff_m", value: "nan", range: "2 to 50"),
                "f.toml:30: follow.standoff_m: nan is out of range; allowed: 2 to 50"),
               (.invalid(path: "f.toml", line: nil, key: "target.device", reason: "must name the device"),

@@ -107,6 +107,10 @@ struct ValueValidationTests {
         (key: "log.max_flights", value: "50.0", expected: "an integer", found: "float 50.0"),
         (key: "log.max_total_mb", value: "\"200\"", expected: "an integer", found: "string \"200\""),
         (key: "status.socket", value: "1", expected: "a string", found: "integer 1"),
+        (key: "follow.takeoff", value: "true", expected: "\"auto\" or \"start\"", found: "boolean true"),
+        (key: "web.listen", value: "8080", expected: "a string", found: "integer 8080"),
+        (key: "web.land_without_code", value: "\"yes\"", expected: "true or false", found: "string \"yes\""),
+        (key: "web.code_file", value: "0", expected: "a string", found: "integer 0"),
     ]
 
     @Test("a value of the wrong type is reported with its key, line, expected and found type",
@@ -233,6 +237,7 @@ struct ValueValidationTests {
             "gpsd.host", "target.device", "target.host", "onboard.device", "onboard.host",
             "onboard.mount_offset_deg", "drone.address", "drone.outdoor", "log.path", "log.directory", "status.socket",
             "drone.protocol", "mavlink.address", "mavlink.autopilot", "mavlink.position_source",
+            "follow.takeoff", "web.listen", "web.land_without_code", "web.code_file",
         ])
         let covered = Set(Self.outOfRangeCases.filter { Double($0.value)?.isFinite ?? false }.map(\.key))
         #expect(covered == numeric)

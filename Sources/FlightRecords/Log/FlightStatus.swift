@@ -48,6 +48,18 @@ public struct FlightStatus: Codable, Sendable, Hashable {
     public var wind: Wind?
     /// The most recent transitions, oldest first (at most `FlightStatus.transitionsKept`).
     public var transitions: [Transition] = []
+    /// In preflight: the prerequisites not met yet (`heading`, `navdata`, `start`, …), each by name.
+    public var waiting: [String]?
+    /// The closest the drone may come to the person (`[failsafe] min_separation_m`), metres.
+    public var minSeparationMeters: Double?
+    /// The geofence radius around home (`[failsafe] geofence_m`), metres.
+    public var geofenceMeters: Double?
+    /// The take-off (or adoption) point, the geofence's centre; absent before take-off.
+    public var home: Position?
+    /// `"auto"` or `"start"` (`[follow] takeoff`): whether the flight waits for the operator's START.
+    public var takeoff: String?
+    /// The latest operator command (HOLD, RESUME, LAND, START), its source and what it got.
+    public var operatorCommand: OperatorCommandStatus?
 
     /// How many transitions a snapshot carries: our choice, what fits a 24-line terminal.
     public static let transitionsKept = 8
@@ -122,6 +134,26 @@ public struct FlightStatus: Codable, Sendable, Hashable {
         }
     }
 
+    /// A point on the globe, degrees.
+    public struct Position: Codable, Sendable, Hashable {
+        public var latitudeDegrees: Double = 0
+        public var longitudeDegrees: Double = 0
+
+        enum CodingKeys: String, CodingKey { case latitudeDegrees = "lat", longitudeDegrees = "lon" }
+    }
+
+    /// An operator's command as the flight took it.
+    public struct OperatorCommandStatus: Codable, Sendable, Hashable {
+        /// Monotonic time it arrived, seconds.
+        public var t: Double = 0
+        /// `hold`, `resume`, `land`, `start`.
+        public var command: String = ""
+        /// Where it came from (`cli uid=1000`, `web 192.0.2.7`, `watch uid=1000`).
+        public var source: String = ""
+        /// `accepted`, `already`, `refused:<state>`, `refused:waiting <prerequisites>` (`OperatorCommand.Outcome`).
+        public var outcome: String = ""
+    }
+
     /// One flight state transition.
     public struct Transition: Codable, Sendable, Hashable {
         /// Monotonic time, seconds (the flight log's `t`).
@@ -137,7 +169,8 @@ public struct FlightStatus: Codable, Sendable, Hashable {
         case headingDegrees = "heading_deg", headingAgeSeconds = "heading_age_s"
         case altitudeMeters = "altitude_m", batteryPercent = "battery_pct", droneState = "drone_state", emergency
         case navdataAgeSeconds = "navdata_age_s", navdataHertz = "navdata_hz", commandsPerSecond = "commands_per_s"
-        case transitions, wind
+        case transitions, wind, waiting, minSeparationMeters = "min_separation_m", geofenceMeters = "geofence_m", home
+        case takeoff, operatorCommand = "operator"
     }
 
     /// The one-line terminal status of `followme run` (stderr on a terminal), without control characters.
@@ -172,3 +205,5 @@ extension FlightStatus.PersonBearing: Configurable { public static var defaults:
 extension FlightStatus.ReceiverStatus: Configurable { public static var defaults: Self { Self() } }
 extension FlightStatus.Wind: Configurable { public static var defaults: Self { Self() } }
 extension FlightStatus.Transition: Configurable { public static var defaults: Self { Self() } }
+extension FlightStatus.Position: Configurable { public static var defaults: Self { Self() } }
+extension FlightStatus.OperatorCommandStatus: Configurable { public static var defaults: Self { Self() } }

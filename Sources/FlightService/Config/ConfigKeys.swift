@@ -123,6 +123,9 @@ package enum ConfigKeys {
                 help: "Maximum yaw rate, the AR.Drone's `control:control_yaw`."),
         .number("follow", "max_climb_mps", \.follow.maxClimbMetersPerSecond, F.maxClimbMetersPerSecond,
                 help: "Maximum climb/descent rate, the AR.Drone's `control:control_vz_max`."),
+        // Every file written before START existed takes off by itself.
+        .choice("follow", "takeoff", \.follow.takeoff, default: .auto,
+                help: "\"auto\": take off as soon as every preflight check passes; \"start\": only on the operator's START."),
     ]
 
     private static let failsafe: [ConfigKey] = [
@@ -198,5 +201,13 @@ package enum ConfigKeys {
         .string("status", "socket", \.status.socketPath, default: .value(""),
                 help: "Unix socket `followme run` publishes its status on for `followme watch`; \"\" = none.",
                 comment: "\"\" = none", problem: C.logPathProblem),
+        .string("web", "listen", \.web.listen, default: .value(""),
+                help: "HOST:PORT the phone cockpit is served on (e.g. \"0.0.0.0:8080\"); \"\" = none.",
+                comment: "\"\" = no cockpit", problem: C.listenProblem),
+        .bool("web", "land_without_code", \.web.landWithoutCode, default: false,
+              help: "Accept LAND from the cockpit without the pairing code (every other command needs it)."),
+        .optionalString("web", "code_file", \.web.codeFile, default: nil,
+                        help: "A root-only file holding a fixed pairing code; \"\" = a new code at every start.",
+                        comment: "\"\" = a new code at every start", problem: C.logPathProblem),
     ]
 }

@@ -34,6 +34,7 @@ extension FollowMeConfiguration {
             // Distances.
             ($0.geofenceMeters, $0.maxTargetDistanceMeters) = (f.geofenceMeters, f.maxTargetDistanceMeters)
             ($0.minSeparationMeters, $0.gpsRelativeErrorMeters) = (f.minSeparationMeters, f.gpsRelativeErrorMeters)
+            $0.takeOffOnStart = follow.takeoff == .start
             // Take-off, climb and wind.
             ($0.takeOffTimeoutSeconds, $0.climbTimeoutSeconds) = (f.takeOffTimeoutSeconds, f.climbTimeoutSeconds)
             ($0.maxWindMetersPerSecond, $0.windSaturationSeconds) = (f.maxWindMetersPerSecond, f.windSaturationSeconds)

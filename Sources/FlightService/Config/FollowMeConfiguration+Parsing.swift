@@ -312,4 +312,35 @@ extension FollowMeConfiguration {
         }
         return nil
     }
+
+    /// `[web] listen`: "" or `HOST:PORT` (an IPv6 host in brackets), the port 1 to 65535.
+    static func listenProblem(_ listen: String) -> String? {
+        guard !listen.isEmpty else { return nil }
+        guard let endpoint = WebListenAddress(listen) else {
+            return "\(renderTOMLString(listen)) is not HOST:PORT; give e.g. \"0.0.0.0:8080\" (every interface), "
+                + "\"127.0.0.1:8080\" (this computer only) or \"[::]:8080\", or \"\" for no cockpit"
+        }
+        return hostProblem(endpoint.host, allowIPv6: true)
+    }
+}
+
+/// `[web] listen` taken apart: `HOST:PORT`, `[IPv6]:PORT`.
+public struct WebListenAddress: Sendable, Equatable {
+    public let host: String
+    public let port: Int
+
+    public init?(_ text: String) {
+        let hostPart: Substring, portPart: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
+            hostPart = text[text.index(after: text.startIndex)..<close]
+            portPart = text[text.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else { return nil }
+            hostPart = text[..<colon]
+            portPart = text[text.index(after: colon)...]
+        }
+        guard !hostPart.isEmpty, let port = Int(portPart), GPSDLimits.portRange.contains(port) else { return nil }
+        (host, self.port) = (String(hostPart), port)
+    }
 }

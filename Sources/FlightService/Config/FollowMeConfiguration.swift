@@ -29,11 +29,13 @@ public struct FollowMeConfiguration: Sendable, Equatable {
     public internal(set) var log: Log
     /// `[status]`: the live status socket `followme watch` reads.
     public internal(set) var status: Status
+    /// `[web]`.
+    public internal(set) var web: Web
 
     /// Every field at its placeholder; only ``defaults`` starts from here.
     init() {
         (gpsd, target, onboard, drone, mavlink) = (GPSD(), Target(), Onboard(), Drone(), MAVLink())
-        (follow, failsafe, log, status) = (Follow(), Failsafe(), Log(), Status())
+        (follow, failsafe, log, status, web) = (Follow(), Failsafe(), Log(), Status(), Web())
     }
 
     /// Every key at its declared default (its `ConfigKeys` row).
@@ -177,6 +179,17 @@ extension FollowMeConfiguration {
         /// Maximum climb/descent rate. Sent as `control:control_vz_max` (mm/s), recommended
         /// 200–2000 mm/s (docs/ardrone-protocol.md §4).
         public internal(set) var maxClimbMetersPerSecond: Double = 0
+        /// When the drone takes off: as soon as every preflight prerequisite holds, or on the
+        /// operator's START (the cockpit, `followme start`).
+        public internal(set) var takeoff: TakeOff = .auto
+
+        /// `[follow] takeoff`.
+        public enum TakeOff: String, Sendable, Equatable, CaseIterable {
+            /// As soon as every preflight prerequisite holds (every file written before START existed).
+            case auto
+            /// Only on the operator's START, given when every prerequisite holds.
+            case start
+        }
 
         /// `maxTiltDegrees` in radians, as `control:euler_angle_max` takes it.
         public var maxTiltRadians: Double { radians(fromDegrees: maxTiltDegrees) }
@@ -267,6 +280,17 @@ extension FollowMeConfiguration {
     public struct Status: Sendable, Equatable {
         /// The socket's path; "" (the default) = no socket. `followme run --status-socket` overrides it.
         public internal(set) var socketPath: String = ""
+    }
+
+    /// `[web]`: the phone cockpit `followme run` serves (the state, the plan view, HOLD/RESUME/LAND/START).
+    public struct Web: Sendable, Equatable {
+        /// `HOST:PORT` to serve on ("0.0.0.0:8080", "[::]:8080"); "" (the default) = no cockpit.
+        public internal(set) var listen: String = ""
+        /// Accept LAND without the pairing code (every other command needs it).
+        public internal(set) var landWithoutCode = false
+        /// A root-only file holding a fixed pairing code; "" (the default) = a new code at every start,
+        /// printed by `followme run` and in the journal.
+        public internal(set) var codeFile: String? = nil
     }
 }
 

@@ -50,6 +50,7 @@ extension Prerequisites {
         if contains(.calmWind) { out.append("wind") }
         if contains(.braking) { out.append("braking") }
         if contains(.operatorResume) { out.append("operator-hold") }
+        if contains(.operatorStart) { out.append("start") }
         return out
     }
 }

@@ -42,8 +42,13 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     /// RESUME lifts it (`OperatorCommand`).
     public static let operatorResume = Prerequisites(rawValue: 1 << 11)
 
+    /// The operator's START (`FailsafeParameters.takeOffOnStart`, `[follow] takeoff = "start"`): the
+    /// person said "go". Only START gives it, and only with every other prerequisite met.
+    public static let operatorStart = Prerequisites(rawValue: 1 << 12)
+
     public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .navdata, .battery, .droneReady, .targetClear,
-                                            .droneConfigured, .targetRate, .calmWind, .braking, .operatorResume]
+                                            .droneConfigured, .targetRate, .calmWind, .braking, .operatorResume,
+                                            .operatorStart]
 }
 
 /// Why the drone is hovering in place instead of following. In order of precedence.

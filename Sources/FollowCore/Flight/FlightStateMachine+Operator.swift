@@ -1,6 +1,10 @@
-/// A command from the person in the field (the phone cockpit, `followme land|hold|resume`, a key in
-/// `followme watch`): the human's word, which wins over following and over the hold clock.
+/// A command from the person in the field (the phone cockpit, `followme land|hold|resume|start`, a key
+/// in `followme watch`): the human's word, which wins over following and over the hold clock.
 public enum OperatorCommand: String, Sendable, Hashable, CaseIterable {
+    /// Take off now: only in preflight with every other prerequisite met (it lifts an operator's
+    /// HOLD given before take-off). With `FailsafeParameters.takeOffOnStart` the flight waits for it;
+    /// without, the take-off follows by itself and START only lifts such a HOLD.
+    case start
     /// Stop following and hover at the point (before take-off: do not take off), until RESUME.
     case hold
     /// Lift an operator's HOLD: follow again (before take-off: take off when everything else holds).
@@ -17,14 +21,43 @@ public enum OperatorCommand: String, Sendable, Hashable, CaseIterable {
         /// Refused in this state: an emergency, the vehicle released to a pilot or its autopilot's own
         /// failsafe (never overruled), or the flight is over (landed).
         case refused(FlightStateKind)
+        /// START refused: these preflight prerequisites are not met yet.
+        case notReady(Prerequisites)
 
-        /// `accepted`, `already`, `refused:<state>` (the flight log's and the status socket's word).
+        /// `accepted`, `already`, `refused:<state>`, `refused:waiting <prerequisites>` (the flight
+        /// log's, the status socket's and the cockpit's word).
         public var name: String {
             switch self {
             case .accepted: "accepted"
             case .alreadySo: "already"
-            case .refused(let kind): "refused:\(kind)"
+            case .refused(let kind): "refused:\(kind.name)"
+            case .notReady(let missing): "refused:waiting " + missing.names.joined(separator: ",")
             }
+        }
+
+        /// Taken or already so (the command line's exit 0).
+        public var isAccepted: Bool {
+            switch self {
+            case .accepted, .alreadySo: true
+            case .refused, .notReady: false
+            }
+        }
+    }
+}
+
+extension FlightStateKind {
+    /// `preflight`, `taking-off`, … (kebab-case like the state names).
+    public var name: String {
+        switch self {
+        case .preflight: "preflight"
+        case .takingOff: "taking-off"
+        case .climbing: "climbing"
+        case .following: "following"
+        case .holding: "holding"
+        case .landing: "landing"
+        case .landed: "landed"
+        case .emergency: "emergency"
+        case .released: "released"
         }
     }
 }
@@ -32,16 +65,25 @@ public enum OperatorCommand: String, Sendable, Hashable, CaseIterable {
 extension FlightStateMachine {
     /// Takes an operator's command; the transition happens at the next tick (`advance`), where LAND
     /// comes right after an emergency and a shutdown, and HOLD is the lowest hold reason.
-    mutating func accept(_ command: OperatorCommand) -> OperatorCommand.Outcome {
+    mutating func accept(_ command: OperatorCommand, now: MonotonicTime) -> OperatorCommand.Outcome {
         switch state.kind {
         case .emergency, .released, .landed:
             return .refused(state.kind)
         case .landing:
             return command == .land ? .alreadySo : .refused(.landing)
-        case .preflight, .takingOff, .climbing, .following, .holding:
+        case .takingOff, .climbing, .following, .holding:
+            if command == .start { return .refused(state.kind) }
+        case .preflight:
             break
         }
         switch command {
+        case .start:
+            let missing = missingPrerequisites(now: now).subtracting([.operatorResume, .operatorStart])
+            guard missing.isEmpty else { return .notReady(missing) }
+            let waitsForStart = failsafeParameters.takeOffOnStart && !operatorStarted
+            if !operatorHold, !waitsForStart { return .alreadySo }
+            operatorHold = false
+            operatorStarted = true
         case .land where state.kind != .preflight:
             if operatorLand { return .alreadySo }
             operatorLand = true

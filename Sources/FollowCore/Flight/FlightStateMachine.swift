@@ -50,6 +50,8 @@ public struct FlightStateMachine: Sendable {
     /// An operator's HOLD is in force (until RESUME); an operator's LAND was accepted.
     public internal(set) var operatorHold = false
     public internal(set) var operatorLand = false
+    /// The operator's START was accepted (`FailsafeParameters.takeOffOnStart`); the take-off consumes it.
+    public internal(set) var operatorStarted = false
     /// The person's altitude from their 3-D fixes, metres (the receiver's datum), filtered
     /// (`personAltitudeTimeConstantSeconds`); and its value when home was set. Their difference is how
     /// far the ground under the person has risen since take-off (`HoldReason.personAboveDrone`).
@@ -212,7 +214,7 @@ public struct FlightStateMachine: Sendable {
             controller.noteCommandedTilt(tilt)
             return .commandedTiltNoted
         case .operatorCommand(let command):
-            return .operatorCommand(command, accept(command))
+            return .operatorCommand(command, accept(command, now: now))
         }
     }
 
@@ -308,6 +310,7 @@ public struct FlightStateMachine: Sendable {
             if missing.isEmpty {
                 home = drone.estimate(at: now)?.position
                 personAltitudeAtHomeMeters = personAltitudeMeters
+                operatorStarted = false   // one START, one take-off (a refused arm waits for the next)
                 return move(to: .takingOff, .prerequisitesMet, now)
             }
             state = .preflight(waitingFor: missing)
@@ -355,9 +358,10 @@ public struct FlightStateMachine: Sendable {
                 // `droneReady` (the drone leaves "landed" as it lifts) nor the take-off battery
                 // margin (the reading sags as the motors start; the landing thresholds above apply).
                 // Nor the wind bit: the wind check above confirms it (`WindMonitor.firmwareWarningSeconds`).
-                // Nor the operator's HOLD: it holds (below), it does not abort into a landing.
+                // Nor the operator's HOLD: it holds (below), it does not abort into a landing; nor
+                // START, which the take-off consumed.
                 let lost = missingPrerequisites(now: now, strictHeading: false)
-                    .subtracting([.droneReady, .battery, .calmWind, .operatorResume])
+                    .subtracting([.droneReady, .battery, .calmWind, .operatorResume, .operatorStart])
                 if !lost.isEmpty {
                     return move(to: .landing(.takeOffAborted(lost)), .land(.takeOffAborted(lost)), now)
                 }

@@ -72,6 +72,9 @@ public struct FailsafeParameters: Sendable, Hashable {
     /// (`WindMonitor`), before the drone lands: past that it is being blown, not flown
     /// (`Spec.windSaturationSeconds`).
     public var windSaturationSeconds: Double = Spec.windSaturationSeconds.defaultValue
+    /// Take off only on the operator's START (`OperatorCommand.start`; `[follow] takeoff = "start"`),
+    /// not as soon as every preflight prerequisite holds.
+    public var takeOffOnStart = false
 
 
     /// The radius around the *measured* person the drone keeps out of: `minSeparationMeters` +
