@@ -18,6 +18,10 @@ struct FollowMeCommand: AsyncParsableCommand {
         subcommands: [
             RunCommand.self,
             WatchCommand.self,
+            OperatorCommandLine<LandKind>.self,
+            OperatorCommandLine<HoldKind>.self,
+            OperatorCommandLine<ResumeKind>.self,
+            OperatorCommandLine<StartKind>.self,
             GPSCommand.self,
             ConfigCommand.self,
             ToolStub<SimTool>.self,

@@ -27,26 +27,18 @@ struct WatchCommand: ParsableCommand {
             """
     )
 
-    /// Where the installed service publishes (etc/systemd/followme.service: RuntimeDirectory=followme).
-    static let installedSocketPath = "/run/followme/status.sock"
     /// Seconds between connection attempts while the flight is away: our choice (a flight that
     /// starts is seen within half a second; a connect to a missing socket costs nothing).
     static let retrySeconds = 0.5
     /// Seconds between two redraws: 4 Hz, the publisher's rate.
     static let redrawSeconds = 0.25
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The flight's status socket (default: --config's [status] socket, else the installed \(installedSocketPath)).",
-        valueName: "path"))
-    var socket: String?
-
-    @Option(name: .long, help: ArgumentHelp("Watch the flight flying this config (its [status] socket).", valueName: "file"))
-    var config: String?
+    @OptionGroup var target: StatusSocketOptions
 
     @OptionGroup var output: LiveOutputOptions<WatchCommand>
 
     func run() throws {
-        let path = try socketPath()
+        let path = try target.socketPath(command: "watch")
         WatchTerminal.installSignalHandlers()
         let interactive = !output.json && isatty(STDOUT_FILENO) == 1
         let terminal = interactive ? WatchTerminal() : nil
@@ -57,18 +49,6 @@ struct WatchCommand: ParsableCommand {
             printError("followme watch: stopped after \(received) of \(limit) status lines")
             throw ExitCode(1)
         }
-    }
-
-    /// `--socket`, else `--config`'s `[status] socket` (exit 2 if it has none), else the installed path.
-    private func socketPath() throws -> String {
-        if let socket { return socket }
-        guard let config else { return Self.installedSocketPath }
-        let path = loadConfigurationOrExit(path: config).status.socketPath
-        guard !path.isEmpty else {
-            printError("followme watch: \(config) has no [status] socket: that flight publishes no status (set one, or pass --socket)")
-            throw ExitCode(2)
-        }
-        return path
     }
 
     /// Connects, reads and shows until quit, `--count` lines or `--timeout`; returns the lines received.

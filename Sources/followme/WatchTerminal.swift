@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import FollowCore
 import Links
 import Synchronization
 
@@ -69,7 +70,7 @@ final class WatchTerminal {
     }
 }
 
-/// A connection to a flight's status socket (read side only), split into lines.
+/// A connection to a flight's status socket, split into lines; it may also send operator commands.
 final class StatusSocketReader {
     let fd: Int32
     private var lines = LineSplitter()
@@ -88,5 +89,13 @@ final class StatusSocketReader {
         if n < 0 && (errno == EINTR || errno == EAGAIN) { return [] }
         guard n > 0 else { return nil }
         return lines.append(chunk[..<n])
+    }
+
+    /// Sends one operator command (`{"command":"land","via":"cli"}`); false if the socket is gone.
+    /// The line is tiny: the kernel takes it whole or not at all.
+    func send(_ command: OperatorCommand, via: String) -> Bool {
+        let line = Array("{\"command\":\"\(command.rawValue)\",\"via\":\"\(via)\"}\n".utf8)
+        let n = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return n == line.count
     }
 }
