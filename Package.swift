@@ -104,7 +104,7 @@ let package = Package(
         ),
 
         // Shared by the integration test targets only: child processes, gpsd launchers, UDP peers, the sim field.
-        .target(name: "TestSupport", dependencies: ["FollowCore", "Links"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["FollowCore", "Links", log], path: "Tests/TestSupport", swiftSettings: strict),
 
         // MARK: Tests (one target per module; integration targets start real gpsd / UDP peers)
         .testTarget(
