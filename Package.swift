@@ -158,7 +158,7 @@ let package = Package(
             dependencies: ["Links", "MAVLink", "FollowCore", "TestSupport", nioCore, log],
             swiftSettings: strict
         ),
-        .testTarget(name: "ShellSupportTests", dependencies: ["Links", log], swiftSettings: strict),
+        .testTarget(name: "ShellSupportTests", dependencies: ["Links", "FollowCore", log], swiftSettings: strict),
         .testTarget(
             name: "FlightLogTests", dependencies: ["FlightRecords", "FollowCore", "Links", "Simulation"], swiftSettings: strict
         ),
