@@ -104,7 +104,7 @@ let package = Package(
         ),
 
         // Shared by the integration test targets only: child processes, gpsd launchers, UDP peers, the sim field.
-        .target(name: "TestSupport", dependencies: ["FollowCore", "Links"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["FollowCore", "Links", log], path: "Tests/TestSupport", swiftSettings: strict),
 
         // MARK: Tests (one target per module; integration targets start real gpsd / UDP peers)
         .testTarget(
@@ -158,7 +158,7 @@ let package = Package(
             dependencies: ["Links", "MAVLink", "FollowCore", "TestSupport", nioCore, log],
             swiftSettings: strict
         ),
-        .testTarget(name: "ShellSupportTests", dependencies: ["Links", log], swiftSettings: strict),
+        .testTarget(name: "ShellSupportTests", dependencies: ["Links", "FollowCore", log], swiftSettings: strict),
         .testTarget(
             name: "FlightLogTests", dependencies: ["FlightRecords", "FollowCore", "Links", "Simulation"], swiftSettings: strict
         ),

@@ -141,7 +141,8 @@ struct GPSCommand: AsyncParsableCommand {
                                  device: config.target.device, rate: RateRequest(config.target.rate)),
             ReceiverSubscription(role: .onboard,
                                  endpoint: GPSDAddress(host: config.onboard.host, port: config.onboard.port),
-                                 device: config.onboard.device, rate: RateRequest(config.onboard.rate)),
+                                 device: config.onboard.device, rate: RateRequest(config.onboard.rate),
+                                 expectsHeading: config.readsOnboardReceiver),
         ]
     }
 }

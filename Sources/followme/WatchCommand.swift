@@ -43,10 +43,19 @@ struct WatchCommand: ParsableCommand {
         let interactive = !output.json && isatty(STDOUT_FILENO) == 1
         let terminal = interactive ? WatchTerminal() : nil
         defer { terminal?.restore() }
+        let start = SystemClock.now()
         let received = watch(path: path, terminal: terminal)
         if let limit = output.count, received < limit {
             terminal?.restore()
             printError("followme watch: stopped after \(received) of \(limit) status lines")
+            throw ExitCode(1)
+        }
+        if received == 0, let timeout = output.timeout, SystemClock.now().seconds(since: start) >= timeout {
+            // Nothing to watch came at all: say where it looked (and, if the waiting line did not, what to check), exit 1.
+            terminal?.restore()
+            let problem = StatusSocketReader.probe(path: path)
+            printError("followme watch: no flight status on \(path) within \(String(format: "%g", timeout)) s (\(problem))"
+                + (terminal == nil ? "" : ": " + Self.noFlightHint(path: path, problem: problem)))
             throw ExitCode(1)
         }
     }
@@ -78,7 +87,8 @@ struct WatchCommand: ParsableCommand {
                 } catch {
                     problem = (lastSeen == nil ? "" : "the flight went away; ") + error.description
                     if terminal == nil, !toldWaiting {
-                        printError("followme watch: waiting for the flight's status on \(path) (\(problem)); retrying")
+                        printError("followme watch: waiting for the flight's status on \(path) (\(problem)); retrying — "
+                            + Self.noFlightHint(path: path, problem: problem))
                         toldWaiting = true
                     }
                 }

@@ -29,6 +29,28 @@ import TestSupport
         }
     }
 
+    @Test("a standoff too short for min_separation_m + gps_relative_error_m names both keys and the standoff to set",
+          arguments: ["4", "6"])
+    func standoffTooShortNamesTheFix(_ standoff: String) throws {
+        // Given the shipped separation (3 m) and GPS error (4 m) with a standoff they do not fit in
+        let file = try temporaryConfig("[follow]\nstandoff_m = \(standoff)\n[failsafe]\nmin_separation_m = 3\ngps_relative_error_m = 4\n")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        // When it is checked
+        let r = try FollowMeBinary.run(["config", "check", file.path])
+        // Then exit 2, naming both keys and the one value that fixes it (the walker rule's 10.4 m, not 7.5)
+        #expect(r.exitCode == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("\(file.path):4: failsafe.min_separation_m: 3 is out of range"), "\(r.stderr)")
+        #expect(r.stderr.contains("failsafe.gps_relative_error_m (4)"), "\(r.stderr)")
+        #expect(r.stderr.contains("set follow.standoff_m to at least 10.4"), "\(r.stderr)")
+        #expect(!r.stderr.contains("to -0.5"), "an empty range must not be printed as one: \(r.stderr)")
+        // and the value it names passes
+        let fixed = try temporaryConfig("[follow]\nstandoff_m = 10.4\n[failsafe]\nmin_separation_m = 3\ngps_relative_error_m = 4\n"
+            + "[target]\ndevice = \"/dev/gpstarget\"\n[onboard]\ndevice = \"/dev/gpsonboard\"\n")
+        defer { try? FileManager.default.removeItem(at: fixed.deletingLastPathComponent()) }
+        let ok = try FollowMeBinary.run(["config", "check", fixed.path])
+        #expect(ok.exitCode == 0, "\(ok.stderr)")
+    }
+
     @Test("TOML syntax error → exit 2 with the line")
     func syntaxError() throws {
         let file = try temporaryConfig("[gpsd]\nhost = \"127.0.0.1\"\nport = = 3\n")

@@ -189,5 +189,11 @@ import TestSupport
         #expect(status.stderrText.text.contains("no navdata"))
         #expect(landStatus == 1, "\(Self.transcript(land))")
         #expect(land.stderrText.text.contains("no navdata"))
+        // And both say what to check (LinkHint, issue 23 item 6): the drone's Wi-Fi, the [drone] keys, another controller
+        for child in [status, land] {
+            let stderr = child.stderrText.text
+            #expect(stderr.contains("ardrone2_") && stderr.contains("[drone] address/at_port/navdata_port")
+                        && stderr.contains("FreeFlight"), "\(Self.transcript(child))")
+        }
     }
 }

@@ -131,7 +131,7 @@ import TestSupport
         """
     }
 
-    @Test("--config with a [status] socket: waits on that socket (says so on stderr), --timeout ends it with 0")
+    @Test("--config with a [status] socket and no flight: waits on that socket saying what to check; --timeout with nothing seen: exit 1 naming the socket")
     func configSocket() throws {
         let dir = try scratchDirectory(label: "watchcfg")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -139,9 +139,12 @@ import TestSupport
         let config = try temporaryConfig(Self.config(socket: socket), directory: dir)
         let r = try ChildProcess.run(FollowMeBinary.url.path, ["watch", "--config", config.path, "--json", "--timeout", "1"],
                                      timeoutSeconds: 20)
-        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.exitCode == 1, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
         #expect(r.stderr.contains("waiting for the flight's status on \(socket) (connect: No such file or directory)"), "\(r.stderr)")
+        // What to check: the flight itself and the service, named beside the symptom (issue 23 item 6)
+        #expect(r.stderr.contains("is `followme run` running?") && r.stderr.contains("`systemctl status followme`"), "\(r.stderr)")
+        #expect(r.stderr.contains("no flight status on \(socket) within 1 s (connect: No such file or directory)"), "\(r.stderr)")
     }
 
     @Test("--config without a [status] socket: exit 2, naming the file; --count not reached: exit 1")

@@ -14,11 +14,14 @@ struct CrossFieldTests {
         // lowering the ceiling below the default altitude reports the default, on the ceiling's line
         ("drone.altitude_max_m", "2", "follow.altitude_m", "1 to 2 (drone.altitude_max_m)"),
         // the old 6 m standoff conflicts with the default separation and GPS error, reported on the standoff's line
+        // (with the standoff that keeps both: the walker rule's, so one edit fixes the file)
         ("follow.standoff_m", "6", "failsafe.min_separation_m",
-         "1 to 1.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
+         "1 to 1.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m); to keep it and "
+            + "failsafe.gps_relative_error_m (4), set follow.standoff_m to at least 10.4"),
         // a large GPS error conflicts with the default standoff, reported on the GPS error's line
         ("failsafe.gps_relative_error_m", "8", "failsafe.min_separation_m",
-         "1 to 2.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)"),
+         "1 to 2.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m); to keep it and "
+            + "failsafe.gps_relative_error_m (8), set follow.standoff_m to at least 14.4"),
     ]
 
     @Test("a written key that conflicts with another key's default reports the default, on the written key's line",
@@ -70,11 +73,12 @@ struct CrossFieldTests {
 
     // MARK: failsafe.min_separation_m + failsafe.gps_relative_error_m ≤ follow.standoff_m − 0.5
 
-    @Test("min_separation_m + gps_relative_error_m must stay 0.5 m inside the standoff",
-          arguments: [("6", "5.5", "0", true), ("6", "5.6", "0", false), ("6", "6", "0", false),
-                      ("10", "9.5", "0", true), ("8", "3", "4", true), ("8", "3", "4.6", false),
-                      ("8", "3.6", "4", false), ("24", "3.5", "20", true)])
-    func separationInsideStandoff(standoff: String, separation: String, gpsError: String, accepted: Bool) throws {
+    @Test("min_separation_m + gps_relative_error_m must stay 0.5 m inside the standoff; the error names the standoff to set",
+          arguments: [("6", "5.5", "0", nil), ("6", "5.6", "0", "9"), ("6", "6", "0", "9.4"),
+                      ("10", "9.5", "0", nil), ("8", "3", "4", nil), ("8", "3", "4.6", "11"),
+                      ("8", "3.6", "4", "11"), ("24", "3.5", "20", nil), ("4", "3", "4", "10.4")])
+    func separationInsideStandoff(standoff: String, separation: String, gpsError: String, standoffToSet: String?) throws {
+        let accepted = standoffToSet == nil
         let doc = TestDocument.flyable([("follow", "standoff_m", standoff), ("failsafe", "min_separation_m", separation),
                                          ("failsafe", "gps_relative_error_m", gpsError)])
         let result = doc.parse()
@@ -83,13 +87,28 @@ struct CrossFieldTests {
             #expect(result.failure?.problems.contains { $0.key == "failsafe.min_separation_m" } != true,
                     "\(result.failure?.description ?? "")")
         } else {
-            let max = ConfigReader.format(Double(standoff)! - 0.5 - Double(gpsError)!)
+            // (3 + 4 + 0.5 + the walker's 2.84 m reserve at 20° and 1 Hz = 10.34 → 10.4)
+            let max = Double(standoff)! - 0.5 - Double(gpsError)!
+            let note = "follow.standoff_m − 0.5 − failsafe.gps_relative_error_m"
+            let allowed = max >= 1 ? "1 to \(ConfigReader.format(max)) (\(note))"
+                : "none (\(note) is \(ConfigReader.format(max)), below 1)"
             #expect(result.failure?.problems == [
                 .outOfRange(path: Self.path, line: doc.line(of: "failsafe.min_separation_m"),
                             key: "failsafe.min_separation_m", value: separation,
-                            range: "1 to \(max) (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m)")
+                            range: allowed + "; to keep it and failsafe.gps_relative_error_m (\(gpsError)), "
+                                + "set follow.standoff_m to at least \(standoffToSet!)")
             ])
         }
+    }
+
+    @Test("a separation no standoff can hold says so instead of naming a standoff above the longest")
+    func separationNoStandoffHolds() throws {
+        let doc = TestDocument.flyable("failsafe.min_separation_m", "45")
+        #expect(try #require(doc.parse().failure).problems == [
+            .outOfRange(path: Self.path, line: doc.line(of: "failsafe.min_separation_m"), key: "failsafe.min_separation_m",
+                        value: "45", range: "1 to 6.5 (follow.standoff_m − 0.5 − failsafe.gps_relative_error_m); no "
+                            + "follow.standoff_m (at most 50) keeps it and failsafe.gps_relative_error_m (4): lower them")
+        ])
     }
 
     // MARK: follow.standoff_m ≥ the shortest standoff that defends a walker heading at the drone

@@ -146,18 +146,13 @@ package enum ConfigKeys {
         .number("failsafe", "max_target_distance_m", \.failsafe.maxTargetDistanceMeters, S.maxTargetDistanceMeters,
                 help: "Drone–person distance beyond which the drone stops following and holds."),
         // min_separation_m + gps_relative_error_m ≤ follow.standoff_m − margin: the drone keeps both from the
-        // measured person and aims `margin` beyond that; a shorter standoff could never be flown.
+        // measured person and aims `margin` beyond that; a shorter standoff could never be flown. Read against
+        // its declared range only: the cross-field rule (FollowMeConfiguration+Parsing) reports the conflict,
+        // knowing the value written, with the standoff to set.
         .number("failsafe", "min_separation_m", \.failsafe.minSeparationMeters, S.minSeparationMeters,
                 help: "Closer than this to the person: back off or hold.",
                 bound: ("follow.standoff_m - 0.5 - gps_relative_error_m",
-                        ["follow.standoff_m", "failsafe.gps_relative_error_m"], { r, c, declared in
-                    guard !r.isRejected("follow", "standoff_m") else { return (declared, nil) }
-                    let gpsErrorKnown = !r.isRejected("failsafe", "gps_relative_error_m")
-                    let upper = min(declared.upperBound, c.follow.standoffMeters - C.Failsafe.separationMarginMeters
-                        - (gpsErrorKnown ? c.failsafe.gpsRelativeErrorMeters : 0))
-                    return (upper >= declared.lowerBound ? declared.lowerBound...upper : declared,
-                            C.separationRangeNote(gpsErrorKnown: gpsErrorKnown))
-                })),
+                        ["follow.standoff_m", "failsafe.gps_relative_error_m"], { _, _, declared in (declared, nil) })),
         .number("failsafe", "gps_relative_error_m", \.failsafe.gpsRelativeErrorMeters, S.gpsRelativeErrorMeters,
                 help: "How far the two receivers' measured offset may be off the truth."),
         .number("failsafe", "takeoff_timeout_s", \.failsafe.takeOffTimeoutSeconds, S.takeOffTimeoutSeconds,

@@ -104,12 +104,24 @@ extension FollowMeConfiguration {
             // Blame a written key: min_separation_m, else gps_relative_error_m, else standoff_m.
             let line = r.lineIfWritten("failsafe", "min_separation_m")
                 ?? blame(r, ("failsafe", "gps_relative_error_m"), ("follow", "standoff_m"))
+            // The standoff that keeps both as written (and passes the walker rule below, which asks more):
+            // the value to set, so one edit fixes the file.
+            let lower = ConfigSchema.spec("failsafe", "min_separation_m").range.lowerBound
+            let note = separationRangeNote(gpsErrorKnown: gpsErrorKnown)
+            let allowed = separationMax >= lower
+                ? "\(ConfigReader.format(lower)) to \(ConfigReader.format(separationMax)) (\(note))"
+                : "none (\(note) is \(ConfigReader.format(separationMax)), below \(ConfigReader.format(lower)))"
+            let keeping = gpsErrorKnown
+                ? "it and failsafe.gps_relative_error_m (\(ConfigReader.format(c.failsafe.gpsRelativeErrorMeters)))" : "it"
+            let standoff = standoffToSet(c), longest = ConfigSchema.spec("follow", "standoff_m").range.upperBound
+            let fix = standoff <= longest
+                ? "to keep \(keeping), set follow.standoff_m to at least \(ConfigReader.format(standoff))"
+                : "no follow.standoff_m (at most \(ConfigReader.format(longest))) keeps \(keeping): lower them"
             r.add(.outOfRange(
                 path: path, line: line,
                 key: "failsafe.min_separation_m",
                 value: valueText(c.failsafe.minSeparationMeters, written: r.isWritten("failsafe", "min_separation_m")),
-                range: "\(ConfigReader.format(ConfigSchema.spec("failsafe", "min_separation_m").range.lowerBound)) to "
-                    + "\(ConfigReader.format(separationMax)) (\(separationRangeNote(gpsErrorKnown: gpsErrorKnown)))"))
+                range: allowed + "; " + fix))
         }
 
         checkDefensibleStandoff(c, &r)
@@ -168,7 +180,7 @@ extension FollowMeConfiguration {
             protectedRadiusMeters: c.failsafeParameters.protectedRadiusMeters, follow: c.followParameters,
             tuning: ControllerTuning(), vehicle: c.vehicleDynamics)
         guard c.follow.standoffMeters < shortest else { return }
-        let needed = (shortest * 10).rounded(.up) / 10
+        let needed = standoffToSet(c)
         r.add(.invalid(
             path: r.path,
             // The line of the key the user wrote (the one they changed), in order of likelihood.
@@ -183,6 +195,15 @@ extension FollowMeConfiguration {
                 + "target fixes late); set follow.standoff_m to at least \(ConfigReader.format(needed)), or lower "
                 + "min_separation_m / gps_relative_error_m"
                 + (c.target.assumedFixRateHz < 5 ? ", or set target.rate_hz to the faster rate your puck delivers" : "")))
+    }
+
+    /// The shortest defensible standoff for `c`'s separation, GPS error, tilt and target rate, rounded
+    /// up to 0.1 m: what `follow.standoff_m` must be set to.
+    private static func standoffToSet(_ c: FollowMeConfiguration) -> Double {
+        let shortest = StoppingModel.shortestDefensibleStandoffMeters(
+            protectedRadiusMeters: c.failsafeParameters.protectedRadiusMeters, follow: c.followParameters,
+            tuning: ControllerTuning(), vehicle: c.vehicleDynamics)
+        return (shortest * 10).rounded(.up) / 10
     }
 
     /// Target and onboard fixes are told apart by gpsd endpoint and device path. On one gpsd, both

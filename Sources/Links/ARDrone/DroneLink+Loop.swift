@@ -47,6 +47,7 @@ extension DroneLink {
             let now = NIODeadline.now()
             runtime.core.recordTickLateness(seconds: Double((now - runtime.nextTickDeadline).nanoseconds) / 1e9)
             performTick(runtime, immediate: false)
+            remindIfSilent(runtime)
             // Fixed rate: the next deadline follows the previous one, not "now"; after a stall of
             // more than one interval, restart from now instead of bursting to catch up.
             runtime.nextTickDeadline = runtime.nextTickDeadline + runtime.tickInterval
@@ -68,6 +69,16 @@ extension DroneLink {
             }
         }
         perform(runtime)
+    }
+
+    /// While no navdata has come since start: what to check, logged after five silence periods, then every 30 s.
+    func remindIfSilent(_ runtime: LinkRuntime) {
+        guard let waited = runtime.silenceReminder.due(now: SystemClock.now(), since: runtime.core.startedAt,
+                                                       arrived: runtime.core.isConnected) else { return }
+        logger.warning("no navdata from the drone yet", metadata: [
+            "drone": "\(configuration.address):\(configuration.navdataPort)",
+            "waitedSeconds": "\(Int(waited))", "fix": "\(LinkHint.noNavdata(configuration))",
+        ])
     }
 
     /// Copies the encoded datagram into the reused `ByteBuffer` (no allocation once the previous

@@ -35,6 +35,8 @@ final class LinkRuntime {
     var appliedDesiredGeneration: UInt64 = 0
     var nextTickDeadline = NIODeadline.now()
     var scheduledTick: Scheduled<Void>?
+    /// "No navdata yet" and what to check, logged while the drone stays silent after start.
+    var silenceReminder: WaitingReminder
 
     /// One socket's closing and re-binding.
     struct SocketRecovery {
@@ -79,6 +81,7 @@ final class LinkRuntime {
         self.atAddress = atAddress
         self.navdataAddress = navdataAddress
         self.tickInterval = tickInterval
+        silenceReminder = .firstPacket(silenceSeconds: core.configuration.navdataSilenceSeconds)
         atBuffer = allocator.buffer(capacity: ATEncoder.maximumDatagramByteCount)
         triggerBuffer = allocator.buffer(bytes: DroneLink.navdataTriggerBytes)
         datagram = []

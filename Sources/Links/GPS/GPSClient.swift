@@ -38,6 +38,7 @@ public final class GPSClient: Sendable {
     private let eventHandler: (@Sendable (GPSEvent) -> Void)?
     private let rateHandler: (@Sendable (ReceiverRole, ReceiverRateReport) -> Void)?
     private let logger: Logger
+    private let missingHeadingAfterSeconds: Double
     private let state: Mutex<State>
     private let stopFlag = Atomic<Bool>(false)
 
@@ -57,11 +58,15 @@ public final class GPSClient: Sendable {
     ///   - rateHandler: if given, called on the reader thread whenever a role's rate control changes
     ///     state (requested, accepted, refused, …) and when its delivered rate is first measured
     ///     after a (re)connection; must not block.
+    ///   - missingHeadingAfterSeconds: a role that `expectsHeading` and delivers fixes this long
+    ///     without a heading gets the hint `GPSDHint.noHeading` logged, once.
     public init(subscriptions: [ReceiverSubscription], logger: Logger, bufferLimit: Int = 1024,
                 eventHandler: (@Sendable (GPSEvent) -> Void)? = nil,
-                rateHandler: (@Sendable (ReceiverRole, ReceiverRateReport) -> Void)? = nil) {
+                rateHandler: (@Sendable (ReceiverRole, ReceiverRateReport) -> Void)? = nil,
+                missingHeadingAfterSeconds: Double = MissingHeadingWatch.defaultAfterSeconds) {
         self.subscriptions = subscriptions
         self.logger = logger
+        self.missingHeadingAfterSeconds = missingHeadingAfterSeconds
         self.eventHandler = eventHandler
         self.rateHandler = rateHandler
         (events, continuation) = AsyncStream.makeStream(of: GPSEvent.self, bufferingPolicy: .bufferingNewest(bufferLimit))
@@ -204,6 +209,7 @@ public final class GPSClient: Sendable {
         var everConnected = false
         var reportedDown = false
         var backoffSeconds = 0.25
+        var headingWatch = sub.expectsHeading ? MissingHeadingWatch(afterSeconds: missingHeadingAfterSeconds) : nil
         let meta: Logger.Metadata = ["role": "\(sub.role.rawValue)", "gpsd": "\(sub.endpoint)",
                                      "device": "\(sub.device ?? "any")"]
 
@@ -268,7 +274,12 @@ public final class GPSClient: Sendable {
                         case .ignored(.notInteresting): break
                         }
                     }
-                    if case .event(let e) = outcome { deliver(e) }
+                    if case .event(let e) = outcome {
+                        deliver(e)
+                        if let hint = headingWatch?.observe(e) {
+                            log.warning("no heading from the receiver", metadata: meta.merging(["fix": "\(hint)"]) { $1 })
+                        }
+                    }
                     // After delivering: the flight loop gets the fix first; rate bookkeeping can wait.
                     handleRate(cls, outcome: outcome, connection: connection, role: sub.role, meta: meta)
                 }

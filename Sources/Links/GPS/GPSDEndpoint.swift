@@ -19,12 +19,17 @@ public struct ReceiverSubscription: Sendable, Hashable {
     public var device: String?
     /// Sent to gpsd as `?DEVICE` once it identified the device; `.receiverDefault` sends nothing.
     public var rate: RateRequest
+    /// The flight takes the drone's heading from this receiver: fixes without any heading get a
+    /// hint in the log (`MissingHeadingWatch`). Default: the onboard role.
+    public var expectsHeading: Bool
 
-    public init(role: ReceiverRole, endpoint: GPSDAddress, device: String?, rate: RateRequest = .receiverDefault) {
+    public init(role: ReceiverRole, endpoint: GPSDAddress, device: String?, rate: RateRequest = .receiverDefault,
+                expectsHeading: Bool? = nil) {
         self.role = role
         self.endpoint = endpoint
         self.device = (device?.isEmpty ?? true) ? nil : device
         self.rate = rate
+        self.expectsHeading = expectsHeading ?? (role == .onboard)
     }
 }
 

@@ -19,6 +19,19 @@ public enum GPSDHint {
         return "gpsd has no receiver at \(path): `ls -l \(path)` — is the puck plugged in, and does the udev rule "
             + "pin it to that name (/etc/udev/rules.d/61-followme-gps.rules, `udevadm info` for its serial)?"
     }
+
+    /// The onboard receiver at `device` has given fixes for `seconds` but no heading: preflight waits
+    /// "heading" until it does. `sentTrack`: its fixes carry a TPV track (course over ground).
+    public static func noHeading(device: String, seconds: Double, sentTrack: Bool) -> String {
+        let receiver = device.isEmpty ? "the onboard receiver" : "the onboard receiver (\(device))"
+        return "\(receiver) has sent fixes for \(Int(seconds)) s but no heading, so preflight waits for one: "
+            + "FollowMe takes the drone's heading only from gpsd ATT reports, i.e. a receiver with a compass "
+            + "(NMEA $HCHDT) or a dual-antenna heading ($..HDT); `gpspipe -w | grep ATT` must show \"heading\". "
+            + (sentTrack ? "Its TPV \"track\" (course over ground) is the direction of travel, which a hovering "
+                + "drone does not have, so it is not used. " : "")
+            + "A single-antenna puck cannot give one: fit a compass or dual-antenna receiver, then measure "
+            + "[onboard] mount_offset_deg (nose pointing north: 360 minus the receiver's heading)"
+    }
 }
 
 extension Substring {

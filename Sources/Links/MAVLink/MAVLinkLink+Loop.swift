@@ -21,6 +21,9 @@ final class MAVLinkRuntime {
     let tickInterval: TimeAmount
     var nextTickDeadline = NIODeadline.now()
     var scheduledTick: Scheduled<Void>?
+    /// When the link started; "no HEARTBEAT yet" and what to check are logged while the vehicle stays silent.
+    var startedAt = MonotonicTime.zero
+    var silenceReminder: WaitingReminder
 
     /// A closed socket waiting to be bound again.
     struct Reopen {
@@ -42,6 +45,7 @@ final class MAVLinkRuntime {
         sender = MAVLinkSender(systemID: configuration.systemID, componentID: configuration.componentID)
         buffer = channel.allocator.buffer(capacity: MAVLinkFrame.maximumLength)
         tickInterval = .nanoseconds(Int64((configuration.timing.tickIntervalSeconds * 1e9).rounded()))
+        silenceReminder = .firstPacket(silenceSeconds: configuration.timing.telemetrySilenceSeconds)
         output.messages.reserveCapacity(4)
         output.events.reserveCapacity(8)
     }
@@ -68,12 +72,25 @@ extension MAVLinkLink {
             runtime.output.reset()
             runtime.session.tick(now: SystemClock.now(), output: &runtime.output)
             perform(runtime)
+            remindIfSilent(runtime)
             // Fixed rate; after a stall of more than one interval, restart from now (no burst).
             runtime.nextTickDeadline = runtime.nextTickDeadline + runtime.tickInterval
             if runtime.nextTickDeadline < now { runtime.nextTickDeadline = now + runtime.tickInterval }
             scheduleTick(runtime)
             tickHandler?(SystemClock.now())
         }
+    }
+
+    /// While no vehicle HEARTBEAT has come since start: what to check, logged after five silence
+    /// periods, then every 30 s.
+    func remindIfSilent(_ runtime: MAVLinkRuntime) {
+        guard let waited = runtime.silenceReminder.due(now: SystemClock.now(), since: runtime.startedAt,
+                                                       arrived: runtime.session.vehicleTarget != nil) else { return }
+        logger.warning("no HEARTBEAT from the autopilot yet", metadata: [
+            "vehicle": "\(configuration.address):\(configuration.port)", "waitedSeconds": "\(Int(waited))",
+            "datagramsRead": "\(runtime.session.statistics.counts[.telemetryDatagramsRead])",
+            "fix": "\(LinkHint.noHeartbeat(configuration))",
+        ])
     }
 
     /// Sends the session's messages (one datagram each) and publishes its events.

@@ -84,7 +84,8 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
             lifecycle.value = .running(runtime)
             watchClose(of: channel, runtime: runtime)
             runtime.output.reset()
-            runtime.session.start(now: SystemClock.now(), output: &runtime.output)
+            runtime.startedAt = SystemClock.now()
+            runtime.session.start(now: runtime.startedAt, output: &runtime.output)
             perform(runtime)
             runtime.nextTickDeadline = .now() + runtime.tickInterval
             scheduleTick(runtime)

@@ -114,7 +114,7 @@ final class DroneSession: BenchSession {
         let arrived = await wait(timeoutSeconds: timeoutSeconds) { $0.latest != nil }
         guard arrived, let navdata = snapshot.latest?.navdata else {
             let c = link.configuration
-            printError("followme drone: no navdata from \(c.address):\(c.navdataPort) within \(timeoutSeconds) s (is this machine on the drone's Wi-Fi?)")
+            printError("followme drone: no navdata from \(c.address):\(c.navdataPort) within \(timeoutSeconds) s: \(LinkHint.noNavdata(c))")
             return nil
         }
         return navdata

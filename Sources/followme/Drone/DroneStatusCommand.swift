@@ -38,7 +38,7 @@ struct DroneStatusCommand: AsyncParsableCommand {
     func run() async throws {
         let json = output.json, limit = output.count
         let interactive = !json && isatty(STDOUT_FILENO) == 1
-        let outcome: StatusOutcome, source: String, packets: String
+        let outcome: StatusOutcome, source: String, packets: String, hint: String
         switch try connection.target() {
         case .ardrone(let linkConfiguration):
             let session = try await DroneSession.start(linkConfiguration, quiet: json)
@@ -48,6 +48,7 @@ struct DroneStatusCommand: AsyncParsableCommand {
             if interactive { print("") }
             await session.stop()
             (source, packets) = ("\(linkConfiguration.address):\(linkConfiguration.navdataPort)", "navdata")
+            hint = LinkHint.noNavdata(linkConfiguration)
         case .mavlink(let bench):
             let session = try await MAVLinkDroneSession.start(bench, quiet: json)
             outcome = await untilTimeout(stop: { await session.stop() }) {
@@ -56,13 +57,14 @@ struct DroneStatusCommand: AsyncParsableCommand {
             if interactive { print("") }
             await session.stop()
             (source, packets) = ("\(bench.link.address):\(bench.link.port)", "telemetry")
+            hint = session.noTelemetryHint
         }
         if let limit, !outcome.reachedCount {
             printError("followme drone status: stopped before \(limit) \(packets) packets arrived (got \(outcome.navdataCount))")
             throw ExitCode(1)
         }
         if outcome.navdataCount == 0 {
-            printError("followme drone status: no \(packets) from \(source)")
+            printError("followme drone status: no \(packets) from \(source): \(hint)")
             throw ExitCode(1)
         }
     }

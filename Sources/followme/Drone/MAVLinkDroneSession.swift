@@ -86,10 +86,16 @@ final class MAVLinkDroneSession: BenchSession {
     func waitForFirstTelemetry(timeoutSeconds: Double) async -> Observed? {
         guard await waitUntil(timeoutSeconds: timeoutSeconds, { $0.snapshot.telemetry != nil }) else {
             let c = bench.link
-            printError("followme drone: no telemetry from \(c.address):\(c.port) within \(timeoutSeconds) s (is the autopilot or its router sending to this machine?)")
+            printError("followme drone: no telemetry from \(c.address):\(c.port) within \(timeoutSeconds) s: \(noTelemetryHint)")
             return nil
         }
         return snapshot
+    }
+
+    /// What to check when no telemetry came: the link (`LinkHint`) without a HEARTBEAT, else the autopilot's estimate.
+    var noTelemetryHint: String {
+        snapshot.vehicle.heartbeat == nil ? LinkHint.noHeartbeat(bench.link)
+            : "its HEARTBEAT came but no GLOBAL_POSITION_INT: does the autopilot have a position estimate (GPS lock)?"
     }
 
     // MARK: BenchSession
