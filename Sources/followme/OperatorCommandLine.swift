@@ -73,8 +73,8 @@ struct OperatorCommandLine<Kind: OperatorCommandKind>: ParsableCommand {
         do {
             connection = try StatusSocketReader(path: path)
         } catch {
-            printError("followme \(Kind.command.rawValue): no flight to command at \(path) (\(error)); "
-                + "is `followme run` running (systemctl status followme)? Members of group followme may use its socket.")
+            printError("followme \(Kind.command.rawValue): no flight to command at \(path) (\(error)): "
+                + StatusSocketOptions.noFlightHint(path: path, problem: error.description, command: Kind.command.rawValue))
             throw ExitCode(1)
         }
         guard connection.send(Kind.command, via: "cli") else {

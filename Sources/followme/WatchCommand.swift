@@ -55,7 +55,7 @@ struct WatchCommand: ParsableCommand {
             terminal?.restore()
             let problem = StatusSocketReader.probe(path: path)
             printError("followme watch: no flight status on \(path) within \(String(format: "%g", timeout)) s (\(problem))"
-                + (terminal == nil ? "" : ": " + Self.noFlightHint(path: path, problem: problem)))
+                + (terminal == nil ? "" : ": " + StatusSocketOptions.noFlightHint(path: path, problem: problem)))
             throw ExitCode(1)
         }
     }
@@ -88,7 +88,7 @@ struct WatchCommand: ParsableCommand {
                     problem = (lastSeen == nil ? "" : "the flight went away; ") + error.description
                     if terminal == nil, !toldWaiting {
                         printError("followme watch: waiting for the flight's status on \(path) (\(problem)); retrying — "
-                            + Self.noFlightHint(path: path, problem: problem))
+                            + StatusSocketOptions.noFlightHint(path: path, problem: problem))
                         toldWaiting = true
                     }
                 }

@@ -60,7 +60,7 @@ struct FlightStatusScreenTests {
             "          00:25     16 s      climbing                        airborne-confirmed",
             "          00:29     12 s      following                       altitude-reached",
             "",
-            "q or Ctrl-C quits · read-only: the flight does not depend on this view",
+            "L lands · H holds · R resumes · q or Ctrl-C quits · the flight does not depend on this view",
         ]
         #expect(lines == expected, "got:\n\(lines.joined(separator: "\n"))")
     }
@@ -81,7 +81,7 @@ struct FlightStatusScreenTests {
             // Then it fits, and (with room for more than one line) ends with how to quit
             #expect(lines.count <= rows && !lines.isEmpty)
             #expect(lines.allSatisfy { $0.count <= columns }, "\(lines)")
-            if rows > 1 { #expect(lines.last?.hasPrefix(String("q or Ctrl-C quits".prefix(columns))) == true, "\(lines)") }
+            if rows > 1 { #expect(lines.last?.hasPrefix(String("L lands · H holds".prefix(columns))) == true, "\(lines)") }
         }
     }
 
@@ -97,7 +97,7 @@ struct FlightStatusScreenTests {
             "LINK      navdata   15.0 Hz      commands  86.2 /s      navdata age  0.0 s",
             "          heading age  0.1 s",
         ], "got:\n\(lines.joined(separator: "\n"))")
-        #expect(lines.count == 21 && lines.last?.hasPrefix("q or Ctrl-C quits") == true, "three transitions fit")
+        #expect(lines.count == 21 && lines.last?.hasPrefix("L lands · H holds") == true, "three transitions fit")
         #expect(lines.contains("          00:29     12 s      following                       altitude-reached"))
     }
 
@@ -109,7 +109,7 @@ struct FlightStatusScreenTests {
         #expect(lines.count == 16)
         #expect(lines.contains { $0.contains("following") && $0.contains("altitude-reached") && $0.hasPrefix("          00:29") })
         #expect(!lines.contains { $0.contains("prerequisites-met") })
-        #expect(lines.last?.hasPrefix("q or Ctrl-C quits") == true)
+        #expect(lines.last?.hasPrefix("L lands · H holds") == true)
     }
 
     @Test("a long socket path is shortened from its start; flight time and freshness stay at the right edge")
@@ -145,7 +145,7 @@ struct FlightStatusScreenTests {
             "",
             "          (start the flight, or point --socket at its [status] socket)",
             "",
-            "q or Ctrl-C quits · read-only: the flight does not depend on this view",
+            "L lands · H holds · R resumes · q or Ctrl-C quits · the flight does not depend on this view",
         ], "got:\n\(waiting.joined(separator: "\n"))")
         // Given a flight that went away after landing
         var last = Self.following

@@ -24,7 +24,7 @@ public enum FlightStatusScreen {
     /// than `columns` (longer ones are cut), the transitions list shortened first to fit.
     public static func lines(_ view: View, columns: Int, rows: Int) -> [String] {
         let body: [String]
-        let footer = "q or Ctrl-C quits · read-only: the flight does not depend on this view"
+        let footer = "L lands · H holds · R resumes · q or Ctrl-C quits · the flight does not depend on this view"
         switch view {
         case .waiting(let path, let problem, let waiting, let last):
             body = [
@@ -59,6 +59,12 @@ public enum FlightStatusScreen {
         if let since = s.stateSinceT { state = pad(state, 44) + "for " + duration(s.t - since) }
         out.append(row("STATE", state))
         out.append(row("REASON", s.reason ?? "-"))
+        if let waiting = s.waiting, !waiting.isEmpty { out.append(row("WAITING", waiting.joined(separator: ", "))) }
+        if let o = s.operatorCommand {
+            let outcome = o.outcome.hasPrefix("refused") || o.outcome == "rate-limited" || o.outcome == "no-flight"
+                ? o.outcome.uppercased() : o.outcome
+            out.append(row("OPERATOR", "\(o.command.uppercased()) \(outcome) · from \(o.source) · \(duration(max(0, s.t - o.t))) ago"))
+        }
         out += pairRows("PERSON", columns: columns, [
             ("distance", s.person.map { meters($0.distanceMeters) } ?? "-"),
             ("standoff", s.standoffMeters.map { meters($0) } ?? "-"),

@@ -1,9 +1,9 @@
-/// What `followme watch` says when no flight publishes where it looks (issue 23 item 6).
-extension WatchCommand {
+/// What `followme watch` (and `land`, `hold`, …) says when no flight publishes where it looks (issue 23 item 6).
+extension StatusSocketOptions {
     /// What to check when the status socket at `path` cannot be read; `problem` is the connect error.
-    static func noFlightHint(path: String, problem: String) -> String {
+    static func noFlightHint(path: String, problem: String, command: String = "watch") -> String {
         if problem.contains("Permission denied") {
-            return "the socket is root's and group followme's (mode 0660): `sudo followme watch`, or add yourself to "
+            return "the socket is root's and group followme's (mode 0660): `sudo followme \(command)`, or add yourself to "
                 + "group followme"
         }
         return "is `followme run` running? `systemctl status followme` for the installed service (it publishes on "
