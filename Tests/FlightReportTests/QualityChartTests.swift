@@ -133,6 +133,15 @@ struct QualityChartTests {
         #expect(Self.runs(doc, chart: FlightReportPage.gpsChartIDs[1], series: "eph (m)").map(\.count) == [4, 12])
     }
 
+    @Test("a line is drawn through a gap it has samples in, and stops at one it has none in",
+          arguments: [([3.0, 5, 9], [3]), ([3.0, 9], [1, 1]), ([3.0, 4, 8, 9], [2, 2]), ([1.0, 2, 9, 12], [2, 2])])
+    func runsAcrossGaps(times: [Double], runLengths: [Int]) {
+        let chart = TimeChart(id: "c", title: "t", unit: "", lines: [],
+                              gaps: [.init(startSeconds: 4, endSeconds: 8, reason: "no fix")])
+        let line = TimeChart.Line(name: "l", color: "#000", samples: times.map { .init(t: $0, value: 1) })
+        #expect(chart.runs(of: line).map(\.count) == runLengths)
+    }
+
     @Test("an older log without SKY or statistics lines renders, its charts saying no data")
     func olderLog() throws {
         let withEph = Page.parse(FlightReportPage(timeline: try Self.timeline(Log.text(sky: false, statistics: false))).html())

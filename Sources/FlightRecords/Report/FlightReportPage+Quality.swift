@@ -7,25 +7,24 @@ extension FlightReportPage {
 
     /// One receiver's uncertainty (after PX4 Flight Review's "GPS Uncertainty"): gpsd's eph (m) and
     /// the HDOP on the left axis, satellites used and in view on the right one, and its stretches
-    /// without a fix shaded. The eph line stops at those; the SKY lines go on (in view still counts)
-    /// but are not joined across a silence.
+    /// without a fix shaded. The eph line stops at those; the SKY lines go on where SKY reports
+    /// went on (`TimeChart.runs(of:)`).
     func gpsChart(role: String) -> TimeChart {
         let person = role == "target"
         let quality = person ? timeline.targetQuality : timeline.onboardQuality
-        let sky = FlightTimeline.fixGapSeconds
         return TimeChart(
             id: person ? Self.gpsChartIDs[0] : Self.gpsChartIDs[1],
             title: person ? "GPS uncertainty: person (target)" : "GPS uncertainty: drone (onboard)", unit: "",
             lines: [
                 .init(name: "eph (m)", color: person ? FlightReportStyle.person : FlightReportStyle.drone,
-                      samples: quality.ephMeters, breaksAtGaps: true),
-                .init(name: "HDOP", color: FlightReportStyle.hdop, samples: quality.hdop, maxStepSeconds: sky),
+                      samples: quality.ephMeters),
+                .init(name: "HDOP", color: FlightReportStyle.hdop, samples: quality.hdop),
             ],
             rightAxis: .init(lines: [
                 .init(name: "satellites used (right axis)", color: FlightReportStyle.satellites,
-                      samples: quality.satellitesUsed, maxStepSeconds: sky),
+                      samples: quality.satellitesUsed),
                 .init(name: "in view (right axis)", color: FlightReportStyle.satellites,
-                      samples: quality.satellitesVisible, dashed: true, maxStepSeconds: sky),
+                      samples: quality.satellitesVisible, dashed: true),
             ], color: FlightReportStyle.satellites),
             gaps: quality.noFix, gapLabel: "no fix")
     }

@@ -76,6 +76,8 @@ enum FlightReportStyle {
         svg.chart .marker { stroke: #37474f; stroke-width: 1; stroke-dasharray: 2 3; }
         svg.chart .gap { fill: #b0bec5; fill-opacity: 0.55; stroke: #78909c; stroke-dasharray: 4 3; }
         svg.chart .gap-label { font-size: 11px; fill: #37474f; font-style: italic; }
+        svg.chart .gap-label, svg.chart .no-data.partial {
+            paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }
         svg.chart .tick-labels text.right-tick { font-weight: 600; }
         svg.chart .cursor { stroke: #000; stroke-width: 1; stroke-opacity: 0.5; pointer-events: none; }
         #cursor-time { font-size: 13px; color: #333; min-height: 18px; margin: 0 0 4px; }

@@ -28,11 +28,6 @@ struct TimeChart {
         var color: String
         var samples: [FlightTimeline.Sample]
         var dashed = false
-        /// Whether the line stops at the chart's gaps (a fix's error estimate does not exist
-        /// without a fix); otherwise it is drawn through them (satellites in view still count).
-        var breaksAtGaps = false
-        /// Consecutive samples further apart than this are not joined (a silent source), seconds.
-        var maxStepSeconds: Double? = nil
     }
 
     /// A second y axis on the right, for lines of another unit (satellites beside metres, drops
@@ -75,7 +70,7 @@ struct TimeChart {
     var labelsMarkers = false
     var rightAxis: RightAxis? = nil
     /// Stretches with something missing (no fix, navdata lost): shaded, named `gapLabel` at the
-    /// bottom when wide enough, each with its reason in the tooltip.
+    /// top when wide enough, each with its reason in the tooltip.
     var gaps: [FlightTimeline.Gap] = []
     var gapLabel = "no data"
 
@@ -168,7 +163,9 @@ struct TimeChart {
             labels += "\(fixed(t, decimals: tDecimals))</text>\n"
         }
         out += "</g>\n<g class=\"tick-labels\">\n" + labels
-        if let rightAxis { out += rightTicksMarkup(color: rightAxis.color, range: rightRange) }
+        if let rightAxis, rightLines.contains(where: { !$0.samples.isEmpty }) {
+            out += rightTicksMarkup(color: rightAxis.color, range: rightRange)
+        }
         out += "</g>\n"
         // Levels (named in the key): a shaded band, or a line.
         for level in levels {
@@ -192,7 +189,7 @@ struct TimeChart {
         } else if allLines.contains(where: \.samples.isEmpty) {
             // Some lines have data, some not (an older log without SKY reports): say which.
             let missing = allLines.filter(\.samples.isEmpty).map(\.name).joined(separator: ", ")
-            out += "<text x=\"\(f(left + 6))\" y=\"\(f(top + 14))\" class=\"no-data\">no data in this log: \(xmlEscaped(missing))</text>\n"
+            out += "<text x=\"\(f(left + 6))\" y=\"\(f(bottom - 6))\" class=\"no-data partial\">no data in this log: \(xmlEscaped(missing))</text>\n"
         }
         for point in points {
             out += "<circle cx=\"\(f(axis.x(point.t)))\" cy=\"\(f(y(point.value)))\" r=\"4.5\" fill=\"white\" "
@@ -231,15 +228,19 @@ struct TimeChart {
             / (range.upperBound - range.lowerBound) * plotHeight
     }
 
-    /// The samples of `line` as the runs drawn joined: split where two consecutive samples are
-    /// more than `maxStepSeconds` apart or (for a line that breaks at gaps) have a gap between them.
+    /// The samples of `line` as the runs drawn joined: split where a gap lies between two
+    /// consecutive samples and neither is inside it. A line with samples in a gap is drawn through
+    /// it (a receiver without a fix still counts satellites; the link's rates go on while navdata
+    /// is lost); one without (a fix's error estimate, a silent receiver's SKY) stops at it.
     func runs(of line: Line) -> [[FlightTimeline.Sample]] {
         var runs: [[FlightTimeline.Sample]] = []
         var previous: FlightTimeline.Sample?
         for s in line.samples where s.t.isFinite && s.value.isFinite {
             let split = previous.map { p in
-                line.maxStepSeconds.map { s.t - p.t > $0 } == true
-                    || line.breaksAtGaps && gaps.contains { $0.startSeconds < s.t && $0.endSeconds > p.t }
+                gaps.contains { gap in
+                    func inside(_ t: Double) -> Bool { gap.startSeconds < t && t < gap.endSeconds }
+                    return gap.startSeconds < s.t && gap.endSeconds > p.t && !inside(p.t) && !inside(s.t)
+                }
             } ?? true
             if split { runs.append([]) }
             runs[runs.count - 1].append(s)
@@ -266,7 +267,7 @@ struct TimeChart {
         return out
     }
 
-    /// The gaps: a shaded stretch each (`data-start-s`, `data-end-s`), named at the bottom where wide enough.
+    /// The gaps: a shaded stretch each (`data-start-s`, `data-end-s`), named at the top where wide enough.
     func gapsMarkup(axis: TimeAxis) -> String {
         guard !gaps.isEmpty else { return "" }
         var out = "<g class=\"gaps\">\n"
@@ -277,7 +278,7 @@ struct TimeChart {
             out += "data-end-s=\"\(fixed(gap.endSeconds, decimals: 3))\"><title>\(xmlEscaped(gap.reason)) "
             out += "\(fixed(gap.startSeconds, decimals: 1))–\(fixed(gap.endSeconds, decimals: 1)) s</title></rect>\n"
             if x1 - x0 > 6.6 * Double(gapLabel.count) + 8 {
-                out += "<text class=\"gap-label\" x=\"\(f(x0 + 4))\" y=\"\(f(Self.top + Self.plotHeight - 6))\">"
+                out += "<text class=\"gap-label\" x=\"\(f(x0 + 4))\" y=\"\(f(Self.top + 13))\">"
                 out += "\(xmlEscaped(gapLabel))</text>\n"
             }
         }
