@@ -46,11 +46,12 @@ import TestSupport
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "no PNG: \(shot.stderr.suffix(2000))")
         #expect(Self.pngSize(png) == [1280, 2600])
         #expect(png.count > 40_000, "a \(png.count)-byte screenshot is (nearly) blank")
-        // And the page's script measured all eight charts (the wind's too: the log has the wind
-        // failsafe's estimate while airborne), each with a width and a height
+        // And the page's script measured all eleven charts (the wind's too: the log has the wind
+        // failsafe's estimate while airborne; both receivers' GPS uncertainty and the link), each
+        // with a width and a height
         let sizes = try #require(Self.renderCheck(dom.stdout), "no #render-check in the DOM: \(dom.stdout.prefix(500))")
-        #expect(sizes.keys.sorted() == ["chart-altitude", "chart-battery", "chart-distance", "chart-fix-age", "chart-pcmd",
-                                        "chart-plan", "chart-speed", "chart-wind"])
+        #expect(sizes.keys.sorted() == ["chart-altitude", "chart-battery", "chart-distance", "chart-fix-age", "chart-gps-onboard",
+                                        "chart-gps-target", "chart-link", "chart-pcmd", "chart-plan", "chart-speed", "chart-wind"])
         for (id, size) in sizes {
             #expect(size.width > 100 && size.height > 50, "\(id) rendered \(size.width) × \(size.height)")
         }

@@ -70,7 +70,7 @@ struct FlightReportPageTests {
         return collector
     }
 
-    @Test("the page is well-formed XML with the plan view and the six time-series charts, in order")
+    @Test("the page is well-formed XML with the plan view and the time-series charts, in order")
     func wellFormed() {
         let html = FlightReportPage(timeline: Self.timeline).html()
         #expect(html.hasPrefix("<!DOCTYPE html>"))

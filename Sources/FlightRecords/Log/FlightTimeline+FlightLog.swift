@@ -71,6 +71,11 @@ extension FlightTimeline {
         pcmdYaw = reader.pcmd.map { Sample(t: rel($0.t), value: $0.yaw) }
         wind = reader.wind.map { Sample(t: rel($0.t), value: $0.value) }
         windAuthorityMetersPerSecond = reader.windAuthorityMetersPerSecond
+        let series = reader.quality
+        let fixTimes = { (role: String) in reader.fixes.filter { $0.role == role }.map { (t: $0.t, ephMeters: $0.ephMeters) } }
+        targetQuality = series.receiverQuality(role: "target", fixes: fixTimes("target"), start: t0, end: t0 + end)
+        onboardQuality = series.receiverQuality(role: "onboard", fixes: fixTimes("onboard"), start: t0, end: t0 + end)
+        linkRates = series.linkRates(start: t0, end: t0 + end)
 
         let target = reader.fixes.filter { $0.role == "target" }.count
         notes = [
@@ -115,6 +120,8 @@ struct FlightLogTimelineReader {
         var role: String
         var coordinate: GeoCoordinate
         var speedMetersPerSecond: Double?
+        /// gpsd's horizontal error estimate, metres.
+        var ephMeters: Double? = nil
     }
 
     struct Value {
@@ -146,6 +153,9 @@ struct FlightLogTimelineReader {
     var start: FlightStartRecord?
     /// The first fix with a receiver time: its line's `t` and that UTC time (ISO 8601).
     var firstFixTime: (t: Double, utc: String)?
+    /// The receivers' SKY reports and losses, and the link's statistics and navdata losses (for
+    /// the GPS uncertainty and link charts: FlightLogQualitySeries.swift).
+    var quality = FlightLogQualitySeries()
 
     /// Link events worth a marker on the charts.
     static let markedLinkEvents: Set<String> = ["navdata-lost", "navdata-restored", "socket-closed", "bootstrap-fallback"]
@@ -173,9 +183,10 @@ struct FlightLogTimelineReader {
         case FlightGPSRecord.kind:
             guard let event = (try? decoder.decode(FlightGPSRecord.self, from: data))?.event, let role = event.role else { return }
             if event.event == "lost", !fixes.isEmpty { markers.append((t, "\(role) receiver lost (\(event.reason ?? "?"))")) }
+            quality.note(event, role: role, t: t)
             guard let lat = event.lat, let lon = event.lon,
                   let coordinate = GeoCoordinate(latitudeDegrees: lat, longitudeDegrees: lon) else { return }
-            fixes.append(Fix(t: t, role: role, coordinate: coordinate, speedMetersPerSecond: event.speed))
+            fixes.append(Fix(t: t, role: role, coordinate: coordinate, speedMetersPerSecond: event.speed, ephMeters: event.eph))
             if firstFixTime == nil, let time = event.time { firstFixTime = (t, time) }
         case FlightNavdataRecord.kind:
             guard let navdata = try? decoder.decode(FlightNavdataRecord.self, from: data) else { return }
@@ -193,8 +204,9 @@ struct FlightLogTimelineReader {
         case FlightShutdownRecord.kind:
             markers.append((t, "SIGTERM/SIGINT: shutdown"))
         case FlightLinkRecord.kind:
-            guard let link = try? decoder.decode(FlightLinkRecord.self, from: data), let event = link.event,
-                  Self.markedLinkEvents.contains(event) else { return }
+            guard let link = try? decoder.decode(FlightLinkRecord.self, from: data), let event = link.event else { return }
+            quality.note(link, t: t)
+            guard Self.markedLinkEvents.contains(event) else { return }
             markers.append((t, "link: \(event)"))
         default:
             break

@@ -7,7 +7,8 @@ import FollowCore
 /// following, holds with reasons and durations, battery used, every flight state) beside the plan
 /// view (`TrackPlot` on the timeline's local plane), then the time series stacked on one shared
 /// time axis (`TimeAxis`): distance with the standoff band and the minimum-separation line,
-/// altitude, speeds, the wind (when the log has it), battery, fix ages, PCMD — each over the flight states' coloured bands.
+/// altitude, speeds, the wind (when the log has it), battery, fix ages, each receiver's GPS uncertainty,
+/// the drone link, PCMD — each over the flight states' coloured bands.
 ///
 /// The document is well-formed XML too (every element closed, script and style in CDATA), so a
 /// test can parse it. Every chart is an `<svg class="chart">` with an id (`chart-plan`,
@@ -21,7 +22,8 @@ public struct FlightReportPage: Sendable {
 
     /// The ids of the time-series charts, top to bottom.
     public static let timeSeriesChartIDs = [
-        "chart-distance", "chart-altitude", "chart-speed", "chart-battery", "chart-fix-age", "chart-pcmd",
+        "chart-distance", "chart-altitude", "chart-speed", "chart-battery", "chart-fix-age",
+        "chart-gps-target", "chart-gps-onboard", "chart-link", "chart-pcmd",
     ]
 
     /// The id of the wind chart, drawn after the ground speeds when the timeline has wind samples.
@@ -196,6 +198,9 @@ public struct FlightReportPage: Sendable {
                 .init(name: "person (target)", color: FlightReportStyle.person, samples: t.targetFixAge),
                 .init(name: "drone (onboard)", color: FlightReportStyle.drone, samples: t.onboardFixAge, dashed: true),
             ]),
+            gpsChart(role: "target"),
+            gpsChart(role: "onboard"),
+            linkChart(),
             TimeChart(id: "chart-pcmd", title: "PCMD sent", unit: "pilot fraction", lines: [
                 .init(name: "roll", color: FlightReportStyle.pcmd[0], samples: t.pcmdRoll),
                 .init(name: "pitch", color: FlightReportStyle.pcmd[1], samples: t.pcmdPitch),

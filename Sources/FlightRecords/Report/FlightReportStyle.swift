@@ -26,6 +26,11 @@ enum FlightReportStyle {
     static let closest = "#6a1b9a"
     /// PCMD roll, pitch, gaz, yaw (matplotlib's tab10, as the plots use).
     static let pcmd = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
+    /// GPS uncertainty: HDOP, satellites (used solid, in view dashed); link: telemetry in, sent.
+    static let hdop = "#6d4c41"
+    static let satellites = "#00897b"
+    static let telemetry = "#1565c0"
+    static let sent = "#78909c"
 
     /// The stylesheet (inside CDATA so the page stays well-formed XML).
     static let css = """
@@ -69,6 +74,11 @@ enum FlightReportStyle {
         svg.chart .marker-label { font-size: 11px; fill: #37474f; }
         svg.chart .no-data { fill: #888; font-style: italic; }
         svg.chart .marker { stroke: #37474f; stroke-width: 1; stroke-dasharray: 2 3; }
+        svg.chart .gap { fill: #b0bec5; fill-opacity: 0.55; stroke: #78909c; stroke-dasharray: 4 3; }
+        svg.chart .gap-label { font-size: 11px; fill: #37474f; font-style: italic; }
+        svg.chart .gap-label, svg.chart .no-data.partial {
+            paint-order: stroke; stroke: #fff; stroke-width: 3px; stroke-linejoin: round; }
+        svg.chart .tick-labels text.right-tick { font-weight: 600; }
         svg.chart .cursor { stroke: #000; stroke-width: 1; stroke-opacity: 0.5; pointer-events: none; }
         #cursor-time { font-size: 13px; color: #333; min-height: 18px; margin: 0 0 4px; }
         #render-check { color: #999; font-size: 11px; margin-top: 24px; }

@@ -105,6 +105,12 @@ public struct FlightTimeline: Sendable, Hashable {
     /// The ground speed full tilt holds against still air, c2·sin(max tilt), m/s: the wind at
     /// which the drone can no longer hold its ground. Nil when unknown.
     public var windAuthorityMetersPerSecond: Double? = nil
+    /// What each receiver said of its own quality (error estimate, DOP, satellites) and when it had
+    /// no fix; empty in logs without them and in bench runs.
+    public var targetQuality = ReceiverQuality()
+    public var onboardQuality = ReceiverQuality()
+    /// The drone link's rates from its periodic statistics, and its navdata losses.
+    public var linkRates = LinkRates()
 }
 
 /// Built across the module line (the bench's timeline) as `FlightTimeline { $0.title = … }`.

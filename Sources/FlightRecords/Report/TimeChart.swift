@@ -3,7 +3,8 @@
 struct TimeAxis {
     /// viewBox width of every chart, and the plot area's left edge and width in it.
     static let widthPixels = 1000.0
-    static let left = 64.0, right = 18.0
+    /// The right margin holds a second axis's tick labels (satellites beside metres).
+    static let left = 64.0, right = 40.0
     static var plotWidth: Double { widthPixels - left - right }
 
     /// The axis runs from 0 to `endSeconds` (at least 1 s).
@@ -27,6 +28,15 @@ struct TimeChart {
         var color: String
         var samples: [FlightTimeline.Sample]
         var dashed = false
+    }
+
+    /// A second y axis on the right, for lines of another unit (satellites beside metres, drops
+    /// beside rates): its own range from zero, its tick labels in the right margin (in its lines'
+    /// colour: name the unit in the lines' names).
+    struct RightAxis {
+        var lines: [Line]
+        /// The colour of its tick labels: its lines' (or the main one's).
+        var color: String
     }
 
     /// A horizontal line (the standoff, the minimum separation) or, with `upper`, a shaded band.
@@ -58,6 +68,11 @@ struct TimeChart {
     var fromZero = true
     /// Whether the markers' names are written at the top of the plot (on the first chart only).
     var labelsMarkers = false
+    var rightAxis: RightAxis? = nil
+    /// Stretches with something missing (no fix, navdata lost): shaded, named `gapLabel` at the
+    /// top when wide enough, each with its reason in the tooltip.
+    var gaps: [FlightTimeline.Gap] = []
+    var gapLabel = "no data"
 
     static let plotHeight = 120.0, top = 28.0, bottom = 26.0
     static var heightPixels: Double { top + plotHeight + bottom }
@@ -65,8 +80,18 @@ struct TimeChart {
     /// The y range: fixed, or the data and levels padded by 8 % (at least `minimumSpan` tall).
     func range(minimumSpan: Double = 1) -> ClosedRange<Double> {
         if let fixedRange { return fixedRange }
-        var values = lines.flatMap { $0.samples.map(\.value) }.filter(\.isFinite)
-        values += levels.flatMap { [$0.value] + ($0.upper.map { [$0] } ?? []) }
+        let values = lines.flatMap { $0.samples.map(\.value) } + levels.flatMap { [$0.value] + ($0.upper.map { [$0] } ?? []) }
+        return Self.range(of: values, fromZero: fromZero, minimumSpan: minimumSpan)
+    }
+
+    /// The right axis's range: its lines' values from zero, padded like the left's.
+    func rightRange() -> ClosedRange<Double> {
+        Self.range(of: (rightAxis?.lines ?? []).flatMap { $0.samples.map(\.value) }, fromZero: true, minimumSpan: 1)
+    }
+
+    /// `values` (the finite ones) padded by 8 %, at least `minimumSpan` tall, from zero if asked.
+    static func range(of values: [Double], fromZero: Bool, minimumSpan: Double) -> ClosedRange<Double> {
+        let values = values.filter(\.isFinite)
         var low = values.min() ?? 0, high = values.max() ?? 1
         if fromZero { low = min(low, 0) }
         let pad = max(high - low, minimumSpan) * 0.08
@@ -82,10 +107,9 @@ struct TimeChart {
         let top = Self.top, bottom = top + Self.plotHeight
         let left = TimeAxis.left, plotWidth = TimeAxis.plotWidth
         let yRange = range()
-        func y(_ v: Double) -> Double {
-            bottom - (min(max(v, yRange.lowerBound), yRange.upperBound) - yRange.lowerBound)
-                / (yRange.upperBound - yRange.lowerBound) * Self.plotHeight
-        }
+        func y(_ v: Double) -> Double { Self.y(v, in: yRange) }
+        let rightRange = rightRange()
+        let rightLines = rightAxis?.lines ?? []
         var out = "<svg class=\"chart\" id=\"\(id)\" viewBox=\"0 0 \(f(w)) \(f(h))\" role=\"img\" "
         out += "aria-label=\"\(xmlEscaped(title))\">\n"
         out += "<title>\(xmlEscaped(title))</title>\n"
@@ -95,7 +119,7 @@ struct TimeChart {
         out += "</text>\n"
         // The key, right-aligned: the lines, then the levels (a band's swatch is a box).
         var keyX = left + plotWidth
-        let keys = lines.map { (name: $0.name, color: $0.color, dashed: $0.dashed, band: false) }
+        let keys = (lines + rightLines).map { (name: $0.name, color: $0.color, dashed: $0.dashed, band: false) }
             + levels.map { (name: $0.label, color: $0.color, dashed: $0.dashed, band: $0.upper != nil) }
         for key in keys.reversed() {
             keyX -= 30 + 6.6 * Double(key.name.count) + 12
@@ -118,6 +142,7 @@ struct TimeChart {
             out += "\(fixed(span.endSeconds, decimals: 1)) s</title></rect>\n"
         }
         out += "</g>\n"
+        out += gapsMarkup(axis: axis)
         // Grid and tick labels.
         out += "<g class=\"grid\">\n"
         let yStep = TrackPlot.niceStep((yRange.upperBound - yRange.lowerBound) / 4)
@@ -138,6 +163,9 @@ struct TimeChart {
             labels += "\(fixed(t, decimals: tDecimals))</text>\n"
         }
         out += "</g>\n<g class=\"tick-labels\">\n" + labels
+        if let rightAxis, rightLines.contains(where: { !$0.samples.isEmpty }) {
+            out += rightTicksMarkup(color: rightAxis.color, range: rightRange)
+        }
         out += "</g>\n"
         // Levels (named in the key): a shaded band, or a line.
         for level in levels {
@@ -152,20 +180,16 @@ struct TimeChart {
             }
         }
         // The lines, clipped to the plot by the y clamp.
-        for line in lines where !line.samples.isEmpty {
-            out += "<polyline class=\"series\" fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"1.6\" "
-            out += "stroke-linejoin=\"round\"\(line.dashed ? " stroke-dasharray=\"6 3\"" : "") points=\""
-            var first = true
-            for s in line.samples where s.t.isFinite && s.value.isFinite {
-                if !first { out += " " }
-                first = false
-                out += f(axis.x(s.t)) + "," + f(y(s.value))
-            }
-            out += "\"><title>\(xmlEscaped(line.name))</title></polyline>\n"
-        }
-        if lines.allSatisfy(\.samples.isEmpty) {
+        for line in lines { out += seriesMarkup(line, axis: axis, range: yRange) }
+        for line in rightLines { out += seriesMarkup(line, axis: axis, range: rightRange) }
+        let allLines = lines + rightLines
+        if allLines.allSatisfy(\.samples.isEmpty) {
             out += "<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(top + Self.plotHeight / 2))\" text-anchor=\"middle\" "
             out += "class=\"no-data\">no data in this log</text>\n"
+        } else if allLines.contains(where: \.samples.isEmpty) {
+            // Some lines have data, some not (an older log without SKY reports): say which.
+            let missing = allLines.filter(\.samples.isEmpty).map(\.name).joined(separator: ", ")
+            out += "<text x=\"\(f(left + 6))\" y=\"\(f(bottom - 6))\" class=\"no-data partial\">no data in this log: \(xmlEscaped(missing))</text>\n"
         }
         for point in points {
             out += "<circle cx=\"\(f(axis.x(point.t)))\" cy=\"\(f(y(point.value)))\" r=\"4.5\" fill=\"white\" "
@@ -195,6 +219,85 @@ struct TimeChart {
         out += "class=\"frame\"/>\n"
         out += "<line class=\"cursor\" x1=\"-10\" y1=\"\(f(top))\" x2=\"-10\" y2=\"\(f(bottom))\"/>\n"
         out += "</svg>\n"
+        return out
+    }
+
+    /// The y of `v` in the plot of a chart whose y axis spans `range` (clamped to the plot).
+    static func y(_ v: Double, in range: ClosedRange<Double>) -> Double {
+        top + plotHeight - (min(max(v, range.lowerBound), range.upperBound) - range.lowerBound)
+            / (range.upperBound - range.lowerBound) * plotHeight
+    }
+
+    /// The samples of `line` as the runs drawn joined: split where a gap lies between two
+    /// consecutive samples and neither is inside it. A line with samples in a gap is drawn through
+    /// it (a receiver without a fix still counts satellites; the link's rates go on while navdata
+    /// is lost); one without (a fix's error estimate, a silent receiver's SKY) stops at it.
+    func runs(of line: Line) -> [[FlightTimeline.Sample]] {
+        var runs: [[FlightTimeline.Sample]] = []
+        var previous: FlightTimeline.Sample?
+        for s in line.samples where s.t.isFinite && s.value.isFinite {
+            let split = previous.map { p in
+                gaps.contains { gap in
+                    func inside(_ t: Double) -> Bool { gap.startSeconds < t && t < gap.endSeconds }
+                    return gap.startSeconds < s.t && gap.endSeconds > p.t && !inside(p.t) && !inside(s.t)
+                }
+            } ?? true
+            if split { runs.append([]) }
+            runs[runs.count - 1].append(s)
+            previous = s
+        }
+        return runs
+    }
+
+    /// One line: a `<polyline>` per run (`data-series` = its name), a dot for a run of one sample.
+    func seriesMarkup(_ line: Line, axis: TimeAxis, range: ClosedRange<Double>) -> String {
+        var out = ""
+        for run in runs(of: line) {
+            let series = "data-series=\"\(xmlEscaped(line.name))\""
+            if run.count == 1, let s = run.first {
+                out += "<circle class=\"series\" \(series) cx=\"\(f(axis.x(s.t)))\" cy=\"\(f(Self.y(s.value, in: range)))\" "
+                out += "r=\"2\" fill=\"\(line.color)\"><title>\(xmlEscaped(line.name))</title></circle>\n"
+                continue
+            }
+            out += "<polyline class=\"series\" \(series) fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"1.6\" "
+            out += "stroke-linejoin=\"round\"\(line.dashed ? " stroke-dasharray=\"6 3\"" : "") points=\""
+            out += run.map { f(axis.x($0.t)) + "," + f(Self.y($0.value, in: range)) }.joined(separator: " ")
+            out += "\"><title>\(xmlEscaped(line.name))</title></polyline>\n"
+        }
+        return out
+    }
+
+    /// The gaps: a shaded stretch each (`data-start-s`, `data-end-s`), named at the top where wide enough.
+    func gapsMarkup(axis: TimeAxis) -> String {
+        guard !gaps.isEmpty else { return "" }
+        var out = "<g class=\"gaps\">\n"
+        for gap in gaps {
+            let x0 = axis.x(gap.startSeconds), x1 = axis.x(gap.endSeconds)
+            out += "<rect class=\"gap\" x=\"\(f(x0))\" y=\"\(f(Self.top))\" width=\"\(f(max(x1 - x0, 1)))\" "
+            out += "height=\"\(f(Self.plotHeight))\" data-start-s=\"\(fixed(gap.startSeconds, decimals: 3))\" "
+            out += "data-end-s=\"\(fixed(gap.endSeconds, decimals: 3))\"><title>\(xmlEscaped(gap.reason)) "
+            out += "\(fixed(gap.startSeconds, decimals: 1))–\(fixed(gap.endSeconds, decimals: 1)) s</title></rect>\n"
+            if x1 - x0 > 6.6 * Double(gapLabel.count) + 8 {
+                out += "<text class=\"gap-label\" x=\"\(f(x0 + 4))\" y=\"\(f(Self.top + 13))\">"
+                out += "\(xmlEscaped(gapLabel))</text>\n"
+            }
+        }
+        return out + "</g>\n"
+    }
+
+    /// The right axis's tick labels (in the right margin) and tick marks on the frame; its unit is
+    /// in its lines' names (the margin is too narrow for it).
+    func rightTicksMarkup(color: String, range: ClosedRange<Double>) -> String {
+        let x = TimeAxis.left + TimeAxis.plotWidth
+        let step = max(TrackPlot.niceStep((range.upperBound - range.lowerBound) / 4), 1) // counts: whole steps
+        var out = ""
+        var v = (range.lowerBound / step).rounded(.up) * step
+        while v <= range.upperBound + 1e-9 {
+            let y = Self.y(v, in: range)
+            out += "<line x1=\"\(f(x))\" y1=\"\(f(y))\" x2=\"\(f(x + 4))\" y2=\"\(f(y))\" stroke=\"\(color)\"/>"
+            out += "<text class=\"right-tick\" x=\"\(f(x + 6))\" y=\"\(f(y + 4))\" style=\"fill: \(color)\">\(fixed(v, decimals: 0))</text>\n"
+            v += step
+        }
         return out
     }
 
