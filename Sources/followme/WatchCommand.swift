@@ -13,14 +13,16 @@ import Links
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Watch a running `followme run` live (read-only).",
+        abstract: "Watch a running `followme run` live (L lands, H holds, R resumes).",
         discussion: """
             Full screen, refreshed 4 times a second: flight state and reason, distance and bearing \
             to the person, both receivers' fix mode/eph/age, heading, altitude, battery, link rates \
-            (navdata Hz, commands/s) and the last state changes. q or Ctrl-C quits.
+            (navdata Hz, commands/s) and the last state changes. Keys: L lands, H holds, R resumes \
+            (operator commands, as `followme land|hold|resume`; the reply shows on the OPERATOR row); \
+            q or Ctrl-C quits.
 
             It attaches to the status socket `followme run` publishes (--status-socket PATH or \
-            [status] socket): read-only, any number of watchers, and the flight never waits for one. \
+            [status] socket): any number of watchers, and the flight never waits for one. \
             When the flight is not running, or goes away, it says so and keeps retrying.
 
             --json prints the status lines as they arrive (one JSON object per line).
@@ -73,6 +75,8 @@ struct WatchCommand: ParsableCommand {
         var lastSeen: FlightStatus?
         var received = 0
         var toldWaiting = false
+        /// A command the flight never saw (no flight, rate-limited, socket closed): shown on the OPERATOR row.
+        var channelReply: OperatorCommandReply?
         // Keys come from a terminal only (stdin at end of file, e.g. </dev/null, would wake poll forever).
         var readsKeys = terminal != nil && isatty(STDIN_FILENO) == 1
         while !watchQuitRequested.load(ordering: .relaxed) {
@@ -103,6 +107,10 @@ struct WatchCommand: ParsableCommand {
                 var keys = [UInt8](repeating: 0, count: 64)
                 let n = keys.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
                 if n > 0, WatchTerminal.asksToQuit(keys[..<n]) { break }
+                // L, H, R: the operator's command to the flight (its reply shows on the OPERATOR row).
+                if n > 0, let command = WatchTerminal.operatorCommand(keys[..<n]), let reader, !reader.send(command, via: "watch") {
+                    channelReply = .refused(command.rawValue, source: "watch", outcome: "not sent: the socket is closed")
+                }
                 if n <= 0 { readsKeys = false }
             }
             if let r = reader, fds[1].revents != 0 {
@@ -119,14 +127,17 @@ struct WatchCommand: ParsableCommand {
                         flushStandardOutput()
                     } else if let status = FlightStatus.decode(jsonLine: line) {
                         latest = (status, now)
+                    } else if let reply = OperatorCommandReply.decode(jsonLine: line) {
+                        // The flight's own answer arrives in the status too; a refusal by the channel only here.
+                        channelReply = reply.state.isEmpty ? reply : nil
                     }
                     if let limit = output.count, received >= limit { return received }
                 }
             }
             if let terminal, now >= nextDraw {
                 nextDraw = now.adding(seconds: Self.redrawSeconds)
-                let view: FlightStatusScreen.View = if let latest, reader != nil {
-                    .live(latest.status, socketPath: path, receivedSecondsAgo: now.seconds(since: latest.at))
+                let view: FlightStatusScreen.View = if var shown = latest?.status, let latest, reader != nil {
+                    .live(Self.showing(channelReply, in: &shown), socketPath: path, receivedSecondsAgo: now.seconds(since: latest.at))
                 } else {
                     .waiting(socketPath: path, problem: problem, waitingSeconds: now.seconds(since: waitingSince), lastSeen: lastSeen)
                 }
@@ -135,6 +146,17 @@ struct WatchCommand: ParsableCommand {
             }
         }
         return received
+    }
+}
+
+extension WatchCommand {
+    /// `status` with a command the channel refused on its OPERATOR row.
+    static func showing(_ reply: OperatorCommandReply?, in status: inout FlightStatus) -> FlightStatus {
+        guard let reply else { return status }
+        status.operatorCommand = FlightStatus.OperatorCommandStatus {
+            ($0.t, $0.command, $0.source, $0.outcome) = (status.t, reply.command, reply.source, reply.outcome)
+        }
+        return status
     }
 }
 

@@ -47,6 +47,21 @@ final class WatchTerminal {
     }
 
     /// Whether `bytes` (keys read from stdin) ask to quit: `q`, `Q`, Ctrl-C, Ctrl-D.
+    /// The operator command a key asks for: L lands, H holds, R resumes (either case); the last such
+    /// key in `bytes` wins. START is not on a key: a take-off needs the cockpit's confirm or `followme start`.
+    static func operatorCommand(_ bytes: some Sequence<UInt8>) -> OperatorCommand? {
+        var command: OperatorCommand?
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "l"), UInt8(ascii: "L"): command = .land
+            case UInt8(ascii: "h"), UInt8(ascii: "H"): command = .hold
+            case UInt8(ascii: "r"), UInt8(ascii: "R"): command = .resume
+            default: break
+            }
+        }
+        return command
+    }
+
     static func asksToQuit(_ bytes: some Sequence<UInt8>) -> Bool {
         bytes.contains { $0 == UInt8(ascii: "q") || $0 == UInt8(ascii: "Q") || $0 == 0x03 || $0 == 0x04 }
     }
