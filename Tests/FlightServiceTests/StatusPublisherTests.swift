@@ -193,6 +193,8 @@ final class Watcher {
 
     deinit { close() }
 
+    var descriptor: Int32 { fd }
+
     func close() {
         if fd >= 0 { Glibc.close(fd) }
         fd = -1

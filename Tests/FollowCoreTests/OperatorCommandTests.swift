@@ -144,4 +144,79 @@ struct OperatorCommandTests {
         #expect(world.operatorSays(.land) == .accepted)
         #expect(world.state == .landing(.operatorCommand))
     }
+
+    // MARK: START
+
+    /// A world whose flight takes off only on START (`[follow] takeoff = "start"`).
+    static func startWorld() throws -> World {
+        var failsafe = FailsafeParameters.testDefault
+        failsafe.takeOffOnStart = true
+        return try World(failsafe: failsafe)
+    }
+
+    @Test("takeoff = start: with everything ready it waits for START; START takes off at once; one START, one take-off")
+    func startTakesOff() throws {
+        // Given a flight that takes off on START, everything else ready for 10 s
+        var world = try Self.startWorld()
+        world.run(for: 10)
+        // Then it is still on the ground, waiting for START alone
+        #expect(world.state == .preflight(waitingFor: .operatorStart), "\(world.state.name)")
+        #expect(world.state.name == "preflight(waiting: start)")
+        #expect(world.transitions.allSatisfy { $0.to.kind == .preflight })
+        // When the operator says START, it takes off within a tick
+        #expect(world.operatorSays(.start) == .accepted)
+        let started = world.run(until: { $0 == .takingOff }, within: 0.1)
+        #expect(started != nil, "\(world.state.name)")
+        #expect(world.machine.operatorStarted == false, "the take-off consumes the START")
+        // And once up, START is refused (it is a take-off, not a resume)
+        world.flyToFollowing()
+        #expect(world.operatorSays(.start) == .refused(.following))
+        #expect(OperatorCommand.Outcome.refused(.following).name == "refused:following")
+    }
+
+    @Test("START is refused while any other prerequisite is missing, and names them; nothing takes off")
+    func startNotReady() throws {
+        // Given a flight that takes off on START, before any fix or navdata arrived
+        var world = try Self.startWorld()
+        let outcome = world.operatorSays(.start)
+        // Then START is refused naming what is missing (never `start` itself), and it stays down
+        guard case .notReady(let missing)? = outcome else {
+            Issue.record("START before any data: \(String(describing: outcome))")
+            return
+        }
+        #expect(missing.contains(.targetFix) && missing.contains(.navdata) && !missing.contains(.operatorStart))
+        #expect(outcome?.name.hasPrefix("refused:waiting ") == true && outcome?.name.contains("target-fix") == true)
+        #expect(outcome?.isAccepted == false)
+        world.run(for: 10)
+        #expect(world.state == .preflight(waitingFor: .operatorStart), "a refused START is not remembered")
+    }
+
+    @Test("START lifts a HOLD or LAND given before take-off (takeoff = auto or start); RESUME alone does not start a takeoff = start flight")
+    func startOverPreflightHold() throws {
+        // takeoff = auto: HOLD keeps it down, START takes off
+        var auto = try World()
+        auto.operatorSays(.hold)
+        auto.run(for: 10)
+        #expect(auto.state.name == "preflight(waiting: operator-hold)")
+        #expect(auto.operatorSays(.start) == .accepted)
+        #expect(auto.run(until: { $0 == .takingOff }, within: 0.1) != nil)
+
+        // takeoff = start: LAND before take-off, then RESUME leaves it waiting for START
+        var world = try Self.startWorld()
+        world.operatorSays(.land)
+        world.run(for: 10)
+        #expect(world.state == .preflight(waitingFor: [.operatorResume, .operatorStart]), "\(world.state.name)")
+        #expect(world.operatorSays(.resume) == .accepted)
+        world.run(for: 2)
+        #expect(world.state == .preflight(waitingFor: .operatorStart))
+        #expect(world.operatorSays(.start) == .accepted)
+        #expect(world.run(until: { $0 == .takingOff }, within: 0.1) != nil)
+    }
+
+    @Test("outcome names are the flight log's kebab-case words")
+    func outcomeNames() {
+        #expect(OperatorCommand.Outcome.refused(.takingOff).name == "refused:taking-off")
+        #expect(OperatorCommand.Outcome.alreadySo.name == "already")
+        #expect(OperatorCommand.Outcome.notReady([.heading, .navdata]).name == "refused:waiting heading,navdata")
+    }
 }

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import FlightRecords
+@testable import FlightService
+import Foundation
+import FollowCore
+@testable import Links
+import Synchronization
+import Testing
+
+/// Operator commands on the status socket (docs/commands.md §4.7), over real Unix sockets: a line in,
+/// the command handed to the flight with the sender's uid as its source, one reply line back; what is
+/// not a command is answered and never reaches the flight.
+@Suite("Status socket: operator command lines", .serialized)
+struct StatusSocketCommandTests {
+    /// The flight stand-in: takes every command, answers `accepted` in `state`, remembers what it got.
+    final class FakeFlight: Sendable {
+        let received = Mutex<[(OperatorCommand, String)]>([])
+        let inbox = OperatorCommandInbox()
+
+        init() {
+            inbox.attach { [self] command, source, reply in
+                self.received.withLock { $0.append((command, source)) }
+                var r = OperatorCommandReply()
+                (r.command, r.source, r.outcome, r.accepted, r.state) = (command.rawValue, source, "accepted", true, "holding(operator-hold)")
+                // The flight answers from its own thread, as the event loop does.
+                DispatchQueue.global().async { [r] in reply(r) }
+            }
+        }
+    }
+
+    @Test("a command line reaches the flight with the sender's uid as source; the reply comes back on the same connection")
+    func commandRoundTrip() throws {
+        // Given a publisher with a flight attached, and a client
+        let flight = FakeFlight()
+        let (dir, publisher) = try Self.publisher(commands: flight.inbox)
+        defer { publisher.stop(); _ = dir }
+        let client = try Watcher(path: publisher.path)
+
+        // When the client sends HOLD labelled as the watch
+        client.send(#"{"command":"hold","via":"watch"}"#)
+
+        // Then the flight got HOLD from "watch uid=<our uid>" and the client reads the reply
+        let reply = try #require(Self.reply(from: client))
+        #expect(flight.received.withLock { $0.map(\.0) } == [.hold])
+        #expect(flight.received.withLock { $0.first?.1 } == "watch uid=\(getuid())")
+        #expect(reply.command == "hold" && reply.accepted && reply.outcome == "accepted" && reply.state == "holding(operator-hold)")
+        #expect(publisher.counters[.commandsReceived] == 1 && publisher.counters[.commandsRefused] == 0)
+    }
+
+    @Test("garbage, an unknown command and a line too long are answered bad-request and never reach the flight; the connection goes on")
+    func badRequests() throws {
+        let flight = FakeFlight()
+        let (dir, publisher) = try Self.publisher(commands: flight.inbox)
+        defer { publisher.stop(); _ = dir }
+        let client = try Watcher(path: publisher.path)
+
+        client.send("not json at all")
+        let garbage = try #require(Self.reply(from: client))
+        #expect(garbage.outcome.hasPrefix("bad-request: not a JSON object") && !garbage.accepted)
+
+        client.send(#"{"command":"takeoff"}"#)
+        let unknown = try #require(Self.reply(from: client))
+        #expect(unknown.outcome.contains("unknown command \"takeoff\"") && unknown.outcome.contains("hold, resume, land"))
+
+        client.send(String(repeating: "x", count: 10_000))
+        let long = try #require(Self.reply(from: client))
+        #expect(long.outcome == "bad-request: line longer than \(StatusPublisher.maxCommandBytes) bytes")
+
+        // And a good command on the same connection still goes through (the long line was discarded whole)
+        client.send(#"{"command":"land"}"#)
+        let land = try #require(Self.reply(from: client))
+        #expect(land.accepted && land.command == "land")
+        #expect(flight.received.withLock { $0.map(\.0) } == [.land])
+        #expect(flight.received.withLock { $0.first?.1 } == "socket uid=\(getuid())", "no via: labelled socket")
+        #expect(publisher.counters[.commandsRefused] == 3)
+    }
+
+    @Test("a client sending faster than the bucket allows is answered rate-limited; the flight sees only the burst")
+    func rateLimited() throws {
+        let flight = FakeFlight()
+        let (dir, publisher) = try Self.publisher(commands: flight.inbox)
+        defer { publisher.stop(); _ = dir }
+        let client = try Watcher(path: publisher.path)
+
+        // When 20 commands arrive at once
+        client.send(Array(repeating: #"{"command":"hold"}"#, count: 20).joined(separator: "\n"))
+        var replies: [OperatorCommandReply] = []
+        let deadline = Date().addingTimeInterval(3)
+        while replies.count < 20, Date() < deadline {
+            replies += client.readAvailable().compactMap { OperatorCommandReply.decode(jsonLine: $0) }
+            usleep(10_000)
+        }
+        // Then the burst reached the flight and the rest were refused
+        #expect(replies.count == 20)
+        let limited = replies.filter { $0.outcome == "rate-limited" }.count
+        let burst = Int(CommandRateLimit.burst)
+        #expect(limited >= 20 - burst - 1 && limited <= 20 - burst, "\(limited) rate-limited")
+        #expect(flight.received.withLock { $0.count } == 20 - limited)
+    }
+
+    @Test("with no flight attached a command is answered no-flight")
+    func noFlight() throws {
+        let (dir, publisher) = try Self.publisher(commands: OperatorCommandInbox())
+        defer { publisher.stop(); _ = dir }
+        let client = try Watcher(path: publisher.path)
+        client.send(#"{"command":"land"}"#)
+        let reply = try #require(Self.reply(from: client))
+        #expect(reply.outcome == "no-flight" && !reply.accepted && reply.state.isEmpty)
+    }
+
+    @Test("a watcher that sends nothing and closes its sending side still gets status lines")
+    func halfClosedWatcher() throws {
+        let (dir, publisher) = try Self.publisher(commands: nil, intervalSeconds: 0.01)
+        defer { publisher.stop(); _ = dir }
+        let client = try Watcher(path: publisher.path)
+        client.shutdownWrite()
+        for n in 1...20 {
+            publisher.publish(StatusPublisherTests.status(n))
+            usleep(10_000)
+        }
+        #expect(client.readAvailable().compactMap { FlightStatus.decode(jsonLine: $0) }.count >= 5)
+    }
+
+    static func publisher(commands: OperatorCommandInbox?, intervalSeconds: Double = 0.25) throws -> (TemporaryDirectory, StatusPublisher) {
+        let dir = try TemporaryDirectory()
+        return (dir, try StatusPublisher(path: dir.path + "/status.sock", intervalSeconds: intervalSeconds, commands: commands))
+    }
+
+    /// The first reply line within 2 s (status lines skipped).
+    static func reply(from client: Watcher) -> OperatorCommandReply? {
+        let deadline = Date().addingTimeInterval(2)
+        while Date() < deadline {
+            if let reply = client.readAvailable().lazy.compactMap({ OperatorCommandReply.decode(jsonLine: $0) }).first { return reply }
+            usleep(10_000)
+        }
+        return nil
+    }
+}
+
+extension Watcher {
+    /// Writes `line` and a newline (blocking: the tests' lines fit the socket buffer).
+    func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    func shutdownWrite() { Glibc.shutdown(descriptor, Int32(SHUT_WR)) }
+}
