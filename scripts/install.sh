@@ -25,7 +25,9 @@
 #   /usr/local/bin/followme                     the binary (always replaced)
 #   /etc/followme/followme.toml                 etc/followme.toml, the config, with the field's paths:
 #                                               [log] directory = "/var/log/followme",
-#                                               [status] socket = "/run/followme/status.sock"
+#                                               [status] socket = "/run/followme/status.sock",
+#                                               [follow] takeoff = "start" (the operator starts it),
+#                                               [web] listen = "0.0.0.0:8080" (the phone cockpit)
 #   /etc/systemd/system/followme.service        etc/systemd/followme.service (not enabled)
 #   /etc/udev/rules.d/61-followme-gps.rules     udev/61-followme-gps.rules (pin your pucks there)
 #   /etc/default/gpsd                           etc/default/gpsd, replacing Debian's unedited
@@ -209,7 +211,9 @@ generate_manual() {
 # (out/flights, out/followme.sock are relative to where a developer runs followme).
 installed_config() {
     sed -e 's|^directory = "out/flights"|directory = "'"$LOGDIR"'"|' \
-        -e 's|^socket = "out/followme.sock"|socket = "/run/followme/status.sock"|' "$repo/etc/followme.toml"
+        -e 's|^socket = "out/followme.sock"|socket = "/run/followme/status.sock"|' \
+        -e 's|^takeoff = "auto"|takeoff = "start"|' \
+        -e 's|^listen = ""|listen = "0.0.0.0:8080"|' "$repo/etc/followme.toml"
 }
 
 systemd_running() { ! $staged && [ -d /run/systemd/system ] && command -v systemctl >/dev/null; }
