@@ -8,8 +8,10 @@
 #
 # `--test` (scripts/test.sh) also installs what only the tests drive: chromium (the after-flight
 # report is rendered in headless Chromium and screenshotted) and tmux (`followme watch` is driven
-# with send-keys / capture-pane), and pymavlink (pinned) in a venv at .build/pymavlink-venv for the MAVLink
-# codec's cross-check (Tests/MAVLinkTests/pymavlink_vectors.py; python3-venv when `python3 -m venv` lacks ensurepip).
+# with send-keys / capture-pane), and in a venv at .build/pymavlink-venv (python3-venv when `python3 -m venv`
+# lacks ensurepip), pinned: pymavlink for the MAVLink codec's cross-check (Tests/MAVLinkTests/pymavlink_vectors.py)
+# and websocket-client, with which Tests/CLITests/Support/cdp_driver.py drives Chromium's DevTools protocol
+# (the cockpit's browser test presses the page's buttons).
 set -euo pipefail
 
 packages=(libgps-dev gpsd gpsd-clients pkg-config systemd udev)
@@ -30,10 +32,11 @@ fi
 if [ "${1:-}" = "--test" ]; then
     # pymavlink from PyPI, pinned: the MAVLink vectors in Tests/MAVLinkTests/Fixtures were written by this version.
     venv="$(dirname "$0")/../.build/pymavlink-venv"
-    if ! "$venv/bin/python3" -c 'import importlib.metadata as m, sys; sys.exit(m.version("pymavlink") != "2.4.50")' 2>/dev/null; then
-        echo "followme: installing pymavlink 2.4.50 into .build/pymavlink-venv" >&2
+    if ! "$venv/bin/python3" -c 'import importlib.metadata as m, sys
+sys.exit(m.version("pymavlink") != "2.4.50" or m.version("websocket-client") != "1.8.0")' 2>/dev/null; then
+        echo "followme: installing pymavlink 2.4.50 and websocket-client 1.8.0 into .build/pymavlink-venv" >&2
         python3 -m venv "$venv"
-        "$venv/bin/python3" -m pip install -q --disable-pip-version-check "pymavlink==2.4.50"
+        "$venv/bin/python3" -m pip install -q --disable-pip-version-check "pymavlink==2.4.50" "websocket-client==1.8.0"
     fi
 fi
 command -v swift >/dev/null || { echo "followme: swift (6.2 or newer) is not on PATH" >&2; exit 1; }

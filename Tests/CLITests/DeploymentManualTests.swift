@@ -22,12 +22,14 @@ extension DeploymentFilesTests {
             switch line {
             case "directory = \"out/flights\"": "directory = \"/var/log/followme\""
             case "socket = \"out/followme.sock\"": "socket = \"/run/followme/status.sock\""
+            case "takeoff = \"auto\"": "takeoff = \"start\""
+            case "listen = \"\"": "listen = \"0.0.0.0:8080\""
             default: String(line)
             }
         }.joined(separator: "\n")
     }
 
-    @Test("the installed config logs each flight to /var/log/followme and serves status on /run/followme/status.sock")
+    @Test("the installed config logs each flight to /var/log/followme, serves status on /run/followme/status.sock and the cockpit on :8080, and takes off on START")
     func installedConfigHasFieldPaths() throws {
         try Stage.with { stage in
             #expect(try stage.install(binary: FollowMeBinary.url.path).exitCode == 0)
@@ -36,6 +38,7 @@ extension DeploymentFilesTests {
             #expect(r.exitCode == 0, "\(r.both)")
             #expect(r.stdout.contains("\ndirectory = \"/var/log/followme\""), "\(r.stdout)")
             #expect(r.stdout.contains("\nsocket = \"/run/followme/status.sock\""), "\(r.stdout)")
+            #expect(r.stdout.contains("\ntakeoff = \"start\"") && r.stdout.contains("\nlisten = \"0.0.0.0:8080\""), "\(r.stdout)")
             // And nothing else differs from the checkout's file
             #expect(try Self.installedText("etc/followme.toml") != Self.repoText("etc/followme.toml"))
             #expect(try stage.text("etc/followme/followme.toml") == Self.installedText("etc/followme.toml"))

@@ -128,17 +128,20 @@ import Glibc
         await first.terminate()
 
         // When systemd restarts it (Restart=on-failure)
-        let readiesBefore = notify.assignments.filter { $0 == "READY=1" }.count
+        let assignmentsBefore = notify.assignments.count
         let second = try Self.startRun(field: field, dir: dir, notify: notify, log: "flight-2.jsonl")
         // Then the new followme is READY, adopts the flying drone without landing it, and follows again
+        // (only what the new process said counts: the first one's STATUS=following is in the list too)
         let adopted = await eventually(seconds: 60) {
-            notify.assignments.filter { $0 == "READY=1" }.count > readiesBefore
-                && notify.assignments.suffix(40).contains("STATUS=following")
+            let since = notify.assignments.dropFirst(assignmentsBefore)
+            return since.contains("READY=1") && since.contains("STATUS=following")
         }
         let secondLog = (try? String(contentsOf: dir.appendingPathComponent("flight-2.jsonl"), encoding: .utf8)) ?? ""
         #expect(adopted, "after restart: \(notify.assignments.suffix(10))\nstderr:\n\(second.stderrText.text.suffix(2000))")
         #expect(!secondLog.contains(#""to":"taking-off""#), "the restarted flight took off again instead of adopting")
-        #expect(try field.control?.status().comWatchdog == false)
+        // and its commands clear the drone's com watchdog (within a few navdata packets)
+        let cleared = try await eventually(seconds: 5) { try field.control?.status().comWatchdog == false }
+        #expect(cleared)
 
         // And SIGTERM still lands it, confirmed, exit 0
         second.signal(SIGTERM)
