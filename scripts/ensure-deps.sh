@@ -7,7 +7,8 @@
 # newer: the code uses Swift 6.2's InlineArray) must already be on PATH; this checks its version.
 #
 # `--test` (scripts/test.sh) also installs what only the tests drive: chromium (the after-flight
-# report is rendered in headless Chromium and screenshotted) and tmux (`followme watch` is driven
+# report and the cockpit are rendered in headless Chromium and screenshotted), wrk (the load on the cockpit while
+# a flight follows) and tmux (`followme watch` is driven
 # with send-keys / capture-pane), and in a venv at .build/pymavlink-venv (python3-venv when `python3 -m venv`
 # lacks ensurepip), pinned: pymavlink for the MAVLink codec's cross-check (Tests/MAVLinkTests/pymavlink_vectors.py)
 # and websocket-client, with which Tests/CLITests/Support/cdp_driver.py drives Chromium's DevTools protocol
@@ -15,7 +16,7 @@
 set -euo pipefail
 
 packages=(libgps-dev gpsd gpsd-clients pkg-config systemd udev)
-[ "${1:-}" = "--test" ] && packages+=(chromium tmux)
+[ "${1:-}" = "--test" ] && packages+=(chromium tmux wrk)
 need=()
 for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
