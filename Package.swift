@@ -183,6 +183,6 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport", "FlightRecords"], swiftSettings: strict),
-        .testTarget(name: "CLITests", dependencies: ["FlightService", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CLITests", dependencies: ["FlightService", "Links", "TestSupport"], swiftSettings: strict),
     ]
 )

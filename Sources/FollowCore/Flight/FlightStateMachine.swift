@@ -47,11 +47,9 @@ public struct FlightStateMachine: Sendable {
     /// The take-off (or adoption) point on the plane: the geofence centre.
     public private(set) var home: PlaneVector?
     public private(set) var shutdownRequested = false
-    /// An operator's HOLD is in force (until RESUME); an operator's LAND was accepted.
-    public internal(set) var operatorHold = false
-    public internal(set) var operatorLand = false
-    /// The operator's START was accepted (`FailsafeParameters.takeOffOnStart`); the take-off consumes it.
-    public internal(set) var operatorStarted = false
+    /// An operator's HOLD is in force (until RESUME); an operator's LAND was accepted; an operator's
+    /// START was accepted (`FailsafeParameters.takeOffOnStart`; the take-off consumes it).
+    public internal(set) var operatorHold = false, operatorLand = false, operatorStarted = false
     /// The person's altitude from their 3-D fixes, metres (the receiver's datum), filtered
     /// (`personAltitudeTimeConstantSeconds`); and its value when home was set. Their difference is how
     /// far the ground under the person has risen since take-off (`HoldReason.personAboveDrone`).
@@ -358,8 +356,7 @@ public struct FlightStateMachine: Sendable {
                 // `droneReady` (the drone leaves "landed" as it lifts) nor the take-off battery
                 // margin (the reading sags as the motors start; the landing thresholds above apply).
                 // Nor the wind bit: the wind check above confirms it (`WindMonitor.firmwareWarningSeconds`).
-                // Nor the operator's HOLD: it holds (below), it does not abort into a landing; nor
-                // START, which the take-off consumed.
+                // Nor the operator's HOLD (it holds, below) nor START (the take-off consumed it).
                 let lost = missingPrerequisites(now: now, strictHeading: false)
                     .subtracting([.droneReady, .battery, .calmWind, .operatorResume, .operatorStart])
                 if !lost.isEmpty {
