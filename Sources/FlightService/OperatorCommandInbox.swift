@@ -25,7 +25,7 @@ public final class FlightStatusBoard: Sendable {
 /// What the flight made of an operator's command: the answer `followme land|hold|resume|start`, a
 /// key in `followme watch` and the cockpit's buttons get. One JSON line on the status socket,
 /// `{"kind":"reply","command":"land","source":"cli uid=1000","outcome":"accepted","accepted":true,"state":"landing(operator)"}`.
-public struct OperatorCommandReply: Codable, Sendable, Hashable {
+public struct OperatorCommandReply: SortedJSONLine, Sendable, Hashable {
     /// Tells a reply from a status line on the status socket.
     public var kind = "reply"
     public var command: String = ""
@@ -47,18 +47,9 @@ public struct OperatorCommandReply: Codable, Sendable, Hashable {
         return reply
     }
 
-    /// One JSON line, without the newline.
-    public func jsonLine() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
-
     /// Decodes a reply line of the status socket; nil for a status line or anything else.
     public static func decode(jsonLine: some StringProtocol) -> Self? {
-        guard let reply = try? JSONDecoder().decode(Self.self, from: Data(jsonLine.utf8)), reply.kind == "reply" else { return nil }
-        return reply
+        decodeLine(jsonLine).flatMap { $0.kind == "reply" ? $0 : nil }
     }
 }
 

@@ -8,30 +8,23 @@ import Foundation
 import FollowCore
 import Links
 
-/// Which operator command a `followme land|hold|resume|start` is, and its help.
-protocol OperatorCommandKind {
-    static var command: OperatorCommand { get }
-    static var abstract: String { get }
-}
+/// Which operator command a `followme land|hold|resume|start` is.
+protocol OperatorCommandKind { static var command: OperatorCommand { get } }
+enum LandKind: OperatorCommandKind { static let command = OperatorCommand.land }
+enum HoldKind: OperatorCommandKind { static let command = OperatorCommand.hold }
+enum ResumeKind: OperatorCommandKind { static let command = OperatorCommand.resume }
+enum StartKind: OperatorCommandKind { static let command = OperatorCommand.start }
 
-enum LandKind: OperatorCommandKind {
-    static let command = OperatorCommand.land
-    static let abstract = "Land the running flight now (from any state but an emergency or a released vehicle)."
-}
-
-enum HoldKind: OperatorCommandKind {
-    static let command = OperatorCommand.hold
-    static let abstract = "Stop following and hover where the drone is (before take-off: do not take off), until resume."
-}
-
-enum ResumeKind: OperatorCommandKind {
-    static let command = OperatorCommand.resume
-    static let abstract = "Lift an operator's hold: follow again (before take-off: take off when preflight passes)."
-}
-
-enum StartKind: OperatorCommandKind {
-    static let command = OperatorCommand.start
-    static let abstract = "Take off now: only in preflight with every check passed ([follow] takeoff = \"start\")."
+extension OperatorCommand {
+    /// The command line's one-line help.
+    var abstract: String {
+        switch self {
+        case .land: "Land the running flight now (from any state but an emergency or a released vehicle)."
+        case .hold: "Stop following and hover where the drone is (before take-off: do not take off), until resume."
+        case .resume: "Lift an operator's hold: follow again (before take-off: take off when preflight passes)."
+        case .start: "Take off now: only in preflight with every check passed ([follow] takeoff = \"start\")."
+        }
+    }
 }
 
 /// `followme land|hold|resume|start`: one operator command to the running `followme run`, through
@@ -41,7 +34,7 @@ struct OperatorCommandLine<Kind: OperatorCommandKind>: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: Kind.command.rawValue,
-            abstract: Kind.abstract,
+            abstract: Kind.command.abstract,
             discussion: """
                 Sent to the running flight through its status socket (--socket, else --config's \
                 [status] socket, else \(StatusSocketOptions.installedSocketPath)); logged in the flight log \

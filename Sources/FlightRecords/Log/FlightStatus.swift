@@ -9,7 +9,7 @@ import FollowCore
 /// interface for scripts: snake_case with the unit in the name, absent values omitted. Times are
 /// the flight loop's monotonic seconds (`t`, the same clock as the flight log's `t`); ages are
 /// seconds before `t`.
-public struct FlightStatus: Codable, Sendable, Hashable {
+public struct FlightStatus: SortedJSONLine, Sendable, Hashable {
     /// The flight loop's monotonic time when the snapshot was built, seconds.
     public var t: Double = 0
     /// Seconds since `followme run` started its flight loop.
@@ -186,18 +186,8 @@ public struct FlightStatus: Codable, Sendable, Hashable {
         return s
     }
 
-    /// The snapshot as one JSON line (no newline): what the status socket sends.
-    public func jsonLine() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
-
     /// Decodes one line of the status socket; nil if it is not a status object.
-    public static func decode(jsonLine: some StringProtocol) -> FlightStatus? {
-        try? JSONDecoder().decode(FlightStatus.self, from: Data(jsonLine.utf8))
-    }
+    public static func decode(jsonLine: some StringProtocol) -> FlightStatus? { decodeLine(jsonLine) }
 }
 
 /// Built by the flight (FlightService `FlightStatusTracker`) field by field: `FlightStatus.Wind { $0.windAuthority = … }`.
