@@ -62,6 +62,8 @@ public final class StatusPublisher: @unchecked Sendable {
 
     /// The longest command line read, bytes (our choice: `{"command":"resume","via":"watch"}` is 35).
     public static let maxCommandBytes = 256
+    /// The most bytes of answers and torn lines kept for one watcher: our choice, a few status lines.
+    static let maxPendingBytes = 16 * 1024
 
     public let path: String
     /// Where the flight's status comes from (shared with the web cockpit).
@@ -158,6 +160,9 @@ public final class StatusPublisher: @unchecked Sendable {
         var discardingLongLine = false
         var readClosed = false
         var rate = CommandRateLimit()
+        /// After a line over the rate limit, what it sends is not read until then (monotonic seconds):
+        /// a client that floods the socket costs the thread one read per pause, not a busy loop.
+        var quietUntil = 0.0
     }
 
     private func serve() {
@@ -178,7 +183,8 @@ public final class StatusPublisher: @unchecked Sendable {
             // Sleep until the next line is due, a watcher connects or writes, or a reply is queued (at
             // most `stopLatencySeconds`, so that `stop()` is noticed whatever the interval).
             var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-            fds += watchers.map { pollfd(fd: $0.readClosed ? -1 : $0.fd, events: Int16(POLLIN), revents: 0) }
+            let polled = SystemClock.now().seconds
+            fds += watchers.map { pollfd(fd: $0.readClosed || $0.quietUntil > polled ? -1 : $0.fd, events: Int16(POLLIN), revents: 0) }
             let waitMs = Int32(max(0, min(nextSend - SystemClock.now().seconds, Self.stopLatencySeconds)) * 1000)
             _ = poll(&fds, nfds_t(fds.count), waitMs)
             for (index, pfd) in fds.enumerated().dropFirst(2) where pfd.revents != 0 {
@@ -236,11 +242,14 @@ public final class StatusPublisher: @unchecked Sendable {
         let request = CommandRequest.parse(line)
         let via = request.via ?? "socket"
         let source = watcher.uid.map { "\(via) uid=\($0)" } ?? via
+        // Every line counts against the rate (garbage too), and a line over it pauses reading.
+        let now = SystemClock.now()
+        guard watcher.rate.allow(now: now) else {
+            watcher.quietUntil = now.seconds + 1 / CommandRateLimit.perSecond
+            return refuse(&watcher, command: request.name ?? "", source: source, outcome: "rate-limited")
+        }
         guard let command = request.command else {
             return refuse(&watcher, command: request.name ?? "", source: source, outcome: "bad-request: \(request.problem ?? "?")")
-        }
-        guard watcher.rate.allow(now: SystemClock.now()) else {
-            return refuse(&watcher, command: command.rawValue, source: source, outcome: "rate-limited")
         }
         state.withLock { $0.counts[.commandsReceived] += 1 }
         let id = watcher.id
@@ -250,8 +259,11 @@ public final class StatusPublisher: @unchecked Sendable {
         commands.submit(command, source: source) { [self] reply in queueReply(reply, to: id) }
     }
 
+    /// Answers a line the flight never sees; a client that does not read its answers gets no more
+    /// once `maxPendingBytes` wait for it (the status lines then drop it, as any watcher that stops reading).
     private func refuse(_ watcher: inout Watcher, command: String, source: String = "", outcome: String) {
         state.withLock { $0.counts[.commandsRefused] += 1 }
+        guard watcher.pending.count < Self.maxPendingBytes else { return }
         watcher.pending += Array((OperatorCommandReply.refused(command, source: source, outcome: outcome).jsonLine() + "\n").utf8)
     }
 

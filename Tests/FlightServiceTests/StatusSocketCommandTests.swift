@@ -100,6 +100,31 @@ struct StatusSocketCommandTests {
         #expect(flight.received.withLock { $0.count } == 20 - limited)
     }
 
+    @Test("a client flooding garbage without reading: the flight sees nothing, reading pauses, other watchers keep their lines")
+    func flood() throws {
+        let flight = FakeFlight()
+        let (dir, publisher) = try Self.publisher(commands: flight.inbox, intervalSeconds: 0.05)
+        defer { publisher.stop(); _ = dir }
+        let flooder = try Watcher(path: publisher.path), reader = try Watcher(path: publisher.path)
+        // When one client writes 2 s of garbage lines (as fast as the socket takes them) and never reads
+        var statuses = 0
+        let start = Date()
+        var n = 0
+        while Date().timeIntervalSince(start) < 2 {
+            n += 1
+            flooder.sendWithoutBlocking(String(repeating: "{\"command\":\"fly\"}\n", count: 50))
+            publisher.publish(StatusPublisherTests.status(n))
+            statuses += reader.readAvailable().compactMap { FlightStatus.decode(jsonLine: $0) }.count
+            usleep(5_000)
+        }
+        // Then nothing reached the flight, the other watcher kept getting status lines at its rate,
+        // and the flooder got answers only for what the rate allows (reading pauses after each limit)
+        #expect(flight.received.withLock { $0.isEmpty })
+        #expect(statuses >= 20, "\(statuses) status lines in 2 s at 20 Hz")
+        let refused = publisher.counters[.commandsRefused]
+        #expect(refused > 0 && refused < 200, "\(refused) lines answered: reading did not pause")
+    }
+
     @Test("with no flight attached a command is answered no-flight")
     func noFlight() throws {
         let (dir, publisher) = try Self.publisher(commands: OperatorCommandInbox())
@@ -147,4 +172,10 @@ extension Watcher {
     }
 
     func shutdownWrite() { Glibc.shutdown(descriptor, Int32(SHUT_WR)) }
+
+    /// Writes what the socket takes now, never waiting.
+    func sendWithoutBlocking(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
+    }
 }
