@@ -197,7 +197,8 @@ let package = Package(
         ),
         .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport", "FlightRecords"], swiftSettings: strict),
         .testTarget(
-            name: "CockpitTests", dependencies: ["Cockpit", "FlightService", "FlightRecords", "FollowCore", nioCore, nioPosix, log],
+            name: "CockpitTests",
+            dependencies: ["Cockpit", "FlightService", "FlightRecords", "FollowCore", "TestSupport", nioCore, nioPosix, log],
             swiftSettings: strict
         ),
         .testTarget(name: "CLITests", dependencies: ["FlightService", "TestSupport"], swiftSettings: strict),

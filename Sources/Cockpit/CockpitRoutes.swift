@@ -50,7 +50,7 @@ struct CockpitRoutes: Sendable {
         router.add(middleware: CockpitHeaders())
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(string: CockpitPage.html)))
+                     body: .init(byteBuffer: ByteBuffer(string: CockpitPage.html(status: board.current.status))))
         }
         router.get("/status") { _, _ in
             guard let status = board.current.status else {

@@ -13,7 +13,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct CockpitServerTests {
     @Test("the page is served, self-contained (no http:// or https:// reference), never cached, with a CSP")
     func page() async throws {
-        let (server, _, _) = try await CockpitFixtures.server()
+        let (server, board, _) = try await CockpitFixtures.server()
         defer { server.stop() }
         let reply = try await LoopbackHTTP(port: server.port).request("GET", "/")
         #expect(reply.status == 200)
@@ -24,6 +24,12 @@ import Testing
         #expect(reply.headers["cache-control"] == "no-store")
         #expect(reply.headers["content-security-policy"]?.hasPrefix("default-src 'self'") == true)
         #expect(reply.headers["x-frame-options"] == "DENY")
+        // The latest status rides inline in the page, and nothing in it can end its script block.
+        var hostile = CockpitFixtures.following
+        hostile.reason = "</script><script>alert(1)</script>"
+        board.publish(hostile)
+        let withStatus = try await LoopbackHTTP(port: server.port).request("GET", "/").body
+        #expect(withStatus.contains(#""state":"following""#) && !withStatus.contains("<script>alert"))
         let missing = try await LoopbackHTTP(port: server.port).request("GET", "/nothing")
         #expect(missing.status == 404 && missing.headers["cache-control"] == "no-store")
         await server.waitUntilStopped()

@@ -48,8 +48,8 @@ extension CockpitPage {
           const age = r.age_s, old = age !== undefined && age > 2;
           const sats = r.sats_used !== undefined ? r.sats_used + "/" + (r.sats_seen ?? "–") + " sats" : "sats –";
           return "<b" + (r.mode < 3 ? " class=warn" : "") + ">" + r.mode + "D</b> " + sats +
-            "<br>HDOP " + fmt(r.hdop, 1) + " · ±" + fmt(r.eph_m, 1) + " m" +
-            "<br><span" + (old ? " class=warn" : "") + ">age " + fmt(age, 1) + " s</span>";
+            "<br>±" + fmt(r.eph_m, 1) + " m&nbsp; HDOP " + fmt(r.hdop, 1) +
+            "<br><span" + (old ? " class=warn" : "") + ">" + (old ? "OLD " : "age ") + fmt(age, 1) + " s</span>";
         }
         function esc(s) { return String(s).replace(/[&<>"']/g, c => "&#" + c.charCodeAt(0) + ";"); }
 
@@ -64,7 +64,10 @@ extension CockpitPage {
             else if (waiting.length) detail = "Waiting for " + waiting.map(w => WAITING[w] || w).join(" · ");
             else detail = "ready: taking off";
           } else if (st.kind === "following") detail = "keeping " + fmt(s.standoff_m, 0) + " m from you";
-          else if (st.kind === "holding" || st.kind === "landing") detail = words(st.arg);
+          else if (st.kind === "holding" || st.kind === "landing") {
+            detail = words(st.arg);
+            if (s.state_since_t !== undefined) detail += " · for " + fmt(Math.max(0, s.t - s.state_since_t), 0) + " s";
+          }
           else if (st.kind === "landed") detail = words(s.reason);
           else if (st.kind === "emergency") detail = "motors cut: inspect the drone";
           else if (st.kind === "released") detail = words(st.arg);
@@ -86,21 +89,21 @@ extension CockpitPage {
           text("minsep-text", min ? "min " + fmt(min, 0) + " m" : "");
           text("standoff-text", standoff ? "standoff " + fmt(standoff, 0) + " m" : "");
         }
+        function vital(id, value, unit, sub, warn) {
+          $(id).innerHTML = value + (unit ? "<small>" + unit + "</small>" : "") + "<div class=sub>" + (sub || "&nbsp;") + "</div>";
+          $(id).className = "mid" + (warn ? " warn" : "");
+        }
         function renderTiles(s) {
           $("target-fix").innerHTML = fixHTML(s.target);
           $("onboard-fix").innerHTML = fixHTML(s.onboard);
-          const b = s.battery_pct;
-          text("battery", b === undefined ? "–" : fmt(b, 0) + " %");
-          $("battery").className = "mid" + (b !== undefined && b < 25 ? " warn" : "");
-          const w = s.wind;
-          if (w) {
-            $("wind").innerHTML = fmt(w.wind_mps, 1) + " m/s<div class=small>" + fmt(100 * w.wind_authority, 0) + " % of tilt</div>";
-            $("wind").className = "mid" + (w.wind_authority >= 0.8 || w.saturated_s > 0 ? " warn" : "");
-          } else { $("wind").innerHTML = "–<div class=small>on the ground</div>"; $("wind").className = "mid"; }
-          $("linkrate").innerHTML = (s.navdata_hz === undefined ? "–" : fmt(s.navdata_hz, 0) + " Hz") +
-            "<div class=small>" + (s.commands_per_s === undefined ? "" : fmt(s.commands_per_s, 0) + " cmd/s") + "</div>";
-          $("linkrate").className = "mid" + (s.navdata_hz !== undefined && s.navdata_hz < 5 ? " warn" : "");
-          text("altitude", s.altitude_m === undefined ? "–" : fmt(s.altitude_m, 1) + " m");
+          const b = s.battery_pct, w = s.wind;
+          vital("battery", fmt(b, 0), b === undefined ? "" : "%", b !== undefined && b < 25 ? "LOW" : "", b !== undefined && b < 25);
+          if (w) vital("wind", fmt(w.wind_mps, 1), "m/s", fmt(100 * w.wind_authority, 0) + "% tilt", w.wind_authority >= 0.8 || w.saturated_s > 0);
+          else vital("wind", "–", "", "on ground", false);
+          const hz = s.navdata_hz;
+          vital("linkrate", fmt(hz, 0), hz === undefined ? "" : "Hz", s.commands_per_s === undefined ? "" : fmt(s.commands_per_s, 0) + " cmd/s",
+            hz === undefined || hz < 5);
+          vital("altitude", fmt(s.altitude_m, 1), s.altitude_m === undefined ? "" : "m", "", false);
           const op = s.operator;
           text("last-command", op ? op.command.toUpperCase() + " · " + op.source + " → " + op.outcome +
             " (" + fmt(Math.max(0, s.t - op.t), 0) + " s ago)" : "none");
@@ -125,54 +128,57 @@ extension CockpitPage {
           $("b-land").disabled = false;
         }
 
+        function el(tag, attrs, body) {
+          let out = "<" + tag;
+          for (const k in attrs) out += " " + k + '="' + (typeof attrs[k] === "number" ? +attrs[k].toFixed(3) : esc(attrs[k])) + '"';
+          return out + (body === undefined ? "/>" : ">" + esc(body) + "</" + tag + ">");
+        }
         function drawPlan(s) {
           const svg = $("plan"), R = 6371008.8, rad = Math.PI / 180;
           const t = s.target, o = s.onboard, h = s.home;
-          const ref = (t && t.lat !== undefined) ? t : (o && o.lat !== undefined) ? o : h ? h : null;
-          if (!ref) { svg.innerHTML = "<text x=0 y=0 text-anchor=middle font-size=12>no position yet</text>"; svg.setAttribute("viewBox", "-100 -60 200 120"); return; }
+          const has = r => r && r.lat !== undefined && r.lon !== undefined;
+          const ref = has(t) ? t : has(o) ? o : h ? h : null;
+          if (!ref) { svg.setAttribute("viewBox", "-100 -60 200 120"); svg.innerHTML = el("text", {x: 0, y: 0, "text-anchor": "middle", "font-size": 14}, "no position yet"); return; }
           const cos0 = Math.cos(ref.lat * rad);
           const xy = p => [(p.lon - ref.lon) * rad * R * cos0, -(p.lat - ref.lat) * rad * R];
-          const P = (t && t.lat !== undefined) ? xy(t) : null, D = (o && o.lat !== undefined) ? xy(o) : null;
-          let H = h ? xy(h) : null;
+          const P = has(t) ? xy(t) : null, D = has(o) ? xy(o) : null, H = h ? xy(h) : null;
           const min = s.min_separation_m || 3, standoff = s.standoff_m || 0;
           const pts = [];
           if (P) pts.push([P[0] - min, P[1] - min], [P[0] + min, P[1] + min]);
           if (D) pts.push([D[0] - 3, D[1] - 3], [D[0] + 3, D[1] + 3]);
-          const near = Math.max(60, 3 * standoff);
-          const homeFar = H && P && Math.hypot(H[0] - P[0], H[1] - P[1]) > near;
+          const near = Math.max(60, 3 * standoff), anchor = P || D;
+          const homeFar = H && anchor && Math.hypot(H[0] - anchor[0], H[1] - anchor[1]) > near;
           if (H && !homeFar) pts.push([H[0] - 3, H[1] - 3], [H[0] + 3, H[1] + 3]);
-          if (!pts.length) pts.push([-10, -10], [10, 10]);
           const xs = pts.map(p => p[0]), ys = pts.map(p => p[1]);
           const cx = (Math.min(...xs) + Math.max(...xs)) / 2, cy = (Math.min(...ys) + Math.max(...ys)) / 2;
-          const wpx = svg.clientWidth || 360, hpx = svg.clientHeight || 260, aspect = wpx / hpx;
-          let half = Math.max((Math.max(...xs) - Math.min(...xs)) / 2, (Math.max(...ys) - Math.min(...ys)) / 2 * aspect, 12) * 1.2;
+          const wpx = svg.clientWidth || 360, hpx = svg.clientHeight || 186, aspect = wpx / hpx;
+          const half = Math.max((Math.max(...xs) - Math.min(...xs)) / 2, (Math.max(...ys) - Math.min(...ys)) / 2 * aspect, 12) * 1.25;
           const vw = 2 * half, vh = vw / aspect, m = vw / wpx;
-          svg.setAttribute("viewBox", (cx - vw / 2) + " " + (cy - vh / 2) + " " + vw + " " + vh);
+          svg.setAttribute("viewBox", [cx - vw / 2, cy - vh / 2, vw, vh].map(v => v.toFixed(3)).join(" "));
           let g = "";
-          if (H && s.geofence_m) g += `<circle cx=${H[0]} cy=${H[1]} r=${s.geofence_m} fill=none stroke=#d08000 stroke-width=${4 * m} stroke-dasharray="${12 * m} ${8 * m}"/>`;
-          if (P) {
-            if (standoff) g += `<circle cx=${P[0]} cy=${P[1]} r=${standoff} fill=none stroke=#0b6b1f stroke-width=${2 * m} stroke-dasharray="${6 * m} ${6 * m}"/>`;
-            g += `<circle cx=${P[0]} cy=${P[1]} r=${min} fill=rgba(220,0,0,.18) stroke=#c00000 stroke-width=${3 * m}/>`;
-          }
-          if (P && D) g += `<line x1=${D[0]} y1=${D[1]} x2=${P[0]} y2=${P[1]} stroke=#555 stroke-width=${2 * m}/>`;
-          if (H && !homeFar) g += `<rect x=${H[0] - 7 * m} y=${H[1] - 7 * m} width=${14 * m} height=${14 * m} fill=#fff stroke=#000 stroke-width=${2.5 * m}/>` +
-            `<text x=${H[0]} y=${H[1] + 5 * m} font-size=${13 * m} text-anchor=middle font-weight=900>H</text>`;
+          if (H && s.geofence_m) g += el("circle", {cx: H[0], cy: H[1], r: s.geofence_m, fill: "none", stroke: "#d08000", "stroke-width": 4 * m, "stroke-dasharray": (12 * m).toFixed(3) + " " + (8 * m).toFixed(3)});
+          if (P && standoff) g += el("circle", {cx: P[0], cy: P[1], r: standoff, fill: "none", stroke: "#0b6b1f", "stroke-width": 2 * m, "stroke-dasharray": (6 * m).toFixed(3) + " " + (6 * m).toFixed(3)});
+          if (P) g += el("circle", {cx: P[0], cy: P[1], r: min, fill: "rgba(220,0,0,.18)", stroke: "#c00000", "stroke-width": 3 * m});
+          if (P && D) g += el("line", {x1: D[0], y1: D[1], x2: P[0], y2: P[1], stroke: "#555", "stroke-width": 2 * m});
+          if (H && !homeFar) g += el("rect", {x: H[0] - 10 * m, y: H[1] - 10 * m, width: 20 * m, height: 20 * m, fill: "#fff", stroke: "#555", "stroke-width": 3 * m}) +
+            el("text", {x: H[0], y: H[1] + 6 * m, "font-size": 16 * m, "text-anchor": "middle", "font-weight": 900}, "H");
           if (homeFar) {
-            const a = Math.atan2(H[1] - cy, H[0] - cx), r = Math.min(vw, vh) / 2 - 22 * m;
-            const hx = cx + r * Math.cos(a), hy = cy + r * Math.sin(a), far = Math.hypot(H[0] - P[0], H[1] - P[1]);
-            g += `<text x=${hx} y=${hy} font-size=${15 * m} text-anchor=middle font-weight=900 fill=#000>H ${far.toFixed(0)} m</text>`;
+            const a = Math.atan2(H[1] - cy, H[0] - cx), r = Math.min(vw, vh) / 2 - 24 * m;
+            g += el("text", {x: cx + r * Math.cos(a), y: cy + r * Math.sin(a), "font-size": 15 * m, "text-anchor": "middle", "font-weight": 900},
+              "home " + Math.hypot(H[0] - anchor[0], H[1] - anchor[1]).toFixed(0) + " m");
           }
-          if (P) g += `<circle cx=${P[0]} cy=${P[1]} r=${9 * m} fill=#1565ff stroke=#000 stroke-width=${2.5 * m}/>`;
+          if (P) g += el("circle", {cx: P[0], cy: P[1], r: 9 * m, fill: "#1565ff", stroke: "#000", "stroke-width": 2.5 * m});
           if (D) {
-            const hd = s.heading_deg === undefined ? null : s.heading_deg, k = 13 * m;
-            if (hd === null) g += `<circle cx=${D[0]} cy=${D[1]} r=${8 * m} fill=#000/>`;
-            else g += `<polygon points="0,${-k * 1.3} ${k * 0.8},${k} 0,${k * 0.5} ${-k * 0.8},${k}" fill=#000 stroke=#fff stroke-width=${2 * m} transform="translate(${D[0]} ${D[1]}) rotate(${hd})"/>`;
+            const k = 16 * m;
+            if (s.heading_deg === undefined) g += el("circle", {cx: D[0], cy: D[1], r: 8 * m, fill: "#000"});
+            else g += el("polygon", {points: [0, -k * 1.3, k * 0.8, k, 0, k * 0.45, -k * 0.8, k].map(v => v.toFixed(3)).join(" "),
+              fill: "#000", stroke: "#fff", "stroke-width": 2 * m, transform: "translate(" + D[0].toFixed(3) + " " + D[1].toFixed(3) + ") rotate(" + s.heading_deg.toFixed(1) + ")"});
           }
           const nice = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000].find(v => v >= vw / 5) || 5000;
           const x0 = cx - vw / 2 + 12 * m, y0 = cy + vh / 2 - 12 * m;
-          g += `<line x1=${x0} y1=${y0} x2=${x0 + nice} y2=${y0} stroke=#000 stroke-width=${4 * m}/>` +
-            `<text x=${x0} y=${y0 - 7 * m} font-size=${15 * m} font-weight=900>${nice} m</text>` +
-            `<text x=${cx + vw / 2 - 14 * m} y=${cy - vh / 2 + 20 * m} font-size=${17 * m} text-anchor=middle font-weight=900>N↑</text>`;
+          g += el("line", {x1: x0, y1: y0, x2: x0 + nice, y2: y0, stroke: "#000", "stroke-width": 5 * m}) +
+            el("text", {x: x0, y: y0 - 8 * m, "font-size": 16 * m, "font-weight": 900}, nice + " m") +
+            el("text", {x: cx + vw / 2 - 16 * m, y: cy - vh / 2 + 22 * m, "font-size": 18 * m, "text-anchor": "middle", "font-weight": 900}, "N↑");
           svg.innerHTML = g;
         }
 
@@ -225,7 +231,7 @@ extension CockpitPage {
         $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; });
         $("confirm-yes").addEventListener("click", () => { $("confirm").hidden = true; send("start"); });
 
-        fetch("/status", {cache: "no-store"}).then(r => r.ok ? r.json() : null).then(s => { if (s && !last) render(s); }).catch(() => {});
+        try { const inline = $("initial-status").textContent.trim(); if (inline) render(JSON.parse(inline)); } catch (x) {}
         connect();
         setInterval(tick, 500);
         if (!sessionStorage.getItem("followme-code") && !location.hash.includes("watch")) askCode("");

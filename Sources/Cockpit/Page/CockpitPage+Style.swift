@@ -2,7 +2,8 @@ extension CockpitPage {
     /// The page's CSS. Black on white and bold system fonts (read in sunlight, at arm's length); the
     /// state colours are the report's and `watch`'s meaning: green following, amber holding, red
     /// landing or emergency, grey-blue preflight. The buttons sit fixed at the bottom, 64 px and more
-    /// tall (a gloved thumb), LAND the widest and red.
+    /// tall (a gloved thumb), LAND the widest and red; the pairing and START sheets open at the top,
+    /// above the phone's keyboard, and never cover the buttons: LAND is always one tap away.
     static let style = #"""
         *{box-sizing:border-box}
         html,body{margin:0;background:#fff;color:#000;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
@@ -35,16 +36,24 @@ extension CockpitPage {
         #bar-standoff{position:absolute;top:0;bottom:0;width:4px;margin-left:-2px;background:#0b6b1f}
         #bar-now{position:absolute;top:-2px;bottom:-2px;width:10px;margin-left:-5px;background:#000;border:2px solid #fff}
         .plan-card{padding:2px}
-        #plan{width:100%;height:260px;display:block;background:#f4f4f4;border-radius:7px}
-        #plan-legend{text-align:center}
-        .grid{display:grid;grid-template-columns:1fr 1fr;gap:0 8px}
-        .tile{margin:4px 0}
-        .fix{font-size:17px;font-weight:800;line-height:1.25}
+        #plan{width:100%;height:186px;display:block;background:#f4f4f4;border-radius:7px}
+        #plan-legend{text-align:center;font-size:15px}
+        .k-person{color:#1565ff}.k-drone{color:#000}.k-home{color:#555}.k-fence{color:#d08000}
+        .vitals{display:grid;grid-template-columns:repeat(4,1fr);gap:0 6px}
+        .vital{padding:4px 6px;margin:4px 0;text-align:center}
+        .vital .label{font-size:13px;letter-spacing:.5px}
+        .vital .mid{font-size:26px;white-space:nowrap}
+        .vital small{font-size:15px;font-weight:800;margin-left:1px}
+        .vital .sub{font-size:13px;font-weight:800;color:#333;white-space:nowrap}
+        .vital .warn .sub,.vital.warn .sub{color:#b00000}
+        .grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0 6px}
+        .tile{margin:4px 0;padding:5px 8px;min-width:0}
+        .fix{font-size:15px;font-weight:800;line-height:1.3;white-space:nowrap;overflow:hidden}
         .fix b{font-size:24px}
         #warnings{margin:2px 0 0;padding-left:22px;font-size:17px;font-weight:700}
         #warnings li{margin:2px 0}
         #last-command{font-size:19px;font-weight:800}
-        footer{position:fixed;left:0;right:0;bottom:0;z-index:6;background:#fff;border-top:4px solid #000;
+        footer{position:fixed;left:0;right:0;bottom:0;z-index:12;background:#fff;border-top:4px solid #000;
           padding:8px 8px calc(8px + env(safe-area-inset-bottom))}
         .row3{display:grid;grid-template-columns:1fr 1fr 1fr;gap:8px;margin-bottom:8px}
         .cmd{font:inherit;font-size:24px;font-weight:900;border:3px solid #000;border-radius:12px;min-height:64px;color:#000;
@@ -59,9 +68,9 @@ extension CockpitPage {
         #toast{min-height:0;font-size:18px;font-weight:800;text-align:center}
         #toast:not(:empty){margin-top:6px;padding:6px;border-radius:8px;background:#000;color:#fff}
         #toast.bad:not(:empty){background:#c00000}
-        .overlay{position:fixed;inset:0;z-index:10;background:rgba(0,0,0,.7);display:flex;align-items:flex-end}
+        .overlay{position:fixed;inset:0;z-index:10;background:rgba(0,0,0,.7);display:flex;align-items:flex-start}
         .overlay[hidden]{display:none}
-        .sheet{width:100%;background:#fff;border-top:4px solid #000;padding:16px 14px calc(16px + env(safe-area-inset-bottom))}
+        .sheet{width:100%;background:#fff;border-bottom:4px solid #000;padding:16px 14px}
         .sheet-title{font-size:30px;font-weight:900}
         .sheet p{font-size:19px;margin:8px 0 12px}
         #pair-code{width:100%;font:inherit;font-size:40px;font-weight:900;letter-spacing:8px;text-align:center;

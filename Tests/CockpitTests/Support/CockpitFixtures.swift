@@ -60,11 +60,20 @@ enum CockpitFixtures {
 
     static var holdingTargetStale: FlightStatus {
         var s = following
-        (s.state, s.reason) = ("holding(target-stale)", "hold:target-stale")
+        (s.state, s.reason, s.stateSinceT) = ("holding(target-stale)", "hold:target-stale", 996)
         s.target?.ageSeconds = 4.6
         s.person?.distanceMeters = 9.4
         s.wind?.windAuthority = 0.83
         s.transitions.append(.init { ($0.t, $0.from, $0.to, $0.reason) = (996, "following", "holding(target-stale)", "hold:target-stale") })
+        return s
+    }
+
+    static var landingOperator: FlightStatus {
+        var s = following
+        (s.state, s.reason, s.stateSinceT) = ("landing(operator)", "land:operator", 998)
+        (s.altitudeMeters, s.batteryPercent) = (1.4, 21)
+        s.operatorCommand = .init { ($0.t, $0.command, $0.source, $0.outcome) = (998, "land", "web 192.0.2.7", "accepted") }
+        s.transitions.append(.init { ($0.t, $0.from, $0.to, $0.reason) = (998, "following", "landing(operator)", "land:operator") })
         return s
     }
 
