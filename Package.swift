@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        // The phone cockpit's HTTP server. Its default traits are off: they add swift-configuration
+        // (config readers we do not use) and nothing the cockpit needs.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
     ],
     targets: [
         // MARK: Pure (values in, values out; time is an argument; no clock, socket, file or logger)
@@ -62,6 +65,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The phone cockpit (`[web] listen`): the page, its status stream and its four commands, on its own event loop.
+        .target(
+            name: "Cockpit",
+            dependencies: [
+                "FollowCore", "FlightRecords", "FlightService", log, nioCore, nioPosix,
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
         // Development tools, never part of a flight: the simulated drones and field, the simulator
         // server (`followme sim`), the bench (`followme bench`), the fuzzing properties.
         .target(
@@ -72,7 +84,8 @@ let package = Package(
         .executableTarget(
             name: "followme",
             dependencies: [
-                "FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "FlightService", argumentParser, log, lifecycle,
+                "FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "FlightService", "Cockpit", argumentParser, log,
+                lifecycle,
             ],
             exclude: ["followme.order"],
             swiftSettings: strict,
@@ -183,6 +196,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport", "FlightRecords"], swiftSettings: strict),
+        .testTarget(
+            name: "CockpitTests",
+            dependencies: ["Cockpit", "FlightService", "FlightRecords", "FollowCore", "TestSupport", nioCore, nioPosix, log],
+            swiftSettings: strict
+        ),
         .testTarget(name: "CLITests", dependencies: ["FlightService", "Links", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -85,6 +85,8 @@ struct RunCommand: AsyncParsableCommand {
         options.statusPublisher = Self.statusPublisher(path: statusSocket ?? config.status.socketPath, logger: logger,
                                                        board: board, commands: commands)
         defer { Self.stop(options.statusPublisher, logger: logger) }
+        let cockpit = try await Self.startCockpit(config: config, board: board, commands: commands, logger: logger)
+        defer { cockpit?.stop() }
         let app: FlightApplication
         do {
             app = try ServiceFactory.buildFlight(config: config, options: options, logger: logger)

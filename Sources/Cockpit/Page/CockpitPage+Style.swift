@@ -1,0 +1,84 @@
+extension CockpitPage {
+    /// The page's CSS. Black on white and bold system fonts (read in sunlight, at arm's length); the
+    /// state colours are the report's and `watch`'s meaning: green following, amber holding, red
+    /// landing or emergency, grey-blue preflight. The buttons sit fixed at the bottom, 64 px and more
+    /// tall (a gloved thumb), LAND the widest and red; the pairing and START sheets open at the top,
+    /// above the phone's keyboard, and never cover the buttons: LAND is always one tap away.
+    static let style = #"""
+        *{box-sizing:border-box}
+        html,body{margin:0;background:#fff;color:#000;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+          -webkit-text-size-adjust:100%;font-weight:600}
+        body{padding-bottom:196px}
+        header{position:sticky;top:0;z-index:5;padding:10px 14px 8px;color:#fff;border-bottom:4px solid #000}
+        #state{font-size:40px;font-weight:900;line-height:1.05;letter-spacing:.5px;text-transform:uppercase}
+        #detail{font-size:21px;font-weight:700;line-height:1.2;margin-top:4px}
+        #link{font-size:16px;font-weight:700;margin-top:4px;opacity:.95}
+        .st-preflight{background:#1f4e8c}
+        .st-following{background:#0b6b1f}
+        .st-climbing,.st-taking-off{background:#0b5a6b}
+        .st-holding{background:#f5b400;color:#000}
+        .st-landing,.st-emergency{background:#c00000}
+        .st-landed{background:#3a3a3a}
+        .st-released{background:#6a1b9a}
+        .st-unknown{background:#555}
+        header.stale{background:repeating-linear-gradient(135deg,#555 0 18px,#333 18px 36px)!important;color:#fff!important}
+        header.stale #link{font-size:22px;font-weight:900;color:#ff0}
+        main{padding:6px 8px 0}
+        .card{border:3px solid #000;border-radius:10px;padding:6px 10px;margin:6px 0;background:#fff}
+        .label{font-size:15px;font-weight:800;letter-spacing:1px;color:#333}
+        .row{display:flex;justify-content:space-between;align-items:baseline;gap:8px}
+        .small{font-size:16px;font-weight:700}
+        .big{font-size:44px;font-weight:900;line-height:1}
+        .mid{font-size:28px;font-weight:900;line-height:1.1}
+        .warn{color:#b00000}
+        #bar{position:relative;height:26px;border:2px solid #000;border-radius:5px;margin:6px 0 4px;background:#e8f3e8;overflow:hidden}
+        #bar-danger{position:absolute;left:0;top:0;bottom:0;background:repeating-linear-gradient(135deg,#d00 0 8px,#f66 8px 16px)}
+        #bar-standoff{position:absolute;top:0;bottom:0;width:4px;margin-left:-2px;background:#0b6b1f}
+        #bar-now{position:absolute;top:-2px;bottom:-2px;width:10px;margin-left:-5px;background:#000;border:2px solid #fff}
+        .plan-card{padding:2px}
+        #plan{width:100%;height:186px;display:block;background:#f4f4f4;border-radius:7px}
+        #plan-legend{text-align:center;font-size:15px}
+        .k-person{color:#1565ff}.k-drone{color:#000}.k-home{color:#555}.k-fence{color:#d08000}
+        .vitals{display:grid;grid-template-columns:repeat(4,1fr);gap:0 6px}
+        .vital{padding:4px 6px;margin:4px 0;text-align:center}
+        .vital .label{font-size:13px;letter-spacing:.5px}
+        .vital .mid{font-size:26px;white-space:nowrap}
+        .vital small{font-size:15px;font-weight:800;margin-left:1px}
+        .vital .sub{font-size:13px;font-weight:800;color:#333;white-space:nowrap}
+        .vital .warn .sub,.vital.warn .sub{color:#b00000}
+        .grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:0 6px}
+        .tile{margin:4px 0;padding:5px 8px;min-width:0}
+        .fix{font-size:15px;font-weight:800;line-height:1.3;white-space:nowrap;overflow:hidden}
+        .fix b{font-size:24px}
+        #warnings{margin:2px 0 0;padding-left:22px;font-size:17px;font-weight:700}
+        #warnings li{margin:2px 0}
+        #last-command{font-size:19px;font-weight:800}
+        footer{position:fixed;left:0;right:0;bottom:0;z-index:12;background:#fff;border-top:4px solid #000;
+          padding:8px 8px calc(8px + env(safe-area-inset-bottom))}
+        .row3{display:grid;grid-template-columns:1fr 1fr 1fr;gap:8px;margin-bottom:8px}
+        .cmd{font:inherit;font-size:24px;font-weight:900;border:3px solid #000;border-radius:12px;min-height:64px;color:#000;
+          background:#fff;touch-action:manipulation}
+        .cmd:active{transform:scale(.97)}
+        .cmd:disabled{color:#888;border-color:#aaa;background:#eee}
+        .hold{background:#f5b400}
+        .resume{background:#8fd19e}
+        .start{background:#7fb3ff}
+        .land{display:block;width:100%;min-height:84px;font-size:36px;letter-spacing:3px;background:#c00000;color:#fff;border-color:#600}
+        .cmd.busy{opacity:.6}
+        #toast{min-height:0;font-size:18px;font-weight:800;text-align:center}
+        #toast:not(:empty){margin-top:6px;padding:6px;border-radius:8px;background:#000;color:#fff}
+        #toast.bad:not(:empty){background:#c00000}
+        .overlay{position:fixed;inset:0;z-index:10;background:rgba(0,0,0,.7);display:flex;align-items:flex-start}
+        .overlay[hidden]{display:none}
+        .sheet{width:100%;background:#fff;border-bottom:4px solid #000;padding:16px 14px}
+        .sheet-title{font-size:30px;font-weight:900}
+        .sheet p{font-size:19px;margin:8px 0 12px}
+        #pair-code{width:100%;font:inherit;font-size:40px;font-weight:900;letter-spacing:8px;text-align:center;
+          border:3px solid #000;border-radius:10px;padding:8px}
+        .row2{display:grid;grid-template-columns:1fr 1fr;gap:10px;margin-top:12px}
+        .row2 button{font:inherit;font-size:24px;font-weight:900;min-height:64px;border:3px solid #000;border-radius:12px}
+        .plain{background:#fff}
+        .go{background:#0b6b1f;color:#fff}
+        .go.start{background:#1f4e8c}
+        """#
+}

@@ -1,0 +1,89 @@
+import FlightRecords
+import Foundation
+
+/// The cockpit page: one HTML document with its style and script inline, nothing fetched from
+/// anywhere but the server that sent it (no CDN, no font, no image): it works on a phone on the
+/// ground unit's own network, without the internet.
+///
+/// Made for a phone held in one hand outdoors (390×844 CSS px): black on white (sunlight), big
+/// bold type, the state as a coloured banner on top, the four buttons at the bottom under the thumb.
+enum CockpitPage {
+    /// The page with the latest status inlined, so that it shows the flight at once, before its stream
+    /// delivers (and a screenshot taken at load shows it too).
+    static func html(status: FlightStatus?) -> String {
+        // JSON's only `<` are inside strings, where `\u003c` means the same: no `</script>` can end the block.
+        let json = status?.jsonLine().replacingOccurrences(of: "<", with: "\\u003c") ?? ""
+        return template.replacingOccurrences(of: initialStatusMarker, with: json)
+    }
+
+    /// Where `html(status:)` puts the status.
+    static let initialStatusMarker = "<!--initial-status-->"
+
+    /// The whole page, without a status.
+    static let template = """
+        <!doctype html>
+        <html lang="en"><head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+        <meta name="color-scheme" content="light">
+        <meta name="referrer" content="no-referrer">
+        <title>FollowMe cockpit</title>
+        <style>\(style)</style>
+        </head><body>
+        <header id="banner" class="st-unknown">
+          <div id="state">CONNECTING</div>
+          <div id="detail">waiting for the flight's status</div>
+          <div id="link"></div>
+        </header>
+        <main>
+          <section id="distance-box" class="card">
+            <div class="row"><span class="label">DRONE TO YOU</span><span id="distance" class="big">–</span></div>
+            <div id="bar"><div id="bar-danger"></div><div id="bar-standoff"></div><div id="bar-now"></div></div>
+            <div class="row small"><span id="minsep-text"></span><span id="standoff-text"></span></div>
+          </section>
+          <section class="vitals">
+            <div class="card vital"><div class="label">BATTERY</div><div id="battery" class="mid">–</div></div>
+            <div class="card vital"><div class="label">WIND</div><div id="wind" class="mid">–</div></div>
+            <div class="card vital"><div class="label">LINK</div><div id="linkrate" class="mid">–</div></div>
+            <div class="card vital"><div class="label">HEIGHT</div><div id="altitude" class="mid">–</div></div>
+          </section>
+          <section class="card plan-card">
+            <svg id="plan" viewBox="-100 -100 200 200" preserveAspectRatio="xMidYMid meet" role="img" aria-label="plan view"></svg>
+            <div id="plan-legend" class="small"><span class="k-person">●</span> you <span class="k-drone">▲</span> drone <span class="k-home">■</span> home <span class="k-fence">◯</span> fence</div>
+          </section>
+          <section class="grid">
+            <div class="card tile"><div class="label">YOUR GPS</div><div id="target-fix" class="fix">–</div></div>
+            <div class="card tile"><div class="label">DRONE GPS</div><div id="onboard-fix" class="fix">–</div></div>
+          </section>
+          <section class="card"><div class="label">LAST COMMAND</div><div id="last-command">none</div></section>
+          <section class="card"><div class="label">WARNINGS</div><ol id="warnings"></ol></section>
+        </main>
+        <footer id="buttons">
+          <div class="row3">
+            <button id="b-start" class="cmd start" data-command="start">START</button>
+            <button id="b-hold" class="cmd hold" data-command="hold">HOLD</button>
+            <button id="b-resume" class="cmd resume" data-command="resume">RESUME</button>
+          </div>
+          <button id="b-land" class="cmd land" data-command="land">LAND</button>
+          <div id="toast" role="status"></div>
+        </footer>
+        <div id="pair" class="overlay" hidden>
+          <form id="pair-form" class="sheet">
+            <div class="sheet-title">Pairing code</div>
+            <p>The 6 digits <b>followme run</b> printed (also in the journal).</p>
+            <input id="pair-code" inputmode="numeric" autocomplete="one-time-code" maxlength="128" required>
+            <div class="row2"><button type="button" id="pair-later" class="plain">Only watch</button><button type="submit" class="go">Pair</button></div>
+          </form>
+        </div>
+        <div id="confirm" class="overlay" hidden>
+          <div class="sheet">
+            <div class="sheet-title">Take off now?</div>
+            <p>The drone lifts off and follows you. Stand clear.</p>
+            <div class="row2"><button type="button" id="confirm-no" class="plain">Cancel</button><button type="button" id="confirm-yes" class="go start">TAKE OFF</button></div>
+          </div>
+        </div>
+        <script id="initial-status" type="application/json">\(initialStatusMarker)</script>
+        <script>\(script)</script>
+        </body></html>
+        """
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Cockpit
+import FlightService
+import Links
+import Logging
+
+extension RunCommand {
+    /// The phone cockpit `[web] listen` asks for (docs/commands.md §4.8), or nil when it is off.
+    ///
+    /// A `[web] code_file` that cannot serve (readable by others, empty, missing) stops the run with
+    /// exit 2 before anything flies: a cockpit anyone could command must not start, and a cockpit the
+    /// operator counts on must not be silently missing. A socket that cannot be bound (the port is taken)
+    /// is logged as an error and the flight goes on without it, as without a status socket: a missing
+    /// page must not stop a restarted followme from adopting a drone in the air.
+    static func startCockpit(config: FollowMeConfiguration, board: FlightStatusBoard, commands: OperatorCommandInbox,
+                             logger: Logger) async throws -> CockpitServer? {
+        guard !config.web.listen.isEmpty, let endpoint = WebListenAddress(config.web.listen) else { return nil }
+        let code: PairingCode
+        if let file = config.web.codeFile {
+            do {
+                code = try PairingCode(contentsOfFile: file)
+            } catch {
+                logger.error("followme run: no cockpit: \(error)")
+                throw ExitCode(2)
+            }
+        } else {
+            code = PairingCode.random()
+        }
+        let settings = CockpitSettings(host: endpoint.host, port: endpoint.port, code: code,
+                                       landWithoutCode: config.web.landWithoutCode)
+        do {
+            let server = try await CockpitServer.start(settings: settings, board: board, commands: commands, logger: logger,
+                                                       clock: SystemClock.now)
+            // The journal keeps a generated code (it changes at every start); a fixed one stays in its file.
+            let pairing = config.web.codeFile.map { "pairing code in \($0)" } ?? "pairing code \(code.text)"
+            logger.notice("cockpit: http://\(config.web.listen)/ \(pairing)", metadata: [
+                "land-without-code": "\(config.web.landWithoutCode)",
+            ])
+            return server
+        } catch {
+            logger.error("cockpit not available; flying without it", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+}
