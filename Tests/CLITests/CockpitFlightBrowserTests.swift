@@ -13,7 +13,7 @@ import TestSupport
 /// off; a load on the web server while it follows leaves the drone's 30 Hz PCMD alone; HOLD stops the
 /// drone, RESUME follows again, LAND lands it (confirmed by the simulator's navdata), SIGTERM exits 0.
 /// Screenshots are written to the scratch directory and their paths printed.
-@Suite(.serialized) struct CockpitBrowserTests {
+@Suite(.serialized) struct CockpitFlightBrowserTests {
     /// This file's directory, and the repository two levels up.
     static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let repository = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
@@ -56,8 +56,12 @@ import TestSupport
         let page = try BrowserPage(browser: browser, dir: dir, size: (390, 844))
         defer { page.quit() }
         try page.navigate("http://127.0.0.1:\(port)/")
-        func state() -> String { (try? page.text("#state")) ?? "" }
-        let waiting = await eventually(seconds: 90) { state().contains("preflight") && (try? page.text("#banner"))?.contains("start") == true }
+        // What a person reads: the banner's state (its class names the state's kind) and its words
+        func state() -> String {
+            let kind = (try? page.evaluate("document.querySelector('#banner').className")) as? String ?? ""
+            return kind.replacingOccurrences(of: "st-", with: "") + ": " + ((try? page.text("#banner")) ?? "").lowercased()
+        }
+        let waiting = await eventually(seconds: 90) { state().hasPrefix("preflight") && state().contains("press start") }
         #expect(waiting, "banner: \((try? page.text("#banner")) ?? "?")")
         try page.screenshot(dir.appendingPathComponent("1-preflight.png"))
 
@@ -67,19 +71,21 @@ import TestSupport
         try page.press("#b-start")
         try page.press("#confirm-yes")
         // Then the page asks for the code again, and nothing flew
-        let askedAgain = await eventually(seconds: 10) { (try? page.visible("#pair")) == true }
+        let askedAgain = await eventually(seconds: 10) {
+            (try? page.visible("#pair")) == true && (try? page.text("#pair"))?.contains("Wrong code") == true
+        }
         #expect(askedAgain, "the pairing dialog did not come back after a wrong code")
         try page.screenshot(dir.appendingPathComponent("2-wrong-code.png"))
         try await Task.sleep(for: .seconds(2))
         #expect(try field.status()["state"] as? String == "landed", "the drone moved on a wrong code")
-        #expect(run.stderrText.text.contains("401") || run.stderrText.text.contains("wrong pairing code"),
+        #expect(run.stderrText.text.contains("cockpit: command refused, wrong or missing pairing code"),
                 "the refusal is logged: \(run.stderrText.text.suffix(1500))")
         #expect(!Self.flightLog(log).contains(#""kind":"operator""#), "a command with the wrong code reached the flight")
 
         // When the right code is entered (the page sends the pending START again)
         try page.enterCode(code)
         // Then the drone takes off and follows; the page says so
-        let following = await eventually(seconds: 90) { state().contains("following") }
+        let following = await eventually(seconds: 90) { state().hasPrefix("following") }
         #expect(following, "state on the page: \(state())\nstderr:\n\(run.stderrText.text.suffix(2000))")
         try page.screenshot(dir.appendingPathComponent("3-following.png"))
 
@@ -95,11 +101,11 @@ import TestSupport
         // Then the drone still gets its commands at ≥ 25 Hz and is still following
         #expect(pcmdHertz >= 25, "PCMD \(pcmdHertz) Hz under load")
         #expect(load.requests > 0, "wrk made no request: \(load.output)")
-        #expect(state().contains("following") || (try? page.text("#state")) != nil)
+        #expect(state().hasPrefix("following"), "state on the page after the load: \(state())")
 
         // When HOLD is pressed
         try page.press("#b-hold")
-        let held = await eventually(seconds: 10) { state().contains("holding(operator-hold)") }
+        let held = await eventually(seconds: 10) { state().hasPrefix("holding") && state().contains("hold") }
         #expect(held, "state on the page: \(state())")
         // Then the drone stops (within a couple of seconds) while the person walks on
         try await Task.sleep(for: .seconds(3))
@@ -116,11 +122,11 @@ import TestSupport
 
         // When RESUME, it follows again
         try page.press("#b-resume")
-        #expect(await eventually(seconds: 30) { state().contains("following") }, "state: \(state())")
+        #expect(await eventually(seconds: 30) { state().hasPrefix("following") }, "state: \(state())")
 
         // When LAND, it lands: the page shows it and the simulator's navdata says landed
         try page.press("#b-land")
-        let landed = await eventually(seconds: 60) { state().contains("landed") && (try? field.status()["state"] as? String) == "landed" }
+        let landed = await eventually(seconds: 60) { state().hasPrefix("landed") && (try? field.status()["state"] as? String) == "landed" }
         #expect(landed, "page \(state()), sim \(String(describing: try? field.status()["state"]))")
         try page.screenshot(dir.appendingPathComponent("5-landed.png"))
         let console = try page.console()
@@ -193,8 +199,8 @@ final class BrowserPage {
 
     init(browser: String, dir: URL, size: (Int, Int)) throws {
         let control = dir.appendingPathComponent("cdp.sock").path
-        driver = try ChildProcess(name: "cdp-driver", executable: CockpitBrowserTests.python, arguments: [
-            CockpitBrowserTests.driverScript, browser, dir.appendingPathComponent("chromium-profile").path, control,
+        driver = try ChildProcess(name: "cdp-driver", executable: CockpitFlightBrowserTests.python, arguments: [
+            CockpitFlightBrowserTests.driverScript, browser, dir.appendingPathComponent("chromium-profile").path, control,
             String(size.0), String(size.1),
         ])
         let deadline = Date().addingTimeInterval(60)
@@ -240,7 +246,8 @@ final class BrowserPage {
     }
 
     func visible(_ selector: String) throws -> Bool {
-        try evaluate("(e => !!e && !e.hidden && e.offsetParent !== null)(document.querySelector(\(Self.quoted(selector))))") as? Bool ?? false
+        // Not offsetParent: a fixed-position sheet has none.
+        try evaluate("(e => !!e && !e.hidden && getComputedStyle(e).display !== 'none' && e.getClientRects().length > 0)(document.querySelector(\(Self.quoted(selector))))") as? Bool ?? false
     }
 
     /// Taps the element (a click, as a tap delivers).
