@@ -1,7 +1,6 @@
 import FlightService
 import FollowCore
 import Hummingbird
-import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -19,9 +18,6 @@ public struct CockpitSettings: Sendable {
     /// Live status streams (`GET /events`) served at once; one more gets 503. Our choice: a field
     /// holds a few phones; 32 leaves room for reloads and tabs while bounding the server's work.
     public var maxStreams = 32
-    /// TCP connections held at once; more wait in the kernel's accept queue. Our choice: the streams
-    /// plus room for the page, `/status` and `/command`, so a phone's LAND still gets through.
-    public var maxConnections = 96
 
     public init(host: String, port: Int, code: PairingCode, landWithoutCode: Bool = false) {
         (self.host, self.port, self.code, self.landWithoutCode) = (host, port, code, landWithoutCode)
@@ -69,7 +65,11 @@ public final class CockpitServer: Sendable {
             server: .http1(configuration: .init(idleTimeout: CockpitRoutes.idleTimeout)),
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil, backlog: 256, reuseAddress: true,
-                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
+                // No connection cap: Hummingbird's `MaximumAvailableConnections` left accepted-late
+                // connections unanswered until some other one closed (CockpitServerLoadTests: 36 of 300
+                // clients stalled), and a stalled LAND is worse than 1000 idle sockets, which the idle
+                // timeout closes anyway. The streams, the only long requests, are bounded (`maxStreams`).
+                availableConnectionsDelegate: nil),
             onServerRunning: { channel in
                 boundContinuation.yield(channel.localAddress?.port ?? settings.port)
                 boundContinuation.finish()

@@ -10,7 +10,7 @@ import TestSupport
 /// preflight still waiting, following, and a hold on the person's stale GPS. The DOM must show the
 /// state in words and the console must stay silent; the screenshots are kept in
 /// `.build/cockpit-screenshots/` for a person to look at.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct CockpitBrowserTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct CockpitScreenshotTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static var chromium: String? { ["chromium", "chromium-browser"].lazy.compactMap(ChildProcess.locate).first }
 
