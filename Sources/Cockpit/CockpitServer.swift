@@ -35,9 +35,10 @@ public enum CockpitError: Error, CustomStringConvertible {
     }
 }
 
-/// The phone cockpit: an HTTP server (Hummingbird) on its own one-thread event loop group — never the
-/// shared group the 30 Hz flight loop runs on — that reads the `FlightStatusBoard` and submits to the
-/// `OperatorCommandInbox`, nothing else, so no client can slow the flight (docs/commands.md §4.8).
+/// The phone cockpit: an HTTP server (Hummingbird) whose sockets run on its own one-thread event loop
+/// group — never the shared group the 30 Hz flight loop runs on — and whose handlers (Swift tasks on
+/// the cooperative pool) only read the `FlightStatusBoard` and submit to the `OperatorCommandInbox`,
+/// so no client can slow the flight (docs/commands.md §4.8).
 public final class CockpitServer: Sendable {
     /// The TCP port it listens on (the one asked for, or the one the system chose for port 0).
     public let port: Int
