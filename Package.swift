@@ -70,7 +70,7 @@ let package = Package(
             name: "Cockpit",
             dependencies: [
                 "FollowCore", "FlightRecords", "FlightService", log, nioCore, nioPosix,
-                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

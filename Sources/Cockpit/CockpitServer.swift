@@ -1,7 +1,6 @@
 import FlightService
 import FollowCore
 import Hummingbird
-import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -19,9 +18,6 @@ public struct CockpitSettings: Sendable {
     /// Live status streams (`GET /events`) served at once; one more gets 503. Our choice: a field
     /// holds a few phones; 32 leaves room for reloads and tabs while bounding the server's work.
     public var maxStreams = 32
-    /// TCP connections held at once; more wait in the kernel's accept queue. Our choice: the streams
-    /// plus room for the page, `/status` and `/command`, so a phone's LAND still gets through.
-    public var maxConnections = 96
 
     public init(host: String, port: Int, code: PairingCode, landWithoutCode: Bool = false) {
         (self.host, self.port, self.code, self.landWithoutCode) = (host, port, code, landWithoutCode)
@@ -39,9 +35,10 @@ public enum CockpitError: Error, CustomStringConvertible {
     }
 }
 
-/// The phone cockpit: an HTTP server (Hummingbird) on its own one-thread event loop group — never the
-/// shared group the 30 Hz flight loop runs on — that reads the `FlightStatusBoard` and submits to the
-/// `OperatorCommandInbox`, nothing else, so no client can slow the flight (docs/commands.md §4.8).
+/// The phone cockpit: an HTTP server (Hummingbird) whose sockets run on its own one-thread event loop
+/// group — never the shared group the 30 Hz flight loop runs on — and whose handlers (Swift tasks on
+/// the cooperative pool) only read the `FlightStatusBoard` and submit to the `OperatorCommandInbox`,
+/// so no client can slow the flight (docs/commands.md §4.8).
 public final class CockpitServer: Sendable {
     /// The TCP port it listens on (the one asked for, or the one the system chose for port 0).
     public let port: Int
@@ -69,7 +66,11 @@ public final class CockpitServer: Sendable {
             server: .http1(configuration: .init(idleTimeout: CockpitRoutes.idleTimeout)),
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil, backlog: 256, reuseAddress: true,
-                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
+                // No connection cap: Hummingbird's `MaximumAvailableConnections` left accepted-late
+                // connections unanswered until some other one closed (CockpitServerLoadTests: 36 of 300
+                // clients stalled), and a stalled LAND is worse than 1000 idle sockets, which the idle
+                // timeout closes anyway. The streams, the only long requests, are bounded (`maxStreams`).
+                availableConnectionsDelegate: nil),
             onServerRunning: { channel in
                 boundContinuation.yield(channel.localAddress?.port ?? settings.port)
                 boundContinuation.finish()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Cockpit
 import FlightService
+import Foundation
 import Links
 import Logging
 
@@ -34,6 +35,7 @@ extension RunCommand {
             // The journal keeps a generated code (it changes at every start); a fixed one stays in its file.
             let pairing = config.web.codeFile.map { "pairing code in \($0)" } ?? "pairing code \(code.text)"
             logger.notice("cockpit: http://\(config.web.listen)/ \(pairing)", metadata: [
+                "open": "\(Self.cockpitAddresses(endpoint).map { "http://\($0)/" }.joined(separator: " "))",
                 "land-without-code": "\(config.web.landWithoutCode)",
             ])
             return server
@@ -41,5 +43,27 @@ extension RunCommand {
             logger.error("cockpit not available; flying without it", metadata: ["error": "\(error)"])
             return nil
         }
+    }
+
+    /// Where a phone opens the cockpit: for a wildcard `listen` ("0.0.0.0", "::") each IPv4 address
+    /// of this computer's interfaces that are up, loopback excepted (what a person types on the
+    /// phone); otherwise the address as configured.
+    static func cockpitAddresses(_ endpoint: WebListenAddress) -> [String] {
+        guard ["0.0.0.0", "::"].contains(endpoint.host) else {
+            return [endpoint.host.contains(":") ? "[\(endpoint.host)]:\(endpoint.port)" : "\(endpoint.host):\(endpoint.port)"]
+        }
+        var first: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&first) == 0 else { return [] }
+        defer { freeifaddrs(first) }
+        var addresses: [String] = []
+        for entry in sequence(first: first, next: { $0?.pointee.ifa_next }) {
+            guard let entry, let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+                  entry.pointee.ifa_flags & UInt32(IFF_UP) != 0, entry.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0 else { continue }
+            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0,
+                              NI_NUMERICHOST) == 0 else { continue }
+            addresses.append("\(String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)):\(endpoint.port)")
+        }
+        return addresses
     }
 }

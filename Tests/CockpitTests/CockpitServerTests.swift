@@ -178,6 +178,20 @@ import Testing
         await server.waitUntilStopped()
     }
 
+    @Test("a port already taken: start fails with the address and the reason, and leaves nothing running")
+    func portTaken() async throws {
+        let (first, _, _) = try await CockpitFixtures.server()
+        defer { first.stop() }
+        let settings = CockpitSettings(host: "127.0.0.1", port: first.port, code: PairingCode("1"))
+        let error = await #expect(throws: CockpitError.self) {
+            _ = try await CockpitServer.start(settings: settings, board: FlightStatusBoard(), commands: OperatorCommandInbox(),
+                                              logger: .init(label: "test"), clock: { .zero })
+        }
+        #expect(error.map { "\($0)" }?.contains("127.0.0.1:\(first.port)") == true, "\(String(describing: error))")
+        #expect(try await LoopbackHTTP(port: first.port).request("GET", "/").status == 200, "the first server still serves")
+        await first.waitUntilStopped()
+    }
+
     @Test("it runs on its own event loop group, not the flight loop's shared one, and stops cleanly with streams open")
     func ownEventLoop() async throws {
         let (server, board, _) = try await CockpitFixtures.server()

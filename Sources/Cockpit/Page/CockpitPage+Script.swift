@@ -60,7 +60,7 @@ extension CockpitPage {
           let title = st.kind.replace(/-/g, " "), detail = "";
           const waiting = s.waiting || [];
           if (st.kind === "preflight") {
-            if (waiting.length === 1 && waiting[0] === "start") detail = "Ready: press START to take off";
+            if (waiting.length === 1 && waiting[0] === "start") detail = "Ready: press START";
             else if (waiting.length) detail = "Waiting for " + waiting.map(w => WAITING[w] || w).join(" · ");
             else detail = "ready: taking off";
           } else if (st.kind === "following") detail = "keeping " + fmt(s.standoff_m, 0) + " m from you";

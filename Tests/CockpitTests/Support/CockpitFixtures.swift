@@ -40,6 +40,16 @@ enum CockpitFixtures {
         return s
     }
 
+    static var readyToStart: FlightStatus {
+        var s = preflightWaiting
+        (s.state, s.waiting) = ("preflight(waiting: start)", ["start"])
+        (s.navdataHertz, s.commandsPerSecond, s.headingDegrees) = (15, 30, 0)
+        s.onboard?.mode = 3
+        s.person?.distanceMeters = 12.5
+        s.target?.latitudeDegrees = home.lat + 0.000_112
+        return s
+    }
+
     static var following: FlightStatus {
         var s = base("following")
         s.reason = "altitude-reached"

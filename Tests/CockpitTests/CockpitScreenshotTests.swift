@@ -10,7 +10,7 @@ import TestSupport
 /// preflight still waiting, following, and a hold on the person's stale GPS. The DOM must show the
 /// state in words and the console must stay silent; the screenshots are kept in
 /// `.build/cockpit-screenshots/` for a person to look at.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct CockpitBrowserTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct CockpitScreenshotTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static var chromium: String? { ["chromium", "chromium-browser"].lazy.compactMap(ChildProcess.locate).first }
 
@@ -19,6 +19,7 @@ import TestSupport
         "following": (CockpitFixtures.following, ["following", "11.2 m", "keeping 11 m"]),
         "holding-target-stale": (CockpitFixtures.holdingTargetStale, ["holding", "person's GPS stale"]),
         "landing": (CockpitFixtures.landingOperator, ["landing", "you pressed LAND"]),
+        "ready-to-start": (CockpitFixtures.readyToStart, ["Ready: press START"]),
         // Without `#watch` a page with no code in its session asks for one first.
         "pairing": (CockpitFixtures.following, ["Pairing code"]),
         // No stream to be had (every place taken): after 2.5 s without news the banner says so.
@@ -26,7 +27,7 @@ import TestSupport
     ]
 
     @Test("each state renders at 390×844 with its words in the banner",
-          arguments: ["preflight-waiting", "following", "holding-target-stale", "landing", "pairing", "disconnected"])
+          arguments: ["preflight-waiting", "following", "holding-target-stale", "landing", "ready-to-start", "pairing", "disconnected"])
     func renders(name: String) async throws {
         let (status, words) = try #require(Self.scenarios[name])
         let browser = try #require(Self.chromium, "chromium is not installed (scripts/ensure-deps.sh --test installs it)")
@@ -64,6 +65,9 @@ import TestSupport
         for word in words { #expect(dom.stdout.contains(word), "\(word) is not on the page; banner: \(banner)") }
         #expect(banner.contains(" stale\"") == (name == "disconnected"), "the banner's stale mark: \(banner)")
         #expect(dom.stdout.contains(#"<div id="pair" class="overlay">"#) == (name == "pairing"), "the pairing sheet")
+        // START is offered only when it is the one thing the flight waits for; LAND always.
+        #expect(dom.stdout.contains(#"<button id="b-start" class="cmd start" data-command="start">"#) == (name == "ready-to-start"))
+        #expect(dom.stdout.contains(#"<button id="b-land" class="cmd land" data-command="land">"#))
         // (Refused streams are logged by the browser itself: the disconnected page's console is not silent.)
         for run in [shot, dom] where name != "disconnected" {
             let console = run.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") || $0.contains("Uncaught") }
