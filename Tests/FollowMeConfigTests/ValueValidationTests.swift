@@ -108,7 +108,7 @@ struct ValueValidationTests {
         (key: "log.max_total_mb", value: "\"200\"", expected: "an integer", found: "string \"200\""),
         (key: "status.socket", value: "1", expected: "a string", found: "integer 1"),
         (key: "follow.takeoff", value: "true", expected: "\"auto\" or \"start\"", found: "boolean true"),
-        (key: "follow.mode", value: "2", expected: "\"leash\" or \"angle\" or \"orbit\"", found: "integer 2"),
+        (key: "follow.mode", value: "2", expected: "\"leash\", \"angle\" or \"orbit\"", found: "integer 2"),
         (key: "follow.angle_deg", value: "\"behind\"", expected: "a number", found: "string \"behind\""),
         (key: "follow.orbit_speed_mps", value: "true", expected: "a number", found: "boolean true"),
         (key: "follow.orbit_direction", value: "1", expected: "\"clockwise\" or \"counterclockwise\"", found: "integer 1"),

@@ -7,11 +7,13 @@ extension FollowController {
     /// positive: the aim point's feed-forward).
     /// - Parameters:
     ///   - direction: the direction so far (unit, person → aim).
-    ///   - reference: the person's smoothed reference (its velocity is their direction of travel).
+    ///   - reference: the person's smoothed reference (its velocity is the leash's direction of travel).
+    ///   - travelVelocity: the target estimator's velocity of the person, m/s: the angle mode's direction
+    ///     of travel (the reference lags a turn by about 2/ω = 2 s; the estimator, fed Doppler, much less).
     ///   - frozen: the target estimator says the person stands.
     ///   - range: estimated drone–person distance, metres; `keepOut`, `standoff`: the aim's radii.
     func turnedStandoffDirection(
-        _ direction: PlaneVector, reference: PlaneState, frozen: Bool,
+        _ direction: PlaneVector, reference: PlaneState, travelVelocity: PlaneVector, frozen: Bool,
         range: Double, keepOut: Double, standoff: Double, dt: Double
     ) -> (direction: PlaneVector, orbitRate: Double) {
         let referenceSpeed = reference.velocity.length
@@ -29,11 +31,11 @@ extension FollowController {
         case .angle:
             // Below a walking speed the direction of travel is GPS noise: hold the bearing; between it and
             // twice it, turn slower in proportion (a standing person's noisy speed rarely gets that far).
-            let minSpeed = tuning.travelDirectionMinSpeedMetersPerSecond
-            guard !frozen, referenceSpeed >= minSpeed else { return (direction, 0) }
-            let confidence = min((referenceSpeed - minSpeed) / minSpeed, 1)
+            let minSpeed = tuning.travelDirectionMinSpeedMetersPerSecond, travelSpeed = travelVelocity.length
+            guard !frozen, travelSpeed >= minSpeed else { return (direction, 0) }
+            let confidence = min((travelSpeed - minSpeed) / minSpeed, 1)
             // Clockwise from the direction of travel (compass sense): rotate by −angle counter-clockwise.
-            let travel = reference.velocity / referenceSpeed
+            let travel = travelVelocity / travelSpeed
             let desired = Self.rotated(travel, byRadians: -radians(fromDegrees: parameters.angleDegrees))
             let maxStep = parameters.orbitSpeedMetersPerSecond / standoff * dt * comfort * confidence
             return Self.turned(direction, towards: desired, maxStep: maxStep,

@@ -243,7 +243,7 @@ public struct FollowController: Sendable {
         let range = (drone.position - target.position).length
         let (direction, orbitRate) = turnedStandoffDirection(
             standoffDirection ?? initialDirection(from: person, to: predicted.position, noseHeadingDegrees: noseHeadingDegrees),
-            reference: reference, frozen: frozen, range: range, keepOut: keepOut, standoff: standoff, dt: dt)
+            reference: reference, travelVelocity: target.velocity, frozen: frozen, range: range, keepOut: keepOut, standoff: standoff, dt: dt)
         standoffDirection = direction
 
         // 3. Aim point: on the circle, inside the geofence, outside the separation radius.

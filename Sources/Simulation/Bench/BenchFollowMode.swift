@@ -35,6 +35,13 @@ extension BenchScenario {
                       followMode: BenchFollowMode(mode: .angle, angleDegrees: 180))
     }
 
+    /// The same at `orbit_speed_mps = 3`: how much of the angle error is the swing's speed limit.
+    public static func angleBehindFast(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "angle-behind-3mps", summary: "angle 180 at orbit_speed_mps 3: the same walk",
+                      kind: .synthetic, person: rightTurnsWalk(), origin: origin,
+                      followMode: BenchFollowMode(mode: .angle, angleDegrees: 180, orbitSpeedMetersPerSecond: 3))
+    }
+
     /// `mode = "angle"`, `angle_deg = 90` (the person's right) with the same walk.
     public static func angleRight(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
         BenchScenario(name: "angle-right-turns", summary: "angle 90 (right): walk 1.4 m/s, 60 s legs, 90° right turns",
@@ -60,7 +67,8 @@ extension BenchScenario {
 
     /// The issue 26 scenarios (`followme bench --mode-scenarios`, or `--scenario NAME`).
     public static func followModes(origin: GeoCoordinate = defaultOrigin) -> [BenchScenario] {
-        [angleBehind(origin: origin), angleRight(origin: origin), orbitStand(origin: origin), orbitWalk(origin: origin)]
+        [angleBehind(origin: origin), angleBehindFast(origin: origin), angleRight(origin: origin), orbitStand(origin: origin),
+         orbitWalk(origin: origin)]
     }
 }
 
