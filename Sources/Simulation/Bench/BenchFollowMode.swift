@@ -28,25 +28,28 @@ extension BenchScenario {
         })
     }
 
+    /// `mode = "angle"` at `angleDegrees` (orbit speed `orbitSpeed`) on `rightTurnsWalk`.
+    static func angleTurns(_ name: String, _ summary: String, angleDegrees: Double, orbitSpeed: Double = 2,
+                           origin: GeoCoordinate) -> BenchScenario {
+        BenchScenario(name: name, summary: summary, kind: .synthetic, person: rightTurnsWalk(), origin: origin,
+                      followMode: BenchFollowMode(mode: .angle, angleDegrees: angleDegrees, orbitSpeedMetersPerSecond: orbitSpeed))
+    }
+
     /// `mode = "angle"`, `angle_deg = 180` behind a walker with 90° right turns.
     public static func angleBehind(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
-        BenchScenario(name: "angle-behind-turns", summary: "angle 180: walk 1.4 m/s, 60 s legs, 90° right turns",
-                      kind: .synthetic, person: rightTurnsWalk(), origin: origin,
-                      followMode: BenchFollowMode(mode: .angle, angleDegrees: 180))
+        angleTurns("angle-behind-turns", "angle 180: walk 1.4 m/s, 60 s legs, 90° right turns", angleDegrees: 180, origin: origin)
     }
 
     /// The same at `orbit_speed_mps = 3`: how much of the angle error is the swing's speed limit.
     public static func angleBehindFast(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
-        BenchScenario(name: "angle-behind-3mps", summary: "angle 180 at orbit_speed_mps 3: the same walk",
-                      kind: .synthetic, person: rightTurnsWalk(), origin: origin,
-                      followMode: BenchFollowMode(mode: .angle, angleDegrees: 180, orbitSpeedMetersPerSecond: 3))
+        angleTurns("angle-behind-3mps", "angle 180 at orbit_speed_mps 3: the same walk", angleDegrees: 180, orbitSpeed: 3,
+                   origin: origin)
     }
 
     /// `mode = "angle"`, `angle_deg = 90` (the person's right) with the same walk.
     public static func angleRight(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
-        BenchScenario(name: "angle-right-turns", summary: "angle 90 (right): walk 1.4 m/s, 60 s legs, 90° right turns",
-                      kind: .synthetic, person: rightTurnsWalk(), origin: origin,
-                      followMode: BenchFollowMode(mode: .angle, angleDegrees: 90))
+        angleTurns("angle-right-turns", "angle 90 (right): walk 1.4 m/s, 60 s legs, 90° right turns", angleDegrees: 90,
+                   origin: origin)
     }
 
     /// `mode = "orbit"` at 2 m/s clockwise round a person standing for 120 s.
