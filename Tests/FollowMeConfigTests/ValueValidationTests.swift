@@ -108,6 +108,10 @@ struct ValueValidationTests {
         (key: "log.max_total_mb", value: "\"200\"", expected: "an integer", found: "string \"200\""),
         (key: "status.socket", value: "1", expected: "a string", found: "integer 1"),
         (key: "follow.takeoff", value: "true", expected: "\"auto\" or \"start\"", found: "boolean true"),
+        (key: "follow.mode", value: "2", expected: "\"leash\", \"angle\" or \"orbit\"", found: "integer 2"),
+        (key: "follow.angle_deg", value: "\"behind\"", expected: "a number", found: "string \"behind\""),
+        (key: "follow.orbit_speed_mps", value: "true", expected: "a number", found: "boolean true"),
+        (key: "follow.orbit_direction", value: "1", expected: "\"clockwise\" or \"counterclockwise\"", found: "integer 1"),
         (key: "web.listen", value: "8080", expected: "a string", found: "integer 8080"),
         (key: "web.land_without_code", value: "\"yes\"", expected: "true or false", found: "string \"yes\""),
         (key: "web.code_file", value: "0", expected: "a string", found: "integer 0"),
@@ -168,6 +172,10 @@ struct ValueValidationTests {
         outside("follow.max_yaw_rate_dps", "351", range: "40 to 350"),
         outside("follow.max_climb_mps", "0.1", range: "0.2 to 2"),
         outside("follow.max_climb_mps", "700", range: "0.2 to 2"),  // mm/s by mistake
+        outside("follow.angle_deg", "-181", range: "-180 to 180"),
+        outside("follow.angle_deg", "270", range: "-180 to 180"),  // 0…360 by mistake
+        outside("follow.orbit_speed_mps", "0.1", range: "0.2 to 5"),
+        outside("follow.orbit_speed_mps", "5.1", range: "0.2 to 5"),
         outside("failsafe.target_timeout_s", "0.1", range: "0.2 to 10"),
         outside("failsafe.target_timeout_s", "11", range: "0.2 to 10"),
         outside("failsafe.land_after_s", "0.5", range: "1 to 120"),
@@ -237,6 +245,7 @@ struct ValueValidationTests {
             "onboard.mount_offset_deg", "drone.address", "drone.outdoor", "log.path", "log.directory", "status.socket",
             "drone.protocol", "mavlink.address", "mavlink.autopilot", "mavlink.position_source",
             "follow.takeoff", "web.listen", "web.land_without_code", "web.code_file",
+            "follow.mode", "follow.orbit_direction",
         ])
         let covered = Set(Self.outOfRangeCases.filter { Double($0.value)?.isFinite ?? false }.map(\.key))
         #expect(covered == numeric)
@@ -261,6 +270,8 @@ struct ValueValidationTests {
               ("mavlink.local_port", "65535"), ("mavlink.system_id", "1"), ("mavlink.system_id", "255"),
               ("mavlink.component_id", "1"), ("mavlink.component_id", "255"), ("mavlink.target_system", "0"),
               ("mavlink.target_system", "255"),
+              ("follow.angle_deg", "-180"), ("follow.angle_deg", "180"), ("follow.orbit_speed_mps", "0.2"),
+              ("follow.orbit_speed_mps", "5"),
           ])
     func boundsAccepted(key: String, value: String) throws {
         var doc = TestDocument.flyable(key, value)

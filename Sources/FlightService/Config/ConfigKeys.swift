@@ -126,6 +126,15 @@ package enum ConfigKeys {
         // Every file written before START existed takes off by itself.
         .choice("follow", "takeoff", \.follow.takeoff, default: .auto,
                 help: "\"auto\": take off as soon as every preflight check passes; \"start\": only on the operator's START."),
+        // Issue 26. Every file written before the modes flies the leash, as before.
+        .choice("follow", "mode", \.follow.mode, default: .leash,
+                help: "\"leash\": behind a walker; \"angle\": at angle_deg from their direction of travel; \"orbit\": circle them."),
+        .number("follow", "angle_deg", \.follow.angleDegrees, F.angleDegrees,
+                help: "mode \"angle\": degrees clockwise from the person's direction of travel (0 front, 90 right, 180 behind, -90 left)."),
+        .number("follow", "orbit_speed_mps", \.follow.orbitSpeedMetersPerSecond, F.orbitSpeedMetersPerSecond,
+                help: "Speed round the person: mode \"orbit\"'s, and mode \"angle\"'s fastest on its way to the angle."),
+        .choice("follow", "orbit_direction", \.follow.orbitDirection, default: .clockwise,
+                help: "mode \"orbit\": which way round, seen from above."),
     ]
 
     private static let failsafe: [ConfigKey] = [

@@ -16,6 +16,8 @@ extension FollowMeConfiguration {
             // The autopilot reports the nose heading itself: no receiver mount to correct for.
             $0.mountOffsetDegrees = readsOnboardReceiver ? onboard.mountOffsetDegrees : 0
             $0.targetFixRateHz = target.assumedFixRateHz
+            ($0.mode, $0.angleDegrees) = (follow.mode, follow.angleDegrees)
+            ($0.orbitSpeedMetersPerSecond, $0.orbitDirection) = (follow.orbitSpeedMetersPerSecond, follow.orbitDirection)
         }
     }
 

@@ -182,6 +182,14 @@ extension FollowMeConfiguration {
         /// When the drone takes off: as soon as every preflight prerequisite holds, or on the
         /// operator's START (the cockpit, `followme start`).
         public internal(set) var takeoff: TakeOff = .auto
+        /// Where round the person the standoff is kept (issue 26): `FollowCore.FollowMode`.
+        public internal(set) var mode: FollowMode = .leash
+        /// `mode = "angle"`: degrees clockwise from the person's direction of travel (PX4 `FLW_TGT_FA`).
+        public internal(set) var angleDegrees: Double = 0
+        /// The standoff point's speed round the person: the orbit's, the angle mode's bound.
+        public internal(set) var orbitSpeedMetersPerSecond: Double = 0
+        /// `mode = "orbit"`: which way round, seen from above.
+        public internal(set) var orbitDirection: OrbitDirection = .clockwise
 
         /// `[follow] takeoff`.
         public enum TakeOff: String, Sendable, Equatable, CaseIterable {

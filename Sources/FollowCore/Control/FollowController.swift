@@ -26,7 +26,10 @@ public struct FollowOutput: Sendable, Hashable {
 ///
 /// **Where it aims (our choice).** At the person plus `standoffMeters` along a *standoff
 /// direction* u, a unit vector from the person. u starts as the person→drone direction, so
-/// following begins without a sideways lunge. While the person walks (`TargetMotion.moving`)
+/// following begins without a sideways lunge. `FollowParameters.mode` says where u turns to
+/// (`FollowMode`: the angle mode towards `angleDegrees` from the direction of travel at most at
+/// `orbitSpeedMetersPerSecond`, the orbit round and round at that speed; `FollowController+Standoff.swift`);
+/// the leash, the default, is this. While the person walks (`TargetMotion.moving`)
 /// u swings towards "behind the person" (−their velocity), first order with
 /// `standoffRotationTimeConstantSeconds` and at most `standoffRotationDegreesPerSecond`, and
 /// only with room to spare (not within a metre or two of `minSeparationMeters`): the drone
@@ -233,26 +236,14 @@ public struct FollowController: Sendable {
                            / (tuning.feedForwardFullMetersPerSecond - tuning.feedForwardStartMetersPerSecond), 0), 1)
         let reference = smooth(target, velocity: target.velocity * fade, dt: dt)
 
-        // 2. Standoff direction.
-        let referenceSpeed = reference.velocity.length
+        // 2. Standoff direction: turned round the circle as the mode asks (FollowController+Standoff.swift).
         let person = reference.position
         let standoff = max(parameters.standoffMeters, minSeparationMeters + tuning.separationMarginMeters)
-        var direction = standoffDirection ?? initialDirection(from: person, to: predicted.position,
-                                                             noseHeadingDegrees: noseHeadingDegrees)
-        var orbitRate = 0.0 // rad/s, counter-clockwise positive
         let keepOut = minSeparationMeters + tuning.separationMarginMeters
         let range = (drone.position - target.position).length
-        if !frozen, referenceSpeed > 1e-3 {
-            let behind = reference.velocity * (-1 / referenceSpeed)
-            let angle = _atan2(direction.east * behind.north - direction.north * behind.east, direction.dot(behind))
-            // First order towards "behind" (small direction noise → small motion), rate-capped,
-            // and only with room to spare: close to the person, backing off comes first.
-            let comfort = min(max((range - keepOut) / max(standoff - keepOut, 0.1), 0), 1)
-            let maxStep = radians(fromDegrees: tuning.standoffRotationDegreesPerSecond) * dt * comfort
-            let step = min(max(angle * min(dt / tuning.standoffRotationTimeConstantSeconds, 1), -maxStep), maxStep)
-            direction = Self.rotated(direction, byRadians: step)
-            orbitRate = dt > 0 ? step / dt : 0
-        }
+        let (direction, orbitRate) = turnedStandoffDirection(
+            standoffDirection ?? initialDirection(from: person, to: predicted.position, noseHeadingDegrees: noseHeadingDegrees),
+            reference: reference, travelVelocity: target.velocity, frozen: frozen, range: range, keepOut: keepOut, standoff: standoff, dt: dt)
         standoffDirection = direction
 
         // 3. Aim point: on the circle, inside the geofence, outside the separation radius.
@@ -277,8 +268,9 @@ public struct FollowController: Sendable {
 
         // 4. Commanded velocity: feed-forward of the aim point's own motion, plus position
         //    feedback comparing aim and drone both `commandLatencySeconds` ahead.
-        let aimVelocity = reference.velocity
+        var aimVelocity = reference.velocity
             + PlaneVector(east: -direction.north, north: direction.east) * (orbitRate * standoff)
+        if parameters.mode != .leash { aimVelocity += centripetalLead(direction: direction, orbitRate: orbitRate, standoff: standoff) }
         let error = aim + aimVelocity * tuning.commandLatencySeconds - predicted.position
         let errorLength = error.length
         var velocity = aimVelocity
@@ -324,7 +316,7 @@ public struct FollowController: Sendable {
             distanceToTargetMeters: rel.length,
             relativeBearingDegrees: Navigator.relativeBearingDegrees(
                 from: drone.position, noseHeadingDegrees: noseHeadingDegrees, to: target.position),
-            standoffDirectionFrozen: frozen, windEstimate: windEstimate,
+            standoffDirectionFrozen: frozen && parameters.mode != .orbit, windEstimate: windEstimate,
             aimLimitedByGeofence: limitedByGeofence)
     }
 

@@ -72,6 +72,16 @@ public struct ControllerTuning: Sendable, Hashable {
     /// to "behind" per second (capped by the rate above), so a few degrees of jitter in the
     /// estimated walking direction move the drone only a little. Default 3, range 0.5…30.
     public var standoffRotationTimeConstantSeconds: Double = Spec.standoffRotationTimeConstantSeconds.defaultValue
+    /// `FollowMode.angle`'s time constant towards the angle, seconds (its rate is capped by
+    /// `FollowParameters.orbitSpeedMetersPerSecond` / standoff). Shorter than the leash's: the angle is
+    /// asked for, and the travel direction it hangs on is the smoothed reference's already. Default 1.5,
+    /// range 0.5…30.
+    public var angleRotationTimeConstantSeconds: Double = Spec.angleRotationTimeConstantSeconds.defaultValue
+    /// Below this person speed (the smoothed reference's) their direction of travel is unknown, so
+    /// `FollowMode.angle` holds its bearing instead of swinging with GPS noise, m/s. Default 0.5 (the
+    /// estimator's `stationarySpeedMetersPerSecond`; PX4 freezes its follow angle below 1 m/s),
+    /// range 0.1…3.
+    public var travelDirectionMinSpeedMetersPerSecond: Double = Spec.travelDirectionMinSpeedMetersPerSecond.defaultValue
     /// Person-velocity feed-forward fades in between these speeds, m/s (PX4 ramps its
     /// feed-forward for the same reason: no twitching on GPS jitter). Defaults 0.2 and 0.6.
     public var feedForwardStartMetersPerSecond: Double = Spec.feedForwardStartMetersPerSecond.defaultValue
@@ -117,6 +127,8 @@ extension ControllerTuning: ParameterSet {
         public static let targetSmoothingRadiansPerSecond = ParameterSpec("targetSmoothingRadiansPerSecond", unit: "rad/s", range: 0.5...10, default: 1)
         public static let standoffRotationDegreesPerSecond = ParameterSpec("standoffRotationDegreesPerSecond", unit: "degrees/s", range: 0...90, default: 15)
         public static let standoffRotationTimeConstantSeconds = ParameterSpec("standoffRotationTimeConstantSeconds", unit: "s", range: 0.5...30, default: 3)
+        public static let angleRotationTimeConstantSeconds = ParameterSpec("angleRotationTimeConstantSeconds", unit: "s", range: 0.5...30, default: 1.5)
+        public static let travelDirectionMinSpeedMetersPerSecond = ParameterSpec("travelDirectionMinSpeedMetersPerSecond", unit: "m/s", range: 0.1...3, default: 0.5)
         public static let feedForwardStartMetersPerSecond = ParameterSpec("feedForwardStartMetersPerSecond", unit: "m/s", range: 0...2, default: 0.2)
         public static let feedForwardFullMetersPerSecond = ParameterSpec("feedForwardFullMetersPerSecond", unit: "m/s", range: 0.05...5, default: 0.6)
         public static let tiltSlewPerSecond = ParameterSpec("tiltSlewPerSecond", unit: "1/s", range: 0.2...20, default: 2.5)
@@ -152,6 +164,8 @@ extension ControllerTuning: ParameterSet {
         .init(\.targetSmoothingRadiansPerSecond, Spec.targetSmoothingRadiansPerSecond),
         .init(\.standoffRotationDegreesPerSecond, Spec.standoffRotationDegreesPerSecond),
         .init(\.standoffRotationTimeConstantSeconds, Spec.standoffRotationTimeConstantSeconds),
+        .init(\.angleRotationTimeConstantSeconds, Spec.angleRotationTimeConstantSeconds),
+        .init(\.travelDirectionMinSpeedMetersPerSecond, Spec.travelDirectionMinSpeedMetersPerSecond),
         .init(\.feedForwardStartMetersPerSecond, Spec.feedForwardStartMetersPerSecond),
         // Its lower bound depends on the start speed: the spec's upper bound, the start + 0.05 below.
         .init(\.feedForwardFullMetersPerSecond, Spec.feedForwardFullMetersPerSecond, allowed: {

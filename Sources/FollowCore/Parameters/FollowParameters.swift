@@ -38,6 +38,17 @@ public struct FollowParameters: Sendable, Hashable {
     /// (`StoppingModel.shortestDefensibleStandoffMeters`: one fix period is how late the drone
     /// learns that someone started walking at it; `Spec.targetFixRateHz`).
     public var targetFixRateHz: Double = Spec.targetFixRateHz.defaultValue
+    /// Where round the person the standoff is kept (`FollowMode`, issue 26). Default `.leash`: behind
+    /// a walker, as before modes existed.
+    public var mode: FollowMode = .leash
+    /// `FollowMode.angle`'s angle from the person's direction of travel, degrees clockwise seen from
+    /// above: 0 in front, 90 on their right, 180 behind, −90 on their left (`Spec.angleDegrees`).
+    public var angleDegrees: Double = Spec.angleDegrees.defaultValue
+    /// The fastest the standoff point moves round the person, m/s along the circle: `FollowMode.angle`'s
+    /// bound while it turns to the angle, `FollowMode.orbit`'s speed (`Spec.orbitSpeedMetersPerSecond`).
+    public var orbitSpeedMetersPerSecond: Double = Spec.orbitSpeedMetersPerSecond.defaultValue
+    /// Which way `FollowMode.orbit` circles. Default clockwise seen from above.
+    public var orbitDirection: OrbitDirection = .clockwise
 }
 
 extension FollowParameters: ParameterSet {
@@ -80,6 +91,12 @@ extension FollowParameters: ParameterSet {
             "maxHorizontalSpeedMetersPerSecond", unit: "m/s", range: 0.5...10, default: 5)
         /// Hz, 0.2…20, default 1 (what any puck delivers; the config's numeric `target.rate_hz` sets it).
         public static let targetFixRateHz = ParameterSpec("targetFixRateHz", unit: "Hz", range: 0.2...20, default: 1)
+        /// Degrees, −180…180 (PX4 `FLW_TGT_FA`'s range and sense), default 180: behind the person.
+        public static let angleDegrees = ParameterSpec("angleDegrees", unit: "degrees", range: -180...180, default: 180)
+        /// Metres per second along the circle, 0.2…5 (above 5 the follower's own speed cap binds),
+        /// default 2: a quarter turn round an 11 m standoff in ≈ 9 s, a brisk walk's pace near people.
+        public static let orbitSpeedMetersPerSecond = ParameterSpec(
+            "orbitSpeedMetersPerSecond", unit: "m/s", range: 0.2...5, default: 2)
 
         /// Every entry, in field order.
         public static let all: [ParameterSpec] = FollowParameters.parameterFields.map(\.spec)
@@ -98,5 +115,7 @@ extension FollowParameters: ParameterSet {
         .init(\.assumedGPSLatencySeconds, Spec.assumedGPSLatencySeconds),
         .init(\.maxHorizontalSpeedMetersPerSecond, Spec.maxHorizontalSpeedMetersPerSecond),
         .init(\.targetFixRateHz, Spec.targetFixRateHz),
+        .init(\.angleDegrees, Spec.angleDegrees),
+        .init(\.orbitSpeedMetersPerSecond, Spec.orbitSpeedMetersPerSecond),
     ]
 }

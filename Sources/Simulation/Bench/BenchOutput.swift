@@ -61,6 +61,8 @@ public enum BenchOutput {
                 + (medians.isEmpty ? "n/a" : medians.joined(separator: ", ")) + "\n"
         }
         out += "\n" + followTable(report)
+        let modes = modeTable(report)
+        if !modes.isEmpty { out += "\n" + modes }
         let links = linkTable(report)
         if !links.isEmpty { out += "\n" + links }
         let speedup = report.simulatedSeconds / max(wallSeconds, 1e-9)
@@ -172,6 +174,7 @@ public enum BenchOutput {
             o.add("aim_rms_m", r.metrics.aimErrorRMSMeters)
             o.add("climb_drift_m", r.metrics.climbDriftMeters)
             o.add("stalled_following_s", r.metrics.stalledFollowingSeconds)
+            if let mode = r.metrics.followMode { addModeFields(mode, to: &o) }
             if let speed = r.metrics.speedAfterStart {
                 o.add("person_starts", speed.personStarts)
                 o.add("speed_window_start_s", speed.startSeconds)

@@ -75,6 +75,9 @@ public struct BenchMetrics: Sendable, Hashable {
     /// The drone's speed response after the person starts (issue 25), from the start with the largest
     /// overshoot; nil if the person never started while the drone was airborne.
     public var speedAfterStart: SpeedAfterStart?
+    /// The follow mode's own figures (issue 26: angle error, orbit speed), nil for the leash and the
+    /// baseline (`BenchMetrics.FollowModeFigures`).
+    public var followMode: FollowModeFigures? = nil
 
     /// How the drone's horizontal ground speed answered the person starting to move (speed rising
     /// through 0.5 m/s while the drone is airborne), true velocities. The window runs from the start

@@ -151,6 +151,7 @@ public enum BenchRunner {
             case .followMe:
                 var follow = c.followParameters(drone: sim.droneConfiguration)
                 follow.mountOffsetDegrees = sim.mountOffsetDegrees
+                scenario.followMode?.apply(to: &follow)
                 do {
                     flight = FlightLoopCore(machine: try FlightStateMachine(
                         follow: follow, failsafe: failsafe, vehicle: sim.vehicleDynamics,
@@ -172,6 +173,7 @@ public enum BenchRunner {
                 standoffMeters: c.standoffMeters, settledFromSeconds: c.personStartSeconds + c.settleSeconds,
                 tickSeconds: Double(controlNanoseconds) / 1e9, expectedSamples: ticks,
                 minSeparationLimitMeters: c.failsafe.minSeparationMeters)
+            if controller == .followMe { metrics.followMode = scenario.followMode }
             track.reserveCapacity(Int(endNanoseconds / trackNanoseconds) + 2)
         }
 

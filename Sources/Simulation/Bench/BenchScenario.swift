@@ -38,10 +38,13 @@ public struct BenchScenario: Sendable {
     /// Fly with `BenchConfiguration.shippedFailsafe` (the product's defaults: fences, timeouts)
     /// instead of the bench's 1000 m-fence failsafe; the bench's separation settings still apply.
     public let usesShippedFailsafe: Bool
+    /// The follow mode FollowMe flies in this scenario (issue 26); nil = the leash, `[follow] mode`'s default.
+    public let followMode: BenchFollowMode?
 
     public init(name: String, summary: String, kind: Kind, person: any PersonScenario, origin: GeoCoordinate,
                 endSeconds: Double? = nil, wind: WindModel.Parameters? = nil, geofenceMeters: Double? = nil,
-                durationSeconds: Double? = nil, startBearingDegrees: Double? = nil, usesShippedFailsafe: Bool = false) {
+                durationSeconds: Double? = nil, startBearingDegrees: Double? = nil, usesShippedFailsafe: Bool = false,
+                followMode: BenchFollowMode? = nil) {
         self.name = name
         self.summary = summary
         self.kind = kind
@@ -53,6 +56,7 @@ public struct BenchScenario: Sendable {
         self.durationSeconds = durationSeconds
         self.startBearingDegrees = startBearingDegrees
         self.usesShippedFailsafe = usesShippedFailsafe
+        self.followMode = followMode
     }
 
     /// The bearing the drone starts behind the person along: `startBearingDegrees`, else

@@ -34,6 +34,9 @@ struct MetricsAccumulator {
     private var openStart: SpeedResponse?
     private var worstStart: SpeedResponse?
     private var personStarts = 0
+    // Issue 26: the follow mode's own figures (nil: the leash, none).
+    var followMode: BenchFollowMode?
+    private var modeFigures = ModeFigures()
 
     /// Below this person speed nobody is "moving" (trailing, stall), m/s. Our choice: above GPS
     /// velocity noise, below any walk.
@@ -104,6 +107,10 @@ struct MetricsAccumulator {
             aimErrorSquareSum += error.dot(error)
             aimErrorCount += 1
         }
+        if airborne, let followMode {
+            modeFigures.add(followMode, person: person, drone: drone, personVelocity: personVelocity,
+                            droneVelocity: droneVelocity, standoffMeters: standoffMeters)
+        }
         if airborne, distance > 1 {
             let facing = wrappedDegrees180(offset.bearingDegrees - noseHeadingDegrees)
             facingSquareSum += facing * facing
@@ -137,7 +144,8 @@ struct MetricsAccumulator {
             climbDriftMeters: climbDrift,
             stalledFollowingSeconds: Double(stalledFollowingTicks) * tickSeconds,
             secondsByState: stateOrder.map { BenchMetrics.StateSeconds(name: $0, seconds: Double(stateTicks[$0] ?? 0) * tickSeconds) },
-            speedAfterStart: worst(worstStart, openStart).map { $0.figures(personStarts: personStarts) }
+            speedAfterStart: worst(worstStart, openStart).map { $0.figures(personStarts: personStarts) },
+            followMode: followMode.map { modeFigures.figures($0) }
         )
     }
 

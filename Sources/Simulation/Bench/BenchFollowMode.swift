@@ -1,0 +1,163 @@
+import FlightRecords
+import FollowCore
+
+/// The follow mode a bench scenario flies (issue 26): `[follow] mode`, `angle_deg`,
+/// `orbit_speed_mps` and `orbit_direction` as the config maps them onto `FollowParameters`.
+public struct BenchFollowMode: Sendable, Hashable {
+    public var mode: FollowMode
+    public var angleDegrees: Double = FollowParameters.Spec.angleDegrees.defaultValue
+    public var orbitSpeedMetersPerSecond: Double = FollowParameters.Spec.orbitSpeedMetersPerSecond.defaultValue
+    public var orbitDirection: OrbitDirection = .clockwise
+
+    /// Sets the mode's fields of `follow`.
+    public func apply(to follow: inout FollowParameters) {
+        follow.mode = mode
+        follow.angleDegrees = angleDegrees
+        follow.orbitSpeedMetersPerSecond = orbitSpeedMetersPerSecond
+        follow.orbitDirection = orbitDirection
+    }
+}
+
+extension BenchScenario {
+    /// A walk at 1.4 m/s in 60 s legs (84 m) with 90° right turns on the spot (north, east, south, west):
+    /// the angle mode's scenarios. Legs longer than the square's 40 m so each turn's swing round the
+    /// person (≈ 9 s for 90° at 2 m/s round 11 m) is a part of the leg, not all of it.
+    static func rightTurnsWalk() -> LegsScenario {
+        LegsScenario(legs: [0.0, 90, 180, 270].map {
+            PersonLeg(bearingDegrees: $0, speedMetersPerSecond: PersonSpeed.walkMetersPerSecond, seconds: 60)
+        })
+    }
+
+    /// `mode = "angle"` at `angleDegrees` (orbit speed `orbitSpeed`) on `rightTurnsWalk`.
+    static func angleTurns(_ name: String, _ summary: String, angleDegrees: Double, orbitSpeed: Double = 2,
+                           origin: GeoCoordinate) -> BenchScenario {
+        BenchScenario(name: name, summary: summary, kind: .synthetic, person: rightTurnsWalk(), origin: origin,
+                      followMode: BenchFollowMode(mode: .angle, angleDegrees: angleDegrees, orbitSpeedMetersPerSecond: orbitSpeed))
+    }
+
+    /// `mode = "angle"`, `angle_deg = 180` behind a walker with 90° right turns.
+    public static func angleBehind(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        angleTurns("angle-behind-turns", "angle 180: walk 1.4 m/s, 60 s legs, 90° right turns", angleDegrees: 180, origin: origin)
+    }
+
+    /// The same at `orbit_speed_mps = 3`: how much of the angle error is the swing's speed limit.
+    public static func angleBehindFast(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        angleTurns("angle-behind-3mps", "angle 180 at orbit_speed_mps 3: the same walk", angleDegrees: 180, orbitSpeed: 3,
+                   origin: origin)
+    }
+
+    /// `mode = "angle"`, `angle_deg = 90` (the person's right) with the same walk.
+    public static func angleRight(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        angleTurns("angle-right-turns", "angle 90 (right): walk 1.4 m/s, 60 s legs, 90° right turns", angleDegrees: 90,
+                   origin: origin)
+    }
+
+    /// `mode = "orbit"` at 2 m/s clockwise round a person standing for 120 s.
+    public static func orbitStand(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "orbit-stand", summary: "orbit 2 m/s clockwise round a standing person",
+                      kind: .synthetic, person: LegsScenario(legs: [.stand(1)]), origin: origin,
+                      durationSeconds: 120, followMode: BenchFollowMode(mode: .orbit, orbitSpeedMetersPerSecond: 2))
+    }
+
+    /// `mode = "orbit"` at 2 m/s counter-clockwise round a person walking north at 1 m/s.
+    public static func orbitWalk(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "orbit-walk", summary: "orbit 2 m/s counter-clockwise round a 1 m/s walker heading 000°",
+                      kind: .synthetic,
+                      person: StraightWalkScenario(bearingDegrees: 0, speedMetersPerSecond: 1), origin: origin,
+                      durationSeconds: 120,
+                      followMode: BenchFollowMode(mode: .orbit, orbitSpeedMetersPerSecond: 2, orbitDirection: .counterclockwise))
+    }
+
+    /// The issue 26 scenarios (`followme bench --mode-scenarios`, or `--scenario NAME`).
+    public static func followModes(origin: GeoCoordinate = defaultOrigin) -> [BenchScenario] {
+        [angleBehind(origin: origin), angleBehindFast(origin: origin), angleRight(origin: origin), orbitStand(origin: origin),
+         orbitWalk(origin: origin)]
+    }
+}
+
+extension BenchMetrics {
+    /// What a follow mode promises, measured on true positions over the settled airborne samples.
+    public struct FollowModeFigures: Sendable, Hashable {
+        public var mode: FollowMode
+        /// The asked angle (angle mode), degrees.
+        public var angleDegrees: Double?
+        /// RMS of (the drone's bearing from the person − their direction of travel − the angle), while
+        /// the person moves at ≥ 0.5 m/s (angle mode), degrees.
+        public var angleErrorRMSDegrees: Double?
+        /// RMS of (distance − standoff), metres: the orbit's radius error (the range RMS, airborne only).
+        public var radiusErrorRMSMeters: Double?
+        /// Mean speed of the drone round the person in the asked direction (orbit), m/s: the tangential
+        /// part of the drone's velocity relative to the person.
+        public var orbitSpeedMeanMetersPerSecond: Double?
+    }
+}
+
+/// Sums for `BenchMetrics.FollowModeFigures`.
+struct ModeFigures {
+    private var angleSquareSum = 0.0, angleCount = 0
+    private var radiusSquareSum = 0.0, radiusCount = 0
+    private var orbitSpeedSum = 0.0
+
+    mutating func add(_ mode: BenchFollowMode, person: PlaneVector, drone: PlaneVector, personVelocity: PlaneVector,
+                      droneVelocity: PlaneVector, standoffMeters: Double) {
+        let offset = drone - person
+        let distance = offset.length
+        guard distance > 1 else { return }
+        radiusSquareSum += (distance - standoffMeters) * (distance - standoffMeters)
+        radiusCount += 1
+        let relative = droneVelocity - personVelocity
+        let counterClockwise = (offset.east * relative.north - offset.north * relative.east) / distance
+        orbitSpeedSum += mode.orbitDirection == .clockwise ? -counterClockwise : counterClockwise
+        let personSpeed = personVelocity.length
+        if mode.mode == .angle, personSpeed >= MetricsAccumulator.movingSpeedMetersPerSecond {
+            let error = wrappedDegrees180(offset.bearingDegrees - personVelocity.bearingDegrees - mode.angleDegrees)
+            angleSquareSum += error * error
+            angleCount += 1
+        }
+    }
+
+    func figures(_ mode: BenchFollowMode) -> BenchMetrics.FollowModeFigures {
+        BenchMetrics.FollowModeFigures(
+            mode: mode.mode, angleDegrees: mode.mode == .angle ? mode.angleDegrees : nil,
+            angleErrorRMSDegrees: angleCount > 0 ? (angleSquareSum / Double(angleCount)).squareRoot() : nil,
+            radiusErrorRMSMeters: radiusCount > 0 ? (radiusSquareSum / Double(radiusCount)).squareRoot() : nil,
+            orbitSpeedMeanMetersPerSecond: mode.mode == .orbit && radiusCount > 0 ? orbitSpeedSum / Double(radiusCount) : nil)
+    }
+}
+
+extension BenchOutput {
+    /// The issue 26 figures per FollowMe run that flew a follow mode other than the leash; "" when none did
+    /// (so every table before the modes prints as it did).
+    static func modeTable(_ report: BenchReport) -> String {
+        let runs = report.results.filter { $0.controller == .followMe && $0.metrics.followMode != nil }
+        guard !runs.isEmpty else { return "" }
+        let legacy = report.isARDroneOnly
+        let header = [pad("scenario", 22), pad("noise", 10)] + (legacy ? [] : [pad("link", 7)])
+            + [pad("mode", 10), lpad("angle err°", 11), lpad("radius RMS m", 13), lpad("orbit m/s", 10),
+               lpad("min sep m", 10), lpad("<lim s", 7)]
+        var out = "follow modes (issue 26):\n" + header.joined(separator: " ") + "\n"
+        out += String(repeating: "-", count: header.joined(separator: " ").count) + "\n"
+        for r in runs {
+            let f = r.metrics.followMode!
+            let mode = f.mode.rawValue + (f.angleDegrees.map { " \(num($0, 0))" } ?? "")
+            let row = [pad(r.scenario, 22), pad(r.noise.rawValue, 10)] + (legacy ? [] : [pad(r.link.rawValue, 7)])
+                + [pad(mode, 10), lpad(opt(f.angleErrorRMSDegrees, 1), 11), lpad(opt(f.radiusErrorRMSMeters, 2), 13),
+                   lpad(opt(f.orbitSpeedMeanMetersPerSecond, 2), 10), lpad(num(r.metrics.minSeparationMeters, 2), 10),
+                   lpad(num(r.metrics.secondsBelowMinSeparation, 1), 7)]
+            out += row.joined(separator: " ") + "\n"
+        }
+        out += "angle err = RMS of the drone's bearing from the person − their direction of travel − angle_deg while they move "
+            + "≥ 0.5 m/s; radius RMS = |distance − standoff|; orbit = mean speed round the person in the asked direction "
+            + "(settled, airborne, true positions)\n"
+        return out
+    }
+
+    /// A follow mode's figures in a run's JSON object.
+    static func addModeFields(_ f: BenchMetrics.FollowModeFigures, to o: inout JSONLine) {
+        o.add("follow_mode", f.mode.rawValue)
+        o.add("angle_deg", f.angleDegrees)
+        o.add("angle_error_rms_deg", f.angleErrorRMSDegrees)
+        o.add("radius_error_rms_m", f.radiusErrorRMSMeters)
+        o.add("orbit_speed_mean_mps", f.orbitSpeedMeanMetersPerSecond)
+    }
+}
