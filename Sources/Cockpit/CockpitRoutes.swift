@@ -68,13 +68,23 @@ struct CockpitRoutes: Sendable {
     private func command(_ request: Request, client: String) async -> Response {
         var command = ""
         do {
-            try gate.admit(client: client, now: clock())
+            // Every request takes a token; over the rate, only a LAND the gate lets through still goes
+            // (a person pressing LAND again and again is never refused) — a wrong code is refused as
+            // over the rate too, so guessing the code stays as slow as commanding.
+            var overRate: CockpitCommandGate.Refusal?
+            do { try gate.admit(client: client, now: clock()) } catch { overRate = error }
             if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maxBodyBytes {
-                throw CommandFailure.tooLarge
+                throw overRate ?? CommandFailure.tooLarge
             }
             let bytes: ByteBuffer
-            do { bytes = try await request.body.collect(upTo: Self.maxBodyBytes) } catch { throw CommandFailure.tooLarge }
-            let taken = try gate.command(body: bytes.readableBytesView, contentType: request.headers[.contentType])
+            do { bytes = try await request.body.collect(upTo: Self.maxBodyBytes) } catch { throw overRate ?? CommandFailure.tooLarge }
+            let taken: OperatorCommand
+            do {
+                taken = try gate.command(body: bytes.readableBytesView, contentType: request.headers[.contentType])
+            } catch {
+                throw overRate ?? error
+            }
+            if let overRate, taken != .land { throw overRate }
             command = taken.rawValue
             let source = "web \(client)"
             guard let reply = await submit(taken, source: source) else {

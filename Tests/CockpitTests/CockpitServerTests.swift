@@ -129,7 +129,7 @@ import Testing
         await server.waitUntilStopped()
     }
 
-    @Test("a burst of 20 commands: the bucket's 4 pass, the rest are 429 with Retry-After")
+    @Test("a burst of 20 commands: the bucket's 4 pass, the rest are 429 with Retry-After; LAND with the code still passes")
     func rateLimited() async throws {
         let (server, _, flight) = try await CockpitFixtures.server()  // the clock stands still: no token comes back
         defer { server.stop() }
@@ -138,8 +138,15 @@ import Testing
         for _ in 0..<20 { statuses.append(try await http.command(#"{"command":"hold","code":"123456"}"#).status) }
         #expect(statuses == Array(repeating: 200, count: 4) + Array(repeating: 429, count: 16))
         #expect(flight?.commands.count == 4)
-        let limited = try await http.command(#"{"command":"land","code":"123456"}"#)
+        let limited = try await http.command(#"{"command":"hold","code":"123456"}"#)
         #expect(limited.headers["retry-after"] == "1" && limited.body.contains("wait"))
+        // Over the rate, a LAND with the code still goes through (a person pressing LAND again and again
+        // is never refused); a LAND with a wrong code is refused as over the rate (no faster guessing)
+        let guess = try await http.command(#"{"command":"land","code":"000000"}"#)
+        #expect(guess.status == 429, "\(guess.status) \(guess.body)")
+        let land = try await http.command(#"{"command":"land","code":"123456"}"#)
+        #expect(land.status == 200, "\(land.status) \(land.body)")
+        #expect(flight?.commands.count == 5)
         await server.waitUntilStopped()
     }
 

@@ -188,3 +188,10 @@ public struct MAVLinkLinkError: Error, Sendable, Equatable, CustomStringConverti
     /// A link runs once: after `stop()` make a new one.
     static let alreadyStarted = MAVLinkLinkError(operation: "start the MAVLink link", reason: "it was already started")
 }
+
+extension LinkHint {
+    /// No HEARTBEAT from a multirotor autopilot at `configuration`'s address and port.
+    public static func noHeartbeat(_ configuration: MAVLinkLinkConfiguration) -> String {
+        noHeartbeat(address: configuration.address, port: configuration.port, localPort: configuration.localPort)
+    }
+}

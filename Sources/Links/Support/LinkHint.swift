@@ -1,26 +1,15 @@
-import MAVLink
-
 /// What to check when a drone link hears nothing from the drone (issue 23 item 6): the words logged
 /// while `followme run` waits for the first navdata or HEARTBEAT, and printed by `followme drone`
 /// when it gives up, so the person in the field sees the fix beside the symptom. Text only, like
-/// `GPSDHint`.
+/// `GPSDHint`. Plain values only (the fuzz build compiles Links/Support without the links): each link's
+/// configuration has its own overload beside it.
 public enum LinkHint {
-    /// No navdata from the AR.Drone `configuration` names: its Wi-Fi, the `[drone]` keys, another controller.
-    public static func noNavdata(_ configuration: DroneLinkConfiguration) -> String {
-        noNavdata(address: configuration.address, atPort: configuration.atPort, navdataPort: configuration.navdataPort)
-    }
-
     /// No navdata from the AR.Drone at `address` (AT commands to `atPort`, navdata from `navdataPort`).
     public static func noNavdata(address: String, atPort: Int, navdataPort: Int) -> String {
         "is this machine on the drone's Wi-Fi (SSID ardrone2_xxxx; `ip addr` shows a 192.168.1.x address on the "
             + "Wi-Fi interface)? does [drone] address/at_port/navdata_port (now \(address), \(atPort)/\(navdataPort)) "
             + "name the drone? is another program (FreeFlight on a phone) connected to it? the drone serves one "
             + "controller: close it, or power-cycle the drone"
-    }
-
-    /// No HEARTBEAT from a multirotor autopilot at `configuration`'s address and port.
-    public static func noHeartbeat(_ configuration: MAVLinkLinkConfiguration) -> String {
-        noHeartbeat(address: configuration.address, port: configuration.port, localPort: configuration.localPort)
     }
 
     /// No HEARTBEAT from a multirotor autopilot at `address:port`; FollowMe sends from `localPort` (0: any).
