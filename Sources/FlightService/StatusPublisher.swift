@@ -251,11 +251,11 @@ public final class StatusPublisher: @unchecked Sendable {
         guard let command = request.command else {
             return refuse(&watcher, command: request.name ?? "", source: source, outcome: "bad-request: \(request.problem ?? "?")")
         }
-        state.withLock { $0.counts[.commandsReceived] += 1 }
-        let id = watcher.id
         guard let commands else {
             return refuse(&watcher, command: command.rawValue, source: source, outcome: "no-flight")
         }
+        state.withLock { $0.counts[.commandsReceived] += 1 }
+        let id = watcher.id
         commands.submit(command, source: source) { [self] reply in queueReply(reply, to: id) }
     }
 

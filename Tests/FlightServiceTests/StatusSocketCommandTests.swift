@@ -133,6 +133,13 @@ struct StatusSocketCommandTests {
         client.send(#"{"command":"land"}"#)
         let reply = try #require(Self.reply(from: client))
         #expect(reply.outcome == "no-flight" && !reply.accepted && reply.state.isEmpty)
+        // And a socket without an inbox answers the same, counting it refused, not received
+        let (dir2, bare) = try Self.publisher(commands: nil)
+        defer { bare.stop(); _ = dir2 }
+        let other = try Watcher(path: bare.path)
+        other.send(#"{"command":"land"}"#)
+        #expect(Self.reply(from: other)?.outcome == "no-flight")
+        #expect(bare.counters[.commandsReceived] == 0 && bare.counters[.commandsRefused] == 1)
     }
 
     @Test("a watcher that sends nothing and closes its sending side still gets status lines")
