@@ -15,6 +15,12 @@ let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 
+/// A test target: strict settings; `fixtures` copies its Fixtures folder as resources.
+func tests(_ name: String, _ dependencies: [Target.Dependency], fixtures: Bool = false, exclude: [String] = []) -> Target {
+    .testTarget(name: name, dependencies: dependencies, exclude: exclude,
+                resources: fixtures ? [.copy("Fixtures")] : nil, swiftSettings: strict)
+}
+
 let package = Package(
     name: "FollowMe",
     platforms: [.macOS(.v15)],
@@ -120,88 +126,30 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["FollowCore", "Links", log], path: "Tests/TestSupport", swiftSettings: strict),
 
         // MARK: Tests (one target per module; integration targets start real gpsd / UDP peers)
-        .testTarget(
-            name: "GeometryTests", dependencies: ["FollowCore"], resources: [.copy("Fixtures")], swiftSettings: strict
-        ),
-        .testTarget(
-            name: "ARDroneAdapterTests", dependencies: ["ARDrone", "FollowCore"],
-            swiftSettings: strict
-        ),
-        .testTarget(name: "TextFormatsTests", dependencies: ["FlightRecords"], swiftSettings: strict),
-        .testTarget(name: "FlightReportTests", dependencies: ["FlightRecords", "FollowCore", "Simulation"], swiftSettings: strict),
-        .testTarget(name: "SeededRandomTests", dependencies: ["FollowCore"], swiftSettings: strict),
-        .testTarget(
-            name: "MAVLinkAdapterTests", dependencies: ["MAVLink", "FollowCore"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "MAVLinkTests", dependencies: ["MAVLink", "FollowCore"], exclude: ["pymavlink_vectors.py"],
-            resources: [.copy("Fixtures")],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "ARDroneProtocolTests", dependencies: ["ARDrone", "Simulation", "FollowCore"],
-            resources: [.copy("Fixtures")], swiftSettings: strict
-        ),
-        .testTarget(name: "FollowMeConfigTests", dependencies: ["FlightService", "FollowCore", "MAVLink"], swiftSettings: strict),
-        .testTarget(
-            name: "FollowCoreTests", dependencies: ["FollowCore", "ARDrone"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "SimulationTests", dependencies: ["Simulation", "ARDrone", "FollowCore", "MAVLink"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "FuzzingTests", dependencies: ["Simulation", "ARDrone", "FlightService", "FollowCore"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "GPSClientTests",
-            dependencies: ["Links", "CGPS", "FollowCore", "Simulation", "TestSupport", log],
-            resources: [.copy("Fixtures")], swiftSettings: strict
-        ),
-        .testTarget(
-            name: "DroneLinkTests",
-            dependencies: ["Links", "FollowCore", "ARDrone", "TestSupport", nioCore, nioPosix, log],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "MAVLinkLinkTests",
-            dependencies: ["Links", "MAVLink", "FollowCore", "TestSupport", nioCore, log],
-            swiftSettings: strict
-        ),
-        .testTarget(name: "ShellSupportTests", dependencies: ["Links", "FollowCore", log], swiftSettings: strict),
-        .testTarget(
-            name: "FlightLogTests", dependencies: ["FlightRecords", "FollowCore", "Links", "Simulation"], swiftSettings: strict
-        ),
-        .testTarget(
-            name: "TrackFilesTests", dependencies: ["FlightRecords", "Simulation", "FollowCore", "Links"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "FlightServiceTests",
-            dependencies: ["FlightService", "FollowCore", "ARDrone", "Links", "FlightRecords", log],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "SimulatorServerTests",
-            dependencies: ["Simulation", "Links", "ARDrone", "MAVLink", "FollowCore", "TestSupport", log],
-            exclude: ["sim_mavlink_gcs.py"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "FollowBenchTests",
-            dependencies: ["FlightRecords", "Simulation", "FollowCore", "ARDrone", "MAVLink", "FlightService", log],
-            swiftSettings: strict
-        ),
-        .testTarget(name: "FaultInjectionTests", dependencies: ["TestSupport", "FlightRecords"], swiftSettings: strict),
-        .testTarget(
-            name: "CockpitTests",
-            dependencies: ["Cockpit", "FlightService", "FlightRecords", "FollowCore", "TestSupport", nioCore, nioPosix, log],
-            swiftSettings: strict
-        ),
-        .testTarget(name: "CLITests", dependencies: ["FlightService", "Links", "TestSupport"],
-                    exclude: ["Support/cdp_driver.py"], swiftSettings: strict),
+        tests("GeometryTests", ["FollowCore"], fixtures: true),
+        tests("ARDroneAdapterTests", ["ARDrone", "FollowCore"]),
+        tests("TextFormatsTests", ["FlightRecords"]),
+        tests("FlightReportTests", ["FlightRecords", "FollowCore", "Simulation"]),
+        tests("SeededRandomTests", ["FollowCore"]),
+        tests("MAVLinkAdapterTests", ["MAVLink", "FollowCore"]),
+        tests("MAVLinkTests", ["MAVLink", "FollowCore"], fixtures: true, exclude: ["pymavlink_vectors.py"]),
+        tests("ARDroneProtocolTests", ["ARDrone", "Simulation", "FollowCore"], fixtures: true),
+        tests("FollowMeConfigTests", ["FlightService", "FollowCore", "MAVLink"]),
+        tests("FollowCoreTests", ["FollowCore", "ARDrone"]),
+        tests("SimulationTests", ["Simulation", "ARDrone", "FollowCore", "MAVLink"]),
+        tests("FuzzingTests", ["Simulation", "ARDrone", "FlightService", "FollowCore"]),
+        tests("GPSClientTests", ["Links", "CGPS", "FollowCore", "Simulation", "TestSupport", log], fixtures: true),
+        tests("DroneLinkTests", ["Links", "FollowCore", "ARDrone", "TestSupport", nioCore, nioPosix, log]),
+        tests("MAVLinkLinkTests", ["Links", "MAVLink", "FollowCore", "TestSupport", nioCore, log]),
+        tests("ShellSupportTests", ["Links", "FollowCore", log]),
+        tests("FlightLogTests", ["FlightRecords", "FollowCore", "Links", "Simulation"]),
+        tests("TrackFilesTests", ["FlightRecords", "Simulation", "FollowCore", "Links"]),
+        tests("FlightServiceTests", ["FlightService", "FollowCore", "ARDrone", "Links", "FlightRecords", "TestSupport", log]),
+        tests("SimulatorServerTests", ["Simulation", "Links", "ARDrone", "MAVLink", "FollowCore", "TestSupport", log],
+              exclude: ["sim_mavlink_gcs.py"]),
+        tests("FollowBenchTests", ["FlightRecords", "Simulation", "FollowCore", "ARDrone", "MAVLink", "FlightService", "TestSupport", log]),
+        tests("FaultInjectionTests", ["TestSupport", "FlightRecords"]),
+        tests("CockpitTests", ["Cockpit", "FlightService", "FlightRecords", "FollowCore", "TestSupport", nioCore, nioPosix, log]),
+        tests("CLITests", ["FlightService", "Links", "TestSupport"], exclude: ["Support/cdp_driver.py"]),
     ]
 )

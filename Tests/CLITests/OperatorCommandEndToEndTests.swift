@@ -34,10 +34,8 @@ import TestSupport
     @Test("takeoff = start: waits on the ground for START; `followme start`, `hold`, `resume`, then `land --wait` from another shell lands it",
           .timeLimit(.minutes(5)))
     func commandLine() async throws {
-        let dir = try scratchDirectory(label: "operator-cli")
+        let (dir, socket, log) = try flightScratch(label: "operator-cli")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let socket = dir.appendingPathComponent("status.sock").path
-        let log = dir.appendingPathComponent("flight.jsonl")
         // Given a flight that takes off only on START, everything else ready
         let field = try await SimField.start(in: dir)
         let run: ChildProcess
@@ -104,12 +102,9 @@ import TestSupport
     @Test("watch in tmux: H holds the flight, L lands it; the OPERATOR row shows each with its source",
           .timeLimit(.minutes(5)))
     func watchKeys() async throws {
-        let dir = try scratchDirectory(label: "operator-watch")
+        let (dir, socket, log) = try flightScratch(label: "operator-watch")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let socket = dir.appendingPathComponent("status.sock").path
-        let log = dir.appendingPathComponent("flight.jsonl")
         let tmux = try Tmux()
-        defer { tmux.killServer() }
         // Given a flight following the simulated walker, and `followme watch` on it in a terminal
         let field = try await SimField.start(in: dir)
         let run: ChildProcess

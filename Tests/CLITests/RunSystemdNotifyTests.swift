@@ -50,9 +50,8 @@ import Glibc
     func readyStatusWatchdog() async throws {
         // Given the simulated field, and followme run started as systemd starts a Type=notify unit
         // with WatchdogSec=3 (WATCHDOG_USEC=3000000; no WATCHDOG_PID: the watchdog is the main process's)
-        let (dir, notify, field) = try await Self.setUp("notify")
+        let (dir, notify, field, run) = try await Self.setUp("notify", log: "flight.jsonl")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try Self.startRun(field: field, dir: dir, notify: notify, log: "flight.jsonl")
 
         // When it starts, flies to following, and is stopped with SIGTERM
         let ready = await eventually(seconds: 30) { notify.assignments.contains("READY=1") }
@@ -82,11 +81,13 @@ import Glibc
         #expect(termination == 0, "exit \(String(describing: termination))")
     }
 
-    /// A scratch directory, systemd's end of the socket in it, and the simulated field on loopback.
-    static func setUp(_ label: String) async throws -> (URL, NotifySocket, SimField) {
+    /// A scratch directory, systemd's end of the socket in it, the simulated field on loopback, and
+    /// `followme run` started in it as systemd starts it, its flight log `log`.
+    static func setUp(_ label: String, log: String) async throws -> (URL, NotifySocket, SimField, ChildProcess) {
         let dir = try scratchDirectory(label: label)
         let notify = try NotifySocket(path: dir.appendingPathComponent("notify.sock").path)
-        return (dir, notify, try await SimField.start(in: dir, control: true))
+        let field = try await SimField.start(in: dir, control: true)
+        return (dir, notify, field, try startRun(field: field, dir: dir, notify: notify, log: log))
     }
 
     /// `followme run` as systemd starts it for a Type=notify unit with WatchdogSec=3.
@@ -102,9 +103,8 @@ import Glibc
     @Test("a hung flight loop stops the pings; the drone hovers on its com watchdog; a restarted followme adopts it",
           .timeLimit(.minutes(4)))
     func hungLoopIsRestarted() async throws {
-        let (dir, notify, field) = try await Self.setUp("notify-hang")
+        let (dir, notify, field, first) = try await Self.setUp("notify-hang", log: "flight-1.jsonl")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let first = try Self.startRun(field: field, dir: dir, notify: notify, log: "flight-1.jsonl")
         func cleanUp() async {
             first.signal(SIGKILL)
             await first.terminate()

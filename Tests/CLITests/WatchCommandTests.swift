@@ -9,11 +9,9 @@ import TestSupport
     @Test("watch in tmux: waits for the flight, shows it following (state, distance, both fixes), then gone (last seen landed); q quits and restores the terminal",
           .timeLimit(.minutes(4)))
     func watchAFlightInTmux() async throws {
-        let dir = try scratchDirectory(label: "watch")
+        let (dir, socket, _) = try flightScratch(label: "watch")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let socket = dir.appendingPathComponent("status.sock").path
         let tmux = try Tmux()
-        defer { tmux.killServer() }
 
         // Given `followme watch` started in a 100 × 30 terminal before any flight
         try tmux.start(command: "\(FollowMeBinary.url.path) watch --socket \(socket); echo WATCH-EXITED $?; sleep 300")
@@ -206,7 +204,8 @@ import TestSupport
     }
 }
 
-/// A private tmux server (its own `-L` socket) with one detached 100 × 30 session.
+/// A private tmux server (its own `-L` socket) with one detached 100 × 30 session, killed when the
+/// test lets go of it.
 final class Tmux {
     let server = "followme-watch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let session = "watch"
@@ -237,4 +236,7 @@ final class Tmux {
 
     /// Ends this test's tmux server only (and the shell and watch in its pane).
     func killServer() { _ = tmux(["kill-server"]) }
+
+    /// The server ends with its last use in the test, on every path out of it.
+    deinit { killServer() }
 }

@@ -27,7 +27,6 @@ import TestSupport
         let publisher = try ChildProcess(name: "publisher", executable: "python3", arguments: Self.publisher(socket: socket))
         defer { _ = publisher.stop(signal: SIGKILL) }
         let tmux = try Tmux()
-        defer { tmux.killServer() }
         // When `followme watch` shows it in a 100 × 30 terminal
         try tmux.start(command: "\(FollowMeBinary.url.path) watch --socket \(socket); sleep 300")
         let row = "WIND      3.9 m/s → 092° E, 98 % of tilt   SATURATED 1.3 s"

@@ -13,176 +13,160 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct CockpitServerTests {
     @Test("the page is served, self-contained (no http:// or https:// reference), never cached, with a CSP")
     func page() async throws {
-        let (server, board, _) = try await CockpitFixtures.server()
-        defer { server.stop() }
-        let reply = try await LoopbackHTTP(port: server.port).request("GET", "/")
-        #expect(reply.status == 200)
-        #expect(reply.headers["content-type"] == "text/html; charset=utf-8")
-        #expect(reply.body.contains("<title>FollowMe cockpit</title>") && reply.body.contains("LAND"))
-        #expect(!reply.body.contains("http://") && !reply.body.contains("https://"), "the page names an external URL")
-        #expect(!reply.body.contains("src=") || !reply.body.contains("<script src"), "the page loads a script")
-        #expect(reply.headers["cache-control"] == "no-store")
-        #expect(reply.headers["content-security-policy"]?.hasPrefix("default-src 'self'") == true)
-        #expect(reply.headers["x-frame-options"] == "DENY")
-        // The latest status rides inline in the page, and nothing in it can end its script block.
-        var hostile = CockpitFixtures.following
-        hostile.reason = "</script><script>alert(1)</script>"
-        board.publish(hostile)
-        let withStatus = try await LoopbackHTTP(port: server.port).request("GET", "/").body
-        #expect(withStatus.contains(#""state":"following""#) && !withStatus.contains("<script>alert"))
-        let missing = try await LoopbackHTTP(port: server.port).request("GET", "/nothing")
-        #expect(missing.status == 404 && missing.headers["cache-control"] == "no-store")
-        await server.waitUntilStopped()
+        try await CockpitFixtures.withServer { server, board, _, http in
+            let reply = try await http.request("GET", "/")
+            #expect(reply.status == 200)
+            #expect(reply.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(reply.body.contains("<title>FollowMe cockpit</title>") && reply.body.contains("LAND"))
+            #expect(!reply.body.contains("http://") && !reply.body.contains("https://"), "the page names an external URL")
+            #expect(!reply.body.contains("src=") || !reply.body.contains("<script src"), "the page loads a script")
+            #expect(reply.headers["cache-control"] == "no-store")
+            #expect(reply.headers["content-security-policy"]?.hasPrefix("default-src 'self'") == true)
+            #expect(reply.headers["x-frame-options"] == "DENY")
+            // The latest status rides inline in the page, and nothing in it can end its script block.
+            var hostile = CockpitFixtures.following
+            hostile.reason = "</script><script>alert(1)</script>"
+            board.publish(hostile)
+            let withStatus = try await http.request("GET", "/").body
+            #expect(withStatus.contains(#""state":"following""#) && !withStatus.contains("<script>alert"))
+            let missing = try await http.request("GET", "/nothing")
+            #expect(missing.status == 404 && missing.headers["cache-control"] == "no-store")
+        }
     }
 
     @Test("GET /status is the board's latest status, as the status socket's line; 503 before the first one")
     func status() async throws {
-        let (server, board, _) = try await CockpitFixtures.server()
-        defer { server.stop() }
-        let http = LoopbackHTTP(port: server.port)
-        #expect(try await http.request("GET", "/status").status == 503)
-        board.publish(CockpitFixtures.following)
-        let reply = try await http.request("GET", "/status")
-        #expect(reply.status == 200 && reply.headers["content-type"] == "application/json")
-        #expect(FlightStatus.decode(jsonLine: reply.body.trimmingCharacters(in: .newlines)) == CockpitFixtures.following)
-        await server.waitUntilStopped()
+        try await CockpitFixtures.withServer { server, board, _, http in
+            #expect(try await http.request("GET", "/status").status == 503)
+            board.publish(CockpitFixtures.following)
+            let reply = try await http.request("GET", "/status")
+            #expect(reply.status == 200 && reply.headers["content-type"] == "application/json")
+            #expect(FlightStatus.decode(jsonLine: reply.body.trimmingCharacters(in: .newlines)) == CockpitFixtures.following)
+        }
     }
 
     @Test("GET /events streams each new status once, as the board changes")
     func events() async throws {
-        let (server, board, _) = try await CockpitFixtures.server()
-        defer { server.stop() }
-        board.publish(CockpitFixtures.preflightWaiting)
-        let stream = try await EventStreamClient.open(port: server.port)
-        defer { stream.close() }
-        #expect(stream.status == 200)
-        let first = try #require(try await stream.nextData())
-        #expect(FlightStatus.decode(jsonLine: first) == CockpitFixtures.preflightWaiting)
-        board.publish(CockpitFixtures.following)
-        let second = try #require(try await stream.nextData())
-        #expect(FlightStatus.decode(jsonLine: second) == CockpitFixtures.following)
-        board.publish(CockpitFixtures.holdingTargetStale)
-        let third = try #require(try await stream.nextData())
-        #expect(FlightStatus.decode(jsonLine: third)?.state == "holding(target-stale)")
-        await server.waitUntilStopped()
+        try await CockpitFixtures.withServer { server, board, _, http in
+            board.publish(CockpitFixtures.preflightWaiting)
+            let stream = try await EventStreamClient.open(port: server.port)
+            defer { stream.close() }
+            #expect(stream.status == 200)
+            let first = try #require(try await stream.nextData())
+            #expect(FlightStatus.decode(jsonLine: first) == CockpitFixtures.preflightWaiting)
+            board.publish(CockpitFixtures.following)
+            let second = try #require(try await stream.nextData())
+            #expect(FlightStatus.decode(jsonLine: second) == CockpitFixtures.following)
+            board.publish(CockpitFixtures.holdingTargetStale)
+            let third = try #require(try await stream.nextData())
+            #expect(FlightStatus.decode(jsonLine: third)?.state == "holding(target-stale)")
+        }
     }
 
     @Test("a command with the right code reaches the flight with source `web 127.0.0.1`, and its reply comes back")
     func commandAccepted() async throws {
-        let (server, _, flight) = try await CockpitFixtures.server()
-        defer { server.stop() }
-        let reply = try await LoopbackHTTP(port: server.port).command(#"{"command":"hold","code":"123456"}"#)
-        #expect(reply.status == 200, "\(reply.body)")
-        let decoded = try #require(OperatorCommandReply.decode(jsonLine: reply.body.trimmingCharacters(in: .newlines)))
-        #expect(decoded.command == "hold" && decoded.source == "web 127.0.0.1" && decoded.outcome == "accepted" && decoded.accepted)
-        #expect(flight?.commands.map(\.command) == [.hold] && flight?.commands.first?.source == "web 127.0.0.1")
-        await server.waitUntilStopped()
+        try await CockpitFixtures.withServer { server, _, flight, http in
+            let reply = try await http.command(#"{"command":"hold","code":"123456"}"#)
+            #expect(reply.status == 200, "\(reply.body)")
+            let decoded = try #require(OperatorCommandReply.decode(jsonLine: reply.body.trimmingCharacters(in: .newlines)))
+            #expect(decoded.command == "hold" && decoded.source == "web 127.0.0.1" && decoded.outcome == "accepted" && decoded.accepted)
+            #expect(flight?.commands.map(\.command) == [.hold] && flight?.commands.first?.source == "web 127.0.0.1")
+        }
     }
 
     @Test("a refused command is still 200: the reply says what the flight made of it")
     func commandRefusedByFlight() async throws {
-        let (server, _, _) = try await CockpitFixtures.server(delivery: FakeFlight(outcome: "refused:waiting heading"))
-        defer { server.stop() }
-        let reply = try await LoopbackHTTP(port: server.port).command(#"{"command":"start","code":"123456"}"#)
-        #expect(reply.status == 200 && reply.body.contains(#""outcome":"refused:waiting heading""#), "\(reply.body)")
-        await server.waitUntilStopped()
+        try await CockpitFixtures.withServer(delivery: FakeFlight(outcome: "refused:waiting heading")) { server, _, _, http in
+            let reply = try await http.command(#"{"command":"start","code":"123456"}"#)
+            #expect(reply.status == 200 && reply.body.contains(#""outcome":"refused:waiting heading""#), "\(reply.body)")
+        }
     }
 
     @Test("wrong or missing code: 401, and the flight gets nothing")
     func unauthorized() async throws {
-        let (server, _, flight) = try await CockpitFixtures.server()
-        defer { server.stop() }
-        let http = LoopbackHTTP(port: server.port)
-        let wrong = try await http.command(#"{"command":"land","code":"000000"}"#)
-        let missing = try await http.command(#"{"command":"hold"}"#)
-        #expect(wrong.status == 401 && missing.status == 401)
-        #expect(wrong.body.contains("pairing code"), "\(wrong.body)")
-        #expect(flight?.commands.isEmpty == true)
-        await server.waitUntilStopped()
+        try await CockpitFixtures.withServer { server, _, flight, http in
+            let wrong = try await http.command(#"{"command":"land","code":"000000"}"#)
+            let missing = try await http.command(#"{"command":"hold"}"#)
+            #expect(wrong.status == 401 && missing.status == 401)
+            #expect(wrong.body.contains("pairing code"), "\(wrong.body)")
+            #expect(flight?.commands.isEmpty == true)
+        }
     }
 
     @Test("land_without_code: LAND without a code reaches the flight; HOLD without one is 401")
     func landWithoutCode() async throws {
-        let (server, _, flight) = try await CockpitFixtures.server(landWithoutCode: true)
-        defer { server.stop() }
-        let http = LoopbackHTTP(port: server.port)
-        #expect(try await http.command(#"{"command":"land"}"#).status == 200)
-        #expect(try await http.command(#"{"command":"hold"}"#).status == 401)
-        #expect(flight?.commands.map(\.command) == [.land])
-        await server.waitUntilStopped()
+        try await CockpitFixtures.withServer(landWithoutCode: true) { server, _, flight, http in
+            let land = try await http.command(#"{"command":"land"}"#), hold = try await http.command(#"{"command":"hold"}"#)
+            #expect(land.status == 200 && hold.status == 401)
+            #expect(flight?.commands.map(\.command) == [.land])
+        }
     }
 
     @Test("garbage JSON and unknown commands: 400 naming the known ones; not JSON: 415; a 2 KB body: 413")
     func badRequests() async throws {
-        let (server, _, flight) = try await CockpitFixtures.server()
-        defer { server.stop() }
-        let http = LoopbackHTTP(port: server.port)
-        let garbage = try await http.command("{not json")
-        #expect(garbage.status == 400 && garbage.body.contains("JSON object"), "\(garbage.body)")
-        let unknown = try await http.command(#"{"command":"flip","code":"123456"}"#)
-        #expect(unknown.status == 400 && unknown.body.contains("start, hold, resume, land"), "\(unknown.body)")
-        let form = try await http.request("POST", "/command", headers: ["Content-Type": "text/plain"], body: #"{"command":"land","code":"123456"}"#)
-        #expect(form.status == 415)
-        let huge = try await http.command(#"{"command":"land","code":""# + String(repeating: "9", count: 2048) + #""}"#)
-        #expect(huge.status == 413, "\(huge.status) \(huge.body)")
-        #expect(flight?.commands.isEmpty == true)
-        await server.waitUntilStopped()
+        try await CockpitFixtures.withServer { server, _, flight, http in
+            let garbage = try await http.command("{not json")
+            #expect(garbage.status == 400 && garbage.body.contains("JSON object"), "\(garbage.body)")
+            let unknown = try await http.command(#"{"command":"flip","code":"123456"}"#)
+            #expect(unknown.status == 400 && unknown.body.contains("start, hold, resume, land"), "\(unknown.body)")
+            let form = try await http.request("POST", "/command", headers: ["Content-Type": "text/plain"], body: #"{"command":"land","code":"123456"}"#)
+            #expect(form.status == 415)
+            let huge = try await http.command(#"{"command":"land","code":""# + String(repeating: "9", count: 2048) + #""}"#)
+            #expect(huge.status == 413, "\(huge.status) \(huge.body)")
+            #expect(flight?.commands.isEmpty == true)
+        }
     }
 
     @Test("a burst of 20 commands: the bucket's 4 pass, the rest are 429 with Retry-After; LAND with the code still passes")
     func rateLimited() async throws {
-        let (server, _, flight) = try await CockpitFixtures.server()  // the clock stands still: no token comes back
-        defer { server.stop() }
-        let http = LoopbackHTTP(port: server.port)
-        var statuses: [Int] = []
-        for _ in 0..<20 { statuses.append(try await http.command(#"{"command":"hold","code":"123456"}"#).status) }
-        #expect(statuses == Array(repeating: 200, count: 4) + Array(repeating: 429, count: 16))
-        #expect(flight?.commands.count == 4)
-        let limited = try await http.command(#"{"command":"hold","code":"123456"}"#)
-        #expect(limited.headers["retry-after"] == "1" && limited.body.contains("wait"))
-        // Over the rate, a LAND with the code still goes through (a person pressing LAND again and again
-        // is never refused); a LAND with a wrong code is refused as over the rate (no faster guessing)
-        let guess = try await http.command(#"{"command":"land","code":"000000"}"#)
-        #expect(guess.status == 429, "\(guess.status) \(guess.body)")
-        let land = try await http.command(#"{"command":"land","code":"123456"}"#)
-        #expect(land.status == 200, "\(land.status) \(land.body)")
-        #expect(flight?.commands.count == 5)
-        await server.waitUntilStopped()
+        try await CockpitFixtures.withServer { server, _, flight, http in  // the clock stands still: no token comes back
+            var statuses: [Int] = []
+            for _ in 0..<20 { statuses.append(try await http.command(#"{"command":"hold","code":"123456"}"#).status) }
+            #expect(statuses == Array(repeating: 200, count: 4) + Array(repeating: 429, count: 16))
+            #expect(flight?.commands.count == 4)
+            let limited = try await http.command(#"{"command":"hold","code":"123456"}"#)
+            #expect(limited.headers["retry-after"] == "1" && limited.body.contains("wait"))
+            // Over the rate, a LAND with the code still goes through (a person pressing LAND again and again
+            // is never refused); a LAND with a wrong code is refused as over the rate (no faster guessing)
+            let guess = try await http.command(#"{"command":"land","code":"000000"}"#)
+            #expect(guess.status == 429, "\(guess.status) \(guess.body)")
+            let land = try await http.command(#"{"command":"land","code":"123456"}"#)
+            #expect(land.status == 200, "\(land.status) \(land.body)")
+            #expect(flight?.commands.count == 5)
+        }
     }
 
     @Test("no flight attached: 503 with the reply's `no-flight`")
     func noFlight() async throws {
-        let (server, _, _) = try await CockpitFixtures.server(delivery: nil)
-        defer { server.stop() }
-        let reply = try await LoopbackHTTP(port: server.port).command(#"{"command":"land","code":"123456"}"#)
-        #expect(reply.status == 503 && reply.body.contains("no-flight"), "\(reply.body)")
-        await server.waitUntilStopped()
+        try await CockpitFixtures.withServer(delivery: nil) { server, _, _, http in
+            let reply = try await http.command(#"{"command":"land","code":"123456"}"#)
+            #expect(reply.status == 503 && reply.body.contains("no-flight"), "\(reply.body)")
+        }
     }
 
     @Test("more live streams than the limit: the extra ones get 503 with a message; a closed one frees its place")
     func streamLimit() async throws {
-        let (server, board, _) = try await CockpitFixtures.server(maxStreams: 4)
-        defer { server.stop() }
-        board.publish(CockpitFixtures.following)
-        var open: [EventStreamClient] = []
-        for _ in 0..<4 { open.append(try await EventStreamClient.open(port: server.port)) }
-        #expect(open.map(\.status) == [200, 200, 200, 200])
-        let extra = try await LoopbackHTTP(port: server.port).request("GET", "/events")
-        #expect(extra.status == 503 && extra.body.contains("live views"), "\(extra.body)")
-        // The page and commands still work while the streams are full.
-        #expect(try await LoopbackHTTP(port: server.port).request("GET", "/status").status == 200)
-        // A stream notices its client left at its next write: the flight publishes every 0.25 s.
-        open.removeLast().close()
-        var reopened: EventStreamClient?
-        for _ in 0..<40 where reopened == nil {
+        try await CockpitFixtures.withServer(maxStreams: 4) { server, board, _, http in
             board.publish(CockpitFixtures.following)
-            let attempt = try await EventStreamClient.open(port: server.port)
-            if attempt.status == 200 { reopened = attempt } else { attempt.close(); try await Task.sleep(for: .milliseconds(100)) }
+            var open: [EventStreamClient] = []
+            for _ in 0..<4 { open.append(try await EventStreamClient.open(port: server.port)) }
+            #expect(open.map(\.status) == [200, 200, 200, 200])
+            let extra = try await http.request("GET", "/events")
+            #expect(extra.status == 503 && extra.body.contains("live views"), "\(extra.body)")
+            // The page and commands still work while the streams are full.
+            #expect(try await http.request("GET", "/status").status == 200)
+            // A stream notices its client left at its next write: the flight publishes every 0.25 s.
+            open.removeLast().close()
+            var reopened: EventStreamClient?
+            for _ in 0..<40 where reopened == nil {
+                board.publish(CockpitFixtures.following)
+                let attempt = try await EventStreamClient.open(port: server.port)
+                if attempt.status == 200 { reopened = attempt } else { attempt.close(); try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(reopened != nil, "the closed stream's place never came back")
+            reopened?.close()
+            for stream in open { stream.close() }
         }
-        #expect(reopened != nil, "the closed stream's place never came back")
-        reopened?.close()
-        for stream in open { stream.close() }
-        await server.waitUntilStopped()
     }
 
     @Test("a port already taken: start fails with the address and the reason, and leaves nothing running")

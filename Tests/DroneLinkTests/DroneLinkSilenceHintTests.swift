@@ -20,15 +20,9 @@ struct DroneLinkSilenceHintTests {
         let log = CapturedLog()
         let link = DroneLink(configuration: configuration, logger: log.logger(label: "test.silence", level: .warning))
         // When it runs 2.5 s (the first hint is due at 1 s, the next at 31 s)
-        try await link.start()
-        _ = await log.recorder.waitUntil(timeoutSeconds: 2.5) { $0.count > 1 }
-        await link.stop()
+        let hint = try await log.onlyWarning("no navdata from the drone yet", runningFor: 2.5, start: link.start, stop: link.stop)
 
         // Then exactly one warning said no navdata came, with the drone's address:port and what to check
-        let hints = log.entries("no navdata from the drone yet")
-        #expect(hints.count == 1, "\(log.recorder.events)")
-        let hint = try #require(hints.first)
-        #expect(hint.level == .warning)
         #expect(hint.metadata["drone"] == "127.0.0.1:\(navdata.localPort)")
         #expect(hint.metadata["fix"] == LinkHint.noNavdata(configuration))
         #expect(hint.metadata["fix"]?.contains("127.0.0.1, \(at.localPort)/\(navdata.localPort)") == true)

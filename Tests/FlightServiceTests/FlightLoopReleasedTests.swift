@@ -30,7 +30,7 @@ struct FlightLoopReleasedTests {
         // Then every command still releases the vehicle: nothing flies, nothing lands it
         let after = rig.link.sent.dropFirst(before)
         #expect(!after.isEmpty)
-        #expect(after.allSatisfy { $0.command.released && $0.command.motion == nil && $0.pilot == nil },
+        #expect(after.allSatisfy { $0.command.released && $0.command.motion == nil && $0.made == nil },
                 "\(after.last.map { "\($0)" } ?? "")")
         #expect(!rig.states.contains { $0.hasPrefix("landing") }, "\(rig.states)")
     }

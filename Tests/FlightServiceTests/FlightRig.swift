@@ -5,38 +5,26 @@ import ARDrone
 import Foundation
 import Logging
 import Synchronization
+import TestSupport
 
-/// A drone link that sends nothing anywhere: it keeps every `LinkCommand` the flight loop hands it,
-/// and runs the AR.Drone link's tilt loop on it (`PCMDTranslator`, as `DroneLink.send`), answering
-/// with the tilt and PCMD it made.
-final class FakeDroneLink: DroneControlLink {
-    struct Sent: Sendable, Equatable {
-        var command: LinkCommand
-        var immediately: Bool
-        /// The PCMD the link's tilt loop made of it (nil = hover).
-        var pilot: PilotCommand?
+/// The AR.Drone link's tilt loop as a recording link's answer (`PCMDTranslator`, as `DroneLink.send`):
+/// the PCMD it made of the command, and the tilt it reports.
+struct TiltLoopAnswer: LinkAnswer {
+    var translator = PCMDTranslator(parameters: FollowParameters(), tuning: ControllerTuning())
+
+    mutating func answer(_ command: LinkCommand, reflecting fixReceivedAt: MonotonicTime?) -> (made: PilotCommand?, event: LinkEvent?) {
+        let (pilot, report) = translator.translate(command, at: fixReceivedAt ?? .zero)
+        return (pilot, report)
     }
+}
 
-    private let box = Mutex<[Sent]>([])
-    private let translator = Mutex(PCMDTranslator(parameters: FollowParameters(), tuning: ControllerTuning()))
+/// A drone link that sends nothing anywhere, running the AR.Drone link's tilt loop on each command.
+typealias FakeDroneLink = RecordingDroneLink<TiltLoopAnswer>
 
-    /// Every command so far, in order.
-    var sent: [Sent] { box.withLock { $0 } }
-    var latest: LinkCommand? { sent.last?.command }
-    /// The PCMD of the latest command.
-    var latestPilot: PilotCommand? { sent.last?.pilot }
-
-    func start() async throws {}
-    func stop() async {}
-    @discardableResult
-    func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) -> LinkEvent? {
-        let (pilot, report) = translator.withLock { $0.translate(command, at: fixReceivedAt ?? .zero) }
-        box.withLock { $0.append(Sent(command: command, immediately: immediately, pilot: pilot)) }
-        return report
-    }
-    func linkStatistics() async -> LinkStatistics? { nil }
-    func fixLatency() async -> LatencyHistogram? { nil }
-    var peerDescription: String { "fake" }
+extension RecordingDroneLink where Answer == TiltLoopAnswer {
+    convenience init() { self.init(TiltLoopAnswer(), peerDescription: "fake") }
+    /// The PCMD of the latest command (nil = hover).
+    var latestPilot: PilotCommand? { sent.last?.made }
 }
 
 /// The flight loop in-process: a scripted world (both receivers, the heading, telemetry) feeds

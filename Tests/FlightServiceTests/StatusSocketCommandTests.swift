@@ -33,10 +33,8 @@ struct StatusSocketCommandTests {
     @Test("a command line reaches the flight with the sender's uid as source; the reply comes back on the same connection")
     func commandRoundTrip() throws {
         // Given a publisher with a flight attached, and a client
-        let flight = FakeFlight()
-        let (dir, publisher) = try Self.publisher(commands: flight.inbox)
+        let (dir, publisher, flight, client) = try Self.connected()
         defer { publisher.stop(); _ = dir }
-        let client = try Watcher(path: publisher.path)
 
         // When the client sends HOLD labelled as the watch
         client.send(#"{"command":"hold","via":"watch"}"#)
@@ -51,10 +49,8 @@ struct StatusSocketCommandTests {
 
     @Test("garbage, an unknown command and a line too long are answered bad-request and never reach the flight; the connection goes on")
     func badRequests() throws {
-        let flight = FakeFlight()
-        let (dir, publisher) = try Self.publisher(commands: flight.inbox)
+        let (dir, publisher, flight, client) = try Self.connected()
         defer { publisher.stop(); _ = dir }
-        let client = try Watcher(path: publisher.path)
 
         client.send("not json at all")
         let garbage = try #require(Self.reply(from: client))
@@ -79,10 +75,8 @@ struct StatusSocketCommandTests {
 
     @Test("a client sending faster than the bucket allows is answered rate-limited; the flight sees only the burst")
     func rateLimited() throws {
-        let flight = FakeFlight()
-        let (dir, publisher) = try Self.publisher(commands: flight.inbox)
+        let (dir, publisher, flight, client) = try Self.connected()
         defer { publisher.stop(); _ = dir }
-        let client = try Watcher(path: publisher.path)
 
         // When 20 commands arrive at once
         client.send(Array(repeating: #"{"command":"hold"}"#, count: 20).joined(separator: "\n"))
@@ -158,6 +152,13 @@ struct StatusSocketCommandTests {
     static func publisher(commands: OperatorCommandInbox?, intervalSeconds: Double = 0.25) throws -> (TemporaryDirectory, StatusPublisher) {
         let dir = try TemporaryDirectory()
         return (dir, try StatusPublisher(path: dir.path + "/status.sock", intervalSeconds: intervalSeconds, commands: commands))
+    }
+
+    /// A publisher with a fake flight attached and one client connected to it.
+    static func connected() throws -> (TemporaryDirectory, StatusPublisher, FakeFlight, Watcher) {
+        let flight = FakeFlight()
+        let (dir, publisher) = try publisher(commands: flight.inbox)
+        return (dir, publisher, flight, try Watcher(path: publisher.path))
     }
 
     /// The first reply line within 2 s (status lines skipped).

@@ -4,29 +4,11 @@
 import Logging
 import Synchronization
 import Testing
+import TestSupport
 
-/// A drone link that sends nothing: it keeps every command the flight loop hands it.
-final class RecordingLink: DroneControlLink {
-    struct Sent: Sendable, Equatable {
-        var command: LinkCommand
-        var immediately: Bool
-    }
-
-    private let box = Mutex<[Sent]>([])
-    var sent: [Sent] { box.withLock { $0 } }
-
-    func start() async throws {}
-    func stop() async {}
-    /// Answers nothing: the AR.Drone link's answers (`.commandSent`) are among the bench run's inputs.
-    @discardableResult
-    func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) -> LinkEvent? {
-        box.withLock { $0.append(Sent(command: command, immediately: immediately)) }
-        return nil
-    }
-    func linkStatistics() async -> LinkStatistics? { nil }
-    func fixLatency() async -> LatencyHistogram? { nil }
-    var peerDescription: String { "recording" }
-}
+/// A drone link that sends nothing: it keeps every command the flight loop hands it and answers
+/// nothing (the AR.Drone link's answers, `.commandSent`, are among the bench run's inputs).
+typealias RecordingLink = RecordingDroneLink<NoAnswer>
 
 /// The bench flies the flight `followme run` flies: the inputs of a bench run (GPS, the link's
 /// telemetry and events, ticks, on simulated time), handed to `FlightLoop` as `FlightService` builds

@@ -6,6 +6,16 @@ struct FlightStateMachineTests {
     static let failsafe = FailsafeParameters.testDefault
     static let tick = 1.0 / 30
 
+    @Test("every prerequisite has one name of its own, in the status's and the log's vocabulary")
+    func prerequisiteNames() {
+        let each = (0..<16).map { Prerequisites(rawValue: 1 << $0) }.filter { Prerequisites.all.contains($0) }
+        #expect(Prerequisites.named.count == Prerequisites.all.rawValue.nonzeroBitCount)
+        #expect(each.allSatisfy { $0.names.count == 1 }, "\(each.map(\.names))")
+        #expect(Set(each.flatMap(\.names)).count == each.count)
+        #expect(Prerequisites.all.names.count == each.count)
+        #expect(Prerequisites([.heading, .navdata, .operatorStart]).names == ["heading", "navdata", "start"])
+    }
+
     @Test func takeOffClimbAndFollowEachConfirmedByTelemetry() throws {
         // Given a landed drone and every source live
         var world = try World()

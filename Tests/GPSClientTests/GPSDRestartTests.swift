@@ -21,8 +21,7 @@ struct GPSDRestartTests {
         // Given a client receiving 10 Hz fixes from gpsd on port P.
         let dir = try TestDirectory(label: "restart")
         defer { dir.remove() }
-        let source = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: TestSources.targetStart, withHeading: false))
-        source.start()
+        let source = try ScriptedNMEAServer.walking(from: TestSources.targetStart, withHeading: false)
         defer { source.stop() }
         let device = source.gpsdSource()
         let first = try await GPSDProcesses.startGPSD(devices: [device], in: dir)

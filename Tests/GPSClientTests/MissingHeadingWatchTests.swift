@@ -60,11 +60,9 @@ struct MissingHeadingWatchTests {
           .timeLimit(.minutes(1)))
     func throughGPSD() async throws {
         // Given two onboard-like sources at 10 Hz read by one gpsd: one without a heading, one with $HCHDT
-        let bare = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: TestSources.onboardStart, withHeading: false))
-        let compass = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: TestSources.targetStart, withHeading: true))
-        bare.start()
+        let bare = try ScriptedNMEAServer.walking(from: TestSources.onboardStart, withHeading: false)
         defer { bare.stop() }
-        compass.start()
+        let compass = try ScriptedNMEAServer.walking(from: TestSources.targetStart, withHeading: true)
         defer { compass.stop() }
         try await GPSDProcesses.withGPSD(label: "no-heading", devices: [bare.gpsdSource(), compass.gpsdSource()]) { _, gpsd in
             // When a client expecting a heading from both (hint after 1 s) reads them for a while

@@ -25,11 +25,9 @@ struct OneGPSDTwoReceiversTests {
     func routesByRole(_ form: TargetPath) async throws {
         // Given a target source (RMC+GGA) and an onboard source (RMC+GGA+HCHDT) at 10 Hz,
         // both read by one gpsd.
-        let target = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: TestSources.targetStart, withHeading: false))
-        let onboard = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: TestSources.onboardStart, withHeading: true))
-        target.start()
+        let target = try ScriptedNMEAServer.walking(from: TestSources.targetStart, withHeading: false)
         defer { target.stop() }
-        onboard.start()
+        let onboard = try ScriptedNMEAServer.walking(from: TestSources.onboardStart, withHeading: true)
         defer { onboard.stop() }
         let targetPath = target.gpsdSource(portDigits: form.portDigits)
         let onboardPath = onboard.gpsdSource()
@@ -96,8 +94,7 @@ struct OneGPSDTwoReceiversTests {
           .timeLimit(.minutes(1)))
     func missingDevicePaths() async throws {
         // Given a gpsd with one live device streaming at 10 Hz.
-        let source = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: TestSources.onboardStart, withHeading: true))
-        source.start()
+        let source = try ScriptedNMEAServer.walking(from: TestSources.onboardStart, withHeading: true)
         defer { source.stop() }
         try await GPSDProcesses.withGPSD(label: "long-path", devices: [source.gpsdSource()]) { _, gpsd in
             for length in Self.missingPathLengths {

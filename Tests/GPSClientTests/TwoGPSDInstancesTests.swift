@@ -11,8 +11,7 @@ struct TwoGPSDInstancesTests {
     func routesByEndpoint() async throws {
         // Given gpsd A reading a TCP NMEA target walk, and gpsfake (gpsd B) looping the
         // u-blox NEO-M8N UBX log (Adelaide) for the onboard receiver.
-        let target = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: TestSources.targetStart, withHeading: false))
-        target.start()
+        let target = try ScriptedNMEAServer.walking(from: TestSources.targetStart, withHeading: false)
         defer { target.stop() }
         try await GPSDProcesses.withGPSD(label: "two-gpsd", devices: [target.gpsdSource()]) { dir, gpsdA in
             let onboardLog = try dir.copyFixture("ublox-neo-m8n.log")

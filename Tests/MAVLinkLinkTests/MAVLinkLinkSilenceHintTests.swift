@@ -26,15 +26,9 @@ struct MAVLinkLinkSilenceHintTests {
         let link = MAVLinkLink(configuration: configuration, logger: log.logger(label: "test.silence", level: .warning),
                                eventHandler: { _ in })
         // When it runs 2.5 s (the first hint is due at 1 s, the next at 31 s)
-        try await link.start()
-        _ = await log.recorder.waitUntil(timeoutSeconds: 2.5) { $0.count > 1 }
-        await link.stop()
+        let hint = try await log.onlyWarning("no HEARTBEAT from the autopilot yet", runningFor: 2.5, start: link.start, stop: link.stop)
 
         // Then exactly one warning said no HEARTBEAT came, with the vehicle's address:port and what to check
-        let hints = log.entries("no HEARTBEAT from the autopilot yet")
-        #expect(hints.count == 1, "\(log.recorder.events)")
-        let hint = try #require(hints.first)
-        #expect(hint.level == .warning)
         #expect(hint.metadata["vehicle"] == "127.0.0.1:\(silent.localPort)")
         #expect(hint.metadata["fix"] == LinkHint.noHeartbeat(configuration))
 

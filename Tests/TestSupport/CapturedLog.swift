@@ -1,4 +1,5 @@
 import Logging
+import Testing
 
 /// A swift-log destination that keeps every message (level, text, metadata) for a test to read or
 /// wait on: what a shell component logged, checked without parsing stderr.
@@ -25,6 +26,20 @@ package final class CapturedLog: Sendable {
     /// The messages so far whose text is `message`.
     package func entries(_ message: String) -> [Entry] {
         recorder.events.filter { $0.message == message }
+    }
+
+    /// Runs a component from `start` until it logged more than one message or `seconds` passed, stops
+    /// it, and returns the one warning whose text is `message` (a test issue, with everything logged,
+    /// when there is not exactly one such warning).
+    package func onlyWarning(_ message: String, runningFor seconds: Double,
+                             start: () async throws -> Void, stop: () async -> Void,
+                             sourceLocation: SourceLocation = #_sourceLocation) async throws -> Entry {
+        try await start()
+        _ = await recorder.waitUntil(timeoutSeconds: seconds) { $0.count > 1 }
+        await stop()
+        let found = entries(message)
+        #expect(found.count == 1 && found.first?.level == .warning, "\(recorder.events)", sourceLocation: sourceLocation)
+        return try #require(found.first, sourceLocation: sourceLocation)
     }
 
     private struct Handler: LogHandler {

@@ -41,3 +41,9 @@ package func scratchDirectory(label: String = "e2e") throws -> URL {
     chmod(dir.path, 0o777)
     return dir
 }
+
+/// A scratch directory for one flight, with the status socket's path and the flight log's URL in it.
+package func flightScratch(label: String) throws -> (dir: URL, socket: String, log: URL) {
+    let dir = try scratchDirectory(label: label)
+    return (dir, dir.appendingPathComponent("status.sock").path, dir.appendingPathComponent("flight.jsonl"))
+}

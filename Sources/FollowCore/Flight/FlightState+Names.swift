@@ -36,23 +36,15 @@ extension LandReason {
 }
 
 extension Prerequisites {
-    public var names: [String] {
-        var out: [String] = []
-        if contains(.targetFix) { out.append("target-fix") }
-        if contains(.onboardFix) { out.append("onboard-fix") }
-        if contains(.heading) { out.append("heading") }
-        if contains(.navdata) { out.append("navdata") }
-        if contains(.battery) { out.append("battery") }
-        if contains(.droneReady) { out.append("drone-ready") }
-        if contains(.targetClear) { out.append("person-too-close") }
-        if contains(.droneConfigured) { out.append("drone-configuration") }
-        if contains(.targetRate) { out.append("target-rate") }
-        if contains(.calmWind) { out.append("wind") }
-        if contains(.braking) { out.append("braking") }
-        if contains(.operatorResume) { out.append("operator-hold") }
-        if contains(.operatorStart) { out.append("start") }
-        return out
-    }
+    /// Each prerequisite with its name, in the order `names` lists them.
+    static let named: [(Prerequisites, String)] = [
+        (.targetFix, "target-fix"), (.onboardFix, "onboard-fix"), (.heading, "heading"), (.navdata, "navdata"),
+        (.battery, "battery"), (.droneReady, "drone-ready"), (.targetClear, "person-too-close"),
+        (.droneConfigured, "drone-configuration"), (.targetRate, "target-rate"), (.calmWind, "wind"),
+        (.braking, "braking"), (.operatorResume, "operator-hold"), (.operatorStart, "start"),
+    ]
+
+    public var names: [String] { Self.named.compactMap { contains($0.0) ? $0.1 : nil } }
 }
 
 extension FlightState {

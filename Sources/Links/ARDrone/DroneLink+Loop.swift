@@ -28,33 +28,19 @@ extension DroneLink {
         }.get()
     }
 
-    func claimIdle() async -> Bool {
-        (try? await eventLoop.submit { [self] () -> Bool in
-            guard case .idle = lifecycle.value else { return false }
-            lifecycle.value = .starting
-            return true
-        }.get()) ?? false
-    }
-
     func markStopped() async {
-        _ = try? await eventLoop.submit { [self] in lifecycle.value = .stopped }.get()
+        await loop.markStopped()
         continuation.finish()
     }
 
-    func scheduleTick(_ runtime: LinkRuntime) {
-        runtime.scheduledTick = eventLoop.scheduleTask(deadline: runtime.nextTickDeadline) { [self] in
-            guard let runtime = runningRuntime else { return }
-            let now = NIODeadline.now()
-            runtime.core.recordTickLateness(seconds: Double((now - runtime.nextTickDeadline).nanoseconds) / 1e9)
-            performTick(runtime, immediate: false)
-            remindIfSilent(runtime)
-            // Fixed rate: the next deadline follows the previous one, not "now"; after a stall of
-            // more than one interval, restart from now instead of bursting to catch up.
-            runtime.nextTickDeadline = runtime.nextTickDeadline + runtime.tickInterval
-            if runtime.nextTickDeadline < now { runtime.nextTickDeadline = now + runtime.tickInterval }
-            scheduleTick(runtime)
-            tickHandler?(SystemClock.now())
-        }
+    /// The periodic tick (`runtime.ticks`, fixed rate); false once the link is no longer running.
+    func tick(_ latenessSeconds: Double) -> Bool {
+        guard let runtime = runningRuntime else { return false }
+        runtime.core.recordTickLateness(seconds: latenessSeconds)
+        performTick(runtime, immediate: false)
+        remindIfSilent(runtime)
+        tickHandler?(SystemClock.now())
+        return true
     }
 
     func performTick(_ runtime: LinkRuntime, immediate: Bool, reflecting fixReceivedAt: MonotonicTime? = nil) {

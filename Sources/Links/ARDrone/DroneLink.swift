@@ -80,8 +80,7 @@ public final class DroneLink: Sendable {
     /// the tick. AT commands are sent only once the first navdata arrived (see `.connected`).
     /// A link runs once: after `stop()` make a new one.
     public func start() async throws(DroneLinkError) {
-        let claimed = await claimIdle()
-        guard claimed else { throw .alreadyStarted }
+        guard await loop.claimIdle() else { throw .alreadyStarted }
 
         let atAddress: SocketAddress
         let navdataAddress: SocketAddress
@@ -105,27 +104,23 @@ public final class DroneLink: Sendable {
         }
 
         let configuration = configuration
-        let started: Bool = (try? await eventLoop.submit { [self] () -> Bool in
-            guard case .starting = lifecycle.value else { return false }
-            let runtime = LinkRuntime(
+        let started = await loop.run {
+            LinkRuntime(
                 core: DroneLinkCore(configuration: configuration, expectedNavdataSource: navdataAddress),
                 atChannel: atChannel, navdataChannel: navdataChannel,
                 atAddress: atAddress, navdataAddress: navdataAddress,
-                allocator: atChannel.allocator,
-                tickInterval: .nanoseconds(Int64((configuration.tickIntervalSeconds * 1e9).rounded()))
+                allocator: atChannel.allocator, tickIntervalSeconds: configuration.tickIntervalSeconds
             )
+        } begin: { [self] runtime in
             // Desires expressed before start() are ignored (documented on setDesired).
             runtime.appliedDesiredGeneration = pendingDesired.withLock { $0.generation }
-            lifecycle.value = .running(runtime)
             watchClose(of: atChannel, socket: .at, runtime: runtime)
             watchClose(of: navdataChannel, socket: .navdata, runtime: runtime)
             runtime.effects.reset()
             runtime.core.start(now: SystemClock.now(), effects: &runtime.effects)
             perform(runtime)
-            runtime.nextTickDeadline = .now() + runtime.tickInterval
-            scheduleTick(runtime)
-            return true
-        }.get()) ?? false
+            runtime.ticks.start(on: eventLoop) { [self] lateness in tick(lateness) }
+        }
         guard started else {
             try? await atChannel.close()
             try? await navdataChannel.close()
@@ -144,8 +139,7 @@ public final class DroneLink: Sendable {
         let channels: [any Channel] = (try? await eventLoop.submit { [self] () -> [any Channel] in
             defer { lifecycle.value = .stopped }
             guard case .running(let runtime) = lifecycle.value else { return [] }
-            runtime.scheduledTick?.cancel()
-            runtime.scheduledTick = nil
+            runtime.ticks.cancel()
             runtime.at.reopen?.scheduled?.cancel()
             runtime.navdata.reopen?.scheduled?.cancel()
             return [runtime.atChannel, runtime.navdataChannel]

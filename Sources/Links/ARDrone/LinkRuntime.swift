@@ -21,7 +21,8 @@ final class LinkRuntime {
     var navdata = SocketRecovery()
     let atAddress: SocketAddress
     let navdataAddress: SocketAddress
-    let tickInterval: TimeAmount
+    /// The periodic tick (`DroneLink.tick`).
+    let ticks: FixedRateTimer
     /// Reused for every AT datagram.
     var atBuffer: ByteBuffer
     /// The 4 trigger bytes, written once (sending it never mutates it).
@@ -33,8 +34,6 @@ final class LinkRuntime {
     var fixLatency = LatencyHistogram()
     /// `PendingDesired.generation` last applied to `core`.
     var appliedDesiredGeneration: UInt64 = 0
-    var nextTickDeadline = NIODeadline.now()
-    var scheduledTick: Scheduled<Void>?
     /// "No navdata yet" and what to check, logged while the drone stays silent after start.
     var silenceReminder: WaitingReminder
 
@@ -74,13 +73,13 @@ final class LinkRuntime {
 
     init(core: DroneLinkCore, atChannel: any Channel, navdataChannel: any Channel,
          atAddress: SocketAddress, navdataAddress: SocketAddress, allocator: ByteBufferAllocator,
-         tickInterval: TimeAmount) {
+         tickIntervalSeconds: Double) {
         self.core = core
         self.atChannel = atChannel
         self.navdataChannel = navdataChannel
         self.atAddress = atAddress
         self.navdataAddress = navdataAddress
-        self.tickInterval = tickInterval
+        ticks = FixedRateTimer(intervalSeconds: tickIntervalSeconds)
         silenceReminder = .firstPacket(silenceSeconds: core.configuration.navdataSilenceSeconds)
         atBuffer = allocator.buffer(capacity: ATEncoder.maximumDatagramByteCount)
         triggerBuffer = allocator.buffer(bytes: DroneLink.navdataTriggerBytes)

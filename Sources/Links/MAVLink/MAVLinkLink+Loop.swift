@@ -18,9 +18,8 @@ final class MAVLinkRuntime {
     /// Reused for every datagram.
     var buffer: ByteBuffer
     var fixLatency = LatencyHistogram()
-    let tickInterval: TimeAmount
-    var nextTickDeadline = NIODeadline.now()
-    var scheduledTick: Scheduled<Void>?
+    /// The periodic tick (`MAVLinkLink.tick`).
+    let ticks: FixedRateTimer
     /// When the link started; "no HEARTBEAT yet" and what to check are logged while the vehicle stays silent.
     var startedAt = MonotonicTime.zero
     var silenceReminder: WaitingReminder
@@ -44,7 +43,7 @@ final class MAVLinkRuntime {
         self.remote = remote
         sender = MAVLinkSender(systemID: configuration.systemID, componentID: configuration.componentID)
         buffer = channel.allocator.buffer(capacity: MAVLinkFrame.maximumLength)
-        tickInterval = .nanoseconds(Int64((configuration.timing.tickIntervalSeconds * 1e9).rounded()))
+        ticks = FixedRateTimer(intervalSeconds: configuration.timing.tickIntervalSeconds)
         silenceReminder = .firstPacket(silenceSeconds: configuration.timing.telemetrySilenceSeconds)
         output.messages.reserveCapacity(4)
         output.events.reserveCapacity(8)
@@ -64,21 +63,16 @@ extension MAVLinkLink {
         (try? await eventLoop.submit { [self] in runningRuntime.flatMap(read) }.get()) ?? nil
     }
 
-    func scheduleTick(_ runtime: MAVLinkRuntime) {
-        runtime.scheduledTick = eventLoop.scheduleTask(deadline: runtime.nextTickDeadline) { [self] in
-            guard let runtime = runningRuntime else { return }
-            let now = NIODeadline.now()
-            runtime.session.recordTickLateness(seconds: Double((now - runtime.nextTickDeadline).nanoseconds) / 1e9)
-            runtime.output.reset()
-            runtime.session.tick(now: SystemClock.now(), output: &runtime.output)
-            perform(runtime)
-            remindIfSilent(runtime)
-            // Fixed rate; after a stall of more than one interval, restart from now (no burst).
-            runtime.nextTickDeadline = runtime.nextTickDeadline + runtime.tickInterval
-            if runtime.nextTickDeadline < now { runtime.nextTickDeadline = now + runtime.tickInterval }
-            scheduleTick(runtime)
-            tickHandler?(SystemClock.now())
-        }
+    /// The periodic tick (`runtime.ticks`, fixed rate); false once the link is no longer running.
+    func tick(_ latenessSeconds: Double) -> Bool {
+        guard let runtime = runningRuntime else { return false }
+        runtime.session.recordTickLateness(seconds: latenessSeconds)
+        runtime.output.reset()
+        runtime.session.tick(now: SystemClock.now(), output: &runtime.output)
+        perform(runtime)
+        remindIfSilent(runtime)
+        tickHandler?(SystemClock.now())
+        return true
     }
 
     /// While no vehicle HEARTBEAT has come since start: what to check, logged after five silence

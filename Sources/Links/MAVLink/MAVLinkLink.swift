@@ -61,36 +61,28 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
     }
 
     func startLink() async throws(MAVLinkLinkError) {
-        let claimed = (try? await eventLoop.submit { [self] () -> Bool in
-            guard case .idle = lifecycle.value else { return false }
-            lifecycle.value = .starting
-            return true
-        }.get()) ?? false
-        guard claimed else { throw MAVLinkLinkError.alreadyStarted }
+        guard await loop.claimIdle() else { throw MAVLinkLinkError.alreadyStarted }
         let remote: SocketAddress
         let channel: any Channel
         do throws(MAVLinkLinkError) {
             remote = try Self.resolve(configuration.address, port: configuration.port)
             channel = try await bind(host: UDPSocket.bindHost(for: remote), port: configuration.localPort)
         } catch {
-            _ = try? await eventLoop.submit { [self] in lifecycle.value = .stopped }.get()
+            await loop.markStopped()
             throw error
         }
         let configuration = configuration
-        let started = (try? await eventLoop.submit { [self] () -> Bool in
-            guard case .starting = lifecycle.value else { return false }
-            let runtime = MAVLinkRuntime(session: MAVLinkSession(configuration: configuration), channel: channel,
-                                         remote: remote, configuration: configuration)
-            lifecycle.value = .running(runtime)
+        let started = await loop.run {
+            MAVLinkRuntime(session: MAVLinkSession(configuration: configuration), channel: channel,
+                           remote: remote, configuration: configuration)
+        } begin: { [self] runtime in
             watchClose(of: channel, runtime: runtime)
             runtime.output.reset()
             runtime.startedAt = SystemClock.now()
             runtime.session.start(now: runtime.startedAt, output: &runtime.output)
             perform(runtime)
-            runtime.nextTickDeadline = .now() + runtime.tickInterval
-            scheduleTick(runtime)
-            return true
-        }.get()) ?? false
+            runtime.ticks.start(on: eventLoop) { [self] lateness in tick(lateness) }
+        }
         guard started else {
             try? await channel.close()
             throw MAVLinkLinkError.alreadyStarted
@@ -106,7 +98,7 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
         let channel: (any Channel)? = (try? await eventLoop.submit { [self] () -> (any Channel)? in
             defer { lifecycle.value = .stopped }
             guard case .running(let runtime) = lifecycle.value else { return nil }
-            runtime.scheduledTick?.cancel()
+            runtime.ticks.cancel()
             runtime.reopen?.scheduled?.cancel()
             return runtime.channel
         }.get()) ?? nil

@@ -26,3 +26,32 @@ package struct LinkLoop<Runtime>: Sendable {
         self.tickHandler = tickHandler
     }
 }
+
+extension LinkLoop {
+    /// On the loop: idle → starting; false when the link has already been started.
+    package func claimIdle() async -> Bool {
+        (try? await eventLoop.submit { [self] () -> Bool in
+            guard case .idle = lifecycle.value else { return false }
+            lifecycle.value = .starting
+            return true
+        }.get()) ?? false
+    }
+
+    /// On the loop: → stopped (a start that failed, a stop).
+    package func markStopped() async {
+        _ = try? await eventLoop.submit { [self] in lifecycle.value = .stopped }.get()
+    }
+
+    /// On the loop, unless a stop came first (the link is no longer starting): `makeRuntime` builds
+    /// the runtime, the link is running on it, and `begin` takes its first steps. Whether it started.
+    package func run(_ makeRuntime: @escaping @Sendable () -> Runtime,
+                     begin: @escaping @Sendable (Runtime) -> Void) async -> Bool {
+        (try? await eventLoop.submit { [self] () -> Bool in
+            guard case .starting = lifecycle.value else { return false }
+            let runtime = makeRuntime()
+            lifecycle.value = .running(runtime)
+            begin(runtime)
+            return true
+        }.get()) ?? false
+    }
+}

@@ -101,6 +101,23 @@ enum CockpitFixtures {
         let server = try await CockpitServer.start(settings: settings, board: board, commands: inbox, logger: logger, clock: clock)
         return (server, board, delivery)
     }
+
+    /// `body` with a started server (its board, its fake flight, a client), stopped afterwards even
+    /// when `body` throws.
+    static func withServer(code: String = "123456", landWithoutCode: Bool = false, maxStreams: Int = 32,
+                           delivery: FakeFlight? = FakeFlight(),
+                           clock: @escaping @Sendable () -> MonotonicTime = { MonotonicTime(seconds: 1) },
+                           _ body: (CockpitServer, FlightStatusBoard, FakeFlight?, LoopbackHTTP) async throws -> Void) async throws {
+        let (server, board, flight) = try await self.server(code: code, landWithoutCode: landWithoutCode, maxStreams: maxStreams,
+                                                            delivery: delivery, clock: clock)
+        do {
+            try await body(server, board, flight, LoopbackHTTP(port: server.port))
+        } catch {
+            await server.waitUntilStopped()
+            throw error
+        }
+        await server.waitUntilStopped()
+    }
 }
 
 /// The flight's side of the inbox in a test: records what it got and answers `accepted` (or what

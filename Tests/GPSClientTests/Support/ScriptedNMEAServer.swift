@@ -94,6 +94,13 @@ final class ScriptedNMEAServer: Sendable {
         "tcp://127.0.0.1:" + NMEA.pad(port, portDigits)
     }
 
+    /// A started 10 Hz source of someone walking from `start` (`TestSources.walk`); stop it when done.
+    static func walking(from start: NMEAPosition, withHeading: Bool) throws -> ScriptedNMEAServer {
+        let server = try ScriptedNMEAServer(rateHz: 10, script: TestSources.walk(from: start, withHeading: withHeading))
+        server.start()
+        return server
+    }
+
     /// Starts the writer thread.
     func start() {
         running.store(true, ordering: .sequentiallyConsistent)

@@ -1,0 +1,63 @@
+import FollowCore
+import Synchronization
+
+/// What a recording link answers a command with, and what it made of it (the AR.Drone link's tilt
+/// loop makes a PCMD and reports the tilt; a link that only records makes nothing).
+package protocol LinkAnswer: Sendable {
+    associatedtype Made: Sendable & Equatable
+    mutating func answer(_ command: LinkCommand, reflecting fixReceivedAt: MonotonicTime?) -> (made: Made?, event: LinkEvent?)
+}
+
+/// Answers nothing: the link only records.
+package struct NoAnswer: LinkAnswer {
+    package init() {}
+    package func answer(_ command: LinkCommand, reflecting fixReceivedAt: MonotonicTime?) -> (made: Never?, event: LinkEvent?) {
+        (nil, nil)
+    }
+}
+
+/// A drone link that sends nothing anywhere: it keeps every `LinkCommand` a flight loop hands it, in
+/// order, with what its `Answer` made of it.
+package final class RecordingDroneLink<Answer: LinkAnswer>: DroneControlLink {
+    package struct Sent: Sendable, Equatable {
+        package var command: LinkCommand
+        package var immediately: Bool
+        package var made: Answer.Made?
+
+        package init(command: LinkCommand, immediately: Bool, made: Answer.Made? = nil) {
+            self.command = command
+            self.immediately = immediately
+            self.made = made
+        }
+    }
+
+    private let state: Mutex<(answer: Answer, sent: [Sent])>
+    package let peerDescription: String
+
+    package init(_ answer: Answer, peerDescription: String) {
+        state = Mutex((answer, []))
+        self.peerDescription = peerDescription
+    }
+
+    /// Every command so far, in order.
+    package var sent: [Sent] { state.withLock { $0.sent } }
+    package var latest: LinkCommand? { sent.last?.command }
+
+    package func start() async throws {}
+    package func stop() async {}
+    @discardableResult
+    package func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) -> LinkEvent? {
+        state.withLock { state in
+            let (made, event) = state.answer.answer(command, reflecting: fixReceivedAt)
+            state.sent.append(Sent(command: command, immediately: immediately, made: made))
+            return event
+        }
+    }
+    package func linkStatistics() async -> LinkStatistics? { nil }
+    package func fixLatency() async -> LatencyHistogram? { nil }
+}
+
+extension RecordingDroneLink where Answer == NoAnswer {
+    /// Records only; answers nothing.
+    package convenience init() { self.init(NoAnswer(), peerDescription: "recording") }
+}
