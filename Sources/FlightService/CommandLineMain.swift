@@ -1,5 +1,17 @@
 import ArgumentParser
+import FlightRecords
 import Foundation
+
+extension CommandConfiguration {
+    /// The root command of `followme` and of `followme-tools` (which answers as `followme`): one name,
+    /// one version and one statement of the exit-code contract for both.
+    package static func followme(abstract: String, subcommands: [any ParsableCommand.Type]) -> CommandConfiguration {
+        CommandConfiguration(
+            commandName: "followme", abstract: abstract,
+            discussion: "Exit codes: 0 success; 1 runtime failure; 2 bad configuration or usage.",
+            version: FollowMeVersion.current, subcommands: subcommands)
+    }
+}
 
 extension AsyncParsableCommand {
     /// The `main` of `followme` and `followme-tools`: like ArgumentParser's default, except that

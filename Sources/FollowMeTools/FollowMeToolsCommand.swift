@@ -9,13 +9,8 @@ import Foundation
 /// with this program (`ToolForwarding` in Sources/followme), which answers under the name `followme`.
 @main
 struct FollowMeToolsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "followme",
+    static let configuration = CommandConfiguration.followme(
         abstract: "FollowMe's development tools: the simulated drone, the bench, the fuzzers.",
-        discussion: """
-            Exit codes: 0 success; 1 runtime failure; 2 bad configuration or usage.
-            """,
-        version: FollowMeVersion.current,
         subcommands: [SimCommand.self, BenchCommand.self, FuzzCommand.self]
     )
 

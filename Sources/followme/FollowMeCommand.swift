@@ -8,13 +8,8 @@ import Foundation
 /// config and hands over to a library module.
 @main
 struct FollowMeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "followme",
+    static let configuration = CommandConfiguration.followme(
         abstract: "Make a Parrot AR.Drone 2.0 follow a person carrying a GPS.",
-        discussion: """
-            Exit codes: 0 success; 1 runtime failure; 2 bad configuration or usage.
-            """,
-        version: FollowMeVersion.current,
         subcommands: [
             RunCommand.self,
             WatchCommand.self,
