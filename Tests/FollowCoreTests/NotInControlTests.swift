@@ -48,6 +48,29 @@ struct TakeOffRetryTests {
         #expect(world.run(until: { $0 == .following }, within: 60) != nil, "\(world.state.name)")
     }
 
+    @Test("takeoff = start: a refused arm goes back to preflight waiting for a new START; that START flies")
+    func refusedArmWaitsForTheNextStart() throws {
+        // Given an autopilot that does not arm, in a flight that takes off on START
+        var failsafe = FailsafeParameters.testDefault
+        failsafe.takeOffOnStart = true
+        var world = try World(failsafe: failsafe, vehicle: .velocityLoop(.arduCopterDefaults))
+        world.firmwareFollowsIntent = false
+        world.run(for: 10)
+        #expect(world.operatorSays(.start) == .accepted)
+        #expect(world.run(until: { $0 == .takingOff }, within: 0.1) != nil)
+        // When the take-off times out with the vehicle still on the ground
+        world.run(for: world.machine.failsafeParameters.takeOffTimeoutSeconds + 0.5)
+        // Then it waits on the ground for START again: the first one was spent on that attempt
+        #expect(world.transitions.last?.reason == .takeOffNotConfirmed)
+        #expect(world.state == .preflight(waitingFor: .operatorStart), "\(world.state.name)")
+        world.firmwareFollowsIntent = true
+        world.run(for: 10)
+        #expect(world.state == .preflight(waitingFor: .operatorStart), "no take-off without a new START")
+        // And a new START flies
+        #expect(world.operatorSays(.start) == .accepted)
+        #expect(world.run(until: { $0 == .following }, within: 60) != nil, "\(world.state.name)")
+    }
+
     @Test("the AR.Drone is still given up for the run (its motors spun)")
     func arDroneGivesUp() throws {
         var world = try World()
