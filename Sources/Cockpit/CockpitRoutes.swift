@@ -48,6 +48,7 @@ struct CockpitRoutes: Sendable {
     func router() -> Router<CockpitRequestContext> {
         let router = Router(context: CockpitRequestContext.self)
         router.add(middleware: CockpitHeaders())
+        router.add(middleware: CockpitHostCheck())
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: CockpitPage.html(status: board.current.status))))

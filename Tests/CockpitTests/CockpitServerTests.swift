@@ -136,6 +136,20 @@ import Testing
         }
     }
 
+    @Test("a request under another site's name (DNS rebinding) is 421: no status, no command reaches the flight")
+    func reboundName() async throws {
+        try await CockpitFixtures.withServer(landWithoutCode: true) { server, board, flight, http in
+            board.publish(CockpitFixtures.following)
+            let status = try await http.request("GET", "/status", host: "evil.example.com:\(server.port)")
+            let land = try await http.request("POST", "/command", headers: ["Content-Type": "application/json"],
+                                               body: #"{"command":"land"}"#, host: "evil.example.com")
+            #expect(status.status == 421 && !status.body.contains("following"), "\(status.body)")
+            #expect(land.status == 421 && flight?.commands.isEmpty == true)
+            #expect(status.headers["cache-control"] == "no-store")
+            #expect(try await http.request("GET", "/status", host: "localhost:\(server.port)").status == 200)
+        }
+    }
+
     @Test("no flight attached: 503 with the reply's `no-flight`")
     func noFlight() async throws {
         try await CockpitFixtures.withServer(delivery: nil) { server, _, _, http in

@@ -16,11 +16,11 @@ struct LoopbackHTTP {
 
     /// One request; `timeoutSeconds` bounds each read.
     func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String = "",
-                 timeoutSeconds: Double = 5) async throws -> Reply {
+                 host: String? = nil, timeoutSeconds: Double = 5) async throws -> Reply {
         try await offPool {
             let socket = try LoopbackSocket(port: port, timeoutSeconds: timeoutSeconds)
             defer { socket.close() }
-            var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+            var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
             if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.utf8.count)\r\n" }
             try socket.send(head + "\r\n" + body)
