@@ -53,6 +53,20 @@ public struct OperatorCommandReply: SortedJSONLine, Sendable, Hashable {
     }
 }
 
+extension FlightStatus {
+    /// This status as a view shows it after the channel refused `reply` before the flight saw it
+    /// (`rate-limited`, `no-flight`, a closed socket): the OPERATOR row names that refusal, as of this
+    /// status's time. Unchanged for nil or for a reply the flight gave (it shows in the status itself).
+    public func showing(channelRefusal reply: OperatorCommandReply?) -> FlightStatus {
+        guard let reply, reply.state.isEmpty else { return self }
+        var status = self
+        status.operatorCommand = FlightStatus.OperatorCommandStatus {
+            ($0.t, $0.command, $0.source, $0.outcome) = (t, reply.command, reply.source, reply.outcome)
+        }
+        return status
+    }
+}
+
 /// Where an operator's commands enter the running flight, from any thread: the status socket's
 /// thread (`followme land`, `watch`'s keys) and the web cockpit's server. The flight attaches itself
 /// while its loop runs and hands each command to that loop (one `execute` onto the event loop, the

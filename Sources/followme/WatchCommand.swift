@@ -136,8 +136,9 @@ struct WatchCommand: ParsableCommand {
             }
             if let terminal, now >= nextDraw {
                 nextDraw = now.adding(seconds: Self.redrawSeconds)
-                let view: FlightStatusScreen.View = if var shown = latest?.status, let latest, reader != nil {
-                    .live(Self.showing(channelReply, in: &shown), socketPath: path, receivedSecondsAgo: now.seconds(since: latest.at))
+                let view: FlightStatusScreen.View = if let latest, reader != nil {
+                    .live(latest.status.showing(channelRefusal: channelReply), socketPath: path,
+                          receivedSecondsAgo: now.seconds(since: latest.at))
                 } else {
                     .waiting(socketPath: path, problem: problem, waitingSeconds: now.seconds(since: waitingSince), lastSeen: lastSeen)
                 }
@@ -146,17 +147,6 @@ struct WatchCommand: ParsableCommand {
             }
         }
         return received
-    }
-}
-
-extension WatchCommand {
-    /// `status` with a command the channel refused on its OPERATOR row.
-    static func showing(_ reply: OperatorCommandReply?, in status: inout FlightStatus) -> FlightStatus {
-        guard let reply else { return status }
-        status.operatorCommand = FlightStatus.OperatorCommandStatus {
-            ($0.t, $0.command, $0.source, $0.outcome) = (status.t, reply.command, reply.source, reply.outcome)
-        }
-        return status
     }
 }
 

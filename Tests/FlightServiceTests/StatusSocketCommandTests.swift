@@ -119,6 +119,26 @@ struct StatusSocketCommandTests {
         #expect(refused > 0 && refused < 200, "\(refused) lines answered: reading did not pause")
     }
 
+    @Test("watch's OPERATOR row: a refusal by the channel shows there (upper-cased), a reply the flight gave leaves the status as it is")
+    func channelRefusalOnTheOperatorRow() {
+        var status = FlightStatus()
+        (status.t, status.state) = (1_042, "following")
+        var held = FlightStatus.OperatorCommandStatus()
+        (held.t, held.command, held.source, held.outcome) = (1_030, "hold", "cli uid=0", "accepted")
+        status.operatorCommand = held
+        let limited = OperatorCommandReply.refused("land", source: "watch uid=1000", outcome: "rate-limited")
+        var byFlight = limited
+        (byFlight.outcome, byFlight.state) = ("refused:landed", "landed")
+
+        #expect(status.showing(channelRefusal: nil) == status)
+        #expect(status.showing(channelRefusal: byFlight) == status)
+        let shown = status.showing(channelRefusal: limited)
+        #expect(shown.operatorCommand?.outcome == "rate-limited" && shown.operatorCommand?.t == 1_042)
+        let lines = FlightStatusScreen.lines(.live(shown, socketPath: "/run/followme/status.sock", receivedSecondsAgo: 0.2),
+                                             columns: 100, rows: 30)
+        #expect(lines.contains { $0.hasPrefix("OPERATOR  LAND RATE-LIMITED · from watch uid=1000") }, "\(lines)")
+    }
+
     @Test("with no flight attached a command is answered no-flight")
     func noFlight() throws {
         let (dir, publisher) = try Self.publisher(commands: OperatorCommandInbox())
