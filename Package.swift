@@ -122,7 +122,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Shared by the integration test targets only: child processes, gpsd launchers, UDP peers, the sim field.
+        // Shared by the test targets: child processes, gpsd launchers, UDP peers, the sim field, a recording link.
         .target(name: "TestSupport", dependencies: ["FollowCore", "Links", log], path: "Tests/TestSupport", swiftSettings: strict),
 
         // MARK: Tests (one target per module; integration targets start real gpsd / UDP peers)
