@@ -29,7 +29,7 @@
 #                                                 followme --generate-completion-script SHELL
 # The sysusers.d and tmpfiles.d entries are debian/followme.sysusers and debian/followme.tmpfiles
 # (dh_installsysusers, dh_installtmpfiles). Below --tools-root: usr/bin/followme-tools, which
-# `followme sim|bench|fuzz` exec from beside followme.
+# `followme sim|bench|fuzz` exec from beside followme, and its man page followme-tools(1).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,12 +74,17 @@ install -D -m 0644 "$repo/udev/61-followme-gps.rules" "$root/usr/lib/udev/rules.
 
 # The man pages, dated like the binary so the same build writes the same pages.
 date=$(date -u -r "$bin" +%F)
-generated usr/share/man/man1/followme.1 "$bin_dir/generate-manual" "$bin" --date "$date" --output-directory -
+# manual BINARY: generate-manual's mdoc page, its blank lines (groff warns: "Empty input line") as .Pp.
+manual() { "$bin_dir/generate-manual" "$1" --date "$date" --output-directory - | sed 's/^$/.Pp/'; }
+# bash-completion sources its files: no #! line (lintian: bash-completion-with-hashbang).
+bash_completion() { "$bin" --generate-completion-script bash | sed '1{/^#!/d}'; }
+generated usr/share/man/man1/followme.1 manual "$bin"
 generated usr/share/man/man5/followme.toml.5 "$bin" config keys --man --date "$date"
-generated usr/share/bash-completion/completions/followme "$bin" --generate-completion-script bash
+generated usr/share/bash-completion/completions/followme bash_completion
 generated usr/share/zsh/vendor-completions/_followme "$bin" --generate-completion-script zsh
 generated usr/share/fish/vendor_completions.d/followme.fish "$bin" --generate-completion-script fish
 
 if [ -n "$tools_root" ]; then
     install -D -m 0755 "$bin_dir/followme-tools" "$tools_root/usr/bin/followme-tools"
+    (root=$tools_root; generated usr/share/man/man1/followme-tools.1 manual "$bin_dir/followme-tools")
 fi

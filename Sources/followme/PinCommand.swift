@@ -10,12 +10,13 @@ struct PinCommand: ParsableCommand {
         commandName: "pin",
         abstract: "Pin a USB GPS receiver to a role: target (/dev/gpstarget) or onboard (/dev/gpsonboard).",
         discussion: """
-            Lists the USB serial devices (ttyACM*, ttyUSB*) with their vendor:product, serial number and USB
-            port, asks which one (or takes --device), writes \(GPSPinRules.fileName) in the rules directory
-            (one line per role, replacing this role's earlier pin), reloads udev, re-triggers the device and
-            checks that the link appears. A device with a serial number is pinned by it (it then works in
+            Lists the USB serial devices (ttyACM*, ttyUSB*) with their vendor:product, serial number and USB \
+            port, asks which one (or takes --device), writes \(GPSPinRules.fileName) in the rules directory \
+            (one line per role, replacing this role's earlier pin), reloads udev, re-triggers the device and \
+            checks that the link appears. A device with a serial number is pinned by it (it then works in \
             any port); one without, or with --by-port, by its USB port (udev's ID_PATH). Needs root.
-            Exit codes: 0 pinned (and the link appeared); 1 the link did not appear or udevadm failed;
+
+            Exit codes: 0 pinned (and the link appeared); 1 the link did not appear or udevadm failed; \
             2 no such device, nothing to pin, or a usage error.
             """
     )
@@ -46,6 +47,7 @@ struct PinCommand: ParsableCommand {
         let devices = SerialGPSDeviceScan.devices(sysRoot: prefix + "/sys")
         let recognised = GPSPinRules.recognisedIDs(rulesText: packagedRules(prefix))
         guard !devices.isEmpty else {
+            if list { print("no USB serial device (ttyACM*, ttyUSB*)"); return }
             printError("followme pin: no USB serial device (ttyACM*, ttyUSB*) under \(prefix)/sys/class/tty: plug the receiver in")
             throw ExitCode(2)
         }

@@ -28,7 +28,7 @@ extension DeploymentFilesTests {
             for binary in [Self.installedBinary, Self.installedTools] { #expect(Self.permissions(stage.path(binary)) == 0o755) }
             // And nothing else: no /etc/default/gpsd (gpsd's conffile), no unit under /etc/systemd/system
             #expect(try stage.files() == Set(Self.installedConffiles.map(\.destination) + [Self.installedBinary, Self.installedTools]
-                + Self.completions.values + Self.manPages))
+                + Self.completions.values + Self.manPages + ["usr/share/man/man1/followme-tools.1"]))
         }
     }
 

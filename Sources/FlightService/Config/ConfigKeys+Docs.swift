@@ -46,7 +46,8 @@ extension ConfigKeys {
             lines += [".SH [\(roff(table.name))]"]
             for key in all where key.table == table.name {
                 lines += [".TP", ".B \(roff(key.name))",
-                          roff("\(key.typeText); unit \(key.unitText); range \(key.rangeText); default \(key.defaultText)."),
+                          roff(([key.typeText] + [("unit", key.unitText), ("range", key.rangeText), ("default", key.defaultText)]
+                              .filter { !$0.1.isEmpty }.map { "\($0.0) \($0.1)" }).joined(separator: "; ") + "."),
                           ".br", roff(key.help)]
             }
         }
