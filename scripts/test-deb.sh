@@ -67,7 +67,7 @@ repack() {  # repack SUFFIX → path of followme_VERSION+SUFFIX.deb
     sed -i "s/^Version: .*/&+$1/" "$dir/DEBIAN/control"
     echo "# shipped by followme $(sed -n 's/^Version: //p' "$dir/DEBIAN/control") (package test)" >>"$dir/etc/followme/followme.toml"
     out=$work/debs/followme_$(sed -n 's/^Version: //p' "$dir/DEBIAN/control")_$(dpkg --print-architecture).deb
-    dpkg-deb --root-owner-group -b "$dir" "$out" >/dev/null
+    dpkg-deb --root-owner-group -Zgzip -b "$dir" "$out" >/dev/null
     echo "$out"
 }
 
