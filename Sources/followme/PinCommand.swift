@@ -74,7 +74,8 @@ struct PinCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let name = [chosen.manufacturer, chosen.product].compactMap { $0 }.joined(separator: " ")
-        let pin = GPSPinRules.Pin(role: role, match: match, note: "\(chosen.usbID) \(name), \(chosen.ttyName) when pinned")
+        let pin = GPSPinRules.Pin(role: role, match: match,
+                                  note: ([chosen.usbID, name].filter { !$0.isEmpty }.joined(separator: " ")) + ", \(chosen.ttyName) when pinned")
         let directory = rulesDir ?? prefix + "/etc/udev/rules.d"
         let file = directory + "/" + GPSPinRules.fileName
         let old = GPSPinRules(parsing: (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
@@ -137,9 +138,9 @@ struct PinCommand: ParsableCommand {
             }
         }
         let link = "/dev/\(role.linkName)"
-        let target = (link as NSString).resolvingSymlinksInPath
+        let target = SerialGPSDeviceScan.resolved(link)
         guard target == "/dev/\(chosen.ttyName)" else {
-            printError("followme pin: \(link) did not appear (points at: \(target == link ? "nothing" : target)); udevadm info -q property -n /dev/\(chosen.ttyName) | grep FOLLOWME")
+            printError("followme pin: \(link) did not appear (points at: \(target ?? "nothing")); udevadm info -q property -n /dev/\(chosen.ttyName) | grep FOLLOWME")
             throw ExitCode(1)
         }
         print("\(link) -> \(chosen.ttyName); gpsd gets it through gpsdctl@\(role.linkName).service")

@@ -72,10 +72,12 @@ package enum SerialGPSDeviceScan {
         return "pci-\(controller)-usb-0:\(interface[interface.index(after: dash)...])"
     }
 
-    /// A symlink's target with every link resolved (sysfs `device` links are relative).
-    static func resolved(_ path: String) -> String? {
-        let resolved = (path as NSString).resolvingSymlinksInPath
-        return FileManager.default.fileExists(atPath: resolved) && resolved != path ? resolved : nil
+    /// The path with every link resolved (sysfs `device` links are relative), by realpath(3):
+    /// Foundation's `resolvingSymlinksInPath` left sysfs-style relative links unresolved here.
+    package static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
     }
 
     /// A sysfs attribute file's first line, trimmed; nil when absent or empty.
