@@ -42,8 +42,9 @@ fi
 
 arch=$(dpkg --print-architecture)
 echo "build-deb: packaging followme $version for $arch" >&2
-export FOLLOWME_BIN_DIR=$PWD/$scratch/release FOLLOWME_DEB_OUT=$out
+# debian/rules reads both.
 FOLLOWME_BIN_DIR=$(cd "$bin_dir" && pwd)
+export FOLLOWME_BIN_DIR FOLLOWME_DEB_OUT=$out
 # Not dpkg-buildpackage: it writes .changes/.buildinfo into the checkout's parent directory, and
 # checks Build-Depends that the Swift toolchain (no Debian package) cannot satisfy.
 debian/rules clean >&2

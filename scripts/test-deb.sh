@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" -eq 0 ] || { echo "test-deb: needs root (debootstrap, chroot)" >&2; exit 1; }
 if [ "${FOLLOWME_DEB_NAMESPACE:-}" != 1 ]; then
-    FOLLOWME_DEB_NAMESPACE=1 exec unshare --mount --propagation private "$0" "$@"
+    FOLLOWME_DEB_NAMESPACE=1 exec unshare --mount --propagation private "$PWD/scripts/test-deb.sh" "$@"
 fi
 
 t0=$SECONDS
