@@ -6,7 +6,8 @@
 # no python3 is on PATH (scripts/demo.sh reads the simulator's JSON with it). Swift itself (6.2 or
 # newer: the code uses Swift 6.2's InlineArray) must already be on PATH; this checks its version.
 #
-# `--test` (scripts/test.sh) also installs what only the tests drive: chromium (the after-flight
+# `--test` (scripts/test.sh) also installs what only the tests drive: debhelper, lintian and
+# debootstrap (the package test, scripts/test-deb.sh), chromium (the after-flight
 # report and the cockpit are rendered in headless Chromium and screenshotted), wrk (the load on the cockpit while
 # a flight follows) and tmux (`followme watch` is driven
 # with send-keys / capture-pane), and in a venv at .build/pymavlink-venv (python3-venv when `python3 -m venv`
@@ -16,7 +17,10 @@
 set -euo pipefail
 
 packages=(libgps-dev gpsd gpsd-clients pkg-config systemd udev)
-[ "${1:-}" = "--test" ] && packages+=(chromium tmux wrk)
+# --package (scripts/build-deb.sh): debhelper builds the .deb. --test also: lintian checks it and
+# debootstrap makes the clean bookworm root it is installed into (scripts/test-deb.sh).
+[ "${1:-}" = "--package" ] && packages+=(debhelper)
+[ "${1:-}" = "--test" ] && packages+=(chromium tmux wrk debhelper lintian debootstrap)
 need=()
 for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")

@@ -17,7 +17,7 @@
 # Every process it starts is stopped by its PID, also on Ctrl-C.
 #
 # Environment: FOOTPRINT_SECONDS (default 60), FOOTPRINT_SCRATCH (SwiftPM scratch path, default
-# .build-perf), FOOTPRINT_STATIC=1 to build with --static-swift-stdlib like scripts/install.sh (use
+# .build-perf), FOOTPRINT_STATIC=1 to build with --static-swift-stdlib like scripts/build-deb.sh (use
 # another scratch path, e.g. .build-perf-static), FOOTPRINT_FLIGHT_LOG=1 to also write a JSONL flight
 # log (default: none, like the shipped etc/followme.toml), FOOTPRINT_PERF=FILE to record a `perf`
 # profile of followme run over the measured window.

@@ -2,7 +2,7 @@
 # The README's test command: installs what is missing, builds everything (the followme binary
 # too: the CLI and fault tests run it), and runs every test.
 #
-# Two passes, because the machine may have as little as 2 cores: the pure unit tests run in
+# Then the package test (scripts/test-deb.sh). Two `swift test` passes, because the machine may have as little as 2 cores: the pure unit tests run in
 # parallel; the integration tests (real gpsd/gpsfake processes, the simulator, UDP on loopback,
 # the followme binary) run one test at a time so their real-time loops are not starved by each
 # other. Extra arguments go to both `swift test` runs.
@@ -24,10 +24,16 @@ run_pass() {
 }
 run_pass unit --skip "$integration" "$@"
 run_pass integration --no-parallel --filter "$integration" "$@"
+# The Debian package (docs/packaging.md §4): its own step, not a `swift test` pass — it needs the static
+# release build and the Debian mirror (debootstrap), which no unit or integration test needs.
+# FOLLOWME_DEB_TEST=0 skips it.
+if [[ "${FOLLOWME_DEB_TEST:-1}" != 0 ]]; then
+    scripts/test-deb.sh 2>&1 | tee "$logs/package.log" || failed+=(package)
+fi
 if (( ${#failed[@]} > 0 )); then
     for name in "${failed[@]}"; do
         echo "=== $name tests failed ($logs/$name.log); the failures:"
-        grep -E '✘|recorded an issue|error:|Fatal error|Assertion failed' "$logs/$name.log" | cut -c1-600 | head -80 || true
+        grep -E '✘|recorded an issue|error:|Fatal error|Assertion failed|FAILED:' "$logs/$name.log" | cut -c1-600 | head -80 || true
     done
     exit 1
 fi

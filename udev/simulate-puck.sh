@@ -39,7 +39,7 @@ done
 # CDC-ACM receivers (u-blox, MediaTek) become ttyACM*; the rest sit behind a usb-serial driver.
 if [ -z "$driver" ]; then
     case "$vendor" in 1546|0e8d) driver=cdc_acm ;; 067b|0557) driver=pl2303 ;; 10c4) driver=cp210x ;;
-        0403) driver=ftdi_sio ;; 1163) driver=cypress_m8 ;; 091e) driver=garmin_gps ;; *) driver=usbserial_generic ;;
+        0403) driver=ftdi_sio ;; 1a86) driver=ch341 ;; 1163) driver=cypress_m8 ;; 091e) driver=garmin_gps ;; *) driver=usbserial_generic ;;
     esac
 fi
 

@@ -74,5 +74,5 @@ package func defaultConfigPath(environment: [String: String], exists: (String) -
     return exists(installedConfigPath) ? installedConfigPath : "etc/followme.toml"
 }
 
-/// The installed configuration (scripts/install.sh, the unit's `--config`).
+/// The installed configuration (the package's conffile, the unit's `--config`).
 package let installedConfigPath = "/etc/followme/followme.toml"

@@ -1,8 +1,9 @@
 import ArgumentParser
 import FlightService
+import Foundation
 
 /// `followme config check FILE`: prints the effective config (exit 0) or every problem (exit 2).
-/// `followme config keys [--markdown]`: lists every key (the Markdown is docs/config-keys.md).
+/// `followme config keys [--markdown|--man]`: lists every key (the Markdown is docs/config-keys.md, the man page followme.toml(5)).
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
@@ -35,8 +36,25 @@ struct ConfigCommand: ParsableCommand {
         @Flag(help: "Print the Markdown key table (docs/config-keys.md) instead of one tab-separated line per key.")
         var markdown = false
 
+        @Flag(help: "Print the followme.toml(5) man page (roff) instead, as the package installs it.")
+        var man = false
+
+        @Option(help: "With --man: the page's date, YYYY-MM-DD (default: today, UTC).")
+        var date: String?
+
         func run() {
-            print(markdown ? ConfigKeys.markdown() : ConfigKeys.plainList(), terminator: "")
+            if man {
+                print(ConfigKeys.manPage(date: date ?? Self.today()), terminator: "")
+            } else {
+                print(markdown ? ConfigKeys.markdown() : ConfigKeys.plainList(), terminator: "")
+            }
+        }
+
+        static func today() -> String {
+            let formatter = DateFormatter()
+            formatter.dateFormat = "yyyy-MM-dd"
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            return formatter.string(from: Date())
         }
     }
 }

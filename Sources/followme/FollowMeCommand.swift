@@ -19,6 +19,7 @@ struct FollowMeCommand: AsyncParsableCommand {
             OperatorCommandLine<StartKind>.self,
             GPSCommand.self,
             ConfigCommand.self,
+            PinCommand.self,
             ToolStub<SimTool>.self,
             DroneGroupCommand.self,
             ToolStub<BenchTool>.self,

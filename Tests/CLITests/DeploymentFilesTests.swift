@@ -2,14 +2,15 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The field-deployment files and their installer: `scripts/install.sh` staged into a temporary
-/// root (DESTDIR), `systemd-analyze` on the unit, `udevadm test` on the udev rules against
-/// simulated USB pucks, and a line-by-line check of the unit, the rules and etc/default/gpsd.
-/// Nothing here installs onto this machine: staged installs go to a temporary directory, and the
-/// one "live" install runs inside a private mount namespace with overlays over /etc, /usr, /var.
+/// The field-deployment files and how the Debian package lays them out: `scripts/package-files.sh`
+/// (what debian/rules runs) staged into a temporary root with the real binaries, `systemd-analyze` on
+/// the unit, `udevadm test` on the udev rules against simulated USB pucks, and a line-by-line check of
+/// the unit, the rules and the gpsd drop-in. Nothing here installs onto this machine. What dpkg itself
+/// does with the package (conffile kept over an upgrade, purge, the user, /etc/default/gpsd left
+/// alone) is tested in a debootstrapped bookworm root by scripts/test-deb.sh (docs/packaging.md §4).
 ///
-/// This file holds the suite's files, tools and helpers; the tests are in DeploymentInstallScriptTests.swift,
-/// DeploymentUnitTests.swift and DeploymentUdevTests.swift.
+/// This file holds the suite's files, tools and helpers; the tests are in DeploymentPackageTests.swift
+/// (the package layout), DeploymentManualTests.swift, DeploymentUnitTests.swift and DeploymentUdevTests.swift.
 @Suite struct DeploymentFilesTests {
     // MARK: - Files and tools
 
@@ -20,30 +21,17 @@ import TestSupport
         try String(contentsOf: repoFile(relativePath), encoding: .utf8)
     }
 
-    /// Repository file → where scripts/install.sh puts it (relative to the install root).
+    /// Repository file → where the package puts it (relative to the root). The config is rewritten
+    /// with the field's paths (``installedText(_:)``); the others are copied as they are.
     static let installedConffiles: [(source: String, destination: String)] = [
         ("etc/followme.toml", "etc/followme/followme.toml"),
-        ("etc/systemd/followme.service", "etc/systemd/system/followme.service"),
-        ("udev/61-followme-gps.rules", "etc/udev/rules.d/61-followme-gps.rules"),
-        ("etc/default/gpsd", "etc/default/gpsd"),
+        ("etc/systemd/followme.service", "usr/lib/systemd/system/followme.service"),
+        ("etc/systemd/gpsd-followme.conf", "usr/lib/systemd/system/gpsd.service.d/followme.conf"),
+        ("udev/61-followme-gps.rules", "usr/lib/udev/rules.d/61-followme-gps.rules"),
     ]
-    static let installedBinary = "usr/local/bin/followme"
+    static let installedBinary = "usr/bin/followme"
+    static let installedTools = "usr/bin/followme-tools"
     static let logDirectory = "var/log/followme"
-    static let manifest = "var/lib/followme/install-manifest"
-
-    /// Debian bookworm's /etc/default/gpsd as shipped by gpsd 3.22-4.1 (docs/gpsd.md §5.1).
-    static let debianDefaultGPSD = """
-        # Devices gpsd should collect to at boot time.
-        # They need to be read/writeable, either by user gpsd or the group dialout.
-        DEVICES=""
-
-        # Other options you want to pass to gpsd
-        GPSD_OPTIONS=""
-
-        # Automatically hot add/remove USB GPS devices via gpsdctl
-        USBAUTO="true"
-
-        """
 
     static func executable(_ candidates: [String]) -> String? {
         candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -64,16 +52,6 @@ import TestSupport
         return (try? DeploymentFilesTests.run(unshare, ["--mount", "--propagation", "private", "true"]).exitCode) == 0
     }()
 
-    /// Mount namespaces and overlayfs available, and FollowMe not installed on this machine (the
-    /// sandboxed live install starts from the machine's own /etc, /usr and /var).
-    static let canSandboxLiveInstall: Bool = {
-        guard DeploymentFilesTests.canSimulatePucks,
-              let filesystems = try? String(contentsOfFile: "/proc/filesystems", encoding: .utf8),
-              filesystems.split(separator: "\n").contains(where: { $0.hasSuffix("\toverlay") }) else { return false }
-        return !FileManager.default.fileExists(atPath: "/usr/local/bin/followme")
-            && (try? DeploymentFilesTests.run("/usr/bin/getent", ["passwd", "followme"]).exitCode) != 0
-    }()
-
     // MARK: - Running helpers
 
     typealias Output = ChildProcess.Completed
@@ -83,20 +61,16 @@ import TestSupport
         try ChildProcess.run(executable, arguments, timeoutSeconds: timeoutSeconds)
     }
 
-    /// A scratch directory with an empty install root `root/` and a stand-in `followme` binary.
+    /// A scratch directory with an empty package root `root/`.
     struct Stage {
         let directory: URL
         var root: URL { directory.appendingPathComponent("root") }
-        var standIn: URL { directory.appendingPathComponent("followme-stand-in") }
 
         init() throws {
             directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("followme-deploy-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("root"),
                                                     withIntermediateDirectories: true)
-            try "#!/bin/sh\necho \"followme stand-in $*\"\n".write(
-                to: directory.appendingPathComponent("followme-stand-in"), atomically: true, encoding: .utf8)
-            chmod(directory.appendingPathComponent("followme-stand-in").path, 0o755)
         }
 
         func remove() { try? FileManager.default.removeItem(at: directory) }
@@ -121,18 +95,13 @@ import TestSupport
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
 
-        /// `scripts/install.sh --root <root> --binary <stand-in> extra…`.
-        func install(_ extra: [String] = [], binary: String? = nil) throws -> Output {
+        /// `scripts/package-files.sh --bin-dir <bin> --root <root> --tools-root <root> extra…`: both
+        /// packages' files into one root, from the build's followme, followme-tools and generate-manual.
+        func install(_ extra: [String] = [], binDirectory: String? = nil) throws -> Output {
             try DeploymentFilesTests.run(DeploymentFilesTests.bash, [
-                DeploymentFilesTests.repoFile("scripts/install.sh").path, "--root", root.path,
-                "--binary", binary ?? standIn.path,
-            ] + extra)
-        }
-
-        /// `scripts/uninstall.sh --root <root> extra…`.
-        func uninstall(_ extra: [String] = []) throws -> Output {
-            try DeploymentFilesTests.run(DeploymentFilesTests.bash, [
-                DeploymentFilesTests.repoFile("scripts/uninstall.sh").path, "--root", root.path,
+                DeploymentFilesTests.repoFile("scripts/package-files.sh").path,
+                "--bin-dir", binDirectory ?? FollowMeBinary.url.deletingLastPathComponent().path,
+                "--root", root.path, "--tools-root", root.path,
             ] + extra)
         }
 

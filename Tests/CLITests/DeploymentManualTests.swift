@@ -2,18 +2,21 @@ import Foundation
 import Testing
 import TestSupport
 
-/// scripts/install.sh installs the man page (swift-argument-parser's generate-manual, run on the
-/// binary) and the bash/zsh/fish completions (`followme --generate-completion-script`), and the
-/// installed config carries the field's paths (helpers: DeploymentFilesTests.swift).
+/// The package's man pages (followme(1) from swift-argument-parser's generate-manual, run on the
+/// binary; followme.toml(5) from the config rows) and bash/zsh/fish completions
+/// (`followme --generate-completion-script`), and the installed config's field paths
+/// (helpers: DeploymentFilesTests.swift).
 extension DeploymentFilesTests {
-    static let manPage = "usr/local/share/man/man1/followme.1"
+    static let manPage = "usr/share/man/man1/followme.1"
+    static let configManPage = "usr/share/man/man5/followme.toml.5"
+    static var manPages: [String] { [manPage, configManPage] }
     static let completions = [
-        "bash": "usr/local/share/bash-completion/completions/followme",
-        "zsh": "usr/local/share/zsh/site-functions/_followme",
-        "fish": "usr/local/share/fish/vendor_completions.d/followme.fish",
+        "bash": "usr/share/bash-completion/completions/followme",
+        "zsh": "usr/share/zsh/vendor-completions/_followme",
+        "fish": "usr/share/fish/vendor_completions.d/followme.fish",
     ]
 
-    /// A repository file as scripts/install.sh installs it: the config with the field's paths
+    /// A repository file as the package installs it: the config with the field's paths
     /// (`[log] directory` and `[status] socket` point into /var/log and /run), the others as they are.
     static func installedText(_ source: String) throws -> String {
         let text = try repoText(source)
@@ -31,8 +34,7 @@ extension DeploymentFilesTests {
 
     @Test("the installed config logs each flight to /var/log/followme, serves status on /run/followme/status.sock and the cockpit on :8080, and takes off on START")
     func installedConfigHasFieldPaths() throws {
-        try Stage.with { stage in
-            #expect(try stage.install(binary: FollowMeBinary.url.path).exitCode == 0)
+        try Stage.with(installed: true) { stage in
             // Then config check of the installed file shows the field's paths (the checkout's were rewritten)
             let r = try Self.run(stage.path(Self.installedBinary), ["config", "check", stage.path("etc/followme/followme.toml")])
             #expect(r.exitCode == 0, "\(r.both)")
@@ -50,23 +52,25 @@ extension DeploymentFilesTests {
         FollowMeBinary.url.deletingLastPathComponent().appendingPathComponent("generate-manual")
     }
 
-    @Test("a staged install of the real binary puts the man page and three completion scripts in place; uninstall removes them")
+    @Test("the package's man pages are roff with every subcommand and every config key; three completion scripts")
     func manPageAndCompletions() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.generateManual.path),
                      "no \(Self.generateManual.path): build it with `swift build --product generate-manual` (scripts/test.sh does)")
-        try Stage.with { stage in
-            // When the real followme binary is installed into an empty root
-            let r = try stage.install(binary: FollowMeBinary.url.path)
-            #expect(r.exitCode == 0, "\(r.both)")
-
-            // Then the man page is roff with every subcommand, new ones included
+        try Stage.with(installed: true) { stage in
+            // Then followme(1) is roff with every subcommand, new ones included
             let man = try stage.text(Self.manPage)
             #expect(man.contains(".Dt FOLLOWME 1"), "\(man.prefix(300))")
-            for subcommand in ["run", "gps", "config", "sim", "log", "geojson", "gpx"] {
+            for subcommand in ["run", "gps", "config", "pin", "sim", "log", "geojson", "gpx"] {
                 #expect(man.contains("\n.It Em \(subcommand)\n"), "no \(subcommand) in the man page")
             }
-            #expect(Self.permissions(stage.path(Self.manPage)) == 0o644)
-            #expect(r.stdout.contains("installed /\(Self.manPage)"), "\(r.stdout)")
+            // And followme.toml(5) has a section per table and an entry per key, and man(1) renders it
+            let config = try stage.text(Self.configManPage)
+            #expect(config.hasPrefix(".TH FOLLOWME.TOML 5 "), "\(config.prefix(200))")
+            for heading in [".SH [follow]", ".SH [target]", ".SH [failsafe]"] { #expect(config.contains("\n\(heading)\n"), "\(heading)") }
+            #expect(config.contains("\n.B standoff_m\n"))
+            #expect(!config.split(separator: "\n").contains { $0.hasPrefix(".") && !$0.hasPrefix(".TH") && !$0.hasPrefix(".SH")
+                && !$0.hasPrefix(".TP") && !$0.hasPrefix(".B") && !$0.hasPrefix(".br") }, "only man(7) requests")
+            for page in Self.manPages { #expect(Self.permissions(stage.path(page)) == 0o644) }
             // And each completion script is non-empty, names followme's subcommands, and bash's parses
             for (shell, path) in Self.completions {
                 let script = try stage.text(path)
@@ -75,26 +79,19 @@ extension DeploymentFilesTests {
             }
             let syntax = try Self.run(Self.bash, ["-n", stage.path(Self.completions["bash"]!)])
             #expect(syntax.exitCode == 0, "\(syntax.both)")
-
-            // When installed again, then nothing changes
-            let again = try stage.install(binary: FollowMeBinary.url.path)
-            #expect(again.stdout.contains("unchanged /\(Self.manPage)"), "\(again.stdout)")
-            #expect(!again.stdout.contains("followme-install: installed "), "\(again.stdout)")
-
-            // When uninstalled, then they are gone
-            #expect(try stage.uninstall().exitCode == 0)
-            #expect(!stage.exists(Self.manPage))
-            #expect(Self.completions.values.allSatisfy { !stage.exists($0) })
         }
     }
 
-    @Test("without a generate-manual tool the install still succeeds, says why there is no man page")
+    @Test("without a generate-manual tool the layout fails and says so (a package without its man page is not built)")
     func noManualTool() throws {
         try Stage.with { stage in
-            let r = try stage.install(["--generate-manual", stage.directory.appendingPathComponent("missing").path])
-            #expect(r.exitCode == 0, "\(r.both)")
-            #expect(r.stdout.contains("no generate-manual tool"), "\(r.stdout)")
-            #expect(!stage.exists(Self.manPage))
+            // Given a bin directory with followme but no generate-manual
+            let bin = stage.directory.appendingPathComponent("bin")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("followme").path, withDestinationPath: FollowMeBinary.url.path)
+            let r = try stage.install(binDirectory: bin.path)
+            #expect(r.exitCode != 0, "\(r.both)")
+            #expect(r.stderr.contains("generate-manual"), "\(r.stderr)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Links
 import Testing
 import TestSupport
 
@@ -145,16 +146,18 @@ extension DeploymentFilesTests {
     }
 
     /// Every USB id Debian bookworm's 60-gpsd.rules lists (docs/gpsd.md §5.1), with the
-    /// kernel module its comment must name; FTDI is disabled there and here.
+    /// kernel module its comment must name, and the three issue 24 adds: CH340 and two FTDI chips
+    /// (Debian leaves FTDI out; here a chip alone never gets a role, only a pin does).
     static let debianPucks: [(vendor: String, product: String, module: String, enabled: Bool)] = [
         ("1546", "01a5", "cdc_acm", true), ("1546", "01a6", "cdc_acm", true), ("1546", "01a7", "cdc_acm", true),
         ("1546", "01a8", "cdc_acm", true), ("1546", "01a9", "cdc_acm", true), ("067b", "2303", "pl2303", true),
         ("067b", "aaa0", "pl2303", true), ("0557", "2008", "pl2303", true), ("10c4", "ea60", "cp210x", true),
         ("10c4", "ea71", "cp210x", true), ("0e8d", "3329", "cdc_acm", true), ("1163", "0100", "cypress_m8", true),
-        ("1163", "0200", "cypress_m8", true), ("091e", "0003", "garmin_gps", true), ("0403", "6001", "ftdi_sio", false),
+        ("1163", "0200", "cypress_m8", true), ("091e", "0003", "garmin_gps", true), ("0403", "6001", "ftdi_sio", true),
+        ("1a86", "7523", "ch341", true), ("0403", "6015", "ftdi_sio", true),
     ]
 
-    @Test("udev rules: every Debian puck id is there, commented with its kernel module; FTDI stays disabled")
+    @Test("udev rules: every Debian puck id, CH340 and FTDI are there, commented with their kernel module")
     func udevVendorRules() throws {
         let lines = Self.rulesText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for puck in Self.debianPucks {
@@ -237,8 +240,12 @@ extension DeploymentFilesTests {
                  vendor: "1546", product: "01a7", serial: nil, port: "1.2", maskDebian: true, role: "gpsonboard"),
         PuckCase(description: "a second u-blox 8 (other serial, other port) gets no role", vendor: "1546", product: "01a8",
                  serial: "OTHER42", port: "3", role: nil),
-        PuckCase(description: "FTDI cable in the onboard port: not a recognised GPS chip, no role", vendor: "0403",
-                 product: "6001", serial: "FT1", port: "1.2", recognised: false, role: nil),
+        PuckCase(description: "an Arduino (2341:0043) in the onboard port: not a recognised GPS chip, no role", vendor: "2341",
+                 product: "0043", serial: "A1", port: "1.2", recognised: false, role: nil),
+        PuckCase(description: "CH340 module (1a86:7523, no serial) pinned by port → /dev/gpsonboard", vendor: "1a86",
+                 product: "7523", serial: nil, port: "1.2", role: "gpsonboard"),
+        PuckCase(description: "FTDI FT230X (0403:6015) pinned by serial → /dev/gpstarget", vendor: "0403",
+                 product: "6015", serial: pinnedSerial, port: "3", role: "gpstarget"),
         PuckCase(description: "shipped rules, nothing pinned: the person's puck gets no role", vendor: "1546",
                  product: "01a8", serial: pinnedSerial, port: "2", pinned: false, role: nil),
     ]
@@ -291,5 +298,35 @@ extension DeploymentFilesTests {
             #expect(r.stderr.contains("Skipping overridden file '/usr/lib/udev/rules.d/60-gpsd.rules'")
                     || !FileManager.default.fileExists(atPath: "/usr/lib/udev/rules.d/60-gpsd.rules"))
         }
+    }
+
+    @Test("a `followme pin` rule (61-followme-local.rules, after the packaged rules) gives the role under udev",
+          .enabled(if: canSimulatePucks), arguments: [
+              GPSPinRules.Pin(role: .target, match: .serial("TGT0001"), note: "1546:01a8"),
+              GPSPinRules.Pin(role: .onboard, match: .idPath("pci-0000:00:14.0-usb-0:1.2:1.0"), note: "1a86:7523"),
+          ])
+    func localPinRule(_ pin: GPSPinRules.Pin) throws {
+        let stage = try Stage()
+        defer { stage.remove() }
+        // Given the packaged rules as shipped (nothing pinned) and the local file followme pin writes
+        let packaged = stage.directory.appendingPathComponent("61-followme-gps.rules")
+        let local = stage.directory.appendingPathComponent(GPSPinRules.fileName)
+        try Self.rulesText.write(to: packaged, atomically: true, encoding: .utf8)
+        try GPSPinRules(pins: [pin]).text.write(to: local, atomically: true, encoding: .utf8)
+        let (vendor, product) = pin.role == .target ? ("1546", "01a8") : ("1a86", "7523")
+        var arguments = [Self.repoFile("udev/simulate-puck.sh").path, "--vendor", vendor, "--product", product, "--port", "1.2"]
+        if case .serial(let serial) = pin.match { arguments += ["--serial", serial] }
+
+        // When udev handles the puck's "add" event
+        let r = try Self.run(Self.bash, arguments + [packaged.path, local.path])
+
+        // Then it has its role's link and only its role's gpsdctl@ want, and udev had no complaint about the file
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let properties = Dictionary(r.stdout.split(separator: "\n").compactMap { line -> (String, String)? in
+            line.firstIndex(of: "=").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) }
+        }, uniquingKeysWith: { $1 })
+        #expect((properties["DEVLINKS"] ?? "").split(separator: " ").contains("/dev/\(pin.role.linkName)"), "\(r.stdout)")
+        #expect(properties["SYSTEMD_WANTS"] == "gpsdctl@\(pin.role.linkName).service", "\(r.stdout)")
+        #expect(!r.stderr.split(separator: "\n").contains { $0.hasPrefix("/etc/udev/rules.d/\(GPSPinRules.fileName)") }, "\(r.stderr)")
     }
 }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The systemd unit (`systemd-analyze verify` and `security`, its key settings, its stop timeout)
-/// and etc/default/gpsd (helpers: DeploymentFilesTests.swift).
+/// and the gpsd drop-in (helpers: DeploymentFilesTests.swift).
 extension DeploymentFilesTests {
     // MARK: - The systemd unit
 
@@ -12,10 +12,9 @@ extension DeploymentFilesTests {
         let analyze = try #require(Self.systemdAnalyze), units = try #require(Self.systemUnitDirectory)
         let stage = try Stage()
         defer { stage.remove() }
-        // Given a staged install with systemd's own units next to it (gpsd.socket, targets)
+        // Given the package's files with systemd's own units next to them (gpsd.socket, targets)
         #expect(try stage.install().exitCode == 0)
-        try FileManager.default.createDirectory(atPath: stage.path("usr/lib/systemd"), withIntermediateDirectories: true)
-        #expect(try Self.run("/bin/cp", ["-a", units, stage.path("usr/lib/systemd/system")]).exitCode == 0)
+        #expect(try Self.run("/bin/cp", ["-an", units + "/.", stage.path("usr/lib/systemd/system")]).exitCode == 0)
         let verify = { try Self.run(analyze, ["verify", "--man=no", "--root=\(stage.root.path)", "followme.service"]) }
 
         // When verified, then it passes without a single warning
@@ -24,7 +23,7 @@ extension DeploymentFilesTests {
         #expect(clean.both.isEmpty, "\(clean.both)")
 
         // Control: an unknown key is reported (as a warning: verify still exits 0)
-        let unit = "etc/systemd/system/followme.service"
+        let unit = "usr/lib/systemd/system/followme.service"
         let shipped = try stage.text(unit)
         try stage.write(shipped.replacingOccurrences(of: "[Service]\n", with: "[Service]\nTimeoutStopSeconds=45\n"), to: unit)
         let typo = try verify()
@@ -35,7 +34,7 @@ extension DeploymentFilesTests {
         try FileManager.default.removeItem(atPath: stage.path(Self.installedBinary))
         let missing = try verify()
         #expect(missing.exitCode != 0)
-        #expect(missing.both.contains("/usr/local/bin/followme"), "\(missing.both)")
+        #expect(missing.both.contains("/usr/bin/followme"), "\(missing.both)")
     }
 
     @Test("systemd-analyze security rates the unit's exposure at most 2.0 (of 10)", .enabled(if: systemdAnalyze != nil))
@@ -44,7 +43,7 @@ extension DeploymentFilesTests {
         let stage = try Stage()
         defer { stage.remove() }
         #expect(try stage.install().exitCode == 0)
-        let r = try Self.run(analyze, ["security", "--offline=yes", "--no-pager", stage.path("etc/systemd/system/followme.service")])
+        let r = try Self.run(analyze, ["security", "--offline=yes", "--no-pager", stage.path("usr/lib/systemd/system/followme.service")])
         let line = try #require(r.stdout.split(separator: "\n").first { $0.contains("Overall exposure level for followme.service:") },
                                 "\(r.both)")
         let exposure = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")
@@ -103,7 +102,7 @@ extension DeploymentFilesTests {
         let unit = UnitFile(Self.unitText)
         #expect(!unit.entries.isEmpty)
         #expect(unit.value("Service", "User") == "followme")
-        #expect(unit.value("Service", "ExecStart")?.hasPrefix("/usr/local/bin/followme run --config /etc/followme/followme.toml") == true)
+        #expect(unit.value("Service", "ExecStart")?.hasPrefix("/usr/bin/followme run --config /etc/followme/followme.toml") == true)
         #expect(unit.value("Service", "Restart") == "on-failure")
         #expect(unit.value("Service", "KillSignal") == "SIGTERM")
         #expect(unit.values("Service", "RestartPreventExitStatus").flatMap { $0.split(separator: " ") }.contains("2"))
@@ -161,26 +160,5 @@ extension DeploymentFilesTests {
         let noRestart = unit.values("Service", "RestartPreventExitStatus").flatMap { $0.split(separator: " ") }.compactMap { Int32($0) }
         #expect(noRestart.contains(r.exitCode), "exit \(r.exitCode): \(r.stderr)")
         #expect(r.stderr.contains("\(config.path):2: follow.standoff_m"), "\(r.stderr)")
-    }
-
-    // MARK: - etc/default/gpsd
-
-    @Test("etc/default/gpsd: no boot-time DEVICES, gpsd polls at once (-n), hotplug on, every line commented")
-    func gpsdDefaults() throws {
-        let path = Self.repoFile("etc/default/gpsd").path
-        // Read the way gpsd.service/gpsdctl@.service do: as shell assignments
-        let r = try Self.run("/usr/bin/env", ["-i", Self.bash, "-c",
-                                              #"set -eu; . "$1"; printf '%s\n' "$DEVICES" "$GPSD_OPTIONS" "$USBAUTO""#, "sh", path])
-        #expect(r.exitCode == 0, "\(r.stderr)")
-        let values = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(values.count >= 3)
-        guard values.count >= 3 else { return }
-        #expect(values[0] == "")
-        #expect(values[1].split(separator: " ").contains("-n"))
-        #expect(values[2] == "true")
-        let lines = try Self.repoText("etc/default/gpsd").split(separator: "\n", omittingEmptySubsequences: false)
-        for (i, line) in lines.enumerated() where line.contains("=") && !line.hasPrefix("#") {
-            #expect(i > 0 && lines[i - 1].hasPrefix("#"), "line \(i + 1) has no comment above it")
-        }
     }
 }

@@ -90,4 +90,19 @@ struct ConfigKeysTests {
         // Every key has its line
         for key in ConfigKeys.all { #expect(generated.contains("| `\(key.name)` |"), "\(key.dotted)") }
     }
+
+    @Test("followme.toml(5) has every table and key from the rows, dated as asked, in man(7) requests only")
+    func manPage() {
+        let page = ConfigKeys.manPage(date: "2026-11-29")
+        let lines = page.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix(#".TH FOLLOWME.TOML 5 "2026-11-29" "followme "#) == true, "\(lines.first ?? "")")
+        for table in ConfigSchema.tables { #expect(lines.contains(".SH [\(table.name)]"), "\(table.name)") }
+        for key in ConfigKeys.all { #expect(lines.contains(".B \(key.name)"), "\(key.dotted)") }
+        // A text line never starts a request by accident (a help text beginning with "." or "'")
+        let requests: Set<String> = [".TH", ".SH", ".TP", ".B", ".BR", ".br"]
+        for line in lines where line.hasPrefix(".") || line.hasPrefix("'") {
+            #expect(requests.contains(String(line.prefix { $0 != " " })), "\(line)")
+        }
+    }
 }
+

@@ -1,3 +1,5 @@
+import FlightRecords
+
 /// The key table as people read it: docs/config-keys.md and `followme config keys`.
 extension ConfigKeys {
     /// docs/config-keys.md: one Markdown table per `[table]`, one line per row of ``all``.
@@ -24,6 +26,42 @@ extension ConfigKeys {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// followme.toml(5): the same rows as ``markdown()`` as a man page (man(7) macros), for the package.
+    /// `date` (YYYY-MM-DD) goes into the header, so one build always writes the same page.
+    package static func manPage(date: String) -> String {
+        var lines = [
+            #".TH FOLLOWME.TOML 5 "\#(date)" "followme \#(FollowMeVersion.current)" "File Formats""#,
+            ".SH NAME", #"followme.toml \- configuration file of followme(1)"#,
+            ".SH SYNOPSIS", ".B /etc/followme/followme.toml",
+            ".SH DESCRIPTION",
+            "TOML. Every key is optional: an absent key takes its default. Check a file with",
+            ".B followme config check FILE",
+            "(exit 0 and the effective values, or exit 2 and one FILE:LINE: KEY: problem per line).",
+            "The package's postinst checks the installed file after every upgrade; followme.service",
+            "does not start on a file that fails (followme run exits 2).",
+        ]
+        for table in ConfigSchema.tables {
+            lines += [".SH [\(roff(table.name))]"]
+            for key in all where key.table == table.name {
+                lines += [".TP", ".B \(roff(key.name))",
+                          roff(([key.typeText] + [("unit", key.unitText), ("range", key.rangeText), ("default", key.defaultText)]
+                              .filter { !$0.1.isEmpty }.map { "\($0.0) \($0.1)" }).joined(separator: "; ") + "."),
+                          ".br", roff(key.help)]
+            }
+        }
+        lines += [".SH FILES", "/etc/followme/followme.toml (a conffile: an upgrade keeps your edits and puts its own",
+                  "version next to it as followme.toml.dpkg-dist).",
+                  ".SH SEE ALSO", ".BR followme (1),", ".BR gpsd (8)"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Text safe in a roff line: backslashes escaped, no line starting a request (`.` or `'`).
+    private static func roff(_ text: String) -> String {
+        var escaped = ""
+        for character in text { if character == "\\" { escaped += "\\e" } else { escaped.append(character) } }
+        return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
     }
 
     /// One line per key, tab-separated: `table.key`, type, unit, range, default.
