@@ -2,10 +2,13 @@
 # The README's test command: installs what is missing, builds everything (the followme binary
 # too: the CLI and fault tests run it), and runs every test.
 #
-# Then the package test (scripts/test-deb.sh). Two `swift test` passes, because the machine may have as little as 2 cores: the pure unit tests run in
-# parallel; the integration tests (real gpsd/gpsfake processes, the simulator, UDP on loopback,
+# Two `swift test` passes, because the machine may have as little as 2 cores: the pure unit tests
+# run in parallel; the integration tests (real gpsd/gpsfake processes, the simulator, UDP on loopback,
 # the followme binary) run one test at a time so their real-time loops are not starved by each
-# other. Extra arguments go to both `swift test` runs.
+# other. Extra arguments go to both `swift test` runs. Beside the integration pass, at the lowest CPU
+# priority: the package test (scripts/test-deb.sh: a static release build, debootstrap, dpkg in a
+# chroot) and the fuzzing — the integration pass mostly waits on real time, so they use its idle
+# CPU (a CI run is ≈ 15 min shorter than one after the other), and a nice-19 build cannot starve it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh --test
@@ -23,26 +26,37 @@ run_pass() {
     if ! swift test --skip-build "$@" 2>&1 | tee "$logs/$name.log"; then failed+=("$name"); fi
 }
 run_pass unit --skip "$integration" "$@"
-run_pass integration --no-parallel --filter "$integration" "$@"
 # The Debian package (docs/packaging.md §4): its own step, not a `swift test` pass — it needs the static
 # release build and the Debian mirror (debootstrap), which no unit or integration test needs.
 # FOLLOWME_DEB_TEST=0 skips it.
+package_pid=
 if [[ "${FOLLOWME_DEB_TEST:-1}" != 0 ]]; then
-    scripts/test-deb.sh 2>&1 | tee "$logs/package.log" || failed+=(package)
+    nice -n 19 scripts/test-deb.sh >"$logs/package.log" 2>&1 &
+    package_pid=$!
 fi
+# Coverage-guided fuzzing (docs/fuzzing.md): by default the reproducible CI run (`fuzz.sh --ci`: seed 1,
+# a fixed number of executions per target, ~20 s each); FOLLOWME_FUZZ_SECONDS=N explores for N seconds
+# per target instead, FOLLOWME_FUZZ_SECONDS=0 skips. Exit 3 = this toolchain cannot build libFuzzer
+# targets: skipped.
+fuzz_budget=(--ci)
+[[ -n "${FOLLOWME_FUZZ_SECONDS:-}" ]] && fuzz_budget=(--seconds "$FOLLOWME_FUZZ_SECONDS")
+fuzz_pid=
+if [[ "${FOLLOWME_FUZZ_SECONDS:-}" != 0 ]]; then
+    (nice -n 19 scripts/fuzz.sh "${fuzz_budget[@]}" || [[ $? -eq 3 ]]) >"$logs/fuzz.log" 2>&1 &
+    fuzz_pid=$!
+fi
+run_pass integration --no-parallel --filter "$integration" "$@"
+for job in package fuzz; do
+    pid_var=${job}_pid
+    [[ -n "${!pid_var}" ]] || continue
+    if wait "${!pid_var}"; then status=passed; else status=FAILED; failed+=("$job"); fi
+    echo "=== $job ($logs/$job.log): $status"
+    tail -n 25 "$logs/$job.log"
+done
 if (( ${#failed[@]} > 0 )); then
     for name in "${failed[@]}"; do
         echo "=== $name tests failed ($logs/$name.log); the failures:"
         grep -E '✘|recorded an issue|error:|Fatal error|Assertion failed|FAILED:' "$logs/$name.log" | cut -c1-600 | head -80 || true
     done
     exit 1
-fi
-# Coverage-guided fuzzing (docs/fuzzing.md) at the lowest CPU priority: by default the reproducible CI
-# run (`fuzz.sh --ci`: seed 1, a fixed number of executions per target, ~20 s each); FOLLOWME_FUZZ_SECONDS=N
-# explores for N seconds per target instead, FOLLOWME_FUZZ_SECONDS=0 skips. Exit 3 = this toolchain
-# cannot build libFuzzer targets: skipped.
-fuzz_budget=(--ci)
-[[ -n "${FOLLOWME_FUZZ_SECONDS:-}" ]] && fuzz_budget=(--seconds "$FOLLOWME_FUZZ_SECONDS")
-if [[ "${FOLLOWME_FUZZ_SECONDS:-}" != 0 ]]; then
-    nice -n 19 scripts/fuzz.sh "${fuzz_budget[@]}" || [[ $? -eq 3 ]]
 fi
