@@ -31,7 +31,8 @@ run_pass unit --skip "$integration" "$@"
 # FOLLOWME_DEB_TEST=0 skips it.
 package_pid=
 if [[ "${FOLLOWME_DEB_TEST:-1}" != 0 ]]; then
-    nice -n 19 scripts/test-deb.sh >"$logs/package.log" 2>&1 &
+    # Bounded: a stalled mirror must fail the run, not hold CI (≈ 5 min unloaded, 20 min beside the tests).
+    timeout 2700 nice -n 19 scripts/test-deb.sh >"$logs/package.log" 2>&1 &
     package_pid=$!
 fi
 # Coverage-guided fuzzing (docs/fuzzing.md): by default the reproducible CI run (`fuzz.sh --ci`: seed 1,
@@ -42,7 +43,7 @@ fuzz_budget=(--ci)
 [[ -n "${FOLLOWME_FUZZ_SECONDS:-}" ]] && fuzz_budget=(--seconds "$FOLLOWME_FUZZ_SECONDS")
 fuzz_pid=
 if [[ "${FOLLOWME_FUZZ_SECONDS:-}" != 0 ]]; then
-    (nice -n 19 scripts/fuzz.sh "${fuzz_budget[@]}" || [[ $? -eq 3 ]]) >"$logs/fuzz.log" 2>&1 &
+    (timeout 2700 nice -n 19 scripts/fuzz.sh "${fuzz_budget[@]}" || [[ $? -eq 3 ]]) >"$logs/fuzz.log" 2>&1 &
     fuzz_pid=$!
 fi
 run_pass integration --no-parallel --filter "$integration" "$@"
