@@ -135,6 +135,9 @@ package enum ConfigKeys {
                 help: "Speed round the person: mode \"orbit\"'s, and mode \"angle\"'s fastest on its way to the angle."),
         .choice("follow", "orbit_direction", \.follow.orbitDirection, default: .clockwise,
                 help: "mode \"orbit\": which way round, seen from above."),
+        // Every file written before it faces the person, as before.
+        .choice("follow", "yaw", \.follow.yaw, default: .facePerson,
+                help: "Where the nose points while following: \"face-person\", or \"travel\" (along the flight while faster than 0.5 m/s)."),
         // Every file written before it flies altitude_m above take-off, as before.
         .choice("follow", "altitude_mode", \.follow.altitudeMode, default: .takeoff,
                 help: "\"takeoff\": altitude_m above take-off; \"person\": above the person (their 3-D fix), at most drone.altitude_max_m above take-off."),

@@ -307,8 +307,10 @@ public struct FollowController: Sendable {
         var motion = MotionCommand(
             velocity: velocity,
             climbMetersPerSecond: climbRate(altitudeMeters: altitudeMeters, targetMeters: targetAltitudeMeters ?? parameters.altitudeMeters),
-            yawRateDegreesPerSecond: yawRate(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
-                                             noseHeadingDegrees: noseHeadingDegrees))
+            yawRateDegreesPerSecond: parameters.yawMode == .travel && velocity.length >= tuning.travelDirectionMinSpeedMetersPerSecond
+                ? yawRate(along: velocity, noseHeadingDegrees: noseHeadingDegrees)
+                : yawRate(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
+                          noseHeadingDegrees: noseHeadingDegrees))
         attachContext(to: &motion, predicted: predicted, drone: drone.position, dt: dt, escaping: escaping,
                       keepOff: (target.position, stopPoint), noseHeadingDegrees: noseHeadingDegrees)
 

@@ -49,6 +49,8 @@ public struct FollowParameters: Sendable, Hashable {
     public var orbitSpeedMetersPerSecond: Double = Spec.orbitSpeedMetersPerSecond.defaultValue
     /// Which way `FollowMode.orbit` circles. Default clockwise seen from above.
     public var orbitDirection: OrbitDirection = .clockwise
+    /// Where the nose points while following (`YawMode`). Default `.facePerson`, as before.
+    public var yawMode: YawMode = .facePerson
     /// What `altitudeMeters` is measured from (`AltitudeMode`). Default `.takeoff`, as before.
     public var altitudeMode: AltitudeMode = .takeoff
     /// The highest the drone may fly above take-off, metres: the config's `drone.altitude_max_m`,
