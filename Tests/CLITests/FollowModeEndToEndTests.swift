@@ -13,11 +13,16 @@ import TestSupport
     static let minSeparationMeters = 3.0
 
     /// One look at the simulator's truth: the drone's compass bearing from the person, degrees
-    /// (0 north, 90 east), and the horizontal distance between them, metres.
+    /// (0 north, 90 east), and the horizontal distance between them, metres; on the MAVLink Copter, how
+    /// far from the person its camera's region of interest is, metres (nil: none set).
     struct Sample {
         var bearingDegrees: Double
         var distanceMeters: Double
+        var regionOfInterestOffPersonMeters: Double?
     }
+
+    /// The sim's home (`followme sim`'s default), for turning the Copter's ROI into metres.
+    static let home = (latitude: 48.8584, longitude: 2.2945)
 
     @Test("angle 180 (AR.Drone): the drone goes round from the walker's side to behind them, never inside min_separation_m",
           .timeLimit(.minutes(2)))
@@ -49,7 +54,11 @@ import TestSupport
         let samples = try await Self.fly(
             label: "mode-orbit", simArguments: ["--person-start", "100000", "--protocol", "mavlink", "--mavlink-port", "0"],
             follow: ["mode": "\"orbit\"", "orbit_speed_mps": "2.0", "orbit_direction": "\"counterclockwise\""],
-            followingSeconds: 14, mavlink: true)
+            followingSeconds: 14, mavlink: true) { control in
+            // And after SIGTERM (a landing) the camera's region of interest is cleared (DO_SET_ROI_NONE)
+            let cleared = await eventually(seconds: 3) { ((try? control.status().raw["mavlink"]) as? [String: Any])?["roi_lat"] == nil }
+            #expect(cleared, "the Copter still has a region of interest after the landing began")
+        }
         // Then it never came inside min_separation_m
         Self.expectSeparation(samples)
         // And it went round them counter-clockwise (the compass bearing falls): at 2 m/s on 11 m,
@@ -60,6 +69,9 @@ import TestSupport
         // And once round the circle it keeps the standoff
         let settled = samples.suffix(samples.count / 2).map(\.distanceMeters)
         #expect(!settled.isEmpty && settled.allSatisfy { abs($0 - Self.standoffMeters) < 2 }, "\(settled)")
+        // And with point_camera the Copter's camera looked at the person (DO_SET_ROI_LOCATION, once a second)
+        let roi = samples.suffix(20).compactMap(\.regionOfInterestOffPersonMeters)
+        #expect(roi.count >= 15 && roi.allSatisfy { $0 < 4 }, "ROI off the person by \(roi) m")
         print("FollowModeEndToEnd orbit: turned \(turned)° in \(samples.count) samples, distance \(settled.min() ?? .nan)…\(settled.max() ?? .nan) m")
     }
 
@@ -79,7 +91,8 @@ import TestSupport
     /// `mavlink`), waits for `following`, then samples the simulator's truth every 250 ms for
     /// `followingSeconds`, stops everything by PID and returns the samples (each from the person).
     static func fly(
-        label: String, simArguments: [String], follow: [String: String], followingSeconds: Double, mavlink: Bool = false
+        label: String, simArguments: [String], follow: [String: String], followingSeconds: Double, mavlink: Bool = false,
+        afterTerminate: (SimControl) async -> Void = { _ in }
     ) async throws -> [Sample] {
         let dir = try scratchDirectory(label: label)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -91,7 +104,8 @@ import TestSupport
             if mavlink {
                 let port = try #require(RunMAVLinkEndToEndTests.mavlinkPort(of: field))
                 overrides["drone"] = ["protocol": "\"mavlink\""]
-                overrides["mavlink"] = ["address": "\"127.0.0.1\"", "port": "\(port)", "autopilot": "\"ardupilot\""]
+                overrides["mavlink"] = ["address": "\"127.0.0.1\"", "port": "\(port)", "autopilot": "\"ardupilot\"",
+                                        "point_camera": "true"]
             }
             run = try field.startRun(flightLog: log.url, overrides: overrides)
         } catch {
@@ -108,7 +122,8 @@ import TestSupport
             while monotonicSeconds() < end {
                 if let s = try? control.status(), let offset = s.droneMinusPerson, let distance = s.droneToPersonMeters {
                     let bearing = atan2(offset.east, offset.north) * 180 / .pi
-                    samples.append(Sample(bearingDegrees: bearing < 0 ? bearing + 360 : bearing, distanceMeters: distance))
+                    samples.append(Sample(bearingDegrees: bearing < 0 ? bearing + 360 : bearing, distanceMeters: distance,
+                                          regionOfInterestOffPersonMeters: Self.regionOfInterestOffPerson(s)))
                 }
                 try? await Task.sleep(for: .milliseconds(250))
             }
@@ -116,7 +131,16 @@ import TestSupport
             #expect(log.transitions().last?.to == "following", "\(log.transitions().map(\.to))")
         }
         await run.terminate()
+        await afterTerminate(control)
         await field.stop()
         return samples
+    }
+
+    /// How far the Copter's region of interest (status `mavlink.roi_lat/roi_lon`) is from the person, metres.
+    static func regionOfInterestOffPerson(_ s: SimStatus) -> Double? {
+        guard let mavlink = s.raw["mavlink"] as? [String: Any], let lat = mavlink["roi_lat"] as? Double,
+              let lon = mavlink["roi_lon"] as? Double, let pe = s.personEast, let pn = s.personNorth else { return nil }
+        let north = (lat - home.latitude) * 111_200, east = (lon - home.longitude) * 111_200 * cos(home.latitude * .pi / 180)
+        return hypot(east - pe, north - pn)
     }
 }

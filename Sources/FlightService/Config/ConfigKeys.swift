@@ -105,6 +105,10 @@ package enum ConfigKeys {
                 help: "The flight stack on the vehicle (take-off sequence and mode numbers differ).", use: .mavlink),
         .choice("mavlink", "position_source", \.mavlink.positionSource, default: .autopilot,
                 help: "Where the drone's own position and nose heading come from.", use: .mavlink),
+        // Issue 26. Every file written before it sends no region of interest.
+        .bool("mavlink", "point_camera", \.mavlink.pointCamera, default: false,
+              help: "Point the camera at the person (MAV_CMD_DO_SET_ROI_LOCATION), cleared on landing (DO_SET_ROI_NONE).",
+              use: .mavlink),
     ]
 
     private static let follow: [ConfigKey] = [

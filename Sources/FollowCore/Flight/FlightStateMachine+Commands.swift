@@ -42,6 +42,12 @@ extension FlightStateMachine {
         return command.isValid ? command : nil
     }
 
+    /// The person's estimated position at `now` on the Earth, if known (`LinkCommand.lookAt`).
+    public func personCoordinate(now: MonotonicTime) -> GeoCoordinate? {
+        guard let person = target.estimate(at: now) else { return nil }
+        return navigator.plane?.unproject(person.position)
+    }
+
     mutating func followCommand(now: MonotonicTime) -> FollowOutput? {
         guard let telemetry, let droneState = drone.estimate(at: now), let person = target.estimate(at: now),
               let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
