@@ -93,11 +93,13 @@ public struct FlightConfiguration: Sendable {
         case .autopilot: .autopilot
         case .receiver: .receiver
         }
-        return try MAVLinkLinkConfiguration(
+        var link = try MAVLinkLinkConfiguration(
             address: m.address, port: m.port, localPort: m.localPort,
             systemID: m.systemID, componentID: m.componentID, targetSystem: m.targetSystem,
             autopilot: autopilot, positionSource: positionSource,
             setpoints: VelocitySetpointLimits(follow: follow), takeoffAltitudeMeters: follow.altitudeMeters
         )
+        link.pointCamera = m.pointCamera
+        return link
     }
 }

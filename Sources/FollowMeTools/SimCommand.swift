@@ -76,6 +76,9 @@ struct SimCommand: AsyncParsableCommand {
     @Option(name: .long, help: "When the person starts: 'airborne' (drone finished takeoff) or seconds after start.")
     var personStart: String = "airborne"
 
+    @Option(name: .long, help: "Direction the person walks off in, compass degrees (default 180: away from the drone, which starts 10 m north of them).")
+    var personBearingDeg: Double = 180
+
     @Option(name: .long, help: "GPS error model: clean (truth at 5 Hz) or realistic (metre-level bias, 0.3 s latency).")
     var gpsNoise: String = "clean"
 
@@ -118,6 +121,7 @@ struct SimCommand: AsyncParsableCommand {
             throw ValidationError("--gps-noise must be clean or realistic, got '\(gpsNoise)'")
         }
         guard noseHeadingDeg.isFinite else { throw ValidationError("--nose-heading-deg must be finite") }
+        guard personBearingDeg.isFinite else { throw ValidationError("--person-bearing-deg must be finite") }
         if let personRateHz, !(0.5...20).contains(personRateHz) {
             throw ValidationError("--person-rate-hz must be 0.5 to 20, got \(personRateHz)")
         }
@@ -141,6 +145,7 @@ struct SimCommand: AsyncParsableCommand {
         settings.person = PersonChoice(rawValue: person) ?? .none
         if let personTrack { try settings.usePersonTrack(gpxPath: personTrack) }
         settings.personStart = PersonStart(argument: personStart) ?? .whenAirborne
+        settings.personBearingDegrees = personBearingDeg
         settings.gpsNoise = GPSNoise(rawValue: gpsNoise) ?? .clean
         settings.personFixRateHertz = personRateHz
         settings.seed = seed

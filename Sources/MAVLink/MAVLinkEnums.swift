@@ -80,6 +80,10 @@ public enum MAVSeverity: UInt8, CaseIterable, Sendable {
 /// `MAV_CMD`: the COMMAND_LONG commands a follow sends; their parameters are in docs/mavlink.md §5.1.
 public enum MAVCommand: UInt16, CaseIterable, Sendable {
     case navLand = 21, navTakeoff = 22, doSetMode = 176, componentArmDisarm = 400, setMessageInterval = 511
+    /// MAV_CMD_DO_SET_ROI_LOCATION: param1 gimbal device id (0 = all), param5/6/7 latitude, longitude
+    /// (degrees) and altitude (m) of the point to look at; MAV_CMD_DO_SET_ROI_NONE: param1 the same,
+    /// cancels it (mavlink common.xml, checked against pymavlink's `common` dialect: 195 and 197).
+    case doSetROILocation = 195, doSetROINone = 197
 }
 
 /// `MAV_RESULT`: COMMAND_ACK `result`.

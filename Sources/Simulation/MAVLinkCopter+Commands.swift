@@ -98,6 +98,14 @@ extension MAVLinkCopter {
             return (.accepted, changeMode(to: .land, reason: "GCS"))
         case .setMessageInterval?:
             return (setMessageInterval(messageID: p[0], intervalMicroseconds: p[1]), [])
+        case .doSetROILocation?:
+            // ArduCopter `do_set_roi`: any finite location is taken (the mount, or the yaw, turns to it).
+            guard p[4].isFinite, p[5].isFinite, abs(p[4]) <= 90, abs(p[5]) <= 180 else { return (.denied, []) }
+            regionOfInterest = (Double(p[4]), Double(p[5]), p[6].isFinite ? Double(p[6]) : 0)
+            return (.accepted, [])
+        case .doSetROINone?:
+            regionOfInterest = nil
+            return (.accepted, [])
         case nil:
             return (.unsupported, [])
         }

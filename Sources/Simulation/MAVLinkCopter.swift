@@ -88,6 +88,9 @@ public struct MAVLinkCopter: Sendable {
     public internal(set) var homePlane: PlaneVector
     /// Where RTL is in its flight (nil outside RTL).
     public internal(set) var rtlStage: RTLStage?
+    /// Where DO_SET_ROI_LOCATION last told the camera (and ArduCopter's yaw) to look: latitude,
+    /// longitude (degrees), altitude (m); nil before one, and after DO_SET_ROI_NONE.
+    public internal(set) var regionOfInterest: (latitudeDegrees: Double, longitudeDegrees: Double, altitudeMeters: Double)?
 
     // MARK: Ground truth
 

@@ -6,10 +6,13 @@ public struct PersonState: Sendable, Hashable {
     public var positionPlane: PlaneVector
     /// Ground velocity, m/s east/north.
     public var velocityENU: PlaneVector
+    /// Height of the ground the person stands on above the plane's ground (the take-off point's),
+    /// metres: 0 on flat ground; `SlopeWalkScenario` raises it.
+    public var groundAltitudeMeters: Double = 0
 
     /// The GPS truth for a person's receiver (on the ground, no heading output).
     public var gpsTruth: GPSTruthSample {
-        GPSTruthSample(positionPlane: positionPlane, velocityENU: velocityENU)
+        GPSTruthSample(positionPlane: positionPlane, velocityENU: velocityENU, altitudeMeters: groundAltitudeMeters)
     }
 }
 

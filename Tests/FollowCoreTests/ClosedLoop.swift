@@ -102,6 +102,8 @@ struct ClosedLoopResult {
         /// The true separation, meters: computed from `person` and `drone`, so it cannot disagree with them.
         var distanceMeters: Double { (drone - person).length }
         var droneSpeed: Double
+        /// The plant's nose heading, compass degrees.
+        var noseHeadingDegrees: Double = 0
         var state: FlightState
         var pilot: PilotCommand?
         var commandedVelocity: PlaneVector?
@@ -293,7 +295,7 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
             let pilot = flown.sendsCommand ? pcmd() : nil
             result.samples.append(.init(
                 time: t, person: person, drone: plant.position,
-                droneSpeed: plant.velocity.length, state: decision.state, pilot: pilot,
+                droneSpeed: plant.velocity.length, noseHeadingDegrees: plant.headingDegrees, state: decision.state, pilot: pilot,
                 commandedVelocity: decision.follow?.commandedVelocity,
                 estimatedDistanceMeters: decision.follow?.distanceToTargetMeters))
         }

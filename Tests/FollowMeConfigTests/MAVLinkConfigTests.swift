@@ -91,7 +91,7 @@ socket = "out/followme.sock"  # "" = none
     /// ``renderedBeforeMAVLink`` plus the only lines added since, for every file, at their defaults: the
     /// wind failsafe's two `[failsafe]` keys (session 7) right after `max_fix_lag_s`; `[follow] takeoff`
     /// and the `[web]` table (session 12); `[follow] mode`, `angle_deg`, `orbit_speed_mps`, `orbit_direction`
-    /// (issue 26).
+    /// `yaw` and `altitude_mode` (issue 26).
     static let renderedBeforeMAVLinkPlusWind: String = {
         var text = renderedBeforeMAVLink
         for (anchor, added) in [
@@ -100,7 +100,9 @@ socket = "out/followme.sock"  # "" = none
             ("max_climb_mps = 0.7  # m/s, 0.2 to 2\n", "takeoff = \"auto\"  # \"auto\" or \"start\"\n"
                 + "mode = \"leash\"  # \"leash\" or \"angle\" or \"orbit\"\nangle_deg = 180.0  # degrees, -180 to 180\n"
                 + "orbit_speed_mps = 2.0  # m/s, 0.2 to 5\n"
-                + "orbit_direction = \"clockwise\"  # \"clockwise\" or \"counterclockwise\"\n"),
+                + "orbit_direction = \"clockwise\"  # \"clockwise\" or \"counterclockwise\"\n"
+                + "yaw = \"face-person\"  # \"face-person\" or \"travel\"\n"
+                + "altitude_mode = \"takeoff\"  # \"takeoff\" or \"person\"\n"),
         ] {
             precondition(text.ranges(of: anchor).count == 1)
             text = text.replacing(anchor, with: anchor + added)

@@ -112,6 +112,9 @@ struct ValueValidationTests {
         (key: "follow.angle_deg", value: "\"behind\"", expected: "a number", found: "string \"behind\""),
         (key: "follow.orbit_speed_mps", value: "true", expected: "a number", found: "boolean true"),
         (key: "follow.orbit_direction", value: "1", expected: "\"clockwise\" or \"counterclockwise\"", found: "integer 1"),
+        (key: "follow.altitude_mode", value: "3.0", expected: "\"takeoff\" or \"person\"", found: "float 3.0"),
+        (key: "follow.yaw", value: "false", expected: "\"face-person\" or \"travel\"", found: "boolean false"),
+        (key: "mavlink.point_camera", value: "\"yes\"", expected: "true or false", found: "string \"yes\""),
         (key: "web.listen", value: "8080", expected: "a string", found: "integer 8080"),
         (key: "web.land_without_code", value: "\"yes\"", expected: "true or false", found: "string \"yes\""),
         (key: "web.code_file", value: "0", expected: "a string", found: "integer 0"),
@@ -245,7 +248,7 @@ struct ValueValidationTests {
             "onboard.mount_offset_deg", "drone.address", "drone.outdoor", "log.path", "log.directory", "status.socket",
             "drone.protocol", "mavlink.address", "mavlink.autopilot", "mavlink.position_source",
             "follow.takeoff", "web.listen", "web.land_without_code", "web.code_file",
-            "follow.mode", "follow.orbit_direction",
+            "follow.mode", "follow.orbit_direction", "follow.altitude_mode", "follow.yaw", "mavlink.point_camera",
         ])
         let covered = Set(Self.outOfRangeCases.filter { Double($0.value)?.isFinite ?? false }.map(\.key))
         #expect(covered == numeric)

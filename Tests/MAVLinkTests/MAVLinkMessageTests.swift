@@ -81,5 +81,6 @@ struct MAVLinkMessageTests {
         #expect(!mask.contains(.vxIgnore) && !mask.contains(.yawRateIgnore) && mask.contains(.yawIgnore))
         #expect(MAVCommand.componentArmDisarm.rawValue == 400 && MAVCommand.setMessageInterval.rawValue == 511)
         #expect(MAVCommand.navTakeoff.rawValue == 22 && MAVCommand.navLand.rawValue == 21 && MAVCommand.doSetMode.rawValue == 176)
+        #expect(MAVCommand.doSetROILocation.rawValue == 195 && MAVCommand.doSetROINone.rawValue == 197)
     }
 }

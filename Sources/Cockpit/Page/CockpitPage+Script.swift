@@ -17,6 +17,7 @@ extension CockpitPage {
           "heading-stale":"drone heading stale","target-stale":"person's GPS stale",geofence:"fence reached",
           "target-too-far":"person too far","heading-rejected":"drone heading rejected",
           "altitude-not-reached":"altitude not reached","person-above-drone":"person above the drone",
+          "target-altitude-stale":"person's altitude unknown (no 3-D fix)",
           "not-in-control":"not in control","battery-unknown":"battery unknown","vehicle-critical":"vehicle critical",
           "operator-hold":"you pressed HOLD","low-battery":"low battery",shutdown:"followme is stopping",
           "drone-initiated":"the drone landed by itself",operator:"you pressed LAND","critical-battery":"critical battery",

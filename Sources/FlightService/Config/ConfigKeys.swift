@@ -105,6 +105,10 @@ package enum ConfigKeys {
                 help: "The flight stack on the vehicle (take-off sequence and mode numbers differ).", use: .mavlink),
         .choice("mavlink", "position_source", \.mavlink.positionSource, default: .autopilot,
                 help: "Where the drone's own position and nose heading come from.", use: .mavlink),
+        // Issue 26. Every file written before it sends no region of interest.
+        .bool("mavlink", "point_camera", \.mavlink.pointCamera, default: false,
+              help: "Point the camera at the person (MAV_CMD_DO_SET_ROI_LOCATION), cleared on landing (DO_SET_ROI_NONE).",
+              use: .mavlink),
     ]
 
     private static let follow: [ConfigKey] = [
@@ -135,6 +139,12 @@ package enum ConfigKeys {
                 help: "Speed round the person: mode \"orbit\"'s, and mode \"angle\"'s fastest on its way to the angle."),
         .choice("follow", "orbit_direction", \.follow.orbitDirection, default: .clockwise,
                 help: "mode \"orbit\": which way round, seen from above."),
+        // Every file written before it faces the person, as before.
+        .choice("follow", "yaw", \.follow.yaw, default: .facePerson,
+                help: "Where the nose points while following: \"face-person\", or \"travel\" (along the flight while faster than 0.5 m/s)."),
+        // Every file written before it flies altitude_m above take-off, as before.
+        .choice("follow", "altitude_mode", \.follow.altitudeMode, default: .takeoff,
+                help: "\"takeoff\": altitude_m above take-off; \"person\": above the person (their 3-D fix), at most drone.altitude_max_m above take-off."),
     ]
 
     private static let failsafe: [ConfigKey] = [

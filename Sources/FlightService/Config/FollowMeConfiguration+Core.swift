@@ -18,6 +18,8 @@ extension FollowMeConfiguration {
             $0.targetFixRateHz = target.assumedFixRateHz
             ($0.mode, $0.angleDegrees) = (follow.mode, follow.angleDegrees)
             ($0.orbitSpeedMetersPerSecond, $0.orbitDirection) = (follow.orbitSpeedMetersPerSecond, follow.orbitDirection)
+            ($0.altitudeMode, $0.altitudeCeilingMeters) = (follow.altitudeMode, drone.altitudeMaxMeters)
+            $0.yawMode = follow.yaw
         }
     }
 

@@ -22,6 +22,8 @@ extension FollowMeConfiguration {
         public internal(set) var autopilot: Autopilot = .ardupilot
         /// Where the drone's own position and nose heading come from.
         public internal(set) var positionSource: PositionSource = .autopilot
+        /// Point the camera at the person (MAV_CMD_DO_SET_ROI_LOCATION), clearing it on landing.
+        public internal(set) var pointCamera = false
 
         /// Every key at its default (its `ConfigKeys` row).
         public static var defaults: MAVLink { FollowMeConfiguration.defaults.mavlink }

@@ -190,6 +190,10 @@ extension FollowMeConfiguration {
         public internal(set) var orbitSpeedMetersPerSecond: Double = 0
         /// `mode = "orbit"`: which way round, seen from above.
         public internal(set) var orbitDirection: OrbitDirection = .clockwise
+        /// Where the nose points while following: at the person, or along the flight (`FollowCore.YawMode`).
+        public internal(set) var yaw: YawMode = .facePerson
+        /// What `altitudeMeters` is measured from: take-off, or the person (`FollowCore.AltitudeMode`).
+        public internal(set) var altitudeMode: AltitudeMode = .takeoff
 
         /// `[follow] takeoff`.
         public enum TakeOff: String, Sendable, Equatable, CaseIterable {

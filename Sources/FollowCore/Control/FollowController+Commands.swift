@@ -90,6 +90,14 @@ extension FollowController {
         return min(max(rate, -maxRate), maxRate)
     }
 
+    /// `YawMode.travel`: the yaw rate turning the nose to `velocity`'s bearing, deg/s (same gain and
+    /// limit as facing the person).
+    func yawRate(along velocity: PlaneVector, noseHeadingDegrees: Double) -> Double {
+        let maxRate = parameters.maxYawRateDegreesPerSecond
+        let rate = tuning.yawGainPerSecond * wrappedDegrees180(velocity.bearingDegrees - noseHeadingDegrees)
+        return min(max(rate, -maxRate), maxRate)
+    }
+
     /// Climb rate towards `targetMeters`, m/s, within ±`maxClimbMetersPerSecond` (0 without a finite altitude).
     func climbRate(altitudeMeters: Double, targetMeters: Double) -> Double {
         guard altitudeMeters.isFinite, targetMeters.isFinite else { return 0 }

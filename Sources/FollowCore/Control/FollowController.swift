@@ -217,11 +217,13 @@ public struct FollowController: Sendable {
     ///   - drone: the drone's estimate at `now`.
     ///   - noseHeadingDegrees: compass heading of the nose.
     ///   - altitudeMeters: navdata altitude.
+    ///   - targetAltitudeMeters: the altitude to climb or descend to (navdata's frame); default
+    ///     `parameters.altitudeMeters` (`FlightStateMachine.followAltitudeMeters()` moves it with the person).
     ///   - home: the take-off point on the plane (geofence centre), if known.
     public mutating func follow(
         target: PlaneState, targetLastFix: PlaneVector? = nil, separationUncertaintyMeters: Double = 0,
         motion: TargetMotion, drone: PlaneState,
-        noseHeadingDegrees: Double, altitudeMeters: Double, home: PlaneVector?,
+        noseHeadingDegrees: Double, altitudeMeters: Double, targetAltitudeMeters: Double? = nil, home: PlaneVector?,
         now: MonotonicTime
     ) -> FollowOutput {
         let dt = tickSeconds(now: now)
@@ -304,9 +306,11 @@ public struct FollowController: Sendable {
         let toPerson = person - predicted.position
         var motion = MotionCommand(
             velocity: velocity,
-            climbMetersPerSecond: climbRate(altitudeMeters: altitudeMeters, targetMeters: parameters.altitudeMeters),
-            yawRateDegreesPerSecond: yawRate(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
-                                             noseHeadingDegrees: noseHeadingDegrees))
+            climbMetersPerSecond: climbRate(altitudeMeters: altitudeMeters, targetMeters: targetAltitudeMeters ?? parameters.altitudeMeters),
+            yawRateDegreesPerSecond: parameters.yawMode == .travel && velocity.length >= tuning.travelDirectionMinSpeedMetersPerSecond
+                ? yawRate(along: velocity, noseHeadingDegrees: noseHeadingDegrees)
+                : yawRate(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
+                          noseHeadingDegrees: noseHeadingDegrees))
         attachContext(to: &motion, predicted: predicted, drone: drone.position, dt: dt, escaping: escaping,
                       keepOff: (target.position, stopPoint), noseHeadingDegrees: noseHeadingDegrees)
 

@@ -12,6 +12,7 @@ extension HoldReason {
         case .headingRejected: "heading-rejected"
         case .altitudeNotReached: "altitude-not-reached"
         case .personAboveDrone: "person-above-drone"
+        case .targetAltitudeStale: "target-altitude-stale"
         case .notInControl: "not-in-control"
         case .batteryUnknown: "battery-unknown"
         case .vehicleCritical: "vehicle-critical"

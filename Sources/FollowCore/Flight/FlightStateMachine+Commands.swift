@@ -8,7 +8,7 @@ extension FlightStateMachine {
         let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
                                          holdPoint: home, drone: droneState,
                                          noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
-                                         climbing: true, now: now)
+                                         holdAltitudeMeters: followAltitudeMeters(), climbing: true, now: now)
         return command.isValid ? command : nil
     }
 
@@ -20,7 +20,7 @@ extension FlightStateMachine {
         case .navdataLost, .onboardFixStale, .headingStale, .headingRejected, .notInControl:
             return nil
         case .targetStale, .geofence, .targetTooFar, .altitudeNotReached, .personAboveDrone, .batteryUnknown, .vehicleCritical,
-             .operatorHold:
+             .operatorHold, .targetAltitudeStale:
             break
         }
         guard let telemetry, navdataFresh(now), onboardFresh(now), let droneState = drone.estimate(at: now),
@@ -35,11 +35,17 @@ extension FlightStateMachine {
                 point, home: home, radius: FollowController.geofenceAimFraction * failsafeParameters.geofenceMeters)
         }
         holdPoint = point
-        let altitude = reason == .altitudeNotReached ? telemetry.altitudeMeters : followParameters.altitudeMeters
+        let altitude = reason == .altitudeNotReached ? telemetry.altitudeMeters : followAltitudeMeters()
         let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
                                          holdPoint: point, drone: droneState, noseHeadingDegrees: nose,
                                          altitudeMeters: telemetry.altitudeMeters, holdAltitudeMeters: altitude, now: now)
         return command.isValid ? command : nil
+    }
+
+    /// The person's estimated position at `now` on the Earth, if known (`LinkCommand.lookAt`).
+    public func personCoordinate(now: MonotonicTime) -> GeoCoordinate? {
+        guard let person = target.estimate(at: now) else { return nil }
+        return navigator.plane?.unproject(person.position)
     }
 
     mutating func followCommand(now: MonotonicTime) -> FollowOutput? {
@@ -50,7 +56,7 @@ extension FlightStateMachine {
                                        separationUncertaintyMeters: uncertainty,
                                        motion: target.motion, drone: droneState,
                                        noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
-                                       home: home, now: now)
+                                       targetAltitudeMeters: followAltitudeMeters(), home: home, now: now)
         aimLimitedByGeofence = output.aimLimitedByGeofence
         return output.motion.isValid ? output : nil
     }

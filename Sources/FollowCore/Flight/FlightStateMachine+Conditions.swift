@@ -89,6 +89,7 @@ extension FlightStateMachine {
         }
         if geofenceHolds(now: now) { return .geofence }
         if personAboveDrone(now: now) { return .personAboveDrone }
+        if targetAltitudeStale(now: now) { return .targetAltitudeStale }
         if operatorHold { return .operatorHold }
         return nil
     }
@@ -148,6 +149,6 @@ extension FlightStateMachine {
 
     func altitudeReached() -> Bool {
         guard let telemetry else { return false }
-        return abs(telemetry.altitudeMeters - followParameters.altitudeMeters) <= followParameters.altitudeToleranceMeters
+        return abs(telemetry.altitudeMeters - followAltitudeMeters()) <= followParameters.altitudeToleranceMeters
     }
 }

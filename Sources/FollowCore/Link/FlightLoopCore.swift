@@ -160,7 +160,8 @@ package struct FlightLoopCore: Sendable {
         step.command = dryRun
             ? LinkCommand(flying: dryRunFlying)
             : LinkCommand(flying: intent.wantsAirborne, motion: decision.command.motion,
-                          released: intent == .release, land: intent == .land || intent == .emergency)
+                          released: intent == .release, land: intent == .land || intent == .emergency,
+                          lookAt: decision.state == .following || decision.state.kind == .holding ? machine.personCoordinate(now: now) : nil)
         // Found by FaultInjectionTests (SIGKILL + restart landed a flying drone ~2.6 % of restarts).
         step.sendsCommand = machine.telemetry != nil
         step.immediately = immediately

@@ -18,13 +18,18 @@ public struct LinkCommand: Sendable, Hashable {
     /// means "stay on the ground": a vehicle someone else flies is never landed for it (preflight, a
     /// dry run; docs/mavlink.md §7.3). The AR.Drone link reads `flying` alone (REF bit 9 is a level).
     public var land: Bool
+    /// Where the person is (their estimate) while the flight follows or holds with them in sight; nil
+    /// otherwise. A MAVLink link with `[mavlink] point_camera` points the camera there
+    /// (MAV_CMD_DO_SET_ROI_LOCATION); the AR.Drone link ignores it.
+    public var lookAt: GeoCoordinate?
 
     public init(flying: Bool, motion: MotionCommand? = nil, released: Bool = false,
-                land: Bool = false) {
+                land: Bool = false, lookAt: GeoCoordinate? = nil) {
         self.flying = flying
         self.motion = motion
         self.released = released
         self.land = land
+        self.lookAt = lookAt
     }
 
     /// Stay (or go) on the ground, hovering meanwhile.

@@ -49,6 +49,13 @@ public struct FollowParameters: Sendable, Hashable {
     public var orbitSpeedMetersPerSecond: Double = Spec.orbitSpeedMetersPerSecond.defaultValue
     /// Which way `FollowMode.orbit` circles. Default clockwise seen from above.
     public var orbitDirection: OrbitDirection = .clockwise
+    /// Where the nose points while following (`YawMode`). Default `.facePerson`, as before.
+    public var yawMode: YawMode = .facePerson
+    /// What `altitudeMeters` is measured from (`AltitudeMode`). Default `.takeoff`, as before.
+    public var altitudeMode: AltitudeMode = .takeoff
+    /// The highest the drone may fly above take-off, metres: the config's `drone.altitude_max_m`,
+    /// which caps `AltitudeMode.person`'s climb (`Spec.altitudeCeilingMeters`).
+    public var altitudeCeilingMeters: Double = Spec.altitudeCeilingMeters.defaultValue
 }
 
 extension FollowParameters: ParameterSet {
@@ -91,6 +98,9 @@ extension FollowParameters: ParameterSet {
             "maxHorizontalSpeedMetersPerSecond", unit: "m/s", range: 0.5...10, default: 5)
         /// Hz, 0.2…20, default 1 (what any puck delivers; the config's numeric `target.rate_hz` sets it).
         public static let targetFixRateHz = ParameterSpec("targetFixRateHz", unit: "Hz", range: 0.2...20, default: 1)
+        /// Metres above take-off, 1…100 (100 m is the AR.Drone SDK's `no_altitude_limit`), default 10:
+        /// `drone.altitude_max_m`'s range and default.
+        public static let altitudeCeilingMeters = ParameterSpec("altitudeCeilingMeters", unit: "m", range: 1...100, default: 10)
         /// Degrees, −180…180 (PX4 `FLW_TGT_FA`'s range and sense), default 180: behind the person.
         public static let angleDegrees = ParameterSpec("angleDegrees", unit: "degrees", range: -180...180, default: 180)
         /// Metres per second along the circle, 0.2…5 (above 5 the follower's own speed cap binds),
@@ -117,5 +127,6 @@ extension FollowParameters: ParameterSet {
         .init(\.targetFixRateHz, Spec.targetFixRateHz),
         .init(\.angleDegrees, Spec.angleDegrees),
         .init(\.orbitSpeedMetersPerSecond, Spec.orbitSpeedMetersPerSecond),
+        .init(\.altitudeCeilingMeters, Spec.altitudeCeilingMeters),
     ]
 }

@@ -42,6 +42,9 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
     /// an adopted "flying" in a dry run, which must not make a vehicle someone else flies ours
     /// (docs/mavlink.md §7.3, issue 22). Set by the flight service, not the config file.
     public var dryRun = false
+    /// `[mavlink] point_camera`: point the camera at the person (MAV_CMD_DO_SET_ROI_LOCATION while
+    /// flying, DO_SET_ROI_NONE on landing; MAVLinkSession+Camera.swift). Default false.
+    public var pointCamera = false
 
     public init(
         address: String = "127.0.0.1", port: Int = 14550, localPort: Int = 0,

@@ -160,6 +160,7 @@ extension MAVLinkSession {
     /// A COMMAND_ACK for the pending command (others are ignored: late answers to abandoned ones,
     /// answers to another station).
     mutating func handle(_ ack: CommandAck, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        if isAddressedToUs(ack) { noteCameraAck(ack) }
         guard let pending, ack.command.rawValue == pending.message.command.rawValue, isAddressedToUs(ack) else { return }
         switch ack.result.known {
         case .accepted?:

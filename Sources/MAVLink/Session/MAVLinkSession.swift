@@ -54,6 +54,8 @@ public struct MAVLinkSession: Sendable {
     /// The `failedKeys` last reported with `.configurationComplete`; nil before the first report.
     var reportedFailedKeys: [String]?
     var pending: PendingRequest?
+    /// `[mavlink] point_camera`'s progress (MAVLinkSession+Camera.swift).
+    var camera = CameraPointing()
     /// Earliest time each request may be sent again (after an acceptance, a refusal, a give-up).
     var notBefore: [VehicleRequest: MonotonicTime] = [:]
     var flight = FlightProgress()
@@ -154,6 +156,7 @@ public struct MAVLinkSession: Sendable {
         advanceRequests(now: now, output: &output)
         advanceParameterReads(now: now, output: &output)
         checkControl(now: now, output: &output)
+        if !configuration.dryRun { pointCamera(now: now, output: &output) }
         // Not yet reported (the vehicle-discovery window, §7.7, may have held it back).
         if reportedFailedKeys == nil, connectedAt != nil, !isDiscovering(now: now) {
             reportConfigurationIfResolved(now: now, output: &output)

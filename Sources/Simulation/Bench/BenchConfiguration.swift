@@ -103,6 +103,7 @@ public struct BenchConfiguration: Sendable, Hashable {
             $0.maxTiltDegrees = eulerAngleMaxDegrees
             $0.maxYawRateDegreesPerSecond = degrees(fromRadians: drone.active.yawRateMaxRadiansPerSecond)
             $0.maxClimbMetersPerSecond = drone.active.verticalSpeedMaxMillimetersPerSecond / 1000
+            $0.altitudeCeilingMeters = altitudeMaxMeters
             // The rate the standoff rule is sized for: the bench's target receiver rate (its GPS
             // models run the target at 5 Hz unless `targetRateHertz` says otherwise).
             $0.targetFixRateHz = targetRateHertz ?? GPSReceiverModel().fixRateHertz

@@ -2,12 +2,15 @@ import FlightRecords
 import FollowCore
 
 /// The follow mode a bench scenario flies (issue 26): `[follow] mode`, `angle_deg`,
-/// `orbit_speed_mps` and `orbit_direction` as the config maps them onto `FollowParameters`.
+/// `orbit_speed_mps`, `orbit_direction` and `altitude_mode` as the config maps them onto `FollowParameters`.
 public struct BenchFollowMode: Sendable, Hashable {
     public var mode: FollowMode
     public var angleDegrees: Double = FollowParameters.Spec.angleDegrees.defaultValue
     public var orbitSpeedMetersPerSecond: Double = FollowParameters.Spec.orbitSpeedMetersPerSecond.defaultValue
     public var orbitDirection: OrbitDirection = .clockwise
+    public var altitudeMode: AltitudeMode = .takeoff
+    /// `drone.altitude_max_m` for this scenario, metres above take-off; nil = the bench's.
+    public var altitudeCeilingMeters: Double?
 
     /// Sets the mode's fields of `follow`.
     public func apply(to follow: inout FollowParameters) {
@@ -15,6 +18,8 @@ public struct BenchFollowMode: Sendable, Hashable {
         follow.angleDegrees = angleDegrees
         follow.orbitSpeedMetersPerSecond = orbitSpeedMetersPerSecond
         follow.orbitDirection = orbitDirection
+        follow.altitudeMode = altitudeMode
+        if let altitudeCeilingMeters { follow.altitudeCeilingMeters = altitudeCeilingMeters }
     }
 }
 
@@ -68,10 +73,21 @@ extension BenchScenario {
                       followMode: BenchFollowMode(mode: .orbit, orbitSpeedMetersPerSecond: 2, orbitDirection: .counterclockwise))
     }
 
+    /// The leash behind a 1.4 m/s walker heading north up a 10 % grade for 100 m (after 20 m of flat), with
+    /// `altitude_mode = "person"` and `drone.altitude_max_m = 20` (the 10 m climb + `altitude_m` 3 is above
+    /// the shipped 10 m ceiling, where the drone would hold for person-above-drone): the height above the
+    /// person is the figure (autopilot links; the AR.Drone plant has flat ground, and its ultrasound height
+    /// follows the ground anyway).
+    public static func uphillWalk(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "uphill-walk", summary: "altitude_mode person: walk 1.4 m/s up a 10 % grade for 100 m",
+                      kind: .synthetic, person: SlopeWalkScenario(), origin: origin, durationSeconds: 110,
+                      followMode: BenchFollowMode(mode: .leash, altitudeMode: .person, altitudeCeilingMeters: 20))
+    }
+
     /// The issue 26 scenarios (`followme bench --mode-scenarios`, or `--scenario NAME`).
     public static func followModes(origin: GeoCoordinate = defaultOrigin) -> [BenchScenario] {
         [angleBehind(origin: origin), angleBehindFast(origin: origin), angleRight(origin: origin), orbitStand(origin: origin),
-         orbitWalk(origin: origin)]
+         orbitWalk(origin: origin), uphillWalk(origin: origin)]
     }
 }
 
@@ -89,6 +105,9 @@ extension BenchMetrics {
         /// Mean speed of the drone round the person in the asked direction (orbit), m/s: the tangential
         /// part of the drone's velocity relative to the person.
         public var orbitSpeedMeanMetersPerSecond: Double?
+        /// RMS of (the drone's height above the person's ground − `altitude_m`) while following, metres;
+        /// nil on the AR.Drone link (its plant has no terrain).
+        public var heightErrorRMSMeters: Double?
     }
 }
 
@@ -97,9 +116,14 @@ struct ModeFigures {
     private var angleSquareSum = 0.0, angleCount = 0
     private var radiusSquareSum = 0.0, radiusCount = 0
     private var orbitSpeedSum = 0.0
+    private var heightSquareSum = 0.0, heightCount = 0
 
     mutating func add(_ mode: BenchFollowMode, person: PlaneVector, drone: PlaneVector, personVelocity: PlaneVector,
-                      droneVelocity: PlaneVector, standoffMeters: Double) {
+                      droneVelocity: PlaneVector, standoffMeters: Double, heightErrorMeters: Double?) {
+        if let heightErrorMeters {
+            heightSquareSum += heightErrorMeters * heightErrorMeters
+            heightCount += 1
+        }
         let offset = drone - person
         let distance = offset.length
         guard distance > 1 else { return }
@@ -121,7 +145,8 @@ struct ModeFigures {
             mode: mode.mode, angleDegrees: mode.mode == .angle ? mode.angleDegrees : nil,
             angleErrorRMSDegrees: angleCount > 0 ? (angleSquareSum / Double(angleCount)).squareRoot() : nil,
             radiusErrorRMSMeters: radiusCount > 0 ? (radiusSquareSum / Double(radiusCount)).squareRoot() : nil,
-            orbitSpeedMeanMetersPerSecond: mode.mode == .orbit && radiusCount > 0 ? orbitSpeedSum / Double(radiusCount) : nil)
+            orbitSpeedMeanMetersPerSecond: mode.mode == .orbit && radiusCount > 0 ? orbitSpeedSum / Double(radiusCount) : nil,
+            heightErrorRMSMeters: heightCount > 0 ? (heightSquareSum / Double(heightCount)).squareRoot() : nil)
     }
 }
 
@@ -134,7 +159,7 @@ extension BenchOutput {
         let legacy = report.isARDroneOnly
         let header = [pad("scenario", 22), pad("noise", 10)] + (legacy ? [] : [pad("link", 7)])
             + [pad("mode", 10), lpad("angle err°", 11), lpad("radius RMS m", 13), lpad("orbit m/s", 10),
-               lpad("min sep m", 10), lpad("<lim s", 7)]
+               lpad("height RMS m", 13), lpad("min sep m", 10), lpad("<lim s", 7)]
         var out = "follow modes (issue 26):\n" + header.joined(separator: " ") + "\n"
         out += String(repeating: "-", count: header.joined(separator: " ").count) + "\n"
         for r in runs {
@@ -142,13 +167,15 @@ extension BenchOutput {
             let mode = f.mode.rawValue + (f.angleDegrees.map { " \(num($0, 0))" } ?? "")
             let row = [pad(r.scenario, 22), pad(r.noise.rawValue, 10)] + (legacy ? [] : [pad(r.link.rawValue, 7)])
                 + [pad(mode, 10), lpad(opt(f.angleErrorRMSDegrees, 1), 11), lpad(opt(f.radiusErrorRMSMeters, 2), 13),
-                   lpad(opt(f.orbitSpeedMeanMetersPerSecond, 2), 10), lpad(num(r.metrics.minSeparationMeters, 2), 10),
+                   lpad(opt(f.orbitSpeedMeanMetersPerSecond, 2), 10), lpad(opt(f.heightErrorRMSMeters, 2), 13),
+                   lpad(num(r.metrics.minSeparationMeters, 2), 10),
                    lpad(num(r.metrics.secondsBelowMinSeparation, 1), 7)]
             out += row.joined(separator: " ") + "\n"
         }
         out += "angle err = RMS of the drone's bearing from the person − their direction of travel − angle_deg while they move "
             + "≥ 0.5 m/s; radius RMS = |distance − standoff|; orbit = mean speed round the person in the asked direction "
-            + "(settled, airborne, true positions)\n"
+            + "(settled, airborne, true positions); height RMS = drone's height above the person's ground − altitude_m "
+            + "while following (autopilot links)\n"
         return out
     }
 
@@ -159,5 +186,6 @@ extension BenchOutput {
         o.add("angle_error_rms_deg", f.angleErrorRMSDegrees)
         o.add("radius_error_rms_m", f.radiusErrorRMSMeters)
         o.add("orbit_speed_mean_mps", f.orbitSpeedMeanMetersPerSecond)
+        o.add("height_error_rms_m", f.heightErrorRMSMeters)
     }
 }

@@ -113,6 +113,9 @@ public enum BenchRunner {
         var lastFixSeconds: [ReceiverRole: Double] = [:]
         var fixAgePeakSeconds: [ReceiverRole: Double] = [:]
         var lastPCMD: [Double]?
+        /// `altitude_m` on an autopilot link in a follow-mode scenario: the height above the person's
+        /// ground the drone should keep (`FollowModeFigures.heightErrorRMSMeters`); nil otherwise.
+        var heightAbovePersonMeters: Double?
 
         init(scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
              configuration c: BenchConfiguration, drone: Drone, tracing: Bool) throws(BenchError) {
@@ -152,6 +155,7 @@ public enum BenchRunner {
                 var follow = c.followParameters(drone: sim.droneConfiguration)
                 follow.mountOffsetDegrees = sim.mountOffsetDegrees
                 scenario.followMode?.apply(to: &follow)
+                if scenario.followMode != nil, case .velocityLoop = sim.vehicleDynamics { heightAbovePersonMeters = follow.altitudeMeters }
                 do {
                     flight = FlightLoopCore(machine: try FlightStateMachine(
                         follow: follow, failsafe: failsafe, vehicle: sim.vehicleDynamics,
@@ -224,7 +228,8 @@ public enum BenchRunner {
                                 noseHeadingDegrees: sim.airframe.noseHeadingDegrees, airborne: sim.airframe.altitudeMeters > 0,
                                 following: tick.following, personVelocity: p.velocityENU,
                                 droneVelocity: sim.airframe.velocityENU, stateName: tick.stateName, aimPoint: tick.aimPoint,
-                                climbing: tick.climbing)
+                                climbing: tick.climbing,
+                                heightErrorMeters: heightAbovePersonMeters.map { sim.airframe.altitudeMeters - p.groundAltitudeMeters - $0 })
                 }
                 if t >= nextTrack {
                     nextTrack += trackNanoseconds

@@ -110,6 +110,9 @@ struct MAVLinkVehicleEndpoint {
         j.add("ground_stations", groundStations.count)
         j.add("gcs_failsafe", copter.isGCSFailsafeActive)
         j.add("silent", silent)
+        // DO_SET_ROI_LOCATION's point while one is set (`[mavlink] point_camera`).
+        j.add("roi_lat", copter.regionOfInterest?.latitudeDegrees)
+        j.add("roi_lon", copter.regionOfInterest?.longitudeDegrees)
         for counter in Counter.allCases { j.add(counter.rawValue, counts[counter]) }
         j.add("bad_checksums", parser.counters.badChecksums)
         for counter in MAVLinkCopterCounter.allCases { j.add(counter.rawValue, copter.counters[counter]) }

@@ -1,0 +1,34 @@
+/// The altitude the flight aims for (`AltitudeMode`): above take-off, or above the person.
+extension FlightStateMachine {
+    /// Whether `AltitudeMode.person` changes anything on this vehicle: only an autopilot, whose altitude
+    /// is above home (the AR.Drone's ultrasound height is already above the ground, `AltitudeMode.person`).
+    var followsPersonAltitude: Bool {
+        guard followParameters.altitudeMode == .person, case .velocityLoop = controller.vehicle else { return false }
+        return true
+    }
+
+    /// The altitude to fly at, metres, in the vehicle's own altitude frame (navdata's): `altitudeMeters`;
+    /// with `AltitudeMode.person` on an autopilot, plus how far the person's filtered altitude has risen
+    /// (or fallen) since take-off, capped by `altitudeCeilingMeters` above take-off. Before a first 3-D
+    /// fix (no rise known) it is `altitudeMeters` (the drone holds for it, `targetAltitudeStale(now:)`).
+    public func followAltitudeMeters() -> Double {
+        guard followsPersonAltitude, let altitude = personAltitudeMeters, let atHome = personAltitudeAtHomeMeters else {
+            return followParameters.altitudeMeters
+        }
+        return min(followParameters.altitudeMeters + (altitude - atHome), followParameters.altitudeCeilingMeters)
+    }
+
+    /// With `AltitudeMode.person` on an autopilot, while moving sideways (following, or held for this):
+    /// the person's altitude is unknown — no 3-D fix since `personAltitudeTimeoutSeconds`, or none when
+    /// home was set (the rise since take-off cannot be known). Confirmed by the next 3-D fix.
+    func targetAltitudeStale(now: MonotonicTime) -> Bool {
+        guard followsPersonAltitude, state == .following || state == .holding(.targetAltitudeStale) else { return false }
+        guard personAltitudeAtHomeMeters != nil, let at = personAltitudeAt else { return true }
+        return now.seconds(since: at) > Self.personAltitudeTimeoutSeconds
+    }
+
+    /// How long `AltitudeMode.person` flies on without a 3-D fix from the person, seconds (our choice:
+    /// a walker on a 10 % grade climbs 0.7 m in 5 s, about the height tolerance; a receiver dropping to
+    /// 2-D under trees for a few fixes must not stop the flight).
+    public static let personAltitudeTimeoutSeconds = 5.0
+}
