@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlightRecords
 import FlightService
 import Foundation
 
@@ -44,7 +45,7 @@ struct ConfigCommand: ParsableCommand {
 
         func run() {
             if man {
-                print(ConfigKeys.manPage(date: date ?? Self.today()), terminator: "")
+                print(ConfigKeys.manPage(date: date ?? Self.today(), version: FollowMeVersion.current), terminator: "")
             } else {
                 print(markdown ? ConfigKeys.markdown() : ConfigKeys.plainList(), terminator: "")
             }

@@ -31,12 +31,12 @@ import Testing
         let (statuses, streamStatuses) = try await offPool { () -> ([Int], [Int]) in
             let streams = try (0..<40).map { _ in try LoopbackSocket(port: port, timeoutSeconds: 5) }
             defer { streams.forEach { $0.close() } }
-            for stream in streams { try stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n") }
+            for stream in streams { try stream.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
             let clients = try (0..<300).map { _ in try LoopbackSocket(port: port, timeoutSeconds: 5) }
             defer { clients.forEach { $0.close() } }
             for (index, client) in clients.enumerated() {
-                let request = index % 3 == 0 ? "POST /command HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9\r\nConnection: close\r\n\r\n{garbage}"
-                    : "GET /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                let request = index % 3 == 0 ? "POST /command HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 9\r\nConnection: close\r\n\r\n{garbage}"
+                    : "GET /status HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
                 try client.send(request)
             }
             let statuses = clients.map { (try? LoopbackHTTP.parse($0.readToEnd()).status) ?? -1 }

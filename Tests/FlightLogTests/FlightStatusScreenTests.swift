@@ -6,8 +6,7 @@ import Testing
 @Suite("FlightStatusScreen: the lines of followme watch")
 struct FlightStatusScreenTests {
     /// A flight 42 s in, following a person 11.2 m south-west, three transitions behind it.
-    static let following: FlightStatus = {
-        var s = FlightStatus()
+    static let following = FlightStatus { s in
         s.t = 1042
         s.flightSeconds = 42
         s.state = "following"
@@ -33,8 +32,7 @@ struct FlightStatusScreenTests {
             .init(t: 1025.6, from: "taking-off", to: "climbing", reason: "airborne-confirmed"),
             .init(t: 1029.6, from: "climbing", to: "following", reason: "altitude-reached"),
         ]
-        return s
-    }()
+    }
 
     @Test("a following flight on a 100 × 30 terminal: every value with its unit, in aligned columns")
     func liveScreen() {

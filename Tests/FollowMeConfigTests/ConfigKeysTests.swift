@@ -93,7 +93,7 @@ struct ConfigKeysTests {
 
     @Test("followme.toml(5) has every table and key from the rows, dated as asked, in man(7) requests only")
     func manPage() {
-        let page = ConfigKeys.manPage(date: "2026-11-29")
+        let page = ConfigKeys.manPage(date: "2026-11-29", version: "0.1.0")
         let lines = page.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix(#".TH FOLLOWME.TOML 5 "2026-11-29" "followme "#) == true, "\(lines.first ?? "")")
         for table in ConfigSchema.tables { #expect(lines.contains(".SH [\(table.name)]"), "\(table.name)") }

@@ -119,7 +119,7 @@ public struct TiltLoop: Sendable, Hashable {
         let rel = point - drone
         let distance = rel.length
         guard distance < radius, distance > 1e-6 else { return nil }
-        return HalfPlane(normal: rel / distance, limit: 0)
+        return .noMotion(along: rel / distance)
     }
 
     @inline(__always)

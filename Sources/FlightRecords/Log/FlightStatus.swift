@@ -197,3 +197,4 @@ extension FlightStatus.Wind: Configurable { public static var defaults: Self { S
 extension FlightStatus.Transition: Configurable { public static var defaults: Self { Self() } }
 extension FlightStatus.Position: Configurable { public static var defaults: Self { Self() } }
 extension FlightStatus.OperatorCommandStatus: Configurable { public static var defaults: Self { Self() } }
+extension FlightStatus: Configurable { public static var defaults: Self { Self() } }

@@ -29,10 +29,11 @@ extension ConfigKeys {
     }
 
     /// followme.toml(5): the same rows as ``markdown()`` as a man page (man(7) macros), for the package.
-    /// `date` (YYYY-MM-DD) goes into the header, so one build always writes the same page.
-    package static func manPage(date: String) -> String {
+    /// `date` (YYYY-MM-DD) and `version` (`FollowMeVersion.current`: given by the caller, so this file
+    /// builds on its own in the config fuzzer) go into the header; one build always writes the same page.
+    package static func manPage(date: String, version: String) -> String {
         var lines = [
-            #".TH FOLLOWME.TOML 5 "\#(date)" "followme \#(FollowMeVersion.current)" "File Formats""#,
+            #".TH FOLLOWME.TOML 5 "\#(date)" "followme \#(version)" "File Formats""#,
             ".SH NAME", #"followme.toml \- configuration file of followme(1)"#,
             ".SH SYNOPSIS", ".B /etc/followme/followme.toml",
             ".SH DESCRIPTION",

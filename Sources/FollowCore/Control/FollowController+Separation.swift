@@ -53,10 +53,9 @@ package struct HalfPlane: Sendable, Hashable {
     package var normal: PlaneVector
     package var limit: Double
 
-    package init(normal: PlaneVector, limit: Double) {
-        self.normal = normal
-        self.limit = limit
-    }
+    /// No velocity component along `unit` (of unit length): what the drone may do at the keep-out's
+    /// edge, moving round the person or away, never towards them.
+    package static func noMotion(along unit: PlaneVector) -> HalfPlane { HalfPlane(normal: unit, limit: 0) }
 
     package func contains(_ v: PlaneVector) -> Bool { v.dot(normal) <= limit + 1e-12 }
 
