@@ -86,6 +86,16 @@ import Testing
         #expect(moved.pins.map(\.role) == [.target])
     }
 
+    @Test("a device's own strings in the note cannot add a rule line: control characters become spaces")
+    func hostileNote() {
+        let note = "1a86:7523 Evil\nACTION==\"add\", RUN+=\"/bin/sh -c id\"\r\u{0}, ttyUSB0 when pinned"
+        let rules = GPSPinRules().replacing(with: .init(role: .target, match: .serial("X9"), note: note))
+        let lines = rules.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.allSatisfy { $0.isEmpty || $0.hasPrefix("#") || $0.hasPrefix("ACTION!=") }, "\(lines)")
+        #expect(!lines.contains { $0.hasPrefix("ACTION==") } && !rules.text.contains("\r") && !rules.text.contains("\u{0}"))
+        #expect(GPSPinRules(parsing: rules.text).pins.map(\.match) == [.serial("X9")])
+    }
+
     @Test("values a udev match cannot hold are refused", arguments: ["", "a\"b", "a b", "x*", "back\\slash"])
     func unmatchable(_ value: String) {
         #expect(!GPSPinRules.isMatchable(value))

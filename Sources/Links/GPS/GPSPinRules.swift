@@ -69,12 +69,19 @@ package struct GPSPinRules: Sendable, Equatable {
             case .idPath(let path): (key, value) = ("ID_PATH", path)
             }
             lines.append("")
-            lines.append("\(Self.marker)\(pin.role.rawValue): \(pin.note)")
+            lines.append("\(Self.marker)\(pin.role.rawValue): \(Self.commentSafe(pin.note))")
             lines.append(#"ACTION!="remove", SUBSYSTEM=="tty", ENV{FOLLOWME_GPS}=="1", ENV{\#(key)}=="\#(value)", "#
                 + #"ENV{FOLLOWME_ROLE}="\#(pin.role.rawValue)", SYMLINK+="\#(pin.role.linkName)", TAG+="systemd", "#
                 + #"ENV{SYSTEMD_WANTS}="gpsdctl@\#(pin.role.linkName).service""#)
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `note` on one comment line: the USB manufacturer and product strings in it are whatever the device
+    /// reports, so a newline or other control character (which would start a rule line of its own in a
+    /// root-owned rules file) becomes a space.
+    static func commentSafe(_ note: String) -> String {
+        String(String.UnicodeScalarView(note.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
     }
 
     /// The serial or ID_PATH match of a rule line this type wrote.
