@@ -61,7 +61,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object (every run, comparisons, medians, timing) instead of the table.")
     var json = false
 
-    @Option(name: .long, help: "Write one SVG plot per run into this directory (created if missing).")
+    @Option(name: .long, help: "Write one SVG plot per run into this directory (created if missing); a follow mode's run also gets one seen from the person (-person.svg).")
     var plots: String?
 
     @Option(name: .customLong("report"), help: "Write one HTML report page per run (as followme report draws a flight) and an index.html linking them into this directory (created if missing).")
@@ -222,6 +222,10 @@ struct BenchCommand: ParsableCommand {
                 for result in report.results {
                     let path = (plots as NSString).appendingPathComponent(BenchOutput.plotFileName(result))
                     try result.plot().svg().write(toFile: path, atomically: true, encoding: .utf8)
+                    if let personFrame = result.personFramePlot() {
+                        let path = (plots as NSString).appendingPathComponent(BenchOutput.personFramePlotFileName(result))
+                        try personFrame.svg().write(toFile: path, atomically: true, encoding: .utf8)
+                    }
                 }
             } catch {
                 printError("followme bench: cannot write plots to \(plots): \(error.localizedDescription)")

@@ -71,6 +71,32 @@ struct TrackPlotTests {
         #expect(check.all("polyline").count == 1)
     }
 
+    @Test("a non-finite point breaks the line: two polylines, no segment across the gap, markers at the ends")
+    func brokenLine() {
+        let nan = PlaneVector(east: .nan, north: .nan)
+        let svg = TrackPlot(series: [
+            .init(name: "frame", color: "red", pointsPlane: [.zero, PlaneVector(east: 0, north: -11), nan,
+                                                             PlaneVector(east: 11, north: 0), PlaneVector(east: 8, north: -8)]),
+        ]).svg()
+        let check = SVGCheck(svg)
+        #expect(check.isWellFormed, "\(check.problems)")
+        let lines = check.all("polyline").map { SVGCheck.points(of: $0).count }
+        #expect(lines == [2, 2])
+    }
+
+    @Test("a follow mode's run seen from the person: circle, asked angle, the drone's offset; none for the leash")
+    func personFrame() throws {
+        let config = BenchConfiguration(durationSeconds: 40, personStartSeconds: 5, settleSeconds: 5)
+        let angle = try BenchRunner.run(.angleRight(), controller: .followMe, noise: .clean, configuration: config)
+        let plot = try #require(angle.personFramePlot())
+        #expect(plot.series.map(\.name) == ["standoff circle", "asked angle 90°", "drone from the person (travel up)"])
+        // The walker heads north for the first 60 s: by 40 s the drone sits on their right (east), at the standoff
+        let last = try #require(plot.series[2].pointsPlane.last)
+        #expect(abs(last.east - angle.standoffMeters) < 1 && abs(last.north) < 1, "\(last)")
+        let leash = try BenchRunner.run(.square(), controller: .followMe, noise: .clean, configuration: config)
+        #expect(leash.personFramePlot() == nil)
+    }
+
     @Test("fixed-point formatting without Foundation", arguments: [
         (1.25, 1, "1.3"), (-1.25, 1, "-1.3"), (-0.04, 1, "0.0"), (3, 0, "3"), (2.5, 2, "2.50"),
         (0.001, 3, "0.001"), (123.456, 2, "123.46"), (Double.nan, 2, "nan"), (-Double.infinity, 1, "-inf"),

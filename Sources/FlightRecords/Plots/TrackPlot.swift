@@ -99,13 +99,16 @@ public struct TrackPlot: Sendable, Hashable {
         for s in series where !s.pointsPlane.isEmpty {
             let points = s.pointsPlane.filter(\.isFinite)
             guard let first = points.first, let last = points.last else { continue }
-            out += "<polyline fill=\"none\" stroke=\"\(xmlEscaped(s.color))\" stroke-width=\"2\" stroke-linejoin=\"round\" "
-            out += "stroke-linecap=\"round\" points=\""
-            for (i, p) in points.enumerated() {
-                if i > 0 { out += " " }
-                out += f(x(p.east), 1) + "," + f(y(p.north), 1)
+            // A non-finite point breaks the line (a jump that is not a path, e.g. a turning frame).
+            for run in s.pointsPlane.split(whereSeparator: { !$0.isFinite }) {
+                out += "<polyline fill=\"none\" stroke=\"\(xmlEscaped(s.color))\" stroke-width=\"2\" stroke-linejoin=\"round\" "
+                out += "stroke-linecap=\"round\" points=\""
+                for (i, p) in run.enumerated() {
+                    if i > 0 { out += " " }
+                    out += f(x(p.east), 1) + "," + f(y(p.north), 1)
+                }
+                out += "\"><title>\(xmlEscaped(s.name))</title></polyline>\n"
             }
-            out += "\"><title>\(xmlEscaped(s.name))</title></polyline>\n"
             out += "<circle cx=\"\(f(x(first.east), 1))\" cy=\"\(f(y(first.north), 1))\" r=\"5\" fill=\"white\" "
             out += "stroke=\"\(xmlEscaped(s.color))\" stroke-width=\"2\"/>\n"
             out += "<circle cx=\"\(f(x(last.east), 1))\" cy=\"\(f(y(last.north), 1))\" r=\"5\" fill=\"\(xmlEscaped(s.color))\"/>\n"

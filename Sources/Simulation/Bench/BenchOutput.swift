@@ -228,6 +228,11 @@ public enum BenchOutput {
         return "\(safe)-\(r.controller.rawValue)-\(r.noise.rawValue)\(r.link == .ardrone ? "" : "-\(r.link.rawValue)").svg"
     }
 
+    /// The file of a follow mode's run seen from the person (`BenchResult.personFramePlot`): the plot's name with `-person`.
+    public static func personFramePlotFileName(_ r: BenchResult) -> String {
+        String(plotFileName(r).dropLast(".svg".count)) + "-person.svg"
+    }
+
     private static func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
 
     /// Fixed decimals; "-" for NaN, "inf" for infinities.

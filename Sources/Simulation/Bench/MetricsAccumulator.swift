@@ -108,7 +108,7 @@ struct MetricsAccumulator {
             aimErrorCount += 1
         }
         if airborne, let followMode {
-            modeFigures.add(followMode, person: person, drone: drone, personVelocity: personVelocity,
+            modeFigures.add(followMode, timeSeconds: timeSeconds, person: person, drone: drone, personVelocity: personVelocity,
                             droneVelocity: droneVelocity, standoffMeters: standoffMeters,
                             heightErrorMeters: following ? heightErrorMeters : nil)
         }
