@@ -127,7 +127,11 @@ extension DroneSimulator {
             ? tiltWorldRadians * (dynamics.speedPerSinTiltMetersPerSecond * _sin(tiltAngle) / tiltAngle)
             : PlaneVector.zero
         truth.velocityENU += (steady + windENU - velocityENU) * physicsStep.velocityAlpha
+        let before = positionPlane
         truth.positionPlane += velocityENU * physicsStep.seconds
+        if let ground = groundAltitudeMeters, altitudeMeters > 0 {
+            truth.altitudeMeters -= ground(positionPlane) - ground(before)
+        }
     }
 
     private mutating func integrateYaw(rateReferenceDegreesPerSecond: Double) {

@@ -20,6 +20,16 @@ public struct PersonState: Sendable, Hashable {
 /// the start the person stands at the starting point.
 public protocol PersonScenario: Sendable {
     func state(atSeconds t: Double) -> PersonState
+    /// Height of the ground at a point of the plane above the take-off point's, metres: what lies under
+    /// the drone (`DroneSimulator.groundAltitudeMeters`). Flat (0) unless the scenario climbs.
+    func groundAltitudeMeters(atPlane point: PlaneVector) -> Double
+    /// Whether the ground is anything but flat (the bench gives the AR.Drone terrain only then).
+    var hasTerrain: Bool { get }
+}
+
+extension PersonScenario {
+    public func groundAltitudeMeters(atPlane point: PlaneVector) -> Double { 0 }
+    public var hasTerrain: Bool { false }
 }
 
 /// Reference speeds (docs/dynamics-and-follow.md §4.1).

@@ -17,6 +17,13 @@ public struct SlopeWalkScenario: PersonScenario {
         grade * min(max(alongMeters - flatMeters, 0), slopeMeters)
     }
 
+    /// The ground at a point: the slope's height at its distance along the walk's line (level across it).
+    public func groundAltitudeMeters(atPlane point: PlaneVector) -> Double {
+        groundAltitudeMeters(alongMeters: (point - walk.startPlane).dot(PlaneVector.unit(bearingDegrees: walk.bearingDegrees)))
+    }
+
+    public var hasTerrain: Bool { grade != 0 }
+
     public func state(atSeconds t: Double) -> PersonState {
         var state = walk.state(atSeconds: t)
         state.groundAltitudeMeters = groundAltitudeMeters(alongMeters: walk.speedMetersPerSecond * max(t, 0))

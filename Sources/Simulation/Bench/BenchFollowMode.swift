@@ -122,7 +122,7 @@ extension BenchMetrics {
         /// part of the drone's velocity relative to the person.
         public var orbitSpeedMeanMetersPerSecond: Double?
         /// RMS of (the drone's height above the person's ground − `altitude_m`) while following, metres;
-        /// nil on the AR.Drone link (its plant has no terrain).
+        /// on the AR.Drone link only on a scenario with terrain (its ultrasound height is above the ground under it).
         public var heightErrorRMSMeters: Double?
         /// RMS of the jerk of the drone's true horizontal motion (the change of its acceleration), m/s³, over
         /// the settled airborne ticks: how smoothly a mode flies (a swing that starts and stops hard shows).
@@ -217,7 +217,7 @@ extension BenchOutput {
         out += "angle err = RMS of the drone's bearing from the person − their direction of travel − angle_deg while they move "
             + "≥ 0.5 m/s; radius RMS = |distance − standoff|; orbit = mean speed round the person in the asked direction "
             + "(settled, airborne, true positions); height RMS = drone's height above the person's ground − altitude_m "
-            + "while following (autopilot links); jerk = RMS of the change of the drone's true horizontal acceleration\n"
+            + "while following (autopilot links; the AR.Drone on a slope); jerk = RMS of the change of the drone's true horizontal acceleration\n"
         return out
     }
 

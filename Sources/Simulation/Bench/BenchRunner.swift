@@ -56,7 +56,11 @@ public enum BenchRunner {
             - PlaneVector.unit(bearingDegrees: bearing) * configuration.standoffMeters
         switch link {
         case .ardrone:
-            let drone = ARDroneBenchDrone(configuration: configuration, positionPlane: start, noseHeadingDegrees: bearing)
+            var drone = ARDroneBenchDrone(configuration: configuration, positionPlane: start, noseHeadingDegrees: bearing)
+            if scenario.person.hasTerrain {
+                // Its ultrasound measures down to the ground under it (an autopilot's altitude is above home).
+                drone.airframe.groundAltitudeMeters = { [person = scenario.person] in person.groundAltitudeMeters(atPlane: $0) }
+            }
             return try run(scenario, controller: controller, noise: noise, configuration: configuration, drone: drone,
                            tracing: tracing)
         case .mavlink:
@@ -116,6 +120,9 @@ public enum BenchRunner {
         /// `altitude_m` on an autopilot link in a follow-mode scenario: the height above the person's
         /// ground the drone should keep (`FollowModeFigures.heightErrorRMSMeters`); nil otherwise.
         var heightAbovePersonMeters: Double?
+        /// The drone's altitude is above the ground under it (the AR.Drone's ultrasound on a scenario with
+        /// terrain), not above take-off (an autopilot's, above home).
+        var altitudeAboveGround = false
 
         init(scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
              configuration c: BenchConfiguration, drone: Drone, tracing: Bool) throws(BenchError) {
@@ -155,7 +162,13 @@ public enum BenchRunner {
                 var follow = c.followParameters(drone: sim.droneConfiguration)
                 follow.mountOffsetDegrees = sim.mountOffsetDegrees
                 scenario.followMode?.apply(to: &follow)
-                if scenario.followMode != nil, case .velocityLoop = sim.vehicleDynamics { heightAbovePersonMeters = follow.altitudeMeters }
+                if scenario.followMode != nil {
+                    if case .velocityLoop = sim.vehicleDynamics {
+                        heightAbovePersonMeters = follow.altitudeMeters
+                    } else if scenario.person.hasTerrain {
+                        (heightAbovePersonMeters, altitudeAboveGround) = (follow.altitudeMeters, true)
+                    }
+                }
                 do {
                     flight = FlightLoopCore(machine: try FlightStateMachine(
                         follow: follow, failsafe: failsafe, vehicle: sim.vehicleDynamics,
@@ -188,6 +201,12 @@ public enum BenchRunner {
 
         /// What the person's receiver measures from: the truth, moved
         /// `adversarialTargetOffsetMeters` away from the drone (the worst direction for separation).
+        /// The drone's true height above the take-off point, metres.
+        func heightAboveTakeoff() -> Double {
+            sim.airframe.altitudeMeters
+                + (altitudeAboveGround ? scenario.person.groundAltitudeMeters(atPlane: sim.airframe.positionPlane) : 0)
+        }
+
         func targetTruth(at nanoseconds: Int64) -> GPSTruthSample {
             var truth = person(at: nanoseconds).gpsTruth
             let offset = configuration.adversarialTargetOffsetMeters
@@ -229,7 +248,7 @@ public enum BenchRunner {
                                 following: tick.following, personVelocity: p.velocityENU,
                                 droneVelocity: sim.airframe.velocityENU, stateName: tick.stateName, aimPoint: tick.aimPoint,
                                 climbing: tick.climbing,
-                                heightErrorMeters: heightAbovePersonMeters.map { sim.airframe.altitudeMeters - p.groundAltitudeMeters - $0 })
+                                heightErrorMeters: heightAbovePersonMeters.map { heightAboveTakeoff() - p.groundAltitudeMeters - $0 })
                 }
                 if t >= nextTrack {
                     nextTrack += trackNanoseconds
