@@ -11,7 +11,7 @@ import Testing
 
     @Test("a known command with the right code passes, in any case of its name", arguments: OperatorCommand.allCases)
     func passes(command: OperatorCommand) throws {
-        #expect(try gate.command(body: body(#"{"command":"\#(command.rawValue.uppercased())","code":"123456"}"#), contentType: json) == command)
+        #expect(try gate.command(body: body(#"{"command":"\#(command.rawValue.uppercased())","code":"123456"}"#), contentType: json) == .command(command))
     }
 
     @Test("wrong or missing code: unauthorized, for every command")
@@ -29,8 +29,8 @@ import Testing
     @Test("land_without_code lets LAND through without a code, and nothing else")
     func landWithoutCode() throws {
         let open = CockpitCommandGate(code: PairingCode("123456"), landWithoutCode: true)
-        #expect(try open.command(body: body(#"{"command":"land"}"#), contentType: json) == .land)
-        #expect(try open.command(body: body(#"{"command":"land","code":"wrong"}"#), contentType: json) == .land)
+        #expect(try open.command(body: body(#"{"command":"land"}"#), contentType: json) == .command(.land))
+        #expect(try open.command(body: body(#"{"command":"land","code":"wrong"}"#), contentType: json) == .command(.land))
         for command in [OperatorCommand.hold, .resume, .start] {
             #expect(throws: CockpitCommandGate.Refusal.unauthorized(command: command.rawValue)) {
                 try open.command(body: body(#"{"command":"\#(command.rawValue)"}"#), contentType: json)
@@ -58,7 +58,7 @@ import Testing
     @Test("only application/json (with or without a charset) is read")
     func mediaType() throws {
         let land = body(#"{"command":"land","code":"123456"}"#)
-        #expect(try gate.command(body: land, contentType: "application/json; charset=utf-8") == .land)
+        #expect(try gate.command(body: land, contentType: "application/json; charset=utf-8") == .command(.land))
         for type in ["text/plain", "application/x-www-form-urlencoded", nil] {
             #expect(throws: CockpitCommandGate.Refusal.notJSON) { try gate.command(body: land, contentType: type) }
         }

@@ -16,14 +16,14 @@ import Testing
 struct StatusSocketCommandTests {
     /// The flight stand-in: takes every command, answers `accepted` in `state`, remembers what it got.
     final class FakeFlight: Sendable {
-        let received = Mutex<[(OperatorCommand, String)]>([])
+        let received = Mutex<[(OperatorRequest, String)]>([])
         let inbox = OperatorCommandInbox()
 
         init() {
             inbox.attach { [self] command, source, reply in
                 self.received.withLock { $0.append((command, source)) }
                 var r = OperatorCommandReply()
-                (r.command, r.source, r.outcome, r.accepted, r.state) = (command.rawValue, source, "accepted", true, "holding(operator-hold)")
+                (r.command, r.source, r.outcome, r.accepted, r.state) = (command.name, source, "accepted", true, "holding(operator-hold)")
                 // The flight answers from its own thread, as the event loop does.
                 DispatchQueue.global().async { [r] in reply(r) }
             }
@@ -41,7 +41,7 @@ struct StatusSocketCommandTests {
 
         // Then the flight got HOLD from "watch uid=<our uid>" and the client reads the reply
         let reply = try #require(Self.reply(from: client))
-        #expect(flight.received.withLock { $0.map(\.0) } == [.hold])
+        #expect(flight.received.withLock { $0.map(\.0) } == [.command(.hold)])
         #expect(flight.received.withLock { $0.first?.1 } == "watch uid=\(getuid())")
         #expect(reply.command == "hold" && reply.accepted && reply.outcome == "accepted" && reply.state == "holding(operator-hold)")
         #expect(publisher.counters[.commandsReceived] == 1 && publisher.counters[.commandsRefused] == 0)
@@ -68,7 +68,7 @@ struct StatusSocketCommandTests {
         client.send(#"{"command":"land"}"#)
         let land = try #require(Self.reply(from: client))
         #expect(land.accepted && land.command == "land")
-        #expect(flight.received.withLock { $0.map(\.0) } == [.land])
+        #expect(flight.received.withLock { $0.map(\.0) } == [.command(.land)])
         #expect(flight.received.withLock { $0.first?.1 } == "socket uid=\(getuid())", "no via: labelled socket")
         #expect(publisher.counters[.commandsRefused] == 3)
     }

@@ -83,7 +83,8 @@ public struct FollowOutput: Sendable, Hashable {
 /// with the last command, since a PCMD takes about that long to act (tum_ardrone
 /// `delayControl`).
 public struct FollowController: Sendable {
-    public let parameters: FollowParameters
+    /// As built, but for the mode, angle and orbit direction (`changeFollowMode`).
+    public private(set) var parameters: FollowParameters
     public let tuning: ControllerTuning
     public let minSeparationMeters: Double
     public let geofenceMeters: Double
@@ -110,6 +111,13 @@ public struct FollowController: Sendable {
     var fastWindObserver = WindObserver()
     /// Braking, reaction and the person's stopping ability.
     public private(set) var stopping: StoppingModel
+
+    /// Follows in another mode from the next tick (`FollowModeChange`): only the standoff direction's
+    /// goal changes; the direction itself turns there round the circle at a bounded rate
+    /// (`turnedStandoffDirection`), and no separation rule reads the mode.
+    public mutating func changeFollowMode(_ change: FollowModeChange) {
+        parameters = change.applied(to: parameters)
+    }
 
     /// An autopilot's own limits, read from the vehicle (`FollowInput.vehicleBraking`), replace the
     /// defaults the flight started with; the AR.Drone's tilt loop is left as it is.

@@ -31,7 +31,9 @@
 /// converged (`EstimatorTuning.fixesToConverge` fixes since it (re)started) and its last used
 /// input is younger than its timeout; a rejected outlier does not refresh it.
 public struct FlightStateMachine: Sendable {
-    public let followParameters: FollowParameters
+    /// The follow parameters: as configured, but for the mode, angle and orbit direction an operator
+    /// changed in flight (`FollowModeChange`).
+    public internal(set) var followParameters: FollowParameters
     public let failsafeParameters: FailsafeParameters
 
     public private(set) var state: FlightState = .preflight(waitingFor: .all)
@@ -213,6 +215,8 @@ public struct FlightStateMachine: Sendable {
             return .commandedTiltNoted
         case .operatorCommand(let command):
             return .operatorCommand(command, accept(command, now: now))
+        case .followModeChange(let change):
+            return .followModeChange(change, accept(change))
         }
     }
 

@@ -123,18 +123,24 @@ enum CockpitFixtures {
 /// The flight's side of the inbox in a test: records what it got and answers `accepted` (or what
 /// `outcome` says), as the flight loop would, from another thread.
 final class FakeFlight: Sendable {
-    private let received = Mutex<[(command: OperatorCommand, source: String)]>([])
+    private let received = Mutex<[(request: OperatorRequest, source: String)]>([])
     let outcome: String
 
     init(outcome: String = "accepted") { self.outcome = outcome }
 
-    var commands: [(command: OperatorCommand, source: String)] { received.withLock { $0 } }
+    /// Every request, commands and mode changes, in order.
+    var requests: [(request: OperatorRequest, source: String)] { received.withLock { $0 } }
+
+    /// The operator commands among them.
+    var commands: [(command: OperatorCommand, source: String)] {
+        requests.compactMap { if case .command(let command) = $0.request { (command, $0.source) } else { nil } }
+    }
 
     var deliver: OperatorCommandInbox.Delivery {
-        { [self] command, source, reply in
-            received.withLock { $0.append((command, source)) }
+        { [self] request, source, reply in
+            received.withLock { $0.append((request, source)) }
             var answer = OperatorCommandReply()
-            (answer.command, answer.source, answer.outcome) = (command.rawValue, source, outcome)
+            (answer.command, answer.source, answer.outcome) = (request.name, source, outcome)
             (answer.accepted, answer.state) = (outcome == "accepted", "holding(operator-hold)")
             let final = answer
             Thread { reply(final) }.start()
