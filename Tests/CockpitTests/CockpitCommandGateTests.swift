@@ -47,12 +47,12 @@ import Testing
         #expect(message.contains(#"{"command":"land","code":"123456"}"#))
     }
 
-    @Test("an unknown command names the four the cockpit takes")
+    @Test("an unknown command names the four commands the cockpit takes, and mode")
     func unknownCommand() {
         let error = #expect(throws: CockpitCommandGate.Refusal.self) {
             try gate.command(body: body(#"{"command":"takeoff","code":"123456"}"#), contentType: json)
         }
-        #expect(error == .badRequest("unknown command \"takeoff\": the cockpit takes start, hold, resume, land"))
+        #expect(error == .badRequest("unknown command \"takeoff\": the cockpit takes start, hold, resume, land, mode"))
     }
 
     @Test("only application/json (with or without a charset) is read")

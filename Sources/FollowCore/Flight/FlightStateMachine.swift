@@ -31,8 +31,7 @@
 /// converged (`EstimatorTuning.fixesToConverge` fixes since it (re)started) and its last used
 /// input is younger than its timeout; a rejected outlier does not refresh it.
 public struct FlightStateMachine: Sendable {
-    /// The follow parameters: as configured, but for the mode, angle and orbit direction an operator
-    /// changed in flight (`FollowModeChange`).
+    /// As configured, but for the mode, angle and orbit direction the operator changed (`FollowModeChange`).
     public internal(set) var followParameters: FollowParameters
     public let failsafeParameters: FailsafeParameters
 
@@ -213,10 +212,8 @@ public struct FlightStateMachine: Sendable {
         case .commandedTilt(let tilt):
             controller.noteCommandedTilt(tilt)
             return .commandedTiltNoted
-        case .operatorCommand(let command):
-            return .operatorCommand(command, accept(command, now: now))
-        case .followModeChange(let change):
-            return .followModeChange(change, accept(change))
+        case .operatorCommand(let command): return .operatorCommand(command, accept(command, now: now))
+        case .followModeChange(let change): return .followModeChange(change, accept(change))
         }
     }
 

@@ -65,6 +65,7 @@ enum CockpitFixtures {
             .init { ($0.t, $0.from, $0.to, $0.reason) = (912, "climbing", "following", "altitude-reached") },
         ]
         s.operatorCommand = .init { ($0.t, $0.command, $0.source, $0.outcome) = (904, "start", "web 192.0.2.7", "accepted") }
+        s.follow = .init { ($0.mode, $0.angleDegrees, $0.orbitDirection) = ("angle", 90, "clockwise") }
         return s
     }
 
