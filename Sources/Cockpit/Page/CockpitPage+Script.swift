@@ -7,7 +7,9 @@ extension CockpitPage {
         "use strict";
         const $ = id => document.getElementById(id);
         const STALE_S = 2.5;
-        let last = null, lastAt = 0, source = null, pending = null;
+        let last = null, lastAt = 0, source = null, pending = null, modeTouched = false;
+        // The angle box is for the angle mode only; the controls show the flight's mode until touched.
+        function angleInUse() { $("mode-angle").disabled = $("mode-select").value !== "angle"; }
         const WAITING = {"target-fix":"person's GPS fix","onboard-fix":"drone's GPS fix",heading:"drone heading",
           navdata:"drone telemetry",battery:"battery reading","drone-ready":"drone ready on the ground",
           "person-too-close":"you to step back","drone-configuration":"drone configuration",
@@ -109,6 +111,10 @@ extension CockpitPage {
           text("last-command", op ? op.command.toUpperCase() + " · " + op.source + " → " + op.outcome +
             " (" + fmt(Math.max(0, s.t - op.t), 0) + " s ago)" : "none");
           const f = s.follow;
+          if (f && !modeTouched) {
+            $("mode-select").value = f.mode === "orbit" ? "orbit-" + f.orbit_direction : f.mode;
+            $("mode-angle").value = fmt(f.angle_deg, 0); angleInUse();
+          }
           text("mode-now", !f ? "–" : f.mode === "angle" ? "ANGLE " + fmt(f.angle_deg, 0) + "°"
             : f.mode === "orbit" ? "ORBIT " + (f.orbit_direction === "clockwise" ? "↻" : "↺") : f.mode.toUpperCase());
         }
@@ -236,10 +242,11 @@ extension CockpitPage {
           const [mode, orbit_direction] = $("mode-select").value.split("-"), extra = {mode};
           if (orbit_direction) extra.orbit_direction = orbit_direction;
           if (mode === "angle") extra.angle_deg = Number($("mode-angle").value);
-          send("mode", extra);
+          send("mode", extra).then(() => { modeTouched = false; });
         });
-        const angleInUse = () => { $("mode-angle").disabled = $("mode-select").value !== "angle"; };
-        $("mode-select").addEventListener("change", angleInUse); angleInUse();
+        $("mode-select").addEventListener("change", () => { modeTouched = true; angleInUse(); });
+        $("mode-angle").addEventListener("input", () => { modeTouched = true; });
+        angleInUse();
         $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; });
         $("confirm-yes").addEventListener("click", () => { $("confirm").hidden = true; send("start"); });
 
