@@ -81,4 +81,22 @@ import Testing
         #expect(throws: CockpitCommandGate.Refusal.self) { try gate.admit(client: "new", now: MonotonicTime(seconds: 1)) }
         try gate.admit(client: "new", now: MonotonicTime(seconds: 11))
     }
+
+    @Test("mode: the mode, angle and direction are read and checked; land_without_code never lets a mode change through")
+    func modeChange() throws {
+        let orbit = try gate.command(body: body(#"{"command":"MODE","mode":"Orbit","orbit_direction":"counterclockwise","code":"123456"}"#),
+                                     contentType: json)
+        #expect(orbit == .followMode(try FollowModeChange(mode: .orbit, orbitDirection: .counterclockwise)))
+        for (text, words) in [(#"{"command":"mode","code":"123456"}"#, "unknown mode"),
+                              (#"{"command":"mode","mode":"angle","angle_deg":-181,"code":"123456"}"#, "outside -180…180"),
+                              (#"{"command":"mode","mode":"orbit","orbit_direction":"up","code":"123456"}"#, "unknown direction")] {
+            let error = #expect(throws: CockpitCommandGate.Refusal.self) { try gate.command(body: body(text), contentType: json) }
+            guard case .badRequest(let message)? = error else { Issue.record("\(String(describing: error))"); continue }
+            #expect(message.contains(words), "\(message)")
+        }
+        let open = CockpitCommandGate(code: PairingCode("123456"), landWithoutCode: true)
+        #expect(throws: CockpitCommandGate.Refusal.unauthorized(command: "mode")) {
+            try open.command(body: body(#"{"command":"mode","mode":"leash"}"#), contentType: json)
+        }
+    }
 }

@@ -73,6 +73,28 @@ struct StatusSocketCommandTests {
         #expect(publisher.counters[.commandsRefused] == 3)
     }
 
+    @Test("a mode line reaches the flight as a mode change with its source; a bad one is answered bad-request and never reaches it")
+    func modeLine() throws {
+        let (dir, publisher, flight, client) = try Self.connected()
+        defer { publisher.stop(); _ = dir }
+
+        client.send(#"{"command":"mode","mode":"angle","angle_deg":45.5,"via":"cli"}"#)
+        let reply = try #require(Self.reply(from: client))
+        #expect(reply.command == "mode" && reply.accepted)
+        #expect(flight.received.withLock { $0.map(\.0) } == [.followMode(try FollowModeChange(mode: .angle, angleDegrees: 45.5))])
+        #expect(flight.received.withLock { $0.first?.1 } == "cli uid=\(getuid())")
+
+        // (three more lines: the connection's burst is 4)
+        for (line, words) in [(#"{"command":"mode"}"#, "unknown mode"), (#"{"command":"mode","mode":"angle","angle_deg":"90"}"#, "must be a number"),
+                              (#"{"command":"mode","mode":"orbit","orbit_direction":7}"#, "unknown direction")] {
+            client.send(line)
+            let refused = try #require(Self.reply(from: client))
+            #expect(refused.command == "mode" && refused.outcome.hasPrefix("bad-request: ") && refused.outcome.contains(words),
+                    "\(line): \(refused.outcome)")
+        }
+        #expect(flight.received.withLock { $0.count } == 1)
+    }
+
     @Test("a client sending faster than the bucket allows is answered rate-limited; the flight sees only the burst")
     func rateLimited() throws {
         let (dir, publisher, flight, client) = try Self.connected()
