@@ -96,4 +96,15 @@ import TestSupport
         #expect(records.dropFirst().first?["orbit_direction"] as? String == "counterclockwise")
         await field.stop()
     }
+
+    @Test("followme mode: bad usage is exit 2 before anything is sent; no flight is exit 1 with what to check", arguments: [
+        (["mode", "circle"], 2, "unknown mode \"circle\""),
+        (["mode", "orbit", "--direction", "up"], 2, "unknown direction \"up\""),
+        (["mode", "angle", "--angle-deg", "nan"], 2, "angle_deg must be a number"),
+        (["mode", "leash", "--socket", "/nonexistent/followme.sock"], 1, "no flight to command at /nonexistent/followme.sock"),
+    ])
+    func usage(_ c: (arguments: [String], exitCode: Int32, words: String)) throws {
+        let r = try ChildProcess.run(FollowMeBinary.url.path, c.arguments, timeoutSeconds: 30)
+        #expect(r.exitCode == c.exitCode && r.stderr.contains(c.words), "exit \(r.exitCode): \(r.stderr)")
+    }
 }
