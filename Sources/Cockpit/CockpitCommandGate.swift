@@ -92,7 +92,7 @@ final class CockpitCommandGate: Sendable {
         } else if let command = OperatorCommand(rawValue: parsed.command.lowercased()) {
             request = .command(command)
         } else {
-            let known = (OperatorCommand.allCases.map(\.rawValue) + ["mode"]).joined(separator: ", ")
+            let known = OperatorRequest.names.joined(separator: ", ")
             throw .badRequest("unknown command \"\(parsed.command.prefix(40))\": the cockpit takes \(known)")
         }
         guard code.matches(parsed.code) || (request == .command(.land) && landWithoutCode) else {

@@ -380,7 +380,7 @@ struct CommandRequest {
     }
 
     /// Every word `command` takes: the operator commands and `mode`.
-    static var knownNames: String { (OperatorCommand.allCases.map(\.rawValue) + ["mode"]).joined(separator: ", ") }
+    static var knownNames: String { OperatorRequest.names.joined(separator: ", ") }
 
     /// A JSON object with a known `command`; anything else names what is wrong.
     static func parse(_ line: [UInt8]) -> CommandRequest {

@@ -40,22 +40,36 @@ import TestSupport
     func changesInFlight() async throws {
         let (dir, socket, log) = try flightScratch(label: "mode-change")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let port = LoopbackPorts.freeTCPPort()
         // Given a flight following the simulated walker in the leash, its cockpit on loopback
         let field = try await SimField.start(in: dir)
-        let run: ChildProcess
-        do {
-            run = try field.startRun(flightLog: log, ["--status-socket", socket, "--land-timeout", "40"],
-                                     overrides: ["web": ["listen": "\"127.0.0.1:\(port)\""]])
-        } catch {
+        var started: (run: ChildProcess, port: Int, code: String)?
+        // (a free port can be taken by a test running beside this one before followme binds it: try another)
+        for _ in 0..<3 where started == nil {
+            let port = LoopbackPorts.freeTCPPort()
+            let run: ChildProcess
+            do {
+                run = try field.startRun(flightLog: log, ["--status-socket", socket, "--land-timeout", "40"],
+                                         overrides: ["web": ["listen": "\"127.0.0.1:\(port)\""]])
+            } catch {
+                await field.stop()
+                throw error
+            }
+            _ = await eventually(seconds: 30) { run.stderrText.text.contains("pairing code ") || run.stderrText.text.contains("cannot listen") }
+            if let code = CockpitFlightBrowserTests.pairingCode(in: run.stderrText.text) {
+                started = (run, port, code)
+            } else {
+                _ = run.stop(signal: SIGKILL)
+            }
+        }
+        guard let (run, port, code) = started else {
             await field.stop()
-            throw error
+            Issue.record("no cockpit after 3 ports")
+            return
         }
         defer { _ = run.stop(signal: SIGKILL) }
         let following = await eventually(seconds: 120) { Self.status(socket: socket)?["state"] as? String == "following" }
         try #require(following, "stderr:\n\(run.stderrText.text.suffix(2000))")
         #expect((Self.status(socket: socket)?["follow"] as? [String: Any])?["mode"] as? String == "leash")
-        let code = try #require(CockpitFlightBrowserTests.pairingCode(in: run.stderrText.text))
 
         // When `followme mode angle --angle-deg 90` runs from another shell
         let angle = try ChildProcess.run(FollowMeBinary.url.path, ["mode", "angle", "--angle-deg", "90", "--socket", socket],

@@ -76,6 +76,9 @@ public enum OperatorRequest: Sendable, Hashable {
     case command(OperatorCommand)
     case followMode(FollowModeChange)
 
+    /// Every word a channel takes for a request: the commands', then `mode`.
+    public static var names: [String] { OperatorCommand.allCases.map(\.rawValue) + ["mode"] }
+
     /// The request's word on every channel and in the log: `land`, `hold`, …, `mode`.
     public var name: String {
         switch self {
