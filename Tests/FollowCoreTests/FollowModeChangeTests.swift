@@ -157,4 +157,30 @@ struct FollowModeChangeClosedLoopTests {
         for (a, b) in zip(orbit, orbit.dropFirst()) { turned += wrappedDegrees180(FollowModeTests.bearing(b) - FollowModeTests.bearing(a)) }
         #expect(turned > 90, "went round \(turned)° clockwise in the orbit")
     }
+
+    /// (Checked: without the bound, a quarter round takes 6.2 s and this test fails.)
+    @Test("into the leash from the far side: the swing behind goes round at most at the orbit speed, not the leash's 15°/s",
+          arguments: PlantModel.both)
+    func leashSwingBounded(plant: PlantModel) throws {
+        // Given a walker (east, 1.4 m/s) with the drone in front of them (angle 0), orbit speed 1 m/s
+        var config = ClosedLoopConfig(plant: plant, person: .straight(), durationSeconds: 60, gpsRateHz: 5)
+        config.reportsVelocity = true
+        (config.follow.mode, config.follow.angleDegrees, config.follow.orbitSpeedMetersPerSecond) = (.angle, 0, 1)
+        // When the operator changes to the leash at 25 s
+        config.operatorInputs = [(25, .followModeChange(FollowModeChangeTests.change(.leash), source: "test"))]
+        let result = try runClosedLoop(config)
+        // Then its standoff direction goes round no faster than 1 m/s along the circle: the drone takes at
+        // least 85 % of 90° / (1 m/s ÷ standoff) = 10.2 s to get a quarter of the way round (the leash's own
+        // 15°/s would take 6 s: the person walks on meanwhile, so the drone's bearing from them is
+        // timed, not its rate), never nearer than the standoff less the tolerance, and ends behind
+        let swing = result.samples.filter { $0.time >= 25 }
+        let quarter = try #require(swing.first { abs(wrappedDegrees180(FollowModeTests.bearing($0) - 90)) >= 90 })
+        let cap = 1.0 / config.follow.standoffMeters * 180 / .pi
+        let closest = swing.map(\.distanceMeters).min()!
+        let end = abs(wrappedDegrees180(FollowModeTests.bearing(result.samples.last!) - 270))
+        print("[\(plant)] angle 0 → leash: a quarter round in \(FollowModeTests.f(quarter.time - 25)) s (at the cap \(FollowModeTests.f(90 / cap)) s), closest \(FollowModeTests.f(closest)) m, behind within \(FollowModeTests.f(end))°")
+        #expect(quarter.time - 25 >= 0.85 * 90 / cap)
+        #expect(closest >= config.follow.standoffMeters - Self.toleranceMeters)
+        #expect(end < 10)
+    }
 }

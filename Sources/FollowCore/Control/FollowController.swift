@@ -98,6 +98,9 @@ public struct FollowController: Sendable {
     var smoothedPosition: PlaneVector?
     var smoothedVelocity: PlaneVector = .zero
     var standoffDirection: PlaneVector?
+    /// The operator changed to the leash and its swing behind the person is still bound by the orbit
+    /// speed (`turnedStandoffDirection`).
+    var swingingIntoLeash = false
     /// The tilt the AR.Drone link last commanded (`CommandedTilt`, reported back by the link after
     /// every send; seeded here from the hover attitude, level after a hover): the latency prediction's
     /// and the wind observers' input. Unused for an autopilot.
@@ -116,6 +119,7 @@ public struct FollowController: Sendable {
     /// goal changes; the direction itself turns there round the circle at a bounded rate
     /// (`turnedStandoffDirection`), and no separation rule reads the mode.
     public mutating func changeFollowMode(_ change: FollowModeChange) {
+        if change.mode == .leash, parameters.mode != .leash { swingingIntoLeash = true }
         parameters = change.applied(to: parameters)
     }
 

@@ -4,7 +4,9 @@
 ///
 /// Applying it only changes where round the person the standoff direction turns to; the controller
 /// turns there round the circle at most at `orbitSpeedMetersPerSecond` (`FollowController+Standoff`),
-/// never across it, so a change never moves the drone towards the person.
+/// never across it, so a change never moves the drone towards the person. A change to the leash swings
+/// behind the person at most at that speed too (not the leash's own `standoffRotationDegreesPerSecond`,
+/// which at a long standoff is faster), until the leash's own turn is slower than it.
 public struct FollowModeChange: Sendable, Hashable {
     /// The mode from now on.
     public let mode: FollowMode
