@@ -20,10 +20,19 @@ final class CockpitCommandGate: Sendable {
         case unauthorized(command: String)
     }
 
-    /// The body the page sends: `{"command":"land","code":"123456"}`.
+    /// The body the page sends: `{"command":"land","code":"123456"}`, or a change of follow mode
+    /// `{"command":"mode","mode":"angle","angle_deg":90,"orbit_direction":"clockwise","code":"123456"}`
+    /// (the status socket's line, with the code).
     struct Body: Decodable {
         var command: String
         var code: String?
+        var mode: String?
+        var angleDegrees: Double?
+        var orbitDirection: String?
+
+        enum CodingKeys: String, CodingKey {
+            case command, code, mode, angleDegrees = "angle_deg", orbitDirection = "orbit_direction"
+        }
     }
 
     /// How many clients' rate buckets are kept: our choice, far more phones than a field holds; past
@@ -64,21 +73,31 @@ final class CockpitCommandGate: Sendable {
         }
     }
 
-    /// The command in `body` if it may go to the flight: well-formed, known, and with the right code
-    /// (LAND without one when `[web] land_without_code`).
-    func command(body: some Collection<UInt8>, contentType: String?) throws(Refusal) -> OperatorCommand {
+    /// The request in `body` if it may go to the flight: well-formed, known, and with the right code
+    /// (LAND without one when `[web] land_without_code`; a mode change always needs it).
+    func command(body: some Collection<UInt8>, contentType: String?) throws(Refusal) -> OperatorRequest {
         let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "application/json" else { throw .notJSON }
         guard let parsed = try? JSONDecoder().decode(Body.self, from: Data(body)) else {
             throw .badRequest(#"the body must be a JSON object like {"command":"land","code":"123456"}"#)
         }
-        guard let command = OperatorCommand(rawValue: parsed.command.lowercased()) else {
-            let known = OperatorCommand.allCases.map(\.rawValue).joined(separator: ", ")
+        let request: OperatorRequest
+        if parsed.command.lowercased() == "mode" {
+            do throws(FollowModeChange.Invalid) {
+                request = .followMode(try FollowModeChange(modeName: parsed.mode ?? "", angleDegrees: parsed.angleDegrees,
+                                                           directionName: parsed.orbitDirection))
+            } catch {
+                throw .badRequest(error.description)
+            }
+        } else if let command = OperatorCommand(rawValue: parsed.command.lowercased()) {
+            request = .command(command)
+        } else {
+            let known = OperatorRequest.names.joined(separator: ", ")
             throw .badRequest("unknown command \"\(parsed.command.prefix(40))\": the cockpit takes \(known)")
         }
-        guard code.matches(parsed.code) || (command == .land && landWithoutCode) else {
-            throw .unauthorized(command: command.rawValue)
+        guard code.matches(parsed.code) || (request == .command(.land) && landWithoutCode) else {
+            throw .unauthorized(command: request.name)
         }
-        return command
+        return request
     }
 }

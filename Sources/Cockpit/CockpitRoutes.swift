@@ -8,7 +8,7 @@ import NIOCore
 import Synchronization
 
 /// The cockpit's four routes: `GET /` the page, `GET /status` the latest status, `GET /events` the
-/// status as Server-Sent Events, `POST /command` HOLD/RESUME/LAND/START (docs/commands.md §4.8 lists
+/// status as Server-Sent Events, `POST /command` HOLD/RESUME/LAND/START and a change of follow mode (docs/commands.md §4.8 lists
 /// every answer). Reads the board and submits to the inbox; nothing here waits for the flight but a
 /// command's reply, which is bounded by `replyTimeout`.
 struct CockpitRoutes: Sendable {
@@ -79,14 +79,14 @@ struct CockpitRoutes: Sendable {
             }
             let bytes: ByteBuffer
             do { bytes = try await request.body.collect(upTo: Self.maxBodyBytes) } catch { throw overRate ?? CommandFailure.tooLarge }
-            let taken: OperatorCommand
+            let taken: OperatorRequest
             do {
                 taken = try gate.command(body: bytes.readableBytesView, contentType: request.headers[.contentType])
             } catch {
                 throw overRate ?? error
             }
-            if let overRate, taken != .land { throw overRate }
-            command = taken.rawValue
+            if let overRate, taken != .command(.land) { throw overRate }
+            command = taken.name
             let source = "web \(client)"
             guard let reply = await submit(taken, source: source) else {
                 logger.error("cockpit: the flight did not answer a command", metadata: ["command": "\(command)", "client": "\(client)"])
@@ -114,8 +114,8 @@ struct CockpitRoutes: Sendable {
     /// What may go wrong with a command besides the gate's refusals.
     private enum CommandFailure: Error { case tooLarge }
 
-    /// Hands the command to the flight and waits for its reply, at most `replyTimeout` (nil then).
-    private func submit(_ command: OperatorCommand, source: String) async -> OperatorCommandReply? {
+    /// Hands the request to the flight and waits for its reply, at most `replyTimeout` (nil then).
+    private func submit(_ command: OperatorRequest, source: String) async -> OperatorCommandReply? {
         await withCheckedContinuation { continuation in
             let waiter = ReplyWaiter(continuation)
             let timeout = timers.scheduleTask(in: Self.replyTimeout) { waiter.resume(nil) }

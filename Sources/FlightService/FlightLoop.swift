@@ -94,7 +94,9 @@ struct FlightLoop {
         case .link(let event):
             noteLink(event, step: step, now: now)
         case .operatorCommand(let command, let source):
-            noteOperator(command, source: source, outcome: step.operatorOutcome, now: now)
+            noteOperator(.command(command), source: source, outcome: step.operatorOutcome, now: now)
+        case .followModeChange(let change, let source):
+            noteOperator(.followMode(change), source: source, outcome: step.operatorOutcome, now: now)
         case .tick, .shutdown:
             break
         }
@@ -114,7 +116,7 @@ struct FlightLoop {
                 }
                 return .landed
             }
-        case .gps, .link, .operatorCommand:
+        case .gps, .link, .operatorCommand, .followModeChange:
             break
         }
         if let deadline = shutdownDeadline {
@@ -225,21 +227,29 @@ struct FlightLoop {
         recorder?.record(make(), now: now)
     }
 
-    /// An operator's command: logged (notice; a refusal as a warning) and recorded with its source
-    /// and what the machine made of it, so every view can show it.
-    private mutating func noteOperator(_ command: OperatorCommand, source: String, outcome: OperatorCommand.Outcome?,
+    /// An operator's command or change of follow mode: logged (notice; a refusal as a warning) and
+    /// recorded with its source and what the machine made of it, so every view can show it.
+    private mutating func noteOperator(_ request: OperatorRequest, source: String, outcome: OperatorCommand.Outcome?,
                                        now: MonotonicTime) {
-        let verdict = outcome?.name ?? "?"
-        logger.log(level: verdict.hasPrefix("refused") ? .warning : .notice, "operator command", metadata: [
-            "command": "\(command.rawValue)", "source": "\(source)", "outcome": "\(verdict)", "state": "\(machine.state.name)",
-        ])
-        record(FlightOperatorRecord { ($0.t, $0.command, $0.source, $0.outcome) = (now.seconds, command.rawValue, source, verdict) }, now)
+        let verdict = outcome?.name ?? "?", command = request.name
+        var metadata: Logger.Metadata = [
+            "command": "\(command)", "source": "\(source)", "outcome": "\(verdict)", "state": "\(machine.state.name)",
+        ]
+        var entry = FlightOperatorRecord { ($0.t, $0.command, $0.source, $0.outcome) = (now.seconds, command, source, verdict) }
+        if case .followMode(let change) = request {
+            (entry.mode, entry.angleDegrees, entry.orbitDirection) = (change.mode.rawValue, change.angleDegrees, change.orbitDirection?.rawValue)
+            metadata["mode"] = "\(change.mode.rawValue)"
+            if let angle = change.angleDegrees { metadata["angle-deg"] = "\(angle)" }
+            if let direction = change.orbitDirection { metadata["orbit-direction"] = "\(direction.rawValue)" }
+        }
+        logger.log(level: verdict.hasPrefix("refused") ? .warning : .notice, "operator command", metadata: metadata)
+        record(entry, now)
         // Every view shows it, at once.
         statusTracker.operatorCommand = FlightStatus.OperatorCommandStatus {
-            ($0.t, $0.command, $0.source, $0.outcome) = (now.seconds, command.rawValue, source, verdict)
+            ($0.t, $0.command, $0.source, $0.outcome) = (now.seconds, command, source, verdict)
         }
         var reply = OperatorCommandReply()
-        (reply.command, reply.source, reply.outcome) = (command.rawValue, source, verdict)
+        (reply.command, reply.source, reply.outcome) = (command, source, verdict)
         (reply.accepted, reply.state) = (outcome?.isAccepted ?? false, machine.state.name)
         lastOperatorReply = reply
         lastStatus = .zero

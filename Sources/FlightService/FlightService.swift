@@ -145,13 +145,16 @@ private actor FlightOnEventLoop {
             throw error
         }
         // Operator commands reach the loop as a GPS fix does: one `execute` onto the event loop.
-        options.commands?.attach { command, source, reply in
+        options.commands?.attach { request, source, reply in
             eventLoop.execute {
                 guard let flight = driver.value else {
-                    return reply(.refused(command.rawValue, source: source, outcome: "no-flight"))
+                    return reply(.refused(request.name, source: source, outcome: "no-flight"))
                 }
-                flight.handle(.operatorCommand(command, source: source))
-                reply(flight.loop.lastOperatorReply ?? .refused(command.rawValue, source: source, outcome: "no-flight"))
+                switch request {
+                case .command(let command): flight.handle(.operatorCommand(command, source: source))
+                case .followMode(let change): flight.handle(.followModeChange(change, source: source))
+                }
+                reply(flight.loop.lastOperatorReply ?? .refused(request.name, source: source, outcome: "no-flight"))
             }
         }
         defer { options.commands?.attach(nil) }

@@ -98,6 +98,10 @@ struct FlightStatusTracker {
         }
         s.takeoff = machine.failsafeParameters.takeOffOnStart ? "start" : "auto"
         s.operatorCommand = operatorCommand
+        let follow = machine.followParameters
+        s.follow = FlightStatus.FollowModeStatus {
+            ($0.mode, $0.angleDegrees, $0.orbitDirection) = (follow.mode.rawValue, follow.angleDegrees, follow.orbitDirection.rawValue)
+        }
         return s
     }
 

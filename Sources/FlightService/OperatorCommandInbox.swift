@@ -73,8 +73,9 @@ extension FlightStatus {
 /// hop a GPS fix takes too); the reply comes back on the loop's thread once the machine has taken
 /// it. With no flight attached a command is answered `no-flight` at once.
 public final class OperatorCommandInbox: Sendable {
-    /// Hands a command to the flight loop; the loop calls `reply` once it has taken it.
-    public typealias Delivery = @Sendable (OperatorCommand, _ source: String, _ reply: @escaping @Sendable (OperatorCommandReply) -> Void) -> Void
+    /// Hands a request (a command or a change of follow mode) to the flight loop; the loop calls
+    /// `reply` once it has taken it.
+    public typealias Delivery = @Sendable (OperatorRequest, _ source: String, _ reply: @escaping @Sendable (OperatorCommandReply) -> Void) -> Void
 
     private let delivery = Mutex<Delivery?>(nil)
 
@@ -82,11 +83,16 @@ public final class OperatorCommandInbox: Sendable {
 
     /// Submits one command; `reply` is called exactly once, on some other thread or at once.
     public func submit(_ command: OperatorCommand, source: String, reply: @escaping @Sendable (OperatorCommandReply) -> Void) {
+        submit(.command(command), source: source, reply: reply)
+    }
+
+    /// Submits one request (a command or a change of follow mode); `reply` as for a command.
+    public func submit(_ request: OperatorRequest, source: String, reply: @escaping @Sendable (OperatorCommandReply) -> Void) {
         guard let deliver = delivery.withLock({ $0 }) else {
-            reply(.refused(command.rawValue, source: source, outcome: "no-flight"))
+            reply(.refused(request.name, source: source, outcome: "no-flight"))
             return
         }
-        deliver(command, source, reply)
+        deliver(request, source, reply)
     }
 
     /// The flight loop starts (a delivery) or stops (nil) taking commands.

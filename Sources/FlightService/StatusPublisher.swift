@@ -248,15 +248,15 @@ public final class StatusPublisher: @unchecked Sendable {
             watcher.quietUntil = now.seconds + 1 / CommandRateLimit.perSecond
             return refuse(&watcher, command: request.name ?? "", source: source, outcome: "rate-limited")
         }
-        guard let command = request.command else {
+        guard let taken = request.request else {
             return refuse(&watcher, command: request.name ?? "", source: source, outcome: "bad-request: \(request.problem ?? "?")")
         }
         guard let commands else {
-            return refuse(&watcher, command: command.rawValue, source: source, outcome: "no-flight")
+            return refuse(&watcher, command: taken.name, source: source, outcome: "no-flight")
         }
         state.withLock { $0.counts[.commandsReceived] += 1 }
         let id = watcher.id
-        commands.submit(command, source: source) { [self] reply in queueReply(reply, to: id) }
+        commands.submit(taken, source: source) { [self] reply in queueReply(reply, to: id) }
     }
 
     /// Answers a line the flight never sees; a client that does not read its answers gets no more
@@ -365,12 +365,22 @@ public final class StatusPublisher: @unchecked Sendable {
     }
 }
 
-/// One command line of the status socket: `{"command":"land","via":"watch"}`.
+/// One command line of the status socket: `{"command":"land","via":"watch"}`, or a change of follow
+/// mode `{"command":"mode","mode":"angle","angle_deg":90,"orbit_direction":"clockwise"}` (the angle and
+/// the direction optional).
 struct CommandRequest {
     var name: String?
     var via: String?
-    var command: OperatorCommand?
+    var request: OperatorRequest?
     var problem: String?
+
+    /// The operator command, when the line is one (not a mode change).
+    var command: OperatorCommand? {
+        if case .command(let command)? = request { command } else { nil }
+    }
+
+    /// Every word `command` takes: the operator commands and `mode`.
+    static var knownNames: String { OperatorRequest.names.joined(separator: ", ") }
 
     /// A JSON object with a known `command`; anything else names what is wrong.
     static func parse(_ line: [UInt8]) -> CommandRequest {
@@ -386,14 +396,38 @@ struct CommandRequest {
             request.via = via
         }
         guard let name = request.name else {
-            request.problem = "no \"command\"; one of " + OperatorCommand.allCases.map(\.rawValue).joined(separator: ", ")
+            request.problem = "no \"command\"; one of " + knownNames
+            return request
+        }
+        if name == "mode" {
+            do throws(FollowModeChange.Invalid) {
+                request.request = .followMode(try parseModeChange(object))
+            } catch {
+                request.problem = error.description
+            }
             return request
         }
         guard let command = OperatorCommand(rawValue: name) else {
-            request.problem = "unknown command \"\(name.prefix(32))\"; one of " + OperatorCommand.allCases.map(\.rawValue).joined(separator: ", ")
+            request.problem = "unknown command \"\(name.prefix(32))\"; one of " + knownNames
             return request
         }
-        request.command = command
+        request.request = .command(command)
         return request
+    }
+
+    /// `mode` (a string, required), `angle_deg` (a number) and `orbit_direction` (a string) of a mode line.
+    static func parseModeChange(_ object: [String: Any]) throws(FollowModeChange.Invalid) -> FollowModeChange {
+        guard let mode = object["mode"] as? String else { throw .unknownMode(object["mode"].map { "\($0)" } ?? "") }
+        var angle: Double?
+        if let raw = object["angle_deg"] {
+            guard !(raw is Bool), let number = raw as? Double else { throw .angleOutOfRange(.nan) }
+            angle = number
+        }
+        var direction: String?
+        if let raw = object["orbit_direction"] {
+            guard let named = raw as? String else { throw .unknownDirection("\(raw)") }
+            direction = named
+        }
+        return try FollowModeChange(modeName: mode, angleDegrees: angle, directionName: direction)
     }
 }

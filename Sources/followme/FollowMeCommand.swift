@@ -17,6 +17,7 @@ struct FollowMeCommand: AsyncParsableCommand {
             OperatorCommandLine<HoldKind>.self,
             OperatorCommandLine<ResumeKind>.self,
             OperatorCommandLine<StartKind>.self,
+            ModeCommandLine.self,
             GPSCommand.self,
             ConfigCommand.self,
             PinCommand.self,

@@ -61,17 +61,32 @@ struct OperatorCommandLine<Kind: OperatorCommandKind>: ParsableCommand {
     }
 
     func run() throws {
-        let path = try target.socketPath(command: Kind.command.rawValue)
+        try OperatorRequestExchange(target: target, json: json, timeout: timeout, wait: wait).run(.command(Kind.command))
+    }
+}
+
+/// One request to the running flight through its status socket and the wait for its reply: what
+/// `followme land|hold|resume|start` and `followme mode` share (the same exit codes).
+struct OperatorRequestExchange {
+    var target: StatusSocketOptions
+    var json: Bool
+    var timeout: Double
+    /// LAND only: after the flight took it, wait until it reports landed.
+    var wait = false
+
+    func run(_ request: OperatorRequest) throws {
+        let name = request.name
+        let path = try target.socketPath(command: name)
         let connection: StatusSocketReader
         do {
             connection = try StatusSocketReader(path: path)
         } catch {
-            printError("followme \(Kind.command.rawValue): no flight to command at \(path) (\(error)): "
-                + StatusSocketOptions.noFlightHint(path: path, problem: error.description, command: Kind.command.rawValue))
+            printError("followme \(name): no flight to command at \(path) (\(error)): "
+                + StatusSocketOptions.noFlightHint(path: path, problem: error.description, command: name))
             throw ExitCode(1)
         }
-        guard connection.send(Kind.command, via: "cli") else {
-            printError("followme \(Kind.command.rawValue): the flight closed its socket \(path)")
+        guard connection.send(request, via: "cli") else {
+            printError("followme \(name): the flight closed its socket \(path)")
             throw ExitCode(1)
         }
         let deadline = SystemClock.now().adding(seconds: timeout)
@@ -94,7 +109,7 @@ struct OperatorCommandLine<Kind: OperatorCommandKind>: ParsableCommand {
             }
         }
         guard let reply else {
-            printError("followme \(Kind.command.rawValue): no answer from the flight at \(path) within \(timeout) s")
+            printError("followme \(name): no answer from the flight at \(path) within \(timeout) s")
             throw ExitCode(1)
         }
         guard reply.accepted else { throw ExitCode(1) }

@@ -109,7 +109,20 @@ final class StatusSocketReader {
     /// Sends one operator command (`{"command":"land","via":"cli"}`); false if the socket is gone.
     /// The line is tiny: the kernel takes it whole or not at all.
     func send(_ command: OperatorCommand, via: String) -> Bool {
-        let line = Array("{\"command\":\"\(command.rawValue)\",\"via\":\"\(via)\"}\n".utf8)
+        send(.command(command), via: via)
+    }
+
+    /// Sends one request: a command as above, or a change of follow mode
+    /// (`{"command":"mode","mode":"angle","angle_deg":90.0,"via":"cli"}`); false if the socket is gone.
+    func send(_ request: OperatorRequest, via: String) -> Bool {
+        var fields = ["\"command\":\"\(request.name)\""]
+        if case .followMode(let change) = request {
+            fields.append("\"mode\":\"\(change.mode.rawValue)\"")
+            if let angle = change.angleDegrees { fields.append("\"angle_deg\":\(angle)") }
+            if let direction = change.orbitDirection { fields.append("\"orbit_direction\":\"\(direction.rawValue)\"") }
+        }
+        fields.append("\"via\":\"\(via)\"")
+        let line = Array(("{" + fields.joined(separator: ",") + "}\n").utf8)
         let n = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         return n == line.count
     }

@@ -16,7 +16,7 @@ import TestSupport
 
     static let scenarios: [String: (status: FlightStatus, words: [String])] = [
         "preflight-waiting": (CockpitFixtures.preflightWaiting, ["preflight", "drone heading", "drone telemetry"]),
-        "following": (CockpitFixtures.following, ["following", "11.2 m", "keeping 11 m"]),
+        "following": (CockpitFixtures.following, ["following", "11.2 m", "keeping 11 m", "ANGLE 90°"]),
         "holding-target-stale": (CockpitFixtures.holdingTargetStale, ["holding", "person's GPS stale"]),
         "landing": (CockpitFixtures.landingOperator, ["landing", "you pressed LAND"]),
         "ready-to-start": (CockpitFixtures.readyToStart, ["Ready: press START"]),

@@ -74,6 +74,21 @@ import Testing
         }
     }
 
+    @Test("a mode change with the right code reaches the flight as one; a bad angle is 400 and a missing code 401, neither reaching it")
+    func modeChange() async throws {
+        try await CockpitFixtures.withServer { server, _, flight, http in
+            let reply = try await http.command(#"{"command":"mode","mode":"angle","angle_deg":-90,"code":"123456"}"#)
+            #expect(reply.status == 200 && reply.body.contains(#""command":"mode""#), "\(reply.body)")
+            let expected = try FollowModeChange(mode: .angle, angleDegrees: -90)
+            #expect(flight?.requests.map(\.request) == [.followMode(expected)] && flight?.requests.first?.source == "web 127.0.0.1")
+            let bad = try await http.command(#"{"command":"mode","mode":"angle","angle_deg":270,"code":"123456"}"#)
+            #expect(bad.status == 400 && bad.body.contains("angle_deg 270.0 is outside"), "\(bad.body)")
+            let missing = try await http.command(#"{"command":"mode","mode":"orbit"}"#)
+            #expect(missing.status == 401)
+            #expect(flight?.requests.count == 1)
+        }
+    }
+
     @Test("a refused command is still 200: the reply says what the flight made of it")
     func commandRefusedByFlight() async throws {
         try await CockpitFixtures.withServer(delivery: FakeFlight(outcome: "refused:waiting heading")) { server, _, _, http in

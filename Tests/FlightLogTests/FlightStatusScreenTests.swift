@@ -63,6 +63,23 @@ struct FlightStatusScreenTests {
         #expect(lines == expected, "got:\n\(lines.joined(separator: "\n"))")
     }
 
+    @Test("the MODE row: the follow mode in use, with the angle or the orbit's direction; none without it", arguments: [
+        ("leash", "leash"), ("angle", "angle -90°"), ("orbit", "orbit counterclockwise"),
+    ])
+    func modeRow(mode: String, shown: String) throws {
+        // Given a following status with the mode the flight reports
+        var status = Self.following
+        status.follow = .init { ($0.mode, $0.angleDegrees, $0.orbitDirection) = (mode, -90, "counterclockwise") }
+        // When it is drawn, the MODE row follows REASON; and the JSON carries it under "follow"
+        let lines = FlightStatusScreen.lines(.live(status, socketPath: "/s", receivedSecondsAgo: 0.2), columns: 100, rows: 30)
+        #expect(lines[4] == "MODE      " + shown, "got:\n\(lines.joined(separator: "\n"))")
+        #expect(status.jsonLine().contains(#""follow":{"angle_deg":-90,"mode":"\#(mode)","orbit_direction":"counterclockwise"}"#),
+                "\(status.jsonLine())")
+        #expect(FlightStatus.decode(jsonLine: status.jsonLine())?.follow == status.follow)
+        #expect(!FlightStatusScreen.lines(.live(Self.following, socketPath: "/s", receivedSecondsAgo: 0.2), columns: 100, rows: 30)
+            .contains { $0.hasPrefix("MODE") })
+    }
+
     @Test("any terminal size: never more lines than rows nor wider than columns; the footer stays", arguments: [
         (100, 30), (80, 24), (60, 12), (40, 8), (20, 3), (100, 1),
     ])

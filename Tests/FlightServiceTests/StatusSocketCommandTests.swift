@@ -16,14 +16,14 @@ import Testing
 struct StatusSocketCommandTests {
     /// The flight stand-in: takes every command, answers `accepted` in `state`, remembers what it got.
     final class FakeFlight: Sendable {
-        let received = Mutex<[(OperatorCommand, String)]>([])
+        let received = Mutex<[(OperatorRequest, String)]>([])
         let inbox = OperatorCommandInbox()
 
         init() {
             inbox.attach { [self] command, source, reply in
                 self.received.withLock { $0.append((command, source)) }
                 var r = OperatorCommandReply()
-                (r.command, r.source, r.outcome, r.accepted, r.state) = (command.rawValue, source, "accepted", true, "holding(operator-hold)")
+                (r.command, r.source, r.outcome, r.accepted, r.state) = (command.name, source, "accepted", true, "holding(operator-hold)")
                 // The flight answers from its own thread, as the event loop does.
                 DispatchQueue.global().async { [r] in reply(r) }
             }
@@ -41,7 +41,7 @@ struct StatusSocketCommandTests {
 
         // Then the flight got HOLD from "watch uid=<our uid>" and the client reads the reply
         let reply = try #require(Self.reply(from: client))
-        #expect(flight.received.withLock { $0.map(\.0) } == [.hold])
+        #expect(flight.received.withLock { $0.map(\.0) } == [.command(.hold)])
         #expect(flight.received.withLock { $0.first?.1 } == "watch uid=\(getuid())")
         #expect(reply.command == "hold" && reply.accepted && reply.outcome == "accepted" && reply.state == "holding(operator-hold)")
         #expect(publisher.counters[.commandsReceived] == 1 && publisher.counters[.commandsRefused] == 0)
@@ -68,9 +68,31 @@ struct StatusSocketCommandTests {
         client.send(#"{"command":"land"}"#)
         let land = try #require(Self.reply(from: client))
         #expect(land.accepted && land.command == "land")
-        #expect(flight.received.withLock { $0.map(\.0) } == [.land])
+        #expect(flight.received.withLock { $0.map(\.0) } == [.command(.land)])
         #expect(flight.received.withLock { $0.first?.1 } == "socket uid=\(getuid())", "no via: labelled socket")
         #expect(publisher.counters[.commandsRefused] == 3)
+    }
+
+    @Test("a mode line reaches the flight as a mode change with its source; a bad one is answered bad-request and never reaches it")
+    func modeLine() throws {
+        let (dir, publisher, flight, client) = try Self.connected()
+        defer { publisher.stop(); _ = dir }
+
+        client.send(#"{"command":"mode","mode":"angle","angle_deg":45.5,"via":"cli"}"#)
+        let reply = try #require(Self.reply(from: client))
+        #expect(reply.command == "mode" && reply.accepted)
+        #expect(flight.received.withLock { $0.map(\.0) } == [.followMode(try FollowModeChange(mode: .angle, angleDegrees: 45.5))])
+        #expect(flight.received.withLock { $0.first?.1 } == "cli uid=\(getuid())")
+
+        // (three more lines: the connection's burst is 4)
+        for (line, words) in [(#"{"command":"mode"}"#, "unknown mode"), (#"{"command":"mode","mode":"angle","angle_deg":"90"}"#, "must be a number"),
+                              (#"{"command":"mode","mode":"orbit","orbit_direction":7}"#, "unknown direction")] {
+            client.send(line)
+            let refused = try #require(Self.reply(from: client))
+            #expect(refused.command == "mode" && refused.outcome.hasPrefix("bad-request: ") && refused.outcome.contains(words),
+                    "\(line): \(refused.outcome)")
+        }
+        #expect(flight.received.withLock { $0.count } == 1)
     }
 
     @Test("a client sending faster than the bucket allows is answered rate-limited; the flight sees only the burst")

@@ -70,6 +70,8 @@ struct ClosedLoopConfig {
     /// Drone start, relative to the person's start; nil = standoff behind (west), facing them.
     var droneStart: PlaneVector?
     var seed: UInt64 = 1
+    /// Operator inputs at given times (a change of follow mode in flight), delivered as a channel would.
+    var operatorInputs: [(at: Double, input: FlightLoopCore.Input)] = []
     /// The physics of the world the drone flies in (`TestPlant.swift`): `.nominal` is the tum
     /// model the controller assumes, `.offModel` is not.
     var plant: PlantModel = .nominal
@@ -111,6 +113,8 @@ struct ClosedLoopResult {
         var estimatedDistanceMeters: Double?
     }
     var samples: [Sample] = []
+    /// What the flight made of each of `ClosedLoopConfig.operatorInputs`, in order.
+    var operatorOutcomes: [OperatorCommand.Outcome?] = []
     var minSeparationMeters = Double.infinity
     var machine: FlightStateMachine
     let config: ClosedLoopConfig
@@ -187,7 +191,7 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
         position: droneStart, headingDegrees: (personStart - droneStart).bearingDegrees,
         altitudeMeters: config.follow.altitudeMeters, parameters: config.follow, model: config.plant, seed: config.seed)
     var result = ClosedLoopResult(machine: flight.machine, config: config)
-    var deliveries: [(at: Double, input: FlightLoopCore.Input)] = []
+    var deliveries: [(at: Double, input: FlightLoopCore.Input)] = config.operatorInputs
     var displacements = config.targetFixDisplacements
     // The link: connected by the first navdata; the flight's latest command, re-sent every tick.
     var linkConnected = false
@@ -283,7 +287,11 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
         deliveries.sort { $0.at < $1.at }
         while let first = deliveries.first, first.at <= t + 1e-9 {
             deliveries.removeFirst()
-            if case .link(.telemetry(let packet, _)) = first.input { receive(packet, at: t) } else { fly(first.input, at: t) }
+            switch first.input {
+            case .link(.telemetry(let packet, _)): receive(packet, at: t)
+            case .operatorCommand, .followModeChange: result.operatorOutcomes.append(fly(first.input, at: t).operatorOutcome)
+            default: fly(first.input, at: t)
+            }
         }
         let separation = (plant.position - person).length
         result.minSeparationMeters = min(result.minSeparationMeters, separation)

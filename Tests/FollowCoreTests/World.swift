@@ -150,6 +150,12 @@ struct World {
         fly(.operatorCommand(command, source: "test")).operatorOutcome
     }
 
+    /// The operator changes the follow mode, as the status socket or the cockpit hands it to the flight.
+    @discardableResult
+    mutating func operatorChanges(_ change: FollowModeChange) -> OperatorCommand.Outcome? {
+        fly(.followModeChange(change, source: "test")).operatorOutcome
+    }
+
     /// One input to the flight; its decision is recorded, its command handed to the link, which
     /// carries it with its next tick (the fake firmware reads REF once a tick, so an immediate send
     /// reaches it no sooner).

@@ -7,7 +7,9 @@ extension CockpitPage {
         "use strict";
         const $ = id => document.getElementById(id);
         const STALE_S = 2.5;
-        let last = null, lastAt = 0, source = null, pending = null;
+        let last = null, lastAt = 0, source = null, pending = null, modeTouched = false;
+        // The angle box is for the angle mode only; the controls show the flight's mode until touched.
+        function angleInUse() { $("mode-angle").disabled = $("mode-select").value !== "angle"; }
         const WAITING = {"target-fix":"person's GPS fix","onboard-fix":"drone's GPS fix",heading:"drone heading",
           navdata:"drone telemetry",battery:"battery reading","drone-ready":"drone ready on the ground",
           "person-too-close":"you to step back","drone-configuration":"drone configuration",
@@ -108,6 +110,13 @@ extension CockpitPage {
           const op = s.operator;
           text("last-command", op ? op.command.toUpperCase() + " · " + op.source + " → " + op.outcome +
             " (" + fmt(Math.max(0, s.t - op.t), 0) + " s ago)" : "none");
+          const f = s.follow;
+          if (f && !modeTouched) {
+            $("mode-select").value = f.mode === "orbit" ? "orbit-" + f.orbit_direction : f.mode;
+            $("mode-angle").value = fmt(f.angle_deg, 0); angleInUse();
+          }
+          text("mode-now", !f ? "–" : f.mode === "angle" ? "ANGLE " + fmt(f.angle_deg, 0) + "°"
+            : f.mode === "orbit" ? "ORBIT " + (f.orbit_direction === "clockwise" ? "↻" : "↺") : f.mode.toUpperCase());
         }
         function renderWarnings(s) {
           const list = $("warnings"); list.textContent = "";
@@ -199,13 +208,13 @@ extension CockpitPage {
         }
 
         function toast(message, bad) { const t = $("toast"); t.textContent = message; t.className = bad ? "bad" : ""; clearTimeout(toast.timer); toast.timer = setTimeout(() => { t.textContent = ""; }, 6000); }
-        async function send(command) {
+        async function send(command, extra) {
           const code = sessionStorage.getItem("followme-code") || "";
           const button = $("b-" + command); button.classList.add("busy");
           try {
-            const r = await fetch("/command", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({command, code}), cache: "no-store"});
+            const r = await fetch("/command", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(Object.assign({command, code}, extra || {})), cache: "no-store"});
             let body = {}; try { body = await r.json(); } catch (x) {}
-            if (r.status === 401) { sessionStorage.removeItem("followme-code"); pending = command; askCode(code ? "Wrong code. " : ""); return; }
+            if (r.status === 401) { sessionStorage.removeItem("followme-code"); pending = [command, extra]; askCode(code ? "Wrong code. " : ""); return; }
             if (r.ok) toast(command.toUpperCase() + ": " + (body.accepted ? "done" : "refused") + " (" + body.outcome + ")", !body.accepted);
             else toast(command.toUpperCase() + ": " + (body.error || body.outcome || ("error " + r.status)), true);
           } catch (x) { toast(command.toUpperCase() + ": no connection to the ground unit", true); }
@@ -219,7 +228,7 @@ extension CockpitPage {
           e.preventDefault();
           sessionStorage.setItem("followme-code", $("pair-code").value.trim());
           $("pair").hidden = true;
-          if (pending) { const c = pending; pending = null; send(c); }
+          if (pending) { const c = pending; pending = null; send(c[0], c[1]); }
         });
         $("pair-later").addEventListener("click", () => { $("pair").hidden = true; pending = null; });
         for (const b of document.querySelectorAll(".cmd")) {
@@ -229,6 +238,15 @@ extension CockpitPage {
             send(c);
           });
         }
+        $("b-mode").addEventListener("click", () => {
+          const [mode, orbit_direction] = $("mode-select").value.split("-"), extra = {mode};
+          if (orbit_direction) extra.orbit_direction = orbit_direction;
+          if (mode === "angle") extra.angle_deg = Number($("mode-angle").value);
+          send("mode", extra).then(() => { modeTouched = false; });
+        });
+        $("mode-select").addEventListener("change", () => { modeTouched = true; angleInUse(); });
+        $("mode-angle").addEventListener("input", () => { modeTouched = true; });
+        angleInUse();
         $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; });
         $("confirm-yes").addEventListener("click", () => { $("confirm").hidden = true; send("start"); });
 

@@ -80,5 +80,14 @@ extension CockpitPage {
         .plain{background:#fff}
         .go{background:#0b6b1f;color:#fff}
         .go.start{background:#1f4e8c}
+        .mode-now{font-size:24px;font-weight:900}
+        .mode-row{display:flex;gap:8px;align-items:center;margin:8px 0 4px}
+        .mode-row select,.mode-row input,.mode-set{font:inherit;font-size:20px;font-weight:800;min-height:52px;
+          border:3px solid #000;border-radius:10px;background:#fff;padding:0 8px}
+        .mode-row select{flex:1;min-width:0}
+        .mode-row input{width:4.2em}
+        .mode-row input:disabled{color:#888;border-color:#aaa;background:#eee}
+        .mode-row .deg{font-size:22px;font-weight:900;margin-left:-4px}
+        .mode-set.busy{opacity:.6}
         """#
 }

@@ -56,6 +56,9 @@ enum CockpitPage {
             <div class="card tile"><div class="label">DRONE GPS</div><div id="onboard-fix" class="fix">–</div></div>
           </section>
           <section class="card"><div class="label">LAST COMMAND</div><div id="last-command">none</div></section>
+          <section class="card" id="mode-card"><div class="row"><span class="label">FOLLOW MODE</span><span id="mode-now" class="mode-now">–</span></div>
+            <div class="mode-row"><select id="mode-select" aria-label="follow mode"><option value="leash">leash</option><option value="angle">angle</option><option value="orbit-clockwise">orbit ↻</option><option value="orbit-counterclockwise">orbit ↺</option></select><input id="mode-angle" type="number" min="-180" max="180" step="5" value="180" aria-label="angle in degrees"><span class="deg">°</span><button id="b-mode" class="plain mode-set">SET</button></div>
+            <div class="small">angle: 0 in front of you, 90 right, 180 behind, −90 left</div></section>
           <section class="card"><div class="label">WARNINGS</div><ol id="warnings"></ol></section>
         </main>
         <footer id="buttons">

@@ -60,6 +60,8 @@ public struct FlightStatus: SortedJSONLine, Sendable, Hashable {
     public var takeoff: String?
     /// The latest operator command (HOLD, RESUME, LAND, START), its source and what it got.
     public var operatorCommand: OperatorCommandStatus?
+    /// Where round the person the drone follows now: the configured mode, or the operator's change.
+    public var follow: FollowModeStatus?
 
     /// How many transitions a snapshot carries: our choice, what fits a 24-line terminal.
     public static let transitionsKept = 8
@@ -154,6 +156,29 @@ public struct FlightStatus: SortedJSONLine, Sendable, Hashable {
         public var outcome: String = ""
     }
 
+    /// The follow mode in use (`[follow] mode`, changed in flight by `followme mode` or the cockpit).
+    public struct FollowModeStatus: Codable, Sendable, Hashable {
+        /// `leash`, `angle`, `orbit`.
+        public var mode: String = ""
+        /// The angle mode's angle from the person's direction of travel, degrees (0 in front, 180 behind).
+        public var angleDegrees: Double = 0
+        /// The orbit's sense: `clockwise`, `counterclockwise`.
+        public var orbitDirection: String = ""
+
+        enum CodingKeys: String, CodingKey {
+            case mode, angleDegrees = "angle_deg", orbitDirection = "orbit_direction"
+        }
+
+        /// The screens' words: `leash`, `angle 90°`, `orbit clockwise`.
+        public var summary: String {
+            switch mode {
+            case "angle": "angle \(Int(angleDegrees.rounded()))°"
+            case "orbit": "orbit \(orbitDirection)"
+            default: mode
+            }
+        }
+    }
+
     /// One flight state transition.
     public struct Transition: Codable, Sendable, Hashable {
         /// Monotonic time, seconds (the flight log's `t`).
@@ -170,7 +195,7 @@ public struct FlightStatus: SortedJSONLine, Sendable, Hashable {
         case altitudeMeters = "altitude_m", batteryPercent = "battery_pct", droneState = "drone_state", emergency
         case navdataAgeSeconds = "navdata_age_s", navdataHertz = "navdata_hz", commandsPerSecond = "commands_per_s"
         case transitions, wind, waiting, minSeparationMeters = "min_separation_m", geofenceMeters = "geofence_m", home
-        case takeoff, operatorCommand = "operator"
+        case takeoff, operatorCommand = "operator", follow
     }
 
     /// The one-line terminal status of `followme run` (stderr on a terminal), without control characters.
@@ -197,4 +222,5 @@ extension FlightStatus.Wind: Configurable { public static var defaults: Self { S
 extension FlightStatus.Transition: Configurable { public static var defaults: Self { Self() } }
 extension FlightStatus.Position: Configurable { public static var defaults: Self { Self() } }
 extension FlightStatus.OperatorCommandStatus: Configurable { public static var defaults: Self { Self() } }
+extension FlightStatus.FollowModeStatus: Configurable { public static var defaults: Self { Self() } }
 extension FlightStatus: Configurable { public static var defaults: Self { Self() } }

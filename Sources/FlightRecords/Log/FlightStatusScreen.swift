@@ -65,6 +65,7 @@ public enum FlightStatusScreen {
                 ? o.outcome.uppercased() : o.outcome
             out.append(row("OPERATOR", "\(o.command.uppercased()) \(outcome) · from \(o.source) · \(duration(max(0, s.t - o.t))) ago"))
         }
+        if let follow = s.follow { out.append(row("MODE", follow.summary)) }
         out += pairRows("PERSON", columns: columns, [
             ("distance", s.person.map { meters($0.distanceMeters) } ?? "-"),
             ("standoff", s.standoffMeters.map { meters($0) } ?? "-"),

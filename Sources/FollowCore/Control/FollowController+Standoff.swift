@@ -12,7 +12,7 @@ extension FollowController {
     ///     of travel (the reference lags a turn by about 2/ω = 2 s; the estimator, fed Doppler, much less).
     ///   - frozen: the target estimator says the person stands.
     ///   - range: estimated drone–person distance, metres; `keepOut`, `standoff`: the aim's radii.
-    func turnedStandoffDirection(
+    mutating func turnedStandoffDirection(
         _ direction: PlaneVector, reference: PlaneState, travelVelocity: PlaneVector, frozen: Bool,
         range: Double, keepOut: Double, standoff: Double, dt: Double
     ) -> (direction: PlaneVector, orbitRate: Double) {
@@ -28,8 +28,17 @@ extension FollowController {
             // First order towards "behind" (small direction noise → small motion), rate-capped.
             let behind = reference.velocity * (-1 / referenceSpeed)
             let maxStep = radians(fromDegrees: tuning.standoffRotationDegreesPerSecond) * dt * comfort
-            return Self.turned(direction, towards: behind, maxStep: maxStep,
-                               timeConstantSeconds: tuning.standoffRotationTimeConstantSeconds, dt: dt)
+            guard swingingIntoLeash else {
+                return Self.turned(direction, towards: behind, maxStep: maxStep,
+                                   timeConstantSeconds: tuning.standoffRotationTimeConstantSeconds, dt: dt)
+            }
+            // The operator changed to the leash (`changeFollowMode`): swing behind at most at the orbit speed,
+            // as every other mode moves; once that bound no longer binds, the leash is itself again.
+            let cap = parameters.orbitSpeedMetersPerSecond / standoff * dt * comfort
+            let turned = Self.turned(direction, towards: behind, maxStep: min(maxStep, cap),
+                                     timeConstantSeconds: tuning.standoffRotationTimeConstantSeconds, dt: dt)
+            if comfort > 0, abs(turned.orbitRate) * dt < 0.9 * cap { swingingIntoLeash = false }
+            return turned
         case .angle:
             // Below a walking speed the direction of travel is GPS noise: hold the bearing; between it and
             // twice it, turn slower in proportion (a standing person's noisy speed rarely gets that far).

@@ -83,7 +83,8 @@ public struct FollowOutput: Sendable, Hashable {
 /// with the last command, since a PCMD takes about that long to act (tum_ardrone
 /// `delayControl`).
 public struct FollowController: Sendable {
-    public let parameters: FollowParameters
+    /// As built, but for the mode, angle and orbit direction (`changeFollowMode`).
+    public private(set) var parameters: FollowParameters
     public let tuning: ControllerTuning
     public let minSeparationMeters: Double
     public let geofenceMeters: Double
@@ -97,6 +98,9 @@ public struct FollowController: Sendable {
     var smoothedPosition: PlaneVector?
     var smoothedVelocity: PlaneVector = .zero
     var standoffDirection: PlaneVector?
+    /// The operator changed to the leash and its swing behind the person is still bound by the orbit
+    /// speed (`turnedStandoffDirection`).
+    var swingingIntoLeash = false
     /// The tilt the AR.Drone link last commanded (`CommandedTilt`, reported back by the link after
     /// every send; seeded here from the hover attitude, level after a hover): the latency prediction's
     /// and the wind observers' input. Unused for an autopilot.
@@ -110,6 +114,14 @@ public struct FollowController: Sendable {
     var fastWindObserver = WindObserver()
     /// Braking, reaction and the person's stopping ability.
     public private(set) var stopping: StoppingModel
+
+    /// Follows in another mode from the next tick (`FollowModeChange`): only the standoff direction's
+    /// goal changes; the direction itself turns there round the circle at a bounded rate
+    /// (`turnedStandoffDirection`), and no separation rule reads the mode.
+    public mutating func changeFollowMode(_ change: FollowModeChange) {
+        if change.mode == .leash, parameters.mode != .leash { swingingIntoLeash = true }
+        parameters = change.applied(to: parameters)
+    }
 
     /// An autopilot's own limits, read from the vehicle (`FollowInput.vehicleBraking`), replace the
     /// defaults the flight started with; the AR.Drone's tilt loop is left as it is.

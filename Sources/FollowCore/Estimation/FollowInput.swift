@@ -29,6 +29,9 @@ public enum FollowInput: Sendable {
     /// (`OperatorCommand`): it wins over following and the hold clock, never over an emergency, and
     /// never over a pilot or autopilot that took the vehicle (`FlightState.released`).
     case operatorCommand(OperatorCommand)
+    /// The operator changes the follow mode, angle or orbit direction (`FollowModeChange`): taken while
+    /// the follower may fly (preflight to holding), refused from landing on and when released.
+    case followModeChange(FollowModeChange)
 }
 
 /// The state of the drone's configuration writes, as the link reports it.
@@ -61,6 +64,8 @@ public enum InputOutcome: Sendable, Hashable {
     case commandedTiltNoted
     /// What became of an operator's command (`OperatorCommand.Outcome`).
     case operatorCommand(OperatorCommand, OperatorCommand.Outcome)
+    /// What became of an operator's change of follow mode (the commands' outcomes).
+    case followModeChange(FollowModeChange, OperatorCommand.Outcome)
 }
 
 /// The output of one control tick.

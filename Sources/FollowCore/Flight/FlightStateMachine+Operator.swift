@@ -98,3 +98,22 @@ extension FlightStateMachine {
         return .accepted
     }
 }
+
+extension FlightStateMachine {
+    /// Takes an operator's change of follow mode; the controller follows in it from the next tick.
+    /// Refused from landing on, in an emergency and when released (a pilot's or an autopilot's
+    /// failsafe is never overruled); `alreadySo` when it changes nothing.
+    mutating func accept(_ change: FollowModeChange) -> OperatorCommand.Outcome {
+        switch state.kind {
+        case .emergency, .released, .landed, .landing:
+            return .refused(state.kind)
+        case .preflight, .takingOff, .climbing, .following, .holding:
+            break
+        }
+        let changed = change.applied(to: followParameters)
+        guard changed != followParameters else { return .alreadySo }
+        followParameters = changed
+        controller.changeFollowMode(change)
+        return .accepted
+    }
+}

@@ -31,7 +31,8 @@
 /// converged (`EstimatorTuning.fixesToConverge` fixes since it (re)started) and its last used
 /// input is younger than its timeout; a rejected outlier does not refresh it.
 public struct FlightStateMachine: Sendable {
-    public let followParameters: FollowParameters
+    /// As configured, but for the mode, angle and orbit direction the operator changed (`FollowModeChange`).
+    public internal(set) var followParameters: FollowParameters
     public let failsafeParameters: FailsafeParameters
 
     public private(set) var state: FlightState = .preflight(waitingFor: .all)
@@ -211,8 +212,8 @@ public struct FlightStateMachine: Sendable {
         case .commandedTilt(let tilt):
             controller.noteCommandedTilt(tilt)
             return .commandedTiltNoted
-        case .operatorCommand(let command):
-            return .operatorCommand(command, accept(command, now: now))
+        case .operatorCommand(let command): return .operatorCommand(command, accept(command, now: now))
+        case .followModeChange(let change): return .followModeChange(change, accept(change))
         }
     }
 

@@ -33,6 +33,9 @@ package struct FlightLoopCore: Sendable {
         /// The operator's HOLD, RESUME or LAND: decided on and sent at once (`OperatorCommand`).
         /// `source` says where it came from (`cli`, `watch`, `web`, …) for the log only.
         case operatorCommand(OperatorCommand, source: String)
+        /// The operator's change of follow mode (`FollowModeChange`): decided on and sent at once;
+        /// `source` as for a command.
+        case followModeChange(FollowModeChange, source: String)
     }
 
     /// What one input made: the fix screen's verdict and, when the core decided, the decision and
@@ -50,7 +53,7 @@ package struct FlightLoopCore: Sendable {
         package var immediately = false
         /// When the decision answers a GPS fix, the fix's `receivedAt` (the latency probe's start).
         package var fixReceivedAt: MonotonicTime?
-        /// What the machine made of an operator's command, when the input was one.
+        /// What the machine made of an operator's command or mode change, when the input was one.
         package var operatorOutcome: OperatorCommand.Outcome?
 
         package init() {}
@@ -94,6 +97,11 @@ package struct FlightLoopCore: Sendable {
             decide(now: now, immediately: true, step: &step)
         case .operatorCommand(let command, _):
             if case .operatorCommand(_, let outcome) = machine.handle(.operatorCommand(command), now: now) {
+                step.operatorOutcome = outcome
+            }
+            decide(now: now, immediately: true, step: &step)
+        case .followModeChange(let change, _):
+            if case .followModeChange(_, let outcome) = machine.handle(.followModeChange(change), now: now) {
                 step.operatorOutcome = outcome
             }
             decide(now: now, immediately: true, step: &step)

@@ -11,6 +11,16 @@ public struct BenchFollowMode: Sendable, Hashable {
     public var altitudeMode: AltitudeMode = .takeoff
     /// `drone.altitude_max_m` for this scenario, metres above take-off; nil = the bench's.
     public var altitudeCeilingMeters: Double?
+    /// The operator's changes of mode in flight (`followme mode`, the cockpit), in time order.
+    public var changes: [Change] = []
+
+    /// One change of follow mode, `atSeconds` after the person starts moving.
+    public struct Change: Sendable, Hashable {
+        public var atSeconds: Double
+        public var change: FollowModeChange
+
+        public init(atSeconds: Double, _ change: FollowModeChange) { (self.atSeconds, self.change) = (atSeconds, change) }
+    }
 
     /// Sets the mode's fields of `follow`.
     public func apply(to follow: inout FollowParameters) {

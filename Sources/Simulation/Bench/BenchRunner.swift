@@ -123,6 +123,8 @@ public enum BenchRunner {
         /// The drone's altitude is above the ground under it (the AR.Drone's ultrasound on a scenario with
         /// terrain), not above take-off (an autopilot's, above home).
         var altitudeAboveGround = false
+        /// The scenario's changes of follow mode not yet made (`BenchFollowMode.changes`).
+        var modeChanges: [BenchFollowMode.Change] = []
 
         init(scenario: BenchScenario, controller: BenchController, noise: BenchNoise,
              configuration c: BenchConfiguration, drone: Drone, tracing: Bool) throws(BenchError) {
@@ -190,7 +192,10 @@ public enum BenchRunner {
                 standoffMeters: c.standoffMeters, settledFromSeconds: c.personStartSeconds + c.settleSeconds,
                 tickSeconds: Double(controlNanoseconds) / 1e9, expectedSamples: ticks,
                 minSeparationLimitMeters: c.failsafe.minSeparationMeters)
-            if controller == .followMe { metrics.followMode = scenario.followMode }
+            if controller == .followMe {
+                metrics.followMode = scenario.followMode
+                modeChanges = scenario.followMode?.changes ?? []
+            }
             track.reserveCapacity(Int(endNanoseconds / trackNanoseconds) + 2)
         }
 
@@ -237,6 +242,12 @@ public enum BenchRunner {
                     nextNavdata += navdataNanoseconds
                     sim.pollTelemetry(at: now)
                     handleLinkEvents(now: now)
+                }
+                if flight != nil, let next = modeChanges.first, now.seconds - configuration.personStartSeconds >= next.atSeconds {
+                    modeChanges.removeFirst()
+                    let outcome = fly(.followModeChange(next.change, source: "bench"), now: now).operatorOutcome?.name ?? "?"
+                    events.append(BenchEvent(timeSeconds: now.seconds, description: "mode \(next.change.mode.rawValue): \(outcome)",
+                                             state: nil, reason: nil))
                 }
                 if t >= nextControl {
                     nextControl += controlNanoseconds

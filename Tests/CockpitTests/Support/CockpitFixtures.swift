@@ -65,6 +65,7 @@ enum CockpitFixtures {
             .init { ($0.t, $0.from, $0.to, $0.reason) = (912, "climbing", "following", "altitude-reached") },
         ]
         s.operatorCommand = .init { ($0.t, $0.command, $0.source, $0.outcome) = (904, "start", "web 192.0.2.7", "accepted") }
+        s.follow = .init { ($0.mode, $0.angleDegrees, $0.orbitDirection) = ("angle", 90, "clockwise") }
         return s
     }
 
@@ -123,18 +124,24 @@ enum CockpitFixtures {
 /// The flight's side of the inbox in a test: records what it got and answers `accepted` (or what
 /// `outcome` says), as the flight loop would, from another thread.
 final class FakeFlight: Sendable {
-    private let received = Mutex<[(command: OperatorCommand, source: String)]>([])
+    private let received = Mutex<[(request: OperatorRequest, source: String)]>([])
     let outcome: String
 
     init(outcome: String = "accepted") { self.outcome = outcome }
 
-    var commands: [(command: OperatorCommand, source: String)] { received.withLock { $0 } }
+    /// Every request, commands and mode changes, in order.
+    var requests: [(request: OperatorRequest, source: String)] { received.withLock { $0 } }
+
+    /// The operator commands among them.
+    var commands: [(command: OperatorCommand, source: String)] {
+        requests.compactMap { if case .command(let command) = $0.request { (command, $0.source) } else { nil } }
+    }
 
     var deliver: OperatorCommandInbox.Delivery {
-        { [self] command, source, reply in
-            received.withLock { $0.append((command, source)) }
+        { [self] request, source, reply in
+            received.withLock { $0.append((request, source)) }
             var answer = OperatorCommandReply()
-            (answer.command, answer.source, answer.outcome) = (command.rawValue, source, outcome)
+            (answer.command, answer.source, answer.outcome) = (request.name, source, outcome)
             (answer.accepted, answer.state) = (outcome == "accepted", "holding(operator-hold)")
             let final = answer
             Thread { reply(final) }.start()
