@@ -222,15 +222,17 @@ public struct GPSPairSimulator: Sendable {
         guard !v.isZero else { return 0 }
         let bias = r.verticalBias.value(at: now, generator: &r.verticalGenerator).east * v.biasSigmaMeters
         let white = r.verticalGenerator.nextGaussian(sigma: v.whiteSigmaMeters)
+        // Three draws every fix whatever happens, so spikes on or off leave the bias and the white noise
+        // of a seed as they are.
+        let (chance, depthDraw, lengthDraw) = (r.verticalGenerator.nextUnitInterval(), r.verticalGenerator.nextUnitInterval(),
+                                               r.verticalGenerator.nextUnitInterval())
         if r.spike.fixesLeft > 0 {   // a spike's second fix
             r.spike.fixesLeft -= 1
             return bias + white - r.spike.depthMeters
         }
-        if v.spikesPerHour > 0, let last = r.lastFixAt,
-           r.verticalGenerator.nextUnitInterval() <= 1 - _exp(-v.spikesPerHour / 3600 * now.seconds(since: last)) {
-            let depth = v.spikeMinMeters + (v.spikeMaxMeters - v.spikeMinMeters) * r.verticalGenerator.nextUnitInterval()
-            r.spike = (depth, r.verticalGenerator.nextUnitInterval() < 0.5 ? 0 : 1)
-            return bias + white - depth
+        if v.spikesPerHour > 0, let last = r.lastFixAt, chance <= 1 - _exp(-v.spikesPerHour / 3600 * now.seconds(since: last)) {
+            r.spike = (v.spikeMinMeters + (v.spikeMaxMeters - v.spikeMinMeters) * depthDraw, lengthDraw < 0.5 ? 0 : 1)
+            return bias + white - r.spike.depthMeters
         }
         return bias + white
     }
