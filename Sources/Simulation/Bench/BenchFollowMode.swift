@@ -11,6 +11,8 @@ public struct BenchFollowMode: Sendable, Hashable {
     public var altitudeMode: AltitudeMode = .takeoff
     /// `drone.altitude_max_m` for this scenario, metres above take-off; nil = the bench's.
     public var altitudeCeilingMeters: Double?
+    /// `follow.altitude_m` for this scenario, metres; nil = the bench's (the product default).
+    public var altitudeMeters: Double?
 
     /// Sets the mode's fields of `follow`.
     public func apply(to follow: inout FollowParameters) {
@@ -20,6 +22,7 @@ public struct BenchFollowMode: Sendable, Hashable {
         follow.orbitDirection = orbitDirection
         follow.altitudeMode = altitudeMode
         if let altitudeCeilingMeters { follow.altitudeCeilingMeters = altitudeCeilingMeters }
+        if let altitudeMeters { follow.altitudeMeters = altitudeMeters }
     }
 }
 
