@@ -91,10 +91,11 @@ public enum MAVResult: UInt8, CaseIterable, Sendable {
     case accepted = 0, temporarilyRejected, denied, unsupported, failed, inProgress, cancelled
 }
 
-/// `MAV_FRAME`: SET_POSITION_TARGET_LOCAL_NED `coordinate_frame`. `localNED` (1): north, east, down
-/// from the EKF origin, velocities in the same axes.
+/// `MAV_FRAME`: SET_POSITION_TARGET_LOCAL_NED `coordinate_frame`, COMMAND_INT `frame`. `localNED` (1): north,
+/// east, down from the EKF origin, velocities in the same axes. `globalInt` (5): x/y degE7, z above mean sea
+/// level; `globalRelativeAltitudeInt` (6): the same with z above home (common.xml).
 public enum MAVFrame: UInt8, CaseIterable, Sendable {
-    case localNED = 1, localOffsetNED = 7, bodyNED = 8, bodyOffsetNED = 9
+    case localNED = 1, globalInt = 5, globalRelativeAltitudeInt = 6, localOffsetNED = 7, bodyNED = 8, bodyOffsetNED = 9
 }
 
 /// `POSITION_TARGET_TYPEMASK`: the SET_POSITION_TARGET_LOCAL_NED fields the autopilot *ignores*

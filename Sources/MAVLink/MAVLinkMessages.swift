@@ -4,7 +4,7 @@ public enum MAVLinkMessages {
     /// Every message type, in id order.
     public static let all: [any MAVLinkMessage.Type] = [
         Heartbeat.self, SysStatus.self, ParamRequestRead.self, ParamValue.self, Attitude.self, LocalPositionNED.self, GlobalPositionInt.self,
-        CommandLong.self, CommandAck.self, SetPositionTargetLocalNED.self, FollowTarget.self,
+        CommandInt.self, CommandLong.self, CommandAck.self, SetPositionTargetLocalNED.self, FollowTarget.self,
         HomePosition.self, ExtendedSysState.self, StatusText.self,
     ]
 

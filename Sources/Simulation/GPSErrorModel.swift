@@ -33,6 +33,8 @@ public struct GPSReceiverModel: Sendable, Hashable {
     /// TPV `speed`/`track`). Default true. When false the velocity noise is still drawn, so the
     /// position errors of a seed stay the same with and without it.
     public var reportsVelocity: Bool = true
+    /// Altitude error (`VerticalErrorModel`); none by default, so an altitude is the truth.
+    public var vertical = VerticalErrorModel()
 
     /// No error and no latency at `fixRateHertz`: fixes are the truth, received when taken.
     public static func perfect(fixRateHertz: Double = 5, latencySeconds: Double = 0) -> GPSReceiverModel {
@@ -100,4 +102,33 @@ public struct GPSErrorModel: Sendable, Hashable {
     public static let realistic = GPSErrorModel(
         target: .realistic, onboard: .realistic, sharedCorrelation: 0.5, sharedTimeConstantSeconds: 300
     )
+}
+
+/// Error of one receiver's altitude: a slow Gauss–Markov bias (the receiver's τ), white noise, and rare
+/// multipath spikes that put a fix or two far below the truth. Drawn from the receiver's own vertical
+/// random stream (`GPSPairSimulator`), so adding it changes no horizontal error of a seed.
+public struct VerticalErrorModel: Sendable, Hashable {
+    /// Stationary standard deviation of the slow bias, metres.
+    public var biasSigmaMeters: Double = 0
+    /// White noise per fix, metres.
+    public var whiteSigmaMeters: Double = 0
+    /// Mean rate of spikes, per hour (0 = none); each lasts 1 or 2 fixes.
+    public var spikesPerHour: Double = 0
+    /// Depth range of a spike, metres below the truth.
+    public var spikeMinMeters: Double = 10, spikeMaxMeters: Double = 40
+
+    public init() {}
+
+    /// Whether it adds any error.
+    public var isZero: Bool { biasSigmaMeters == 0 && whiteSigmaMeters == 0 && spikesPerHour == 0 }
+
+    /// A consumer receiver's altitude (our assumption from the rule of thumb that vertical error is 1.5–3×
+    /// the horizontal; no published figure for a puck): 2× `GPSReceiverModel.realistic`'s, σ_b 4 m with its
+    /// τ 300 s and σ_w 0.6 m; plus a 10–40 m multipath spike once a minute on average (a stress figure, rare
+    /// in open sky, common in a street canyon or under a cliff).
+    public static let realistic: VerticalErrorModel = {
+        var model = VerticalErrorModel()
+        (model.biasSigmaMeters, model.whiteSigmaMeters, model.spikesPerHour) = (4, 0.6, 60)
+        return model
+    }()
 }

@@ -51,6 +51,10 @@ public struct GPSPairSimulator: Sendable {
         let model: GPSReceiverModel
         var generator: SplitMix64
         var ownBias: GaussMarkovProcess
+        /// The altitude error's own stream and bias (`VerticalErrorModel`), and the spike in progress.
+        var verticalGenerator: SplitMix64
+        var verticalBias: GaussMarkovProcess
+        var spike: (depthMeters: Double, fixesLeft: Int) = (0, 0)
         var stepOffsetMeters: PlaneVector = .zero
         var lastFixAt: MonotonicTime?
         var nextFixAt: MonotonicTime
@@ -87,17 +91,23 @@ public struct GPSPairSimulator: Sendable {
         var shared = SplitMix64(seed: seed, stream: 1)
         self.sharedBias = GaussMarkovProcess(timeConstantSeconds: model.sharedTimeConstantSeconds, start: start, generator: &shared)
         self.sharedGenerator = shared
-        self.target = Self.makeReceiver(.target, device: targetDevice, model: model.target, seed: seed, stream: 2, start: start)
-        self.onboard = Self.makeReceiver(.onboard, device: onboardDevice, model: model.onboard, seed: seed, stream: 3, start: start)
+        self.target = Self.makeReceiver(.target, device: targetDevice, model: model.target, seed: seed, streams: (2, 4), start: start)
+        self.onboard = Self.makeReceiver(.onboard, device: onboardDevice, model: model.onboard, seed: seed, streams: (3, 5), start: start)
         outbox.reserveCapacity(16)
     }
 
-    private static func makeReceiver(_ role: ReceiverRole, device: String, model: GPSReceiverModel, seed: UInt64, stream: UInt64, start: MonotonicTime) -> Receiver {
-        var generator = SplitMix64(seed: seed, stream: stream)
+    /// `streams`: the receiver's own stream, and its altitude error's (a stream of its own, so a seed's
+    /// horizontal errors are the same with and without a vertical model).
+    private static func makeReceiver(_ role: ReceiverRole, device: String, model: GPSReceiverModel, seed: UInt64,
+                                     streams: (own: UInt64, vertical: UInt64), start: MonotonicTime) -> Receiver {
+        var generator = SplitMix64(seed: seed, stream: streams.own)
         let bias = GaussMarkovProcess(timeConstantSeconds: model.biasTimeConstantSeconds, start: start, generator: &generator)
+        var vertical = SplitMix64(seed: seed, stream: streams.vertical)
+        let verticalBias = GaussMarkovProcess(timeConstantSeconds: model.biasTimeConstantSeconds, start: start, generator: &vertical)
         let rate = model.fixRateHertz > 0 ? model.fixRateHertz : 1
         return Receiver(
             role: role, device: device, model: model, generator: generator, ownBias: bias,
+            verticalGenerator: vertical, verticalBias: verticalBias,
             nextFixAt: start, periodNanoseconds: max(1, Int64((1e9 / rate).rounded()))
         )
     }
@@ -175,6 +185,7 @@ public struct GPSPairSimulator: Sendable {
                 }
             }
         }
+        let altitudeError = verticalError(&r, at: now)
         r.lastFixAt = now
 
         let error = bias(of: r, shared: shared, rho: s.rho)
@@ -189,7 +200,7 @@ public struct GPSPairSimulator: Sendable {
                role: r.role, device: r.device, mode: .threeD,
                latitudeDegrees: coordinate.latitudeDegrees, longitudeDegrees: coordinate.longitudeDegrees,
                fixTime: s.fixTime(at: now), receivedAt: receivedAt,
-               altitudeHAEMeters: s.groundHAEMeters + truth.altitudeMeters,
+               altitudeHAEMeters: s.groundHAEMeters + truth.altitudeMeters + altitudeError,
                trackDegrees: m.reportsVelocity && speed > 0 ? velocity.bearingDegrees : nil,
                speedMetersPerSecond: m.reportsVelocity ? speed : nil,
                ephMeters: m.horizontal95Meters
@@ -202,6 +213,28 @@ public struct GPSPairSimulator: Sendable {
                 insert(.heading(report), into: &outbox)
             }
         }
+    }
+
+    /// The altitude error of the fix taken now (`VerticalErrorModel`), metres; 0 without one. Call before
+    /// `lastFixAt` moves to `now`.
+    private static func verticalError(_ r: inout Receiver, at now: MonotonicTime) -> Double {
+        let v = r.model.vertical
+        guard !v.isZero else { return 0 }
+        let bias = r.verticalBias.value(at: now, generator: &r.verticalGenerator).east * v.biasSigmaMeters
+        let white = r.verticalGenerator.nextGaussian(sigma: v.whiteSigmaMeters)
+        // Three draws every fix whatever happens, so spikes on or off leave the bias and the white noise
+        // of a seed as they are.
+        let (chance, depthDraw, lengthDraw) = (r.verticalGenerator.nextUnitInterval(), r.verticalGenerator.nextUnitInterval(),
+                                               r.verticalGenerator.nextUnitInterval())
+        if r.spike.fixesLeft > 0 {   // a spike's second fix
+            r.spike.fixesLeft -= 1
+            return bias + white - r.spike.depthMeters
+        }
+        if v.spikesPerHour > 0, let last = r.lastFixAt, chance <= 1 - _exp(-v.spikesPerHour / 3600 * now.seconds(since: last)) {
+            r.spike = (v.spikeMinMeters + (v.spikeMaxMeters - v.spikeMinMeters) * depthDraw, lengthDraw < 0.5 ? 0 : 1)
+            return bias + white - r.spike.depthMeters
+        }
+        return bias + white
     }
 
     /// Inserts keeping arrival order (stable for equal times).

@@ -1,8 +1,8 @@
 import FollowCore
 import MAVLink
 
-/// What the copter does with a ground station's frames (docs/mavlink.md §8.1): COMMAND_LONG is
-/// answered with COMMAND_ACK at once, with ArduPilot's results; SET_POSITION_TARGET_LOCAL_NED
+/// What the copter does with a ground station's frames (docs/mavlink.md §8.1): COMMAND_LONG (and
+/// COMMAND_INT, for DO_SET_ROI_LOCATION) is answered with COMMAND_ACK at once, with ArduPilot's results; SET_POSITION_TARGET_LOCAL_NED
 /// sets the GUIDED velocity target; HEARTBEAT and anything else is only taken as traffic.
 extension MAVLinkCopter {
     /// `param2` of COMPONENT_ARM_DISARM that forces a disarm in flight (ArduPilot's magic value).
@@ -18,6 +18,15 @@ extension MAVLinkCopter {
             let (result, texts) = execute(command)
             if result != .accepted { counters[.commandsRefused] += 1 }
             out += texts
+            out.append(CommandAck {
+                $0.command = command.command
+                $0.result = .init(result)
+                $0.target = MAVLinkTarget(system: frame.systemID, component: frame.componentID)
+            })
+        case let command as CommandInt where isForUs(command.target):
+            counters[.commands] += 1
+            let result = execute(command)
+            if result != .accepted { counters[.commandsRefused] += 1 }
             out.append(CommandAck {
                 $0.command = command.command
                 $0.result = .init(result)
@@ -109,6 +118,20 @@ extension MAVLinkCopter {
         case nil:
             return (.unsupported, [])
         }
+    }
+
+    /// The result of one COMMAND_INT. DO_SET_ROI_LOCATION as ArduPilot takes it (GCS_Common.cpp
+    /// `handle_command_do_set_roi(command_int)`): a frame `location_from_command_t` knows (a global one;
+    /// else DENIED), a valid latitude/longitude (`check_latlng`; else FAILED), x/y exact in degE7 and z as
+    /// the frame says. Any other command as COMMAND_INT: UNSUPPORTED here (FollowMe sends only this one).
+    private mutating func execute(_ command: CommandInt) -> MAVResult {
+        guard command.command.known == .doSetROILocation else { return .unsupported }
+        guard let frame = command.frame.known, frame == .globalInt || frame == .globalRelativeAltitudeInt else { return .denied }
+        let position = command.position
+        guard abs(position.latitudeDegrees) <= 90, abs(position.longitudeDegrees) <= 180 else { return .failed }
+        regionOfInterest = (position.latitudeDegrees, position.longitudeDegrees,
+                            command.altitudeMeters.isFinite ? Double(command.altitudeMeters) : 0)
+        return .accepted
     }
 
     /// Why `wanted` cannot be entered now (nil = it can). GUIDED, LOITER, BRAKE and RTL need a
@@ -229,6 +252,10 @@ extension MAVLinkCopter {
         switch frame {
         case .localNED, .localOffsetNED:
             velocityENU = PlaneVector(east: v[1], north: v[0])
+        case .globalInt, .globalRelativeAltitudeInt:
+            // Not a local frame: ArduCopter's SET_POSITION_TARGET_LOCAL_NED ignores it.
+            counters[.setpointsIgnored] += 1
+            return []
         case .bodyNED, .bodyOffsetNED:
             let psi = radians(fromDegrees: noseHeadingDegrees)
             let s = _sin(psi), c = _cos(psi)

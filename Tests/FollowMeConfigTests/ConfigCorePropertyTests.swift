@@ -21,11 +21,12 @@ struct ConfigCorePropertyTests {
         for key in ConfigKeyRanges.independent {
             write(key.dotted, draw(key.range, integer: key.integer, &random), integer: key.integer)
         }
-        // Dependent ranges: follow.altitude_m ≤ drone.altitude_max_m; min_separation_m ≤ standoff −
+        // Dependent ranges: follow.altitude_m, altitude_min_m ≤ drone.altitude_max_m; min_separation_m ≤ standoff −
         // margin − gps error; land_after_s > target_timeout_s.
-        write("follow.altitude_m",
-              draw(ConfigKeyRanges.altitude.lowerBound...values["drone.altitude_max_m"]!, integer: false, &random),
-              integer: false)
+        for key in ["follow.altitude_m", "follow.altitude_min_m"] {
+            write(key, draw(ConfigKeyRanges.altitude.lowerBound...values["drone.altitude_max_m"]!, integer: false, &random),
+                  integer: false)
+        }
         let separationTop = values["follow.standoff_m"]! - ConfigKeyRanges.separationMargin
             - values["failsafe.gps_relative_error_m"]!
         let separationLow = ConfigKeyRanges.minSeparation.lowerBound
@@ -102,7 +103,8 @@ enum ConfigKeyRanges {
         .sorted { $0.key < $1.key }
         .map { key, spec in (key, spec.range, ConfigSchema.integerKeys.contains(key)) }
     static let dependent: Set<String> = [
-        "follow.altitude_m", "failsafe.min_separation_m", "failsafe.land_after_s", "onboard.mount_offset_deg",
+        "follow.altitude_m", "follow.altitude_min_m", "failsafe.min_separation_m", "failsafe.land_after_s",
+        "onboard.mount_offset_deg",
     ]
     static let altitude = ConfigSchema.specs["follow.altitude_m"]!.range
     static let minSeparation = ConfigSchema.specs["failsafe.min_separation_m"]!.range

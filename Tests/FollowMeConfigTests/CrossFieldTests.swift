@@ -54,6 +54,22 @@ struct CrossFieldTests {
         #expect(c.follow.altitudeMeters == 5 && c.drone.altitudeMaxMeters == 5)
     }
 
+    @Test("altitude_mode \"person\" with the ceiling under the 3 m default floor: altitude_min_m's default is reported too; \"takeoff\" (floor unused): not")
+    func floorUnderCeilingOnlyWherePersonMode() throws {
+        let doc = TestDocument.flyable([("drone", "altitude_max_m", "2"), ("follow", "altitude_m", "2"),
+                                        ("follow", "altitude_mode", "\"person\"")])
+        #expect(try #require(doc.parse().failure).problems == [
+            .outOfRange(path: Self.path, line: doc.line(of: "drone.altitude_max_m"), key: "follow.altitude_min_m",
+                        value: "3 (default)", range: "1 to 2 (drone.altitude_max_m)")
+        ])
+        let takeoff = try TestDocument.flyable([("drone", "altitude_max_m", "2"), ("follow", "altitude_m", "2")]).parse().get()
+        #expect(takeoff.follow.altitudeMinMeters == 3 && takeoff.followParameters.altitudeFloorMeters == 3)
+        let lowered = try TestDocument.flyable([("drone", "altitude_max_m", "2"), ("follow", "altitude_m", "2"),
+                                                ("follow", "altitude_mode", "\"person\""), ("follow", "altitude_min_m", "1.5")])
+            .parse().get()
+        #expect(lowered.followParameters.altitudeFloorMeters == 1.5 && lowered.followParameters.altitudeMode == .person)
+    }
+
     @Test("with the ceiling rejected, altitude_m is checked against its static range only")
     func altitudeWithRejectedCeiling() throws {
         let doc = TestDocument.flyable([("drone", "altitude_max_m", "\"ten\""), ("follow", "altitude_m", "150")])

@@ -91,7 +91,7 @@ socket = "out/followme.sock"  # "" = none
     /// ``renderedBeforeMAVLink`` plus the only lines added since, for every file, at their defaults: the
     /// wind failsafe's two `[failsafe]` keys (session 7) right after `max_fix_lag_s`; `[follow] takeoff`
     /// and the `[web]` table (session 12); `[follow] mode`, `angle_deg`, `orbit_speed_mps`, `orbit_direction`
-    /// `yaw` and `altitude_mode` (issue 26).
+    /// `yaw` and `altitude_mode` (issue 26); `altitude_min_m` (the person mode's floor).
     static let renderedBeforeMAVLinkPlusWind: String = {
         var text = renderedBeforeMAVLink
         for (anchor, added) in [
@@ -102,7 +102,8 @@ socket = "out/followme.sock"  # "" = none
                 + "orbit_speed_mps = 2.0  # m/s, 0.2 to 5\n"
                 + "orbit_direction = \"clockwise\"  # \"clockwise\" or \"counterclockwise\"\n"
                 + "yaw = \"face-person\"  # \"face-person\" or \"travel\"\n"
-                + "altitude_mode = \"takeoff\"  # \"takeoff\" or \"person\"\n"),
+                + "altitude_mode = \"takeoff\"  # \"takeoff\" or \"person\"\n"
+                + "altitude_min_m = 3.0  # m, 1 to drone.altitude_max_m\n"),
         ] {
             precondition(text.ranges(of: anchor).count == 1)
             text = text.replacing(anchor, with: anchor + added)

@@ -51,7 +51,7 @@ struct ShippedCommentsTests {
         let range: String
         if dotted == "onboard.mount_offset_deg" {
             range = "Any finite angle"
-        } else if dotted == "follow.altitude_m" {
+        } else if dotted == "follow.altitude_m" || dotted == "follow.altitude_min_m" {
             range = "\(low) to drone.altitude_max_m"
         } else if dotted == "failsafe.min_separation_m" {
             range = "\(low) to follow.standoff_m - 0.5 - gps_relative_error_m"

@@ -113,6 +113,7 @@ struct ValueValidationTests {
         (key: "follow.orbit_speed_mps", value: "true", expected: "a number", found: "boolean true"),
         (key: "follow.orbit_direction", value: "1", expected: "\"clockwise\" or \"counterclockwise\"", found: "integer 1"),
         (key: "follow.altitude_mode", value: "3.0", expected: "\"takeoff\" or \"person\"", found: "float 3.0"),
+        (key: "follow.altitude_min_m", value: "\"low\"", expected: "a number", found: "string \"low\""),
         (key: "follow.yaw", value: "false", expected: "\"face-person\" or \"travel\"", found: "boolean false"),
         (key: "mavlink.point_camera", value: "\"yes\"", expected: "true or false", found: "string \"yes\""),
         (key: "web.listen", value: "8080", expected: "a string", found: "integer 8080"),
@@ -169,6 +170,8 @@ struct ValueValidationTests {
         outside("follow.standoff_m", "1.9", range: "2 to 50"),
         outside("follow.standoff_m", "50.1", range: "2 to 50"),
         outside("follow.altitude_m", "0.5", range: "1 to 10 (drone.altitude_max_m)"),
+        outside("follow.altitude_min_m", "0.5", range: "1 to 10 (drone.altitude_max_m)"),
+        outside("follow.altitude_min_m", "10.5", range: "1 to 10 (drone.altitude_max_m)"),
         outside("follow.max_tilt_deg", "0.52", range: "3 to 30"),  // radians by mistake
         outside("follow.max_tilt_deg", "31", range: "3 to 30"),
         outside("follow.max_yaw_rate_dps", "39", range: "40 to 350"),
@@ -274,7 +277,7 @@ struct ValueValidationTests {
               ("mavlink.component_id", "1"), ("mavlink.component_id", "255"), ("mavlink.target_system", "0"),
               ("mavlink.target_system", "255"),
               ("follow.angle_deg", "-180"), ("follow.angle_deg", "180"), ("follow.orbit_speed_mps", "0.2"),
-              ("follow.orbit_speed_mps", "5"),
+              ("follow.orbit_speed_mps", "5"), ("follow.altitude_min_m", "1"), ("follow.altitude_min_m", "10"),
           ])
     func boundsAccepted(key: String, value: String) throws {
         var doc = TestDocument.flyable(key, value)

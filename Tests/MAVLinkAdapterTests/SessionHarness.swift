@@ -94,6 +94,8 @@ struct SessionHarness {
     }
 
     var commands: [CommandLong] { sent.compactMap { if case .command(let c) = $0 { c } else { nil } } }
+    /// The COMMAND_INTs sent (DO_SET_ROI_LOCATION).
+    var positionCommands: [CommandInt] { sent.compactMap { if case .positionCommand(let c) = $0 { c } else { nil } } }
     var setpoints: [SetPositionTargetLocalNED] { sent.compactMap { if case .setpoint(let s) = $0 { s } else { nil } } }
     var heartbeats: [Heartbeat] { sent.compactMap { if case .heartbeat(let h) = $0 { h } else { nil } } }
 

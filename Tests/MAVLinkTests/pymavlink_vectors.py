@@ -26,11 +26,12 @@ try:
 except Exception:  # pragma: no cover - metadata missing
     PYMAVLINK_VERSION = "unknown"
 
-# The fourteen messages of docs/mavlink.md §4.4, in id order of the Swift module's table.
+# The fifteen messages of docs/mavlink.md §4.4, in id order of the Swift module's table, except COMMAND_INT
+# (added for the camera's region of interest): last, so the vectors generated before it stay as they were.
 MESSAGES = [
     "HEARTBEAT", "SYS_STATUS", "PARAM_REQUEST_READ", "PARAM_VALUE", "ATTITUDE", "LOCAL_POSITION_NED", "GLOBAL_POSITION_INT",
     "COMMAND_LONG", "COMMAND_ACK", "SET_POSITION_TARGET_LOCAL_NED", "FOLLOW_TARGET",
-    "HOME_POSITION", "EXTENDED_SYS_STATE", "STATUSTEXT",
+    "HOME_POSITION", "EXTENDED_SYS_STATE", "STATUSTEXT", "COMMAND_INT",
 ]
 # Extension fields (after <extensions/> in common.xml); pymavlink's class does not mark them.
 EXTENSIONS = {

@@ -41,6 +41,29 @@ struct GPSPairSimulatorTests {
         #expect(outA == outB)
     }
 
+    @Test("the vertical model draws from its own streams: every horizontal value of a seed is unchanged, the altitude errs (σ ≈ 4 m, spikes 10–40 m low)")
+    func verticalOwnStream() {
+        var vertical = GPSErrorModel.realistic
+        vertical.target.vertical = .realistic
+        vertical.onboard.vertical = .realistic
+        var a = GPSPairSimulator(model: .realistic, plane: plane, seed: 7)
+        var b = GPSPairSimulator(model: vertical, plane: plane, seed: 7)
+        let outA = run(&a, seconds: 600, target: walker), outB = run(&b, seconds: 600, target: walker)
+        #expect(outA.count == outB.count)
+        let fa = fixes(outA, .target) + fixes(outA, .onboard), fb = fixes(outB, .target) + fixes(outB, .onboard)
+        #expect(zip(fa, fb).allSatisfy {
+            $0.coordinate == $1.coordinate && $0.speedMetersPerSecond == $1.speedMetersPerSecond
+                && $0.trackDegrees == $1.trackDegrees && $0.receivedAt == $1.receivedAt
+        })
+        #expect(fa.allSatisfy { $0.altitudeHAEMeters == 0 })
+        let errors = fixes(outB, .target).compactMap(\.altitudeHAEMeters)
+        let spikes = zip(errors, errors.dropFirst()).filter { $1 - $0 < -8 }.count
+        let calm = errors.filter { $0 > -8 }
+        let rms = (calm.map { $0 * $0 }.reduce(0, +) / Double(calm.count)).squareRoot()
+        #expect(rms > 1 && rms < 8, "altitude error RMS \(rms) m")
+        #expect(spikes >= 3 && spikes <= 25, "\(spikes) spikes in 10 min at one a minute")
+    }
+
     @Test("different seeds give different errors")
     func seedsDiffer() {
         var a = GPSPairSimulator(model: .realistic, plane: plane, seed: 1)

@@ -1,3 +1,4 @@
+@testable import FollowCore
 @testable import MAVLink
 @testable import Simulation
 import Testing
@@ -22,5 +23,54 @@ struct MAVLinkCopterROITests {
         // And a latitude beyond ±90° is refused and changes nothing
         #expect(gcs.command(.doSetROILocation, [0, 0, 0, 0, 95, 2.2945, 0]) == .denied)
         #expect(gcs.copter.regionOfInterest == nil)
+    }
+
+    @Test("ROI as COMMAND_INT (what FollowMe sends): ACCEPTED, kept exact in degE7; a local frame DENIED; a latitude off the Earth FAILED; another command UNSUPPORTED")
+    func regionOfInterestAsCommandInt() throws {
+        var gcs = CopterGroundStation()
+        func send(_ x: Int32, _ y: Int32, frame: MAVFrame = .globalRelativeAltitudeInt, command: MAVCommand = .doSetROILocation) -> MAVResult? {
+            let replies = gcs.send(CommandInt {
+                $0.command = .init(command)
+                $0.frame = .init(frame)
+                $0.position = LatitudeLongitudeE7(latitudeE7: x, longitudeE7: y)
+                $0.altitudeMeters = 1.5
+                $0.target = MAVLinkTarget(system: 1, component: 1)
+            })
+            return replies.compactMap { $0 as? CommandAck }.first { $0.command.known == command }?.result.known
+        }
+        // When the ground station asks the camera to look at 48.8583101°, 2.2945003° (one degE7 step apart
+        // from its neighbours: ≈ 1.1 cm, which COMMAND_LONG's float32 p5 rounds to 48.858311 or 48.858307)
+        #expect(send(488_583_101, 22_945_003) == .accepted)
+        // Then the copter keeps exactly that point
+        let roi = try #require(gcs.copter.regionOfInterest)
+        #expect(roi.latitudeDegrees == 48.8583101 && roi.longitudeDegrees == 2.2945003 && roi.altitudeMeters == 1.5, "\(roi)")
+        #expect(Double(Float(48.8583101)) != 48.8583101, "float32 would not have carried it")
+        // And a local frame is DENIED, an impossible latitude FAILED, both changing nothing
+        #expect(send(488_000_000, 22_945_003, frame: .localNED) == .denied)
+        #expect(send(950_000_000, 22_945_003) == .failed)
+        #expect(send(488_583_101, 22_945_003, command: .navLand) == .unsupported)
+        #expect(gcs.copter.regionOfInterest?.latitudeDegrees == 48.8583101)
+    }
+
+    @Test("the session's ROI, encoded, parsed and taken by the copter: the person's position to within half a degE7 (≤ 0.6 cm)")
+    func roundTrip() throws {
+        let person = GeoCoordinate(latitudeDegrees: 48.858312345678, longitudeDegrees: 2.294512345678)!
+        var sender = MAVLinkSender(systemID: 245, componentID: 190)
+        let bytes = sender.encode(.positionCommand(MAVLinkSession.roiLocation(
+            person, altitudeMeters: 0, autopilot: .ardupilot, target: MAVLinkTarget(system: 1, component: 1))))
+        var parser = MAVLinkParser()
+        let items = parser.parse(bytes)
+        guard items.count == 1, case .frame(let frame) = items[0] else {
+            Issue.record("expected one frame, got \(items)")
+            return
+        }
+        var copter = MAVLinkCopter(plane: LocalPlane(origin: GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!))
+        let ack = copter.receive(frame, at: copter.time).compactMap { $0 as? CommandAck }.first
+        #expect(ack?.result.known == .accepted)
+        let roi = try #require(copter.regionOfInterest)
+        #expect(abs(roi.latitudeDegrees - person.latitudeDegrees) <= 0.5e-7 && abs(roi.longitudeDegrees - person.longitudeDegrees) <= 0.5e-7,
+                "\(roi) vs \(person)")
+        // As COMMAND_LONG's float32 it was off by up to half a float32 step: 2^-18° ≈ 0.4 m of latitude here
+        #expect(abs(Double(Float(person.latitudeDegrees)) - person.latitudeDegrees) > 1e-7)
     }
 }

@@ -141,10 +141,18 @@ package enum ConfigKeys {
                 help: "mode \"orbit\": which way round, seen from above."),
         // Every file written before it faces the person, as before.
         .choice("follow", "yaw", \.follow.yaw, default: .facePerson,
-                help: "Where the nose points while following: \"face-person\", or \"travel\" (along the flight while faster than 0.5 m/s)."),
+                help: "Where the nose points while following: \"face-person\", or \"travel\" (along the flight from 0.5 m/s until it slows below 0.35 m/s)."),
         // Every file written before it flies altitude_m above take-off, as before.
         .choice("follow", "altitude_mode", \.follow.altitudeMode, default: .takeoff,
                 help: "\"takeoff\": altitude_m above take-off; \"person\": above the person (their 3-D fix), at most drone.altitude_max_m above take-off."),
+        // follow.altitude_min_m ≤ drone.altitude_max_m, as altitude_m (the ceiling would win in flight). Default
+        // 3 m: "person" climbs with the person but never below the shipped altitude over the take-off ground.
+        .number("follow", "altitude_min_m", \.follow.altitudeMinMeters, F.altitudeFloorMeters,
+                help: "altitude_mode \"person\": the lowest the drone flies above take-off, whatever the person's altitude says.",
+                bound: ("drone.altitude_max_m", ["drone.altitude_max_m"], { r, c, declared in
+                    guard !r.isRejected("drone", "altitude_max_m") else { return (declared, nil) }
+                    return (declared.lowerBound...min(declared.upperBound, c.drone.altitudeMaxMeters), "drone.altitude_max_m")
+                })),
     ]
 
     private static let failsafe: [ConfigKey] = [

@@ -19,6 +19,7 @@ extension FollowMeConfiguration {
             ($0.mode, $0.angleDegrees) = (follow.mode, follow.angleDegrees)
             ($0.orbitSpeedMetersPerSecond, $0.orbitDirection) = (follow.orbitSpeedMetersPerSecond, follow.orbitDirection)
             ($0.altitudeMode, $0.altitudeCeilingMeters) = (follow.altitudeMode, drone.altitudeMaxMeters)
+            $0.altitudeFloorMeters = follow.altitudeMinMeters
             $0.yawMode = follow.yaw
         }
     }

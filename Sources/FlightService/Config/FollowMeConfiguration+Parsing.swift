@@ -83,17 +83,10 @@ extension FollowMeConfiguration {
         let path = r.path
 
         // The dependent ranges above catch a written follow.altitude_m / failsafe.min_separation_m; these
-        // two catch the default of one conflicting with a written value of the other.
-        if !r.isRejected("follow", "altitude_m"), !r.isRejected("drone", "altitude_max_m"),
-            c.follow.altitudeMeters > c.drone.altitudeMaxMeters
-        {
-            r.add(.outOfRange(
-                path: path, line: blame(r, ("follow", "altitude_m"), ("drone", "altitude_max_m")),
-                key: "follow.altitude_m",
-                value: valueText(c.follow.altitudeMeters, written: r.isWritten("follow", "altitude_m")),
-                range: "\(ConfigReader.format(ConfigSchema.spec("follow", "altitude_m").range.lowerBound)) to "
-                    + "\(ConfigReader.format(c.drone.altitudeMaxMeters)) (drone.altitude_max_m)"))
-        }
+        // catch the default of one conflicting with a written value of the other. follow.altitude_min_m only
+        // where it applies, with altitude_mode "person" (elsewhere a ceiling under its 3 m default stays valid).
+        checkUnderCeiling("altitude_m", c.follow.altitudeMeters, c, &r)
+        if c.follow.altitudeMode == .person { checkUnderCeiling("altitude_min_m", c.follow.altitudeMinMeters, c, &r) }
 
         let gpsErrorKnown = !r.isRejected("failsafe", "gps_relative_error_m")
         let separationMax = c.follow.standoffMeters - Failsafe.separationMarginMeters
@@ -236,6 +229,16 @@ extension FollowMeConfiguration {
     static func separationRangeNote(gpsErrorKnown: Bool) -> String {
         "follow.standoff_m − \(ConfigReader.format(Failsafe.separationMarginMeters))"
             + (gpsErrorKnown ? " − failsafe.gps_relative_error_m" : "")
+    }
+
+    /// `[follow] key` (`value`, in metres above take-off) at most `drone.altitude_max_m`.
+    private static func checkUnderCeiling(_ key: String, _ value: Double, _ c: FollowMeConfiguration, _ r: inout ConfigReader) {
+        guard !r.isRejected("follow", key), !r.isRejected("drone", "altitude_max_m"), value > c.drone.altitudeMaxMeters else { return }
+        r.add(.outOfRange(
+            path: r.path, line: blame(r, ("follow", key), ("drone", "altitude_max_m")),
+            key: "follow.\(key)", value: valueText(value, written: r.isWritten("follow", key)),
+            range: "\(ConfigReader.format(ConfigSchema.spec("follow", key).range.lowerBound)) to "
+                + "\(ConfigReader.format(c.drone.altitudeMaxMeters)) (drone.altitude_max_m)"))
     }
 
     private static func blame(_ r: ConfigReader, _ key: (String, String), _ other: (String, String)) -> Int? {

@@ -194,6 +194,8 @@ extension FollowMeConfiguration {
         public internal(set) var yaw: YawMode = .facePerson
         /// What `altitudeMeters` is measured from: take-off, or the person (`FollowCore.AltitudeMode`).
         public internal(set) var altitudeMode: AltitudeMode = .takeoff
+        /// `altitude_mode = "person"`: the lowest the drone flies above take-off; at most `drone.altitude_max_m`.
+        public internal(set) var altitudeMinMeters: Double = 0
 
         /// `[follow] takeoff`.
         public enum TakeOff: String, Sendable, Equatable, CaseIterable {

@@ -90,6 +90,22 @@ extension FollowController {
         return min(max(rate, -maxRate), maxRate)
     }
 
+    /// `YawMode.travel`: whether the nose turns along the flight this tick. On at
+    /// `ControllerTuning.travelDirectionMinSpeedMetersPerSecond` or faster, off again only below
+    /// `travelYawOffFraction` of it (0.5 and 0.35 m/s by default): a drone or walker at about that speed
+    /// must not flip the nose between the flight and the person every tick.
+    mutating func facesTravel(speedMetersPerSecond speed: Double) -> Bool {
+        guard parameters.yawMode == .travel else { return false }
+        let on = tuning.travelDirectionMinSpeedMetersPerSecond
+        facingTravel = speed >= on || (facingTravel && speed >= on * Self.travelYawOffFraction)
+        return facingTravel
+    }
+
+    /// `YawMode.travel` turns back to the person below this fraction of the speed that turned it along the
+    /// flight (our choice: 0.35 m/s at the default 0.5; the 0.15 m/s between them is 3× a u-blox receiver's 0.05 m/s
+    /// velocity noise, docs/dynamics-and-follow.md §3.2).
+    public static let travelYawOffFraction = 0.7
+
     /// `YawMode.travel`: the yaw rate turning the nose to `velocity`'s bearing, deg/s (same gain and
     /// limit as facing the person).
     func yawRate(along velocity: PlaneVector, noseHeadingDegrees: Double) -> Double {

@@ -108,6 +108,8 @@ public struct FollowController: Sendable {
     /// The last motion commanded (the latency prediction's input for an autopilot).
     var lastMotion: MotionCommand = .stop
     var lastTickAt: MonotonicTime?
+    /// `YawMode.travel`: the nose is along the flight (`facesTravel(speedMetersPerSecond:)`, with hysteresis).
+    var facingTravel = false
     /// The velocity loop's wind observer (slow: GPS jitter must not shake the drone) and the wind
     /// failsafe's (fast, not limited to the tilt authority): `WindObserver`.
     var windObserver = WindObserver()
@@ -213,6 +215,7 @@ public struct FollowController: Sendable {
         commandedTilt = .level
         lastMotion = .stop
         lastTickAt = nil
+        facingTravel = false
         // The firmware flew the hover with tilts we do not know: restart the observers' velocity.
         windObserver.restart()
         fastWindObserver.restart()
@@ -319,7 +322,7 @@ public struct FollowController: Sendable {
         var motion = MotionCommand(
             velocity: velocity,
             climbMetersPerSecond: climbRate(altitudeMeters: altitudeMeters, targetMeters: targetAltitudeMeters ?? parameters.altitudeMeters),
-            yawRateDegreesPerSecond: parameters.yawMode == .travel && velocity.length >= tuning.travelDirectionMinSpeedMetersPerSecond
+            yawRateDegreesPerSecond: facesTravel(speedMetersPerSecond: velocity.length)
                 ? yawRate(along: velocity, noseHeadingDegrees: noseHeadingDegrees)
                 : yawRate(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
                           noseHeadingDegrees: noseHeadingDegrees))

@@ -7,15 +7,20 @@ extension FlightStateMachine {
         return true
     }
 
+    /// The person's filtered altitude, metres (the receiver's datum); nil before their first used 3-D fix.
+    public var personAltitudeMeters: Double? { personAltitude.filteredMeters }
+
     /// The altitude to fly at, metres, in the vehicle's own altitude frame (navdata's): `altitudeMeters`;
     /// with `AltitudeMode.person` on an autopilot, plus how far the person's filtered altitude has risen
-    /// (or fallen) since take-off, capped by `altitudeCeilingMeters` above take-off. Before a first 3-D
-    /// fix (no rise known) it is `altitudeMeters` (the drone holds for it, `targetAltitudeStale(now:)`).
+    /// (or fallen) since take-off, kept between `altitudeFloorMeters` and `altitudeCeilingMeters` above
+    /// take-off (the ceiling wins if they cross: it is the vehicle's own limit). Before a first 3-D fix (no
+    /// rise known) it is `altitudeMeters`, no lower than the floor (the drone holds for it,
+    /// `targetAltitudeStale(now:)`).
     public func followAltitudeMeters() -> Double {
-        guard followsPersonAltitude, let altitude = personAltitudeMeters, let atHome = personAltitudeAtHomeMeters else {
-            return followParameters.altitudeMeters
-        }
-        return min(followParameters.altitudeMeters + (altitude - atHome), followParameters.altitudeCeilingMeters)
+        guard followsPersonAltitude else { return followParameters.altitudeMeters }
+        var altitude = followParameters.altitudeMeters
+        if let person = personAltitudeMeters, let atHome = personAltitudeAtHomeMeters { altitude += person - atHome }
+        return min(max(altitude, followParameters.altitudeFloorMeters), followParameters.altitudeCeilingMeters)
     }
 
     /// With `AltitudeMode.person` on an autopilot, while moving sideways (following, or held for this):
@@ -23,7 +28,7 @@ extension FlightStateMachine {
     /// home was set (the rise since take-off cannot be known). Confirmed by the next 3-D fix.
     func targetAltitudeStale(now: MonotonicTime) -> Bool {
         guard followsPersonAltitude, state == .following || state == .holding(.targetAltitudeStale) else { return false }
-        guard personAltitudeAtHomeMeters != nil, let at = personAltitudeAt else { return true }
+        guard personAltitudeAtHomeMeters != nil, let at = personAltitude.lastUsedAt else { return true }
         return now.seconds(since: at) > Self.personAltitudeTimeoutSeconds
     }
 

@@ -64,21 +64,6 @@ extension FlightStateMachine {
         }
     }
 
-    /// Filters the person's fix altitude (first order; GPS altitude is noisy, a few metres per fix).
-    mutating func notePersonAltitude(_ altitude: Double, at time: MonotonicTime) {
-        guard altitude.isFinite else { return }
-        if let current = personAltitudeMeters, let last = personAltitudeAt {
-            let dt = min(max(time.seconds(since: last), 0), 5)
-            personAltitudeMeters = current + (altitude - current) * min(dt / Self.personAltitudeTimeConstantSeconds, 1)
-        } else {
-            personAltitudeMeters = altitude
-        }
-        personAltitudeAt = time
-    }
-
-    /// Time constant of the person's altitude filter, seconds (our choice: a walker climbs 0.14 m/s on
-    /// a 10 % grade, so 3 s costs 0.4 m of lag and takes the edge off fix-to-fix noise).
-    public static let personAltitudeTimeConstantSeconds = 3.0
     /// `personAboveDrone` holds when the person's rise since take-off comes within this of the drone's
     /// height above home, metres (our choice: a metre of clear air over the ground the person stands on).
     public static let terrainMarginMeters = 1.0

@@ -51,12 +51,11 @@ public struct FlightStateMachine: Sendable {
     /// An operator's HOLD is in force (until RESUME); an operator's LAND was accepted; an operator's
     /// START was accepted (`FailsafeParameters.takeOffOnStart`; the take-off consumes it).
     public internal(set) var operatorHold = false, operatorLand = false, operatorStarted = false
-    /// The person's altitude from their 3-D fixes, metres (the receiver's datum), filtered
-    /// (`personAltitudeTimeConstantSeconds`); and its value when home was set. Their difference is how
-    /// far the ground under the person has risen since take-off (`HoldReason.personAboveDrone`).
-    public internal(set) var personAltitudeMeters: Double?
+    /// The person's altitude from their 3-D fixes (`PersonAltitudeFilter`: rate-gated, filtered), and its
+    /// filtered value when home was set, metres. Their difference is how far the ground under the person
+    /// has risen since take-off (`personAltitudeMeters`, `HoldReason.personAboveDrone`).
+    public internal(set) var personAltitude = PersonAltitudeFilter()
     public internal(set) var personAltitudeAtHomeMeters: Double?
-    var personAltitudeAt: MonotonicTime?
     /// Since when the person has stood within `terrainMarginMeters` of the drone's height above home.
     var personAboveDroneSince: MonotonicTime?
     /// The shortest standoff the vehicle's braking defends, metres (`Prerequisites.braking`); set when
@@ -163,7 +162,7 @@ public struct FlightStateMachine: Sendable {
                 let previous = target.lastUsedFixAt
                 let verdict = target.ingest(position: position, reportedVelocity: velocity, ephMeters: fix.ephMeters,
                                             fixTime: fix.fixTime, receivedAt: fix.receivedAt)
-                if verdict.isUsed, let altitude = fix.altitudeHAEMeters { notePersonAltitude(altitude, at: fix.receivedAt) }
+                if verdict.isUsed, let altitude = fix.altitudeHAEMeters { personAltitude.note(altitude, at: fix.receivedAt) }
                 if verdict.isUsed, let previous {
                     // Delivered fix interval, smoothed (0.3 per fix): what the standoff rule's rate is checked against.
                     let interval = max(fix.receivedAt.seconds(since: previous), 0)

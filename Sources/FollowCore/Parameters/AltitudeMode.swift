@@ -9,8 +9,9 @@ public enum AltitudeMode: String, Sendable, Hashable, CaseIterable {
     /// before issue 26, and the default.
     case takeoff
     /// `altitudeMeters` above the person: the height above take-off rises and falls with the
-    /// person's filtered 3-D fix altitude (`FlightStateMachine.followAltitudeMeters()`), capped by
-    /// `FollowParameters.altitudeCeilingMeters`. Without a 3-D fix for
+    /// person's filtered 3-D fix altitude (`FlightStateMachine.followAltitudeMeters()`; fixes jumping faster
+    /// than a person climbs are ignored, `PersonAltitudeFilter`), kept between `FollowParameters.altitudeFloorMeters`
+    /// and `FollowParameters.altitudeCeilingMeters` above take-off. Without a 3-D fix for
     /// `FlightStateMachine.personAltitudeTimeoutSeconds` the drone holds (`HoldReason.targetAltitudeStale`).
     /// On the AR.Drone the ultrasound already measures height above the ground, which is the person's
     /// ground a standoff away: the mode changes nothing there (and needs no 3-D fix).

@@ -56,6 +56,9 @@ public struct FollowParameters: Sendable, Hashable {
     /// The highest the drone may fly above take-off, metres: the config's `drone.altitude_max_m`,
     /// which caps `AltitudeMode.person`'s climb (`Spec.altitudeCeilingMeters`).
     public var altitudeCeilingMeters: Double = Spec.altitudeCeilingMeters.defaultValue
+    /// The lowest `AltitudeMode.person` flies above take-off, metres: the config's `follow.altitude_min_m`
+    /// (`Spec.altitudeFloorMeters`). A bad vertical fix, or a walk downhill, never takes the drone lower.
+    public var altitudeFloorMeters: Double = Spec.altitudeFloorMeters.defaultValue
 }
 
 extension FollowParameters: ParameterSet {
@@ -101,6 +104,11 @@ extension FollowParameters: ParameterSet {
         /// Metres above take-off, 1…100 (100 m is the AR.Drone SDK's `no_altitude_limit`), default 10:
         /// `drone.altitude_max_m`'s range and default.
         public static let altitudeCeilingMeters = ParameterSpec("altitudeCeilingMeters", unit: "m", range: 1...100, default: 10)
+        /// Metres above take-off, 1…100 (`altitudeMeters`'s range; the config bounds it by `drone.altitude_max_m`),
+        /// default 3: the shipped `altitudeMeters`, above head height over the take-off ground, so by default
+        /// `AltitudeMode.person` climbs with the person but never comes down below the take-off height (a
+        /// higher drone is the safe side; PX4's 2-D follow likewise never goes below `FLW_TGT_HT` above home).
+        public static let altitudeFloorMeters = ParameterSpec("altitudeFloorMeters", unit: "m", range: 1...100, default: 3)
         /// Degrees, −180…180 (PX4 `FLW_TGT_FA`'s range and sense), default 180: behind the person.
         public static let angleDegrees = ParameterSpec("angleDegrees", unit: "degrees", range: -180...180, default: 180)
         /// Metres per second along the circle, 0.2…5 (above 5 the follower's own speed cap binds),
@@ -128,5 +136,6 @@ extension FollowParameters: ParameterSet {
         .init(\.angleDegrees, Spec.angleDegrees),
         .init(\.orbitSpeedMetersPerSecond, Spec.orbitSpeedMetersPerSecond),
         .init(\.altitudeCeilingMeters, Spec.altitudeCeilingMeters),
+        .init(\.altitudeFloorMeters, Spec.altitudeFloorMeters),
     ]
 }

@@ -4,6 +4,8 @@ import FollowCore
 public enum MAVLinkOutgoing: Sendable, Equatable {
     case heartbeat(Heartbeat)
     case command(CommandLong)
+    /// A command carrying a position (COMMAND_INT: degE7, no float32 rounding).
+    case positionCommand(CommandInt)
     case setpoint(SetPositionTargetLocalNED)
     case parameterRead(ParamRequestRead)
 
@@ -12,6 +14,7 @@ public enum MAVLinkOutgoing: Sendable, Equatable {
         switch self {
         case .heartbeat(let message): message
         case .command(let message): message
+        case .positionCommand(let message): message
         case .setpoint(let message): message
         case .parameterRead(let message): message
         }
@@ -65,6 +68,7 @@ public struct MAVLinkSender: Sendable {
         switch outgoing {
         case .heartbeat(let message): return encode(message, into: buffer)
         case .command(let message): return encode(message, into: buffer)
+        case .positionCommand(let message): return encode(message, into: buffer)
         case .setpoint(let message): return encode(message, into: buffer)
         case .parameterRead(let message): return encode(message, into: buffer)
         }

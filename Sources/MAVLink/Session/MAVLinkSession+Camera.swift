@@ -20,11 +20,12 @@ extension MAVLinkSession {
         let due = camera.lastSentAt.map { now.seconds(since: $0) >= Self.roiIntervalSeconds } ?? true
         if desired.flying {
             guard let look = desired.lookAt, isIn(profile.control), vehicle.landedState == .inAir, due else { return }
-            // param7: ArduPilot takes it above home (the person's ground ≈ the take-off point's), PX4 above
-            // mean sea level (as NAV_TAKEOFF's, `AutopilotProfile.takeoffAltitudeParameter`).
+            // z: ArduPilot takes it above home in MAV_FRAME_GLOBAL_RELATIVE_ALT_INT (the person's ground ≈ the
+            // take-off point's); PX4 reads param7 as above mean sea level whatever the frame (as NAV_TAKEOFF's,
+            // `AutopilotProfile.takeoffAltitudeParameter`), so it gets MAV_FRAME_GLOBAL_INT and home's altitude.
             let altitude = profile.takeoffAltitudeParameter(aboveHomeMeters: 0, vehicle: vehicle)
-            emit(.command(Self.roi(.doSetROILocation, [0, 0, 0, 0, Float(look.latitudeDegrees), Float(look.longitudeDegrees), altitude],
-                                   target: target)), into: &output)
+            emit(.positionCommand(Self.roiLocation(look, altitudeMeters: altitude, autopilot: profile.autopilot, target: target)),
+                 into: &output)
             camera = CameraPointing(lastSentAt: now, active: true, clearSends: 0)
         } else if camera.active, due, camera.clearSends < Self.roiClearMaxSends {
             emit(.command(Self.roi(.doSetROINone, [0, 0, 0, 0, 0, 0, 0], target: target)), into: &output)
@@ -36,6 +37,22 @@ extension MAVLinkSession {
     /// An ACK of DO_SET_ROI_NONE (any result): the clear is done (a refusal would refuse again).
     mutating func noteCameraAck(_ ack: CommandAck) {
         if ack.command.rawValue == MAVCommand.doSetROINone.rawValue { camera.active = false }
+    }
+
+    /// DO_SET_ROI_LOCATION as COMMAND_INT: p1 0 (every gimbal), x/y the point in degE7 (exact to 1.1 cm; as
+    /// COMMAND_LONG's float32 p5/p6 it was rounded to ≈ 0.6 m), z `altitudeMeters` in the autopilot's frame.
+    /// ArduPilot (GCS_Common.cpp, `handle_command_int_packet` → `handle_command_do_set_roi(command_int)`,
+    /// `location_from_command_t`) and PX4 (mavlink_receiver.cpp `handle_message_command_int`: x/y ÷ 1e7 into
+    /// the same vehicle_command as COMMAND_LONG's p5/p6) both take it (docs/mavlink.md §7.13).
+    static func roiLocation(_ look: GeoCoordinate, altitudeMeters: Float, autopilot: MAVLinkLinkConfiguration.Autopilot,
+                            target: MAVLinkTarget) -> CommandInt {
+        CommandInt {
+            $0.command = .init(MAVCommand.doSetROILocation)
+            $0.frame = .init(autopilot == .ardupilot ? MAVFrame.globalRelativeAltitudeInt : .globalInt)
+            $0.position = LatitudeLongitudeE7(degrees: look)
+            $0.altitudeMeters = altitudeMeters
+            $0.target = target
+        }
     }
 
     static func roi(_ command: MAVCommand, _ params: [Float], target: MAVLinkTarget) -> CommandLong {

@@ -11,6 +11,8 @@ public struct BenchFollowMode: Sendable, Hashable {
     public var altitudeMode: AltitudeMode = .takeoff
     /// `drone.altitude_max_m` for this scenario, metres above take-off; nil = the bench's.
     public var altitudeCeilingMeters: Double?
+    /// `follow.altitude_m` for this scenario, metres; nil = the bench's (the product default).
+    public var altitudeMeters: Double?
     /// The operator's changes of mode in flight (`followme mode`, the cockpit), in time order.
     public var changes: [Change] = []
 
@@ -30,6 +32,7 @@ public struct BenchFollowMode: Sendable, Hashable {
         follow.orbitDirection = orbitDirection
         follow.altitudeMode = altitudeMode
         if let altitudeCeilingMeters { follow.altitudeCeilingMeters = altitudeCeilingMeters }
+        if let altitudeMeters { follow.altitudeMeters = altitudeMeters }
     }
 }
 

@@ -147,6 +147,10 @@ public enum BenchRunner {
             var gpsModel = noise.model(mountOffsetDegrees: BenchRunner.mountOffsetDegrees)
             if let rate = c.targetRateHertz { gpsModel.target.fixRateHertz = rate }
             gpsModel.target.reportsVelocity = c.targetReportsVelocity
+            // The person's altitude errs too where it is flown on (altitude_mode "person"): only there, since
+            // in "takeoff" an autopilot's person-above-drone rule reads it as well, and every figure from
+            // before the vertical model stays as it was.
+            if noise == .realistic, scenario.followMode?.altitudeMode == .person { gpsModel.target.vertical = .realistic }
             gps = GPSPairSimulator(model: gpsModel, plane: plane, seed: c.seed, start: .zero)
             wind = WindModel(parameters: scenario.wind ?? c.wind, seed: c.seed, start: .zero)
             sim.airframe.windENU = wind.windENU(at: .zero)
