@@ -19,7 +19,7 @@ struct ARDroneSlopeTests {
     func climbsWithTheGround(plant: BenchPlant) throws {
         // Given the walker going up the grade with the AR.Drone following (the leash, altitude_mode "person")
         let result = try Self.run(plant: plant)
-        let altitude = BenchConfiguration().followParameters(drone: DroneConfiguration()).altitudeMeters
+        let altitude = try #require(BenchScenario.uphillWalk().followMode?.altitudeMeters)
         let slope = SlopeWalkScenario()
         // Then its ultrasound height stays near altitude_m all the way up (the ground rising under it is
         // taken back by the controller's climb), never near the ground

@@ -70,6 +70,29 @@ struct CrossFieldTests {
         #expect(lowered.followParameters.altitudeFloorMeters == 1.5 && lowered.followParameters.altitudeMode == .person)
     }
 
+    @Test("altitude_mode \"person\" on an autopilot needs altitude_m ≥ 8 (the puck's altitude drifts); the AR.Drone and \"takeoff\" do not")
+    func personAltitudeOnAutopilot() throws {
+        let mavlink = [("drone", "protocol", "\"mavlink\""), ("follow", "altitude_mode", "\"person\"")]
+        // Given "person" on MAVLink at the default altitude_m (3): refused, naming altitude_m and what to set
+        let doc = TestDocument.flyable(mavlink)
+        let problems = try #require(doc.parse().failure).problems
+        #expect(problems.count == 1)
+        guard case .outOfRange(_, let line, let key, let value, let range) = try #require(problems.first) else {
+            Issue.record("expected out of range, got \(problems)")
+            return
+        }
+        #expect(key == "follow.altitude_m" && value == "3 (default)" && line == doc.line(of: "follow.altitude_mode"))
+        #expect(range.contains("set follow.altitude_m to at least 8") && range.contains("altitude_mode = \"takeoff\""), "\(range)")
+        // A written 7.5 is blamed on its own line
+        let written = TestDocument.flyable(mavlink + [("follow", "altitude_m", "7.5")])
+        #expect(try #require(written.parse().failure).problems.map(\.key) == ["follow.altitude_m"])
+        // At 8 (with room above for the climb) it flies; "takeoff" on MAVLink and "person" on the AR.Drone keep 3
+        let high = try TestDocument.flyable(mavlink + [("follow", "altitude_m", "8"), ("drone", "altitude_max_m", "20")]).parse().get()
+        #expect(high.followParameters.altitudeMeters == 8 && high.followParameters.altitudeMode == .person)
+        #expect(try TestDocument.flyable([("drone", "protocol", "\"mavlink\"")]).parse().get().follow.altitudeMeters == 3)
+        #expect(try TestDocument.flyable([("follow", "altitude_mode", "\"person\"")]).parse().get().follow.altitudeMode == .person)
+    }
+
     @Test("with the ceiling rejected, altitude_m is checked against its static range only")
     func altitudeWithRejectedCeiling() throws {
         let doc = TestDocument.flyable([("drone", "altitude_max_m", "\"ten\""), ("follow", "altitude_m", "150")])

@@ -87,6 +87,7 @@ extension FollowMeConfiguration {
         // where it applies, with altitude_mode "person" (elsewhere a ceiling under its 3 m default stays valid).
         checkUnderCeiling("altitude_m", c.follow.altitudeMeters, c, &r)
         if c.follow.altitudeMode == .person { checkUnderCeiling("altitude_min_m", c.follow.altitudeMinMeters, c, &r) }
+        checkPersonAltitude(c, &r)
 
         let gpsErrorKnown = !r.isRejected("failsafe", "gps_relative_error_m")
         let separationMax = c.follow.standoffMeters - Failsafe.separationMarginMeters
@@ -239,6 +240,22 @@ extension FollowMeConfiguration {
             key: "follow.\(key)", value: valueText(value, written: r.isWritten("follow", key)),
             range: "\(ConfigReader.format(ConfigSchema.spec("follow", key).range.lowerBound)) to "
                 + "\(ConfigReader.format(c.drone.altitudeMaxMeters)) (drone.altitude_max_m)"))
+    }
+
+    /// altitude_mode "person" on an autopilot flies `altitude_m` above the puck's altitude, which drifts by
+    /// metres: at least `FollowParameters.personAltitudeMinimumMeters` (the AR.Drone's ultrasound height is
+    /// above the ground under it, and the mode changes nothing there). Safety forbids the lower heights a
+    /// file could give before this rule; the error names the key and what to set.
+    private static func checkPersonAltitude(_ c: FollowMeConfiguration, _ r: inout ConfigReader) {
+        let least = FollowParameters.personAltitudeMinimumMeters
+        guard c.follow.altitudeMode == .person, c.drone.linkProtocol == .mavlink, !r.isRejected("follow", "altitude_m"),
+              c.follow.altitudeMeters < least else { return }
+        r.add(.outOfRange(
+            path: r.path, line: blame(r, ("follow", "altitude_m"), ("follow", "altitude_mode")),
+            key: "follow.altitude_m", value: valueText(c.follow.altitudeMeters, written: r.isWritten("follow", "altitude_m")),
+            range: "\(ConfigReader.format(least)) or more with follow.altitude_mode \"person\" on an autopilot (the puck's "
+                + "altitude drifts by metres); set follow.altitude_m to at least \(ConfigReader.format(least)) (and "
+                + "drone.altitude_max_m above it plus the climb), or altitude_mode = \"takeoff\""))
     }
 
     private static func blame(_ r: ConfigReader, _ key: (String, String), _ other: (String, String)) -> Int? {
