@@ -100,6 +100,9 @@ extension FlightLoop {
                 r.dropped = dropped
                 r.headingReportsRejected = navigator.rejectedHeadingReports
                 r.headingReanchored = navigator.reanchoredHeadings
+                if machine.followParameters.altitudeMode == .person {
+                    r.targetAltitudeSpikesRejected = machine.personAltitude.spikesRejected
+                }
                 r.targetFixes = FixScreenRecord(target)
                 r.onboardFixes = FixScreenRecord(onboard)
             }

@@ -27,7 +27,7 @@ struct FlightLogRecordTests {
         (link.sendFailures, link.eventsDropped, link.socketsClosed, link.socketsReopened, link.bootstrapRedos) = (11, 12, 13, 14, 15)
         r.link = link
         r.dropped = DroppedLogLinesRecord(logLines: 16, logLinesWaiting: 17, flightLogLines: 18)
-        (r.headingReportsRejected, r.headingReanchored) = (19, 20)
+        (r.headingReportsRejected, r.headingReanchored, r.targetAltitudeSpikesRejected) = (19, 20, 27)
         r.targetFixes = FixScreenRecord(counts: [21, 22, 23, 24, 25, 26])
         r.onboardFixes = FixScreenRecord(counts: [31, 32, 33, 34, 35, 36])
 
@@ -38,7 +38,7 @@ struct FlightLogRecordTests {
             "sequence_restarts":8,"navdata_losses":9,"navdata_rate_hz":15.0,"ticks_late":10,"max_tick_lateness_s":0.25,\
             "send_failures":11,"events_dropped":12,"sockets_closed":13,"sockets_reopened":14,"bootstrap_redos":15,\
             "log_lines_dropped":16,"log_lines_waiting":17,"flight_log_lines_dropped":18,"heading_reports_rejected":19,\
-            "heading_reanchored":20,"target_fixes_accepted":21,"target_fixes_outliers":22,"target_fixes_future_time":23,\
+            "heading_reanchored":20,"target_altitude_spikes_rejected":27,"target_fixes_accepted":21,"target_fixes_outliers":22,"target_fixes_future_time":23,\
             "target_fixes_stale":24,"target_fixes_refused_eph":25,"target_clock_reanchors":26,"onboard_fixes_accepted":31,\
             "onboard_fixes_outliers":32,"onboard_fixes_future_time":33,"onboard_fixes_stale":34,\
             "onboard_fixes_refused_eph":35,"onboard_clock_reanchors":36}

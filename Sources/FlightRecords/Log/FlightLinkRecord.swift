@@ -28,6 +28,9 @@ public struct FlightLinkRecord: Codable, Sendable, Hashable {
     public var dropped: DroppedLogLinesRecord? = nil
     public var headingReportsRejected: Int? = nil
     public var headingReanchored: Int? = nil
+    /// The person's 3-D fixes whose altitude the rate gate ignored (`PersonAltitudeFilter.spikesRejected`):
+    /// written while `altitude_mode = "person"` reads them.
+    public var targetAltitudeSpikesRejected: Int? = nil
     public var targetFixes: FixScreenRecord? = nil
     public var onboardFixes: FixScreenRecord? = nil
 
@@ -35,6 +38,7 @@ public struct FlightLinkRecord: Codable, Sendable, Hashable {
         case t, kind, event, wasFlying = "was_flying", silenceSeconds = "silence_s", key, value, reason, socket, error
         case localPort = "local_port", samePort = "same_port", attempts, downSeconds = "down_s", failed
         case headingReportsRejected = "heading_reports_rejected", headingReanchored = "heading_reanchored"
+        case targetAltitudeSpikesRejected = "target_altitude_spikes_rejected"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -59,6 +63,7 @@ public struct FlightLinkRecord: Codable, Sendable, Hashable {
         try dropped?.encode(to: encoder)
         try c.encodeIfPresent(headingReportsRejected, forKey: .headingReportsRejected)
         try c.encodeIfPresent(headingReanchored, forKey: .headingReanchored)
+        try c.encodeIfPresent(targetAltitudeSpikesRejected, forKey: .targetAltitudeSpikesRejected)
         try targetFixes?.encode(to: encoder, prefix: "target")
         try onboardFixes?.encode(to: encoder, prefix: "onboard")
     }
@@ -82,6 +87,7 @@ public struct FlightLinkRecord: Codable, Sendable, Hashable {
         failed = try c.decodeIfPresent(String.self, forKey: .failed)
         headingReportsRejected = try c.decodeIfPresent(Int.self, forKey: .headingReportsRejected)
         headingReanchored = try c.decodeIfPresent(Int.self, forKey: .headingReanchored)
+        targetAltitudeSpikesRejected = try c.decodeIfPresent(Int.self, forKey: .targetAltitudeSpikesRejected)
         let statistics = event == "statistics" || event == "statistics-final"
         link = statistics ? try LinkStatisticsRecord(from: decoder) : nil
         dropped = statistics ? try? DroppedLogLinesRecord(from: decoder) : nil
