@@ -374,11 +374,6 @@ struct CommandRequest {
     var request: OperatorRequest?
     var problem: String?
 
-    /// The operator command, when the line is one (not a mode change).
-    var command: OperatorCommand? {
-        if case .command(let command)? = request { command } else { nil }
-    }
-
     /// Every word `command` takes: the operator commands and `mode`.
     static var knownNames: String { OperatorRequest.names.joined(separator: ", ") }
 
