@@ -75,6 +75,17 @@ struct FlightLoop {
     /// One input; returns the outcome once the flight is over (after a shutdown request: landed,
     /// or the landing deadline passed), nil while it goes on.
     mutating func handle(_ input: Input, now: MonotonicTime) -> FlightOutcome? {
+        let outcome = handleInput(input, now: now)
+        if outcome != nil {
+            // The flight's last state (landed, released) reaches every view, however soon after the
+            // previous status it came: the loop ends here, and no tick publishes it later.
+            lastStatus = .zero
+            publishStatus(now: now)
+        }
+        return outcome
+    }
+
+    private mutating func handleInput(_ input: Input, now: MonotonicTime) -> FlightOutcome? {
         var released = false
         if case .shutdown = input {
             if case .released(let reason) = machine.state {

@@ -53,3 +53,33 @@ struct FlightLoopStatusTests {
         #expect(status.stateSinceT == status.transitions.last?.t)
     }
 }
+
+/// The flight's last status reaches the views: the loop ends on the navdata that confirms the landing,
+/// and no tick comes after it to publish the state the throttle held back.
+@Suite("Flight loop status: the last state is published when the flight ends")
+struct FlightLoopFinalStatusTests {
+    @Test("shutdown while following: the board's last status is landed, not landing(shutdown)")
+    func landedReachesTheBoard() throws {
+        // Given a flight loop following, publishing to a board
+        let board = FlightStatusBoard()
+        var options = FlightServiceOptions()
+        options.statusBoard = board
+        var rig = try FlightRig(options: options)
+        rig.start()
+        #expect(rig.run(within: 30) { $0.state == .following }, "states: \(rig.states)")
+
+        // When shutdown lands it, and the navdata that confirms the landing is followed by a fix of the
+        // person before the next tick (the fix decides at once: that decision ends the flight)
+        rig.send(.shutdown)
+        #expect(rig.run(within: 10) { $0.flightState == .landed }, "the firmware landed; states: \(rig.states)")
+        rig.sendTelemetry()
+        rig.send(.gps(rig.fix(.target, at: rig.person)))
+
+        // Then the outcome is landed and so is the last status every view reads
+        #expect(rig.outcome == .landed)
+        #expect(rig.state == .landed)
+        let status = try #require(board.current.status)
+        #expect(status.state == "landed", "the last status published: \(status.state)")
+        #expect(status.transitions.last?.to == "landed")
+    }
+}

@@ -87,7 +87,7 @@ struct FlightRig {
         if loop.machine.state != before { states.append(loop.machine.state.name) }
     }
 
-    private func fix(_ role: ReceiverRole, at position: PlaneVector) -> GPSEvent {
+    func fix(_ role: ReceiverRole, at position: PlaneVector) -> GPSEvent {
         let c = plane.unproject(position)!
         let t = 1_700_000_000 + Double(tick) / 30 - 0.3
         let fixTime = FixTime(seconds: Int64(t), nanoseconds: Int32((t - t.rounded(.down)) * 1e9))
@@ -105,15 +105,18 @@ struct FlightRig {
                                                          headingDegrees: receiverHeadingDegrees, receivedAt: now)!)
             for event in [fix(.onboard, at: drone), heading] { send(onboardFromLink ? .link(.onboard(event)) : .gps(event)) }
         }
-        if tick % 2 == 0, sendsTelemetry {
-            send(.link(.telemetry(DroneTelemetry(
-                flightState: flightState, emergency: false, batteryPercent: 90, altitudeMeters: altitude,
-                velocityBody: BodyVelocity(forwardMetersPerSecond: 0, rightMetersPerSecond: 0), yawDegrees: 0,
-                receivedAt: now), sequence: tick / 2 + 1)))
-        }
+        if tick % 2 == 0, sendsTelemetry { sendTelemetry() }
         send(.tick)
         react(to: link.latest)
         tick += 1
+    }
+
+    /// The firmware's navdata now (15 Hz in `step()`).
+    mutating func sendTelemetry() {
+        send(.link(.telemetry(DroneTelemetry(
+            flightState: flightState, emergency: false, batteryPercent: 90, altitudeMeters: altitude,
+            velocityBody: BodyVelocity(forwardMetersPerSecond: 0, rightMetersPerSecond: 0), yawDegrees: 0,
+            receivedAt: now), sequence: tick / 2 + 1)))
     }
 
     private mutating func react(to command: LinkCommand?) {
