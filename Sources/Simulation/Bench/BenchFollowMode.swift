@@ -130,8 +130,22 @@ extension BenchMetrics {
         /// RMS of (the drone's bearing from the person − their direction of travel − the angle), while
         /// the person moves at ≥ 0.5 m/s (angle mode), degrees.
         public var angleErrorRMSDegrees: Double?
+        /// The part of `angleErrorRMSDegrees` no controller can remove: RMS of (an ideal swing's bearing −
+        /// the asked bearing), where the ideal swing turns round the person at exactly the bound
+        /// (`orbit_speed_mps` ÷ standoff), from the drone's own bearing at the first sample, holding while
+        /// the person stands. After a 90° turn on the spot it is ≈ 17.6° on the walk with turns at 2 m/s.
+        public var angleFloorRMSDegrees: Double?
+        /// What the controller owns: RMS of (the drone's bearing − the ideal swing's bearing), degrees,
+        /// over the same samples (its lag behind the bounded swing, its steady error, the receivers' bias).
+        public var angleErrorBeyondBoundRMSDegrees: Double?
+        /// `angleErrorBeyondBoundRMSDegrees` on the positions as the receivers' slow error shows them (the
+        /// truth + that error): the controller's own share, without the bias between the receivers.
+        public var angleErrorBeyondBoundSeenRMSDegrees: Double?
         /// RMS of (distance − standoff), metres: the orbit's radius error (the range RMS, airborne only).
         public var radiusErrorRMSMeters: Double?
+        /// `radiusErrorRMSMeters` on the positions as the receivers' slow error shows them: the standoff the
+        /// controller can hold; the difference is the bias between the receivers, which it cannot see.
+        public var radiusErrorSeenRMSMeters: Double?
         /// Mean speed of the drone round the person in the asked direction (orbit), m/s: the tangential
         /// part of the drone's velocity relative to the person.
         public var orbitSpeedMeanMetersPerSecond: Double?
@@ -147,32 +161,72 @@ extension BenchMetrics {
 /// Sums for `BenchMetrics.FollowModeFigures`.
 struct ModeFigures {
     private var angleSquareSum = 0.0, angleCount = 0
-    private var radiusSquareSum = 0.0, radiusCount = 0
+    private var floorSquareSum = 0.0, beyondSquareSum = 0.0, seenBeyondSquareSum = 0.0
+    /// The ideal bounded swing on true positions, and on the positions the receivers' slow error shows.
+    private var ideal = IdealSwing(), seenIdeal = IdealSwing()
+    private var radiusSquareSum = 0.0, seenRadiusSquareSum = 0.0, radiusCount = 0
     private var orbitSpeedSum = 0.0
     private var heightSquareSum = 0.0, heightCount = 0
     private var jerkSquareSum = 0.0, jerkCount = 0
     private var previous: (timeSeconds: Double, velocity: PlaneVector, acceleration: PlaneVector?)?
 
+    /// `receiversSlowErrorMeters`: the slow part of the error of the drone's position relative to the
+    /// person's as FollowMe reads it (the onboard receiver's bias − the person's receiver's; the autopilot's
+    /// position has none in the bench), which no controller can see: the "seen" figures add it to the truth.
     mutating func add(_ mode: BenchFollowMode, timeSeconds: Double, person: PlaneVector, drone: PlaneVector,
-                      personVelocity: PlaneVector, droneVelocity: PlaneVector, standoffMeters: Double, heightErrorMeters: Double?) {
+                      personVelocity: PlaneVector, droneVelocity: PlaneVector, standoffMeters: Double, heightErrorMeters: Double?,
+                      receiversSlowErrorMeters: PlaneVector = .zero) {
         addJerk(timeSeconds: timeSeconds, droneVelocity: droneVelocity)
         if let heightErrorMeters {
             heightSquareSum += heightErrorMeters * heightErrorMeters
             heightCount += 1
         }
-        let offset = drone - person
+        let offset = drone - person, seenOffset = offset + receiversSlowErrorMeters
         let distance = offset.length
-        guard distance > 1 else { return }
+        guard distance > 1, seenOffset.length > 1 else { return }
         radiusSquareSum += (distance - standoffMeters) * (distance - standoffMeters)
+        seenRadiusSquareSum += (seenOffset.length - standoffMeters) * (seenOffset.length - standoffMeters)
         radiusCount += 1
         let relative = droneVelocity - personVelocity
         let counterClockwise = (offset.east * relative.north - offset.north * relative.east) / distance
         orbitSpeedSum += mode.orbitDirection == .clockwise ? -counterClockwise : counterClockwise
-        let personSpeed = personVelocity.length
-        if mode.mode == .angle, personSpeed >= MetricsAccumulator.movingSpeedMetersPerSecond {
-            let error = wrappedDegrees180(offset.bearingDegrees - personVelocity.bearingDegrees - mode.angleDegrees)
-            angleSquareSum += error * error
-            angleCount += 1
+        guard mode.mode == .angle else { return }
+        let moving = personVelocity.length >= MetricsAccumulator.movingSpeedMetersPerSecond
+        let asked = personVelocity.bearingDegrees + mode.angleDegrees
+        let rate = standoffMeters > 0 ? degrees(fromRadians: mode.orbitSpeedMetersPerSecond / standoffMeters) : 0
+        let idealBearing = ideal.step(toward: moving ? asked : nil, from: offset.bearingDegrees,
+                                      timeSeconds: timeSeconds, degreesPerSecond: rate)
+        let seenIdealBearing = seenIdeal.step(toward: moving ? asked : nil, from: seenOffset.bearingDegrees,
+                                              timeSeconds: timeSeconds, degreesPerSecond: rate)
+        guard moving else { return }
+        let error = wrappedDegrees180(offset.bearingDegrees - asked)
+        let floor = wrappedDegrees180(idealBearing - asked), beyond = wrappedDegrees180(offset.bearingDegrees - idealBearing)
+        let seenBeyond = wrappedDegrees180(seenOffset.bearingDegrees - seenIdealBearing)
+        angleSquareSum += error * error
+        floorSquareSum += floor * floor
+        beyondSquareSum += beyond * beyond
+        seenBeyondSquareSum += seenBeyond * seenBeyond
+        angleCount += 1
+    }
+
+    /// The fastest swing the bound allows: a bearing from the person that turns towards the asked one at
+    /// `orbit_speed_mps` ÷ standoff, starting at the drone's own bearing, holding while the person stands.
+    struct IdealSwing {
+        private var last: (bearingDegrees: Double, timeSeconds: Double)?
+
+        /// Moves it towards `asked` (nil: hold) and returns its bearing, degrees.
+        mutating func step(toward asked: Double?, from bearing: Double, timeSeconds: Double, degreesPerSecond: Double) -> Double {
+            guard let last else {
+                self.last = (bearing, timeSeconds)
+                return bearing
+            }
+            var next = last.bearingDegrees
+            if let asked {
+                let maxStep = degreesPerSecond * max(0, timeSeconds - last.timeSeconds)
+                next = wrappedDegrees180(next + min(max(wrappedDegrees180(asked - next), -maxStep), maxStep))
+            }
+            self.last = (next, timeSeconds)
+            return next
         }
     }
 
@@ -198,7 +252,11 @@ struct ModeFigures {
         BenchMetrics.FollowModeFigures(
             mode: mode.mode, angleDegrees: mode.mode == .angle ? mode.angleDegrees : nil,
             angleErrorRMSDegrees: angleCount > 0 ? (angleSquareSum / Double(angleCount)).squareRoot() : nil,
+            angleFloorRMSDegrees: angleCount > 0 ? (floorSquareSum / Double(angleCount)).squareRoot() : nil,
+            angleErrorBeyondBoundRMSDegrees: angleCount > 0 ? (beyondSquareSum / Double(angleCount)).squareRoot() : nil,
+            angleErrorBeyondBoundSeenRMSDegrees: angleCount > 0 ? (seenBeyondSquareSum / Double(angleCount)).squareRoot() : nil,
             radiusErrorRMSMeters: radiusCount > 0 ? (radiusSquareSum / Double(radiusCount)).squareRoot() : nil,
+            radiusErrorSeenRMSMeters: radiusCount > 0 ? (seenRadiusSquareSum / Double(radiusCount)).squareRoot() : nil,
             orbitSpeedMeanMetersPerSecond: mode.mode == .orbit && radiusCount > 0 ? orbitSpeedSum / Double(radiusCount) : nil,
             heightErrorRMSMeters: heightCount > 0 ? (heightSquareSum / Double(heightCount)).squareRoot() : nil,
             jerkRMSMetersPerSecondCubed: jerkCount > 0 ? (jerkSquareSum / Double(jerkCount)).squareRoot() : nil)
@@ -213,7 +271,7 @@ extension BenchOutput {
         guard !runs.isEmpty else { return "" }
         let legacy = report.isARDroneOnly
         let header = [pad("scenario", 22), pad("noise", 10)] + (legacy ? [] : [pad("link", 7)])
-            + [pad("mode", 10), lpad("angle err°", 11), lpad("radius RMS m", 13), lpad("orbit m/s", 10),
+            + [pad("mode", 10), lpad("angle err°", 11), lpad("floor°", 7), lpad("beyond°", 8), lpad("seen°", 6), lpad("radius RMS m", 13), lpad("seen m", 7), lpad("orbit m/s", 10),
                lpad("height RMS m", 13), lpad("jerk m/s³", 10), lpad("min sep m", 10), lpad("<lim s", 7)]
         var out = "follow modes (issue 26):\n" + header.joined(separator: " ") + "\n"
         out += String(repeating: "-", count: header.joined(separator: " ").count) + "\n"
@@ -221,7 +279,9 @@ extension BenchOutput {
             let f = r.metrics.followMode!
             let mode = f.mode.rawValue + (f.angleDegrees.map { " \(num($0, 0))" } ?? "")
             let row = [pad(r.scenario, 22), pad(r.noise.rawValue, 10)] + (legacy ? [] : [pad(r.link.rawValue, 7)])
-                + [pad(mode, 10), lpad(opt(f.angleErrorRMSDegrees, 1), 11), lpad(opt(f.radiusErrorRMSMeters, 2), 13),
+                + [pad(mode, 10), lpad(opt(f.angleErrorRMSDegrees, 1), 11), lpad(opt(f.angleFloorRMSDegrees, 1), 7),
+                   lpad(opt(f.angleErrorBeyondBoundRMSDegrees, 1), 8), lpad(opt(f.angleErrorBeyondBoundSeenRMSDegrees, 1), 6),
+                   lpad(opt(f.radiusErrorRMSMeters, 2), 13), lpad(opt(f.radiusErrorSeenRMSMeters, 2), 7),
                    lpad(opt(f.orbitSpeedMeanMetersPerSecond, 2), 10), lpad(opt(f.heightErrorRMSMeters, 2), 13),
                    lpad(opt(f.jerkRMSMetersPerSecondCubed, 2), 10),
                    lpad(num(r.metrics.minSeparationMeters, 2), 10),
@@ -229,7 +289,9 @@ extension BenchOutput {
             out += row.joined(separator: " ") + "\n"
         }
         out += "angle err = RMS of the drone's bearing from the person − their direction of travel − angle_deg while they move "
-            + "≥ 0.5 m/s; radius RMS = |distance − standoff|; orbit = mean speed round the person in the asked direction "
+            + "≥ 0.5 m/s; floor = the part an ideal swing at the bound (orbit_speed_mps ÷ standoff) still has; beyond = the "
+            + "drone's bearing − that ideal swing's (what the controller and the receivers add); seen = the same on the positions the receivers' slow error shows "
+            + "(truth + the onboard's bias − the person's: what the controller can see); radius RMS = |distance − standoff|; orbit = mean speed round the person in the asked direction "
             + "(settled, airborne, true positions); height RMS = drone's height above the person's ground − altitude_m "
             + "while following (autopilot links; the AR.Drone on a slope); jerk = RMS of the change of the drone's true horizontal acceleration\n"
         return out
@@ -240,7 +302,11 @@ extension BenchOutput {
         o.add("follow_mode", f.mode.rawValue)
         o.add("angle_deg", f.angleDegrees)
         o.add("angle_error_rms_deg", f.angleErrorRMSDegrees)
+        o.add("angle_floor_rms_deg", f.angleFloorRMSDegrees)
+        o.add("angle_error_beyond_bound_rms_deg", f.angleErrorBeyondBoundRMSDegrees)
+        o.add("angle_error_beyond_bound_seen_rms_deg", f.angleErrorBeyondBoundSeenRMSDegrees)
         o.add("radius_error_rms_m", f.radiusErrorRMSMeters)
+        o.add("radius_error_seen_rms_m", f.radiusErrorSeenRMSMeters)
         o.add("orbit_speed_mean_mps", f.orbitSpeedMeanMetersPerSecond)
         o.add("height_error_rms_m", f.heightErrorRMSMeters)
         o.add("jerk_rms_mps3", f.jerkRMSMetersPerSecondCubed)

@@ -263,7 +263,9 @@ public enum BenchRunner {
                                 following: tick.following, personVelocity: p.velocityENU,
                                 droneVelocity: sim.airframe.velocityENU, stateName: tick.stateName, aimPoint: tick.aimPoint,
                                 climbing: tick.climbing,
-                                heightErrorMeters: heightAbovePersonMeters.map { heightAboveTakeoff() - p.groundAltitudeMeters - $0 })
+                                heightErrorMeters: heightAbovePersonMeters.map { heightAboveTakeoff() - p.groundAltitudeMeters - $0 },
+                                receiversSlowErrorMeters: (sim.readsOnboardReceiver ? gps.biasMeters(for: .onboard) : .zero)
+                                    - gps.biasMeters(for: .target))
                 }
                 if t >= nextTrack {
                     nextTrack += trackNanoseconds

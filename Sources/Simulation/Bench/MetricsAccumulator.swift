@@ -65,7 +65,7 @@ struct MetricsAccumulator {
     mutating func add(timeSeconds: Double, person: PlaneVector, drone: PlaneVector, noseHeadingDegrees: Double,
                       airborne: Bool, following: Bool, personVelocity: PlaneVector = .zero,
                       droneVelocity: PlaneVector = .zero, stateName: String? = nil, aimPoint: PlaneVector? = nil,
-                      climbing: Bool = false, heightErrorMeters: Double? = nil) {
+                      climbing: Bool = false, heightErrorMeters: Double? = nil, receiversSlowErrorMeters: PlaneVector = .zero) {
         let offset = person - drone
         let distance = offset.length
         if let stateName {
@@ -110,7 +110,7 @@ struct MetricsAccumulator {
         if airborne, let followMode {
             modeFigures.add(followMode, timeSeconds: timeSeconds, person: person, drone: drone, personVelocity: personVelocity,
                             droneVelocity: droneVelocity, standoffMeters: standoffMeters,
-                            heightErrorMeters: following ? heightErrorMeters : nil)
+                            heightErrorMeters: following ? heightErrorMeters : nil, receiversSlowErrorMeters: receiversSlowErrorMeters)
         }
         if airborne, distance > 1 {
             let facing = wrappedDegrees180(offset.bearingDegrees - noseHeadingDegrees)
