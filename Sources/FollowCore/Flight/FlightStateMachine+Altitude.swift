@@ -32,6 +32,23 @@ extension FlightStateMachine {
         return now.seconds(since: at) > Self.personAltitudeTimeoutSeconds
     }
 
+    /// The person's altitude at home, when the filter seeds (`PersonAltitudeFilter`: only from a run of
+    /// agreeing fixes) after home was set but before the drone leaves the climb straight up over home: the
+    /// person has walked a few seconds at most, so it still stands for their height at take-off. Once per tick.
+    mutating func notePersonAltitudeAtHomeDuringClimb() {
+        guard personAltitudeAtHomeMeters == nil, home != nil, state.kind == .takingOff || state.kind == .climbing else { return }
+        personAltitudeAtHomeMeters = personAltitudeMeters
+    }
+
+    /// With `AltitudeMode.person` on an autopilot, before take-off: the person's altitude is not known now —
+    /// the filter has not seeded from agreeing 3-D fixes yet, or its last used fix is older than
+    /// `personAltitudeTimeoutSeconds` (`Prerequisites.targetAltitude`; home takes the altitude at take-off).
+    func personAltitudeUnknown(now: MonotonicTime) -> Bool {
+        guard followsPersonAltitude else { return false }
+        guard personAltitudeMeters != nil, let at = personAltitude.lastUsedAt else { return true }
+        return now.seconds(since: at) > Self.personAltitudeTimeoutSeconds
+    }
+
     /// How long `AltitudeMode.person` flies on without a 3-D fix from the person, seconds (our choice:
     /// a walker on a 10 % grade climbs 0.7 m in 5 s, about the height tolerance; a receiver dropping to
     /// 2-D under trees for a few fixes must not stop the flight).
