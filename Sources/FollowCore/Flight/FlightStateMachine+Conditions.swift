@@ -63,7 +63,6 @@ extension FlightStateMachine {
            (targetFixIntervalSeconds ?? .infinity) > Self.targetRateTolerance / followParameters.targetFixRateHz {
             missing.insert(.targetRate)
         }
-        if personAltitudeUnknown(now: now) { missing.insert(.targetAltitude) }
         return missing
     }
 
