@@ -44,6 +44,8 @@ struct FlightRig {
     /// Receiver heading: nose north with the default 90° mount.
     var receiverHeadingDegrees = 270.0
     var sendsTarget = true
+    /// The person's receiver altitude on their fixes (3-D, HAE), metres; nil = none reported (as before).
+    var personAltitudeMeters: Double?
     /// Deliver the drone's own fixes and heading as the link's `.onboard` events (an autopilot's
     /// estimate) instead of from gpsd.
     var onboardFromLink = false
@@ -62,10 +64,11 @@ struct FlightRig {
     /// The loop's outcome once it returned one.
     private(set) var outcome: FlightOutcome?
 
-    init(options: FlightServiceOptions = FlightServiceOptions(), recorder: FlightRecorder? = nil) throws {
+    init(follow: FollowParameters = FollowParameters(), options: FlightServiceOptions = FlightServiceOptions(),
+         recorder: FlightRecorder? = nil) throws {
         var logger = Logger(label: "test.flightloop")
         logger.logLevel = .critical
-        let machine = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters())
+        let machine = try FlightStateMachine(follow: follow, failsafe: FailsafeParameters())
         loop = FlightLoop(machine: machine, link: link, recorder: recorder, options: options, logger: logger)
     }
 
@@ -93,7 +96,8 @@ struct FlightRig {
         let fixTime = FixTime(seconds: Int64(t), nanoseconds: Int32((t - t.rounded(.down)) * 1e9))
         return .fix(GPSFix(role: role, device: "/dev/rig-\(role)", mode: .threeD,
                            latitudeDegrees: c.latitudeDegrees, longitudeDegrees: c.longitudeDegrees,
-                           fixTime: fixTime, receivedAt: now, ephMeters: 2)!)
+                           fixTime: fixTime, receivedAt: now,
+                           altitudeHAEMeters: role == .target ? personAltitudeMeters : nil, ephMeters: 2)!)
     }
 
     /// One 30 Hz tick: deliver what is due (receivers 5 Hz, telemetry 15 Hz), tick the loop, let

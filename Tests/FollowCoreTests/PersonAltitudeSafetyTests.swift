@@ -43,25 +43,27 @@ struct PersonAltitudeSafetyTests {
         }
     }
 
-    @Test("a lasting 12 m jump (the receiver re-converging) is taken once it could have been walked, never below the floor")
+    @Test("a lasting 12 m jump (the receiver re-converging) is re-seeded after 1 s of agreeing fixes, never below the floor")
     func lastingJumpTaken() throws {
         var world = try Self.following()
         world.personAltitude = 388
         world.run(for: 20)
-        // (12 − 2) m at 3 m/s: ignored for ≈ 3.3 s, then used; the floor keeps the drone at 3 m
-        let rejected = world.machine.personAltitude.spikesRejected
-        #expect(rejected >= 15 && rejected <= 18, "\(rejected) fixes ignored")
+        // At 5 Hz the sixth agreeing fix spans 1 s: five ignored, then one re-seed (the gate alone took 3.3 s,
+        // 15–18 fixes); the floor keeps the drone at 3 m
+        #expect(world.machine.personAltitude.spikesRejected == 5 && world.machine.personAltitude.reseeds == 1,
+                "\(world.machine.personAltitude.spikesRejected) ignored, \(world.machine.personAltitude.reseeds) re-seeds")
         #expect(abs(world.machine.followAltitudeMeters() - 3) < 0.05 && world.state == .following, "\(world.state.name)")
     }
 
     @Test("the rate gate: 3 m/s since the last used fix plus 2 m of jitter; a NaN is not used")
     func gate() {
         var filter = PersonAltitudeFilter()
-        let used = [(100.0, 0.0), (102.7, 0.2), (102.5, 0.2), (80, 1.2), (107.4, 1.2), (.nan, 1.4)].map {
+        // Seeded by three agreeing fixes over 1 s (PersonAltitudeSeedTests), then the gate
+        let used = [(100.0, 0.0), (100.5, 0.5), (100, 1), (102.7, 1.2), (102.5, 1.2), (80, 2.2), (107.4, 2.2), (.nan, 2.4)].map {
             filter.note($0.0, at: MonotonicTime(seconds: $0.1))
         }
         // 2.7 m in 0.2 s is over the 2.6 m gate at 5 Hz; 22.5 m in 1 s is a spike; 4.9 m in 1 s is inside 3 + 2
-        #expect(used == [true, false, true, false, true, false])
+        #expect(used == [false, false, true, false, true, false, true, false])
         #expect(filter.spikesRejected == 2 && filter.lastUsedRawMeters == 107.4)
     }
 }

@@ -78,8 +78,8 @@ public enum HoldReason: Sendable, Hashable {
     /// of the drone's height above home — the ground ahead rises towards the drone. Holds where it
     /// is (never for the AR.Drone, whose ultrasound altitude is height above the ground).
     case personAboveDrone
-    /// `AltitudeMode.person` on an autopilot: the person's receiver has given no 3-D fix (no altitude)
-    /// for `FlightStateMachine.personAltitudeTimeoutSeconds`, or gave none before take-off, so the height
+    /// `AltitudeMode.person` on an autopilot: the person's receiver has given no 3-D fix the altitude filter
+    /// used for `FlightStateMachine.personAltitudeTimeoutSeconds`, or none by the end of the climb, so the height
     /// above them is unknown. Holds where it is, at the last altitude aimed for, until a 3-D fix returns.
     case targetAltitudeStale
     /// The link says it does not control the vehicle although it is airborne and ours (e.g. the

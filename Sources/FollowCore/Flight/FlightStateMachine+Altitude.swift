@@ -7,15 +7,16 @@ extension FlightStateMachine {
         return true
     }
 
-    /// The person's filtered altitude, metres (the receiver's datum); nil before their first used 3-D fix.
+    /// The person's filtered altitude, metres (the receiver's datum); nil until the filter has seeded from
+    /// agreeing 3-D fixes (`PersonAltitudeFilter`).
     public var personAltitudeMeters: Double? { personAltitude.filteredMeters }
 
     /// The altitude to fly at, metres, in the vehicle's own altitude frame (navdata's): `altitudeMeters`;
     /// with `AltitudeMode.person` on an autopilot, plus how far the person's filtered altitude has risen
     /// (or fallen) since take-off, kept between `altitudeFloorMeters` and `altitudeCeilingMeters` above
-    /// take-off (the ceiling wins if they cross: it is the vehicle's own limit). Before a first 3-D fix (no
-    /// rise known) it is `altitudeMeters`, no lower than the floor (the drone holds for it,
-    /// `targetAltitudeStale(now:)`).
+    /// take-off (the ceiling wins if they cross: it is the vehicle's own limit). While the person's altitude
+    /// or its value at home is unknown (no rise known) it is `altitudeMeters`, no lower than the floor (the
+    /// drone holds for it, `targetAltitudeStale(now:)`).
     public func followAltitudeMeters() -> Double {
         guard followsPersonAltitude else { return followParameters.altitudeMeters }
         var altitude = followParameters.altitudeMeters
@@ -24,12 +25,20 @@ extension FlightStateMachine {
     }
 
     /// With `AltitudeMode.person` on an autopilot, while moving sideways (following, or held for this):
-    /// the person's altitude is unknown — no 3-D fix since `personAltitudeTimeoutSeconds`, or none when
-    /// home was set (the rise since take-off cannot be known). Confirmed by the next 3-D fix.
+    /// the person's altitude is unknown — no used 3-D fix since `personAltitudeTimeoutSeconds`, or none by the
+    /// end of the climb (the rise since take-off cannot be known). Confirmed by the next used 3-D fix.
     func targetAltitudeStale(now: MonotonicTime) -> Bool {
         guard followsPersonAltitude, state == .following || state == .holding(.targetAltitudeStale) else { return false }
         guard personAltitudeAtHomeMeters != nil, let at = personAltitude.lastUsedAt else { return true }
         return now.seconds(since: at) > Self.personAltitudeTimeoutSeconds
+    }
+
+    /// The person's altitude at home, when the filter seeds (`PersonAltitudeFilter`: only from a run of
+    /// agreeing fixes) after home was set but before the drone leaves the climb straight up over home: the
+    /// person has walked a few seconds at most, so it still stands for their height at take-off. Once per tick.
+    mutating func notePersonAltitudeAtHomeDuringClimb() {
+        guard personAltitudeAtHomeMeters == nil, home != nil, state.kind == .takingOff || state.kind == .climbing else { return }
+        personAltitudeAtHomeMeters = personAltitudeMeters
     }
 
     /// How long `AltitudeMode.person` flies on without a 3-D fix from the person, seconds (our choice:

@@ -287,6 +287,7 @@ public struct FlightStateMachine: Sendable {
             home = drone.estimate(at: now)?.position
             personAltitudeAtHomeMeters = personAltitudeMeters
         }
+        notePersonAltitudeAtHomeDuringClimb()
 
         if let transition = releasedTransition(now: now, fresh: fresh) { return transition }
         if releasedBecause != nil, state.kind == .released { return nil }
