@@ -106,43 +106,53 @@ struct PersonAltitudeSeedTests {
         return world
     }
 
-    @Test("person mode: the first fix 40 m high just before take-off is never used; home takes the good altitude when the filter seeds during the climb")
-    func homeTakesTheSeed() throws {
+    @Test("person mode: the first fix 40 m high at take-off time — the take-off waits for agreeing fixes, home takes the good altitude")
+    func takeOffWaitsForTheSeed() throws {
         // Given a person whose receiver's first 3-D fix is 40 m high, then right
         var world = try Self.personWorld()
         world.personAltitude = 440
         world.step()
         world.personAltitude = 400
-        // When the world takes off (before the filter can seed: 1 s of agreeing fixes) and runs to following
-        let following = world.run(until: { $0 == .following }, within: 30)
-        // Then home took 400 m, not the spike, and the drone flies altitude_m above the person
-        #expect(following != nil, "\(world.state.name)")
-        #expect(world.machine.personAltitudeAtHomeMeters.map { abs($0 - 400) < 0.5 } == true,
-                "\(String(describing: world.machine.personAltitudeAtHomeMeters))")
+        // When the world runs to following
+        var waited = false
+        let following = world.run(until: { state in
+            if state.name.contains("target-altitude") { waited = true }
+            return state == .following
+        }, within: 30)
+        // Then the take-off waited for the person's altitude, and home took 400 m, not the spike
+        #expect(following != nil && waited, "\(world.state.name)")
+        #expect(world.machine.personAltitudeAtHomeMeters.map { abs($0 - 400) < 0.5 } == true)
         world.run(for: 20)
         #expect(abs(world.machine.followAltitudeMeters() - world.machine.followParameters.altitudeMeters) < 0.05)
         #expect(world.state == .following && world.machine.personAltitude.spikesRejected == 0, "\(world.state.name)")
     }
 
-    @Test("person mode: fixes that never agree keep the filter unseeded — as with no 3-D fix: altitude_m, then holding(target-altitude-stale); adopted in flight the same")
+    @Test("person mode: fixes that never agree keep the filter unseeded — no take-off (target-altitude); adopted in flight, it holds, named, at altitude_m")
     func unseededHolds() throws {
-        for adopted in [false, true] {
-            // Given a person whose receiver alternates 40 m apart every fix (the filter never seeds)
-            var world = try Self.personWorld()
-            if adopted { (world.flightState, world.altitude) = (.flying, 3) }
-            var flip = false, asked: Set<Double> = []
-            // When the flight takes off (or is adopted) and runs
-            for _ in 0..<(20 * 30) where world.state != .holding(.targetAltitudeStale) {
-                world.personAltitude = flip ? 440 : 400
-                if world.tick % 6 == 0 { flip.toggle() }
-                world.step()
-                asked.insert(world.machine.followAltitudeMeters())
-            }
-            // Then the filter has no value, the flight holds for the person's altitude, named, and it never
-            // asked for any height but altitude_m
-            #expect(world.machine.personAltitudeMeters == nil && world.machine.personAltitudeAtHomeMeters == nil)
-            #expect(world.state == .holding(.targetAltitudeStale), "adopted \(adopted): \(world.state.name)")
-            #expect(asked == [world.machine.followParameters.altitudeMeters], "adopted \(adopted): \(asked)")
+        // Given a person whose receiver alternates 40 m apart every fix (the filter never seeds)
+        var world = try Self.personWorld()
+        var flip = false
+        for _ in 0..<(10 * 30) {
+            world.personAltitude = flip ? 440 : 400
+            if world.tick % 6 == 0 { flip.toggle() }
+            world.step()
         }
+        // Then it does not take off, and names what it waits for
+        #expect(world.machine.personAltitudeMeters == nil)
+        #expect(world.state.name == "preflight(waiting: target-altitude)", "\(world.state.name)")
+
+        // Given the same receiver and a drone already flying (adopted: no preflight to wait in)
+        var adopted = try Self.personWorld()
+        (adopted.flightState, adopted.altitude) = (.flying, 3)
+        var asked: Set<Double> = []
+        for _ in 0..<(10 * 30) {
+            adopted.personAltitude = flip ? 440 : 400
+            if adopted.tick % 6 == 0 { flip.toggle() }
+            adopted.step()
+            asked.insert(adopted.machine.followAltitudeMeters())
+        }
+        // Then it holds for the person's altitude, and never asks for any height but altitude_m
+        #expect(adopted.state == .holding(.targetAltitudeStale), "\(adopted.state.name)")
+        #expect(asked == [adopted.machine.followParameters.altitudeMeters], "\(asked)")
     }
 }

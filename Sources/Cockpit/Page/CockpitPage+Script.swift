@@ -14,7 +14,7 @@ extension CockpitPage {
           navdata:"drone telemetry",battery:"battery reading","drone-ready":"drone ready on the ground",
           "person-too-close":"you to step back","drone-configuration":"drone configuration",
           "target-rate":"person's GPS rate",wind:"calmer wind",braking:"braking data",
-          "operator-hold":"RESUME (you pressed HOLD)",start:"your START"};
+          "operator-hold":"RESUME (you pressed HOLD)",start:"your START","target-altitude":"person's GPS altitude"};
         const REASONS = {"navdata-lost":"drone telemetry lost","onboard-fix-stale":"drone's GPS stale",
           "heading-stale":"drone heading stale","target-stale":"person's GPS stale",geofence:"fence reached",
           "target-too-far":"person too far","heading-rejected":"drone heading rejected",

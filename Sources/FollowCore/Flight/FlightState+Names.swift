@@ -43,6 +43,7 @@ extension Prerequisites {
         (.battery, "battery"), (.droneReady, "drone-ready"), (.targetClear, "person-too-close"),
         (.droneConfigured, "drone-configuration"), (.targetRate, "target-rate"), (.calmWind, "wind"),
         (.braking, "braking"), (.operatorResume, "operator-hold"), (.operatorStart, "start"),
+        (.targetAltitude, "target-altitude"),
     ]
 
     public var names: [String] { Self.named.compactMap { contains($0.0) ? $0.1 : nil } }

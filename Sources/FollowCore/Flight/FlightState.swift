@@ -46,9 +46,14 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     /// person said "go". Only START gives it, and only with every other prerequisite met.
     public static let operatorStart = Prerequisites(rawValue: 1 << 12)
 
+    /// With `AltitudeMode.person` on an autopilot: the person's altitude is known (`PersonAltitudeFilter`
+    /// seeded from agreeing 3-D fixes and fresh), so the rise since take-off can be measured; without it the
+    /// flight would only climb out to hold (`HoldReason.targetAltitudeStale`).
+    public static let targetAltitude = Prerequisites(rawValue: 1 << 13)
+
     public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .navdata, .battery, .droneReady, .targetClear,
                                             .droneConfigured, .targetRate, .calmWind, .braking, .operatorResume,
-                                            .operatorStart]
+                                            .operatorStart, .targetAltitude]
 }
 
 /// Why the drone is hovering in place instead of following. In order of precedence.

@@ -41,6 +41,15 @@ extension FlightStateMachine {
         personAltitudeAtHomeMeters = personAltitudeMeters
     }
 
+    /// With `AltitudeMode.person` on an autopilot, before take-off: the person's altitude is not known now —
+    /// the filter has not seeded from agreeing 3-D fixes yet, or its last used fix is older than
+    /// `personAltitudeTimeoutSeconds` (`Prerequisites.targetAltitude`; home takes the altitude at take-off).
+    func personAltitudeUnknown(now: MonotonicTime) -> Bool {
+        guard followsPersonAltitude else { return false }
+        guard personAltitudeMeters != nil, let at = personAltitude.lastUsedAt else { return true }
+        return now.seconds(since: at) > Self.personAltitudeTimeoutSeconds
+    }
+
     /// How long `AltitudeMode.person` flies on without a 3-D fix from the person, seconds (our choice:
     /// a walker on a 10 % grade climbs 0.7 m in 5 s, about the height tolerance; a receiver dropping to
     /// 2-D under trees for a few fixes must not stop the flight).

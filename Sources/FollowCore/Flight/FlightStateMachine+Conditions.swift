@@ -63,6 +63,7 @@ extension FlightStateMachine {
            (targetFixIntervalSeconds ?? .infinity) > Self.targetRateTolerance / followParameters.targetFixRateHz {
             missing.insert(.targetRate)
         }
+        if personAltitudeUnknown(now: now) { missing.insert(.targetAltitude) }
         return missing
     }
 

@@ -11,7 +11,8 @@ public enum AltitudeMode: String, Sendable, Hashable, CaseIterable {
     /// `altitudeMeters` above the person: the height above take-off rises and falls with the
     /// person's filtered 3-D fix altitude (`FlightStateMachine.followAltitudeMeters()`; fixes jumping faster
     /// than a person climbs are ignored, `PersonAltitudeFilter`), kept between `FollowParameters.altitudeFloorMeters`
-    /// and `FollowParameters.altitudeCeilingMeters` above take-off. Without a used 3-D fix (the filter's) for
+    /// and `FollowParameters.altitudeCeilingMeters` above take-off. It takes off only once the person's altitude
+    /// is known (`Prerequisites.targetAltitude`); without a used 3-D fix for
     /// `FlightStateMachine.personAltitudeTimeoutSeconds` the drone holds (`HoldReason.targetAltitudeStale`).
     /// On the AR.Drone the ultrasound already measures height above the ground, which is the person's
     /// ground a standoff away: the mode changes nothing there (and needs no 3-D fix).
