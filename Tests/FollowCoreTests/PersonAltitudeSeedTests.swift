@@ -94,6 +94,19 @@ struct PersonAltitudeSeedTests {
         #expect(abs((filter.filteredMeters ?? .nan) - 100) < amplitudeMeters)
     }
 
+    @Test("a spike, a minute without 3-D fixes, then good fixes: the old spike is out of the run and does not pull the seed",
+          arguments: [1.0, 5])
+    func spikeBeforeAGap(rateHz: Double) {
+        // Given a first fix 40 m high, and the receiver in 2-D for 60 s (the gate then spans 182 m)
+        var filter = PersonAltitudeFilter()
+        filter.note(140, at: MonotonicTime(seconds: 0))
+        // When good fixes come back (±0.5 m)
+        let good = (0..<Self.runLength(rateHz: rateHz)).map { 100 + ($0.isMultiple(of: 2) ? 0.5 : -0.5) }
+        Self.feed(&filter, good, rateHz: rateHz, from: 60)
+        // Then the filter seeds on them alone (with the spike in the run and a mean it was 113 m at 1 Hz)
+        #expect(filter.filteredMeters.map { abs($0 - 100) <= 0.5 } == true, "\(String(describing: filter.filteredMeters))")
+    }
+
     // MARK: The flight while the filter has no value
 
     /// A person-mode world on an autopilot (ceiling 20 m, floor 1 m) whose person is at 400 m.
@@ -154,5 +167,25 @@ struct PersonAltitudeSeedTests {
         // Then it holds for the person's altitude, and never asks for any height but altitude_m
         #expect(adopted.state == .holding(.targetAltitudeStale), "\(adopted.state.name)")
         #expect(asked == [adopted.machine.followParameters.altitudeMeters], "\(asked)")
+    }
+
+    @Test("person mode, adopted in flight before the filter seeds: home takes the person's altitude when it seeds during the climb")
+    func adoptedSeedsDuringTheClimb() throws {
+        // Given a drone already flying low (adopted, so no preflight to wait in) and a first fix 40 m high
+        var world = try Self.personWorld()
+        (world.flightState, world.altitude) = (.flying, 1)
+        world.personAltitude = 440
+        world.step()
+        world.personAltitude = 400
+        #expect(world.run(until: { $0 == .climbing }, within: 2) != nil, "\(world.state.name)")
+        #expect(world.machine.personAltitudeAtHomeMeters == nil, "adopted before the seed")
+        // When the good fixes seed the filter while it climbs
+        let following = world.run(until: { $0 == .following }, within: 30)
+        // Then home took 400 m (not the spike), and it follows instead of holding for target-altitude-stale
+        #expect(following != nil, "\(world.state.name)")
+        #expect(world.machine.personAltitudeAtHomeMeters.map { abs($0 - 400) < 0.5 } == true,
+                "\(String(describing: world.machine.personAltitudeAtHomeMeters))")
+        world.run(for: 10)
+        #expect(world.state == .following, "\(world.state.name)")
     }
 }

@@ -52,6 +52,10 @@ public struct PersonAltitudeFilter: Sendable, Hashable {
     public static let seedMinimumSeconds = 1.0
     /// The most fixes a run keeps, oldest dropped (1 s at the config's fastest 20 Hz, with room).
     static let runCapacity = 48
+    /// The oldest fix a run keeps, seconds before the newest (our choice: a 1 Hz run of 3 spans 2 s, so 5 s
+    /// leaves room for a missed fix). The gate widens 3 m/s with time, so without it a spike minutes old
+    /// "agrees" with anything and would outvote nothing but still pull the seed.
+    static let runWindowSeconds = 5.0
 
     /// Takes one fix's altitude received at `time`; returns whether it was used (false: not finite, waiting
     /// for a run to seed the filter, or ignored by the rate gate and counted in `spikesRejected`).
@@ -62,7 +66,7 @@ public struct PersonAltitudeFilter: Sendable, Hashable {
         guard let reference = lastUsedRawMeters, let last = lastUsedAt, let current = filteredMeters else {
             extendRun(with: sample)
             guard Self.settles(run) else { return false }
-            filteredMeters = run.map(\.altitudeMeters).reduce(0, +) / Double(run.count)
+            filteredMeters = Self.median(run.map(\.altitudeMeters))
             use(sample)
             return true
         }
@@ -86,14 +90,15 @@ public struct PersonAltitudeFilter: Sendable, Hashable {
     private mutating func use(_ sample: Sample) {
         lastUsedAt = sample.at
         lastUsedRawMeters = sample.altitudeMeters
-        run.removeAll()
+        run.removeAll(keepingCapacity: true)
     }
 
-    /// Appends `sample` to the run after dropping, oldest first, the fixes it does not agree with (and
-    /// any beyond `runCapacity`), so every pair in the run agrees.
+    /// Appends `sample` to the run after dropping, oldest first, the fixes it does not agree with, those
+    /// older than `runWindowSeconds` (and any beyond `runCapacity`), so every pair in the run agrees.
     private mutating func extendRun(with sample: Sample) {
-        if let firstAgreeing = run.lastIndex(where: { !Self.agree($0, sample) }).map({ $0 + 1 }) {
-            run.removeFirst(firstAgreeing)
+        let keep = { (old: Sample) in Self.agree(old, sample) && sample.at.seconds(since: old.at) <= Self.runWindowSeconds }
+        if let firstKept = run.lastIndex(where: { !keep($0) }).map({ $0 + 1 }) {
+            run.removeFirst(firstKept)
         }
         if run.count >= Self.runCapacity { run.removeFirst(run.count - Self.runCapacity + 1) }
         run.append(sample)
@@ -109,6 +114,13 @@ public struct PersonAltitudeFilter: Sendable, Hashable {
     static func settles(_ run: [Sample]) -> Bool {
         guard run.count >= seedFixCount, let first = run.first, let last = run.last else { return false }
         return last.at.seconds(since: first.at) >= seedMinimumSeconds
+    }
+
+    /// The middle of `values` (the mean of the middle two for an even count): a run's seed, which one
+    /// fix at the edge of the gate cannot pull.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted(), middle = sorted.count / 2
+        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     }
 
     /// The first-order filter's weight for a used fix `time` after the last one.

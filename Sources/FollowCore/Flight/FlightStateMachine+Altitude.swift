@@ -29,8 +29,13 @@ extension FlightStateMachine {
     /// end of the climb (the rise since take-off cannot be known). Confirmed by the next used 3-D fix.
     func targetAltitudeStale(now: MonotonicTime) -> Bool {
         guard followsPersonAltitude, state == .following || state == .holding(.targetAltitudeStale) else { return false }
-        guard personAltitudeAtHomeMeters != nil, let at = personAltitude.lastUsedAt else { return true }
-        return now.seconds(since: at) > Self.personAltitudeTimeoutSeconds
+        return personAltitudeAtHomeMeters == nil || !personAltitudeFresh(now: now)
+    }
+
+    /// The filter has a value and used a fix within `personAltitudeTimeoutSeconds`.
+    private func personAltitudeFresh(now: MonotonicTime) -> Bool {
+        guard let at = personAltitude.lastUsedAt else { return false }
+        return now.seconds(since: at) <= Self.personAltitudeTimeoutSeconds
     }
 
     /// The person's altitude at home, when the filter seeds (`PersonAltitudeFilter`: only from a run of
@@ -45,9 +50,7 @@ extension FlightStateMachine {
     /// the filter has not seeded from agreeing 3-D fixes yet, or its last used fix is older than
     /// `personAltitudeTimeoutSeconds` (`Prerequisites.targetAltitude`; home takes the altitude at take-off).
     func personAltitudeUnknown(now: MonotonicTime) -> Bool {
-        guard followsPersonAltitude else { return false }
-        guard personAltitudeMeters != nil, let at = personAltitude.lastUsedAt else { return true }
-        return now.seconds(since: at) > Self.personAltitudeTimeoutSeconds
+        followsPersonAltitude && !personAltitudeFresh(now: now)
     }
 
     /// How long `AltitudeMode.person` flies on without a 3-D fix from the person, seconds (our choice:
