@@ -98,6 +98,22 @@ import TestSupport
         #expect(streamed.contains("event: security") && streamed.contains("someone is trying pairing codes from 127.0."),
                 "\(streamed.suffix(600))")
 
+        // And a new secret is refused while it lands; once landed it is made, and the paired phone must pair again
+        let config = dir.appendingPathComponent("followme.toml").path
+        if (ModeChangeEndToEndTests.status(socket: socket)?["state"] as? String)?.hasPrefix("landing") == true {
+            let refused = try ChildProcess.run(FollowMeBinary.url.path, ["pair", "--config", config, "--new"], timeoutSeconds: 30)
+            #expect(refused.exitCode == 1 && refused.stderr.contains("Land first"), "\(refused.stderr)")
+            #expect(try String(contentsOfFile: codeFile, encoding: .utf8) == "7294\n")
+        }
+        let landed = await eventually(seconds: 60) { ModeChangeEndToEndTests.status(socket: socket)?["state"] as? String == "landed" }
+        #expect(landed)
+        let rotated = try ChildProcess.run(FollowMeBinary.url.path, ["pair", "--config", config, "--new"], timeoutSeconds: 30)
+        #expect(rotated.exitCode == 0, "\(rotated.stderr)")
+        let unpaired = await eventually(seconds: 5) {
+            (try? Self.curl(["-H", "X-FollowMe-Token: \(token)"], port: port, path: "/session").body.contains(#""paired":false"#)) == true
+        }
+        #expect(unpaired, "the old token still works after followme pair --new")
+
         run.signal(SIGTERM)
         #expect(await run.waitForExit(seconds: 60) == 0, "stderr:\n\(run.stderrText.text.suffix(2000))")
         await field.stop()
