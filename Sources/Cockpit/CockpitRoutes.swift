@@ -213,6 +213,9 @@ struct CockpitRoutes: Sendable {
                 try await Task.sleep(for: Self.streamInterval)
             }
             withExtendedLifetime(slot) {}
+            // Ended by the server (evicted, past its lifetime, unpaired by a new secret): the response
+            // ends, so the page's EventSource reconnects.
+            try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
     }

@@ -3,6 +3,7 @@ import FlightRecords
 @testable import FlightService
 import FollowCore
 import Foundation
+import Synchronization
 import Testing
 
 /// Pairing over a real socket: the secret for a token, the token for commands, the unit-wide lockout,
@@ -106,6 +107,32 @@ extension CockpitServerTests {
             let fifth = try await LoopbackHTTP(port: server.port, source: "127.0.77.1").request("GET", "/events")
             #expect(fifth.status == 503 && fifth.body.contains("this address has 4 live views"), "\(fifth.body)")
             #expect(try await EventStreamClient.open(port: server.port, source: "127.0.77.2").status == 200)
+        }
+    }
+}
+
+extension CockpitServerTests {
+    @Test("an unpaired stream past its lifetime, or evicted for a paired phone, ends its response (the page reconnects)")
+    func streamsEnd() async throws {
+        let now = Mutex(MonotonicTime(seconds: 1))
+        try await CockpitFixtures.withServer(maxStreams: 1, clock: { now.withLock { $0 } }) { server, board, _, http in
+            board.publish(CockpitFixtures.following)
+            let old = try await EventStreamClient.open(port: server.port, source: "127.0.3.1")
+            #expect(try await old.nextData() != nil)
+            now.withLock { $0 = $0.adding(seconds: StreamSlots.unpairedLifetimeSeconds + 1) }
+            let ended = try await offPool { [socket = old.socket] in try socket.readToEnd() }
+            #expect(ended.contains("0\r\n\r\n"), "the response did not end: \(ended.suffix(200))")
+            old.close()
+
+            let token = try #require(try await http.pair("123456").token)
+            let unpaired = try await EventStreamClient.open(port: server.port, source: "127.0.3.2")
+            #expect(try await unpaired.nextData() != nil)
+            let mine = try await EventStreamClient.open(port: server.port, token: token)
+            defer { mine.close() }
+            #expect(mine.status == 200)
+            let evicted = try await offPool { [socket = unpaired.socket] in try socket.readToEnd() }
+            #expect(evicted.contains("0\r\n\r\n"), "the evicted stream did not end: \(evicted.suffix(200))")
+            unpaired.close()
         }
     }
 }
