@@ -20,10 +20,10 @@ import TestSupport
         "holding-target-stale": (CockpitFixtures.holdingTargetStale, ["holding", "person's GPS stale"]),
         "landing": (CockpitFixtures.landingOperator, ["landing", "you pressed LAND"]),
         "ready-to-start": (CockpitFixtures.readyToStart, ["Ready: press START"]),
-        // Without `#watch` a page with no code in its session asks for one first.
-        "pairing": (CockpitFixtures.following, ["Pairing code"]),
-        // No stream to be had (every place taken): after 2.5 s without news the banner says so.
-        "disconnected": (CockpitFixtures.following, ["NO DATA FOR", "last seen following"]),
+        // Without `#watch` a page with no token stored asks to be paired first.
+        "pairing": (CockpitFixtures.following, ["Pair this phone", "followme pair"]),
+        // No stream to be had (every place taken): after 2.5 s without news the banner says so, and why.
+        "disconnected": (CockpitFixtures.following, ["NO DATA FOR", "last seen following", "live views are open already"]),
     ]
 
     @Test("each state renders at 390×844 with its words in the banner",
