@@ -122,6 +122,7 @@ import TestSupport
         var report: [String] = []
 
         let url = "http://127.0.0.1:\(server.port)/"
+        // Each load has its own query: a URL that differs only in its fragment would not load the page again.
         let cases: [(name: String, status: FlightStatus, fragment: String)] = [
             ("preflight", CockpitFixtures.preflightWaiting, "#watch"), ("following", CockpitFixtures.following, "#watch"),
             ("holding", Self.holdingOperator, "#watch"), ("landing", CockpitFixtures.landingOperator, "#watch"),
@@ -132,7 +133,7 @@ import TestSupport
             board.publish(status)
             for size in Self.sizes {
                 try phone.viewport(width: size.width, height: size.height)
-                try phone.navigate(url + fragment)
+                try phone.navigate(url + "?\(name)-\(size.width)" + fragment)
                 let layout = try Self.measure(phone, until: "document.getElementById('banner').className !== 'st-unknown'")
                 try phone.screenshot(dir.appendingPathComponent("layout-\(name)-\(size.width)x\(size.height).png"))
                 report.append("\(name) \(size.width)×\(size.height): \(layout)")
@@ -145,7 +146,7 @@ import TestSupport
         // A security warning (what a paired phone's stream sends) in the banner: LAND stays reachable.
         current.withLock { $0 = CockpitFixtures.following }
         try phone.viewport(width: 320, height: 568)
-        try phone.navigate(url + "#watch")
+        try phone.navigate(url + "?security#watch")
         _ = try phone.evaluate("""
             source.dispatchEvent(new MessageEvent("security", {data: JSON.stringify({message: "someone is trying pairing codes from 192.168.1.34", at_s: 1000})}))
             """)
@@ -165,7 +166,7 @@ import TestSupport
         #expect(refused.link.contains("live views are open already"), "the refusal's reason is not on the page: \(refused)")
 
         // The server gone while following: stale banner, values grey with their age, LAND still there.
-        try phone.navigate(url + "#watch")
+        try phone.navigate(url + "?gone#watch")
         _ = try Self.measure(phone, until: "document.getElementById('banner').className === 'st-following'")
         server.stop()
         await server.waitUntilStopped()

@@ -19,6 +19,9 @@ import TestSupport
             """) as? Bool ?? false
     }
 
+    /// What `js` evaluates to, as text, for a failure's message.
+    static func text(_ phone: PhoneBrowser, _ js: String) -> String { (try? phone.evaluate(js)).map { "\($0 ?? "nil")" } ?? "?" }
+
     @Test("#pair= pairs and leaves no secret behind; a wrong code says so at once; LAND unpaired says it did not go through")
     func pairFromTheLink() async throws {
         let chromium = try #require(PhoneBrowser.chromium, "chromium is not installed (scripts/ensure-deps.sh --test installs it)")
@@ -37,7 +40,7 @@ import TestSupport
         // Then the sheet says "wrong code" as soon as the server answered, and nothing is stored
         let wrong = try Self.eventually(phone, "!document.getElementById('pair').hidden && /wrong code/i.test(document.getElementById('pair-error').textContent)")
         try phone.screenshot(dir.appendingPathComponent("pairing-wrong-code-320x568.png"))
-        #expect(wrong, "no 'wrong code': \(try phone.evaluate("document.getElementById('pair').innerText") ?? "")")
+        #expect(wrong, "no 'wrong code': \(Self.text(phone, "document.getElementById('pair').innerText"))")
         #expect(try phone.evaluate(stored) is NSNull, "a token was stored for a wrong code")
         #expect(try phone.evaluate("location.href") as? String == base, "the secret is left in the address bar")
 
@@ -46,21 +49,21 @@ import TestSupport
         // Then the page says in red that LAND did not go through
         let notThrough = try Self.eventually(phone, "/LAND DID NOT GO THROUGH/.test(document.getElementById('toast').textContent)")
         try phone.screenshot(dir.appendingPathComponent("pairing-land-refused-320x568.png"))
-        #expect(notThrough, "toast: \(try phone.evaluate("document.getElementById('toast').textContent") ?? "")")
+        #expect(notThrough, "toast: \(Self.text(phone, "document.getElementById('toast').textContent"))")
         #expect(flight?.commands.isEmpty == true, "an unpaired LAND reached the flight")
 
         // Given the right secret in the link (the QR code's URL)
-        try phone.navigate(base + "#pair=123456")
+        try phone.navigate(base + "?again#pair=123456")
         // Then the token is stored, the fragment is gone from the address bar and the history entry
         let paired = try Self.eventually(phone, "!!\(stored)")
-        #expect(paired, "no token stored: \(try phone.evaluate("document.getElementById('pair-error').textContent") ?? "")")
-        #expect(try phone.evaluate("location.href") as? String == base)
+        #expect(paired, "no token stored: \(Self.text(phone, "document.getElementById('pair-error').textContent"))")
+        #expect(try phone.evaluate("location.href") as? String == base + "?again")
         #expect(try phone.evaluate("document.getElementById('pair').hidden") as? Bool == true, "the sheet is open after pairing")
 
         // When LAND is pressed: it goes with the token (the page no longer keeps the secret)
         _ = try phone.evaluate("document.getElementById('b-land').click()")
         let landed = try Self.eventually(phone, "/LAND: done/.test(document.getElementById('toast').textContent)")
-        #expect(landed, "toast: \(try phone.evaluate("document.getElementById('toast').textContent") ?? "")")
+        #expect(landed, "toast: \(Self.text(phone, "document.getElementById('toast').textContent"))")
         #expect(flight?.commands.map(\.command.rawValue) == ["land"], "\(String(describing: flight?.commands))")
 
         // When someone else guesses a code, the paired phone's page warns
@@ -69,6 +72,6 @@ import TestSupport
         #expect([401, 429].contains(guess.status), "a wrong guess: \(guess.status) \(guess.body)")
         let warned = try Self.eventually(phone, "!document.getElementById('security').hidden && /trying pairing codes/.test(document.getElementById('security').textContent)")
         try phone.screenshot(dir.appendingPathComponent("pairing-security-320x568.png"))
-        #expect(warned, "no warning on the paired page: \(try phone.evaluate("document.getElementById('banner').innerText") ?? "")")
+        #expect(warned, "no warning on the paired page: \(Self.text(phone, "document.getElementById('banner').innerText"))")
     }
 }

@@ -200,10 +200,11 @@ extension CockpitPage {
           const el = $("link"), banner = $("banner"), why = $("why");
           why.textContent = source && source.readyState === 1 ? "" : streamProblem;
           if (!last) { el.textContent = source && source.readyState === 1 ? "connected, no flight status yet" : "connecting…"; return; }
-          const age = (performance.now() - lastAt) / 1000, stale = age > STALE_S, old = age > OLD_S;
+          const age = (performance.now() - lastAt) / 1000, stale = age > STALE_S, old = age > OLD_S, open = source && source.readyState === 1;
           banner.classList.toggle("stale", stale);
-          el.textContent = stale ? "NO DATA FOR " + age.toFixed(0) + " s — last seen " + last.state + (source && source.readyState === 1 ? "" : ", reconnecting")
-            : "live · " + (last.flight_s !== undefined ? "flight " + fmt(last.flight_s, 0) + " s" : "");
+          // "live" only while the stream is open: the status inlined at load is not live.
+          el.textContent = stale ? "NO DATA FOR " + age.toFixed(0) + " s — last seen " + last.state + (open ? "" : ", reconnecting")
+            : (open ? "live · " : "no live view yet · ") + (last.flight_s !== undefined ? "flight " + fmt(last.flight_s, 0) + " s" : "");
           document.body.classList.toggle("old", old);
           for (const a of document.querySelectorAll(".ago")) a.textContent = old ? age.toFixed(0) + " s ago" : "";
           if (stale) $("b-start").disabled = true;

@@ -85,6 +85,7 @@ extension CockpitPage {
         .sheet{width:100%;background:#fff;border-bottom:4px solid #000;padding:16px 14px}
         .sheet-title{font-size:30px;font-weight:900}
         .sheet p{font-size:19px;margin:8px 0 12px}
+        .sheet p b{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-weight:900}
         #pair-code{width:100%;font:inherit;font-size:26px;font-weight:900;letter-spacing:2px;text-align:center;
           border:3px solid #000;border-radius:10px;padding:8px}
         .row2{display:grid;grid-template-columns:1fr 1fr;gap:10px;margin-top:12px}
