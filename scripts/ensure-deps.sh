@@ -13,14 +13,15 @@
 # with send-keys / capture-pane), and in a venv at .build/pymavlink-venv (python3-venv when `python3 -m venv`
 # lacks ensurepip), pinned: pymavlink for the MAVLink codec's cross-check (Tests/MAVLinkTests/pymavlink_vectors.py)
 # and websocket-client, with which Tests/CLITests/Support/cdp_driver.py drives Chromium's DevTools protocol
-# (the cockpit's browser test presses the page's buttons).
+# (the cockpit's browser test presses the page's buttons); qrencode (`followme pair` draws its QR code) and
+# zbar-tools (zbarimg: the test reads the PNG back).
 set -euo pipefail
 
 packages=(libgps-dev gpsd gpsd-clients pkg-config systemd udev)
 # --package (scripts/build-deb.sh): debhelper builds the .deb. --test also: lintian checks it and
 # debootstrap makes the clean bookworm root it is installed into (scripts/test-deb.sh).
 [ "${1:-}" = "--package" ] && packages+=(debhelper)
-[ "${1:-}" = "--test" ] && packages+=(chromium tmux wrk debhelper lintian debootstrap)
+[ "${1:-}" = "--test" ] && packages+=(chromium tmux wrk debhelper lintian debootstrap qrencode zbar-tools)
 need=()
 for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")

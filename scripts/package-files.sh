@@ -16,7 +16,9 @@
 #                                                 dh_installdeb lists every file under /etc):
 #                                                 [log] directory = "/var/log/followme",
 #                                                 [status] socket = "/run/followme/status.sock",
-#                                                 [follow] takeoff = "start", [web] listen = "0.0.0.0:8080"
+#                                                 [follow] takeoff = "start", [web] listen = "0.0.0.0:8080",
+#                                                 [web] code_file = "/etc/followme/pairing-secret"
+#                                                 (the postinst makes the secret)
 #   usr/lib/systemd/system/followme.service       etc/systemd/followme.service (not enabled)
 #   usr/lib/systemd/system/gpsd.service.d/followme.conf
 #                                                 etc/systemd/gpsd-followme.conf: gpsd's -n, without
@@ -63,7 +65,8 @@ installed_config() {
     sed -e 's|^directory = "out/flights"|directory = "/var/log/followme"|' \
         -e 's|^socket = "out/followme.sock"|socket = "/run/followme/status.sock"|' \
         -e 's|^takeoff = "auto"|takeoff = "start"|' \
-        -e 's|^listen = ""|listen = "0.0.0.0:8080"|' "$repo/etc/followme.toml"
+        -e 's|^listen = ""|listen = "0.0.0.0:8080"|' \
+        -e 's|^code_file = ""|code_file = "/etc/followme/pairing-secret"|' "$repo/etc/followme.toml"
 }
 
 install -D -m 0755 "$bin" "$root/usr/bin/followme"

@@ -4,12 +4,16 @@
 # Debian mirror: the only network this test uses), and in it, with apt in a chroot:
 #   1. installs gpsd from the mirror and records /etc/default/gpsd's checksum;
 #   2. installs followme_*.deb (apt pulls its Depends) and checks `dpkg -L`, the conffile, the
-#      user (no dialout), the log directory, `followme config check`, `systemd-analyze verify`;
+#      user (no dialout), the log directory, the pairing secret the postinst made (followme:followme
+#      0600, the installed config's code_file, shown by `followme pair`), `followme config check`,
+#      `systemd-analyze verify`;
 #   3. upgrades to version+1 (the same build, repacked: control Version and a changed shipped
-#      config) after editing the config: the edit survives and followme.toml.dpkg-dist appears;
+#      config) after editing the config: the edit survives, followme.toml.dpkg-dist appears, the
+#      pairing secret is unchanged;
 #   4. upgrades to version+2 over a config the binary refuses: the install succeeds, postinst prints
 #      FILE:LINE, the service is not started;
-#   5. purges: every file of the package, /etc/followme and /var/log/followme are gone, and
+#   5. purges: every file of the package, /etc/followme (the secret too), /var/log/followme and
+#      /var/lib/followme are gone, and
 #      /etc/default/gpsd still has its checksum from step 1;
 # then runs lintian on both packages: any E: fails the test (warnings: docs/packaging.md §5).
 # Needs root (chroot, mounts; run in a private mount namespace). Prints the time of each phase.
@@ -104,7 +108,14 @@ in_root followme sim --help >/dev/null || fail "followme sim (followme-tools bes
 verify=$(in_root systemd-analyze verify --man=no followme.service gpsd.service 2>&1) || fail "systemd-analyze verify: $verify"
 [ -z "$verify" ] || fail "systemd-analyze verify printed: $verify"
 [ "$(sha256sum <"$root/etc/default/gpsd")" = "$gpsd_sum" ] || fail "/etc/default/gpsd changed by the install"
-echo "test-deb: dpkg -L, conffile, user, log directory, config check, systemd-analyze verify: ok"
+secret=/etc/followme/pairing-secret
+[ "$(in_root stat -c '%U:%G %a' "$secret")" = "followme:followme 600" ] || fail "$secret: $(in_root stat -c '%U:%G %a' "$secret" 2>&1)"
+grep -Eqx '[0-9A-HJKMNP-TV-Z]{10}' "$root$secret" || fail "$secret does not hold a 10-character base32 secret"
+grep -qx "code_file = \"$secret\"" "$root/etc/followme/followme.toml" || fail "the installed config's [web] code_file is not $secret"
+secret_sum=$(sha256sum <"$root$secret")
+in_root followme pair --config /etc/followme/followme.toml --host 127.0.0.1 | grep -q "#pair=$(cat "$root$secret")" \
+    || fail "followme pair does not show the paired URL"
+echo "test-deb: dpkg -L, conffile, user, log directory, pairing secret (followme:followme 0600), config check, systemd-analyze verify: ok"
 
 phase "3. edit the config, upgrade to version+1"
 config=$root/etc/followme/followme.toml
@@ -116,7 +127,8 @@ apt_install "/tmp/$(basename "$plus1")" >"$work/apt-upgrade.log" 2>&1 || { tail 
 [ "$(sha256sum <"$config")" = "$edited_sum" ] || fail "the edited config did not survive the upgrade"
 [ -f "$config.dpkg-dist" ] && grep -q "package test" "$config.dpkg-dist" || fail "no followme.toml.dpkg-dist with the new version"
 [ "$(in_root dpkg-query -W -f='${Version}' followme)" = "$(dpkg-deb -f "$plus1" Version)" ] || fail "version after upgrade"
-echo "test-deb: edited config kept, new one in followme.toml.dpkg-dist: ok"
+[ "$(sha256sum <"$root$secret")" = "$secret_sum" ] || fail "the pairing secret changed over the upgrade (every phone would be unpaired)"
+echo "test-deb: edited config kept, new one in followme.toml.dpkg-dist, pairing secret kept: ok"
 
 phase "4. a config the new version refuses, upgrade to version+2"
 sed -i 's/^standoff_m = .*/standoff_m = -5/' "$config"
@@ -135,7 +147,7 @@ while read -r path; do
     [ -d "$root$path" ] && continue   # directories shared with other packages (/usr/bin, ...)
     [ -e "$root$path" ] && fail "$path is still there after purge"
 done <<<"$listed"
-for gone in /etc/followme /var/log/followme /usr/lib/systemd/system/gpsd.service.d/followme.conf; do
+for gone in /etc/followme /var/log/followme /var/lib/followme /usr/lib/systemd/system/gpsd.service.d/followme.conf; do
     [ -e "$root$gone" ] && fail "$gone is still there after purge"
 done
 [ "$(sha256sum <"$root/etc/default/gpsd")" = "$gpsd_sum" ] || fail "/etc/default/gpsd changed"

@@ -3,26 +3,27 @@ import FollowCore
 import Foundation
 import Synchronization
 
-/// Decides whether a `POST /command` may reach the flight: the client's rate, the body's form, the
-/// command's name and the pairing code, in that order (the rate first, so that guessing the code is
-/// as slow as commanding). No HTTP here: the routes map a refusal to its status code.
+/// Decides whether a `POST /command` may go on: the sender's rate and the body's form and command.
+/// Who may command (a paired token, the secret, `land_without_code`) is `CockpitAuthority`'s and the
+/// routes' decision. No HTTP here: the routes map a refusal to its status code.
 final class CockpitCommandGate: Sendable {
     /// What the cockpit says no to, before the flight sees the command.
     enum Refusal: Error, Equatable {
-        /// This client commanded too often (`CommandRateLimit`), or too many clients command at once.
+        /// This sender commanded too often (`CommandRateLimit`).
         case rateLimited(String)
         /// Not `Content-Type: application/json` (which also keeps other web sites' forms out: a
         /// cross-origin JSON POST needs a CORS preflight the cockpit never answers).
         case notJSON
         /// Not a JSON object with a string `command`, or a command the cockpit does not take.
         case badRequest(String)
-        /// The pairing code is wrong or missing.
+        /// No valid token, and the pairing code is wrong or missing.
         case unauthorized(command: String)
     }
 
-    /// The body the page sends: `{"command":"land","code":"123456"}`, or a change of follow mode
-    /// `{"command":"mode","mode":"angle","angle_deg":90,"orbit_direction":"clockwise","code":"123456"}`
-    /// (the status socket's line, with the code).
+    /// The body the page sends: `{"command":"land"}` with the phone's token in `X-FollowMe-Token`, or
+    /// with the secret `{"command":"land","code":"…"}`; a change of follow mode
+    /// `{"command":"mode","mode":"angle","angle_deg":90,"orbit_direction":"clockwise"}` (the status
+    /// socket's line).
     struct Body: Decodable {
         var command: String
         var code: String?
@@ -35,51 +36,35 @@ final class CockpitCommandGate: Sendable {
         }
     }
 
-    /// How many clients' rate buckets are kept: our choice, far more phones than a field holds; past
-    /// it, buckets idle for `idleBucketSeconds` are forgotten, and a new client waits if none is.
+    /// How many senders' rate buckets are kept, per kind (addresses; paired tokens apart): our
+    /// choice, far more phones than a field holds. Past it the least recently used bucket is
+    /// forgotten, so filling the table from many addresses locks nobody out: a forgotten sender
+    /// starts again with a full bucket, and a paired phone's bucket is never among the addresses'.
     static let maxClients = 256
-    /// A bucket idle this long is full again anyway (4 tokens at 2/s take 2 s), so forgetting it changes nothing.
-    static let idleBucketSeconds = 10.0
 
-    private let code: PairingCode
-    private let landWithoutCode: Bool
-    private let buckets = Mutex<[String: (limit: CommandRateLimit, last: MonotonicTime)]>([:])
+    private let buckets = Mutex(RateTable())
 
-    init(code: PairingCode, landWithoutCode: Bool) {
-        (self.code, self.landWithoutCode) = (code, landWithoutCode)
-    }
+    init() {}
 
-    /// Takes one token from `client`'s bucket at `now`; every request to `/command` takes one,
-    /// whatever it holds.
+    /// Takes one token from `client`'s bucket at `now` (an address, or `paired:ID` for a paired
+    /// phone's token); every request to `/command` takes one, whatever it holds.
     func admit(client: String, now: MonotonicTime) throws(Refusal) {
-        let allowed = buckets.withLock { buckets -> Bool? in
-            if buckets[client] == nil, buckets.count >= Self.maxClients {
-                buckets = buckets.filter { now.seconds(since: $0.value.last) < Self.idleBucketSeconds }
-                guard buckets.count < Self.maxClients else { return nil }
-            }
-            var entry = buckets[client] ?? (CommandRateLimit(), now)
-            let allowed = entry.limit.allow(now: now)
-            entry.last = now
-            buckets[client] = entry
-            return allowed
-        }
-        switch allowed {
-        case true?: return
-        case false?:
-            throw .rateLimited("too many commands from \(client): at most \(Int(CommandRateLimit.burst)) at once, "
-                + "then \(Int(CommandRateLimit.perSecond)) a second; wait a moment")
-        case nil:
-            throw .rateLimited("too many clients command this flight at once; wait a moment")
+        guard buckets.withLock({ $0.allow(client, now: now) }) else {
+            throw .rateLimited("too many commands from \(client.hasPrefix("paired:") ? "this phone" : client): at most "
+                + "\(Int(CommandRateLimit.burst)) at once, then \(Int(CommandRateLimit.perSecond)) a second; wait a moment")
         }
     }
 
-    /// The request in `body` if it may go to the flight: well-formed, known, and with the right code
-    /// (LAND without one when `[web] land_without_code`; a mode change always needs it).
-    func command(body: some Collection<UInt8>, contentType: String?) throws(Refusal) -> OperatorRequest {
+    /// Senders with a bucket now (tests).
+    var clientCount: Int { buckets.withLock { $0.count } }
+
+    /// The command in `body` and the code it carries, if well-formed and known (whether it may go to
+    /// the flight is the caller's decision).
+    func parse(body: some Collection<UInt8>, contentType: String?) throws(Refusal) -> (request: OperatorRequest, code: String?) {
         let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "application/json" else { throw .notJSON }
         guard let parsed = try? JSONDecoder().decode(Body.self, from: Data(body)) else {
-            throw .badRequest(#"the body must be a JSON object like {"command":"land","code":"123456"}"#)
+            throw .badRequest(#"the body must be a JSON object like {"command":"land"}"#)
         }
         let request: OperatorRequest
         if parsed.command.lowercased() == "mode" {
@@ -95,9 +80,33 @@ final class CockpitCommandGate: Sendable {
             let known = OperatorRequest.names.joined(separator: ", ")
             throw .badRequest("unknown command \"\(parsed.command.prefix(40))\": the cockpit takes \(known)")
         }
-        guard code.matches(parsed.code) || (request == .command(.land) && landWithoutCode) else {
-            throw .unauthorized(command: request.name)
+        return (request, parsed.code)
+    }
+}
+
+/// Rate buckets by sender, bounded: addresses and paired tokens in two tables of `maxClients` each,
+/// each forgetting its least recently used bucket to make room.
+struct RateTable {
+    private var addresses: [String: (limit: CommandRateLimit, last: MonotonicTime)] = [:]
+    private var paired: [String: (limit: CommandRateLimit, last: MonotonicTime)] = [:]
+
+    var count: Int { addresses.count + paired.count }
+
+    mutating func allow(_ client: String, now: MonotonicTime) -> Bool {
+        if client.hasPrefix("paired:") { return Self.allow(client, now: now, in: &paired) }
+        return Self.allow(client, now: now, in: &addresses)
+    }
+
+    private static func allow(_ client: String, now: MonotonicTime,
+                              in table: inout [String: (limit: CommandRateLimit, last: MonotonicTime)]) -> Bool {
+        if table[client] == nil, table.count >= CockpitCommandGate.maxClients,
+           let oldest = table.min(by: { $0.value.last < $1.value.last })?.key {
+            table[oldest] = nil
         }
-        return request
+        var entry = table[client] ?? (CommandRateLimit(), now)
+        let allowed = entry.limit.allow(now: now)
+        entry.last = now
+        table[client] = entry
+        return allowed
     }
 }

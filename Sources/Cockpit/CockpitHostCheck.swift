@@ -26,6 +26,11 @@ struct CockpitHostCheck: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // HTTP/1.1 allows one Host (RFC 9112 §3.2): the first became the authority, any other is left
+        // among the fields. Two of them is a request crafted to pass one name and mean another: 400.
+        guard request.headers[values: .init("Host")!].isEmpty else {
+            throw HTTPError(.badRequest, message: "more than one Host header\n")
+        }
         guard Self.allows(authority: request.head.authority, hostName: hostName) else {
             throw HTTPError(.misdirectedRequest, message: "this cockpit answers to its IP address or host name, "
                             + "not to \(request.head.authority ?? "a request without Host"): open http://<the unit's address>:<port>/\n")

@@ -7,9 +7,10 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// The cockpit's four routes: `GET /` the page, `GET /status` the latest status, `GET /events` the
-/// status as Server-Sent Events, `POST /command` HOLD/RESUME/LAND/START and a change of follow mode (docs/commands.md §4.8 lists
-/// every answer). Reads the board and submits to the inbox; nothing here waits for the flight but a
+/// The cockpit's routes: `GET /` the page, `GET /status` the latest status, `GET /events` the
+/// status as Server-Sent Events, `POST /pair` the secret for a token, `GET /session` whether a token
+/// is paired, `POST /command` HOLD/RESUME/LAND/START and a change of follow mode (docs/commands.md
+/// §4.8 lists every answer). Reads the board and submits to the inbox; nothing here waits for the flight but a
 /// command's reply, which is bounded by `replyTimeout`.
 struct CockpitRoutes: Sendable {
     let settings: CockpitSettings
@@ -20,7 +21,9 @@ struct CockpitRoutes: Sendable {
     /// Where the reply timeouts are scheduled: the server's own event loop.
     let timers: any EventLoop
     let gate: CockpitCommandGate
+    let authority: CockpitAuthority
     let streams: StreamSlots
+    let lockoutRefusals: LockoutRefusals
 
     /// The largest `/command` body, bytes: our choice; `{"command":"resume","code":"…"}` is under 60,
     /// and a 128-byte file code fits many times over.
@@ -41,8 +44,10 @@ struct CockpitRoutes: Sendable {
          clock: @escaping @Sendable () -> MonotonicTime, timers: any EventLoop) {
         (self.settings, self.board, self.commands, self.logger, self.clock) = (settings, board, commands, logger, clock)
         self.timers = timers
-        gate = CockpitCommandGate(code: settings.code, landWithoutCode: settings.landWithoutCode)
-        streams = StreamSlots(limit: settings.maxStreams)
+        gate = CockpitCommandGate()
+        authority = CockpitAuthority(code: settings.code, codeFile: settings.codeFile, tokenFile: settings.tokenFile)
+        streams = StreamSlots(limit: settings.maxStreams, maxPerClient: settings.maxStreamsPerClient)
+        lockoutRefusals = LockoutRefusals()
     }
 
     func router() -> Router<CockpitRequestContext> {
@@ -59,8 +64,12 @@ struct CockpitRoutes: Sendable {
             }
             return Self.json(.ok, status.jsonLine())
         }
-        router.get("/events") { _, context in events(client: context.client) }
+        router.get("/events") { request, context in events(request, client: context.client) }
         router.post("/command") { request, context in await command(request, client: context.client) }
+        router.post("/pair") { request, context in await pair(request, client: context.client) }
+        router.get("/session") { request, _ in
+            Self.json(.ok, #"{"paired":\#(authority.isPaired(request.headers[.init(Self.tokenHeaderName)!], now: clock()))}"#)
+        }
         return router
     }
 
@@ -69,26 +78,27 @@ struct CockpitRoutes: Sendable {
     private func command(_ request: Request, client: String) async -> Response {
         var command = ""
         do {
-            // Every request takes a token; over the rate, only a LAND the gate lets through still goes
-            // (a person pressing LAND again and again is never refused) — a wrong code is refused as
-            // over the rate too, so guessing the code stays as slow as commanding.
+            let now = clock()
+            let token = request.headers[.init(Self.tokenHeaderName)!]
+            let paired = authority.isPaired(token, now: now)
+            // Every request takes a token from its sender's bucket (a paired phone's own, apart from the
+            // addresses'); over the rate, only a LAND a paired phone or `land_without_code` sends still
+            // goes: a LAND carrying the secret is checked like any other, or it would be an oracle.
             var overRate: CockpitCommandGate.Refusal?
-            do { try gate.admit(client: client, now: clock()) } catch { overRate = error }
-            if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maxBodyBytes {
-                throw overRate ?? CommandFailure.tooLarge
-            }
-            let bytes: ByteBuffer
-            do { bytes = try await request.body.collect(upTo: Self.maxBodyBytes) } catch { throw overRate ?? CommandFailure.tooLarge }
-            let taken: OperatorRequest
-            do {
-                taken = try gate.command(body: bytes.readableBytesView, contentType: request.headers[.contentType])
-            } catch {
+            let sender = paired ? "paired:" + (token ?? "").prefix(16) : client
+            do { try gate.admit(client: sender, now: now) } catch { overRate = error }
+            let bytes = try await commandBody(request, overRate: overRate)
+            let taken: OperatorRequest, code: String?
+            do { (taken, code) = try gate.parse(body: bytes.readableBytesView, contentType: request.headers[.contentType]) } catch {
                 throw overRate ?? error
             }
-            if let overRate, taken != .command(.land) { throw overRate }
+            let freeLand = taken == .command(.land) && (paired || settings.landWithoutCode)
+            if let overRate, !freeLand { throw overRate }
+            if !paired && !freeLand {
+                if let failure = checkCode(code, hadToken: token != nil, command: taken.name, client: client, now: now) { return failure }
+            }
             command = taken.name
-            let source = "web \(client)"
-            guard let reply = await submit(taken, source: source) else {
+            guard let reply = await submit(taken, source: "web \(client)") else {
                 logger.error("cockpit: the flight did not answer a command", metadata: ["command": "\(command)", "client": "\(client)"])
                 return Self.error(.gatewayTimeout, "the flight loop did not answer within 2 s")
             }
@@ -102,12 +112,37 @@ struct CockpitRoutes: Sendable {
             return Self.error(.unsupportedMediaType, "send the command as Content-Type: application/json")
         } catch CockpitCommandGate.Refusal.badRequest(let message) {
             return Self.error(.badRequest, message)
-        } catch CockpitCommandGate.Refusal.unauthorized(let refused) {
-            logger.warning("cockpit: command refused, wrong or missing pairing code",
-                           metadata: ["command": "\(refused)", "client": "\(client)"])
-            return Self.error(.unauthorized, "wrong or missing pairing code: enter the code `followme run` printed (the journal has it)")
         } catch {
             return Self.error(.badRequest, "\(error)")
+        }
+    }
+
+    /// The body of a command, at most `maxBodyBytes`; over the rate, a body too large is a 429 (the
+    /// rate answers first).
+    private func commandBody(_ request: Request, overRate: CockpitCommandGate.Refusal?) async throws -> ByteBuffer {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maxBodyBytes {
+            throw overRate ?? CommandFailure.tooLarge
+        }
+        do { return try await request.body.collect(upTo: Self.maxBodyBytes) } catch { throw overRate ?? CommandFailure.tooLarge }
+    }
+
+    /// Checks a command's secret (`"code"`) for a sender without a valid token: nil when it may go,
+    /// else the refusal (401 wrong or missing, 429 during the lockout). A missing code is not a guess.
+    private func checkCode(_ code: String?, hadToken: Bool, command: String, client: String, now: MonotonicTime) -> Response? {
+        guard let code else {
+            logger.warning("cockpit: command refused, wrong or missing pairing code",
+                           metadata: ["command": "\(command)", "client": "\(client)"])
+            return Self.error(.unauthorized, hadToken
+                ? "this phone is not paired any more (the unit's pairing secret changed): pair again"
+                : "wrong or missing pairing code: pair this phone (sudo followme pair shows the code and its QR code)")
+        }
+        switch authority.verify(code: code, client: client, now: now) {
+        case .accepted: return nil
+        case .wrong(let failures, let lockout):
+            logWrongSecret(client: client, failures: failures, lockout: lockout, what: "command \(command)")
+            return Self.error(.unauthorized, "wrong or missing pairing code: pair this phone (sudo followme pair shows it)")
+        case .lockedOut(let seconds):
+            return lockedOut(seconds, client: client)
         }
     }
 
@@ -128,31 +163,51 @@ struct CockpitRoutes: Sendable {
 
     // MARK: The stream
 
-    private func events(client: String) -> Response {
-        guard let slot = streams.take() else {
-            logger.warning("cockpit: live stream refused, too many open", metadata: ["client": "\(client)", "limit": "\(streams.limit)"])
-            return Self.error(.serviceUnavailable,
-                              "\(streams.limit) live views are open already: close a cockpit tab or another phone's page, then reload")
+    private func events(_ request: Request, client: String) -> Response {
+        let token = Self.cookie(Self.tokenCookie, in: request.headers[values: .cookie])
+        let paired = authority.isPaired(token, now: clock())
+        let slot: StreamSlots.Slot
+        switch streams.take(client: client, paired: paired, now: clock()) {
+        case .success(let taken): slot = taken
+        case .failure(let refusal):
+            logger.warning("cockpit: live stream refused", metadata: ["client": "\(client)", "why": "\(refusal)"])
+            let message = switch refusal {
+            case .full(let limit): "\(limit) live views are open already: close a cockpit tab or another phone's page, "
+                + "or pair this phone (a paired phone always gets one), then reload"
+            case .tooManyFromClient(let limit): "this address has \(limit) live views open already: close a tab, then reload"
+            }
+            return Self.error(.serviceUnavailable, message)
         }
-        let (board, clock) = (self.board, ContinuousClock())
+        let (board, clock, authority, streams) = (self.board, self.clock, self.authority, self.streams)
+        let monotonic = ContinuousClock()
         let body = ResponseBody { writer in
             // The slot is released when this closure is gone: written to the end, or never run.
-            _ = slot
             var sentGeneration = -1
-            var lastWrite = clock.now
+            // A paired phone is told of every wrong pairing code from now on, and of the last one if it is recent.
+            var sentAlert = authority.alert.map { clock().seconds(since: .zero) - $0.atSeconds < Self.alertReplaySeconds ? $0.sequence - 1 : $0.sequence } ?? 0
+            var lastWrite = monotonic.now
+            var looks = 0
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-            while !Task.isCancelled {
+            while !Task.isCancelled, !streams.mustEnd(slot, now: clock()) {
                 let (status, generation) = board.current
                 if let status, generation != sentGeneration {
                     sentGeneration = generation
                     try await writer.write(ByteBuffer(string: "data: \(status.jsonLine())\n\n"))
-                    lastWrite = clock.now
-                } else if clock.now - lastWrite >= .seconds(Self.heartbeatSeconds) {
+                    lastWrite = monotonic.now
+                } else if monotonic.now - lastWrite >= .seconds(Self.heartbeatSeconds) {
                     try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-                    lastWrite = clock.now
+                    lastWrite = monotonic.now
                 }
+                if paired, let alert = authority.alert, alert.sequence > sentAlert {
+                    sentAlert = alert.sequence
+                    try await writer.write(ByteBuffer(string: "event: security\ndata: \(Self.alertJSON(alert))\n\n"))
+                }
+                looks += 1
+                // A rotated secret voids the token: the stream ends, and the page reconnects unpaired.
+                if paired, looks % 4 == 0, !authority.isPaired(token, now: clock()) { break }
                 try await Task.sleep(for: Self.streamInterval)
             }
+            withExtendedLifetime(slot) {}
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
     }
@@ -164,8 +219,11 @@ struct CockpitRoutes: Sendable {
     }
 
     /// `{"error":"…"}` with `status`: what a refusal says, in words a person can act on.
-    static func error(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) -> Response {
-        let encoded = (try? JSONEncoder().encode(["error": message])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    static func error(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:], retryAfter: Int? = nil) -> Response {
+        var fields: [String: Any] = ["error": message]
+        if let retryAfter { fields["retry_after_s"] = retryAfter }
+        let encoded = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         var response = json(status, encoded)
         response.headers.append(contentsOf: headers)
         return response

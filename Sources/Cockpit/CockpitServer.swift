@@ -11,13 +11,22 @@ public struct CockpitSettings: Sendable {
     /// The address to listen on (`0.0.0.0`, `127.0.0.1`, `::`), and its TCP port (0 = any free port: tests).
     public var host: String
     public var port: Int
-    /// The code every command but a `landWithoutCode` LAND must carry.
+    /// The unit's secret: `POST /pair` trades it for a token; a command may carry it instead of a token.
     public var code: PairingCode
     /// `[web] land_without_code`: LAND passes without the code.
     public var landWithoutCode = false
-    /// Live status streams (`GET /events`) served at once; one more gets 503. Our choice: a field
-    /// holds a few phones; 32 leaves room for reloads and tabs while bounding the server's work.
+    /// Live status streams (`GET /events`) served at once; one more gets 503 unless a paired phone
+    /// asks (it takes the oldest unpaired one's place). Our choice: a field holds a few phones; 32
+    /// leaves room for reloads and tabs while bounding the server's work.
     public var maxStreams = 32
+    /// Live status streams one address may hold (unpaired): our choice, a phone's page and a few tabs.
+    public var maxStreamsPerClient = 4
+    /// The file `code` came from (`[web] code_file`), watched for a new secret (`followme pair --new`),
+    /// which voids every token; nil for a code generated at start.
+    public var codeFile: String?
+    /// Where paired phones' tokens are kept across restarts (`$STATE_DIRECTORY/cockpit-tokens` under
+    /// systemd); nil: for this run only. Only used with `codeFile`.
+    public var tokenFile: String?
 
     public init(host: String, port: Int, code: PairingCode, landWithoutCode: Bool = false) {
         (self.host, self.port, self.code, self.landWithoutCode) = (host, port, code, landWithoutCode)

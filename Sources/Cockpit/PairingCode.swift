@@ -1,19 +1,26 @@
 import Foundation
 
-/// The secret a phone must show before the cockpit passes its commands to the flight: 6 random
-/// digits printed by `followme run` at every start, or a fixed code read from a root-only file
-/// (`[web] code_file`), so a phone need not be paired again after a restart.
+/// The secret a phone must show once (`POST /pair`) before the cockpit gives it a token for its
+/// commands: the unit's secret, read from `[web] code_file` (the package's postinst writes one per
+/// unit, `followme pair` shows it and its QR code), or — with `code_file = ""` — a new one printed by
+/// `followme run` at every start.
 ///
-/// Compared in constant time: how long a wrong guess takes tells nothing about how much of it was right.
+/// A generated secret is `generatedLength` characters of Crockford's base32 (50 bits): with the
+/// unit-wide lockout (`PairingLimiter`) an attacker gets about 100 guesses a day, so the expected time
+/// to guess it is ~10^10 years (docs/commands.md §4.8 has the arithmetic). Compared in constant time:
+/// how long a wrong guess takes tells nothing about how much of it was right.
 public struct PairingCode: Sendable {
     /// The code's text (digits for a generated one; any printable ASCII without spaces from a file):
     /// what `followme run` prints for a generated code.
     public let text: String
 
-    /// How many digits a generated code has: our choice, what a person reads off a terminal or a
-    /// journal line and types on a phone in one go; with the per-client rate limit
-    /// (`CommandRateLimit`, 2 commands/s) guessing it takes days.
-    public static let generatedDigits = 6
+    /// How many characters a generated secret has: 10 of base32's 32 symbols = 50 bits, typed on a
+    /// phone as two groups of five when the QR code cannot be scanned. Our choice: 50 bits against
+    /// ~35,000 guesses a year (`PairingLimiter`'s ceiling) leave no practical chance.
+    public static let generatedLength = 10
+    /// Crockford's base32 alphabet: digits and upper-case letters without I, L, O and U, so nothing
+    /// read off a screen is ambiguous (`normalized` maps the look-alikes back).
+    public static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
     /// The longest code a file may hold, bytes: our choice, far above any code a person types; a
     /// longer file is most likely the wrong file.
     public static let maxFileCodeBytes = 128
@@ -21,9 +28,33 @@ public struct PairingCode: Sendable {
     /// A code as it is (tests; a code a caller has already checked).
     public init(_ text: String) { self.text = text }
 
-    /// A new code of `generatedDigits` digits from `generator` (`SystemRandomNumberGenerator` in a flight).
+    /// A new secret of `generatedLength` base32 characters from `generator` (`SystemRandomNumberGenerator`,
+    /// i.e. getrandom(2), in a flight and in `followme pair --new`).
     public static func random(using generator: inout some RandomNumberGenerator) -> PairingCode {
-        PairingCode(String((0..<generatedDigits).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) }))
+        PairingCode(String((0..<generatedLength).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] }))
+    }
+
+    /// The secret as a person reads it: two groups of five (`7K2QF-M9XDA`); `matches` takes either form.
+    public var display: String {
+        guard isBase32Secret else { return text }
+        return "\(text.prefix(5))-\(text.dropFirst(5))"
+    }
+
+    /// Whether the code has a generated secret's form (`generatedLength` base32 symbols), so that a
+    /// candidate may be typed in lower case, with the dash or spaces, or with O/I/L for 0/1
+    /// (`normalized`); any other code (a file's own) must match exactly.
+    var isBase32Secret: Bool { text.count == Self.generatedLength && text.allSatisfy { Self.alphabet.contains($0) } }
+
+    /// `candidate` as the secret's canonical form: upper case, no dashes or blanks, O → 0, I and L → 1.
+    static func normalized(_ candidate: String) -> String {
+        String(candidate.uppercased().compactMap { character -> Character? in
+            switch character {
+            case "-", " ": nil
+            case "O": "0"
+            case "I", "L": "1"
+            default: character
+            }
+        })
     }
 
     /// A new code from the system's generator (getrandom(2)).
@@ -33,7 +64,7 @@ public struct PairingCode: Sendable {
     }
 
     /// The code held in `path`: its first line, blanks around it removed. Refuses a file that group or
-    /// others may read or write, one owned by another user than root or this process's, an empty one,
+    /// others may read or write, one owned by another user than root, this process's or `followme`, an empty one,
     /// and one whose code has spaces, control characters or is over `maxFileCodeBytes`.
     public init(contentsOfFile path: String) throws(PairingCodeError) {
         var info = stat()
@@ -41,7 +72,9 @@ public struct PairingCode: Sendable {
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
         let mode = Int(info.st_mode & 0o777)
         guard mode & 0o077 == 0 else { throw .tooOpen(path: path, mode: mode) }
-        guard info.st_uid == 0 || info.st_uid == geteuid() else { throw .foreignOwner(path: path, uid: Int(info.st_uid)) }
+        guard info.st_uid == 0 || info.st_uid == geteuid() || info.st_uid == Self.serviceUserID else {
+            throw .foreignOwner(path: path, uid: Int(info.st_uid))
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadable(path: path, reason: "cannot be read by this user")
         }
@@ -53,10 +86,15 @@ public struct PairingCode: Sendable {
         self.init(code)
     }
 
+    /// The uid of the system user the service runs as (`followme`, debian/followme.sysusers), which
+    /// owns the packaged secret so the service can read it; nil on a machine without that user.
+    static var serviceUserID: uid_t? { getpwnam("followme").map { $0.pointee.pw_uid } }
+
     /// Whether `candidate` is the code, in time that depends only on the candidate's length (bounded
     /// by the request body limit), never on where the first difference is.
     public func matches(_ candidate: String?) -> Bool {
-        guard let candidate else { return false }
+        guard var candidate else { return false }
+        if isBase32Secret { candidate = Self.normalized(candidate) }
         let expected = Array(text.utf8), given = Array(candidate.utf8)
         var difference = UInt8(expected.count == given.count ? 0 : 1)
         for index in given.indices {

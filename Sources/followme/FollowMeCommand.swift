@@ -21,6 +21,7 @@ struct FollowMeCommand: AsyncParsableCommand {
             GPSCommand.self,
             ConfigCommand.self,
             PinCommand.self,
+            PairCommand.self,
             ToolStub<SimTool>.self,
             DroneGroupCommand.self,
             ToolStub<BenchTool>.self,

@@ -27,13 +27,17 @@ extension RunCommand {
         } else {
             code = PairingCode.random()
         }
-        let settings = CockpitSettings(host: endpoint.host, port: endpoint.port, code: code,
+        var settings = CockpitSettings(host: endpoint.host, port: endpoint.port, code: code,
                                        landWithoutCode: config.web.landWithoutCode)
+        settings.codeFile = config.web.codeFile
+        // systemd's StateDirectory= (the unit's /var/lib/followme): paired phones stay paired across a restart.
+        settings.tokenFile = ProcessInfo.processInfo.environment["STATE_DIRECTORY"]
+            .flatMap { $0.split(separator: ":").first.map(String.init) }.map { $0 + "/cockpit-tokens" }
         do {
             let server = try await CockpitServer.start(settings: settings, board: board, commands: commands, logger: logger,
                                                        clock: SystemClock.now)
             // The journal keeps a generated code (it changes at every start); a fixed one stays in its file.
-            let pairing = config.web.codeFile.map { "pairing code in \($0)" } ?? "pairing code \(code.text)"
+            let pairing = config.web.codeFile.map { "pairing code in \($0)" } ?? "pairing code \(code.display)"
             logger.notice("cockpit: http://\(config.web.listen)/ \(pairing)", metadata: [
                 "open": "\(Self.cockpitAddresses(endpoint).map { "http://\($0)/" }.joined(separator: " "))",
                 "land-without-code": "\(config.web.landWithoutCode)",

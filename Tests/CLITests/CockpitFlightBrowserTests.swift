@@ -149,8 +149,8 @@ import TestSupport
     }
 
     static func pairingCode(in text: String) -> String? {
-        guard let range = text.range(of: #"pairing code \d{6}"#, options: .regularExpression) else { return nil }
-        return String(text[range].suffix(6))
+        guard let range = text.range(of: #"pairing code [0-9A-Z]{5}-[0-9A-Z]{5}"#, options: .regularExpression) else { return nil }
+        return String(text[range].suffix(11))
     }
 
     static func flightLog(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }

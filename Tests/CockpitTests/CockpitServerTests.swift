@@ -132,22 +132,26 @@ import Testing
         }
     }
 
-    @Test("a burst of 20 commands: the bucket's 4 pass, the rest are 429 with Retry-After; LAND with the code still passes")
+    @Test("a burst of 20 commands: the bucket's 4 pass, the rest are 429 with Retry-After; over the rate a LAND with the code is 429 too (no oracle), a paired phone's LAND passes")
     func rateLimited() async throws {
         try await CockpitFixtures.withServer { server, _, flight, http in  // the clock stands still: no token comes back
+            let token = try #require(try await http.pair("123456").token)
             var statuses: [Int] = []
             for _ in 0..<20 { statuses.append(try await http.command(#"{"command":"hold","code":"123456"}"#).status) }
-            #expect(statuses == Array(repeating: 200, count: 4) + Array(repeating: 429, count: 16))
-            #expect(flight?.commands.count == 4)
+            #expect(statuses == Array(repeating: 200, count: 3) + Array(repeating: 429, count: 17))  // POST /pair took one
+            #expect(flight?.commands.count == 3)
             let limited = try await http.command(#"{"command":"hold","code":"123456"}"#)
             #expect(limited.headers["retry-after"] == "1" && limited.body.contains("wait"))
-            // Over the rate, a LAND with the code still goes through (a person pressing LAND again and again
-            // is never refused); a LAND with a wrong code is refused as over the rate (no faster guessing)
+            // Over the rate a LAND carrying the code gets what a wrong code gets: its answer must not tell them apart.
             let guess = try await http.command(#"{"command":"land","code":"000000"}"#)
-            #expect(guess.status == 429, "\(guess.status) \(guess.body)")
-            let land = try await http.command(#"{"command":"land","code":"123456"}"#)
-            #expect(land.status == 200, "\(land.status) \(land.body)")
-            #expect(flight?.commands.count == 5)
+            let right = try await http.command(#"{"command":"land","code":"123456"}"#)
+            #expect(guess.status == 429 && right.status == 429, "\(guess.status) \(right.status)")
+            // A paired phone's LAND is never refused, however often it is pressed.
+            for _ in 0..<6 {
+                let land = try await http.command(#"{"command":"land"}"#, token: token)
+                #expect(land.status == 200, "\(land.status) \(land.body)")
+            }
+            #expect(flight?.commands.count == 9)
         }
     }
 

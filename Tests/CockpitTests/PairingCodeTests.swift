@@ -17,13 +17,25 @@ import Testing
         }
     }
 
-    @Test("a generated code is 6 digits, and two codes from the system generator differ (almost surely)")
+    @Test("a generated secret is 10 base32 characters (50 bits), shown in two groups; two from the system generator differ")
     func generated() {
         let codes = (0..<8).map { _ in PairingCode.random().text }
-        for code in codes { #expect(code.count == 6 && code.allSatisfy(\.isNumber), "\(code)") }
+        for code in codes {
+            #expect(code.count == 10 && code.allSatisfy { PairingCode.alphabet.contains($0) }, "\(code)")
+        }
         #expect(Set(codes).count > 1)
         var a = SplitMix(state: 7), b = SplitMix(state: 7)
         #expect(PairingCode.random(using: &a).text == PairingCode.random(using: &b).text)
+        #expect(PairingCode("7K2QFM9XDA").display == "7K2QF-M9XDA")
+        #expect(PairingCode("123456").display == "123456")
+    }
+
+    @Test("a base32 secret matches as typed on a phone: lower case, with its dash or spaces, O/I/L for 0/1; nothing else", arguments: [
+        ("7K2QFM9XDA", true), ("7k2qf-m9xda", true), ("7K2QF M9XDA", true), ("7K2QFM9XDB", false), ("7K2QFM9XD", false), ("", false),
+    ])
+    func typedSecret(candidate: String, expected: Bool) {
+        #expect(PairingCode("7K2QFM9XDA").matches(candidate) == expected)
+        #expect(PairingCode("10K2QFM9XD").matches("IOk2qf-m9xd"))
     }
 
     @Test("matches only the exact code", arguments: [

@@ -6,6 +6,8 @@ import Foundation
 /// few cooperative threads the server's handlers run on.
 struct LoopbackHTTP {
     let port: Int
+    /// The client's own address (any of 127.0.0.0/8: many "phones" on one machine); nil: 127.0.0.1.
+    var source: String? = nil
 
     /// What came back.
     struct Reply {
@@ -18,7 +20,7 @@ struct LoopbackHTTP {
     func request(_ method: String, _ path: String, headers: [String: String] = [:], body: String = "",
                  host: String? = nil, timeoutSeconds: Double = 5) async throws -> Reply {
         try await offPool {
-            let socket = try LoopbackSocket(port: port, timeoutSeconds: timeoutSeconds)
+            let socket = try LoopbackSocket(port: port, timeoutSeconds: timeoutSeconds, source: source)
             defer { socket.close() }
             var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -28,9 +30,18 @@ struct LoopbackHTTP {
         }
     }
 
-    /// POST /command with a JSON body.
-    func command(_ json: String) async throws -> Reply {
-        try await request("POST", "/command", headers: ["Content-Type": "application/json"], body: json)
+    /// POST /command with a JSON body (and a paired phone's token).
+    func command(_ json: String, token: String? = nil) async throws -> Reply {
+        var headers = ["Content-Type": "application/json"]
+        if let token { headers["X-FollowMe-Token"] = token }
+        return try await request("POST", "/command", headers: headers, body: json)
+    }
+
+    /// POST /pair with `secret`: the reply, and the token when it was right.
+    func pair(_ secret: String) async throws -> (reply: Reply, token: String?) {
+        let reply = try await request("POST", "/pair", headers: ["Content-Type": "application/json"], body: #"{"secret":"\#(secret)"}"#)
+        let token = (try? JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any])?["token"] as? String
+        return (reply, reply.status == 200 ? token : nil)
     }
 
     static func parse(_ raw: String) throws -> Reply {
@@ -65,9 +76,18 @@ final class LoopbackSocket: @unchecked Sendable {  // one thread at a time uses 
     let fd: Int32
     private var buffered: [UInt8] = []
 
-    init(port: Int, timeoutSeconds: Double) throws {
+    init(port: Int, timeoutSeconds: Double, source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket: errno \(errno)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { Glibc.close(fd); throw Failure("bind \(source): errno \(errno)") }
+        }
         var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds.truncatingRemainder(dividingBy: 1)) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
@@ -129,16 +149,28 @@ final class EventStreamClient: Sendable {
 
     private init(socket: LoopbackSocket, status: Int) { (self.socket, self.status) = (socket, status) }
 
-    static func open(port: Int, timeoutSeconds: Double = 5) async throws -> EventStreamClient {
+    static func open(port: Int, timeoutSeconds: Double = 5, source: String? = nil, token: String? = nil) async throws -> EventStreamClient {
         try await offPool {
-            let socket = try LoopbackSocket(port: port, timeoutSeconds: timeoutSeconds)
-            try socket.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n")
+            let socket = try LoopbackSocket(port: port, timeoutSeconds: timeoutSeconds, source: source)
+            let cookie = token.map { "Cookie: followme_token=\($0)\r\n" } ?? ""
+            try socket.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\(cookie)\r\n")
             guard let statusLine = socket.readLine(), let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") else {
                 socket.close()
                 throw LoopbackSocket.Failure("no status line from /events")
             }
             while let line = socket.readLine(), !line.isEmpty {}  // the headers
             return EventStreamClient(socket: socket, status: status)
+        }
+    }
+
+    /// The next `event: NAME` message's data (other lines skipped), nil on timeout or at the end.
+    func nextEvent(named name: String) async throws -> String? {
+        try await offPool { [socket] in
+            var inEvent = false
+            while let line = socket.readLine() {
+                if line == "event: \(name)" { inEvent = true } else if inEvent, line.hasPrefix("data: ") { return String(line.dropFirst(6)) }
+            }
+            return nil
         }
     }
 
