@@ -59,8 +59,8 @@ import TestSupport
     }
 
     /// The page's own measurements, after `until` (a JS condition) held or 6 s passed.
-    static func measure(_ phone: PhoneBrowser, until condition: String = "true") throws -> Layout {
-        try phone.evaluate(Layout.self, """
+    static func measure(_ phone: PhoneBrowser, until condition: String = "true") async throws -> Layout {
+        try await phone.evaluate(Layout.self, """
             (async () => {
               for (let i = 0; i < 60 && !(\(condition)); i++) await new Promise(r => setTimeout(r, 100));
               await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -132,10 +132,10 @@ import TestSupport
             current.withLock { $0 = status }
             board.publish(status)
             for size in Self.sizes {
-                try phone.viewport(width: size.width, height: size.height)
-                try phone.navigate(url + "?\(name)-\(size.width)" + fragment)
-                let layout = try Self.measure(phone, until: "document.getElementById('banner').className !== 'st-unknown'")
-                try phone.screenshot(dir.appendingPathComponent("layout-\(name)-\(size.width)x\(size.height).png"))
+                try await phone.viewport(width: size.width, height: size.height)
+                try await phone.navigate(url + "?\(name)-\(size.width)" + fragment)
+                let layout = try await Self.measure(phone, until: "document.getElementById('banner').className !== 'st-unknown'")
+                try await phone.screenshot(dir.appendingPathComponent("layout-\(name)-\(size.width)x\(size.height).png"))
                 report.append("\(name) \(size.width)×\(size.height): \(layout)")
                 Self.expectReachable(layout, size, "\(name) at \(size.width)×\(size.height)")
                 #expect(!layout.old && layout.ago.isEmpty, "\(name): live values look stale: \(layout)")
@@ -145,42 +145,42 @@ import TestSupport
 
         // A security warning (what a paired phone's stream sends) in the banner: LAND stays reachable.
         current.withLock { $0 = CockpitFixtures.following }
-        try phone.viewport(width: 320, height: 568)
-        try phone.navigate(url + "?security#watch")
-        _ = try phone.evaluate("""
+        try await phone.viewport(width: 320, height: 568)
+        try await phone.navigate(url + "?security#watch")
+        _ = try await phone.evaluate("""
             source.dispatchEvent(new MessageEvent("security", {data: JSON.stringify({message: "someone is trying pairing codes from 192.168.1.34", at_s: 1000})}))
             """)
-        let warned = try Self.measure(phone)
-        try phone.screenshot(dir.appendingPathComponent("layout-security-320x568.png"))
+        let warned = try await Self.measure(phone)
+        try await phone.screenshot(dir.appendingPathComponent("layout-security-320x568.png"))
         report.append("security 320×568: \(warned)")
         Self.expectReachable(warned, (320, 568), "security warning")
-        let warning = try phone.evaluate("document.getElementById('security').innerText") as? String ?? ""
+        let warning = try await phone.evaluate("document.getElementById('security').innerText") as? String ?? ""
         #expect(warning.contains("someone is trying pairing codes from 192.168.1.34"), "the warning: '\(warning)'")
 
         // The live view refused (every slot taken): the banner says why, in the server's words.
-        try phone.navigate("http://127.0.0.1:\(refusing.port)/#watch")
-        let refused = try Self.measure(phone, until: "/live views are open/.test(document.body.innerText)")
-        try phone.screenshot(dir.appendingPathComponent("layout-refused-320x568.png"))
+        try await phone.navigate("http://127.0.0.1:\(refusing.port)/#watch")
+        let refused = try await Self.measure(phone, until: "/live views are open/.test(document.body.innerText)")
+        try await phone.screenshot(dir.appendingPathComponent("layout-refused-320x568.png"))
         report.append("refused 320×568: \(refused)")
         Self.expectReachable(refused, (320, 568), "live view refused")
         #expect(refused.link.contains("live views are open already"), "the refusal's reason is not on the page: \(refused)")
 
         // The server gone while following: stale banner, values grey with their age, LAND still there.
-        try phone.navigate(url + "?gone#watch")
-        _ = try Self.measure(phone, until: "document.getElementById('banner').className === 'st-following'")
+        try await phone.navigate(url + "?gone#watch")
+        _ = try await Self.measure(phone, until: "document.getElementById('banner').className === 'st-following'")
         server.stop()
         await server.waitUntilStopped()
         for size in Self.sizes {
-            try phone.viewport(width: size.width, height: size.height)
-            let gone = try Self.measure(phone, until: "document.body.classList.contains('old') && /s ago/.test(document.body.innerText)")
-            try phone.screenshot(dir.appendingPathComponent("layout-gone-\(size.width)x\(size.height).png"))
+            try await phone.viewport(width: size.width, height: size.height)
+            let gone = try await Self.measure(phone, until: "document.body.classList.contains('old') && /s ago/.test(document.body.innerText)")
+            try await phone.screenshot(dir.appendingPathComponent("layout-gone-\(size.width)x\(size.height).png"))
             report.append("gone \(size.width)×\(size.height): \(gone)")
             Self.expectReachable(gone, size, "server gone at \(size.width)×\(size.height)")
             #expect(gone.old && gone.ago.contains(" s ago"), "values without news are not marked with their age: \(gone)")
             #expect(gone.distanceColor == "rgb(153, 153, 153)", "the distance is not greyed: \(gone)")
             #expect(gone.banner.contains("stale") && gone.link.contains("does not answer"), "the banner: \(gone)")
         }
-        let console = try phone.console().filter { !$0.contains("Failed to load resource") }
+        let console = try await phone.console().filter { !$0.contains("Failed to load resource") }
         #expect(console.isEmpty, "the page's console: \(console)")
         print("cockpit layout (\(dir.path)/layout-*.png):\n" + report.joined(separator: "\n"))
     }

@@ -13,14 +13,14 @@ import TestSupport
     static let tokenKey = "followme-token"
 
     /// `condition` (JS) once it holds, within 5 s; false otherwise.
-    static func eventually(_ phone: PhoneBrowser, _ condition: String) throws -> Bool {
-        try phone.evaluate("""
+    static func eventually(_ phone: PhoneBrowser, _ condition: String) async throws -> Bool {
+        try await phone.evaluate("""
             (async () => { for (let i = 0; i < 50; i++) { if (\(condition)) return true; await new Promise(r => setTimeout(r, 100)); } return false; })()
             """) as? Bool ?? false
     }
 
     /// What `js` evaluates to, as text, for a failure's message.
-    static func text(_ phone: PhoneBrowser, _ js: String) -> String { (try? phone.evaluate(js)).map { "\($0 ?? "nil")" } ?? "?" }
+    static func text(_ phone: PhoneBrowser, _ js: String) async -> String { (try? await phone.evaluate(js)).map { "\($0 ?? "nil")" } ?? "?" }
 
     @Test("#pair= pairs and leaves no secret behind; a wrong code says so at once; LAND unpaired says it did not go through")
     func pairFromTheLink() async throws {
@@ -36,42 +36,47 @@ import TestSupport
         let stored = "localStorage.getItem('\(Self.tokenKey)')"
 
         // Given a wrong secret in the link
-        try phone.navigate(base + "#pair=000000")
+        try await phone.navigate(base + "#pair=000000")
         // Then the sheet says "wrong code" as soon as the server answered, and nothing is stored
-        let wrong = try Self.eventually(phone, "!document.getElementById('pair').hidden && /wrong code/i.test(document.getElementById('pair-error').textContent)")
-        try phone.screenshot(dir.appendingPathComponent("pairing-wrong-code-320x568.png"))
-        #expect(wrong, "no 'wrong code': \(Self.text(phone, "document.getElementById('pair').innerText"))")
-        #expect(try phone.evaluate(stored) is NSNull, "a token was stored for a wrong code")
-        #expect(try phone.evaluate("location.href") as? String == base, "the secret is left in the address bar")
+        let wrong = try await Self.eventually(phone, "!document.getElementById('pair').hidden && /wrong code/i.test(document.getElementById('pair-error').textContent)")
+        try await phone.screenshot(dir.appendingPathComponent("pairing-wrong-code-320x568.png"))
+        let seen1 = await Self.text(phone, "document.getElementById('pair').innerText")
+        #expect(wrong, "no 'wrong code': \(seen1)")
+        #expect(try await phone.evaluate(stored) is NSNull, "a token was stored for a wrong code")
+        #expect(try await phone.evaluate("location.href") as? String == base, "the secret is left in the address bar")
 
         // When LAND is pressed unpaired (no `land_without_code`)
-        _ = try phone.evaluate("document.getElementById('b-land').click()")
+        _ = try await phone.evaluate("document.getElementById('b-land').click()")
         // Then the page says in red that LAND did not go through
-        let notThrough = try Self.eventually(phone, "/LAND DID NOT GO THROUGH/.test(document.getElementById('toast').textContent)")
-        try phone.screenshot(dir.appendingPathComponent("pairing-land-refused-320x568.png"))
-        #expect(notThrough, "toast: \(Self.text(phone, "document.getElementById('toast').textContent"))")
+        let notThrough = try await Self.eventually(phone, "/LAND DID NOT GO THROUGH/.test(document.getElementById('toast').textContent)")
+        try await phone.screenshot(dir.appendingPathComponent("pairing-land-refused-320x568.png"))
+        let seen2 = await Self.text(phone, "document.getElementById('toast').textContent")
+        #expect(notThrough, "toast: \(seen2)")
         #expect(flight?.commands.isEmpty == true, "an unpaired LAND reached the flight")
 
         // Given the right secret in the link (the QR code's URL)
-        try phone.navigate(base + "?again#pair=123456")
+        try await phone.navigate(base + "?again#pair=123456")
         // Then the token is stored, the fragment is gone from the address bar and the history entry
-        let paired = try Self.eventually(phone, "!!\(stored)")
-        #expect(paired, "no token stored: \(Self.text(phone, "document.getElementById('pair-error').textContent"))")
-        #expect(try phone.evaluate("location.href") as? String == base + "?again")
-        #expect(try phone.evaluate("document.getElementById('pair').hidden") as? Bool == true, "the sheet is open after pairing")
+        let paired = try await Self.eventually(phone, "!!\(stored)")
+        let seen3 = await Self.text(phone, "document.getElementById('pair-error').textContent")
+        #expect(paired, "no token stored: \(seen3)")
+        #expect(try await phone.evaluate("location.href") as? String == base + "?again")
+        #expect(try await phone.evaluate("document.getElementById('pair').hidden") as? Bool == true, "the sheet is open after pairing")
 
         // When LAND is pressed: it goes with the token (the page no longer keeps the secret)
-        _ = try phone.evaluate("document.getElementById('b-land').click()")
-        let landed = try Self.eventually(phone, "/LAND: done/.test(document.getElementById('toast').textContent)")
-        #expect(landed, "toast: \(Self.text(phone, "document.getElementById('toast').textContent"))")
+        _ = try await phone.evaluate("document.getElementById('b-land').click()")
+        let landed = try await Self.eventually(phone, "/LAND: done/.test(document.getElementById('toast').textContent)")
+        let seen4 = await Self.text(phone, "document.getElementById('toast').textContent")
+        #expect(landed, "toast: \(seen4)")
         #expect(flight?.commands.map(\.command.rawValue) == ["land"], "\(String(describing: flight?.commands))")
 
         // When someone else guesses a code, the paired phone's page warns
         let guess = try await LoopbackHTTP(port: server.port).request(
             "POST", "/pair", headers: ["Content-Type": "application/json"], body: #"{"secret":"999999"}"#)
         #expect([401, 429].contains(guess.status), "a wrong guess: \(guess.status) \(guess.body)")
-        let warned = try Self.eventually(phone, "!document.getElementById('security').hidden && /trying pairing codes/.test(document.getElementById('security').textContent)")
-        try phone.screenshot(dir.appendingPathComponent("pairing-security-320x568.png"))
-        #expect(warned, "no warning on the paired page: \(Self.text(phone, "document.getElementById('banner').innerText"))")
+        let warned = try await Self.eventually(phone, "!document.getElementById('security').hidden && /trying pairing codes/.test(document.getElementById('security').textContent)")
+        try await phone.screenshot(dir.appendingPathComponent("pairing-security-320x568.png"))
+        let seen5 = await Self.text(phone, "document.getElementById('banner').innerText")
+        #expect(warned, "no warning on the paired page: \(seen5)")
     }
 }

@@ -232,12 +232,18 @@ extension CockpitPage {
           source.addEventListener("security", e => { try { warnSecurity(JSON.parse(e.data)); } catch (x) {} });
           source.onerror = () => { if (source.readyState === 2) { source.close(); setTimeout(connect, 3000); } probe(); tick(); };
         }
-        // A new message shows the warning again, dismissed or not.
+        // A new message shows the warning again, dismissed or not; a new stream's replay of the one
+        // dismissed does not. `at_s` is on the flight's clock, as the status's `t`: its age is theirs.
+        let shownAlert = "", dismissedAlert = "";
         function warnSecurity(m) {
           if (!m || !m.message) return;
-          text("security-text", m.message + " (" + new Date().toLocaleTimeString() + ")");
-          $("security").hidden = false;
+          const key = m.at_s + " " + m.message;
+          if (key === dismissedAlert) return;
+          const now = last && last.t !== undefined ? last.t + (performance.now() - lastAt) / 1000 : undefined;
+          const age = now !== undefined && m.at_s !== undefined && now >= m.at_s ? " (" + fmt(now - m.at_s, 0) + " s ago)" : "";
+          text("security-text", m.message + age);
+          shownAlert = key; $("security").hidden = false;
         }
-        $("security-close").addEventListener("click", () => { $("security").hidden = true; });
+        $("security-close").addEventListener("click", () => { $("security").hidden = true; dismissedAlert = shownAlert; });
         """#
 }

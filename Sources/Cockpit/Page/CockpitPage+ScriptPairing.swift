@@ -31,7 +31,7 @@ extension CockpitPage {
             let body = {}; try { body = await r.json(); } catch (x) {}
             if (r.status === 401) {
               forgetToken(); pending = [command, extra];
-              failed("this phone is not paired. Pair it below, or land from the ground unit.");
+              failed("this phone is not paired. Pair it: " + what + " is sent again once paired.");
               askCode(t ? "This phone's pairing is no longer valid (a new code was made): pair again." : "");
               return;
             }

@@ -77,7 +77,7 @@ enum CockpitPage {
           <form id="pair-form" class="sheet">
             <div class="sheet-title">Pair this phone</div>
             <p>Scan the QR code <b>followme pair</b> shows on the ground unit, or type the code it prints.</p>
-            <input id="pair-code" autocomplete="off" autocapitalize="off" autocorrect="off" spellcheck="false" maxlength="256" required aria-label="pairing code">
+            <input id="pair-code" placeholder="XXXXX-XXXXX" autocomplete="off" autocapitalize="characters" autocorrect="off" spellcheck="false" maxlength="256" required aria-label="pairing code">
             <div id="pair-error" role="alert"></div>
             <div class="row2"><button type="button" id="pair-later" class="plain">Only watch</button><button type="submit" id="pair-go" class="go">Pair</button></div>
           </form>

@@ -7,8 +7,9 @@ import TestSupport
 /// One headless Chromium emulating a phone (touch, device scale 2), kept for a whole test and driven
 /// through its DevTools protocol by Tests/CLITests/Support/cdp_driver.py (one JSON line per request,
 /// one per answer, on a Unix socket): resize, navigate, evaluate, screenshot. Starting Chromium once
-/// and reloading the page per case keeps a dozen screenshots within seconds.
-final class PhoneBrowser {
+/// and reloading the page per case keeps a dozen screenshots within seconds. Every call blocks on its
+/// own thread (`offPool`), never on one of the few cooperative threads the cockpit's handlers need.
+final class PhoneBrowser: @unchecked Sendable {  // one caller at a time: the test's task
     struct Failure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
@@ -59,23 +60,29 @@ final class PhoneBrowser {
 
     /// Stops Chromium and the driver (by their process) and removes the profile.
     func quit() {
-        _ = try? request(["quit": true])
+        _ = try? exchange(Data(#"{"quit":true}"#.utf8) + Data("\n".utf8))
         _ = driver.stop(signal: SIGTERM, graceSeconds: 5)
         close(fd)
         try? FileManager.default.removeItem(at: dir)
     }
 
-    func request(_ object: [String: Any]) throws -> [String: Any] {
+    func request(_ object: [String: any Sendable]) async throws -> [String: Any] {
         let line = try JSONSerialization.data(withJSONObject: object) + Data("\n".utf8)
+        let answer = try await offPool { [self] in try exchange(line) }
+        let decoded = try JSONSerialization.jsonObject(with: answer) as? [String: Any] ?? [:]
+        if let error = decoded["error"] as? String { throw Failure(error) }
+        return decoded
+    }
+
+    /// Sends one request line and reads its answer line, blocking.
+    private func exchange(_ line: Data) throws -> Data {
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
                 let answer = Data(buffered[..<newline])
                 buffered.removeFirst(newline + 1)
-                let object = try JSONSerialization.jsonObject(with: answer) as? [String: Any] ?? [:]
-                if let error = object["error"] as? String { throw Failure(error) }
-                return object
+                return answer
             }
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             guard n > 0 else { throw Failure("the DevTools driver went away: \(driver.stderrText.text.suffix(1000))") }
@@ -84,23 +91,23 @@ final class PhoneBrowser {
     }
 
     /// The phone's screen from the next navigation on.
-    func viewport(width: Int, height: Int) throws { _ = try request(["viewport": [width, height]]) }
+    func viewport(width: Int, height: Int) async throws { _ = try await request(["viewport": [width, height]]) }
 
     /// Loads `url` and returns once its load event fired.
-    func navigate(_ url: String) throws { _ = try request(["navigate": url]) }
+    func navigate(_ url: String) async throws { _ = try await request(["navigate": url]) }
 
     /// The value of `js` (a promise is awaited), as JSON can carry it.
-    func evaluate(_ js: String) throws -> Any? { try request(["eval": js])["value"] }
+    func evaluate(_ js: String) async throws -> Any? { try await request(["eval": js])["value"] }
 
     /// What `js` returns as a JSON string (`JSON.stringify(…)`), decoded.
-    func evaluate<T: Decodable>(_ type: T.Type, _ js: String) throws -> T {
-        guard let json = try evaluate(js) as? String else { throw Failure("no JSON string from \(js.prefix(80))") }
+    func evaluate<T: Decodable>(_ type: T.Type, _ js: String) async throws -> T {
+        guard let json = try await evaluate(js) as? String else { throw Failure("no JSON string from \(js.prefix(80))") }
         return try JSONDecoder().decode(T.self, from: Data(json.utf8))
     }
 
     /// The viewport as it is on the screen, as PNG.
-    func screenshot(_ url: URL) throws { _ = try request(["screenshot": url.path]) }
+    func screenshot(_ url: URL) async throws { _ = try await request(["screenshot": url.path]) }
 
     /// Console messages and uncaught exceptions so far.
-    func console() throws -> [String] { try request(["console": true])["value"] as? [String] ?? [] }
+    func console() async throws -> [String] { try await request(["console": true])["value"] as? [String] ?? [] }
 }
