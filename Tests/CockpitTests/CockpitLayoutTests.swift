@@ -8,9 +8,9 @@ import TestSupport
 /// The page on the smallest phone it must serve (320×568 CSS px, an iPhone SE 1st generation) and on
 /// the common one (390×844), in one headless Chromium emulating a phone (touch, a mobile viewport: a
 /// page wider than the screen makes such a browser zoom out, and the fixed buttons then sit below the
-/// screen): in preflight, following, holding, landing, landed, with the pairing sheet open, with a
-/// security warning, with the live view refused and with the server gone, on a fresh load, LAND lies
-/// inside the screen and is what a tap on its centre hits, nothing is wider than the screen, and no
+/// screen): in preflight, following, holding, landing, landed, with the pairing sheet open (also
+/// after LAND was refused unpaired), with a security warning, with the live view refused and with the server gone, on a fresh load, LAND lies
+/// inside the screen and is what a tap on its centre and near its corners hits, nothing is wider than the screen, and no
 /// button's word is cut or wrapped. With the server gone, the values turn grey with their age. The
 /// screenshots are kept in `.build/cockpit-screenshots/layout-*.png` for a person to look at.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct CockpitLayoutTests {
@@ -66,8 +66,11 @@ import TestSupport
               await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
               const $ = id => document.getElementById(id);
               const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom].map(v => Math.round(v * 10) / 10); };
-              const reachable = e => { const r = e.getBoundingClientRect(), h = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
-                return !!h && (h === e || e.contains(h)); };
+              // Whole: a tap on its centre or near any corner (6 px in, inside its rounded border) hits it.
+              const reachable = e => { const r = e.getBoundingClientRect();
+                return [[.5, .5], [0, 0], [1, 0], [0, 1], [1, 1]].every(([fx, fy]) => {
+                  const h = document.elementFromPoint(r.left + 6 + fx * (r.width - 12), r.top + 6 + fy * (r.height - 12));
+                  return !!h && (h === e || e.contains(h)); }); };
               const shown = e => !!e && e.getClientRects().length > 0 && !e.closest("[hidden]");
               // A button's words are cut when they are wider than it or wrap onto a second line.
               const cut = [...document.querySelectorAll("button")].filter(shown).filter(b => {
@@ -87,7 +90,7 @@ import TestSupport
             """)
     }
 
-    /// LAND on screen and the one thing its centre hits, nothing wider than the screen, no button cut.
+    /// LAND on screen and whole (its centre and corners hit it), nothing wider than the screen, no button cut.
     static func expectReachable(_ layout: Layout, _ size: (width: Int, height: Int), _ label: String) {
         #expect(layout.inside(layout.land, size), "\(label): LAND is not inside the \(size.width)×\(size.height) screen: \(layout)")
         #expect(layout.landReachable, "\(label): a tap on LAND's centre hits something else: \(layout)")
@@ -141,6 +144,18 @@ import TestSupport
                 #expect(!layout.old && layout.ago.isEmpty, "\(name): live values look stale: \(layout)")
                 #expect((layout.pairGo != nil) == (name == "pairing"), "\(name): the pairing sheet: \(layout)")
             }
+        }
+
+        // LAND pressed unpaired: the red answer grows the buttons' bar; the sheet's Pair and LAND stay whole.
+        for size in Self.sizes {
+            try await phone.viewport(width: size.width, height: size.height)
+            try await phone.navigate(url + "?unpaired-\(size.width)")
+            _ = try await phone.evaluate("document.getElementById('b-land').click()")
+            let layout = try await Self.measure(phone, until: "/LAND DID NOT GO THROUGH/.test(document.getElementById('toast').textContent)")
+            try await phone.screenshot(dir.appendingPathComponent("layout-land-unpaired-\(size.width)x\(size.height).png"))
+            report.append("land-unpaired \(size.width)×\(size.height): \(layout)")
+            Self.expectReachable(layout, size, "LAND unpaired at \(size.width)×\(size.height)")
+            #expect(layout.pairGo != nil, "no pairing sheet after an unpaired LAND: \(layout)")
         }
 
         // A security warning (what a paired phone's stream sends) in the banner: LAND stays reachable.

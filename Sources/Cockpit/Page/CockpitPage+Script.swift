@@ -233,15 +233,13 @@ extension CockpitPage {
           source.onerror = () => { if (source.readyState === 2) { source.close(); setTimeout(connect, 3000); } probe(); tick(); };
         }
         // A new message shows the warning again, dismissed or not; a new stream's replay of the one
-        // dismissed does not. `at_s` is on the flight's clock, as the status's `t`: its age is theirs.
+        // dismissed (same `at_s` and words) does not.
         let shownAlert = "", dismissedAlert = "";
         function warnSecurity(m) {
           if (!m || !m.message) return;
           const key = m.at_s + " " + m.message;
           if (key === dismissedAlert) return;
-          const now = last && last.t !== undefined ? last.t + (performance.now() - lastAt) / 1000 : undefined;
-          const age = now !== undefined && m.at_s !== undefined && now >= m.at_s ? " (" + fmt(now - m.at_s, 0) + " s ago)" : "";
-          text("security-text", m.message + age);
+          text("security-text", m.message);
           shownAlert = key; $("security").hidden = false;
         }
         $("security-close").addEventListener("click", () => { $("security").hidden = true; dismissedAlert = shownAlert; });

@@ -12,7 +12,7 @@ extension CockpitPage {
     /// - At load and at each (re)opened stream `GET /session` checks the token; `paired:false` (a
     ///   rotated secret) forgets it and shows the sheet.
     /// - A command answered 401 forgets the token, shows the sheet and sends the command once more
-    ///   after pairing; a LAND that did not go through says so in red until the next answer.
+    ///   after pairing; a LAND that did not go through says so in red until the next answer (or 60 s).
     static let scriptPairing = #"""
         const TOKEN_KEY = "followme-token";
         function token() { try { return localStorage.getItem(TOKEN_KEY) || ""; } catch (x) { return ""; } }
@@ -30,9 +30,10 @@ extension CockpitPage {
             const r = await fetch("/command", {method: "POST", headers, body: JSON.stringify(Object.assign({command}, extra || {})), cache: "no-store"});
             let body = {}; try { body = await r.json(); } catch (x) {}
             if (r.status === 401) {
+              // The toast stays short (it grows the fixed footer, over the sheet); the sheet says the rest.
               forgetToken(); pending = [command, extra];
-              failed("this phone is not paired. Pair it: " + what + " is sent again once paired.");
-              askCode(t ? "This phone's pairing is no longer valid (a new code was made): pair again." : "");
+              failed("not paired");
+              askCode((t ? "This phone's pairing is no longer valid (a new code was made). " : "") + what + " did not go through: pair this phone and it is sent again.");
               return;
             }
             if (r.ok) toast(what + ": " + (body.accepted ? "done" : "refused") + " (" + body.outcome + ")", !body.accepted);

@@ -128,5 +128,14 @@ extension CockpitPage {
           #why{font-size:14px}
           #security{font-size:16px}
         }
+        @media (max-height:640px){
+          .sheet{padding:10px 12px}
+          .sheet-title{font-size:24px}
+          .sheet p{font-size:16px;margin:4px 0 8px}
+          #pair-code{font-size:22px;padding:5px}
+          #pair-error{font-size:17px;margin-top:4px}
+          .row2{margin-top:6px}
+          .row2 button{min-height:56px}
+        }
         """#
 }
