@@ -1,6 +1,9 @@
 @testable import Cockpit
 import FlightRecords
+@testable import FlightService
+import FollowCore
 import Foundation
+import Logging
 import Testing
 import TestSupport
 
@@ -8,14 +11,15 @@ import TestSupport
 /// `#pair=` link (the QR code `followme pair` shows) with a wrong secret leaves the sheet open saying
 /// "wrong code", stores nothing and leaves no secret in the address bar; LAND unpaired says in red that
 /// it did not go through; the right link stores the token and drops the fragment, LAND then reaches the
-/// flight with the token alone, and a guess from elsewhere shows on the paired page as a warning.
+/// flight with the token alone, and a guess from elsewhere shows on the paired page as a warning. A new
+/// secret (`followme pair --new` rewrites the code file) makes the paired page forget its token and ask.
 @Suite(.serialized, .timeLimit(.minutes(1))) struct CockpitPairingPageTests {
     static let tokenKey = "followme-token"
 
-    /// `condition` (JS) once it holds, within 5 s; false otherwise.
-    static func eventually(_ phone: PhoneBrowser, _ condition: String) async throws -> Bool {
+    /// `condition` (JS) once it holds, within `seconds`; false otherwise.
+    static func eventually(_ phone: PhoneBrowser, _ condition: String, seconds: Int = 5) async throws -> Bool {
         try await phone.evaluate("""
-            (async () => { for (let i = 0; i < 50; i++) { if (\(condition)) return true; await new Promise(r => setTimeout(r, 100)); } return false; })()
+            (async () => { for (let i = 0; i < \(seconds * 10); i++) { if (\(condition)) return true; await new Promise(r => setTimeout(r, 100)); } return false; })()
             """) as? Bool ?? false
     }
 
@@ -78,5 +82,46 @@ import TestSupport
         try await phone.screenshot(dir.appendingPathComponent("pairing-security-320x568.png"))
         let seen5 = await Self.text(phone, "document.getElementById('banner').innerText")
         #expect(warned, "no warning on the paired page: \(seen5)")
+    }
+
+    @Test("a new secret in the code file: the paired page forgets its token and shows the pairing sheet")
+    func rotatedSecret() async throws {
+        let chromium = try #require(PhoneBrowser.chromium, "chromium is not installed (scripts/ensure-deps.sh --test installs it)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cockpit-rotate-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("cockpit-code")
+        func write(_ secret: String) throws {
+            try Data((secret + "\n").utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        }
+        try write("7K2QFM9XDA")
+        // Given a cockpit whose secret comes from a file it watches (a real clock: it looks once a second)
+        var settings = CockpitSettings(host: "127.0.0.1", port: 0, code: try PairingCode(contentsOfFile: file.path))
+        settings.codeFile = file.path
+        let (board, inbox) = (FlightStatusBoard(), OperatorCommandInbox())
+        inbox.attach(FakeFlight().deliver)
+        var logger = Logger(label: "cockpit-test")
+        logger.logLevel = .critical
+        let server = try await CockpitServer.start(settings: settings, board: board, commands: inbox, logger: logger,
+                                                   clock: { MonotonicTime(nanoseconds: Int64(DispatchTime.now().uptimeNanoseconds)) })
+        defer { server.stop() }
+        board.publish(CockpitFixtures.following)
+        let phone = try PhoneBrowser(chromium: chromium, width: 320, height: 568)
+        defer { phone.quit() }
+        // And a phone paired from the QR code's link (typed as a person would: lower case, with the dash)
+        try await phone.navigate("http://127.0.0.1:\(server.port)/#pair=7k2qf-m9xda")
+        let paired = try await Self.eventually(phone, "!!localStorage.getItem('\(Self.tokenKey)') && document.getElementById('pair').hidden")
+        let seen1 = await Self.text(phone, "document.getElementById('pair-error').textContent")
+        try #require(paired, "not paired: \(seen1)")
+
+        // When the secret is rotated
+        try write("X1Y2Z3W4V5")
+        // Then the page forgets its token and asks to pair again, saying why (the stream's end or the
+        // page's own look every 10 s tells it)
+        let asked = try await Self.eventually(phone, "!localStorage.getItem('\(Self.tokenKey)') && !document.getElementById('pair').hidden", seconds: 15)
+        let seen2 = await Self.text(phone, "document.getElementById('pair').innerText")
+        #expect(asked, "the page kept its token: \(seen2)")
+        #expect(seen2.contains("no longer valid"), "the sheet does not say why: \(seen2)")
     }
 }

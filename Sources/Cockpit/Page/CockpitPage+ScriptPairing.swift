@@ -9,8 +9,8 @@ extension CockpitPage {
     /// - `#pair=<secret>` (the QR code `followme pair` shows) is taken out of the address bar and the
     ///   history with `history.replaceState` before anything else, then paired with. `#watch` never
     ///   asks for pairing.
-    /// - At load and at each (re)opened stream `GET /session` checks the token; `paired:false` (a
-    ///   rotated secret) forgets it and shows the sheet.
+    /// - At each (re)opened stream, every 10 s and when the page is shown again `GET /session` checks
+    ///   the token; `paired:false` (a rotated secret) forgets it and shows the sheet.
     /// - A command answered 401 forgets the token, shows the sheet and sends the command once more
     ///   after pairing; a LAND that did not go through says so in red until the next answer (or 60 s).
     static let scriptPairing = #"""
@@ -132,5 +132,7 @@ extension CockpitPage {
         } else if (!token() && !location.hash.includes("watch")) askCode("");
         connect();
         setInterval(tick, 500);
+        setInterval(checkSession, 10000);
+        document.addEventListener("visibilitychange", () => { if (!document.hidden) checkSession(); });
         """#
 }
