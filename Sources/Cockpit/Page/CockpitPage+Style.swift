@@ -107,6 +107,7 @@ extension CockpitPage {
         .ago{display:none;font-size:13px;font-weight:800;color:#555;white-space:nowrap}
         body.old .ago{display:block}
         body.old .row .ago{display:inline}
+        .plan-card .ago{text-align:center}
         body.old .vital .sub{display:none}
         body.old #distance,body.old .vital .mid,body.old .fix,body.old .fix .warn{color:#999}
         body.old #bar,body.old #plan{opacity:.35;filter:grayscale(1)}
