@@ -49,7 +49,8 @@ extension CockpitRoutes {
 
     /// The journal warning for a wrong secret: every one names its address; one that starts a lockout says so.
     func logWrongSecret(client: String, failures: Int, lockout: Double?, what: String) {
-        logger.warning("cockpit: wrong pairing code", metadata: [
+        // A command's refusal keeps the words the journal has always had for it.
+        logger.warning(what == "pairing" ? "cockpit: pairing refused, wrong pairing code" : "cockpit: command refused, wrong or missing pairing code", metadata: [
             "client": "\(client)", "request": "\(what)", "failures-in-a-row": "\(failures)",
         ])
         if let lockout {

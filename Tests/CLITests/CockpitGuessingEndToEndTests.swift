@@ -90,7 +90,7 @@ import TestSupport
         #expect(records.map(\.0) == ["land"] && records.first?.1 == "web 127.0.0.1", "\(records)")
         // And the journal has each wrong code with its address, and the lockout
         let stderr = run.stderrText.text
-        #expect(stderr.contains("cockpit: wrong pairing code") && stderr.contains("client=127.0."), "\(stderr.suffix(1500))")
+        #expect(stderr.contains("cockpit: pairing refused, wrong pairing code") && stderr.contains("client=127.0."), "\(stderr.suffix(1500))")
         #expect(stderr.contains("cockpit: pairing locked out"), "\(stderr.suffix(1500))")
         #expect(stderr.contains("cockpit: pairing attempts refused during the lockout"), "\(stderr.suffix(1500))")
         // And the paired phone's stream carried the warning

@@ -27,6 +27,7 @@ extension DeploymentFilesTests {
             case "socket = \"out/followme.sock\"": "socket = \"/run/followme/status.sock\""
             case "takeoff = \"auto\"": "takeoff = \"start\""
             case "listen = \"\"": "listen = \"0.0.0.0:8080\""
+            case "code_file = \"\"": "code_file = \"/etc/followme/pairing-secret\""
             default: String(line)
             }
         }.joined(separator: "\n")
@@ -41,6 +42,7 @@ extension DeploymentFilesTests {
             #expect(r.stdout.contains("\ndirectory = \"/var/log/followme\""), "\(r.stdout)")
             #expect(r.stdout.contains("\nsocket = \"/run/followme/status.sock\""), "\(r.stdout)")
             #expect(r.stdout.contains("\ntakeoff = \"start\"") && r.stdout.contains("\nlisten = \"0.0.0.0:8080\""), "\(r.stdout)")
+            #expect(r.stdout.contains("\ncode_file = \"/etc/followme/pairing-secret\""), "\(r.stdout)")
             // And nothing else differs from the checkout's file
             #expect(try Self.installedText("etc/followme.toml") != Self.repoText("etc/followme.toml"))
             #expect(try stage.text("etc/followme/followme.toml") == Self.installedText("etc/followme.toml"))

@@ -29,7 +29,8 @@ import Testing
 
         let port = server.port
         let (statuses, streamStatuses) = try await offPool { () -> ([Int], [Int]) in
-            let streams = try (0..<40).map { _ in try LoopbackSocket(port: port, timeoutSeconds: 5) }
+            // From 40 addresses: one address holds at most 4 (`maxStreamsPerClient`).
+            let streams = try (0..<40).map { try LoopbackSocket(port: port, timeoutSeconds: 5, source: "127.0.1.\($0 + 1)") }
             defer { streams.forEach { $0.close() } }
             for stream in streams { try stream.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
             let clients = try (0..<300).map { _ in try LoopbackSocket(port: port, timeoutSeconds: 5) }

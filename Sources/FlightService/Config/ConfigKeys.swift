@@ -229,7 +229,7 @@ package enum ConfigKeys {
         .bool("web", "land_without_code", \.web.landWithoutCode, default: false,
               help: "Accept LAND from the cockpit without the pairing code (every other command needs it)."),
         .optionalString("web", "code_file", \.web.codeFile, default: nil,
-                        help: "A root-only file holding a fixed pairing code; \"\" = a new code at every start.",
+                        help: "The file holding the unit's pairing secret (mode 0600; the package's: /etc/followme/pairing-secret); \"\" = a new one at every start.",
                         comment: "\"\" = a new code at every start", problem: C.logPathProblem),
     ]
 }
