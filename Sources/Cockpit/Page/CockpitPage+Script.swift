@@ -3,15 +3,15 @@ extension CockpitPage {
     /// latest one inline), counts how old the last one is (the flight's `t` is its own monotonic clock,
     /// so age is measured by the phone from arrival): the banner turns stale after `STALE_S`, the
     /// values (distance, vitals, plan, GPS tiles) grey out with "N s ago" after `OLD_S`. The stream
-    /// reconnects by itself; when it fails, one `fetch("/events")` asks the server why (a 503's
-    /// `{"error":…}`, which `EventSource` cannot read) and the banner shows that instead of only
-    /// "reconnecting". `event: security` messages (a paired phone's stream) show as a dismissable
+    /// reconnects by itself, also when it stays open but silent for 6 s; when it fails, one
+    /// `fetch("/events")` asks the server why (a 503's `{"error":…}`, which `EventSource` cannot
+    /// read) and the banner shows that instead of only "reconnecting". `event: security` messages (a paired phone's stream) show as a dismissable
     /// warning that comes back with each new message. Pairing and commands: `scriptPairing`.
     static let script = #"""
         "use strict";
         const $ = id => document.getElementById(id);
         const STALE_S = 2.5, OLD_S = 3;
-        let last = null, lastAt = 0, source = null, pending = null, modeTouched = false, streamProblem = "", probing = false, probedAt = -1e9;
+        let last = null, lastAt = 0, heardAt = 0, source = null, pending = null, modeTouched = false, streamProblem = "", probing = false, probedAt = -1e9;
         // The angle box is for the angle mode only; the controls show the flight's mode until touched.
         function angleInUse() { $("mode-angle").disabled = $("mode-select").value !== "angle"; }
         const WAITING = {"target-fix":"person's GPS fix","onboard-fix":"drone's GPS fix",heading:"drone heading",
@@ -208,6 +208,9 @@ extension CockpitPage {
           document.body.classList.toggle("old", old);
           for (const a of document.querySelectorAll(".ago")) a.textContent = old ? age.toFixed(0) + " s ago" : "";
           if (stale) $("b-start").disabled = true;
+          // An open stream that has said nothing for 6 s (the flight publishes 4 times a second) is
+          // dead or was ended without the browser seeing it (a half-open Wi-Fi connection): open a new one.
+          if (source && source.readyState === 1 && performance.now() - heardAt > 6000) { source.close(); connect(); }
         }
         // Why the stream failed, in the server's words: at most one probe at a time, one per 3 s. A 200
         // is aborted as soon as its headers are in (it would hold a stream slot).
@@ -227,8 +230,9 @@ extension CockpitPage {
         }
         function connect() {
           source = new EventSource("/events");
-          source.onopen = () => { streamProblem = ""; checkSession(); tick(); };
-          source.onmessage = e => { try { render(JSON.parse(e.data)); } catch (x) {} };
+          heardAt = performance.now();
+          source.onopen = () => { heardAt = performance.now(); streamProblem = ""; checkSession(); tick(); };
+          source.onmessage = e => { heardAt = performance.now(); try { render(JSON.parse(e.data)); } catch (x) {} };
           source.addEventListener("security", e => { try { warnSecurity(JSON.parse(e.data)); } catch (x) {} });
           source.onerror = () => { if (source.readyState === 2) { source.close(); setTimeout(connect, 3000); } probe(); tick(); };
         }
