@@ -92,7 +92,8 @@ extension CockpitRoutes {
     }
 }
 
-/// Counts the requests refused during a lockout, and says when to log their sum (every 10 s at most).
+/// Counts refusals that are not guesses (during a lockout; a command without any code), and says when
+/// to log their sum: every 10 s at most, the first at once.
 final class LockoutRefusals: Sendable {
     private let state = Mutex<(count: Int, lastLog: MonotonicTime?)>((0, nil))
 

@@ -24,6 +24,7 @@ struct CockpitRoutes: Sendable {
     let authority: CockpitAuthority
     let streams: StreamSlots
     let lockoutRefusals: LockoutRefusals
+    let missingCodeRefusals: LockoutRefusals
 
     /// The largest `/command` body, bytes: our choice; `{"command":"resume","code":"…"}` is under 60,
     /// and a 128-byte file code fits many times over.
@@ -48,6 +49,7 @@ struct CockpitRoutes: Sendable {
         authority = CockpitAuthority(code: settings.code, codeFile: settings.codeFile, tokenFile: settings.tokenFile)
         streams = StreamSlots(limit: settings.maxStreams, maxPerClient: settings.maxStreamsPerClient)
         lockoutRefusals = LockoutRefusals()
+        missingCodeRefusals = LockoutRefusals()
     }
 
     func router() -> Router<CockpitRequestContext> {
@@ -130,8 +132,11 @@ struct CockpitRoutes: Sendable {
     /// else the refusal (401 wrong or missing, 429 during the lockout). A missing code is not a guess.
     private func checkCode(_ code: String?, hadToken: Bool, command: String, client: String, now: MonotonicTime) -> Response? {
         guard let code else {
-            logger.warning("cockpit: command refused, wrong or missing pairing code",
-                           metadata: ["command": "\(command)", "client": "\(client)"])
+            // Not a guess, so not limited unit-wide: summed every 10 s at most, or many addresses flood the journal.
+            if let (count, last) = missingCodeRefusals.note(client: client, now: now) {
+                logger.warning("cockpit: command refused, wrong or missing pairing code",
+                               metadata: ["command": "\(command)", "client": "\(last)", "refused": "\(count)"])
+            }
             return Self.error(.unauthorized, hadToken
                 ? "this phone is not paired any more (the unit's pairing secret changed): pair again"
                 : "wrong or missing pairing code: pair this phone (sudo followme pair shows the code and its QR code)")
