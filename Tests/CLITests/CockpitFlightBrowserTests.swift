@@ -9,7 +9,8 @@ import TestSupport
 /// The phone cockpit end to end (issue 23): a real flight (`followme sim` + a real gpsd + `followme
 /// run` with `[web] listen` on loopback and `takeoff = "start"`), its page opened in headless
 /// Chromium at a phone's size (390 × 844) and driven as a person would through Chromium's DevTools
-/// protocol (Support/cdp_driver.py): a wrong pairing code is refused with nothing flown; START takes
+/// protocol (Support/cdp_driver.py): a wrong pairing code is refused at once by `POST /pair`, START
+/// unpaired is refused with nothing flown; pairing with the right code sends the START again, which takes
 /// off; a load on the web server while it follows leaves the drone's 30 Hz PCMD alone; HOLD stops the
 /// drone, RESUME follows again, LAND lands it (confirmed by the simulator's navdata), SIGTERM exits 0.
 /// Screenshots are written to the scratch directory and their paths printed.
@@ -65,24 +66,29 @@ import TestSupport
         #expect(waiting, "banner: \((try? page.text("#banner")) ?? "?")")
         try page.screenshot(dir.appendingPathComponent("1-preflight.png"))
 
-        // When START is pressed with a wrong pairing code
-        let wrong = code == "000000" ? "111111" : "000000"
+        // When a wrong pairing code is entered
+        let wrong = code == "00000-00000" ? "11111-11111" : "00000-00000"
         try page.enterCode(wrong)
+        // Then the sheet says so at once (the server's answer to POST /pair), and stays open
+        let saysWrong = await eventually(seconds: 10) {
+            (try? page.visible("#pair")) == true && (try? page.text("#pair-error"))?.lowercased().contains("wrong code") == true
+        }
+        #expect(saysWrong, "no 'wrong code' on the pairing sheet: \((try? page.text("#pair")) ?? "?")")
+        try page.screenshot(dir.appendingPathComponent("2-wrong-code.png"))
+        // When START is pressed unpaired, the flight refuses it (401) and the page asks to pair
         try page.press("#b-start")
         try page.press("#confirm-yes")
-        // Then the page asks for the code again, and nothing flew
         let askedAgain = await eventually(seconds: 10) {
-            (try? page.visible("#pair")) == true && (try? page.text("#pair"))?.contains("Wrong code") == true
+            (try? page.visible("#pair")) == true && (try? page.text("#toast"))?.contains("not paired") == true
         }
-        #expect(askedAgain, "the pairing dialog did not come back after a wrong code")
-        try page.screenshot(dir.appendingPathComponent("2-wrong-code.png"))
+        #expect(askedAgain, "the pairing sheet did not come back after an unpaired START")
         try await Task.sleep(for: .seconds(2))
         #expect(try field.status()["state"] as? String == "landed", "the drone moved on a wrong code")
         #expect(run.stderrText.text.contains("cockpit: command refused, wrong or missing pairing code"),
                 "the refusal is logged: \(run.stderrText.text.suffix(1500))")
         #expect(!Self.flightLog(log).contains(#""kind":"operator""#), "a command with the wrong code reached the flight")
 
-        // When the right code is entered (the page sends the pending START again)
+        // When the right code is entered (the page pairs, then sends the pending START again)
         try page.enterCode(code)
         // Then the drone takes off and follows; the page says so
         let following = await eventually(seconds: 90) { state().hasPrefix("following") }

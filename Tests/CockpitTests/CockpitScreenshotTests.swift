@@ -1,77 +1,79 @@
 @testable import Cockpit
 import FlightRecords
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
-/// The page as a phone shows it: headless Chromium at 390×844 (an iPhone 12–15's CSS viewport)
-/// loads it from a cockpit on 127.0.0.1 (a screenshot is taken at load: the page carries the latest
-/// status inline; its stream never ends, so no "network idle" ever comes) for a
-/// preflight still waiting, following, and a hold on the person's stale GPS. The DOM must show the
-/// state in words and the console must stay silent; the screenshots are kept in
-/// `.build/cockpit-screenshots/` for a person to look at.
+/// The page as a phone shows it: one headless Chromium emulating a 390×844 phone (an iPhone 12–15's
+/// CSS viewport) loads it from a cockpit on 127.0.0.1 for a preflight still waiting, ready to start,
+/// following, a hold on the person's stale GPS, a landing, the pairing sheet and a refused live view.
+/// The DOM must show the state in words, START only when it is the one thing missing, LAND always, and
+/// the console must stay silent; the screenshots are kept in `.build/cockpit-screenshots/` for a
+/// person to look at (`CockpitLayoutTests` measures the page at 320×568 too).
 @Suite(.serialized, .timeLimit(.minutes(2))) struct CockpitScreenshotTests {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static var chromium: String? { ["chromium", "chromium-browser"].lazy.compactMap(ChildProcess.locate).first }
-
-    static let scenarios: [String: (status: FlightStatus, words: [String])] = [
-        "preflight-waiting": (CockpitFixtures.preflightWaiting, ["preflight", "drone heading", "drone telemetry"]),
-        "following": (CockpitFixtures.following, ["following", "11.2 m", "keeping 11 m", "ANGLE 90°"]),
-        "holding-target-stale": (CockpitFixtures.holdingTargetStale, ["holding", "person's GPS stale"]),
-        "landing": (CockpitFixtures.landingOperator, ["landing", "you pressed LAND"]),
-        "ready-to-start": (CockpitFixtures.readyToStart, ["Ready: press START"]),
-        // Without `#watch` a page with no code in its session asks for one first.
-        "pairing": (CockpitFixtures.following, ["Pairing code"]),
-        // No stream to be had (every place taken): after 2.5 s without news the banner says so.
-        "disconnected": (CockpitFixtures.following, ["NO DATA FOR", "last seen following"]),
+    static let scenarios: [(name: String, status: FlightStatus, words: [String])] = [
+        ("preflight-waiting", CockpitFixtures.preflightWaiting, ["preflight", "drone heading", "drone telemetry"]),
+        ("following", CockpitFixtures.following, ["following", "11.2 m", "keeping 11 m", "ANGLE 90°"]),
+        ("holding-target-stale", CockpitFixtures.holdingTargetStale, ["holding", "person's GPS stale"]),
+        ("landing", CockpitFixtures.landingOperator, ["landing", "you pressed LAND"]),
+        ("ready-to-start", CockpitFixtures.readyToStart, ["Ready: press START"]),
+        // Without `#watch` a page with no token stored asks to be paired first.
+        ("pairing", CockpitFixtures.following, ["Pair this phone", "followme pair"]),
+        // No stream to be had (every place taken): after 2.5 s without news the banner says so, and why.
+        ("disconnected", CockpitFixtures.following, ["NO DATA FOR", "last seen following", "live views are open already"]),
     ]
 
-    @Test("each state renders at 390×844 with its words in the banner",
-          arguments: ["preflight-waiting", "following", "holding-target-stale", "landing", "ready-to-start", "pairing", "disconnected"])
-    func renders(name: String) async throws {
-        let (status, words) = try #require(Self.scenarios[name])
-        let browser = try #require(Self.chromium, "chromium is not installed (scripts/ensure-deps.sh --test installs it)")
-        let (server, board, _) = try await CockpitFixtures.server(maxStreams: name == "disconnected" ? 0 : 32)
-        defer { server.stop() }
+    @Test("each state renders at 390×844 with its words in the banner")
+    func renders() async throws {
+        let chromium = try #require(PhoneBrowser.chromium, "chromium is not installed (scripts/ensure-deps.sh --test installs it)")
+        let current = Mutex(CockpitFixtures.preflightWaiting)
+        let (server, board, _) = try await CockpitFixtures.server()
+        let (refusing, refusingBoard, _) = try await CockpitFixtures.server(maxStreams: 0)
+        defer { server.stop(); refusing.stop() }
         // The flight publishes every 0.25 s; so does this test while the browser looks.
         let publisher = Task {
             while !Task.isCancelled {
-                board.publish(status)
+                board.publish(current.withLock { $0 })
                 try? await Task.sleep(for: .milliseconds(250))
             }
         }
         defer { publisher.cancel() }
-        let dir = Self.repo.appendingPathComponent(".build/cockpit-screenshots")
+        refusingBoard.publish(CockpitFixtures.following)
+        let dir = PhoneBrowser.repository.appendingPathComponent(".build/cockpit-screenshots")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("cockpit-chromium-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: profile) }
-        let url = "http://127.0.0.1:\(server.port)/" + (name == "pairing" ? "" : "#watch")
-        // --no-sandbox: the tests may run as root; --disable-dev-shm-usage: containers often have a tiny /dev/shm.
-        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                      "--user-data-dir=\(profile)", "--window-size=390,844", "--timeout=5000",
-                      "--enable-logging=stderr", "--v=0"]
-            // Without a stream the network goes idle, so virtual time can run the page's clock 4 s on.
-            + (name == "disconnected" ? ["--virtual-time-budget=4000"] : [])
-        let png = dir.appendingPathComponent("\(name).png")
-        try? FileManager.default.removeItem(at: png)
-        let shot = try await offPool { try ChildProcess.run(browser, common + ["--screenshot=\(png.path)", url], timeoutSeconds: 30) }
-        let dom = try await offPool { try ChildProcess.run(browser, common + ["--dump-dom", url], timeoutSeconds: 30) }
+        let phone = try PhoneBrowser(chromium: chromium, width: 390, height: 844)
+        defer { phone.quit() }
 
-        let data = try Data(contentsOf: png)
-        #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]), "no PNG: \(shot.stderr.suffix(1500))")
-        #expect(data.count > 20_000, "a \(data.count)-byte screenshot is (nearly) blank")
-        let banner = try #require(dom.stdout.range(of: "<header").map { String(dom.stdout[$0.lowerBound...].prefix(600)) },
-                                  "no banner in \(dom.stdout.prefix(400))")
-        for word in words { #expect(dom.stdout.contains(word), "\(word) is not on the page; banner: \(banner)") }
-        #expect(banner.contains(" stale\"") == (name == "disconnected"), "the banner's stale mark: \(banner)")
-        #expect(dom.stdout.contains(#"<div id="pair" class="overlay">"#) == (name == "pairing"), "the pairing sheet")
-        // START is offered only when it is the one thing the flight waits for; LAND always.
-        #expect(dom.stdout.contains(#"<button id="b-start" class="cmd start" data-command="start">"#) == (name == "ready-to-start"))
-        #expect(dom.stdout.contains(#"<button id="b-land" class="cmd land" data-command="land">"#))
-        // (Refused streams are logged by the browser itself: the disconnected page's console is not silent.)
-        for run in [shot, dom] where name != "disconnected" {
-            let console = run.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") || $0.contains("Uncaught") }
-            #expect(console.isEmpty, "the page's console: \(console)")
+        for (name, status, words) in Self.scenarios {
+            current.withLock { $0 = status }
+            board.publish(status)
+            let port = name == "disconnected" ? refusing.port : server.port
+            // Each load has its own query: a URL that differs only in its fragment would not load the page again.
+            try await phone.navigate("http://127.0.0.1:\(port)/?\(name)" + (name == "pairing" ? "" : "#watch"))
+            let settled = name == "disconnected" ? "/NO DATA FOR/.test(document.getElementById('link').textContent) && /live views/.test(document.body.innerText)"
+                : "document.getElementById('banner').className !== 'st-unknown'"
+            _ = try await phone.evaluate("""
+                (async () => { for (let i = 0; i < 60 && !(\(settled)); i++) await new Promise(r => setTimeout(r, 100)); })()
+                """)
+            let dom = try await phone.evaluate("document.documentElement.outerHTML") as? String ?? ""
+            let png = dir.appendingPathComponent("\(name).png")
+            try await phone.screenshot(png)
+
+            let data = try Data(contentsOf: png)
+            #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(name): no PNG")
+            #expect(data.count > 20_000, "\(name): a \(data.count)-byte screenshot is (nearly) blank")
+            let banner = try #require(dom.range(of: "<header").map { String(dom[$0.lowerBound...].prefix(600)) },
+                                      "\(name): no banner in \(dom.prefix(400))")
+            for word in words { #expect(dom.contains(word), "\(name): \(word) is not on the page; banner: \(banner)") }
+            #expect(banner.contains(" stale\"") == (name == "disconnected"), "\(name): the banner's stale mark: \(banner)")
+            #expect(dom.contains(#"<div id="pair" class="overlay">"#) == (name == "pairing"), "\(name): the pairing sheet")
+            // START is offered only when it is the one thing the flight waits for; LAND always.
+            #expect(dom.contains(#"<button id="b-start" class="cmd start" data-command="start">"#) == (name == "ready-to-start"), "\(name): START")
+            #expect(dom.contains(#"<button id="b-land" class="cmd land" data-command="land">"#), "\(name): LAND")
         }
+        // (Refused streams are logged by the browser itself: "Failed to load resource" is not the page's.)
+        let console = try await phone.console().filter { !$0.contains("Failed to load resource") }
+        #expect(console.isEmpty, "the page's console: \(console)")
     }
 }

@@ -1,13 +1,17 @@
 extension CockpitPage {
-    /// The page's script: renders each status line from `/events` (and `/status` once at load), counts
-    /// how old the last one is (the flight's `t` is its own monotonic clock, so age is measured by the
-    /// phone from arrival), reconnects by itself, and sends the four commands with the pairing code
-    /// kept in `sessionStorage` (a 401 asks for it again and sends the command once more).
+    /// The page's script, first part: renders each status line from `/events` (the page carries the
+    /// latest one inline), counts how old the last one is (the flight's `t` is its own monotonic clock,
+    /// so age is measured by the phone from arrival): the banner turns stale after `STALE_S`, the
+    /// values (distance, vitals, plan, GPS tiles) grey out with "N s ago" after `OLD_S`. The stream
+    /// reconnects by itself, also when it stays open but silent for 6 s; when it fails, one
+    /// `fetch("/events")` asks the server why (a 503's `{"error":…}`, which `EventSource` cannot
+    /// read) and the banner shows that instead of only "reconnecting". `event: security` messages (a paired phone's stream) show as a dismissable
+    /// warning that comes back with each new message. Pairing and commands: `scriptPairing`.
     static let script = #"""
         "use strict";
         const $ = id => document.getElementById(id);
-        const STALE_S = 2.5;
-        let last = null, lastAt = 0, source = null, pending = null, modeTouched = false;
+        const STALE_S = 2.5, OLD_S = 3;
+        let last = null, lastAt = 0, heardAt = 0, source = null, pending = null, modeTouched = false, streamProblem = "", probing = false, probedAt = -1e9;
         // The angle box is for the angle mode only; the controls show the flight's mode until touched.
         function angleInUse() { $("mode-angle").disabled = $("mode-select").value !== "angle"; }
         const WAITING = {"target-fix":"person's GPS fix","onboard-fix":"drone's GPS fix",heading:"drone heading",
@@ -193,66 +197,55 @@ extension CockpitPage {
         }
 
         function tick() {
-          const el = $("link"), banner = $("banner");
+          const el = $("link"), banner = $("banner"), why = $("why");
+          why.textContent = source && source.readyState === 1 ? "" : streamProblem;
           if (!last) { el.textContent = source && source.readyState === 1 ? "connected, no flight status yet" : "connecting…"; return; }
-          const age = (performance.now() - lastAt) / 1000, stale = age > STALE_S;
+          const age = (performance.now() - lastAt) / 1000, stale = age > STALE_S, old = age > OLD_S, open = source && source.readyState === 1;
           banner.classList.toggle("stale", stale);
-          el.textContent = stale ? "NO DATA FOR " + age.toFixed(0) + " s — last seen " + last.state + (source && source.readyState === 1 ? "" : ", reconnecting")
-            : "live · " + (last.flight_s !== undefined ? "flight " + fmt(last.flight_s, 0) + " s" : "");
+          // "live" only while the stream is open: the status inlined at load is not live.
+          el.textContent = stale ? "NO DATA FOR " + age.toFixed(0) + " s — last seen " + last.state + (open ? "" : ", reconnecting")
+            : (open ? "live · " : "no live view yet · ") + (last.flight_s !== undefined ? "flight " + fmt(last.flight_s, 0) + " s" : "");
+          document.body.classList.toggle("old", old);
+          for (const a of document.querySelectorAll(".ago")) a.textContent = old ? age.toFixed(0) + " s ago" : "";
           if (stale) $("b-start").disabled = true;
+          // An open stream that has said nothing for 6 s (the flight publishes 4 times a second) is
+          // dead or was ended without the browser seeing it (a half-open Wi-Fi connection): open a new one.
+          if (source && source.readyState === 1 && performance.now() - heardAt > 6000) { source.close(); connect(); }
+        }
+        // Why the stream failed, in the server's words: at most one probe at a time, one per 3 s. A 200
+        // is aborted as soon as its headers are in (it would hold a stream slot).
+        async function probe() {
+          if (probing || performance.now() - probedAt < 3000) return;
+          probing = true; probedAt = performance.now();
+          const control = new AbortController(), timer = setTimeout(() => control.abort(), 5000);
+          let answered = false;
+          try {
+            const r = await fetch("/events", {cache: "no-store", signal: control.signal});
+            answered = true;
+            if (r.ok) { streamProblem = ""; control.abort(); }
+            else { let body = {}; try { body = await r.json(); } catch (x) {} streamProblem = body.error || "the live view was refused (HTTP " + r.status + ")"; }
+          } catch (x) {
+            if (!answered) streamProblem = "the ground unit does not answer: out of its Wi-Fi's range, or followme is not running";
+          } finally { clearTimeout(timer); probing = false; tick(); }
         }
         function connect() {
           source = new EventSource("/events");
-          source.onmessage = e => { try { render(JSON.parse(e.data)); } catch (x) {} };
-          source.onerror = () => { if (source.readyState === 2) { source.close(); setTimeout(connect, 3000); } tick(); };
+          heardAt = performance.now();
+          source.onopen = () => { heardAt = performance.now(); streamProblem = ""; checkSession(); tick(); };
+          source.onmessage = e => { heardAt = performance.now(); try { render(JSON.parse(e.data)); } catch (x) {} };
+          source.addEventListener("security", e => { try { warnSecurity(JSON.parse(e.data)); } catch (x) {} });
+          source.onerror = () => { if (source.readyState === 2) { source.close(); setTimeout(connect, 3000); } probe(); tick(); };
         }
-
-        function toast(message, bad) { const t = $("toast"); t.textContent = message; t.className = bad ? "bad" : ""; clearTimeout(toast.timer); toast.timer = setTimeout(() => { t.textContent = ""; }, 6000); }
-        async function send(command, extra) {
-          const code = sessionStorage.getItem("followme-code") || "";
-          const button = $("b-" + command); button.classList.add("busy");
-          try {
-            const r = await fetch("/command", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(Object.assign({command, code}, extra || {})), cache: "no-store"});
-            let body = {}; try { body = await r.json(); } catch (x) {}
-            if (r.status === 401) { sessionStorage.removeItem("followme-code"); pending = [command, extra]; askCode(code ? "Wrong code. " : ""); return; }
-            if (r.ok) toast(command.toUpperCase() + ": " + (body.accepted ? "done" : "refused") + " (" + body.outcome + ")", !body.accepted);
-            else toast(command.toUpperCase() + ": " + (body.error || body.outcome || ("error " + r.status)), true);
-          } catch (x) { toast(command.toUpperCase() + ": no connection to the ground unit", true); }
-          finally { button.classList.remove("busy"); }
+        // A new message shows the warning again, dismissed or not; a new stream's replay of the one
+        // dismissed (same `at_s` and words) does not.
+        let shownAlert = "", dismissedAlert = "";
+        function warnSecurity(m) {
+          if (!m || !m.message) return;
+          const key = m.at_s + " " + m.message;
+          if (key === dismissedAlert) return;
+          text("security-text", m.message);
+          shownAlert = key; $("security").hidden = false;
         }
-        function askCode(prefix) {
-          $("pair").hidden = false; $("pair-code").value = ""; $("pair-code").focus();
-          $("pair").querySelector("p").textContent = (prefix || "") + "The code followme run printed (also in the journal).";
-        }
-        $("pair-form").addEventListener("submit", e => {
-          e.preventDefault();
-          sessionStorage.setItem("followme-code", $("pair-code").value.trim());
-          $("pair").hidden = true;
-          if (pending) { const c = pending; pending = null; send(c[0], c[1]); }
-        });
-        $("pair-later").addEventListener("click", () => { $("pair").hidden = true; pending = null; });
-        for (const b of document.querySelectorAll(".cmd")) {
-          b.addEventListener("click", () => {
-            const c = b.dataset.command;
-            if (c === "start") { $("confirm").hidden = false; return; }
-            send(c);
-          });
-        }
-        $("b-mode").addEventListener("click", () => {
-          const [mode, orbit_direction] = $("mode-select").value.split("-"), extra = {mode};
-          if (orbit_direction) extra.orbit_direction = orbit_direction;
-          if (mode === "angle") extra.angle_deg = Number($("mode-angle").value);
-          send("mode", extra).then(() => { modeTouched = false; });
-        });
-        $("mode-select").addEventListener("change", () => { modeTouched = true; angleInUse(); });
-        $("mode-angle").addEventListener("input", () => { modeTouched = true; });
-        angleInUse();
-        $("confirm-no").addEventListener("click", () => { $("confirm").hidden = true; });
-        $("confirm-yes").addEventListener("click", () => { $("confirm").hidden = true; send("start"); });
-
-        try { const inline = $("initial-status").textContent.trim(); if (inline) render(JSON.parse(inline)); } catch (x) {}
-        connect();
-        setInterval(tick, 500);
-        if (!sessionStorage.getItem("followme-code") && !location.hash.includes("watch")) askCode("");
+        $("security-close").addEventListener("click", () => { $("security").hidden = true; dismissedAlert = shownAlert; });
         """#
 }

@@ -5,8 +5,9 @@ import Foundation
 /// anywhere but the server that sent it (no CDN, no font, no image): it works on a phone on the
 /// ground unit's own network, without the internet.
 ///
-/// Made for a phone held in one hand outdoors (390×844 CSS px): black on white (sunlight), big
-/// bold type, the state as a coloured banner on top, the four buttons at the bottom under the thumb.
+/// Made for a phone held in one hand outdoors, from 320×568 CSS px up (390×844 is the common one):
+/// black on white (sunlight), big bold type, the state as a coloured banner on top, the four buttons
+/// at the bottom under the thumb, LAND always on screen. Element ids are the tests' handles.
 enum CockpitPage {
     /// The page with the latest status inlined, so that it shows the flight at once, before its stream
     /// delivers (and a screenshot taken at load shows it too).
@@ -34,26 +35,28 @@ enum CockpitPage {
           <div id="state">CONNECTING</div>
           <div id="detail">waiting for the flight's status</div>
           <div id="link"></div>
+          <div id="why"></div>
+          <div id="security" role="alert" hidden><span id="security-text"></span><button type="button" id="security-close" aria-label="dismiss the warning">✕</button></div>
         </header>
         <main>
           <section id="distance-box" class="card">
             <div class="row"><span class="label">DRONE TO YOU</span><span id="distance" class="big">–</span></div>
             <div id="bar"><div id="bar-danger"></div><div id="bar-standoff"></div><div id="bar-now"></div></div>
-            <div class="row small"><span id="minsep-text"></span><span id="standoff-text"></span></div>
+            <div class="row small"><span id="minsep-text"></span><span class="ago"></span><span id="standoff-text"></span></div>
           </section>
           <section class="vitals">
-            <div class="card vital"><div class="label">BATTERY</div><div id="battery" class="mid">–</div></div>
-            <div class="card vital"><div class="label">WIND</div><div id="wind" class="mid">–</div></div>
-            <div class="card vital"><div class="label">LINK</div><div id="linkrate" class="mid">–</div></div>
-            <div class="card vital"><div class="label">HEIGHT</div><div id="altitude" class="mid">–</div></div>
+            <div class="card vital"><div class="label">BATTERY</div><div id="battery" class="mid">–</div><div class="ago"></div></div>
+            <div class="card vital"><div class="label">WIND</div><div id="wind" class="mid">–</div><div class="ago"></div></div>
+            <div class="card vital"><div class="label">LINK</div><div id="linkrate" class="mid">–</div><div class="ago"></div></div>
+            <div class="card vital"><div class="label">HEIGHT</div><div id="altitude" class="mid">–</div><div class="ago"></div></div>
           </section>
           <section class="card plan-card">
             <svg id="plan" viewBox="-100 -100 200 200" preserveAspectRatio="xMidYMid meet" role="img" aria-label="plan view"></svg>
-            <div id="plan-legend" class="small"><span class="k-person">●</span> you <span class="k-drone">▲</span> drone <span class="k-home">■</span> home <span class="k-fence">◯</span> fence</div>
+            <div class="ago"></div><div id="plan-legend" class="small"><span class="k-person">●</span> you <span class="k-drone">▲</span> drone <span class="k-home">■</span> home <span class="k-fence">◯</span> fence</div>
           </section>
           <section class="grid">
-            <div class="card tile"><div class="label">YOUR GPS</div><div id="target-fix" class="fix">–</div></div>
-            <div class="card tile"><div class="label">DRONE GPS</div><div id="onboard-fix" class="fix">–</div></div>
+            <div class="card tile"><div class="label">YOUR GPS</div><div id="target-fix" class="fix">–</div><div class="ago"></div></div>
+            <div class="card tile"><div class="label">DRONE GPS</div><div id="onboard-fix" class="fix">–</div><div class="ago"></div></div>
           </section>
           <section class="card"><div class="label">LAST COMMAND</div><div id="last-command">none</div></section>
           <section class="card" id="mode-card"><div class="row"><span class="label">FOLLOW MODE</span><span id="mode-now" class="mode-now">–</span></div>
@@ -72,10 +75,11 @@ enum CockpitPage {
         </footer>
         <div id="pair" class="overlay" hidden>
           <form id="pair-form" class="sheet">
-            <div class="sheet-title">Pairing code</div>
-            <p>The 6 digits <b>followme run</b> printed (also in the journal).</p>
-            <input id="pair-code" inputmode="numeric" autocomplete="one-time-code" maxlength="128" required>
-            <div class="row2"><button type="button" id="pair-later" class="plain">Only watch</button><button type="submit" class="go">Pair</button></div>
+            <div class="sheet-title">Pair this phone</div>
+            <p>Scan the QR code <b>followme pair</b> shows on the ground unit, or type the code it prints.</p>
+            <input id="pair-code" placeholder="XXXXX-XXXXX" autocomplete="off" autocapitalize="characters" autocorrect="off" spellcheck="false" maxlength="256" required aria-label="pairing code">
+            <div id="pair-error" role="alert"></div>
+            <div class="row2"><button type="button" id="pair-later" class="plain">Only watch</button><button type="submit" id="pair-go" class="go">Pair</button></div>
           </form>
         </div>
         <div id="confirm" class="overlay" hidden>
@@ -86,7 +90,7 @@ enum CockpitPage {
           </div>
         </div>
         <script id="initial-status" type="application/json">\(initialStatusMarker)</script>
-        <script>\(script)</script>
+        <script>\(script)\(scriptPairing)</script>
         </body></html>
         """
 }

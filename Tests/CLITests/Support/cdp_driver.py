@@ -9,6 +9,7 @@ scale 2), and serves JSON lines on the Unix socket CONTROL_SOCKET, one request, 
   {"navigate": URL}             -> {"ok": true} once the page loaded
   {"eval": JS}                  -> {"value": <the expression's value, promises awaited>} or {"error": ...}
   {"screenshot": PATH}          -> {"ok": true}, the viewport as PNG at PATH
+  {"viewport": [WIDTH, HEIGHT]} -> {"ok": true}, the phone screen emulated from now on (the next navigation loads at it)
   {"console": true}             -> {"value": [console messages and exceptions so far]}
   {"quit": true}                -> {"ok": true}, then Chromium is stopped
 Prints "ready" on stdout once the socket listens. Network: loopback only (the test's URLs).
@@ -125,6 +126,11 @@ def serve(session, control):
                     answer = {"error": result["exceptionDetails"].get("text", "exception")}
                 else:
                     answer = {"value": result.get("result", {}).get("value")}
+            elif "viewport" in request:
+                width, height = request["viewport"]
+                session.call("Emulation.setDeviceMetricsOverride",
+                             {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+                answer = {"ok": True}
             elif "screenshot" in request:
                 shot = session.call("Page.captureScreenshot", {"format": "png"})
                 with open(request["screenshot"], "wb") as f:
