@@ -89,13 +89,19 @@ struct MAVLinkSessionOwnershipTests {
         #expect(h.session.flight == MAVLinkSession.FlightProgress())
     }
 
-    @Test("restart: found armed in GUIDED in the air → adopted: set-points fly, and the flight's LAND goes out")
+    @Test("restart: found armed in GUIDED in the air → watched while the flight stays on the ground; adopted once it flies it: set-points, and its LAND goes out")
     func adoptedInGuided() {
         var h = SessionHarness()
         h.someoneElseFlies(mode: .guided)
-        #expect(h.session.owner == .adopted)
+        #expect(h.session.owner == .foundInOurMode)
+        h.fly(false)
+        h.session.setDesired(LinkCommand(flying: false, land: true))
+        h.run(1)
+        #expect(Self.flightCommands(h).isEmpty, "\(h.commandIDs)")
+        #expect(h.setpoints.isEmpty)
         h.fly(true, motion: MotionCommand(velocity: PlaneVector(east: 1, north: 0), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0))
         h.run(1)
+        #expect(h.session.owner == .adopted)
         #expect(!h.setpoints.isEmpty)
         h.session.setDesired(LinkCommand(flying: false, land: true))
         h.run(0.2)

@@ -7,8 +7,12 @@ public enum FlightOwner: Sendable, Hashable {
     /// Armed by FollowMe in this run (our ARM accepted, or the vehicle armed while our ARM was
     /// pending), or taken off by it (our NAV_TAKEOFF accepted): set-points, our mode, LAND.
     case followMe
-    /// Armed in our mode (GUIDED / OFFBOARD) when the link first heard it: FollowMe's own flight
-    /// before a restart. Flown and landed like `followMe`, never taken off again.
+    /// Armed in our mode (GUIDED / OFFBOARD) when the link first heard it: FollowMe's own flight before
+    /// a restart, or a ground station's in GUIDED. Watched until the flight asks to fly it (`adopted`);
+    /// a flight that only stays on the ground (preflight, a dry run) never commands it.
+    case foundInOurMode
+    /// Found in our mode and then flown by the flight (FollowMe's own flight before a restart): flown
+    /// and landed like `followMe`, never taken off again.
     case adopted
     /// Armed by someone else — a pilot, a ground station, a mission — or found armed in another mode:
     /// watched, never commanded (no set-point, no mode change, no LAND) until it is disarmed.
@@ -26,7 +30,12 @@ extension MAVLinkSession {
             owner = .none
             return
         }
-        owner = !vehicle.isEmergency && isIn(profile.control) ? .adopted : .someoneElse
+        owner = !vehicle.isEmergency && isIn(profile.control) ? .foundInOurMode : .someoneElse
+    }
+
+    /// The flight asks to fly a vehicle found in our mode: it is adopted (ours).
+    mutating func claimIfFound(_ command: LinkCommand) {
+        if command.flying, !command.released, owner == .foundInOurMode { owner = .adopted }
     }
 
     /// Arming and disarming change the owner: armed while our ARM is pending → `followMe`; armed

@@ -136,6 +136,7 @@ public struct MAVLinkSession: Sendable {
     public mutating func setDesired(_ command: LinkCommand) {
         desired = command
         flyingAdopted = false
+        claimIfFound(command)
     }
 
     /// The owner explicitly asks to land whatever vehicle flies (`followme drone land`): unlike
