@@ -23,7 +23,7 @@ public enum FlightOwner: Sendable, Hashable {
 }
 
 extension MAVLinkSession {
-    /// The owner at the vehicle's first HEARTBEAT: armed in our mode → `adopted`; armed in another →
+    /// The owner at the vehicle's first HEARTBEAT: armed in our mode → `foundInOurMode`; armed in another →
     /// `someoneElse`; disarmed → `none`. An emergency is nobody's to fly (only an explicit LAND goes out).
     mutating func adoptAtConnect() {
         guard vehicle.isArmed else {

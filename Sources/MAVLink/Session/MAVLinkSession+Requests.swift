@@ -59,8 +59,8 @@ extension MAVLinkSession {
                 return vehicle.isArmed ? .takeoff : .arm
             }
         }
-        // Airborne: only our own flight is flown. PX4: into OFFBOARD once its take-off finished (AUTO.LOITER, IN_AIR); ArduPilot
-        // flies its take-off in GUIDED already.
+        // Airborne: only our own flight is flown. PX4: into OFFBOARD once its take-off finished
+        // (AUTO.LOITER, IN_AIR); ArduPilot flies its take-off in GUIDED already.
         if profile.autopilot == .px4, owner.isOurs, flight.takeoffAccepted, !flight.released, !isIn(profile.control),
            isIn(AutopilotProfile.px4Loiter), vehicle.landedState == .inAir {
             return .setMode(profile.control)

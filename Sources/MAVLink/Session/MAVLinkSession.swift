@@ -27,7 +27,7 @@ import FollowCore
 /// * Set-points every tick while in control: the owner's `motion` in MAV_FRAME_LOCAL_NED, never
 ///   converted; hold (zero velocity) when the owner says `motion` nil or telemetry is lost. `flying`
 ///   false while airborne, for our flight only (`FlightOwner`: armed or taken off by this run, or found
-///   armed in our mode at connect), or on an explicit `requestLanding`: DO_SET_MODE LAND until the
+///   armed in our mode at connect and then flown), or on an explicit `requestLanding`: DO_SET_MODE LAND until the
 ///   HEARTBEAT shows it, then never forced again (a pilot may take over).
 /// * Someone else's flight (armed by a pilot or another station, or found armed in another mode) is
 ///   watched, never commanded: no set-point, no mode change, no LAND (docs/mavlink.md §7.14).
