@@ -53,20 +53,21 @@ extension MAVLinkCopter {
     }
 
     /// The parameters the copter answers PARAM_REQUEST_READ for (`parameterValue`).
-    static let parameterNames = ["FS_GCS_ENABLE", "FS_GCS_TIMEOUT", "FS_OPTIONS", "SYSID_MYGCS", "WPNAV_ACCEL", "PSC_JERK_XY"]
+    static let parameterNames = ["FS_GCS_ENABLE", "FS_GCS_TIMEOUT", "FS_OPTIONS", "MAV_GCS_SYSID", "WPNAV_ACCEL", "PSC_JERK_XY"]
 
     /// A parameter's value as ArduCopter reports it: the GCS failsafe this copter really flies
     /// (`FS_GCS_ENABLE`, default 5 = LAND here, ArduCopter ships 0; `FS_GCS_TIMEOUT` s; `FS_OPTIONS`;
-    /// `SYSID_MYGCS` = FollowMe's default 245, as docs/mavlink.md §10 asks, so FollowMe's preflight
-    /// passes unless `followme sim --fs-gcs-enable 0`), and the shaping limits it flies with
-    /// (`WPNAV_ACCEL` in cm/s², `PSC_JERK_XY` in m/s³), which FollowMe's stopping model reads
-    /// (docs/stopping-model.md §7). Any other name: nil (ArduPilot answers nothing).
+    /// the GCS id under the one name this version has (`groundStationIDParameterName`) = FollowMe's
+    /// default 245, as docs/mavlink.md §10 asks, so FollowMe's preflight passes unless `followme sim
+    /// --fs-gcs-enable 0`), and the shaping limits it flies with (`WPNAV_ACCEL` in cm/s², `PSC_JERK_XY`
+    /// in m/s³), which FollowMe's stopping model reads (docs/stopping-model.md §7). Any other name:
+    /// nil (ArduPilot answers nothing).
     func parameterValue(_ name: String) -> Float? {
         switch name {
         case "FS_GCS_ENABLE": Float(parameters.gcsFailsafeAction)
         case "FS_GCS_TIMEOUT": Float(parameters.gcsFailsafeTimeoutSeconds)
         case "FS_OPTIONS": Float(parameters.failsafeOptions)
-        case "SYSID_MYGCS": Float(parameters.groundStationSystemID)
+        case parameters.groundStationIDParameterName: Float(parameters.groundStationSystemID)
         case "WPNAV_ACCEL": Float(parameters.maxHorizontalAccelerationMetersPerSecondSquared * 100)
         case "PSC_JERK_XY": Float(parameters.horizontalJerkMetersPerSecondCubed)
         default: nil
@@ -225,7 +226,7 @@ extension MAVLinkCopter {
         case ..<0: return .failed
         default: stream.intervalSeconds = min(max(Double(intervalMicroseconds) / 1e6, 0.001), 60)
         }
-        stream.nextAt = time
+        stream.nextAt = time.adding(seconds: Self.firstSlotDelaySeconds(id, interval: stream.intervalSeconds))
         streams[index] = stream
         return .accepted
     }

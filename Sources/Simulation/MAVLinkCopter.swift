@@ -133,7 +133,17 @@ public struct MAVLinkCopter: Sendable {
         attitudeTrackingAlpha = parameters.attitudeTrackingTimeConstantSeconds > 0
             ? 1 - _exp(-physicsStep.seconds / parameters.attitudeTrackingTimeConstantSeconds) : 1
         streams = parameters.defaultIntervalsSeconds.sorted { $0.key < $1.key }
-            .map { TelemetryStream(messageID: $0.key, intervalSeconds: $0.value, nextAt: start) }
+            .map { TelemetryStream(messageID: $0.key, intervalSeconds: $0.value,
+                                   nextAt: start.adding(seconds: Self.firstSlotDelaySeconds($0.key, interval: $0.value))) }
+    }
+
+    /// How long after a stream starts (boot, SET_MESSAGE_INTERVAL) its first message goes out, seconds:
+    /// 0, but half an interval for SYS_STATUS. ArduPilot sends it in its EXT_STAT group, after the
+    /// position (SRn_EXT_STAT defaults 0 on Copter: libraries/GCS_MAVLink/GCS_MAVLink_Parameters.cpp), so a
+    /// ground station that starts listening hears GLOBAL_POSITION_INT (10 Hz) before any SYS_STATUS
+    /// (2 Hz): FollowMe must read "no battery value yet" as unknown, not as empty (docs/mavlink.md §7.2).
+    static func firstSlotDelaySeconds(_ messageID: UInt32, interval: Double?) -> Double {
+        messageID == SysStatus.messageID ? (interval ?? 0) / 2 : 0
     }
 
     // MARK: Derived state
@@ -297,6 +307,10 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
     /// 255; here FollowMe's default 245, as docs/mavlink.md §10 asks). Only HEARTBEATs count
     /// (`GCS_MAVLINK::handle_heartbeat` in `libraries/GCS_MAVLink/GCS_Common.cpp`).
     public var groundStationSystemID: UInt8 = 245
+    /// The name this firmware gives `groundStationSystemID`: `MAV_GCS_SYSID` in current ArduPilot (the
+    /// ArduCopter SITL flown for docs/mavlink.md §7.8 has it, and neither `SYSID_MYGCS` nor
+    /// `MAV_GCS_SYSID_HI`), `SYSID_MYGCS` before. The other name gets no answer, as on ArduPilot.
+    public var groundStationIDParameterName = "MAV_GCS_SYSID"
     /// `FS_OPTIONS` bitmask (`ArduCopter/Parameters.cpp`): default 16, bit 4 "continue if in pilot
     /// controlled modes on GCS failsafe" (`FailsafeOption::GCS_CONTINUE_IF_PILOT_CONTROL`); bit 3 (8)
     /// "continue if landing". The model reads these two bits.
@@ -317,7 +331,8 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
     public var batteryEmptyMillivolts = 14_000.0
     /// Default telemetry intervals by message id, seconds: HEARTBEAT 1 Hz; GLOBAL_POSITION_INT
     /// and ATTITUDE 4 Hz; SYS_STATUS and EXTENDED_SYS_STATE 1 Hz (issue 16's shared design, C;
-    /// SET_MESSAGE_INTERVAL changes them, 0 restores these).
+    /// SET_MESSAGE_INTERVAL changes them, 0 restores these). Each stream's first message goes out at
+    /// once, SYS_STATUS's half an interval later (`MAVLinkCopter.firstSlotDelaySeconds`).
     public var defaultIntervalsSeconds: [UInt32: Double] = [
         Heartbeat.messageID: 1, GlobalPositionInt.messageID: 0.25, Attitude.messageID: 0.25,
         SysStatus.messageID: 1, ExtendedSysState.messageID: 1,

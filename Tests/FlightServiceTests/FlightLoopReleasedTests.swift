@@ -35,6 +35,27 @@ struct FlightLoopReleasedTests {
         #expect(!rig.states.contains { $0.hasPrefix("landing") }, "\(rig.states)")
     }
 
+    @Test("an autopilot a pilot flies while the flight waits for START: released(watching), and SIGTERM neither lands it nor waits: .released (exit 3)")
+    func pilotsFlightWhileWaiting() throws {
+        // Given a MAVLink-like flight (the vehicle closes its own velocity loop) waiting on the ground for START
+        var failsafe = FailsafeParameters()
+        failsafe.takeOffOnStart = true
+        var rig = try FlightRig(failsafe: failsafe, vehicle: .velocityLoop(.arduCopterDefaults))
+        rig.start()
+        rig.run(for: 5)
+        #expect(rig.state == .preflight(waitingFor: .operatorStart), "\(rig.state.name)")
+        // When a pilot takes off and flies (the firmware obeys the pilot, not us)
+        rig.firmwareFollowsCommands = false
+        (rig.flightState, rig.altitude) = (.flying, 5)
+        rig.run(for: 20)
+        // Then the flight watches it (the old core adopted it, and SIGTERM landed the pilot's vehicle)
+        #expect(rig.state.name == "released(watching)", "\(rig.states)")
+        #expect(rig.link.latest?.released == true)
+        #expect(!rig.states.contains { $0.hasPrefix("landing") || $0.hasPrefix("climbing") || $0.hasPrefix("holding") }, "\(rig.states)")
+        rig.send(.shutdown)
+        #expect(rig.outcome == .released)
+    }
+
     @Test("SIGTERM while released: no landing, the outcome is .released at once (followme run exits 3)")
     func shutdownWhileReleased() throws {
         var rig = try Self.released()

@@ -64,11 +64,12 @@ struct FlightRig {
     /// The loop's outcome once it returned one.
     private(set) var outcome: FlightOutcome?
 
-    init(follow: FollowParameters = FollowParameters(), options: FlightServiceOptions = FlightServiceOptions(),
+    init(follow: FollowParameters = FollowParameters(), failsafe: FailsafeParameters = FailsafeParameters(),
+         vehicle: VehicleDynamics = .tiltLoop, options: FlightServiceOptions = FlightServiceOptions(),
          recorder: FlightRecorder? = nil) throws {
         var logger = Logger(label: "test.flightloop")
         logger.logLevel = .critical
-        let machine = try FlightStateMachine(follow: follow, failsafe: FailsafeParameters())
+        let machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: vehicle)
         loop = FlightLoop(machine: machine, link: link, recorder: recorder, options: options, logger: logger)
     }
 

@@ -99,6 +99,28 @@ struct MotionCommandTests {
         #expect(projected == PlaneVector(east: -0.8, north: 0))
     }
 
+    @Test("keep-off points either side: one demands a 1 m/s back-off, the other caps the speed towards it at 0.5 m/s: still a back-off, not a hold")
+    func backOffAgainstCap() {
+        // Given a back-off west at 1 m/s (a point east) and, west, a cap of 0.5 m/s towards that side
+        let a = HalfPlane(normal: PlaneVector(east: 1, north: 0), limit: -1.0)
+        let b = HalfPlane(normal: PlaneVector(east: -1, north: 0), limit: 0.5)
+        // When the follow asks to go east
+        let projected = HalfPlane.project(PlaneVector(east: 2, north: 1), a, b)
+        // Then it backs off west, halfway between the two (the old projection: zero, a hold)
+        #expect(projected == PlaneVector(east: -0.75, north: 0), "\(projected)")
+        // And equal back-offs both ways hold
+        #expect(HalfPlane.project(PlaneVector(east: 2, north: 1), a, HalfPlane(normal: b.normal, limit: -1.0)) == .zero)
+    }
+
+    @Test("two constraints, one limit non-finite: a finite answer, the other's back-off (the old projection: NaN)")
+    func twoConstraintsOneNaN() {
+        let a = HalfPlane(normal: PlaneVector(east: 1, north: 0), limit: .nan)
+        let b = HalfPlane(normal: PlaneVector(east: 0, north: 1), limit: -0.7)
+        let projected = HalfPlane.project(PlaneVector(east: 2, north: 2), a, b)
+        #expect(projected.isFinite, "\(projected)")
+        #expect(projected == PlaneVector(east: 0, north: -0.7))
+    }
+
     @Test("an autopilot's stopping model brakes at a share of its own acceleration limit, after latency + jerk ramp + tracking; no wind term")
     func autopilotStopping() {
         let tuning = ControllerTuning()

@@ -192,6 +192,21 @@ socket = "out/followme.sock"  # "" = none
         #expect(TestDocument.flyable(entries).parse().failure == nil)
     }
 
+    @Test("system_id 255, the ground stations' id, is refused naming the key and the value to set; allowed in an AR.Drone file (unused)")
+    func groundStationIDRefused() throws {
+        // Given a MAVLink file with FollowMe as system 255 (QGroundControl's and Mission Planner's id)
+        let entries = [("mavlink", "system_id", "255")]
+        let doc = Self.mavlinkDocument(entries)
+        // When it is parsed, then mavlink.system_id is refused on its line, with what to set instead
+        let problems = try doc.expectSoleProblem(key: "mavlink.system_id", onLineOf: "mavlink.system_id")
+        let text = problems.first?.description ?? ""
+        #expect(text.contains("set mavlink.system_id to 245"), "\(text)")
+        #expect(text.contains("ground stations"), "\(text)")
+        // And 254 passes, and an AR.Drone file only reports the key unused
+        #expect(Self.mavlinkDocument([("mavlink", "system_id", "254")]).parse().failure == nil)
+        #expect(TestDocument.flyable(entries).parse().failure == nil)
+    }
+
     @Test("[mavlink] in an AR.Drone file: checked, unused, and named when set away from its default")
     func mavlinkKeysInArDroneFile() throws {
         // Given an AR.Drone file (no protocol key) that sets two [mavlink] keys, one of them to its default

@@ -259,7 +259,7 @@ struct MAVLinkSessionReviewTests {
         #expect(!h.parameterReads.isEmpty)
     }
 
-    @Test("4. an explicit land — followme drone land (requestLanding) or the flight's own landing (LinkCommand.land) — lands a vehicle someone else flies; stay-landed does not",
+    @Test("4. followme drone land (requestLanding) lands a vehicle someone else flies; the flight's own landing (LinkCommand.land) and stay-landed do not (docs/mavlink.md §7.14)",
           arguments: [false, true])
     func explicitLand(byLinkCommand: Bool) {
         var h = SessionHarness()
@@ -269,7 +269,11 @@ struct MAVLinkSessionReviewTests {
         #expect(!h.commandIDs.contains(176), "stay landed is not land")
         if byLinkCommand { h.session.setDesired(LinkCommand(flying: false, land: true)) } else { h.session.requestLanding() }
         h.run(SessionHarness.tick)
-        #expect(h.commands.last.map { Array($0.params.prefix(2)) } == Self.land9)
+        if byLinkCommand {
+            #expect(!h.commandIDs.contains(176), "a flight that never flew it does not land it")
+        } else {
+            #expect(h.commands.last.map { Array($0.params.prefix(2)) } == Self.land9)
+        }
     }
 
     /// `currentSetpoint` streams hold set-points while landing only a vehicle that is ours (taken off,

@@ -172,6 +172,8 @@ struct MAVLinkSessionSafetyTests {
         var h = SessionHarness()
         h.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
         h.fly(true)
+        h.armByUs()
+        h.clear()
         h.vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3, status: .emergency)
         h.run(SessionHarness.tick)
         #expect(h.events.contains { if case .flyingCleared = $0 { true } else { false } })

@@ -201,8 +201,16 @@ struct SessionHarness {
         let control = Self.control(autopilot)
         connectAndConfigure(control.heartbeat, mode: control.mode)
         fly(true, motion: motion)
+        armByUs()
         vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3, status: status)
         run(0.5)
+    }
+
+    /// Ticks until our ARM (400) goes out (at most 3 s: PX4 streams set-points first) and accepts it:
+    /// the flight that follows is FollowMe's own (`FlightOwner.followMe`).
+    mutating func armByUs() {
+        for _ in 0..<90 where !commandIDs.contains(400) { run(Self.tick) }
+        ack()
     }
 
     /// The scripted vehicle now says this (and at once).

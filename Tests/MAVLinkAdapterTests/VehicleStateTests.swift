@@ -76,15 +76,20 @@ struct VehicleStateTests {
         #expect(abs(v.rightMetersPerSecond - -1) < 1e-6)
     }
 
-    @Test("battery −1 (unknown): the last known value; before any, 0 (the core then refuses take-off and lands)")
+    @Test("battery −1 (unknown): the last known value, flagged unknown; before any SYS_STATUS, unknown (not 0 %: a position arrives first)")
     func unknownBattery() throws {
         var s = Self.state()
+        // Given a position and no SYS_STATUS yet (ArduPilot: GLOBAL_POSITION_INT at 10 Hz, SYS_STATUS at 2 Hz)
+        #expect(try #require(s.telemetry(receivedAt: Self.t)).batteryUnknown)
         s.apply(SessionHarness.battery(-1))
-        #expect(try #require(s.telemetry(receivedAt: Self.t)).batteryPercent == 0)
+        #expect(try #require(s.telemetry(receivedAt: Self.t)).batteryUnknown)
         s.apply(SessionHarness.battery(64))
+        #expect(try #require(s.telemetry(receivedAt: Self.t)).batteryUnknown == false)
         s.apply(SessionHarness.battery(-1))
         s.apply(SessionHarness.battery(127))
-        #expect(try #require(s.telemetry(receivedAt: Self.t)).batteryPercent == 64)
+        let telemetry = try #require(s.telemetry(receivedAt: Self.t))
+        #expect(telemetry.batteryPercent == 64)
+        #expect(telemetry.batteryUnknown)
     }
 
     @Test("EMERGENCY and FLIGHT_TERMINATION → emergency; CRITICAL is not", arguments: [

@@ -195,11 +195,12 @@ struct MAVLinkCopterFailsafeTests {
         #expect(gcs.copter.mode == .guided)
     }
 
-    @Test("PARAM_REQUEST_READ answers the failsafe it flies: FS_GCS_ENABLE, FS_GCS_TIMEOUT, FS_OPTIONS, SYSID_MYGCS",
-          arguments: [0, 1, 5])
-    func parametersAnswered(fsGCSEnable: Int) {
+    @Test("PARAM_REQUEST_READ answers the failsafe it flies: FS_GCS_ENABLE, FS_GCS_TIMEOUT, FS_OPTIONS, the GCS id under this version's name only",
+          arguments: [(0, "MAV_GCS_SYSID"), (1, "SYSID_MYGCS"), (5, "MAV_GCS_SYSID")])
+    func parametersAnswered(fsGCSEnable: Int, gcsIDName: String) {
         var parameters = MAVLinkCopterParameters()
         parameters.gcsFailsafeAction = fsGCSEnable
+        parameters.groundStationIDParameterName = gcsIDName
         var gcs = CopterGroundStation(copter: MAVLinkCopter(
             parameters: parameters, plane: LocalPlane(origin: GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!)))
         func read(_ name: String) -> Float? {
@@ -213,7 +214,10 @@ struct MAVLinkCopterFailsafeTests {
         #expect(read("FS_GCS_ENABLE") == Float(fsGCSEnable))
         #expect(read("FS_GCS_TIMEOUT") == 5)
         #expect(read("FS_OPTIONS") == 16)
-        #expect(read("SYSID_MYGCS") == 245)
+        #expect(read(gcsIDName) == 245)
+        // A name the version lacks gets no answer at all (ArduPilot's way), the range included
+        #expect(read(gcsIDName == "SYSID_MYGCS" ? "MAV_GCS_SYSID" : "SYSID_MYGCS") == nil)
+        #expect(read("MAV_GCS_SYSID_HI") == nil)
         #expect(read("NOT_A_PARAM") == nil)
     }
 }

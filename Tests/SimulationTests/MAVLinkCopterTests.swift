@@ -244,6 +244,26 @@ struct MAVLinkCopterTelemetryTests {
         #expect(heartbeat?.baseMode.contains(.customModeEnabled) == true && heartbeat?.mavlinkVersion == 3)
     }
 
+    @Test("as ArduPilot: at FollowMe's rates (GLOBAL_POSITION_INT 10 Hz, SYS_STATUS 2 Hz), the position comes first, SYS_STATUS half an interval later, at boot too")
+    func sysStatusAfterPosition() {
+        // At boot
+        var gcs = CopterGroundStation()
+        gcs.wait(seconds: 2)
+        func firstIndex<M: MAVLinkMessage>(_ type: M.Type, _ gcs: CopterGroundStation, from: Int) -> Int? {
+            gcs.received[from...].firstIndex { $0 is M }
+        }
+        #expect(firstIndex(GlobalPositionInt.self, gcs, from: 0)! < firstIndex(SysStatus.self, gcs, from: 0)!)
+        // When a ground station asks FollowMe's rates (the old copter sent SYS_STATUS at once, first in id order)
+        #expect(gcs.command(.setMessageInterval, [Float(GlobalPositionInt.messageID), 100_000]) == .accepted)
+        #expect(gcs.command(.setMessageInterval, [Float(SysStatus.messageID), 500_000]) == .accepted)
+        let start = gcs.received.count
+        gcs.wait(seconds: 0.2)
+        // Then positions and no SYS_STATUS in the first 0.2 s (the first comes 0.25 s after); then SYS_STATUS at 2 Hz
+        #expect(gcs.received[start...].filter { $0 is GlobalPositionInt }.count >= 2)
+        #expect(firstIndex(SysStatus.self, gcs, from: start) == nil)
+        #expect(count(SysStatus.self, in: &gcs, seconds: 10) == 20)
+    }
+
     @Test("SET_MESSAGE_INTERVAL: 100 000 µs → 10 Hz, −1 stops, 0 back to the default; an id it does not stream FAILED")
     func messageInterval() {
         // Given a fresh copter; each new interval starts with one message at the next step,

@@ -153,7 +153,19 @@ extension FollowMeConfiguration {
                 path: path, line: blame(r, ("mavlink", "system_id"), ("mavlink", "target_system")),
                 key: "mavlink.system_id",
                 reason: "\(m.systemID) is also mavlink.target_system, the vehicle's id; FollowMe needs an id of its "
-                    + "own (ground stations use 255)"))
+                    + "own: set mavlink.system_id to \(Self.defaultSystemID) (the default) or another id no other system uses"))
+        }
+        // 255 is the ground stations' id (QGroundControl, Mission Planner): with it FollowMe and such a
+        // station take each other's COMMAND_ACKs, and the station's HEARTBEATs keep the vehicle's GCS
+        // failsafe quiet after FollowMe died (docs/mavlink.md §3, §7.8).
+        if c.drone.linkProtocol == .mavlink, !r.isRejected("mavlink", "system_id"), m.systemID == Self.groundStationSystemID {
+            r.add(.invalid(
+                path: path, line: r.line("mavlink", "system_id"),
+                key: "mavlink.system_id",
+                reason: "\(Self.groundStationSystemID) is the id ground stations (QGroundControl, Mission Planner) use: FollowMe "
+                    + "and such a station would take each other's answers, and the station would keep the vehicle's GCS "
+                    + "failsafe quiet when FollowMe stops; set mavlink.system_id to \(Self.defaultSystemID) (the default) "
+                    + "or another id from 1 to 254 that no other station uses"))
         }
 
         checkReceiverRouting(c, &r)
@@ -257,6 +269,10 @@ extension FollowMeConfiguration {
                 + "altitude drifts by metres); set follow.altitude_m to at least \(ConfigReader.format(least)) (and "
                 + "drone.altitude_max_m above it plus the climb), or altitude_mode = \"takeoff\""))
     }
+
+    /// MAVLink's conventional ground-station id, and FollowMe's default one (`mavlink.system_id`'s row).
+    static let groundStationSystemID = 255
+    static var defaultSystemID: Int { MAVLink.defaults.systemID }
 
     private static func blame(_ r: ConfigReader, _ key: (String, String), _ other: (String, String)) -> Int? {
         r.lineIfWritten(key.0, key.1) ?? r.lineIfWritten(other.0, other.1) ?? r.line(key.0, key.1)

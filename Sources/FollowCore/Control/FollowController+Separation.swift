@@ -69,13 +69,17 @@ package struct HalfPlane: Sendable, Hashable {
     }
 
     /// The point nearest `v` that satisfies both constraints (Euclidean projection onto the
-    /// intersection). If they cannot both hold (opposite normals, e.g. two points either side
-    /// of the drone that both demand backing off), zero.
+    /// intersection); always finite. Normals (nearly) the same way — two points on one side — give the
+    /// tighter constraint's projection. If they cannot both hold (opposite normals: points either
+    /// side of the drone), halfway between their boundaries — zero for equal back-offs both ways, a
+    /// smaller back-off when the far side only caps the speed towards it. A non-finite limit fails
+    /// closed: the other constraint's own back-off, else zero.
     package static func project(_ v: PlaneVector, _ a: HalfPlane?, _ b: HalfPlane?) -> PlaneVector {
         // Fail closed: nothing non-finite gets through, whichever constraints apply.
         guard v.isFinite else { return a?.project(v) ?? b?.project(v) ?? .zero }
         guard let a else { return b?.project(v) ?? v }
         guard let b else { return a.project(v) }
+        guard a.limit.isFinite, b.limit.isFinite else { return (a.limit.isFinite ? a : b).project(.zero) }
         if a.contains(v), b.contains(v) { return v }
         let onA = a.project(v)
         if b.contains(onA) { return onA }
@@ -83,10 +87,21 @@ package struct HalfPlane: Sendable, Hashable {
         if a.contains(onB) { return onB }
         // Both active: the vertex where the two boundaries meet.
         let det = a.normal.east * b.normal.north - a.normal.north * b.normal.east
-        if abs(det) > 1e-9 {
-            return PlaneVector(east: (a.limit * b.normal.north - b.limit * a.normal.north) / det,
-                               north: (a.normal.east * b.limit - b.normal.east * a.limit) / det)
+        if abs(det) > Self.parallelDeterminant {
+            let vertex = PlaneVector(east: (a.limit * b.normal.north - b.limit * a.normal.north) / det,
+                                     north: (a.normal.east * b.limit - b.normal.east * a.limit) / det)
+            if vertex.isFinite { return vertex }
         }
-        return .zero
+        guard a.normal.dot(b.normal) > 0 else {
+            // Opposite demands that cannot both hold: along a's normal, halfway between the two
+            // boundaries (each violated by the same least amount), so a back-off that meets only a
+            // speed cap on the far side stays a back-off; equal back-offs both ways give zero.
+            return a.normal * ((a.limit - b.limit) / 2)
+        }
+        return (a.limit <= b.limit ? a : b).project(v)
     }
+
+    /// Below this |sin| of the angle between two normals they count as parallel (a vertex farther than
+    /// ≈ 1/this × the limits' difference is no velocity to fly).
+    static let parallelDeterminant = 1e-6
 }

@@ -71,6 +71,7 @@ extension ReleaseReason {
     public var name: String {
         switch self {
         case .vehicleLeftControl(let mode): "mode:\(mode)"
+        case .someoneElsesFlight: "watching"
         }
     }
 }
@@ -93,6 +94,7 @@ extension TransitionReason {
         case .takeOffNotConfirmed: "take-off-not-confirmed"
         case .vehicleReleased: "vehicle-released"
         case .landedWhileReleased: "landed-while-released"
+        case .someoneElsesFlight: "someone-elses-flight"
         }
     }
 }

@@ -131,6 +131,10 @@ public enum ReleaseReason: Sendable, Hashable {
     /// pilot took it over, or the autopilot's own failsafe did. Either way a human or the autopilot
     /// flies it now, and FollowMe never takes it back (docs/mavlink.md §7.11).
     case vehicleLeftControl(mode: String)
+    /// An autopilot seen on the ground in this run is airborne without FollowMe's take-off (in
+    /// preflight, or after FollowMe's own flight landed): someone else launched it. Watched, never
+    /// commanded (docs/mavlink.md §7.14). The link's own verdict, when it came first, names the mode instead.
+    case someoneElsesFlight
 }
 
 /// The follower's flight state. Every change is confirmed by telemetry, never by a delay.
@@ -220,6 +224,8 @@ public enum TransitionReason: Sendable, Hashable {
     case vehicleReleased
     /// Released, the vehicle is on the ground (whoever landed it).
     case landedWhileReleased
+    /// An autopilot seen on the ground is airborne without our take-off: someone else's flight, watched.
+    case someoneElsesFlight
 }
 
 /// One state change, for the flight log.

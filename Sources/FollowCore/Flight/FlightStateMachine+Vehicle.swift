@@ -21,7 +21,8 @@ extension FlightStateMachine {
             // nothing to let go of. Airborne, or once we fly, it holds for the rest of the run.
             // (Before any telemetry it is kept until telemetry tells: airborne → released; on the ground → forgotten.)
             let onGround = telemetry.map { !$0.flightState.isAirborne } ?? false
-            if releasedBecause == nil, state.kind != .preflight || !onGround { releasedBecause = reason }
+            let down = state.kind == .preflight || state.kind == .landed
+            if releasedBecause == nil, !down || !onGround { releasedBecause = reason }
             return .releaseNoted
         default:
             preconditionFailure("handleVehicle takes the vehicle inputs only")
@@ -35,13 +36,13 @@ extension FlightStateMachine {
         guard let reason = releasedBecause else { return nil }
         switch state {
         case .released:
-            return downOrEmergency(fresh: fresh, landed: .landedWhileReleased, now: now)
+            return releasedDown(fresh: fresh, now: now)
         case .landed, .emergency:
             break
         case .preflight:
-            // Found flying in someone else's hands: adopted as released, never flown by us.
+            // Found flying in someone else's hands: watched as released, never flown by us.
             if let telemetry, fresh, telemetry.flightState.isAirborne, !telemetry.emergency {
-                hasBeenAirborne = true
+                if vehicleSeenOnGround { (watchingFromPreflight, operatorStarted) = (true, false) } else { hasBeenAirborne = true }
                 return move(to: .released(reason), .vehicleReleased, now)
             }
             // On the ground: nothing to let go of (someone armed it and disarmed it again).
@@ -51,6 +52,54 @@ extension FlightStateMachine {
             return move(to: .released(reason), .vehicleReleased, now)
         }
         return nil
+    }
+
+    /// Airborne while in preflight. An autopilot seen on the ground in this run was launched by someone
+    /// else (a pilot, a ground station): watched (`released(watching)`), never commanded, and the START
+    /// given before it is spent. Otherwise it was airborne when first heard — FollowMe's own flight
+    /// before a restart, or an AR.Drone (which has one controller) — and is adopted: held or followed.
+    mutating func adoptOrWatch(now: MonotonicTime) -> FlightTransition {
+        if case .velocityLoop = controller.vehicle, vehicleSeenOnGround {
+            (watchingFromPreflight, operatorStarted) = (true, false)
+            return move(to: .released(.someoneElsesFlight), .someoneElsesFlight, now)
+        }
+        hasBeenAirborne = true
+        home = drone.estimate(at: now)?.position
+        personAltitudeAtHomeMeters = personAltitudeMeters
+        if let reason = holdReason(now: now) {
+            holdingSince = now
+            return move(to: .holding(reason), .adoptedInFlight, now)
+        }
+        return move(to: altitudeReached() ? .following : .climbing, .adoptedInFlight, now)
+    }
+
+    /// After FollowMe's own flight (`landed`): an autopilot airborne again after it was seen on the
+    /// ground was launched by someone else (FollowMe takes off once a run): watched until it is down.
+    mutating func watchSomeoneElsesFlight(fresh: Bool, now: MonotonicTime) -> FlightTransition? {
+        guard case .velocityLoop = controller.vehicle, vehicleSeenOnGround, let telemetry, fresh,
+              telemetry.flightState.isAirborne, !telemetry.emergency else { return nil }
+        return move(to: .released(releasedBecause ?? .someoneElsesFlight), .someoneElsesFlight, now)
+    }
+
+    /// Released and the vehicle is down: `landed` — or, for someone else's flight that began while we
+    /// waited in preflight, `preflight` again (the take-off rule starts over: with `take_off_on_start`, a
+    /// new START). Either way the release is over: a next flight is judged afresh.
+    mutating func releasedDown(fresh: Bool, now: MonotonicTime) -> FlightTransition? {
+        guard let telemetry, fresh, !telemetry.emergency, telemetry.flightState == .landed else {
+            return downOrEmergency(fresh: fresh, landed: .landedWhileReleased, now: now)
+        }
+        releasedBecause = nil
+        linkInControl = true
+        guard watchingFromPreflight else { return move(to: .landed, .landedWhileReleased, now) }
+        (watchingFromPreflight, hasBeenAirborne, holdingSince) = (false, false, nil)
+        return move(to: .preflight(waitingFor: missingPrerequisites(now: now)), .landedWhileReleased, now)
+    }
+
+    /// Notes an autopilot on the ground while no flight of ours is under way (preflight, landed).
+    mutating func noteVehicleOnGround(fresh: Bool) {
+        guard state.kind == .preflight || state.kind == .landed, let telemetry, fresh,
+              telemetry.flightState == .landed else { return }
+        vehicleSeenOnGround = true
     }
 
     /// The person-above-drone clock (`personAboveDrone(now:)` reads it), once per tick.

@@ -7,8 +7,9 @@
 /// States (`FlightState`): `preflight(waitingFor:)` → `takingOff` (REF take-off until navdata
 /// reports flying/hovering) → `climbing` (until navdata altitude is within tolerance) →
 /// `following` ⇄ `holding(reason)` → `landing(reason)` → `landed` (when navdata says landed);
-/// `emergency` whenever navdata raises the emergency bit. A drone that navdata reports airborne
-/// before we took off is adopted (held or followed), never landed for it.
+/// `emergency` whenever navdata raises the emergency bit. A drone airborne when first heard is adopted
+/// (held or followed), never landed for it; an autopilot seen on the ground and airborne without our
+/// take-off is someone else's flight: `released(watching)`, never commanded (docs/mavlink.md §7.14).
 ///
 /// Take-off: REF take-off is sent only while every preflight prerequisite still holds (except
 /// `droneReady`, which the lift-off itself ends, and the take-off battery margin, which sags as
@@ -46,7 +47,7 @@ public struct FlightStateMachine: Sendable {
     /// The latest navdata.
     public private(set) var telemetry: DroneTelemetry?
     /// The take-off (or adoption) point on the plane: the geofence centre.
-    public private(set) var home: PlaneVector?
+    public internal(set) var home: PlaneVector?
     public private(set) var shutdownRequested = false
     /// An operator's HOLD is in force (until RESUME); an operator's LAND was accepted; an operator's
     /// START was accepted (`FailsafeParameters.takeOffOnStart`; the take-off consumes it).
@@ -63,7 +64,7 @@ public struct FlightStateMachine: Sendable {
     public internal(set) var shortestDefensibleStandoffMeters: Double?
     /// Whether the link says it controls the vehicle (`FollowInput.vehicleControl`); true until told otherwise.
     public internal(set) var linkInControl = true
-    /// Why the link said the vehicle left our control, once it did (never cleared in a run).
+    /// Why the vehicle is released (the link's verdict), until it is down again.
     public internal(set) var releasedBecause: ReleaseReason?
     /// The latest configuration status from the link; `.done` until told otherwise.
     public private(set) var droneConfiguration: DroneConfigurationStatus = .done
@@ -71,13 +72,17 @@ public struct FlightStateMachine: Sendable {
     var holdingSince: MonotonicTime?
     private var landedReportedSince: MonotonicTime?
     var hasBeenAirborne = false
+    /// A battery percentage has arrived (`batteryUnknown` false): only then do its thresholds apply.
+    var batteryPercentKnown = false
+    /// An autopilot seen on the ground with no flight of ours under way; watching someone else's
+    /// flight that began in preflight (`FlightStateMachine+Vehicle.swift`).
+    var vehicleSeenOnGround = false, watchingFromPreflight = false
     /// From our take-off until the first `following`: the wind's short clock applies
     /// (`WindMonitor.startUpSaturationSeconds`). Never set for a drone adopted in flight, and not again
     /// when a hold or an altitude error sends a flight back to climbing.
     private var startingUp = false
     /// When REF take-off was first commanded (`takeOffTimeoutSeconds` counts from here).
     private var takeOffStartedAt: MonotonicTime?
-    // Internal rather than private where FlightStateMachine+Conditions.swift / +Commands.swift read them.
     /// Navdata reported TRANS_TAKEOFF, flying or hovering since the take-off was commanded.
     var liftOffConfirmed = false
     /// When the current climb began (lift-off, or entering `climbing`): `climbTimeoutSeconds`.
@@ -183,7 +188,8 @@ public struct FlightStateMachine: Sendable {
             if let last = telemetry, packet.receivedAt < last.receivedAt { return .telemetryOutOfOrder }
             telemetry = packet
             wind.observe(firmwareWarning: packet.windWarning, at: packet.receivedAt)
-            if packet.batteryPercent < failsafeParameters.minBatteryPercent {
+            if !packet.batteryUnknown { batteryPercentKnown = true }
+            if batteryPercentKnown, packet.batteryPercent < failsafeParameters.minBatteryPercent {
                 if lowBatterySince == nil { lowBatterySince = packet.receivedAt }
             } else {
                 lowBatterySince = nil
@@ -288,6 +294,7 @@ public struct FlightStateMachine: Sendable {
             personAltitudeAtHomeMeters = personAltitudeMeters
         }
         notePersonAltitudeAtHomeDuringClimb()
+        noteVehicleOnGround(fresh: fresh)
 
         if let transition = releasedTransition(now: now, fresh: fresh) { return transition }
         if releasedBecause != nil, state.kind == .released { return nil }
@@ -296,14 +303,7 @@ public struct FlightStateMachine: Sendable {
         case .preflight:
             if shutdownRequested { return move(to: .landed, .shutdownBeforeTakeOff, now) }
             if let telemetry, fresh, telemetry.flightState.isAirborne, !telemetry.emergency {
-                hasBeenAirborne = true
-                home = drone.estimate(at: now)?.position
-                personAltitudeAtHomeMeters = personAltitudeMeters
-                if let reason = holdReason(now: now) {
-                    holdingSince = now
-                    return move(to: .holding(reason), .adoptedInFlight, now)
-                }
-                return move(to: altitudeReached() ? .following : .climbing, .adoptedInFlight, now)
+                return adoptOrWatch(now: now)
             }
             let missing = missingPrerequisites(now: now)
             if missing.isEmpty {
@@ -319,7 +319,7 @@ public struct FlightStateMachine: Sendable {
             if let telemetry, telemetry.emergency { return move(to: .emergency, .emergencyReported, now) }
             if shutdownRequested { return move(to: .landing(.shutdown), .land(.shutdown), now) }
             if operatorLand { return move(to: .landing(.operatorCommand), .land(.operatorCommand), now) }
-            if let telemetry, telemetry.batteryPercent
+            if let telemetry, batteryPercentKnown, telemetry.batteryPercent
                 < min(failsafeParameters.criticalBatteryPercent, failsafeParameters.minBatteryPercent) {
                 return move(to: .landing(.criticalBattery), .land(.criticalBattery), now)
             }
@@ -415,8 +415,10 @@ public struct FlightStateMachine: Sendable {
         case .landing:
             return downOrEmergency(fresh: fresh, landed: .landedConfirmed, now: now)
 
-        case .landed, .released:
-            return nil
+        case .landed:
+            return watchSomeoneElsesFlight(fresh: fresh, now: now)
+        case .released:
+            return releasedDown(fresh: fresh, now: now)
 
         case .emergency:
             if let telemetry, fresh, !telemetry.emergency, telemetry.flightState == .landed {
@@ -436,9 +438,7 @@ public struct FlightStateMachine: Sendable {
     mutating func move(to next: FlightState, _ reason: TransitionReason, _ now: MonotonicTime) -> FlightTransition {
         let transition = FlightTransition(from: state, to: next, reason: reason, at: now)
         if next == .takingOff, state.kind == .preflight {
-            takeOffStartedAt = now
-            liftOffConfirmed = false
-            startingUp = true
+            (takeOffStartedAt, liftOffConfirmed, startingUp, vehicleSeenOnGround) = (now, false, true, false)
         }
         if next == .following { startingUp = false }
         // A climb entered from take-off keeps its lift-off time; any other entry starts the clock.

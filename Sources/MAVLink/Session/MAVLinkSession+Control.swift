@@ -17,8 +17,7 @@ extension MAVLinkSession {
     /// Once per tick: is the vehicle, airborne after our take-off and wanted flying, in our mode?
     /// Reports a change (`.control`), never while released (a pilot or a failsafe flies it).
     mutating func checkControl(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
-        let ours = flight.takeoffAccepted || ownerAskedToFly
-        let wanted = desired.flying && !desired.released && !flight.released && ours && vehicle.isArmed
+        let wanted = desired.flying && !desired.released && !flight.released && owner.isOurs && vehicle.isArmed
             && vehicle.landedState == .inAir
         // PX4 flies its own take-off (AUTO.TAKEOFF) before OFFBOARD is asked: not a loss of control.
         let px4TakingOff = profile.autopilot == .px4 && isIn(AutopilotProfile.px4Takeoff)
@@ -49,6 +48,9 @@ extension MAVLinkSession {
     mutating func noteRefusal(_ request: VehicleRequest, now: MonotonicTime) {
         switch request {
         case .setMode(let mode) where mode == profile.control:
+            // On the ground a refusal (no position yet, a pre-arm check) clears by itself: the usual
+            // back-off, and the next take-off asks again. Airborne, three end the asking for this flight.
+            guard vehicle.mightBeAirborne else { return }
             controlRefusals += 1
             if controlRefusals >= Self.maxControlRefusals { notBefore[request] = .distantFuture }
         case .setMode(let mode) where mode == profile.land:

@@ -11,7 +11,7 @@ extension MAVLinkSession {
         let timing = configuration.timing
         for index in parameters.indices where parameters[index].isPending {
             if let last = parameters[index].lastSentAt, now.seconds(since: last) < timing.commandAckTimeoutSeconds { continue }
-            guard parameters[index].attempts < timing.commandMaxAttempts else {
+            guard parameters[index].attempts < maximumReads(parameters[index].name) else {
                 parameters[index].unanswered = true
                 parameters[index].lastSentAt = now
                 parametersChanged(now: now, output: &output)
@@ -45,11 +45,34 @@ extension MAVLinkSession {
     /// A PARAM_VALUE from the vehicle: kept when it names a parameter we read. PX4 sends integers
     /// bytewise in the float (MAV_PROTOCOL_CAPABILITY_PARAM_ENCODE_BYTEWISE), ArduPilot as floats.
     mutating func receive(_ value: ParamValue, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
-        guard let index = parameters.firstIndex(where: { $0.name == value.parameterID.string }) else { return }
+        let name = value.parameterID.string
+        guard let index = parameters.firstIndex(where: { $0.name == name }) else { return }
         parameters[index].value = value.number(bytewise: profile.autopilot == .px4)
         parameters[index].unanswered = false
         parameters[index].lastSentAt = now
+        // The GCS id's two names belong to two ArduPilot generations: one answered settles the other as
+        // absent (an ArduPilot answers a name it lacks with nothing), and the old name has no range either.
+        let absent = switch name {
+        case "SYSID_MYGCS": ["MAV_GCS_SYSID", "MAV_GCS_SYSID_HI"]
+        case "MAV_GCS_SYSID": ["SYSID_MYGCS"]
+        default: [String]()
+        }
+        for other in parameters.indices where absent.contains(parameters[other].name) && parameters[other].isPending {
+            parameters[other].unanswered = true
+            parameters[other].lastSentAt = now
+        }
         parametersChanged(now: now, output: &output)
+    }
+
+    /// PARAM_REQUEST_READs sent for `name` before it counts as absent: `commandMaxAttempts`, but one for
+    /// `MAV_GCS_SYSID_HI` once `MAV_GCS_SYSID` answered — the same table on the same link answered a
+    /// moment ago, so silence means an ArduPilot with the id but not the range (seen on ArduCopter SITL),
+    /// not a lost datagram worth four more seconds before take-off.
+    func maximumReads(_ name: String) -> Int {
+        guard name == "MAV_GCS_SYSID_HI", parameters.state("MAV_GCS_SYSID")?.value != nil else {
+            return configuration.timing.commandMaxAttempts
+        }
+        return 1
     }
 
     /// A parameter was answered or given up: a failure is reported (once per key and value), and the

@@ -81,6 +81,7 @@ extension MAVLinkSession {
             if configuration.positionSource == .autopilot {
                 for event in vehicle.onboardEvents(receivedAt: now) { output.events.append(.onboard(event)) }
             }
+            reportSomeoneElsesFlight(now: now, output: &output)
         default:
             break
         }
@@ -170,6 +171,7 @@ extension MAVLinkSession {
     /// modes) and the configuration fails, so the core does not take off.
     mutating func connect(_ heartbeat: Heartbeat, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
         connectedAt = now
+        adoptAtConnect()
         let wasFlying = vehicle.isArmed
         if wasFlying, !vehicle.isEmergency { (desired.flying, flyingAdopted) = (true, true) }
         output.events.append(.connected(droneWasFlying: wasFlying, desiredFlying: desired.flying, at: now))
@@ -201,9 +203,8 @@ extension MAVLinkSession {
         if previous.heartbeat != nil, previous.isArmed != vehicle.isArmed {
             output.events.append(notice(vehicle.isArmed ? "armed" : "disarmed", .info, now: now))
         }
-        if !vehicle.isArmed { armedByUs = false }
-        // Armed while our ARM is pending: ours, even if its ACK was lost.
-        if !previous.isArmed, vehicle.isArmed, pending?.request == .arm { armedByUs = true }
+        // Armed while our ARM is pending: ours, even if its ACK was lost; disarmed: nobody's.
+        noteArming(from: previous)
         if vehicle.isEmergency, desired.flying {
             desired.flying = false
             output.events.append(.flyingCleared(
@@ -221,14 +222,14 @@ extension MAVLinkSession {
             return
         }
         // Our LAND counts once the HEARTBEAT shows it: an ACK alone may be another station's, or
-        // the mode change may not have happened (docs/mavlink.md §7.3).
-        if flight.landRequested, isIn(profile.land) { flight.landAccepted = true }
+        // the mode change may not have happened (docs/mavlink.md §7.3); sent and shown counts too (its ACK lost).
+        if flight.landRequested || flight.landSent, isIn(profile.land) { flight.landAccepted = true }
         guard vehicle.mightBeAirborne, !flight.released, vehicle.customMode != nil else { return }
         if isIn(profile.control) {
             flight.inControl = true
             return
         }
-        let ours = (flight.landAccepted || flight.landRequested) && isIn(profile.land)
+        let ours = (flight.landAccepted || flight.landRequested || flight.landSent) && isIn(profile.land)
         let px4TakingOff = profile.autopilot == .px4 && (isIn(AutopilotProfile.px4Takeoff) || isIn(AutopilotProfile.px4Loiter))
         let leftUs = flight.inControl || (flight.takeoffAccepted && profile.autopilot == .px4 && !px4TakingOff)
         guard leftUs, !ours else { return }

@@ -24,10 +24,10 @@ extension MAVLinkSession {
         guard !autopilotMismatch, !configuration.dryRun, vehicle.heartbeat != nil, !flight.released, !desired.released
         else { return nil }
         guard desired.flying else {
-            // Land: only a vehicle this run took off, or one the owner asked to fly (adopted it) —
-            // never one someone else flies while we are in preflight or a dry run (docs/mavlink.md
-            // §7.3); armed and not confirmed on the ground, not in LAND, our LAND not yet seen.
-            let ours = flight.takeoffAccepted || ownerAskedToFly || ownerAskedToLand || desired.land
+            // Land: only our flight (`FlightOwner`), or any on the operator's explicit request — never
+            // one someone else flies, whatever the flight wants (docs/mavlink.md §7.14); armed and not
+            // confirmed on the ground, not in LAND, our LAND not yet seen.
+            let ours = owner.isOurs || ownerAskedToLand
             let landing = ours && vehicle.mightBeAirborne && !isIn(profile.land) && !flight.landAccepted
             guard landing else { return nil }
             // LAND refused (DENIED, FAILED) twice: MAV_CMD_NAV_LAND, which lands where it is on both autopilots.
@@ -43,7 +43,7 @@ extension MAVLinkSession {
             // Armed, but not by us (someone else, or before we started): launched only when the
             // autopilot says ON_GROUND — the core's preflight (the person clear) held for it. Without
             // a landed state the core saw "taking off" and adopted it: not ours to launch.
-            if vehicle.isArmed, !armedByUs, vehicle.landedState != .onGround { return nil }
+            if vehicle.isArmed, owner != .followMe, vehicle.landedState != .onGround { return nil }
             switch profile.autopilot {
             case .ardupilot:
                 // GUIDED → ARM → NAV_TAKEOFF (ArduPilot arms in GUIDED only with a position).
@@ -59,9 +59,9 @@ extension MAVLinkSession {
                 return vehicle.isArmed ? .takeoff : .arm
             }
         }
-        // Airborne. PX4: into OFFBOARD once its take-off finished (AUTO.LOITER, IN_AIR); ArduPilot
-        // flies its take-off in GUIDED already.
-        if profile.autopilot == .px4, flight.takeoffAccepted, !flight.released, !isIn(profile.control),
+        // Airborne: only our own flight is flown. PX4: into OFFBOARD once its take-off finished
+        // (AUTO.LOITER, IN_AIR); ArduPilot flies its take-off in GUIDED already.
+        if profile.autopilot == .px4, owner.isOurs, flight.takeoffAccepted, !flight.released, !isIn(profile.control),
            isIn(AutopilotProfile.px4Loiter), vehicle.landedState == .inAir {
             return .setMode(profile.control)
         }
@@ -106,13 +106,15 @@ extension MAVLinkSession {
         emit(.command(message), into: &output)
     }
 
-    /// Counts a LAND sent without telemetry; at the bound, says so once (the link then stops).
+    /// Notes a LAND sent (the vehicle in LAND after it is ours, its ACK lost or not); counts one sent
+    /// without telemetry and, at the bound, says so once (the link then stops).
     mutating func countBlindLand(_ request: VehicleRequest, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        if request == .setMode(profile.land) || request == .navLand { flight.landSent = true }
         guard isTelemetryLost, request == .setMode(profile.land) else { return }
         blindLandSends += 1
         if blindLandSends == Self.maxBlindLandSends {
             output.events.append(notice(
-                "LAND sent \(blindLandSends) times without telemetry; no more: the vehicle's own GCS-loss failsafe applies",
+                "LAND sent \(blindLandSends) times without telemetry; no more, nor HEARTBEATs or set-points until it returns: the vehicle's own GCS-loss failsafe applies",
                 .warning, now: now))
         }
     }
@@ -189,6 +191,7 @@ extension MAVLinkSession {
             return
         case .takeoff:
             flight.takeoffAccepted = true
+            owner = .followMe
         case .setMode(let mode) where mode == profile.land:
             // Confirmed only when the HEARTBEAT shows LAND (`updateFlightProgress`); until then it
             // is asked again after `acceptedSettleSeconds`.
@@ -196,7 +199,7 @@ extension MAVLinkSession {
         case .navLand:
             flight.landRequested = true
         case .arm:
-            armedByUs = true
+            owner = .followMe
             armRefusals = 0
         case .setMode:
             break

@@ -26,9 +26,11 @@ import FollowCore
 ///   once the take-off finished (AUTO.LOITER, IN_AIR).
 /// * Set-points every tick while in control: the owner's `motion` in MAV_FRAME_LOCAL_NED, never
 ///   converted; hold (zero velocity) when the owner says `motion` nil or telemetry is lost. `flying`
-///   false while airborne, for a flight this run took off or the owner asked to fly (or an explicit
-///   land: `LinkCommand.land`, `requestLanding`): DO_SET_MODE LAND until the HEARTBEAT shows it, then
-///   never forced again (a pilot may take over).
+///   false while airborne, for our flight only (`FlightOwner`: armed or taken off by this run, or found
+///   armed in our mode at connect and then flown), or on an explicit `requestLanding`: DO_SET_MODE LAND until the
+///   HEARTBEAT shows it, then never forced again (a pilot may take over).
+/// * Someone else's flight (armed by a pilot or another station, or found armed in another mode) is
+///   watched, never commanded: no set-point, no mode change, no LAND (docs/mavlink.md §7.14).
 /// * A vehicle that leaves our mode while airborne (RC pilot, the autopilot's own failsafe) is not
 ///   taken back: `.released`, no more set-points and no LAND (docs/mavlink.md §7.11).
 public struct MAVLinkSession: Sendable {
@@ -45,6 +47,8 @@ public struct MAVLinkSession: Sendable {
     /// `desired.flying` was adopted from an armed vehicle at connect, not asked by the owner: it
     /// keeps the vehicle from being landed, and never starts a take-off.
     var flyingAdopted = false
+    /// Whose flight the vehicle's is (`FlightOwner`, docs/mavlink.md §7.14): only ours is commanded.
+    public internal(set) var owner = FlightOwner.none
     var startedAt = MonotonicTime.zero
     /// When our next HEARTBEAT is due (a fixed 1 Hz grid, not "1 s after the last one": at a 1/30 s tick
     /// the latter drifts to one per 31 ticks).
@@ -75,14 +79,8 @@ public struct MAVLinkSession: Sendable {
     var connectedAt: MonotonicTime?
     /// Systems whose HEARTBEAT was refused as "not a multirotor autopilot" (one notice each).
     var refusedSystems: Set<UInt8> = []
-    /// The owner asked to fly in this run (`setDesired` with `flying` true): LAND is sent only then or
-    /// after our own take-off, never to a vehicle someone else flies while we wait or dry-run (docs/mavlink.md §7.3).
-    var ownerAskedToFly = false
-    /// The owner asked explicitly to land (`requestLanding`): LAND whoever flies it.
+    /// The owner asked explicitly to land (`requestLanding`): LAND whoever flies it, until it is disarmed.
     var ownerAskedToLand = false
-    /// Our ARM was accepted and the vehicle has not been seen disarmed since: only such a vehicle
-    /// gets NAV_TAKEOFF (one armed on the ground by someone else is not ours to launch).
-    var armedByUs = false
     /// The GCS-failsafe parameters read before take-off (docs/mavlink.md §7.8).
     var parameters: [ParameterState]
     /// Defect 5 (`MAVLinkSession+Control.swift`): since when the vehicle, ours and airborne, has been
@@ -114,8 +112,10 @@ public struct MAVLinkSession: Sendable {
         var released = false
         /// Our LAND was acknowledged ACCEPTED; not yet seen in the HEARTBEAT.
         var landRequested = false
-        /// The HEARTBEAT showed LAND after our LAND was acknowledged: not asked again.
+        /// The HEARTBEAT showed LAND after our LAND was acknowledged (or sent: its ACK may be lost): not asked again.
         var landAccepted = false
+        /// Our LAND (DO_SET_MODE LAND or NAV_LAND) went out at least once in this flight.
+        var landSent = false
     }
 
     public init(configuration: MAVLinkLinkConfiguration) {
@@ -136,7 +136,7 @@ public struct MAVLinkSession: Sendable {
     public mutating func setDesired(_ command: LinkCommand) {
         desired = command
         flyingAdopted = false
-        if command.flying { ownerAskedToFly = true }
+        claimIfFound(command)
     }
 
     /// The owner explicitly asks to land whatever vehicle flies (`followme drone land`): unlike
@@ -150,7 +150,7 @@ public struct MAVLinkSession: Sendable {
     /// One tick: our HEARTBEAT when due, the silence check, statistics, the next command or a
     /// re-send, and the set-point.
     public mutating func tick(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
-        if let due = nextHeartbeatAt, now >= due { sendHeartbeat(now: now, output: &output) }
+        if let due = nextHeartbeatAt, now >= due, !gaveUpBlind { sendHeartbeat(now: now, output: &output) }
         checkSilence(now: now, output: &output)
         emitStatisticsIfDue(now: now, output: &output)
         advanceRequests(now: now, output: &output)
@@ -176,9 +176,13 @@ public struct MAVLinkSession: Sendable {
     /// the hands of its own GCS-loss failsafe — docs/mavlink.md §7.5).
     static let maxBlindLandSends = 10
 
+    /// Telemetry lost and every blind LAND sent: the vehicle is left to its own GCS-loss failsafe, so
+    /// neither HEARTBEAT nor set-point goes out (either would keep that failsafe quiet) until telemetry returns.
+    var gaveUpBlind: Bool { isTelemetryLost && blindLandSends >= Self.maxBlindLandSends }
+
     /// The set-point now, outside the tick cadence (a new GPS fix must not wait for the tick).
     public mutating func sendSetpoint(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
-        guard let setpoint = currentSetpoint, let target = vehicleTarget else { return }
+        guard !gaveUpBlind, let setpoint = currentSetpoint, let target = vehicleTarget else { return }
         if setpointsStreamingSince == nil { setpointsStreamingSince = now }
         let milliseconds = UInt32(clamping: max(0, now.nanoseconds &- startedAt.nanoseconds) / 1_000_000)
         emit(.setpoint(SetPositionTargetLocalNED(setpoint, target: target, timeBootMilliseconds: milliseconds)),
@@ -223,14 +227,14 @@ public struct MAVLinkSession: Sendable {
         let streaming: Bool
         if desired.flying {
             switch profile.autopilot {
-            case .ardupilot: streaming = flyingInControl
-            case .px4: streaming = true
+            case .ardupilot: streaming = owner.isOurs && flyingInControl
+            // Before arming too (OFFBOARD needs them first), but never to someone else's airborne vehicle.
+            case .px4: streaming = owner.isOurs || !vehicle.mightBeAirborne
             }
         } else {
-            // Landing ours: hold until the mode changes. Someone else's vehicle (preflight, a dry run)
-            // gets nothing, not even a hold (defect 4).
-            let ours = flight.takeoffAccepted || ownerAskedToFly || ownerAskedToLand || desired.land
-            streaming = ours && inControlMode && vehicle.mightBeAirborne
+            // Landing ours: hold until the mode changes. Someone else's vehicle (preflight, a dry run,
+            // after our flight) gets nothing, not even a hold.
+            streaming = (owner.isOurs || ownerAskedToLand) && inControlMode && vehicle.mightBeAirborne
         }
         guard streaming else { return nil }
         return desired.flying && flyingInControl && !isTelemetryLost

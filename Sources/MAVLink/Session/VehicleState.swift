@@ -13,9 +13,10 @@ public struct VehicleState: Sendable, Equatable {
     public private(set) var landedState: MAVLandedState?
     /// The last known SYS_STATUS `battery_remaining`, percent; nil until a known one arrived.
     public private(set) var batteryPercent: Double?
-    /// The last SYS_STATUS said −1 (unknown) — also after a known value: a battery monitor that
-    /// stopped reporting must not leave a stale percentage standing (docs/mavlink.md §7.2).
-    public private(set) var batteryUnknown = false
+    /// No SYS_STATUS yet, or the last one said −1 (unknown) — also after a known value: a battery
+    /// monitor that stopped reporting must not leave a stale percentage standing, and a vehicle
+    /// heard first by its position (10 Hz) before its SYS_STATUS (2 Hz) is not empty (docs/mavlink.md §7.2).
+    public private(set) var batteryUnknown = true
     /// SYS_STATUS MAV_SYS_STATUS_PREARM_CHECK: nil when the autopilot gives no verdict (the bit not
     /// both present and enabled), else whether its arming checks pass.
     public private(set) var readyToArm: Bool?
@@ -136,11 +137,9 @@ public struct VehicleState: Sendable, Equatable {
 
     /// The core's telemetry from the latest state; nil before the first GLOBAL_POSITION_INT.
     ///
-    /// Battery: the last known percentage; before any is known, 0. The core lands below
-    /// `critical_battery_pct` and refuses take-off below its take-off margin, so an unknown battery
-    /// means "do not take off, land if flying" — the safe reading of a vehicle that cannot say how
-    /// much energy it has (docs/mavlink.md §7.2). Unknown after known: `batteryUnknown` (the core
-    /// holds, then lands). MAV_STATE_CRITICAL: `critical`; the pre-arm bit: `readyToArm`.
+    /// Battery: the last known percentage (0 before any, with `batteryUnknown`); unknown — none yet,
+    /// or −1 — is `batteryUnknown`: the core does not take off, and airborne it holds, then lands after
+    /// `land_after_s` (docs/mavlink.md §7.2). MAV_STATE_CRITICAL: `critical`; the pre-arm bit: `readyToArm`.
     public func telemetry(receivedAt: MonotonicTime) -> DroneTelemetry? {
         guard position != nil else { return nil }
         var velocity: BodyVelocity?

@@ -1,0 +1,186 @@
+@testable import FollowCore
+@testable import MAVLink
+@testable import Simulation
+
+/// FollowMe's flight in process, closed loop: the flight's rules (`FlightLoopCore`, as `followme run`
+/// drives them) and the link's (`MAVLinkSession`) against the simulated ArduPilot Copter, every message
+/// through the codec both ways, time an argument (1/30 s steps, the link's tick). A pilot's ground
+/// station (system 255) can fly the same Copter; everything FollowMe sent the vehicle is recorded.
+struct OwnershipRig {
+    let plane = LocalPlane(origin: GeoCoordinate(latitudeDegrees: 47.3769, longitudeDegrees: 8.5417)!)
+    var copter: MAVLinkCopter
+    var session: MAVLinkSession
+    var core: FlightLoopCore
+    let failsafe: FailsafeParameters
+    private(set) var tick = 0
+    var now: MonotonicTime { MonotonicTime(seconds: Double(tick) / 30) }
+    /// Where the person stands (their receiver's fixes, 5 Hz): clear of the take-off point.
+    var person = PlaneVector(east: 0, north: 15)
+    /// FollowMe is running (false: killed; nothing of it runs, the Copter flies on alone).
+    var followMeRuns = true
+
+    private var followMe = MAVLinkSender(systemID: 245, componentID: 190)
+    private var copterIntake = MAVLinkParser()
+    private var copterSequence: UInt8 = 0
+    /// The flight commands (COMMAND_LONG ids but SET_MESSAGE_INTERVAL's) and set-points FollowMe sent, with when.
+    private(set) var commandsSent: [(at: MonotonicTime, id: UInt16)] = []
+    private(set) var setpointsSent: [MonotonicTime] = []
+    /// The flight's transitions, in order.
+    private(set) var transitions: [FlightTransition] = []
+
+    init(takeOffOnStart: Bool) throws {
+        var failsafe = FailsafeParameters()
+        failsafe.takeOffOnStart = takeOffOnStart
+        self.failsafe = failsafe
+        copter = MAVLinkCopter(plane: plane)
+        (session, core) = try Self.followMe(failsafe: failsafe)
+        startSession()
+    }
+
+    /// A new FollowMe process: its flight rules and its link, as `followme run` builds them.
+    static func followMe(failsafe: FailsafeParameters) throws -> (MAVLinkSession, FlightLoopCore) {
+        let follow = FollowParameters()
+        let configuration = try MAVLinkLinkConfiguration(
+            autopilot: .ardupilot, positionSource: .autopilot, setpoints: VelocitySetpointLimits(follow: follow),
+            takeoffAltitudeMeters: follow.altitudeMeters)
+        let machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: .velocityLoop(.arduCopterDefaults),
+                                             onboardLatencySeconds: 0)
+        return (MAVLinkSession(configuration: configuration), FlightLoopCore(machine: machine))
+    }
+
+    private mutating func startSession() {
+        core.start(now: now)
+        var output = MAVLinkSessionOutput()
+        session.start(now: now, output: &output)
+        perform(output)
+    }
+
+    /// FollowMe is killed now and started again `afterSeconds` later (what the unit's `Restart=` does).
+    mutating func restart(afterSeconds: Double) throws {
+        followMeRuns = false
+        run(for: afterSeconds)
+        (session, core) = try Self.followMe(failsafe: failsafe)
+        followMe = MAVLinkSender(systemID: 245, componentID: 190)
+        followMeRuns = true
+        transitions = []
+        startSession()
+    }
+
+    var state: FlightState { core.machine.state }
+
+    /// One 1/30 s step: the Copter's telemetry to the link, the person's fix, the flight's tick, the link's tick.
+    mutating func step() {
+        tick += 1
+        let due = copter.advance(to: now)
+        guard followMeRuns else { return }
+        deliver(due)
+        if tick % 6 == 0 { handle(.gps(personFix())) }
+        handle(.tick)
+        var output = MAVLinkSessionOutput()
+        session.tick(now: now, output: &output)
+        perform(output)
+    }
+
+    mutating func run(for seconds: Double) {
+        let end = tick + Int((seconds * 30).rounded())
+        while tick < end { step() }
+    }
+
+    /// Steps until `condition` holds (true) or `seconds` pass (false).
+    mutating func run(within seconds: Double, until condition: (OwnershipRig) -> Bool) -> Bool {
+        let end = tick + Int((seconds * 30).rounded())
+        while tick < end {
+            step()
+            if condition(self) { return true }
+        }
+        return false
+    }
+
+    /// The operator's START or LAND, as the cockpit or `followme land` hands it to the flight.
+    mutating func operatorSays(_ command: OperatorCommand) {
+        handle(.operatorCommand(command, source: "test"))
+    }
+
+    // MARK: The pilot
+
+    /// A pilot's ground station (system 255) sends `command` to the Copter; its answers go to the pilot.
+    @discardableResult
+    mutating func pilot(_ command: MAVCommand, _ params: [Float]) -> MAVResult? {
+        let message = CommandLong {
+            $0.params = params + Array(repeating: 0, count: max(0, 7 - params.count))
+            $0.command = .init(command)
+            $0.target = MAVLinkTarget(system: 1, component: 1)
+        }
+        let replies = copter.receive(message.frame(sequence: 0, systemID: 255, componentID: 190), at: copter.time)
+        return replies.compactMap { $0 as? CommandAck }.first { $0.command.known == command }?.result.known
+    }
+
+    /// The pilot arms in GUIDED, takes off to 5 m from their own ground station, and switches to LOITER
+    /// on the transmitter: a flight FollowMe did not start.
+    mutating func pilotFlies() {
+        pilot(.doSetMode, [Float(MAVModeFlag.customModeEnabled.rawValue), Float(ArduCopterMode.guided.rawValue)])
+        pilot(.componentArmDisarm, [1])
+        pilot(.navTakeoff, [0, 0, 0, 0, 0, 0, 5])
+        run(for: 12)
+        deliver(copter.pilotModeSwitch(to: .loiter, at: now).messages)
+        run(for: 15)
+    }
+
+    /// The pilot lands (LAND from their station) and the Copter disarms on the ground.
+    mutating func pilotLands() -> Bool {
+        pilot(.doSetMode, [Float(MAVModeFlag.customModeEnabled.rawValue), Float(ArduCopterMode.land.rawValue)])
+        return run(within: 60) { !$0.copter.isArmed }
+    }
+
+    // MARK: Wiring
+
+    private func personFix() -> GPSEvent {
+        let c = plane.unproject(person)!
+        return .fix(GPSFix(role: .target, device: "/dev/rig-target", mode: .threeD,
+                           latitudeDegrees: c.latitudeDegrees, longitudeDegrees: c.longitudeDegrees,
+                           fixTime: nil, receivedAt: now, altitudeHAEMeters: nil, ephMeters: 2)!)
+    }
+
+    /// One flight input; the command it makes goes to the link as `MAVLinkLink.send` hands it on.
+    private mutating func handle(_ input: FlightLoopCore.Input) {
+        let step = core.handle(input, now: now)
+        if let transition = step.decision?.transition { transitions.append(transition) }
+        guard step.sendsCommand, let command = step.command else { return }
+        session.setDesired(command)
+        guard step.immediately else { return }
+        var output = MAVLinkSessionOutput()
+        session.sendSetpoint(now: now, output: &output)
+        perform(output)
+    }
+
+    /// The Copter's messages to FollowMe's link, framed with the Copter's ids; the link's events to the flight.
+    private mutating func deliver(_ messages: [any MAVLinkMessage]) {
+        guard followMeRuns else { return }
+        for message in messages {
+            let bytes = message.encoded(sequence: copterSequence, systemID: copter.parameters.systemID,
+                                        componentID: copter.parameters.componentID)
+            copterSequence &+= 1
+            var output = MAVLinkSessionOutput()
+            session.receive(datagram: bytes, fromExpectedSource: true, now: now, output: &output)
+            perform(output)
+        }
+    }
+
+    /// What the link said and sent: events to the flight, messages through the codec to the Copter,
+    /// whose answers come back.
+    private mutating func perform(_ output: MAVLinkSessionOutput) {
+        for event in output.events { handle(.link(event)) }
+        for outgoing in output.messages {
+            switch outgoing {
+            case .command(let command) where command.command.rawValue != 511: commandsSent.append((now, command.command.rawValue))
+            case .setpoint: setpointsSent.append(now)
+            default: break
+            }
+            var answers: [any MAVLinkMessage] = []
+            for case .frame(let frame) in copterIntake.parse(followMe.encode(outgoing)) {
+                answers += copter.receive(frame, at: now)
+            }
+            deliver(answers)
+        }
+    }
+}
