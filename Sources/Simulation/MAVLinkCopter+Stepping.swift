@@ -172,7 +172,8 @@ extension MAVLinkCopter {
         }
     }
 
-    /// GLOBAL_POSITION_INT: lat/lon of the plane position, altitudes (MSL = home MSL + height),
+    /// GLOBAL_POSITION_INT: lat/lon of the plane position, altitudes (MSL = home MSL + height;
+    /// `relative_alt` from a home `homeAltitudeShiftMeters` higher, as PX4's re-estimated home),
     /// velocity NED cm/s, heading cdeg.
     public var globalPosition: GlobalPositionInt {
         let coordinate = plane.unproject(positionPlane) ?? plane.origin
@@ -182,7 +183,7 @@ extension MAVLinkCopter {
         position.timeBootMilliseconds = timeBootMilliseconds
         position.latitudeLongitude = LatitudeLongitudeE7(latitudeE7: e7(coordinate.latitudeDegrees), longitudeE7: e7(coordinate.longitudeDegrees))
         position.altitudeMSLMillimeters = Int32(clamping: Int64(((parameters.homeAltitudeMSLMeters + altitudeMeters) * 1000).rounded()))
-        position.relativeAltitudeMillimeters = Int32(clamping: Int64((altitudeMeters * 1000).rounded()))
+        position.relativeAltitudeMillimeters = Int32(clamping: Int64(((altitudeMeters - homeAltitudeShiftMeters) * 1000).rounded()))
         position.velocityNEDCentimetersPerSecond = [cm(velocityENU.north), cm(velocityENU.east), cm(-climbRateMetersPerSecond)]
         position.headingCentidegrees = UInt16(Int((noseHeadingDegrees * 100).rounded()) % 36000)
         return position

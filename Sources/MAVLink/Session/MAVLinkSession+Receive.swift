@@ -74,8 +74,8 @@ extension MAVLinkSession {
             output.events.append(.notice(text: line, severity: Int(text.severity.rawValue), at: now))
         case let value as ParamValue:
             receive(value, now: now, output: &output)
-        case is GlobalPositionInt:
-            if let telemetry = vehicle.telemetry(receivedAt: now) {
+        case let position as GlobalPositionInt:
+            if let telemetry = vehicle.telemetry(receivedAt: now, heightMeters: height(position, now: now)) {
                 output.events.append(.telemetry(telemetry, sequence: Int(frame.sequence)))
             }
             if configuration.positionSource == .autopilot {
@@ -87,6 +87,17 @@ extension MAVLinkSession {
         }
         updateFlightProgress(now: now, output: &output)
         noteSeen(frame.messageID, now: now, output: &output)
+    }
+
+    /// The height the core flies by for a flight of ours: above the reference latched when it became
+    /// ours (`AltitudeReference`: never the autopilot's moving home); nil — `relative_alt` — for
+    /// anyone else's flight and on the ground.
+    mutating func height(_ position: GlobalPositionInt, now: MonotonicTime) -> Double? {
+        guard owner.isOurs else { return nil }
+        guard var reference = flight.altitudeReference ?? AltitudeReference(position, now: now) else { return nil }
+        let height = reference.height(position, now: now)
+        flight.altitudeReference = reference
+        return height
     }
 
     /// MAV_COMP_ID_AUTOPILOT1 (common.xml): the flight controller's component; a companion computer,

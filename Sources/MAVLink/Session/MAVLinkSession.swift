@@ -116,6 +116,8 @@ public struct MAVLinkSession: Sendable {
         var landAccepted = false
         /// Our LAND (DO_SET_MODE LAND or NAV_LAND) went out at least once in this flight.
         var landSent = false
+        /// The height frame, latched when the flight became ours (`AltitudeReference`).
+        var altitudeReference: AltitudeReference?
     }
 
     public init(configuration: MAVLinkLinkConfiguration) {

@@ -140,7 +140,9 @@ public struct VehicleState: Sendable, Equatable {
     /// Battery: the last known percentage (0 before any, with `batteryUnknown`); unknown — none yet,
     /// or −1 — is `batteryUnknown`: the core does not take off, and airborne it holds, then lands after
     /// `land_after_s` (docs/mavlink.md §7.2). MAV_STATE_CRITICAL: `critical`; the pre-arm bit: `readyToArm`.
-    public func telemetry(receivedAt: MonotonicTime) -> DroneTelemetry? {
+    /// `heightMeters` is the height the flight flies by when it has its own frame (`AltitudeReference`);
+    /// nil: `relative_alt`.
+    public func telemetry(receivedAt: MonotonicTime, heightMeters: Double? = nil) -> DroneTelemetry? {
         guard position != nil else { return nil }
         var velocity: BodyVelocity?
         if let ned = velocityNEDMetersPerSecond, let heading = headingDegrees {
@@ -152,7 +154,7 @@ public struct VehicleState: Sendable, Equatable {
         return DroneTelemetry(
             flightState: flightState, emergency: isEmergency, batteryPercent: batteryPercent ?? 0,
             batteryUnknown: batteryUnknown, critical: isCritical, readyToArm: readyToArm,
-            altitudeMeters: relativeAltitudeMeters, velocityBody: velocity, yawDegrees: yawDegrees ?? headingDegrees,
+            altitudeMeters: heightMeters ?? relativeAltitudeMeters, velocityBody: velocity, yawDegrees: yawDegrees ?? headingDegrees,
             pitchDegrees: pitchDegrees, rollDegrees: rollDegrees, receivedAt: receivedAt)
     }
 

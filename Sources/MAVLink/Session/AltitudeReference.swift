@@ -1,0 +1,49 @@
+import FollowCore
+
+/// The one height frame of a flight FollowMe owns (docs/mavlink.md §7.2): the home altitude above
+/// mean sea level as the autopilot gave it when the flight became ours (GLOBAL_POSITION_INT `alt` −
+/// `relative_alt` then), latched and never taken again from the autopilot's home. The height the core
+/// flies by is `alt` − that reference.
+///
+/// Why: PX4 re-estimates its home altitude during the first minutes after take-off, and its
+/// `relative_alt` is measured from that moving home (`-(lpos.z − home.z)`, mavlink
+/// GLOBAL_POSITION_INT stream), so it jumps by metres between two messages while the vehicle does not
+/// move; its `alt` is `-lpos.z + lpos.ref_alt`, which moves only with the vehicle or with a reset of
+/// the estimator's origin. A step in `alt` faster than any multicopter climbs (`maxVerticalSpeed`) is
+/// such a reset: the reference moves with it, so the height stays continuous and the core never
+/// chases a frame change at full climb rate. Pure: time is an argument.
+public struct AltitudeReference: Sendable, Equatable {
+    /// The home altitude AMSL, metres, the height is measured from.
+    public private(set) var homeMSLMeters: Double
+    /// Steps in `alt` taken as frame resets.
+    public private(set) var resets = 0
+    private var lastMSLMeters: Double
+    private var lastAt: MonotonicTime
+
+    /// Faster than this, m/s, a step in `alt` is not the vehicle moving: our bound, above any
+    /// multicopter's climb or sink (ArduCopter PILOT_SPEED_UP 2.5 m/s and WPNAV_SPEED_DN 1.5 m/s by
+    /// default, PX4 MPC_Z_VEL_MAX_UP 3 m/s) and its fastest fall-back descent, with room for a gust.
+    public static let maxVerticalSpeedMetersPerSecond = 10.0
+    /// A step up to this, metres, is always movement or noise (a barometer's ±0.5 m between messages).
+    public static let stepAllowanceMeters = 1.0
+
+    /// Latched from `position` at `now`: the autopilot's home altitude then.
+    public init?(_ position: GlobalPositionInt, now: MonotonicTime) {
+        let msl = Double(position.altitudeMSLMillimeters) / 1000, relative = Double(position.relativeAltitudeMillimeters) / 1000
+        guard msl.isFinite, relative.isFinite else { return nil }
+        (homeMSLMeters, lastMSLMeters, lastAt) = (msl - relative, msl, now)
+    }
+
+    /// Takes in the next position; returns the height above the reference, metres.
+    public mutating func height(_ position: GlobalPositionInt, now: MonotonicTime) -> Double {
+        let msl = Double(position.altitudeMSLMillimeters) / 1000
+        let elapsed = max(0, now.seconds(since: lastAt))
+        let step = msl - lastMSLMeters
+        if abs(step) > Self.stepAllowanceMeters + Self.maxVerticalSpeedMetersPerSecond * elapsed {
+            homeMSLMeters += step
+            resets += 1
+        }
+        (lastMSLMeters, lastAt) = (msl, now)
+        return msl - homeMSLMeters
+    }
+}

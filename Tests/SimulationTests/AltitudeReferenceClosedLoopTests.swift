@@ -1,0 +1,27 @@
+@testable import FollowCore
+@testable import MAVLink
+@testable import Simulation
+import Testing
+
+/// PX4 re-estimates its home altitude after take-off, and its `relative_alt` jumps with it: flown
+/// closed loop (the simulated Copter with that home behaviour injected, `homeAltitudeShiftMeters`),
+/// FollowMe's own height frame keeps the true height where it was.
+@Suite("Altitude reference closed loop: a moving home does not move the drone")
+struct AltitudeReferenceClosedLoopTests {
+    @Test("following at altitude_m, the autopilot's home jumps 2.5 m up or down: the true height moves < 0.3 m", arguments: [2.5, -2.5])
+    func homeJumps(shift: Double) throws {
+        var rig = try OwnershipRig(takeOffOnStart: false)
+        let reached = rig.run(within: 60) { $0.state == .following }
+        try #require(reached, "\(rig.state.name)")
+        rig.run(for: 8)
+        let before = rig.copter.altitudeMeters
+        rig.copter.homeAltitudeShiftMeters = shift
+        var worst = 0.0
+        for _ in 0..<(30 * 15) {
+            rig.step()
+            worst = max(worst, abs(rig.copter.altitudeMeters - before))
+        }
+        #expect(worst < 0.3, "the true height moved \(worst) m after a \(shift) m home jump")
+        #expect(rig.state == .following, "\(rig.state.name)")
+    }
+}
