@@ -1,3 +1,4 @@
+import Foundation
 import FollowCore
 import Links
 import Logging
@@ -21,6 +22,10 @@ extension FlightConfiguration.LinkSettings {
                       follow: follow, tuning: tuning, linkEventHandler: eventHandler, tickHandler: tickHandler)
         case .mavlink(var configuration):
             configuration.dryRun = dryRun
+            // systemd's StateDirectory= (the unit's /var/lib/followme): a restart in flight adopts the
+            // flight in its own height frame (docs/mavlink.md §7.2).
+            configuration.flightRecordPath = ProcessInfo.processInfo.environment["STATE_DIRECTORY"]
+                .flatMap { $0.split(separator: ":").first.map(String.init) }.map { $0 + "/mavlink-flight.json" }
             return MAVLinkLink(configuration: configuration, eventLoopGroup: eventLoop, logger: logger,
                         eventHandler: eventHandler, tickHandler: tickHandler)
         }

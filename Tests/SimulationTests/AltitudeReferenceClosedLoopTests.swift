@@ -25,3 +25,32 @@ struct AltitudeReferenceClosedLoopTests {
         #expect(rig.state == .following, "\(rig.state.name)")
     }
 }
+
+extension AltitudeReferenceClosedLoopTests {
+    @Test("killed and restarted in flight after the autopilot's home moved 2.5 m: with the kept frame the true height stays (< 0.3 m); without it the drone moves 2.5 m", arguments: [true, false])
+    func restartKeepsTheFrame(keepingFrame: Bool) throws {
+        var rig = try OwnershipRig(takeOffOnStart: false)
+        let reached = rig.run(within: 60) { $0.state == .following }
+        try #require(reached, "\(rig.state.name)")
+        rig.run(for: 5)
+        let before = rig.copter.altitudeMeters
+        let kept = try #require(rig.session.flightFrameRecord)
+        #expect(kept.systemID == rig.copter.parameters.systemID)
+        rig.copter.homeAltitudeShiftMeters = 2.5
+        rig.run(for: 3)
+        try rig.restart(afterSeconds: 0.5, keepingFrame: keepingFrame)
+        var worst = 0.0
+        for _ in 0..<(30 * 20) {
+            rig.step()
+            worst = max(worst, abs(rig.copter.altitudeMeters - before))
+        }
+        #expect(rig.session.owner == .adopted && rig.state == .following, "\(rig.state.name)")
+        if keepingFrame {
+            #expect(worst < 0.3, "the true height moved \(worst) m across the restart")
+            #expect(rig.session.flightFrameRecord?.homeMSLMeters == kept.homeMSLMeters)
+        } else {
+            // The new run's frame is the autopilot's moved home: what the record is for.
+            #expect(worst > 2, "without the kept frame the height moved only \(worst) m")
+        }
+    }
+}

@@ -38,14 +38,14 @@ struct OwnershipRig {
     }
 
     /// A new FollowMe process: its flight rules and its link, as `followme run` builds them.
-    static func followMe(failsafe: FailsafeParameters) throws -> (MAVLinkSession, FlightLoopCore) {
+    static func followMe(failsafe: FailsafeParameters, previousFlight: FlightFrameRecord? = nil) throws -> (MAVLinkSession, FlightLoopCore) {
         let follow = FollowParameters()
         let configuration = try MAVLinkLinkConfiguration(
             autopilot: .ardupilot, positionSource: .autopilot, setpoints: VelocitySetpointLimits(follow: follow),
             takeoffAltitudeMeters: follow.altitudeMeters)
         let machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: .velocityLoop(.arduCopterDefaults),
                                              onboardLatencySeconds: 0)
-        return (MAVLinkSession(configuration: configuration), FlightLoopCore(machine: machine))
+        return (MAVLinkSession(configuration: configuration, previousFlight: previousFlight), FlightLoopCore(machine: machine))
     }
 
     private mutating func startSession() {
@@ -56,10 +56,13 @@ struct OwnershipRig {
     }
 
     /// FollowMe is killed now and started again `afterSeconds` later (what the unit's `Restart=` does).
-    mutating func restart(afterSeconds: Double) throws {
+    /// `keepingFrame`: the new run gets the flight frame the old one kept (the link's file in the
+    /// unit's state directory, `FlightFrameFile`).
+    mutating func restart(afterSeconds: Double, keepingFrame: Bool = true) throws {
+        let kept = keepingFrame ? session.flightFrameRecord : nil
         followMeRuns = false
         run(for: afterSeconds)
-        (session, core) = try Self.followMe(failsafe: failsafe)
+        (session, core) = try Self.followMe(failsafe: failsafe, previousFlight: kept)
         followMe = MAVLinkSender(systemID: 245, componentID: 190)
         followMeRuns = true
         transitions = []

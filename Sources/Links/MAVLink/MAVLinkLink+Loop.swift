@@ -23,6 +23,8 @@ final class MAVLinkRuntime {
     /// When the link started; "no HEARTBEAT yet" and what to check are logged while the vehicle stays silent.
     var startedAt = MonotonicTime.zero
     var silenceReminder: WaitingReminder
+    /// The flight frame in the file (`configuration.flightRecordPath`), as last written or read.
+    var keptRecord: FlightFrameRecord?
 
     /// A closed socket waiting to be bound again.
     struct Reopen {
@@ -113,6 +115,24 @@ extension MAVLinkLink {
             eventHandler(event)
         }
         runtime.output.reset()
+        keepFlightFrame(runtime)
+    }
+
+    /// Writes the session's flight frame when it changed; removes the file when the flight of ours
+    /// that had one ended (a record read at start stays until this run's flight replaces or ends it).
+    func keepFlightFrame(_ runtime: MAVLinkRuntime) {
+        guard let path = configuration.flightRecordPath else { return }
+        let record = runtime.session.flightFrameRecord
+        guard record != runtime.keptRecord else { return }
+        // A record read at start stays until the vehicle is heard, and while it is armed in our mode
+        // waiting for the flight to fly it; disarmed, or someone else's, the flight it was of is over.
+        if record == nil, runtime.session.vehicle.heartbeat == nil || runtime.session.owner == .foundInOurMode { return }
+        if FlightFrameFile(path: path).write(record) {
+            runtime.keptRecord = record
+        } else {
+            logger.warning("mavlink: cannot keep the flight's frame for a restart", metadata: ["file": "\(path)"])
+            runtime.keptRecord = record
+        }
     }
 
     /// Called on the loop for every datagram (`UDPSocket.bind`).

@@ -72,9 +72,13 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
             throw error
         }
         let configuration = configuration
+        // A restart in flight: the frame the FollowMe before kept (docs/mavlink.md §7.2).
+        let previousFlight = configuration.flightRecordPath.flatMap { FlightFrameFile(path: $0).read() }
         let started = await loop.run {
-            MAVLinkRuntime(session: MAVLinkSession(configuration: configuration), channel: channel,
-                           remote: remote, configuration: configuration)
+            let runtime = MAVLinkRuntime(session: MAVLinkSession(configuration: configuration, previousFlight: previousFlight),
+                                         channel: channel, remote: remote, configuration: configuration)
+            runtime.keptRecord = previousFlight
+            return runtime
         } begin: { [self] runtime in
             watchClose(of: channel, runtime: runtime)
             runtime.output.reset()

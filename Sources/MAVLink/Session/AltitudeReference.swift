@@ -27,11 +27,24 @@ public struct AltitudeReference: Sendable, Equatable {
     /// A step up to this, metres, is always movement or noise (a barometer's ±0.5 m between messages).
     public static let stepAllowanceMeters = 1.0
 
+    /// The vehicle's boot clock (`time_boot_ms`) when the reference was latched: a later message of
+    /// the same boot has a larger one (a reboot starts it again), which `FlightFrameRecord` relies on.
+    public let latchedBootMilliseconds: UInt32
+
     /// Latched from `position` at `now`: the autopilot's home altitude then.
     public init?(_ position: GlobalPositionInt, now: MonotonicTime) {
         let msl = Double(position.altitudeMSLMillimeters) / 1000, relative = Double(position.relativeAltitudeMillimeters) / 1000
         guard msl.isFinite, relative.isFinite else { return nil }
         (homeMSLMeters, lastMSLMeters, lastAt) = (msl - relative, msl, now)
+        latchedBootMilliseconds = position.timeBootMilliseconds
+    }
+
+    /// The reference a flight of this run kept (`FlightFrameRecord`), taken on again after a restart:
+    /// its home altitude, not the autopilot's of the moment.
+    public init(homeMSLMeters: Double, _ position: GlobalPositionInt, now: MonotonicTime) {
+        self.homeMSLMeters = homeMSLMeters
+        (lastMSLMeters, lastAt) = (Double(position.altitudeMSLMillimeters) / 1000, now)
+        latchedBootMilliseconds = position.timeBootMilliseconds
     }
 
     /// Takes in the next position; returns the height above the reference, metres.
@@ -45,5 +58,31 @@ public struct AltitudeReference: Sendable, Equatable {
         }
         (lastMSLMeters, lastAt) = (msl, now)
         return msl - homeMSLMeters
+    }
+}
+
+/// What a restarted FollowMe needs to fly the flight it took off in the same frame (docs/mavlink.md
+/// §7.2): which vehicle, which boot of it, and the home altitude the flight's heights are measured
+/// from. The link keeps it in the service's state directory while a flight of ours is in the air.
+public struct FlightFrameRecord: Sendable, Equatable, Codable {
+    public var systemID: UInt8
+    /// `time_boot_ms` when the frame was latched: the same boot goes on counting from it.
+    public var bootMilliseconds: UInt32
+    public var homeMSLMeters: Double
+
+    public init(systemID: UInt8, bootMilliseconds: UInt32, homeMSLMeters: Double) {
+        (self.systemID, self.bootMilliseconds, self.homeMSLMeters) = (systemID, bootMilliseconds, homeMSLMeters)
+    }
+
+    /// The longest a flight lasts, ms: our bound, above any multicopter battery's endurance (2 h). A
+    /// boot clock further on than this from the record's is another boot that has run long, not the flight.
+    public static let maxFlightMilliseconds: UInt32 = 2 * 3600 * 1000
+
+    /// Whether `position`, from vehicle `systemID`, belongs to the flight this record is of: the same
+    /// vehicle, the same boot (its clock has gone on from the record's, by less than a flight lasts),
+    /// and a finite home altitude.
+    public func describes(systemID: UInt8, _ position: GlobalPositionInt) -> Bool {
+        systemID == self.systemID && position.timeBootMilliseconds >= bootMilliseconds
+            && position.timeBootMilliseconds - bootMilliseconds <= Self.maxFlightMilliseconds && homeMSLMeters.isFinite
     }
 }

@@ -45,6 +45,9 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
     /// `[mavlink] point_camera`: point the camera at the person (MAV_CMD_DO_SET_ROI_LOCATION while
     /// flying, DO_SET_ROI_NONE on landing; MAVLinkSession+Camera.swift). Default false.
     public var pointCamera = false
+    /// Where the link keeps the flight's frame (`FlightFrameRecord`) while a flight of ours is in the
+    /// air, so a restarted FollowMe adopts it in the same frame (the unit's state directory); nil: nowhere.
+    public var flightRecordPath: String?
 
     public init(
         address: String = "127.0.0.1", port: Int = 14550, localPort: Int = 0,

@@ -94,10 +94,28 @@ extension MAVLinkSession {
     /// anyone else's flight and on the ground.
     mutating func height(_ position: GlobalPositionInt, now: MonotonicTime) -> Double? {
         guard owner.isOurs else { return nil }
-        guard var reference = flight.altitudeReference ?? AltitudeReference(position, now: now) else { return nil }
+        guard var reference = flight.altitudeReference ?? newReference(position, now: now) else { return nil }
         let height = reference.height(position, now: now)
         flight.altitudeReference = reference
         return height
+    }
+
+    /// The reference a flight becoming ours starts with: for a flight adopted after a restart, the
+    /// one its record kept (`previousFlight`: same vehicle, same boot); otherwise the autopilot's home
+    /// of the moment.
+    mutating func newReference(_ position: GlobalPositionInt, now: MonotonicTime) -> AltitudeReference? {
+        if owner == .adopted, let record = previousFlight, let system = vehicleTarget?.system, record.describes(systemID: system, position) {
+            return AltitudeReference(homeMSLMeters: record.homeMSLMeters, position, now: now)
+        }
+        return AltitudeReference(position, now: now)
+    }
+
+    /// What a restarted FollowMe needs to go on flying this flight in its frame; nil while no flight
+    /// of ours has one (the link keeps it in a file while it is not nil).
+    public var flightFrameRecord: FlightFrameRecord? {
+        guard owner.isOurs, let reference = flight.altitudeReference, let system = vehicleTarget?.system else { return nil }
+        return FlightFrameRecord(systemID: system, bootMilliseconds: reference.latchedBootMilliseconds,
+                                 homeMSLMeters: reference.homeMSLMeters)
     }
 
     /// MAV_COMP_ID_AUTOPILOT1 (common.xml): the flight controller's component; a companion computer,

@@ -63,6 +63,9 @@ public struct MAVLinkSession: Sendable {
     /// Earliest time each request may be sent again (after an acceptance, a refusal, a give-up).
     var notBefore: [VehicleRequest: MonotonicTime] = [:]
     var flight = FlightProgress()
+    /// The flight frame a FollowMe before this one kept (`FlightFrameRecord`): used once, for the flight
+    /// adopted at start if it is that flight.
+    let previousFlight: FlightFrameRecord?
     /// The vehicle's HEARTBEAT names another autopilot than configured: no flight command is sent.
     var autopilotMismatch = false
     /// LANDs sent while telemetry was lost (reset when it returns): bounded by `maxBlindLandSends`.
@@ -120,8 +123,10 @@ public struct MAVLinkSession: Sendable {
         var altitudeReference: AltitudeReference?
     }
 
-    public init(configuration: MAVLinkLinkConfiguration) {
+    /// `previousFlight`: the frame record a FollowMe before this one kept (a restart in flight), if any.
+    public init(configuration: MAVLinkLinkConfiguration, previousFlight: FlightFrameRecord? = nil) {
         self.configuration = configuration
+        self.previousFlight = previousFlight
         profile = AutopilotProfile(configuration.autopilot)
         streams = StreamState.requested
         parameters = ParameterState.checked(for: configuration.autopilot)
