@@ -126,14 +126,17 @@ package final class SimField: @unchecked Sendable {
 
     /// Writes this field's config (`configText(atPort:_:)`) to `dir/configName` and starts
     /// `followme run --config <it> --flight-log <flightLog> extra…` with its output captured.
+    /// `environment`: added to the test runner's (e.g. `STATE_DIRECTORY`, as systemd sets it).
     package func startRun(
         flightLog: URL, _ extra: [String] = [], atPort: Int? = nil, overrides: ConfigOverrides = [:],
-        configName: String = "followme.toml", executable: URL = FollowMeBinary.url, name: String = "run"
+        configName: String = "followme.toml", executable: URL = FollowMeBinary.url, name: String = "run",
+        environment: [String: String] = [:]
     ) throws -> ChildProcess {
         let config = dir.appendingPathComponent(configName)
         try configText(atPort: atPort, overrides).write(to: config, atomically: true, encoding: .utf8)
         return try ChildProcess(name: name, executable: executable.path,
-                                arguments: ["run", "--config", config.path, "--flight-log", flightLog.path] + extra)
+                                arguments: ["run", "--config", config.path, "--flight-log", flightLog.path] + extra,
+                                environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     /// A config for this field: both receivers on the one gpsd, the drone on loopback (AT to
