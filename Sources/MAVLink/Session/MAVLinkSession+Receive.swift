@@ -34,9 +34,12 @@ extension MAVLinkSession {
                 .warning, now: now))
         }
         if isFirstHeartbeat {
-            guard let heartbeat = message as? Heartbeat, Self.isVehicle(heartbeat, component: frame.componentID),
-                  configuration.targetSystem == 0 || frame.systemID == configuration.targetSystem else {
-                statistics.counts[.droppedUnexpectedSource] += 1
+            let fromTheVehicle = frame.componentID == Self.autopilotComponent
+                && (configuration.targetSystem == 0 || frame.systemID == configuration.targetSystem)
+            guard let heartbeat = message as? Heartbeat, Self.isVehicle(heartbeat, component: frame.componentID), fromTheVehicle else {
+                // The vehicle's own streams may be heard before its first HEARTBEAT (an autopilot sends
+                // its position at 10 Hz, its HEARTBEAT at 1 Hz): not yet attributable, and not "unexpected".
+                if !fromTheVehicle || message is Heartbeat { statistics.counts[.droppedUnexpectedSource] += 1 }
                 return
             }
             vehicleTarget = MAVLinkTarget(system: frame.systemID, component: frame.componentID)
