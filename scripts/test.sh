@@ -15,7 +15,7 @@ scripts/ensure-deps.sh --test
 swift build --build-tests
 # swift-argument-parser's man page writer, next to followme: the staged-install test installs the man page with it.
 swift build --product generate-manual
-integration='GPSClientTests|DroneLinkTests|MAVLinkLinkTests|SimulatorServerTests|FlightServiceTests|FlightLogTests|TrackFilesTests|ShellSupportTests|CLITests|FaultInjectionTests|CockpitServerTests|CockpitServerLoadTests|CockpitScreenshotTests'
+integration='GPSClientTests|DroneLinkTests|MAVLinkLinkTests|SimulatorServerTests|FlightServiceTests|FlightLogTests|TrackFilesTests|ShellSupportTests|CLITests|FaultInjectionTests|CockpitServerTests|CockpitServerLoadTests|CockpitScreenshotTests|CockpitLayoutTests|CockpitPairingPageTests'
 # Both passes always run; each one's output is kept in .build/test-logs/, and the failures of both are
 # printed again at the very end, where a CI log that keeps only its tail still shows which test failed.
 logs=.build/test-logs
