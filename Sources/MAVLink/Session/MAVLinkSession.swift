@@ -124,7 +124,7 @@ public struct MAVLinkSession: Sendable {
         self.configuration = configuration
         profile = AutopilotProfile(configuration.autopilot)
         streams = StreamState.requested
-        parameters = ParameterState.checked(for: configuration.autopilot)
+        parameters = ParameterState.checked(for: configuration.autopilot, pointCamera: configuration.pointCamera)
     }
 
     /// Sends the first HEARTBEAT; ticks may follow.
