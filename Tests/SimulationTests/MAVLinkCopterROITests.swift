@@ -93,6 +93,7 @@ struct MAVLinkCopterROITests {
         #expect(abs(wrappedDegrees180(gcs.copter.noseHeadingDegrees - 90)) < 3, "nose \(gcs.copter.noseHeadingDegrees)")
         // When a ROI due west comes with a set-point carrying a yaw rate of 0, at the same instant
         #expect(try Self.roi(&gcs, eastMeters: -30, northMeters: 0) == .accepted)
+        gcs.send(CopterGroundStation.velocity(0, 0, frame: .localNED))
         gcs.stream(CopterGroundStation.velocity(0, 0, frame: .localNED), seconds: 3)
         // Then the set-point's yaw rate wins: the nose stays east
         #expect(!gcs.copter.yawsToRegionOfInterest && gcs.copter.regionOfInterest != nil)
@@ -101,6 +102,7 @@ struct MAVLinkCopterROITests {
         #expect(try Self.roi(&gcs, eastMeters: -30, northMeters: 0) == .accepted)
         var noYaw = CopterGroundStation.velocity(0, 0, frame: .localNED)
         noYaw.typeMask.insert(.yawRateIgnore)
+        gcs.send(noYaw)
         gcs.stream(noYaw, seconds: 3)
         #expect(!gcs.copter.yawsToRegionOfInterest)
         #expect(abs(wrappedDegrees180(gcs.copter.noseHeadingDegrees - 90)) < 3, "nose \(gcs.copter.noseHeadingDegrees)")
