@@ -55,6 +55,9 @@ struct SimCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The MAVLink Copter's FS_GCS_ENABLE, with --protocol mavlink: what it does when FollowMe's HEARTBEAT (system SYSID_MYGCS 245) stops for FS_GCS_TIMEOUT 5 s while flying: 0 nothing, 1/2/3/6 RTL, 4/5 LAND, 7 BRAKE. Also what it answers PARAM_REQUEST_READ.")
     var fsGcsEnable: Int = 5
 
+    @Option(name: .long, help: "The MAVLink Copter's MNT1_TYPE, with --protocol mavlink: 0 no mount (ArduCopter's default: a region of interest turns the nose until the next GUIDED set-point), anything else a mount that pans (a region of interest turns the mount only). Also what it answers PARAM_REQUEST_READ.")
+    var mountType: Int = 0
+
     @Option(name: .long, help: "Where the drone starts, LAT,LON in degrees (default: Champ de Mars, Paris).")
     var home: String = "48.8584,2.2945"
 
@@ -127,6 +130,7 @@ struct SimCommand: AsyncParsableCommand {
         }
         if let mountOffsetDeg, !mountOffsetDeg.isFinite { throw ValidationError("--mount-offset-deg must be finite") }
         guard (0...7).contains(fsGcsEnable) else { throw ValidationError("--fs-gcs-enable must be 0...7 (ArduCopter FS_GCS_ENABLE), got \(fsGcsEnable)") }
+        guard (0...255).contains(mountType) else { throw ValidationError("--mount-type must be 0...255 (ArduPilot MNT1_TYPE), got \(mountType)") }
     }
 
     func run() async throws {
@@ -140,6 +144,7 @@ struct SimCommand: AsyncParsableCommand {
         settings.droneProtocol = SimulatedDroneKind(rawValue: `protocol`) ?? .ardrone
         settings.mavlinkPort = mavlinkPort
         settings.mavlinkCopter.gcsFailsafeAction = fsGcsEnable
+        settings.mavlinkCopter.mountType = mountType
         settings.home = try parsedHome()
         settings.initialNoseHeadingDegrees = noseHeadingDeg
         settings.person = PersonChoice(rawValue: person) ?? .none

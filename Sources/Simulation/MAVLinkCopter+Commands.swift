@@ -53,7 +53,8 @@ extension MAVLinkCopter {
     }
 
     /// The parameters the copter answers PARAM_REQUEST_READ for (`parameterValue`).
-    static let parameterNames = ["FS_GCS_ENABLE", "FS_GCS_TIMEOUT", "FS_OPTIONS", "MAV_GCS_SYSID", "WPNAV_ACCEL", "PSC_JERK_XY"]
+    static let parameterNames = ["FS_GCS_ENABLE", "FS_GCS_TIMEOUT", "FS_OPTIONS", "MAV_GCS_SYSID", "WPNAV_ACCEL", "PSC_JERK_XY",
+                                 "MNT1_TYPE"]
 
     /// A parameter's value as ArduCopter reports it: the GCS failsafe this copter really flies
     /// (`FS_GCS_ENABLE`, default 5 = LAND here, ArduCopter ships 0; `FS_GCS_TIMEOUT` s; `FS_OPTIONS`;
@@ -70,6 +71,7 @@ extension MAVLinkCopter {
         case parameters.groundStationIDParameterName: Float(parameters.groundStationSystemID)
         case "WPNAV_ACCEL": Float(parameters.maxHorizontalAccelerationMetersPerSecondSquared * 100)
         case "PSC_JERK_XY": Float(parameters.horizontalJerkMetersPerSecondCubed)
+        case "MNT1_TYPE": Float(parameters.mountType)
         default: nil
         }
     }
@@ -111,10 +113,12 @@ extension MAVLinkCopter {
         case .doSetROILocation?:
             // ArduCopter `do_set_roi`: any finite location is taken (the mount, or the yaw, turns to it).
             guard p[4].isFinite, p[5].isFinite, abs(p[4]) <= 90, abs(p[5]) <= 180 else { return (.denied, []) }
-            regionOfInterest = (Double(p[4]), Double(p[5]), p[6].isFinite ? Double(p[6]) : 0)
+            setRegionOfInterest(Double(p[4]), Double(p[5]), p[6].isFinite ? Double(p[6]) : 0)
             return (.accepted, [])
         case .doSetROINone?:
+            // GCS_Common.cpp: ROI_NONE is a ROI at (0, 0, 0), which autoyaw.cpp `set_roi` takes as "off".
             regionOfInterest = nil
+            yawsToRegionOfInterest = false
             return (.accepted, [])
         case nil:
             return (.unsupported, [])
@@ -130,9 +134,16 @@ extension MAVLinkCopter {
         guard let frame = command.frame.known, frame == .globalInt || frame == .globalRelativeAltitudeInt else { return .denied }
         let position = command.position
         guard abs(position.latitudeDegrees) <= 90, abs(position.longitudeDegrees) <= 180 else { return .failed }
-        regionOfInterest = (position.latitudeDegrees, position.longitudeDegrees,
+        setRegionOfInterest(position.latitudeDegrees, position.longitudeDegrees,
                             command.altitudeMeters.isFinite ? Double(command.altitudeMeters) : 0)
         return .accepted
+    }
+
+    /// ArduCopter `GCS_MAVLINK_Copter::handle_command_do_set_roi` → autoyaw.cpp `set_roi`: the mount takes the
+    /// point; without a mount that pans the auto-yaw mode becomes ROI (the nose turns to it).
+    private mutating func setRegionOfInterest(_ latitudeDegrees: Double, _ longitudeDegrees: Double, _ altitudeMeters: Double) {
+        regionOfInterest = (latitudeDegrees, longitudeDegrees, altitudeMeters)
+        yawsToRegionOfInterest = parameters.mountType == 0
     }
 
     /// Why `wanted` cannot be entered now (nil = it can). GUIDED, LOITER, BRAKE and RTL need a
@@ -156,6 +167,7 @@ extension MAVLinkCopter {
         guard wanted != mode else { return [] }
         mode = wanted
         setpoint = nil
+        yawsToRegionOfInterest = false
         landPauseUntil = nil
         rtlStage = wanted == .rtl ? .climb : nil
         if case .takingOff = phase, wanted != .guided { phase = .flying }
@@ -270,6 +282,9 @@ extension MAVLinkCopter {
             yawRateDegreesPerSecond: !mask.contains(.yawRateIgnore) && yawRate.isFinite ? degrees(fromRadians: yawRate) : nil,
             yawDegrees: !mask.contains(.yawIgnore) && yaw.isFinite ? normalizedDegrees360(degrees(fromRadians: yaw)) : nil,
             receivedAt: time)
+        // mode_guided.cpp `set_velaccel` → `set_yaw_state`: a yaw → FIXED/ANGLE_RATE, a yaw rate → RATE, neither
+        // → the default mode; each ends a region of interest's auto-yaw (autoyaw.cpp `set_mode`).
+        yawsToRegionOfInterest = false
         if case .takingOff = phase { phase = .flying }
         counters[.setpoints] += 1
         return []

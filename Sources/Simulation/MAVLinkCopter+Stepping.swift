@@ -45,7 +45,7 @@ extension MAVLinkCopter {
             case .guided:
                 let s = setpoint
                 fly(velocityENU: s?.velocityENU ?? .zero, climb: s?.climbMetersPerSecond ?? 0,
-                    yawRate: yawRateReference(s))
+                    yawRate: yawsToRegionOfInterest ? regionOfInterestYawRate() : yawRateReference(s))
             case .land:
                 fly(velocityENU: .zero, climb: landClimbReference(), yawRate: 0)
             case .rtl:
@@ -95,6 +95,17 @@ extension MAVLinkCopter {
         if let rate = s?.yawRateDegreesPerSecond { return min(max(rate, -limit), limit) }
         if let yaw = s?.yawDegrees { return min(max(2 * wrappedDegrees180(yaw - noseHeadingDegrees), -limit), limit) }
         return 0
+    }
+
+    /// The yaw rate turning the nose to `regionOfInterest` (autoyaw.cpp `roi_yaw`: the bearing from the vehicle),
+    /// degrees per second clockwise, with `yawRateReference`'s gain and limit.
+    private func regionOfInterestYawRate() -> Double {
+        guard let roi = regionOfInterest,
+              let point = GeoCoordinate(latitudeDegrees: roi.latitudeDegrees, longitudeDegrees: roi.longitudeDegrees)
+        else { return 0 }
+        let limit = parameters.maxYawRateDegreesPerSecond
+        let bearing = (plane.project(point) - positionPlane).bearingDegrees
+        return min(max(2 * wrappedDegrees180(bearing - noseHeadingDegrees), -limit), limit)
     }
 
     /// One step of the airframe under the autopilot's loops (equations on `MAVLinkCopter`): `target`

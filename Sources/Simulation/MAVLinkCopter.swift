@@ -97,6 +97,10 @@ public struct MAVLinkCopter: Sendable {
     /// Where DO_SET_ROI_LOCATION last told the camera (and ArduCopter's yaw) to look: latitude,
     /// longitude (degrees), altitude (m); nil before one, and after DO_SET_ROI_NONE.
     public internal(set) var regionOfInterest: (latitudeDegrees: Double, longitudeDegrees: Double, altitudeMeters: Double)?
+    /// ArduCopter's auto-yaw mode is ROI: the nose turns to `regionOfInterest` (autoyaw.cpp `set_roi`, no
+    /// mount that pans: `parameters.mountType` 0). Ended by the next GUIDED set-point whatever its yaw bits
+    /// (mode_guided.cpp `set_yaw_state`), by DO_SET_ROI_NONE and by a mode change.
+    public internal(set) var yawsToRegionOfInterest = false
 
     // MARK: Ground truth
 
@@ -291,6 +295,9 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
     public var maxDescentMetersPerSecond = 1.5
     /// Descent speed in LAND, m/s: `LAND_SPEED` default 50 cm/s (`ArduCopter/config.h`).
     public var landDescentMetersPerSecond = 0.5
+    /// `MNT1_TYPE` (libraries/AP_Mount/AP_Mount_Params.cpp): 0 = no mount (the default; a region of interest
+    /// turns the vehicle), anything else = a mount that pans (a region of interest turns the mount only).
+    public var mountType = 0
     /// Largest yaw rate, degrees per second. Our choice (ArduPilot's `ATC_RATE_Y_MAX` 0 = no limit).
     public var maxYawRateDegreesPerSecond = 90.0
     /// A GUIDED velocity set-point older than this stops the copter, seconds: ArduPilot

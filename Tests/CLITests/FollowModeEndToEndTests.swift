@@ -50,9 +50,10 @@ import TestSupport
           .timeLimit(.minutes(2)))
     func orbitStandingPerson() async throws {
         // Given a person who stands still (their walk starts long after the test), and a flight in the
-        // orbit mode at 2 m/s counter-clockwise on the simulated ArduPilot Copter
+        // orbit mode at 2 m/s counter-clockwise on the simulated ArduPilot Copter with a mount (MNT1_TYPE 1:
+        // without one FollowMe sends no region of interest, docs/mavlink.md §7.13)
         let samples = try await Self.fly(
-            label: "mode-orbit", simArguments: ["--person-start", "100000", "--protocol", "mavlink", "--mavlink-port", "0"],
+            label: "mode-orbit", simArguments: ["--person-start", "100000", "--protocol", "mavlink", "--mavlink-port", "0", "--mount-type", "1"],
             follow: ["mode": "\"orbit\"", "orbit_speed_mps": "2.0", "orbit_direction": "\"counterclockwise\""],
             followingSeconds: 14, mavlink: true) { control in
             // And after SIGTERM (a landing) the camera's region of interest is cleared (DO_SET_ROI_NONE)

@@ -71,6 +71,8 @@ struct World {
     }
 
     var state: FlightState { machine.state }
+    /// The flight's latest command to the link.
+    var sentCommand: LinkCommand { linkCommand }
     var command: DroneCommand? { last?.command }
 
     private static func fixTime(_ t: Double) -> FixTime {

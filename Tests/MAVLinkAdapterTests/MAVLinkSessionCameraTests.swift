@@ -8,13 +8,17 @@ import Testing
 struct MAVLinkSessionCameraTests {
     static let person = GeoCoordinate(latitudeDegrees: 48.85831, longitudeDegrees: 2.2945)!
 
-    static func following(pointCamera: Bool, autopilot: MAVLinkLinkConfiguration.Autopilot = .ardupilot) -> SessionHarness {
+    /// Following in our mode with the person at `person`, `riseMeters` above home's ground. ArduPilot's mount
+    /// type (`MNT1_TYPE`) answered `mountType` (nil: not answered).
+    static func following(pointCamera: Bool, autopilot: MAVLinkLinkConfiguration.Autopilot = .ardupilot,
+                          mountType: Float? = 1, riseMeters: Double? = nil, motion: MotionCommand? = nil) -> SessionHarness {
         var configuration = SessionHarness.configuration(autopilot)
         configuration.pointCamera = pointCamera
         var h = SessionHarness(configuration)
-        h.flyingInControl(motion: nil)
+        h.flyingInControl(autopilot, motion: nil)
+        if let mountType, autopilot == .ardupilot { h.answerParameters(["MNT1_TYPE": mountType]) }
         h.clear()
-        h.session.setDesired(LinkCommand(flying: true, lookAt: person))
+        h.session.setDesired(LinkCommand(flying: true, motion: motion, lookAt: person, lookAtRiseMeters: riseMeters))
         h.run(3)
         return h
     }
@@ -76,5 +80,74 @@ struct MAVLinkSessionCameraTests {
         h.run(3)
         #expect(Self.count(.doSetROILocation, in: h) == 0 && Self.count(.doSetROINone, in: h) == 0)
         #expect(!SessionHarness.configuration().pointCamera)
+    }
+
+    @Test("ArduPilot without a mount (MNT1_TYPE 0, or not answered): no ROI — the set-point's yaw rate points the nose, as GUIDED's set_yaw_state would cancel a ROI's yaw on every set-point")
+    func noMountNoROI() throws {
+        let turn = MotionCommand(velocity: PlaneVector(east: 1, north: 0), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 20)
+        for mountType: Float? in [0, nil] {
+            // Given a Copter without a mount following in GUIDED with point_camera on
+            let h = Self.following(pointCamera: true, mountType: mountType, motion: turn)
+            // Then no region of interest goes out
+            #expect(Self.count(.doSetROILocation, in: h) == 0, "MNT1_TYPE \(String(describing: mountType))")
+            // And the set-points carry the core's yaw rate (velocity + yaw rate: yaw ignored, yaw rate used)
+            let last = try #require(h.setpoints.last)
+            #expect(last.typeMask == .velocityAndYawRate && !last.typeMask.contains(.yawRateIgnore))
+            #expect(abs(Double(last.yawRateRadiansPerSecond) - 20 * .pi / 180) < 1e-4, "\(last.yawRateRadiansPerSecond)")
+        }
+        // And MNT_TYPE (ArduPilot before 4.3) answered non-zero counts as a mount
+        var configuration = SessionHarness.configuration(.ardupilot)
+        configuration.pointCamera = true
+        var h = SessionHarness(configuration)
+        h.flyingInControl(motion: nil)
+        h.answerParameters(["MNT_TYPE": 1])
+        h.clear()
+        h.session.setDesired(LinkCommand(flying: true, lookAt: Self.person))
+        h.run(1.5)
+        #expect(Self.count(.doSetROILocation, in: h) >= 1)
+    }
+
+    @Test("the ROI's altitude is the person's ground: their rise since take-off above home (ArduPilot), home's latched AMSL altitude plus it (PX4)")
+    func altitudeFromThePerson() throws {
+        // Given the person 15 m up a slope from home
+        let ardupilot = Self.following(pointCamera: true, riseMeters: 15)
+        let px4 = Self.following(pointCamera: true, autopilot: .px4, riseMeters: 15)
+        // Then ArduPilot aims 15 m above home (MAV_FRAME_GLOBAL_RELATIVE_ALT_INT), not at home's ground
+        let a = try #require(ardupilot.positionCommands.last { $0.command.known == .doSetROILocation })
+        #expect(a.altitudeMeters == 15 && a.frame.known == .globalRelativeAltitudeInt, "\(a.altitudeMeters)")
+        // And PX4 at home's AMSL altitude (480 − 3 m above home) + 15
+        let p = try #require(px4.positionCommands.last { $0.command.known == .doSetROILocation })
+        #expect(abs(p.altitudeMeters - 492) < 0.01 && p.frame.known == .globalInt, "\(p.altitudeMeters)")
+        // And a person descended 4 m is aimed 4 m below home's ground
+        let below = Self.following(pointCamera: true, riseMeters: -4)
+        #expect(below.positionCommands.last { $0.command.known == .doSetROILocation }?.altitudeMeters == -4)
+    }
+
+    @Test("released (a pilot's LOITER): ROI_NONE clears FollowMe's ROI, and no ROI follows; someone else's flight never gets one")
+    func clearedOnRelease() {
+        // Given a Copter with a mount following in GUIDED, its camera on the person
+        var h = Self.following(pointCamera: true)
+        #expect(Self.count(.doSetROILocation, in: h) >= 3)
+        // When a pilot switches to LOITER (released) while the flight still asks to follow
+        h.clear()
+        h.vehicleSays(mode: ArduCopterMode.loiter.rawValue)
+        h.run(0.1)
+        // Then ROI_NONE goes out at once, and no ROI at the person after it
+        #expect(Self.count(.doSetROINone, in: h) == 1)
+        h.receive(CommandAck { $0.command = .init(.doSetROINone); $0.result = .init(.accepted) })
+        h.run(3)
+        #expect(Self.count(.doSetROINone, in: h) == 1 && Self.count(.doSetROILocation, in: h) == 0)
+
+        // Given someone else's flight in GUIDED (armed after connect, not by FollowMe) with point_camera on
+        var configuration = SessionHarness.configuration(.ardupilot)
+        configuration.pointCamera = true
+        var other = SessionHarness(configuration)
+        other.connectAndConfigure(mode: ArduCopterMode.guided.rawValue)
+        other.answerParameters(["MNT1_TYPE": 1])
+        other.vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 5)
+        other.session.setDesired(LinkCommand(flying: true, lookAt: Self.person))
+        other.run(3)
+        // Then no ROI, and nothing to clear
+        #expect(Self.count(.doSetROILocation, in: other) == 0 && Self.count(.doSetROINone, in: other) == 0)
     }
 }

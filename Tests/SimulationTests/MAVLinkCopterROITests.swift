@@ -73,4 +73,49 @@ struct MAVLinkCopterROITests {
         // As COMMAND_LONG's float32 it was off by up to half a float32 step: 2^-18° ≈ 0.4 m of latitude here
         #expect(abs(Double(Float(person.latitudeDegrees)) - person.latitudeDegrees) > 1e-7)
     }
+
+    /// DO_SET_ROI_LOCATION at the point `eastMeters`, `northMeters` from the copter, on the ground at home.
+    static func roi(_ gcs: inout CopterGroundStation, eastMeters: Double, northMeters: Double) throws -> MAVResult? {
+        let point = try #require(gcs.copter.plane.unproject(gcs.copter.positionPlane + PlaneVector(east: eastMeters, north: northMeters)))
+        return gcs.command(.doSetROILocation, [0, 0, 0, 0, Float(point.latitudeDegrees), Float(point.longitudeDegrees), 0])
+    }
+
+    @Test("no mount: a ROI turns the nose to it, and the next GUIDED set-point takes the yaw back whatever its yaw bits (ArduCopter set_yaw_state); with a mount the nose stays")
+    func guidedYawOverridesRegionOfInterest() throws {
+        // Given a copter without a mount hovering in GUIDED, nose north
+        var gcs = CopterGroundStation()
+        gcs.takeOff()
+        #expect(abs(wrappedDegrees180(gcs.copter.noseHeadingDegrees)) < 1)
+        // When a ROI 30 m east arrives and no set-point follows
+        #expect(try Self.roi(&gcs, eastMeters: 30, northMeters: 0) == .accepted)
+        gcs.wait(seconds: 3)
+        // Then the nose turns to it (autoyaw.cpp set_roi: auto-yaw mode ROI)
+        #expect(abs(wrappedDegrees180(gcs.copter.noseHeadingDegrees - 90)) < 3, "nose \(gcs.copter.noseHeadingDegrees)")
+        // When a ROI due west comes with a set-point carrying a yaw rate of 0, at the same instant
+        #expect(try Self.roi(&gcs, eastMeters: -30, northMeters: 0) == .accepted)
+        gcs.send(CopterGroundStation.velocity(0, 0, frame: .localNED))
+        gcs.stream(CopterGroundStation.velocity(0, 0, frame: .localNED), seconds: 3)
+        // Then the set-point's yaw rate wins: the nose stays east
+        #expect(!gcs.copter.yawsToRegionOfInterest && gcs.copter.regionOfInterest != nil)
+        #expect(abs(wrappedDegrees180(gcs.copter.noseHeadingDegrees - 90)) < 3, "nose \(gcs.copter.noseHeadingDegrees)")
+        // And a set-point with yaw and yaw rate both ignored ends the ROI's yaw too (the default auto-yaw mode)
+        #expect(try Self.roi(&gcs, eastMeters: -30, northMeters: 0) == .accepted)
+        var noYaw = CopterGroundStation.velocity(0, 0, frame: .localNED)
+        noYaw.typeMask.insert(.yawRateIgnore)
+        gcs.send(noYaw)
+        gcs.stream(noYaw, seconds: 3)
+        #expect(!gcs.copter.yawsToRegionOfInterest)
+        #expect(abs(wrappedDegrees180(gcs.copter.noseHeadingDegrees - 90)) < 3, "nose \(gcs.copter.noseHeadingDegrees)")
+
+        // Given a copter whose mount pans (MNT1_TYPE non-zero): the ROI is the mount's, the nose stays north
+        var parameters = MAVLinkCopterParameters()
+        parameters.mountType = 1
+        var mounted = CopterGroundStation(copter: MAVLinkCopter(
+            parameters: parameters, plane: LocalPlane(origin: GeoCoordinate(latitudeDegrees: 48.8584, longitudeDegrees: 2.2945)!)))
+        mounted.takeOff()
+        #expect(try Self.roi(&mounted, eastMeters: 30, northMeters: 0) == .accepted)
+        mounted.wait(seconds: 3)
+        #expect(mounted.copter.regionOfInterest != nil && !mounted.copter.yawsToRegionOfInterest)
+        #expect(abs(wrappedDegrees180(mounted.copter.noseHeadingDegrees)) < 1, "nose \(mounted.copter.noseHeadingDegrees)")
+    }
 }

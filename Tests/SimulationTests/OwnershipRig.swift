@@ -12,10 +12,13 @@ struct OwnershipRig {
     var session: MAVLinkSession
     var core: FlightLoopCore
     let failsafe: FailsafeParameters
+    let pointCamera: Bool
     private(set) var tick = 0
     var now: MonotonicTime { MonotonicTime(seconds: Double(tick) / 30) }
     /// Where the person stands (their receiver's fixes, 5 Hz): clear of the take-off point.
     var person = PlaneVector(east: 0, north: 15)
+    /// The person's receiver altitude in their 3-D fixes, metres; nil = none reported.
+    var personAltitudeMeters: Double?
     /// FollowMe is running (false: killed; nothing of it runs, the Copter flies on alone).
     var followMeRuns = true
 
@@ -28,21 +31,30 @@ struct OwnershipRig {
     /// The flight's transitions, in order.
     private(set) var transitions: [FlightTransition] = []
 
-    init(takeOffOnStart: Bool) throws {
+    /// `pointCamera`: `[mavlink] point_camera`; `mountType`: the Copter's `MNT1_TYPE` (0: no mount).
+    init(takeOffOnStart: Bool, pointCamera: Bool = false, mountType: Int = 0) throws {
         var failsafe = FailsafeParameters()
         failsafe.takeOffOnStart = takeOffOnStart
         self.failsafe = failsafe
-        copter = MAVLinkCopter(plane: plane)
-        (session, core) = try Self.followMe(failsafe: failsafe)
+        self.pointCamera = pointCamera
+        var parameters = MAVLinkCopterParameters()
+        parameters.mountType = mountType
+        copter = MAVLinkCopter(parameters: parameters, plane: plane)
+        (session, core) = try Self.followMe(failsafe: failsafe, pointCamera: pointCamera)
         startSession()
     }
 
     /// A new FollowMe process: its flight rules and its link, as `followme run` builds them.
-    static func followMe(failsafe: FailsafeParameters, previousFlight: FlightFrameRecord? = nil) throws -> (MAVLinkSession, FlightLoopCore) {
-        let follow = FollowParameters()
-        let configuration = try MAVLinkLinkConfiguration(
+    static func followMe(failsafe: FailsafeParameters, pointCamera: Bool = false,
+                         previousFlight: FlightFrameRecord? = nil) throws -> (MAVLinkSession, FlightLoopCore) {
+        var follow = FollowParameters()
+        // No onboard receiver is read with `position_source = "autopilot"`: the nose is the autopilot's, as
+        // `followme run` configures it (FollowMeConfiguration+Core.swift).
+        follow.mountOffsetDegrees = 0
+        var configuration = try MAVLinkLinkConfiguration(
             autopilot: .ardupilot, positionSource: .autopilot, setpoints: VelocitySetpointLimits(follow: follow),
             takeoffAltitudeMeters: follow.altitudeMeters)
+        configuration.pointCamera = pointCamera
         let machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: .velocityLoop(.arduCopterDefaults),
                                              onboardLatencySeconds: 0)
         return (MAVLinkSession(configuration: configuration, previousFlight: previousFlight), FlightLoopCore(machine: machine))
@@ -62,7 +74,7 @@ struct OwnershipRig {
         let kept = keepingFrame ? session.flightFrameRecord : nil
         followMeRuns = false
         run(for: afterSeconds)
-        (session, core) = try Self.followMe(failsafe: failsafe, previousFlight: kept)
+        (session, core) = try Self.followMe(failsafe: failsafe, pointCamera: pointCamera, previousFlight: kept)
         followMe = MAVLinkSender(systemID: 245, componentID: 190)
         followMeRuns = true
         transitions = []
@@ -129,6 +141,11 @@ struct OwnershipRig {
         run(for: 15)
     }
 
+    /// The pilot switches the Copter to `mode` on the transmitter.
+    mutating func pilotSwitches(to mode: ArduCopterMode) {
+        deliver(copter.pilotModeSwitch(to: mode, at: now).messages)
+    }
+
     /// The pilot lands (LAND from their station) and the Copter disarms on the ground.
     mutating func pilotLands() -> Bool {
         pilot(.doSetMode, [Float(MAVModeFlag.customModeEnabled.rawValue), Float(ArduCopterMode.land.rawValue)])
@@ -141,7 +158,7 @@ struct OwnershipRig {
         let c = plane.unproject(person)!
         return .fix(GPSFix(role: .target, device: "/dev/rig-target", mode: .threeD,
                            latitudeDegrees: c.latitudeDegrees, longitudeDegrees: c.longitudeDegrees,
-                           fixTime: nil, receivedAt: now, altitudeHAEMeters: nil, ephMeters: 2)!)
+                           fixTime: nil, receivedAt: now, altitudeHAEMeters: personAltitudeMeters, ephMeters: 2)!)
     }
 
     /// One flight input; the command it makes goes to the link as `MAVLinkLink.send` hands it on.

@@ -107,7 +107,7 @@ package enum ConfigKeys {
                 help: "Where the drone's own position and nose heading come from.", use: .mavlink),
         // Issue 26. Every file written before it sends no region of interest.
         .bool("mavlink", "point_camera", \.mavlink.pointCamera, default: false,
-              help: "Point the camera at the person (MAV_CMD_DO_SET_ROI_LOCATION), cleared on landing (DO_SET_ROI_NONE).",
+              help: "Point the camera at the person (MAV_CMD_DO_SET_ROI_LOCATION; PX4, or ArduPilot with a mount), cleared on landing or release (DO_SET_ROI_NONE).",
               use: .mavlink),
     ]
 

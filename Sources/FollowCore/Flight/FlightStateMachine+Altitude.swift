@@ -11,6 +11,14 @@ extension FlightStateMachine {
     /// agreeing 3-D fixes (`PersonAltitudeFilter`).
     public var personAltitudeMeters: Double? { personAltitude.filteredMeters }
 
+    /// How far the person has risen (negative: descended) since take-off, metres: their filtered altitude
+    /// minus its value at home, both from the same receiver (its datum cancels); nil until both are known.
+    /// Any altitude mode: the camera aims at the person's ground with it (`LinkCommand.lookAtRiseMeters`).
+    public var personRiseMeters: Double? {
+        guard let person = personAltitudeMeters, let atHome = personAltitudeAtHomeMeters else { return nil }
+        return person - atHome
+    }
+
     /// The altitude to fly at, metres, in the vehicle's own altitude frame (navdata's): `altitudeMeters`;
     /// with `AltitudeMode.person` on an autopilot, plus how far the person's filtered altitude has risen
     /// (or fallen) since take-off, kept between `altitudeFloorMeters` and `altitudeCeilingMeters` above
@@ -20,7 +28,7 @@ extension FlightStateMachine {
     public func followAltitudeMeters() -> Double {
         guard followsPersonAltitude else { return followParameters.altitudeMeters }
         var altitude = followParameters.altitudeMeters
-        if let person = personAltitudeMeters, let atHome = personAltitudeAtHomeMeters { altitude += person - atHome }
+        if let rise = personRiseMeters { altitude += rise }
         return min(max(altitude, followParameters.altitudeFloorMeters), followParameters.altitudeCeilingMeters)
     }
 

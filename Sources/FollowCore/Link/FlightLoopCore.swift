@@ -165,11 +165,13 @@ package struct FlightLoopCore: Sendable {
         lastDecision = decision
         let intent = decision.command.intent
         step.decision = decision
+        let looksAtPerson = decision.state == .following || decision.state.kind == .holding
         step.command = dryRun
             ? LinkCommand(flying: dryRunFlying)
             : LinkCommand(flying: intent.wantsAirborne, motion: decision.command.motion,
                           released: intent == .release, land: intent == .land || intent == .emergency,
-                          lookAt: decision.state == .following || decision.state.kind == .holding ? machine.personCoordinate(now: now) : nil)
+                          lookAt: looksAtPerson ? machine.personCoordinate(now: now) : nil,
+                          lookAtRiseMeters: looksAtPerson ? machine.personRiseMeters : nil)
         // Found by FaultInjectionTests (SIGKILL + restart landed a flying drone ~2.6 % of restarts).
         step.sendsCommand = machine.telemetry != nil
         step.immediately = immediately

@@ -22,14 +22,19 @@ public struct LinkCommand: Sendable, Hashable {
     /// otherwise. A MAVLink link with `[mavlink] point_camera` points the camera there
     /// (MAV_CMD_DO_SET_ROI_LOCATION); the AR.Drone link ignores it.
     public var lookAt: GeoCoordinate?
+    /// How far the person's ground is above (negative: below) the ground at home, metres: their filtered
+    /// 3-D altitude's rise since take-off (`FlightStateMachine.personRiseMeters`); nil while unknown (the
+    /// link then aims at home's ground). Only with `lookAt`.
+    public var lookAtRiseMeters: Double?
 
     public init(flying: Bool, motion: MotionCommand? = nil, released: Bool = false,
-                land: Bool = false, lookAt: GeoCoordinate? = nil) {
+                land: Bool = false, lookAt: GeoCoordinate? = nil, lookAtRiseMeters: Double? = nil) {
         self.flying = flying
         self.motion = motion
         self.released = released
         self.land = land
         self.lookAt = lookAt
+        self.lookAtRiseMeters = lookAt == nil ? nil : lookAtRiseMeters
     }
 
     /// Stay (or go) on the ground, hovering meanwhile.

@@ -42,8 +42,9 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
     /// an adopted "flying" in a dry run, which must not make a vehicle someone else flies ours
     /// (docs/mavlink.md §7.3, issue 22). Set by the flight service, not the config file.
     public var dryRun = false
-    /// `[mavlink] point_camera`: point the camera at the person (MAV_CMD_DO_SET_ROI_LOCATION while
-    /// flying, DO_SET_ROI_NONE on landing; MAVLinkSession+Camera.swift). Default false.
+    /// `[mavlink] point_camera`: point the camera at the person (MAV_CMD_DO_SET_ROI_LOCATION while our
+    /// flight flies — PX4, or ArduPilot with a mount — DO_SET_ROI_NONE on landing, release or the end of
+    /// ownership; MAVLinkSession+Camera.swift, docs/mavlink.md §7.13). Default false.
     public var pointCamera = false
     /// Where the link keeps the flight's frame (`FlightFrameRecord`) while a flight of ours is in the
     /// air, so a restarted FollowMe adopts it in the same frame (the unit's state directory); nil: nowhere.

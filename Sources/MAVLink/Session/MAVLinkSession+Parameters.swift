@@ -55,6 +55,8 @@ extension MAVLinkSession {
         let absent = switch name {
         case "SYSID_MYGCS": ["MAV_GCS_SYSID", "MAV_GCS_SYSID_HI"]
         case "MAV_GCS_SYSID": ["SYSID_MYGCS"]
+        case "MNT1_TYPE": ["MNT_TYPE"]
+        case "MNT_TYPE": ["MNT1_TYPE"]
         default: [String]()
         }
         for other in parameters.indices where absent.contains(parameters[other].name) && parameters[other].isPending {

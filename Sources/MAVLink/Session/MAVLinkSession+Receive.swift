@@ -187,7 +187,7 @@ extension MAVLinkSession {
         }
         guard let reason else { return }
         for index in streams.indices { (streams[index].status, streams[index].lastSeenAt) = (.pending, nil) }
-        parameters = ParameterState.checked(for: configuration.autopilot)
+        parameters = ParameterState.checked(for: configuration.autopilot, pointCamera: configuration.pointCamera)
         reportedParameterFailures = [:]
         reportedFailedKeys = nil
         if case .messageInterval? = pending?.request { pending = nil }

@@ -129,7 +129,7 @@ public struct MAVLinkSession: Sendable {
         self.previousFlight = previousFlight
         profile = AutopilotProfile(configuration.autopilot)
         streams = StreamState.requested
-        parameters = ParameterState.checked(for: configuration.autopilot)
+        parameters = ParameterState.checked(for: configuration.autopilot, pointCamera: configuration.pointCamera)
     }
 
     /// Sends the first HEARTBEAT; ticks may follow.

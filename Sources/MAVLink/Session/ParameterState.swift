@@ -24,9 +24,12 @@ struct ParameterState: Sendable, Equatable {
     /// ids (libraries/GCS_MAVLink/GCS.cpp `var_info`): all three are asked, either name may answer.
     /// PX4: `COM_OF_LOSS_T` (offboard loss timeout, s, default 1) and `COM_OBL_RC_ACT` (the offboard
     /// loss action, default 0 = Position mode) (src/modules/commander/commander_params.c).
-    static func checked(for autopilot: MAVLinkLinkConfiguration.Autopilot) -> [ParameterState] {
+    /// With `pointCamera` on ArduPilot also the mount's type (`mountTypeNames`), which decides whether a
+    /// region of interest is sent at all (docs/mavlink.md §7.13); it never holds up the configuration.
+    static func checked(for autopilot: MAVLinkLinkConfiguration.Autopilot, pointCamera: Bool = false) -> [ParameterState] {
         switch autopilot {
-        case .ardupilot: ["FS_GCS_ENABLE", "SYSID_MYGCS", "MAV_GCS_SYSID", "MAV_GCS_SYSID_HI", "WPNAV_ACCEL", "PSC_JERK_XY"]
+        case .ardupilot: (["FS_GCS_ENABLE", "SYSID_MYGCS", "MAV_GCS_SYSID", "MAV_GCS_SYSID_HI", "WPNAV_ACCEL", "PSC_JERK_XY"]
+                          + (pointCamera ? mountTypeNames : []))
             .map { ParameterState(name: $0) }
         case .px4: ["COM_OF_LOSS_T", "COM_OBL_RC_ACT", "MPC_ACC_HOR", "MPC_JERK_AUTO"].map { ParameterState(name: $0) }
         }
@@ -128,6 +131,10 @@ extension [ParameterState] {
 }
 
 extension ParameterState {
+    /// ArduPilot's first mount's type: `MNT1_TYPE` (libraries/AP_Mount/AP_Mount_Params.cpp, 4.3 and later)
+    /// or `MNT_TYPE` (AP_Mount.cpp, earlier); 0 = none (the default). Either may answer.
+    static let mountTypeNames = ["MNT1_TYPE", "MNT_TYPE"]
+
     /// The longest PX4 offboard-loss timeout FollowMe accepts, seconds. Our choice: 5 s, ArduCopter's
     /// fixed GCS-failsafe delay (ArduCopter/Parameters.cpp, FS_GCS_ENABLE "lost for at least 5
     /// seconds"); PX4's default is 1 s.
