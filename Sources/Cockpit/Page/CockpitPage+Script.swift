@@ -29,7 +29,7 @@ extension CockpitPage {
           "drone-initiated":"the drone landed by itself",operator:"you pressed LAND","critical-battery":"critical battery",
           "prerequisites-met":"ready","altitude-reached":"altitude reached","airborne-confirmed":"airborne",
           "data-fresh":"data fresh again","landed-confirmed":"on the ground","adopted-in-flight":"adopted in flight",
-          "emergency-reported":"the drone reports an emergency","take-off-not-confirmed":"take-off not seen"};
+          "emergency-reported":"the drone reports an emergency","take-off-not-confirmed":"take-off not seen","take-off-aborted-on-ground":"take-off aborted on the ground: waiting"};
         function words(reason) {
           if (!reason) return "";
           const i = reason.indexOf(":");
