@@ -94,7 +94,7 @@ struct MAVLinkSessionLeavingTests {
         }
     }
 
-    @Test("a PX4 without COM_OBL_ACT (1.14 on): read once, not refused, complete after the first timeout")
+    @Test("a PX4 without COM_OBL_ACT (newer PX4): read once, not refused, complete after the first timeout")
     func px4WithoutOffboardLossAction() {
         var h = Self.px4OnGround()
         h.answerParameters(["COM_OBL_RC_ACT": 4, "COM_OF_LOSS_T": 1, "COM_OBL_ACT": .nan], px4: true)

@@ -84,7 +84,7 @@ extension MAVLinkSession {
     /// `MAV_GCS_SYSID_HI` once `MAV_GCS_SYSID` answered, and one for PX4's `COM_OBL_ACT` once
     /// `COM_OBL_RC_ACT` answered — the same table on the same link answered a moment ago, so silence
     /// means a firmware without the name (an ArduPilot with the id but not the range, seen on ArduCopter
-    /// SITL; a PX4 from 1.14 on), not a lost datagram worth four more seconds before take-off.
+    /// SITL; a newer PX4 whose only offboard-loss action is `COM_OBL_RC_ACT`), not a lost datagram worth four more seconds before take-off.
     func maximumReads(_ name: String) -> Int {
         let answeredSibling = switch name {
         case "MAV_GCS_SYSID_HI": "MAV_GCS_SYSID"
