@@ -58,10 +58,12 @@ extension [ParameterState] {
     /// ArduCopter `FS_GCS_ENABLE` (ArduCopter/Parameters.cpp `@Values`): 1 RTL, 3 SmartRTL or RTL,
     /// 4 SmartRTL or Land, 5 Land, 6 Auto DO_LAND_START or RTL pass; 0 disabled, 2 (removed in 4.0),
     /// 7 Brake or Land (BRAKE hovers) fail. The GCS id must be our system id: ArduPilot counts only
-    /// HEARTBEATs from that system as the GCS (`GCS_MAVLINK::handle_heartbeat`).
+    /// HEARTBEATs from that system as the GCS (`GCS_MAVLINK::handle_heartbeat`). Then `FS_GCS_TIMEOUT`
+    /// and `FS_OPTIONS` (`leavingVerdict`).
     /// PX4 `COM_OBL_RC_ACT` (src/modules/commander/commander_params.c): 3 Return, 4 Land pass; 0
     /// Position, 1 Altitude, 2 Stabilized (a pilot's modes), 5 Hold, 6 Terminate, 7 Disarm fail;
-    /// `COM_OF_LOSS_T` at most `ParameterState.maximumOffboardLossSeconds`.
+    /// `COM_OF_LOSS_T` at most `ParameterState.maximumOffboardLossSeconds`; `COM_OBL_ACT`, where it
+    /// exists, 0 Land or 2 Return. One failure at a time, in this order.
     func verdict(autopilot: MAVLinkLinkConfiguration.Autopilot, systemID: UInt8) -> ParameterVerdict {
         func text(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
         switch autopilot {
