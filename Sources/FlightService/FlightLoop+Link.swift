@@ -47,8 +47,11 @@ extension FlightLoop {
             link("navdata-restored") { $0.silenceSeconds = silence }
         case .configurationAcknowledged(let key, let value, let attempts, _):
             link("config-ack") { ($0.key, $0.value, $0.attempts) = (key, value, attempts) }
-        case .configurationFailed(let key, _, let reason, _):
-            logger.error("drone config write failed", metadata: ["key": "\(key)", "reason": "\(reason)"])
+        case .configurationFailed(let key, let value, let reason, _):
+            // A write the drone did not acknowledge (AR.Drone) or a setting read and refused (an
+            // autopilot's failsafe parameters): either way nothing flies until it passes.
+            logger.error("drone configuration refused: no take-off until it passes",
+                         metadata: ["key": "\(key)", "value": "\(value)", "reason": "\(reason)"])
             link("config-failed") { ($0.key, $0.reason) = (key, reason) }
         case .flyingCleared(let reason, _):
             link("flying-cleared") { $0.reason = reason }

@@ -58,6 +58,12 @@ struct SimCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The MAVLink Copter's MNT1_TYPE, with --protocol mavlink: 0 no mount (ArduCopter's default: a region of interest turns the nose until the next GUIDED set-point), anything else a mount that pans (a region of interest turns the mount only). Also what it answers PARAM_REQUEST_READ.")
     var mountType: Int = 0
 
+    @Option(name: .long, help: "The MAVLink Copter's FS_OPTIONS bitmask, with --protocol mavlink: bit 4 (16, ArduCopter's default) leaves a pilot's LOITER alone when the GCS failsafe fires, bit 3 (8) keeps a LAND landing. Also what it answers PARAM_REQUEST_READ.")
+    var fsOptions: Int = 16
+
+    @Option(name: .long, help: "The MAVLink Copter's FS_GCS_TIMEOUT in seconds, with --protocol mavlink (ArduCopter's range 2 to 120, default 5). Also what it answers PARAM_REQUEST_READ.")
+    var fsGcsTimeout: Double = 5
+
     @Option(name: .long, help: "Where the drone starts, LAT,LON in degrees (default: Champ de Mars, Paris).")
     var home: String = "48.8584,2.2945"
 
@@ -131,6 +137,8 @@ struct SimCommand: AsyncParsableCommand {
         if let mountOffsetDeg, !mountOffsetDeg.isFinite { throw ValidationError("--mount-offset-deg must be finite") }
         guard (0...7).contains(fsGcsEnable) else { throw ValidationError("--fs-gcs-enable must be 0...7 (ArduCopter FS_GCS_ENABLE), got \(fsGcsEnable)") }
         guard (0...255).contains(mountType) else { throw ValidationError("--mount-type must be 0...255 (ArduPilot MNT1_TYPE), got \(mountType)") }
+        guard (0...0xFFFF).contains(fsOptions) else { throw ValidationError("--fs-options must be 0...65535 (ArduCopter FS_OPTIONS bitmask), got \(fsOptions)") }
+        guard (2...120).contains(fsGcsTimeout) else { throw ValidationError("--fs-gcs-timeout must be 2...120 s (ArduCopter FS_GCS_TIMEOUT), got \(fsGcsTimeout)") }
     }
 
     func run() async throws {
@@ -145,6 +153,8 @@ struct SimCommand: AsyncParsableCommand {
         settings.mavlinkPort = mavlinkPort
         settings.mavlinkCopter.gcsFailsafeAction = fsGcsEnable
         settings.mavlinkCopter.mountType = mountType
+        settings.mavlinkCopter.failsafeOptions = UInt32(fsOptions)
+        settings.mavlinkCopter.gcsFailsafeTimeoutSeconds = fsGcsTimeout
         settings.home = try parsedHome()
         settings.initialNoseHeadingDegrees = noseHeadingDeg
         settings.person = PersonChoice(rawValue: person) ?? .none

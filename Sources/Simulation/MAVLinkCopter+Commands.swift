@@ -52,6 +52,28 @@ extension MAVLinkCopter {
         return out
     }
 
+    /// A ground station sets the GCS-failsafe parameter `name` (what its PARAM_SET does on ArduPilot,
+    /// `GCS_MAVLINK::handle_param_set`): the failsafe flies with the new value from now on, and the
+    /// PARAM_VALUE reporting it is returned for every ground station to hear. `FS_GCS_ENABLE`,
+    /// `FS_GCS_TIMEOUT`, `FS_OPTIONS` and the GCS id under this version's name; nil (nothing set) for
+    /// another name or a non-finite value, as ArduPilot refuses both.
+    public mutating func setParameter(_ name: String, to value: Float) -> ParamValue? {
+        guard value.isFinite else { return nil }
+        switch name {
+        case "FS_GCS_ENABLE": parameters.gcsFailsafeAction = Int(value)
+        case "FS_GCS_TIMEOUT": parameters.gcsFailsafeTimeoutSeconds = Double(value)
+        case "FS_OPTIONS" where value >= 0: parameters.failsafeOptions = UInt32(value)
+        case parameters.groundStationIDParameterName where (0...255).contains(value): parameters.groundStationSystemID = UInt8(value)
+        default: return nil
+        }
+        var report = ParamValue()
+        report.value = parameterValue(name) ?? value
+        report.count = UInt16(Self.parameterNames.count)
+        report.parameterID = MAVLinkText(name)
+        report.type = 6 // MAV_PARAM_TYPE_INT32
+        return report
+    }
+
     /// The parameters the copter answers PARAM_REQUEST_READ for (`parameterValue`).
     static let parameterNames = ["FS_GCS_ENABLE", "FS_GCS_TIMEOUT", "FS_OPTIONS", "MAV_GCS_SYSID", "WPNAV_ACCEL", "PSC_JERK_XY",
                                  "MNT1_TYPE"]

@@ -41,7 +41,7 @@ public struct MAVLinkCopter: Sendable {
 
     // MARK: Parameters
 
-    public let parameters: MAVLinkCopterParameters
+    public internal(set) var parameters: MAVLinkCopterParameters
     public let dynamics: DroneDynamics
     /// The local plane whose origin is home (GLOBAL_POSITION_INT lat/lon come from it).
     public let plane: LocalPlane

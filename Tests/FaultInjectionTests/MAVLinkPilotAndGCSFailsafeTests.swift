@@ -115,17 +115,17 @@ struct MAVLinkPilotAndGCSFailsafeTests {
         }
     }
 
-    @Test("FS_GCS_ENABLE 0 (followme sim --fs-gcs-enable 0): FollowMe never takes off; SIGTERM exits 0",
-          .timeLimit(.minutes(2)))
-    func noGCSFailsafeNoTakeOff() async throws {
+    @Test("FS_GCS_ENABLE 0 or FS_OPTIONS 0 (followme sim --fs-gcs-enable 0, --fs-options 0): FollowMe never takes off, naming the parameter; SIGTERM exits 0",
+          .timeLimit(.minutes(2)), arguments: [(flag: "--fs-gcs-enable", key: "FS_GCS_ENABLE"), ("--fs-options", "FS_OPTIONS")])
+    func noGCSFailsafeNoTakeOff(flag: String, key: String) async throws {
         await FieldSlots.shared.acquire()
-        let rig = try await FaultRig.start(name: "mavlink-fs-gcs-0", config: shortFailsafes, drone: .mavlink,
-                                           simArguments: ["--fs-gcs-enable", "0"])
+        let rig = try await FaultRig.start(name: "mavlink\(flag)-0", config: shortFailsafes, drone: .mavlink,
+                                           simArguments: [flag, "0"])
         do {
-            // Given a Copter whose GCS failsafe is off, and followme run as its ground station
-            // Then followme reads FS_GCS_ENABLE and refuses: a config-failed line naming it
+            // Given a Copter whose GCS failsafe is off (or would take a pilot's LOITER), and followme run as its ground station
+            // Then followme reads the parameter and refuses: a config-failed line naming it
             let failed = await poll(seconds: 30) { rig.log.linkEvents("config-failed").first }
-            #expect(failed?["key"] as? String == "FS_GCS_ENABLE", "\(failed ?? [:])\n\(rig.diagnostics())")
+            #expect(failed?["key"] as? String == key, "\(failed ?? [:])\n\(rig.diagnostics())")
             // And it stays in preflight, waiting on the drone's configuration, for the next 5 s
             try await Task.sleep(for: .seconds(5))
             let states = rig.log.transitions().flatMap { [$0.from, $0.to] }

@@ -4,6 +4,7 @@
 import Foundation
 import Logging
 @testable import Links
+import TestSupport
 import Testing
 
 /// How the flight loop turns a link's `LinkEvent`s into the core's inputs and flight-log lines
@@ -105,6 +106,29 @@ struct FlightLoopLinkEventTests {
     ])
     func noticeLevel(severity: Int?, level: Logger.Level) {
         #expect(FlightLoop.logLevel(severity: severity) == level)
+    }
+
+    @Test("a refused parameter is logged as a refusal that blocks take-off, with its key and value, never as a write")
+    func configurationFailedLogLine() throws {
+        // Given a loop logging to a capture
+        let log = CapturedLog()
+        let machine = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters())
+        var loop = FlightLoop(machine: machine, link: FakeDroneLink(), recorder: nil, options: FlightServiceOptions(),
+                              logger: log.logger(label: "test.flightloop"))
+        let now = SystemClock.now()
+        loop.start(now: now)
+
+        // When the MAVLink session refuses FS_OPTIONS, which it only read
+        _ = loop.handle(.link(.configurationFailed(key: "FS_OPTIONS", value: "0", reason: "set FS_OPTIONS to 16", at: now)), now: now)
+
+        // Then one error names the key, the value and what to set, and says nothing was written
+        let errors = log.recorder.events.filter { $0.level == .error }
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.message == "drone configuration refused: no take-off until it passes")
+        #expect(errors.first?.message.contains("write") == false)
+        #expect(errors.first?.metadata["key"] == "FS_OPTIONS")
+        #expect(errors.first?.metadata["value"] == "0")
+        #expect(errors.first?.metadata["reason"] == "set FS_OPTIONS to 16")
     }
 
     @Test("the flight log's link lines keep their names and fields for the neutral events")

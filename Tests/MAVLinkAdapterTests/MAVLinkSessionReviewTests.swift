@@ -373,7 +373,8 @@ struct MAVLinkSessionReviewTests {
         bad.vehicle = h.vehicle
         bad.vehicleSays()
         for _ in 0..<4 { bad.run(SessionHarness.tick); bad.ack() }
-        #expect(Set(bad.parameterReads) == ["FS_GCS_ENABLE", "SYSID_MYGCS", "MAV_GCS_SYSID", "MAV_GCS_SYSID_HI", "WPNAV_ACCEL", "PSC_JERK_XY"])
+        #expect(Set(bad.parameterReads) == ["FS_GCS_ENABLE", "SYSID_MYGCS", "MAV_GCS_SYSID", "MAV_GCS_SYSID_HI", "FS_GCS_TIMEOUT", "FS_OPTIONS",
+                                              "WPNAV_ACCEL", "PSC_JERK_XY"])
         bad.answerParameters(["FS_GCS_ENABLE": 0, "SYSID_MYGCS": 255])
         bad.run(1.95)   // the 2 s vehicle-discovery window (target_system 0)
         let failure = bad.events.compactMap { if case .configurationFailed("FS_GCS_ENABLE", let value, let reason, _) = $0 { (value, reason) } else { nil } }
@@ -419,7 +420,7 @@ struct MAVLinkSessionReviewTests {
                      SessionHarness.position())
         h.vehicleSays()
         for _ in 0..<4 { h.run(SessionHarness.tick); h.ack() }
-        #expect(Set(h.parameterReads) == ["COM_OF_LOSS_T", "COM_OBL_RC_ACT", "MPC_ACC_HOR", "MPC_JERK_AUTO"])
+        #expect(Set(h.parameterReads) == ["COM_OF_LOSS_T", "COM_OBL_RC_ACT", "COM_OBL_ACT", "MPC_ACC_HOR", "MPC_JERK_AUTO"])
         h.answerParameters(["COM_OBL_RC_ACT": 0, "COM_OF_LOSS_T": 1], px4: true)
         #expect(h.failedKeys == ["COM_OBL_RC_ACT"])
         h.run(3)

@@ -117,14 +117,19 @@ struct SessionHarness {
     static let safeParameters: [String: Float] = ["FS_GCS_ENABLE": 5, "SYSID_MYGCS": 245, "COM_OBL_RC_ACT": 4, "COM_OF_LOSS_T": 1]
     /// ArduCopter's WPNAV_ACCEL (cm/s²) and PSC_JERK_XY, PX4's MPC_ACC_HOR and MPC_JERK_AUTO, at their defaults.
     static let brakingDefaults: [String: Float] = ["WPNAV_ACCEL": 250, "PSC_JERK_XY": 5, "MPC_ACC_HOR": 3, "MPC_JERK_AUTO": 4]
+    /// ArduCopter's FS_GCS_TIMEOUT (5 s) and FS_OPTIONS (16) and an older PX4's COM_OBL_ACT (0 = Land),
+    /// at their defaults: what a released pilot keeps once FollowMe stops (docs/mavlink.md §7.8).
+    static let leavingDefaults: [String: Float] = ["FS_GCS_TIMEOUT": 5, "FS_OPTIONS": 16, "COM_OBL_ACT": 0]
 
     /// Answers every PARAM_REQUEST_READ sent so far whose name `values` has, with a PARAM_VALUE as
-    /// the autopilot sends it (PX4: integers bytewise in the float).
+    /// the autopilot sends it (PX4: integers bytewise in the float); a NaN value is not answered (a
+    /// firmware without that name).
     mutating func answerParameters(_ values: [String: Float] = Self.safeParameters, px4: Bool = false) {
-        // The braking limits (docs/stopping-model.md §7) at the autopilots' defaults unless given.
-        let values = values.merging(Self.brakingDefaults) { given, _ in given }
+        // The braking limits (docs/stopping-model.md §7) and the leaving parameters at the autopilots'
+        // defaults unless given.
+        let values = values.merging(Self.brakingDefaults) { given, _ in given }.merging(Self.leavingDefaults) { given, _ in given }
         for name in Set(parameterReads) {
-            guard let value = values[name] else { continue }
+            guard let value = values[name], !value.isNaN else { continue }
             let real = ["COM_OF_LOSS_T", "MPC_ACC_HOR", "MPC_JERK_AUTO"].contains(name)
             let wire = px4 && !real ? Float(bitPattern: UInt32(bitPattern: Int32(value))) : value
             var answer = ParamValue()

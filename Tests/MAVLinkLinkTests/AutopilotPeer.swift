@@ -30,7 +30,7 @@ final class AutopilotPeer: @unchecked Sendable {
         /// What PARAM_REQUEST_READ is answered with (absent: no answer, as ArduPilot for an unknown
         /// name). PX4 integers go bytewise in the float. Default: losing the GCS lands the vehicle.
         var parameters: [String: Float] = ["FS_GCS_ENABLE": 5, "SYSID_MYGCS": 245, "COM_OBL_RC_ACT": 4, "COM_OF_LOSS_T": 1,
-                                           "WPNAV_ACCEL": 250, "PSC_JERK_XY": 5, "MPC_ACC_HOR": 3, "MPC_JERK_AUTO": 4]
+                                           "FS_GCS_TIMEOUT": 5, "FS_OPTIONS": 16, "WPNAV_ACCEL": 250, "PSC_JERK_XY": 5, "MPC_ACC_HOR": 3, "MPC_JERK_AUTO": 4]
         /// HEARTBEAT `type` (a Plane: fixed wing).
         var type = MAVType.quadrotor
         /// HEARTBEAT `system_status` while disarmed / armed; nil: STANDBY / ACTIVE.

@@ -153,6 +153,32 @@ struct MAVLinkCopterFailsafeTests {
         #expect(gcs.copter.mode == .land)
     }
 
+    @Test("FS_GCS_TIMEOUT sets when the failsafe fires (ArduCopter's range 2–120 s): not before it, within a step after",
+          arguments: [2.0, 3.5, 12.0])
+    func timeoutFromParameter(timeout: Double) throws {
+        // Given a copter whose FS_GCS_TIMEOUT is `timeout`, its ground station silent from now
+        var gcs = Self.flyingCopter { $0.gcsFailsafeTimeoutSeconds = timeout }
+        // When the silence lasts
+        let triggered = try #require(Self.firstTime(&gcs, within: timeout + 3) { $0.mode == .land })
+        // Then LAND comes just after the parameter's timeout, not after the default 5 s
+        #expect(triggered > timeout && triggered <= timeout + 0.2, "triggered after \(triggered) s")
+        #expect(gcs.copter.isGCSFailsafeActive)
+    }
+
+    @Test("FS_OPTIONS without bit 4: in the pilot's LOITER the failsafe does what FS_GCS_ENABLE says (1 RTL, 5 LAND); with it, nothing",
+          arguments: [(action: 1, options: UInt32(0), mode: ArduCopterMode.rtl), (5, 0, .land), (1, 8, .rtl), (1, 16, .loiter), (5, 24, .loiter)])
+    func pilotModeOptions(action: Int, options: UInt32, mode: ArduCopterMode) {
+        // Given a pilot flying LOITER, FS_GCS_ENABLE `action`, FS_OPTIONS `options`
+        var gcs = Self.flyingCopter { ($0.gcsFailsafeAction, $0.failsafeOptions) = (action, options) }
+        _ = gcs.copter.pilotModeSwitch(to: .loiter, at: gcs.copter.time)
+        // When FollowMe's HEARTBEATs stop for longer than FS_GCS_TIMEOUT
+        gcs.wait(seconds: 5.5)
+        // Then the mode is the failsafe's, or still the pilot's with bit 4
+        #expect(gcs.copter.isGCSFailsafeActive)
+        #expect(gcs.copter.mode == mode, "FS_GCS_ENABLE \(action), FS_OPTIONS \(options)")
+        #expect(gcs.copter.isAirborne)
+    }
+
     @Test("the pilot cannot switch to STABILIZE in the air (no sticks simulated) nor to AUTO; LOITER needs a position")
     func pilotRefusals() {
         var gcs = Self.flyingCopter()

@@ -146,6 +146,12 @@ struct OwnershipRig {
         deliver(copter.pilotModeSwitch(to: mode, at: now).messages)
     }
 
+    /// A ground station sets the Copter's parameter `name`; the PARAM_VALUE reporting it reaches FollowMe too.
+    mutating func groundStationSets(_ name: String, to value: Float) {
+        guard let report = copter.setParameter(name, to: value) else { return }
+        deliver([report])
+    }
+
     /// The pilot lands (LAND from their station) and the Copter disarms on the ground.
     mutating func pilotLands() -> Bool {
         pilot(.doSetMode, [Float(MAVModeFlag.customModeEnabled.rawValue), Float(ArduCopterMode.land.rawValue)])

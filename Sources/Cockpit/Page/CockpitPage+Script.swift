@@ -31,7 +31,8 @@ extension CockpitPage {
           "data-fresh":"data fresh again","landed-confirmed":"on the ground","adopted-in-flight":"adopted in flight",
           "emergency-reported":"the drone reports an emergency","take-off-not-confirmed":"take-off not seen",
           watching:"someone else flies it: FollowMe only watches","someone-elses-flight":"someone else flies it",
-          "vehicle-released":"a pilot or the autopilot took it","landed-while-released":"down again"};
+          "vehicle-released":"a pilot or the autopilot took it","landed-while-released":"down again",
+          "take-off-aborted-on-ground":"take-off aborted on the ground: waiting"};
         function words(reason) {
           if (!reason) return "";
           const i = reason.indexOf(":");

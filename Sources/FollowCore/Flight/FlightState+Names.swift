@@ -92,6 +92,7 @@ extension TransitionReason {
         case .emergencyCleared: "emergency-cleared"
         case .shutdownBeforeTakeOff: "shutdown-before-take-off"
         case .takeOffNotConfirmed: "take-off-not-confirmed"
+        case .takeOffAbortedOnGround: "take-off-aborted-on-ground"
         case .vehicleReleased: "vehicle-released"
         case .landedWhileReleased: "landed-while-released"
         case .someoneElsesFlight: "someone-elses-flight"

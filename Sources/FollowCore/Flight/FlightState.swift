@@ -220,6 +220,10 @@ public enum TransitionReason: Sendable, Hashable {
     /// Navdata did not confirm lift-off within `takeOffTimeoutSeconds`; the take-off is abandoned
     /// for this run.
     case takeOffNotConfirmed
+    /// A take-off aborted before an autopilot left the ground (a prerequisite went missing, e.g. a
+    /// failsafe parameter changed while the take-off began): it is on the ground again and waits in
+    /// preflight for the prerequisites, then takes off.
+    case takeOffAbortedOnGround
     /// The vehicle left FollowMe's control (a pilot or the autopilot's own failsafe took it).
     case vehicleReleased
     /// Released, the vehicle is on the ground (whoever landed it).

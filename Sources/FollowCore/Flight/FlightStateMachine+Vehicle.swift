@@ -121,4 +121,13 @@ extension FlightStateMachine {
     /// The condition must last this long before it holds, seconds (one noisy fix must not).
     public static let terrainConfirmSeconds = 1.0
 
+
+    /// Landing for `reason`: an autopilot whose take-off was aborted before it ever left the ground
+    /// waits in preflight once it reports the ground, as after a refused ARM — the prerequisite that
+    /// went missing (a parameter the operator is still setting) may come back, and then it flies.
+    mutating func takeOffAbortedOnGround(_ reason: LandReason, fresh: Bool, now: MonotonicTime) -> FlightTransition? {
+        guard case .takeOffAborted = reason, !hasBeenAirborne, case .velocityLoop = controller.vehicle,
+              let telemetry, fresh, !telemetry.emergency, telemetry.flightState == .landed else { return nil }
+        return move(to: .preflight(waitingFor: missingPrerequisites(now: now)), .takeOffAbortedOnGround, now)
+    }
 }

@@ -16,7 +16,7 @@
 /// the motors start): losing one aborts → `landing(.takeOffAborted(missing))`. Navdata must
 /// confirm lift-off (TRANS_TAKEOFF, flying or hovering) within `takeOffTimeoutSeconds`, else the
 /// attempt is abandoned → `landed` (`.takeOffNotConfirmed`) — for an autopilot still on the ground
-/// (it refused to arm), back to `preflight` instead, to try again. Once the drone has been airborne,
+/// (it refused to arm, or its take-off was aborted on the ground), back to `preflight`. Once airborne,
 /// it is never told to take off again in this run.
 ///
 /// Failsafes, in order of precedence, in every airborne state:
@@ -412,7 +412,8 @@ public struct FlightStateMachine: Sendable {
             }
             return nil
 
-        case .landing:
+        case .landing(let reason):
+            if let transition = takeOffAbortedOnGround(reason, fresh: fresh, now: now) { return transition }
             return downOrEmergency(fresh: fresh, landed: .landedConfirmed, now: now)
 
         case .landed:

@@ -189,6 +189,7 @@ extension MAVLinkSession {
         for index in streams.indices { (streams[index].status, streams[index].lastSeenAt) = (.pending, nil) }
         parameters = ParameterState.checked(for: configuration.autopilot, pointCamera: configuration.pointCamera)
         reportedParameterFailures = [:]
+        parameterRereadAt = nil
         reportedFailedKeys = nil
         if case .messageInterval? = pending?.request { pending = nil }
         notBefore = notBefore.filter { if case .messageInterval = $0.key { false } else { true } }

@@ -96,6 +96,8 @@ public struct MAVLinkSession: Sendable {
     var reportedBraking: (accelerationMetersPerSecondSquared: Double?, jerkMetersPerSecondCubed: Double?)?
     /// Failures already reported as `.configurationFailed`, by key: value (each reported once per value).
     var reportedParameterFailures: [String: String] = [:]
+    /// When the parameters' verdict first failed, then when each re-read round began; nil while it passes.
+    var parameterRereadAt: MonotonicTime?
     /// The vehicle's last HEARTBEAT and GLOBAL_POSITION_INT `time_boot_ms`: a long gap or a boot time
     /// going back means it rebooted (docs/mavlink.md §7.9).
     var lastVehicleHeartbeatAt: MonotonicTime?
