@@ -107,19 +107,10 @@ import TestSupport
         let chromium = try #require(PhoneBrowser.chromium, "chromium is not installed (scripts/ensure-deps.sh --test installs it)")
         let dir = PhoneBrowser.repository.appendingPathComponent(".build/cockpit-screenshots")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let current = Mutex(CockpitFixtures.preflightWaiting)
-        let (server, board, _) = try await CockpitFixtures.server()
-        let (refusing, refusingBoard, _) = try await CockpitFixtures.server(maxStreams: 0)
-        defer { server.stop(); refusing.stop() }
         // The flight publishes every 0.25 s; so does this test while the browser looks.
-        let publisher = Task {
-            while !Task.isCancelled {
-                board.publish(current.withLock { $0 })
-                try? await Task.sleep(for: .milliseconds(250))
-            }
-        }
-        defer { publisher.cancel() }
-        refusingBoard.publish(CockpitFixtures.following)
+        let cockpits = try await LiveCockpits()
+        defer { cockpits.stop() }
+        let (server, refusing) = (cockpits.server, cockpits.refusing)
         let phone = try PhoneBrowser(chromium: chromium, width: 320, height: 568)
         defer { phone.quit() }
         var report: [String] = []
@@ -132,8 +123,7 @@ import TestSupport
             ("landed", Self.landed, "#watch"), ("pairing", CockpitFixtures.following, ""),
         ]
         for (name, status, fragment) in cases {
-            current.withLock { $0 = status }
-            board.publish(status)
+            cockpits.show(status)
             for size in Self.sizes {
                 try await phone.viewport(width: size.width, height: size.height)
                 try await phone.navigate(url + "?\(name)-\(size.width)" + fragment)
@@ -159,7 +149,7 @@ import TestSupport
         }
 
         // A security warning (what a paired phone's stream sends) in the banner: LAND stays reachable.
-        current.withLock { $0 = CockpitFixtures.following }
+        cockpits.show(CockpitFixtures.following)
         try await phone.viewport(width: 320, height: 568)
         try await phone.navigate(url + "?security#watch")
         _ = try await phone.evaluate("""

@@ -27,27 +27,17 @@ import TestSupport
     @Test("each state renders at 390×844 with its words in the banner")
     func renders() async throws {
         let chromium = try #require(PhoneBrowser.chromium, "chromium is not installed (scripts/ensure-deps.sh --test installs it)")
-        let current = Mutex(CockpitFixtures.preflightWaiting)
-        let (server, board, _) = try await CockpitFixtures.server()
-        let (refusing, refusingBoard, _) = try await CockpitFixtures.server(maxStreams: 0)
-        defer { server.stop(); refusing.stop() }
         // The flight publishes every 0.25 s; so does this test while the browser looks.
-        let publisher = Task {
-            while !Task.isCancelled {
-                board.publish(current.withLock { $0 })
-                try? await Task.sleep(for: .milliseconds(250))
-            }
-        }
-        defer { publisher.cancel() }
-        refusingBoard.publish(CockpitFixtures.following)
+        let cockpits = try await LiveCockpits()
+        defer { cockpits.stop() }
+        let (server, refusing) = (cockpits.server, cockpits.refusing)
         let dir = PhoneBrowser.repository.appendingPathComponent(".build/cockpit-screenshots")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let phone = try PhoneBrowser(chromium: chromium, width: 390, height: 844)
         defer { phone.quit() }
 
         for (name, status, words) in Self.scenarios {
-            current.withLock { $0 = status }
-            board.publish(status)
+            cockpits.show(status)
             let port = name == "disconnected" ? refusing.port : server.port
             // Each load has its own query: a URL that differs only in its fragment would not load the page again.
             try await phone.navigate("http://127.0.0.1:\(port)/?\(name)" + (name == "pairing" ? "" : "#watch"))

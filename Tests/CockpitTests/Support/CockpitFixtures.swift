@@ -148,3 +148,41 @@ final class FakeFlight: Sendable {
         }
     }
 }
+
+/// Two cockpits for the browser tests: `server`, whose board republishes the status every 0.25 s as the
+/// flight does (`show` changes it at once), and `refusing`, which refuses every live view (its board
+/// holds `following`). `stop()` ends both and the publishing.
+final class LiveCockpits: Sendable {
+    let server: CockpitServer
+    let refusing: CockpitServer
+    private let board: FlightStatusBoard
+    private let status: Mutex<FlightStatus>
+    private let publisher: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    init(_ initial: FlightStatus = CockpitFixtures.preflightWaiting) async throws {
+        status = Mutex(initial)
+        (server, board, _) = try await CockpitFixtures.server()
+        let (refusing, refusingBoard, _) = try await CockpitFixtures.server(maxStreams: 0)
+        self.refusing = refusing
+        refusingBoard.publish(CockpitFixtures.following)
+        let task = Task { [self] in
+            while !Task.isCancelled {
+                board.publish(status.withLock { $0 })
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        publisher.withLock { $0 = task }
+    }
+
+    /// What the flight publishes from now on.
+    func show(_ next: FlightStatus) {
+        status.withLock { $0 = next }
+        board.publish(next)
+    }
+
+    func stop() {
+        publisher.withLock { $0?.cancel() }
+        server.stop()
+        refusing.stop()
+    }
+}
