@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// Who may command the flight through the cockpit: a phone holding a token (`POST /pair` gave it for
-/// the unit's secret), or a request carrying the secret itself (the `"code"` field, as before tokens).
+/// the unit's secret), or a request carrying the secret itself (the `"code"` field of a command).
 /// Every check of the secret, whoever asks and from wherever, goes through one `PairingLimiter`; the
 /// tokens never do (a paired phone's LAND is never refused or delayed).
 ///

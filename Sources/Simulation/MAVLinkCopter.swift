@@ -61,8 +61,8 @@ public struct MAVLinkCopter: Sendable {
     /// How far the autopilot's home altitude has moved since arming, metres (up positive): what
     /// `relative_alt` is measured from beside the true height. 0 for ArduPilot (home is set at arming);
     /// PX4 re-estimates its home altitude in the first minutes of a flight (`relative_alt` =
-    /// −(lpos.z − home.z), its mavlink GLOBAL_POSITION_INT stream), seen as 2.3–2.7 m steps on a real
-    /// PX4 SITL (issue 35). A fault-injection hook; `alt` (MSL) never moves with it.
+    /// −(lpos.z − home.z), its mavlink GLOBAL_POSITION_INT stream; docs/mavlink.md §7.2). A
+    /// fault-injection hook; `alt` (MSL) never moves with it.
     public var homeAltitudeShiftMeters = 0.0
     /// Wind in force, m/s ENU: starts as `dynamics.windENU`; a caller may change it between
     /// `advance` calls (e.g. from a `WindModel`).
