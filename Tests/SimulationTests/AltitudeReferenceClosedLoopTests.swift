@@ -54,3 +54,17 @@ extension AltitudeReferenceClosedLoopTests {
         }
     }
 }
+
+extension AltitudeReferenceClosedLoopTests {
+    @Test("the kept frame ends when the flight is on the ground, before the Copter disarms (FollowMe may exit on the landing)")
+    func frameEndsOnTheGround() throws {
+        var rig = try OwnershipRig(takeOffOnStart: false)
+        let reached = rig.run(within: 60) { $0.state == .following }
+        try #require(reached, "\(rig.state.name)")
+        #expect(rig.session.flightFrameRecord != nil)
+        rig.operatorSays(.land)
+        let down = rig.run(within: 60) { $0.session.vehicle.landedState == .onGround }
+        try #require(down, "\(rig.state.name)")
+        #expect(rig.session.flightFrameRecord == nil, "armed \(rig.session.vehicle.isArmed)")
+    }
+}

@@ -114,9 +114,10 @@ extension MAVLinkSession {
     }
 
     /// What a restarted FollowMe needs to go on flying this flight in its frame; nil while no flight
-    /// of ours has one (the link keeps it in a file while it is not nil).
+    /// of ours is in the air with one (the link keeps it in a file while it is not nil). On the ground
+    /// there is nothing to adopt: the autopilot's home of the moment is the frame a take-off latches.
     public var flightFrameRecord: FlightFrameRecord? {
-        guard owner.isOurs, let reference = flight.altitudeReference, let system = vehicleTarget?.system else { return nil }
+        guard owner.isOurs, !vehicle.isOnGround, let reference = flight.altitudeReference, let system = vehicleTarget?.system else { return nil }
         return FlightFrameRecord(systemID: system, bootMilliseconds: reference.latchedBootMilliseconds,
                                  homeMSLMeters: reference.homeMSLMeters)
     }
