@@ -35,8 +35,10 @@ extension MAVLinkCopter {
         case let target as SetPositionTargetLocalNED where isForUs(target.target):
             out += applySetpoint(target)
         case let read as ParamRequestRead where isForUs(read.target):
-            // ArduPilot answers a known name with PARAM_VALUE and an unknown one with nothing.
-            if let value = parameterValue(read.parameterID.string) {
+            // ArduPilot and PX4 answer a known name with PARAM_VALUE and an unknown one with nothing.
+            if isPX4 {
+                if let report = px4ParameterReport(read.parameterID.string) { out.append(report) }
+            } else if let value = parameterValue(read.parameterID.string) {
                 var answer = ParamValue()
                 answer.value = value
                 answer.count = UInt16(Self.parameterNames.count)
@@ -57,7 +59,9 @@ extension MAVLinkCopter {
     /// PARAM_VALUE reporting it is returned for every ground station to hear. `FS_GCS_ENABLE`,
     /// `FS_GCS_TIMEOUT`, `FS_OPTIONS` and the GCS id under this version's name; nil (nothing set) for
     /// another name or a non-finite value, as ArduPilot refuses both.
+    /// On PX4, its offboard-loss parameters instead (`setPX4Parameter`).
     public mutating func setParameter(_ name: String, to value: Float) -> ParamValue? {
+        if isPX4 { return setPX4Parameter(name, to: value) }
         guard value.isFinite else { return nil }
         switch name {
         case "FS_GCS_ENABLE": parameters.gcsFailsafeAction = Int(value)
@@ -108,6 +112,8 @@ extension MAVLinkCopter {
     private mutating func execute(_ command: CommandLong) -> (MAVResult, [any MAVLinkMessage]) {
         let p = command.params
         switch command.command.known {
+        case .doSetMode? where isPX4:
+            return px4SetMode(p)
         case .doSetMode?:
             // ArduPilot `_set_mode_common`: only custom modes; a mode it cannot enter → FAILED.
             guard UInt8(exactly: p[0]).map({ $0 & MAVModeFlag.customModeEnabled.rawValue != 0 }) ?? false else {
@@ -122,6 +128,8 @@ extension MAVLinkCopter {
             return (.accepted, changeMode(to: wanted, reason: "GCS"))
         case .componentArmDisarm?:
             return armOrDisarm(p[0], force: p[1])
+        case .navTakeoff? where isPX4:
+            return px4TakeOff(amslMeters: p[6])
         case .navTakeoff?:
             return takeOff(targetMeters: Double(p[6]))
         case .navLand?:
@@ -169,10 +177,13 @@ extension MAVLinkCopter {
     }
 
     /// Why `wanted` cannot be entered now (nil = it can). GUIDED, LOITER, BRAKE and RTL need a
-    /// position (ArduPilot `requires_GPS`); STABILIZE is refused in the air because no pilot's sticks
-    /// fly this simulation (our choice); AUTO (no mission here) is refused.
+    /// position (ArduPilot `requires_GPS`), PX4's OFFBOARD also the offboard signal; STABILIZE is refused
+    /// in the air because no pilot's sticks fly this simulation (our choice); AUTO (no mission here; on
+    /// PX4 AUTO.TAKEOFF, entered by NAV_TAKEOFF) is refused.
     func modeRefusal(_ wanted: ArduCopterMode) -> String? {
         switch wanted {
+        case .guided where isPX4 && hasGPSFix && !hasOffboardSignal:
+            "no offboard signal"
         case .guided, .loiter, .brake, .rtl:
             hasGPSFix ? nil : "requires position"
         case .land:
@@ -192,7 +203,9 @@ extension MAVLinkCopter {
         yawsToRegionOfInterest = false
         landPauseUntil = nil
         rtlStage = wanted == .rtl ? .climb : nil
-        if case .takingOff = phase, wanted != .guided { phase = .flying }
+        if wanted != .auto { pendingTakeoffMeters = nil }
+        // ArduPilot climbs in GUIDED; PX4's take-off is its own mode, which any change ends.
+        if case .takingOff = phase, wanted != .guided || isPX4 { phase = .flying }
         return [Self.text(.info, "Mode \(Self.name(of: wanted)) (\(reason))")]
     }
 
@@ -202,14 +215,14 @@ extension MAVLinkCopter {
         switch param1 {
         case 1:
             if isArmed { return (.accepted, []) }
-            if let refusal = armingRefusal() { return (.failed, [Self.text(.critical, refusal)]) }
+            if let refusal = armingRefusal() { return (isPX4 ? .temporarilyRejected : .failed, [Self.text(.critical, refusal)]) }
             isArmed = true
             idleOnGroundSeconds = 0
             homePlane = positionPlane
             return (.accepted, [Self.text(.info, "Arming motors")])
         case 0:
             guard !isAirborne || force == Self.forceDisarmMagic else {
-                return (.failed, [Self.text(.critical, "Disarm refused: flying")])
+                return (isPX4 ? .temporarilyRejected : .failed, [Self.text(.critical, "Disarm refused: flying")])
             }
             return (.accepted, disarm(reason: "GCS"))
         default:
@@ -220,7 +233,15 @@ extension MAVLinkCopter {
     /// Why the copter will not arm (nil = it will): a 3D fix is needed, and a mode that can take
     /// off under ground-station control (GUIDED or LOITER; our reading of the shared design — a real
     /// ArduPilot also arms in STABILIZE for its RC pilot, whom this simulation has not).
+    /// PX4 arms in Hold, POSCTL, AUTO.TAKEOFF and, with the offboard signal, OFFBOARD (its texts: "Arming denied: …").
     private func armingRefusal() -> String? {
+        if isPX4 {
+            guard hasGPSFix else { return "Preflight Fail: GPS fix too low" }
+            guard mode == .brake || mode == .loiter || mode == .auto || (mode == .guided && hasOffboardSignal) else {
+                return "Arming denied: not in an armable mode"
+            }
+            return nil
+        }
         guard hasGPSFix else { return "PreArm: Need 3D Fix" }
         guard mode == .guided || mode == .loiter else { return "Arm: Mode not armable" }
         return nil
@@ -230,6 +251,8 @@ extension MAVLinkCopter {
         guard isArmed else { return [] }
         isArmed = false
         setpoint = nil
+        liftOffAt = nil
+        pendingTakeoffMeters = nil
         return [Self.text(.info, "Disarming motors (\(reason))")]
     }
 
@@ -277,6 +300,8 @@ extension MAVLinkCopter {
         let velocityGiven = !mask.contains(.vxIgnore) && !mask.contains(.vyIgnore) && !mask.contains(.vzIgnore)
         let accelerationIgnored = mask.contains(.axIgnore) && mask.contains(.ayIgnore) && mask.contains(.azIgnore)
         let v = target.velocityNEDMetersPerSecond.map(Double.init)
+        // PX4's offboard signal: any well-formed set-point, whatever the mode.
+        if positionIgnored, velocityGiven, accelerationIgnored, v.allSatisfy(\.isFinite) { lastSetpointAt = time }
         guard mode == .guided, isArmed, positionIgnored, velocityGiven, accelerationIgnored,
               v.allSatisfy(\.isFinite), let frame = target.coordinateFrame.known
         else {

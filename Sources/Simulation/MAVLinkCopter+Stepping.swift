@@ -31,6 +31,8 @@ extension MAVLinkCopter {
             out.append(Self.text(.warning, "Guided set-point timeout: stopping"))
         }
         out += checkGCSFailsafe()
+        out += checkOffboardLoss()
+        if isAirborne, liftOffAt == nil { liftOffAt = time }
 
         switch phase {
         case .onGround:
@@ -39,7 +41,10 @@ extension MAVLinkCopter {
             // Climb at up to the take-off speed, slowing on the last metres (altitude gain 1.2 s⁻¹,
             // at least 0.2 m/s so it arrives; our choice).
             fly(velocityENU: .zero, climb: max(1.2 * (target - altitudeMeters), 0.2), yawRate: 0)
-            if altitudeMeters >= target - 0.05 { phase = .flying }
+            if altitudeMeters >= target - 0.05 {
+                phase = .flying
+                if isPX4 { out += px4TakeoffComplete() }
+            }
         case .flying:
             switch mode {
             case .guided:
@@ -64,6 +69,11 @@ extension MAVLinkCopter {
     /// handling when the target climbs); otherwise it idles, and disarms after `autoDisarmSeconds`.
     private mutating func stepOnGround() -> [any MAVLinkMessage] {
         guard isArmed else { return [] }
+        // PX4: armed in AUTO.TAKEOFF after a NAV_TAKEOFF that came while disarmed.
+        if isPX4, mode == .auto, let target = pendingTakeoffMeters {
+            (phase, pendingTakeoffMeters, idleOnGroundSeconds) = (.takingOff(targetAltitudeMeters: target), nil, 0)
+            return []
+        }
         if mode == .guided, let s = setpoint, s.climbMetersPerSecond > 0 {
             phase = .flying
             idleOnGroundSeconds = 0
@@ -168,15 +178,17 @@ extension MAVLinkCopter {
 
     /// HEARTBEAT as ArduPilot Copter sends it: QUADROTOR, ARDUPILOTMEGA, custom mode = the mode
     /// number; base mode custom + stabilize + manual input, guided for the position modes, armed;
-    /// status STANDBY on the ground, ACTIVE in the air.
+    /// status STANDBY on the ground, ACTIVE in the air. PX4: autopilot PX4, custom mode its main and sub mode.
     public var heartbeat: Heartbeat {
         var base: MAVLinkBitmask<MAVModeFlag> = [.customModeEnabled, .stabilizeEnabled, .manualInputEnabled]
         if [.guided, .loiter, .brake, .auto, .rtl].contains(mode) { base.insert(.guidedEnabled) }
         if isArmed { base.insert(.safetyArmed) }
+        let px4 = isPX4
+        let custom = customMode(of: mode)
         return Heartbeat {
-            $0.customMode = mode.rawValue
+            $0.customMode = custom
             $0.type = .init(.quadrotor)
-            $0.autopilot = .init(.ardupilotmega)
+            $0.autopilot = .init(px4 ? .px4 : .ardupilotmega)
             $0.baseMode = base
             $0.systemStatus = .init(isAirborne ? .active : .standby)
             $0.mavlinkVersion = 3
@@ -184,7 +196,7 @@ extension MAVLinkCopter {
     }
 
     /// GLOBAL_POSITION_INT: lat/lon of the plane position, altitudes (MSL = home MSL + height;
-    /// `relative_alt` from a home `homeAltitudeShiftMeters` higher, as PX4's re-estimated home),
+    /// `relative_alt` from a home `reportedHomeShiftMeters` higher, as PX4's re-estimated home),
     /// velocity NED cm/s, heading cdeg.
     public var globalPosition: GlobalPositionInt {
         let coordinate = plane.unproject(positionPlane) ?? plane.origin
@@ -194,7 +206,7 @@ extension MAVLinkCopter {
         position.timeBootMilliseconds = timeBootMilliseconds
         position.latitudeLongitude = LatitudeLongitudeE7(latitudeE7: e7(coordinate.latitudeDegrees), longitudeE7: e7(coordinate.longitudeDegrees))
         position.altitudeMSLMillimeters = Int32(clamping: Int64(((parameters.homeAltitudeMSLMeters + altitudeMeters) * 1000).rounded()))
-        position.relativeAltitudeMillimeters = Int32(clamping: Int64(((altitudeMeters - homeAltitudeShiftMeters) * 1000).rounded()))
+        position.relativeAltitudeMillimeters = Int32(clamping: Int64(((altitudeMeters - reportedHomeShiftMeters) * 1000).rounded()))
         position.velocityNEDCentimetersPerSecond = [cm(velocityENU.north), cm(velocityENU.east), cm(-climbRateMetersPerSecond)]
         position.headingCentidegrees = UInt16(Int((noseHeadingDegrees * 100).rounded()) % 36000)
         return position

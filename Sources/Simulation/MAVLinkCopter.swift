@@ -3,7 +3,9 @@ import MAVLink
 
 /// A simulated ArduPilot-like Copter that speaks MAVLink: modes, arming checks, GUIDED take-off,
 /// velocity set-points, LAND with auto-disarm, and the telemetry a ground station reads
-/// (docs/mavlink.md §8).
+/// (docs/mavlink.md §8). With `parameters.autopilot` `.px4` it speaks PX4 instead: PX4's modes and
+/// parameters, NAV_TAKEOFF in AUTO.TAKEOFF to an AMSL altitude, set-points flown only in OFFBOARD, the
+/// offboard-loss failsafe, and a home altitude that moves after take-off (MAVLinkCopter+PX4.swift).
 ///
 /// Pure: time is an argument. Feed it the frames a ground station sent with `receive(_:at:)`
 /// (it answers COMMAND_ACK and STATUSTEXT at once) and move time with `advance(to:)` (it returns
@@ -52,18 +54,29 @@ public struct MAVLinkCopter: Sendable {
     public internal(set) var time: MonotonicTime
     /// When the copter "booted" (`time_boot_ms` counts from here).
     public let bootTime: MonotonicTime
+    /// The flight mode, as ArduCopter numbers it. A PX4 copter flies the same behaviours under PX4's
+    /// names (`px4Mode(of:)`: GUIDED is OFFBOARD, BRAKE is AUTO.LOITER, AUTO is AUTO.TAKEOFF, LOITER is POSCTL).
     public internal(set) var mode: ArduCopterMode = .stabilize
     public internal(set) var isArmed = false
     public internal(set) var phase: Phase = .onGround
     /// Whether the copter has a 3D GPS fix (arming check; modes needing a position). A
     /// fault-injection hook; default true.
     public var hasGPSFix = true
-    /// How far the autopilot's home altitude has moved since arming, metres (up positive): what
-    /// `relative_alt` is measured from beside the true height. 0 for ArduPilot (home is set at arming);
-    /// PX4 re-estimates its home altitude in the first minutes of a flight (`relative_alt` =
-    /// −(lpos.z − home.z), its mavlink GLOBAL_POSITION_INT stream; docs/mavlink.md §7.2). A
-    /// fault-injection hook; `alt` (MSL) never moves with it.
+    /// How far the autopilot's home altitude has moved since arming, metres (up positive), beside the
+    /// moves `parameters.homeAltitudeSteps` schedules: what `relative_alt` is measured from beside the
+    /// true height. 0 for ArduPilot (home is set at arming); PX4 re-estimates its home altitude in the
+    /// first minutes of a flight (`relative_alt` = −(lpos.z − home.z), its mavlink GLOBAL_POSITION_INT
+    /// stream; docs/mavlink.md §7.2). A fault-injection hook; `alt` (MSL) never moves with it.
     public var homeAltitudeShiftMeters = 0.0
+    /// When the copter last left the ground since it was armed (`homeAltitudeSteps` count from here); nil
+    /// while it has not.
+    public internal(set) var liftOffAt: MonotonicTime?
+    /// When the last well-formed velocity set-point arrived, whatever the mode: PX4's "offboard signal",
+    /// which OFFBOARD needs to be entered and to stay in (`COM_OF_LOSS_T`).
+    public internal(set) var lastSetpointAt: MonotonicTime?
+    /// PX4: the take-off altitude above home NAV_TAKEOFF asked for while still disarmed (the climb
+    /// starts when armed in AUTO.TAKEOFF).
+    var pendingTakeoffMeters: Double?
     /// Wind in force, m/s ENU: starts as `dynamics.windENU`; a caller may change it between
     /// `advance` calls (e.g. from a `WindModel`).
     public var windENU: PlaneVector
@@ -138,6 +151,8 @@ public struct MAVLinkCopter: Sendable {
         homePlane = positionPlane
         windENU = dynamics.windENU
         batteryPercent = min(max(dynamics.initialBatteryPercent, 0), 100)
+        // PX4 without RC starts in Hold (AUTO.LOITER), ArduPilot in STABILIZE.
+        if parameters.autopilot == .px4 { mode = .brake }
         physicsStep = PhysicsStep(dynamics)
         verticalAlpha = 1 - _exp(-physicsStep.seconds / parameters.verticalTimeConstantSeconds)
         attitudeTrackingAlpha = parameters.attitudeTrackingTimeConstantSeconds > 0
@@ -224,15 +239,18 @@ struct TelemetryStream: Sendable, Hashable {
 /// - `guidedTimeouts`: times a set-point went stale and the copter stopped;
 /// - `messagesIgnored`: frames for another system, or of a type the copter does not handle;
 /// - `pilotModeChanges`: mode switches by the simulated RC pilot (`pilotModeSwitch`);
-/// - `gcsFailsafes`: times the GCS failsafe triggered.
+/// - `gcsFailsafes`: times the GCS failsafe triggered; `offboardLosses`: times PX4's offboard-loss failsafe did.
 public enum MAVLinkCopterCounter: String, CaseIterable, Sendable, Hashable {
     case commands, commandsRefused = "commands_refused", setpoints, setpointsIgnored = "setpoints_ignored"
     case guidedTimeouts = "guided_timeouts", messagesIgnored = "messages_ignored"
     case pilotModeChanges = "pilot_mode_changes", gcsFailsafes = "gcs_failsafes"
+    case offboardLosses = "offboard_losses"
 }
 
 /// The autopilot's own numbers (ArduPilot Copter parameters where one exists; docs/mavlink.md §8.1).
 public struct MAVLinkCopterParameters: Sendable, Hashable {
+    /// Whose firmware the copter runs: its HEARTBEAT, mode numbers, parameters and take-off (docs/mavlink.md §8.6).
+    public var autopilot = SimulatedAutopilot.ardupilot
     /// MAVLink ids the copter sends with: system 1, component 1 (`MAV_COMP_ID_AUTOPILOT1`), the usual vehicle.
     public var systemID: UInt8 = 1
     public var componentID: UInt8 = 1
@@ -351,7 +369,38 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
         SysStatus.messageID: 1, ExtendedSysState.messageID: 1,
     ]
 
+    // PX4 (`autopilot` .px4; src/modules/commander/commander_params.c, docs/mavlink.md §8.6)
+
+    /// `COM_OF_LOSS_T`: seconds without a set-point before the offboard signal counts as lost (default 1).
+    public var offboardLossTimeoutSeconds = 1.0
+    /// `COM_OBL_RC_ACT`: what offboard loss does (0 Position, 1 Altitude, 2 Manual, 3 Return, 4 Land,
+    /// 5 Hold, 6 Terminate, 7 Disarm; PX4's default 0).
+    public var offboardLossAction = 0
+    /// `COM_OBL_ACT`, the action without RC, on the PX4 versions that have it (v1.13 and older: 0 Land,
+    /// 1 Hold, 2 Return); nil = this version has no such parameter (it answers nothing for it).
+    public var offboardLossActionWithoutRC: Int?
+    /// How PX4's home altitude moves after lift-off (`homeAltitudeShiftMeters`): each step adds its
+    /// metres once `afterLiftOffSeconds` have passed since the copter left the ground.
+    public var homeAltitudeSteps: [HomeAltitudeStep] = []
+
     public init() {}
+
+    /// A PX4 multicopter as docs/mavlink.md §10 asks FollowMe's vehicle to be set up: PX4's defaults
+    /// (`MPC_ACC_HOR` 3 m/s², `MPC_JERK_AUTO` 4 m/s³, `COM_OF_LOSS_T` 1 s, no GCS-loss failsafe:
+    /// `NAV_DLL_ACT` 0) but `COM_OBL_RC_ACT` 4 (Land), on a version without `COM_OBL_ACT`, whose home
+    /// altitude moves 2.5 m up 15 s after lift-off and 2.4 m down 45 s after: the size of the jumps a
+    /// PX4 SITL (SIH) showed between two GLOBAL_POSITION_INT (docs/mavlink.md §7.2). Our choice of times.
+    public static let px4: MAVLinkCopterParameters = {
+        var p = MAVLinkCopterParameters()
+        p.autopilot = .px4
+        p.maxHorizontalAccelerationMetersPerSecondSquared = 3
+        p.horizontalJerkMetersPerSecondCubed = 4
+        p.gcsFailsafeAction = 0
+        p.offboardLossAction = 4
+        p.homeAltitudeSteps = [HomeAltitudeStep(afterLiftOffSeconds: 15, meters: 2.5),
+                               HomeAltitudeStep(afterLiftOffSeconds: 45, meters: -2.4)]
+        return p
+    }()
 
     /// ArduCopter's defaults, as `init()` gives them.
     public static let standard = MAVLinkCopterParameters()
@@ -376,3 +425,20 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
 }
 
 extension MAVLinkCopter: SimulatedAirframe {}
+
+/// The firmware a simulated copter runs.
+public enum SimulatedAutopilot: String, Sendable, Hashable, CaseIterable {
+    case ardupilot, px4
+}
+
+/// One move of PX4's home altitude after lift-off (`MAVLinkCopterParameters.homeAltitudeSteps`).
+public struct HomeAltitudeStep: Sendable, Hashable {
+    public var afterLiftOffSeconds: Double
+    /// Up positive.
+    public var meters: Double
+
+    public init(afterLiftOffSeconds: Double, meters: Double) {
+        self.afterLiftOffSeconds = afterLiftOffSeconds
+        self.meters = meters
+    }
+}

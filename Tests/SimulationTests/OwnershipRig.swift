@@ -3,7 +3,8 @@
 @testable import Simulation
 
 /// FollowMe's flight in process, closed loop: the flight's rules (`FlightLoopCore`, as `followme run`
-/// drives them) and the link's (`MAVLinkSession`) against the simulated ArduPilot Copter, every message
+/// drives them) and the link's (`MAVLinkSession`) against the simulated Copter (ArduPilot, or PX4 as
+/// `MAVLinkCopterParameters.px4` sets one up), every message
 /// through the codec both ways, time an argument (1/30 s steps, the link's tick). A pilot's ground
 /// station (system 255) can fly the same Copter; everything FollowMe sent the vehicle is recorded.
 struct OwnershipRig {
@@ -13,6 +14,7 @@ struct OwnershipRig {
     var core: FlightLoopCore
     let failsafe: FailsafeParameters
     let pointCamera: Bool
+    let autopilot: SimulatedAutopilot
     private(set) var tick = 0
     var now: MonotonicTime { MonotonicTime(seconds: Double(tick) / 30) }
     /// Where the person stands (their receiver's fixes, 5 Hz): clear of the take-off point.
@@ -31,31 +33,33 @@ struct OwnershipRig {
     /// The flight's transitions, in order.
     private(set) var transitions: [FlightTransition] = []
 
-    /// `pointCamera`: `[mavlink] point_camera`; `mountType`: the Copter's `MNT1_TYPE` (0: no mount).
-    init(takeOffOnStart: Bool, pointCamera: Bool = false, mountType: Int = 0) throws {
+    /// `pointCamera`: `[mavlink] point_camera`; `mountType`: the Copter's `MNT1_TYPE` (0: no mount);
+    /// `autopilot`: the Copter's firmware, and FollowMe's `[mavlink] autopilot`.
+    init(takeOffOnStart: Bool, pointCamera: Bool = false, mountType: Int = 0, autopilot: SimulatedAutopilot = .ardupilot) throws {
         var failsafe = FailsafeParameters()
         failsafe.takeOffOnStart = takeOffOnStart
         self.failsafe = failsafe
         self.pointCamera = pointCamera
-        var parameters = MAVLinkCopterParameters()
+        self.autopilot = autopilot
+        var parameters = autopilot == .px4 ? MAVLinkCopterParameters.px4 : MAVLinkCopterParameters()
         parameters.mountType = mountType
         copter = MAVLinkCopter(parameters: parameters, plane: plane)
-        (session, core) = try Self.followMe(failsafe: failsafe, pointCamera: pointCamera)
+        (session, core) = try Self.followMe(failsafe: failsafe, pointCamera: pointCamera, autopilot: autopilot)
         startSession()
     }
 
     /// A new FollowMe process: its flight rules and its link, as `followme run` builds them.
-    static func followMe(failsafe: FailsafeParameters, pointCamera: Bool = false,
+    static func followMe(failsafe: FailsafeParameters, pointCamera: Bool = false, autopilot: SimulatedAutopilot = .ardupilot,
                          previousFlight: FlightFrameRecord? = nil) throws -> (MAVLinkSession, FlightLoopCore) {
         var follow = FollowParameters()
         // No onboard receiver is read with `position_source = "autopilot"`: the nose is the autopilot's, as
         // `followme run` configures it (FollowMeConfiguration+Core.swift).
         follow.mountOffsetDegrees = 0
         var configuration = try MAVLinkLinkConfiguration(
-            autopilot: .ardupilot, positionSource: .autopilot, setpoints: VelocitySetpointLimits(follow: follow),
+            autopilot: autopilot == .px4 ? .px4 : .ardupilot, positionSource: .autopilot, setpoints: VelocitySetpointLimits(follow: follow),
             takeoffAltitudeMeters: follow.altitudeMeters)
         configuration.pointCamera = pointCamera
-        let machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: .velocityLoop(.arduCopterDefaults),
+        let machine = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: .velocityLoop(autopilot == .px4 ? .px4Defaults : .arduCopterDefaults),
                                              onboardLatencySeconds: 0)
         return (MAVLinkSession(configuration: configuration, previousFlight: previousFlight), FlightLoopCore(machine: machine))
     }
@@ -74,7 +78,7 @@ struct OwnershipRig {
         let kept = keepingFrame ? session.flightFrameRecord : nil
         followMeRuns = false
         run(for: afterSeconds)
-        (session, core) = try Self.followMe(failsafe: failsafe, pointCamera: pointCamera, previousFlight: kept)
+        (session, core) = try Self.followMe(failsafe: failsafe, pointCamera: pointCamera, autopilot: autopilot, previousFlight: kept)
         followMe = MAVLinkSender(systemID: 245, componentID: 190)
         followMeRuns = true
         transitions = []
@@ -131,11 +135,17 @@ struct OwnershipRig {
     }
 
     /// The pilot arms in GUIDED, takes off to 5 m from their own ground station, and switches to LOITER
-    /// on the transmitter: a flight FollowMe did not start.
+    /// on the transmitter: a flight FollowMe did not start. PX4: arms in Hold, NAV_TAKEOFF to 5 m above
+    /// home (AMSL), then POSCTL.
     mutating func pilotFlies() {
-        pilot(.doSetMode, [Float(MAVModeFlag.customModeEnabled.rawValue), Float(ArduCopterMode.guided.rawValue)])
-        pilot(.componentArmDisarm, [1])
-        pilot(.navTakeoff, [0, 0, 0, 0, 0, 0, 5])
+        if autopilot == .px4 {
+            pilot(.componentArmDisarm, [1])
+            pilot(.navTakeoff, [.nan, .nan, .nan, .nan, .nan, .nan, Float(copter.parameters.homeAltitudeMSLMeters + 5)])
+        } else {
+            pilot(.doSetMode, [Float(MAVModeFlag.customModeEnabled.rawValue), Float(ArduCopterMode.guided.rawValue)])
+            pilot(.componentArmDisarm, [1])
+            pilot(.navTakeoff, [0, 0, 0, 0, 0, 0, 5])
+        }
         run(for: 12)
         deliver(copter.pilotModeSwitch(to: .loiter, at: now).messages)
         run(for: 15)
@@ -154,7 +164,7 @@ struct OwnershipRig {
 
     /// The pilot lands (LAND from their station) and the Copter disarms on the ground.
     mutating func pilotLands() -> Bool {
-        pilot(.doSetMode, [Float(MAVModeFlag.customModeEnabled.rawValue), Float(ArduCopterMode.land.rawValue)])
+        pilotSwitches(to: .land)
         return run(within: 60) { !$0.copter.isArmed }
     }
 

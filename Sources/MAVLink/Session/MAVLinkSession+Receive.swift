@@ -88,7 +88,7 @@ extension MAVLinkSession {
         default:
             break
         }
-        updateFlightProgress(now: now, output: &output)
+        updateFlightProgress(positionArrived: message is GlobalPositionInt, now: now, output: &output)
         noteSeen(frame.messageID, now: now, output: &output)
     }
 
@@ -250,7 +250,8 @@ extension MAVLinkSession {
     /// Keeps `flight` in step with the vehicle: reset when disarmed; in control once airborne in
     /// our mode; released when, airborne, it leaves our mode (or, PX4, the take-off modes) other
     /// than for the LAND we asked.
-    mutating func updateFlightProgress(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+    /// `positionArrived`: the message just taken in was GLOBAL_POSITION_INT (the height is fresh).
+    mutating func updateFlightProgress(positionArrived: Bool, now: MonotonicTime, output: inout MAVLinkSessionOutput) {
         guard vehicle.isArmed else {
             if flight != FlightProgress() { flight = FlightProgress() }
             return
@@ -264,7 +265,7 @@ extension MAVLinkSession {
             return
         }
         let ours = (flight.landAccepted || flight.landRequested || flight.landSent) && isIn(profile.land)
-        let px4TakingOff = profile.autopilot == .px4 && (isIn(AutopilotProfile.px4Takeoff) || isIn(AutopilotProfile.px4Loiter))
+        let px4TakingOff = profile.autopilot == .px4 && isPX4TakeoffUnderWay(positionArrived: positionArrived)
         let leftUs = flight.inControl || (flight.takeoffAccepted && profile.autopilot == .px4 && !px4TakingOff)
         guard leftUs, !ours else { return }
         flight.released = true
@@ -274,6 +275,36 @@ extension MAVLinkSession {
             reason: "the vehicle left \(profile.control) for \(mode) (a pilot or its own failsafe); FollowMe does not take it back",
             at: now))
     }
+
+    /// PX4's take-off after our NAV_TAKEOFF, as its HEARTBEAT shows it: AUTO.TAKEOFF, then AUTO.LOITER once
+    /// within `px4TakeoffEndToleranceMeters` of the take-off height (navigator: the take-off is reached within
+    /// `NAV_MC_ALT_RAD`, default 0.8 m) — PX4's own end of the take-off, after which OFFBOARD is asked. Until
+    /// a HEARTBEAT newer than the acceptance arrives, the mode shown is the one it armed in. AUTO.LOITER shown
+    /// by a later HEARTBEAT further below the take-off height — judged on the next GLOBAL_POSITION_INT
+    /// (`positionArrived`: the position the HEARTBEAT came with may be older) — is someone's Hold (a pilot, a
+    /// failsafe): not under way, so the flight is released. Heights are `relative_alt`, the frame
+    /// NAV_TAKEOFF's AMSL altitude was computed in (PX4 moves its home later, not during the climb).
+    mutating func isPX4TakeoffUnderWay(positionArrived: Bool) -> Bool {
+        guard flight.takeoffAccepted, !flight.inControl else { return false }
+        if isIn(AutopilotProfile.px4Takeoff) {
+            flight.px4TakeoffSeen = true
+            return true
+        }
+        guard isIn(AutopilotProfile.px4Loiter) else { return false }
+        if flight.px4TakeoffFinished { return true }
+        if vehicle.relativeAltitudeMeters >= configuration.takeoffAltitudeMeters - Self.px4TakeoffEndToleranceMeters {
+            flight.px4TakeoffFinished = true
+            return true
+        }
+        let heardSinceAccepted = (lastVehicleHeartbeatAt ?? .zero) > (flight.takeoffAcceptedAt ?? .zero)
+        return !positionArrived || (!flight.px4TakeoffSeen && !heardSinceAccepted)
+    }
+
+    /// How far below the take-off height PX4's AUTO.LOITER still counts as the end of its take-off, metres.
+    /// Our margin over PX4's `NAV_MC_ALT_RAD` (0.8 m) for a position up to 0.1 s older than the HEARTBEAT at
+    /// PX4's 1.5 m/s take-off climb (`MPC_TKO_SPEED`) and barometer noise: a pilot's Hold in the last 1.2 m of
+    /// the climb cannot be told from it (docs/mavlink.md §7.3).
+    static let px4TakeoffEndToleranceMeters = 1.2
 
     /// A requested stream's message arrived: seen twice at its rate, it counts as configured.
     mutating func noteSeen(_ messageID: UInt32, now: MonotonicTime, output: inout MAVLinkSessionOutput) {

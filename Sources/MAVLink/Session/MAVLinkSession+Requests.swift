@@ -60,9 +60,10 @@ extension MAVLinkSession {
             }
         }
         // Airborne: only our own flight is flown. PX4: into OFFBOARD once its take-off finished
-        // (AUTO.LOITER, IN_AIR); ArduPilot flies its take-off in GUIDED already.
-        if profile.autopilot == .px4, owner.isOurs, flight.takeoffAccepted, !flight.released, !isIn(profile.control),
-           isIn(AutopilotProfile.px4Loiter), vehicle.landedState == .inAir {
+        // (AUTO.LOITER at the take-off height after AUTO.TAKEOFF, IN_AIR: `isPX4TakeoffUnderWay`); ArduPilot
+        // flies its take-off in GUIDED already.
+        if profile.autopilot == .px4, owner.isOurs, flight.takeoffAccepted, flight.px4TakeoffFinished, !flight.released,
+           !isIn(profile.control), isIn(AutopilotProfile.px4Loiter), vehicle.landedState == .inAir {
             return .setMode(profile.control)
         }
         return nil
@@ -191,6 +192,7 @@ extension MAVLinkSession {
             return
         case .takeoff:
             flight.takeoffAccepted = true
+            flight.takeoffAcceptedAt = now
             owner = .followMe
         case .setMode(let mode) where mode == profile.land:
             // Confirmed only when the HEARTBEAT shows LAND (`updateFlightProgress`); until then it

@@ -123,6 +123,12 @@ public struct MAVLinkSession: Sendable {
         var landSent = false
         /// The height frame, latched when the flight became ours (`AltitudeReference`).
         var altitudeReference: AltitudeReference?
+        /// When our NAV_TAKEOFF was accepted.
+        var takeoffAcceptedAt: MonotonicTime?
+        /// PX4: the HEARTBEAT showed AUTO.TAKEOFF after our NAV_TAKEOFF; then AUTO.LOITER at the take-off
+        /// height (`px4TakeoffFinished`): PX4's own end of the take-off, after which OFFBOARD is asked.
+        var px4TakeoffSeen = false
+        var px4TakeoffFinished = false
     }
 
     /// `previousFlight`: the frame record a FollowMe before this one kept (a restart in flight), if any.

@@ -103,7 +103,7 @@ struct MAVLinkVehicleEndpoint {
     /// The endpoint's state for the status JSON: mode, armed, landed state, peer, counters.
     var json: String {
         var j = JSONLine()
-        j.add("mode", MAVLinkCopter.name(of: copter.mode))
+        j.add("mode", copter.modeName(of: copter.mode))
         j.add("armed", copter.isArmed)
         j.add("landed_state", Self.name(copter.landedState))
         j.add("gcs", peer.map { "\($0)" })
@@ -121,7 +121,7 @@ struct MAVLinkVehicleEndpoint {
 
     /// Mode, armed or not, landed state: `GUIDED armed in-air`.
     var summary: String {
-        "\(MAVLinkCopter.name(of: copter.mode)) \(copter.isArmed ? "armed" : "disarmed") \(Self.name(copter.landedState))"
+        "\(copter.modeName(of: copter.mode)) \(copter.isArmed ? "armed" : "disarmed") \(Self.name(copter.landedState))"
             + (peer == nil ? " no-gcs" : "")
     }
 
