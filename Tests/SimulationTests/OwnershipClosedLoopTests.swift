@@ -79,3 +79,27 @@ struct OwnershipClosedLoopTests {
         #expect(rig.state == .following, "\(rig.state.name)")
     }
 }
+
+extension OwnershipClosedLoopTests {
+    @Test("a pilot switches to LOITER on the ground after FollowMe's GUIDED, before its ARM: FollowMe asks nothing again (no GUIDED, ARM, take-off) and waits for START; START flies")
+    func pilotSwitchOnTheGroundDuringTakeoff() throws {
+        // Given FollowMe with the automatic take-off rule, its GUIDED shown, not yet armed
+        var rig = try OwnershipRig(takeOffOnStart: false)
+        let guided = rig.run(within: 30) { $0.copter.mode == .guided && !$0.copter.isArmed }
+        try #require(guided, "\(rig.state.name)")
+        #expect(rig.state == .takingOff, "\(rig.state.name)")
+        // When the pilot moves the transmitter's switch to LOITER on the ground
+        rig.pilotSwitches(to: .loiter)
+        let sent = rig.commandsSent.count
+        rig.run(for: 20)
+        // Then nothing more is asked of the vehicle (the old link set GUIDED again 2 s later, then armed it)
+        #expect(rig.commandsSent.count == sent, "\(rig.commandsSent.dropFirst(sent).map(\.id))")
+        #expect(rig.copter.mode == .loiter && !rig.copter.isArmed)
+        // And the flight waits for the operator's START, though the rule is automatic
+        #expect(rig.state == .preflight(waitingFor: .operatorStart), "\(rig.state.name) \(rig.transitions.map(\.reason.name))")
+        // When the operator says START, FollowMe's take-off begins again and it follows
+        rig.operatorSays(.start)
+        #expect(rig.run(within: 60) { $0.state == .following }, "\(rig.state.name)")
+        #expect(rig.copter.mode == .guided && rig.session.owner == .followMe)
+    }
+}

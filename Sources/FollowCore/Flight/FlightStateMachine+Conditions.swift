@@ -55,7 +55,7 @@ extension FlightStateMachine {
         if droneConfiguration != .done { missing.insert(.droneConfigured) }
         if wind.firmwareWarning { missing.insert(.calmWind) }
         if operatorHold { missing.insert(.operatorResume) }
-        if failsafeParameters.takeOffOnStart, !operatorStarted { missing.insert(.operatorStart) }
+        if failsafeParameters.takeOffOnStart || startRequired, !operatorStarted { missing.insert(.operatorStart) }
         if let shortest = shortestDefensibleStandoffMeters, followParameters.standoffMeters < shortest {
             missing.insert(.braking)
         }

@@ -80,7 +80,7 @@ extension FlightStateMachine {
         case .start:
             let missing = missingPrerequisites(now: now).subtracting([.operatorResume, .operatorStart])
             guard missing.isEmpty else { return .notReady(missing) }
-            let waitsForStart = failsafeParameters.takeOffOnStart && !operatorStarted
+            let waitsForStart = (failsafeParameters.takeOffOnStart || startRequired) && !operatorStarted
             if !operatorHold, !waitsForStart { return .alreadySo }
             operatorHold = false
             operatorStarted = true

@@ -83,14 +83,17 @@ extension FlightStateMachine {
 
     /// Released and the vehicle is down: `landed` — or, for someone else's flight that began while we
     /// waited in preflight, `preflight` again (the take-off rule starts over: with `take_off_on_start`, a
-    /// new START). Either way the release is over: a next flight is judged afresh.
+    /// new START), and for our take-off stopped by someone before it ever left the ground, `preflight`
+    /// waiting for a START whatever the rule (`startRequired`). Either way the release is over: a next
+    /// flight is judged afresh.
     mutating func releasedDown(fresh: Bool, now: MonotonicTime) -> FlightTransition? {
         guard let telemetry, fresh, !telemetry.emergency, telemetry.flightState == .landed else {
             return downOrEmergency(fresh: fresh, landed: .landedWhileReleased, now: now)
         }
         releasedBecause = nil
         linkInControl = true
-        guard watchingFromPreflight else { return move(to: .landed, .landedWhileReleased, now) }
+        guard watchingFromPreflight || !hasBeenAirborne else { return move(to: .landed, .landedWhileReleased, now) }
+        if !watchingFromPreflight { (startRequired, operatorStarted) = (true, false) }
         (watchingFromPreflight, hasBeenAirborne, holdingSince) = (false, false, nil)
         return move(to: .preflight(waitingFor: missingPrerequisites(now: now)), .landedWhileReleased, now)
     }

@@ -52,6 +52,9 @@ public struct FlightStateMachine: Sendable {
     /// An operator's HOLD is in force (until RESUME); an operator's LAND was accepted; an operator's
     /// START was accepted (`FailsafeParameters.takeOffOnStart`; the take-off consumes it).
     public internal(set) var operatorHold = false, operatorLand = false, operatorStarted = false
+    /// Someone else stopped our take-off before it left the ground (a pilot's mode switch): only an
+    /// operator's START flies again, whatever the take-off rule (`FailsafeParameters.takeOffOnStart`).
+    public internal(set) var startRequired = false
     /// The person's altitude from their 3-D fixes (`PersonAltitudeFilter`: rate-gated, filtered), and its
     /// filtered value when home was set, metres. Their difference is how far the ground under the person
     /// has risen since take-off (`personAltitudeMeters`, `HoldReason.personAboveDrone`).
@@ -309,7 +312,7 @@ public struct FlightStateMachine: Sendable {
             if missing.isEmpty {
                 home = drone.estimate(at: now)?.position
                 personAltitudeAtHomeMeters = personAltitudeMeters
-                operatorStarted = false   // one START, one take-off (a refused arm waits for the next)
+                (operatorStarted, startRequired) = (false, false)   // one START, one take-off (a refused arm waits for the next)
                 return move(to: .takingOff, .prerequisitesMet, now)
             }
             state = .preflight(waitingFor: missing)

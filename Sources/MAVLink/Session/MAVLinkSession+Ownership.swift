@@ -58,6 +58,32 @@ extension MAVLinkSession {
         notBefore[.setMode(profile.control)] = nil
     }
 
+    /// ArduPilot's take-off sequence on the ground (GUIDED → ARM → NAV_TAKEOFF), at each HEARTBEAT: once one
+    /// showed our GUIDED while the owner wants to fly, or once our GUIDED was accepted before this HEARTBEAT
+    /// (ArduPilot changes mode before it answers), another mode on the ground is someone's — a pilot's switch,
+    /// another ground station — and stops the sequence: `.released`, no GUIDED asked again, no ARM, no
+    /// take-off until the owner stops wanting to fly and asks anew (docs/mavlink.md §7.14). PX4 has no mode
+    /// of ours on the ground (it takes off from the mode it armed in).
+    mutating func noteGroundModeChange(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        guard profile.autopilot == .ardupilot, desired.flying, !desired.released, !flyingAdopted, !takeoffOverruled,
+              vehicle.heartbeat != nil, vehicle.isOnGround, owner == .none || owner == .followMe else { return }
+        if isIn(profile.control) {
+            controlModeSeenOnGround = true
+            return
+        }
+        let acceptedBefore = controlModeAcceptedAt.map { now > $0 } ?? false
+        guard controlModeSeenOnGround || acceptedBefore else { return }
+        takeoffOverruled = true
+        if case .setMode? = pending?.request { pending = nil }
+        if case .arm? = pending?.request { pending = nil }
+        if case .takeoff? = pending?.request { pending = nil }
+        let mode = profile.modeName(vehicle.customMode ?? 0)
+        output.events.append(.released(
+            mode: mode,
+            reason: "switched to \(mode) on the ground during FollowMe's take-off (a pilot or another station): FollowMe does not take it back; a new START flies",
+            at: now))
+    }
+
     /// Someone else's flight is airborne (as the core's telemetry reads it): `.released` once, so the
     /// flight watches it instead of adopting it; after the telemetry of the same frame, so that the
     /// flight sees both before it decides.

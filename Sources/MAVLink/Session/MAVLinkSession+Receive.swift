@@ -89,6 +89,7 @@ extension MAVLinkSession {
             break
         }
         updateFlightProgress(positionArrived: message is GlobalPositionInt, now: now, output: &output)
+        if message is Heartbeat { noteGroundModeChange(now: now, output: &output) }
         noteSeen(frame.messageID, now: now, output: &output)
     }
 

@@ -37,7 +37,7 @@ extension MAVLinkSession {
         // Two vehicles and none configured: no command at all (docs/mavlink.md §7.7).
         guard !vehicle.isEmergency, !flyingAdopted, otherVehicleSystems.isEmpty else { return nil }
         if vehicle.isOnGround {
-            if flight.takeoffAccepted { return nil }   // waiting for lift-off
+            if flight.takeoffAccepted || takeoffOverruled { return nil }   // waiting for lift-off; or someone stopped it
             // MAV_STATE_CRITICAL: the autopilot reports a failure; no take-off (docs/mavlink.md §7.2).
             guard !vehicle.isCritical else { return nil }
             // Armed, but not by us (someone else, or before we started): launched only when the
@@ -203,6 +203,8 @@ extension MAVLinkSession {
         case .arm:
             owner = .followMe
             armRefusals = 0
+        case .setMode(let mode) where mode == profile.control:
+            if vehicle.isOnGround { controlModeAcceptedAt = now }
         case .setMode:
             break
         }

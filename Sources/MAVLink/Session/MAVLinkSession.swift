@@ -84,6 +84,14 @@ public struct MAVLinkSession: Sendable {
     var refusedSystems: Set<UInt8> = []
     /// The owner asked explicitly to land (`requestLanding`): LAND whoever flies it, until it is disarmed.
     var ownerAskedToLand = false
+    /// ArduPilot's take-off sequence on the ground (`noteGroundModeChange`): the HEARTBEAT showed our GUIDED
+    /// while the owner wants to fly; then someone else's mode on the ground stopped the sequence, and
+    /// nothing is asked again until the owner stops wanting to fly and asks anew.
+    var controlModeSeenOnGround = false
+    var takeoffOverruled = false
+    /// When our GUIDED was last accepted on the ground: ArduPilot changes mode before it answers, so a
+    /// HEARTBEAT heard later that shows another mode shows someone else's.
+    var controlModeAcceptedAt: MonotonicTime?
     /// The GCS-failsafe parameters read before take-off (docs/mavlink.md §7.8).
     var parameters: [ParameterState]
     /// Defect 5 (`MAVLinkSession+Control.swift`): since when the vehicle, ours and airborne, has been
@@ -149,6 +157,7 @@ public struct MAVLinkSession: Sendable {
 
     /// The owner's latest command; it stays in force until the next one.
     public mutating func setDesired(_ command: LinkCommand) {
+        if !command.flying { (controlModeSeenOnGround, takeoffOverruled, controlModeAcceptedAt) = (false, false, nil) }
         desired = command
         flyingAdopted = false
         claimIfFound(command)
