@@ -75,6 +75,11 @@ extension FlightLoop {
         case .released(let mode, let reason, _):
             logger.warning("vehicle released: FollowMe commands nothing more", metadata: ["mode": "\(mode)", "reason": "\(reason)"])
             link("released") { $0.reason = reason }
+        case .flightResumed(let frame, _):
+            let rise = frame.personRiseMeters.map { "\($0)" } ?? "unknown"
+            logger.notice("flight resumed: the previous run's home and the person's rise since take-off",
+                          metadata: ["home": "\(frame.home)", "person-rise-m": "\(rise)"])
+            link("flight-resumed") { $0.reason = "home \(frame.home), person rise \(rise) m" }
         case .socketClosed(let socket, let error, _):
             link("socket-closed") { ($0.socket, $0.error) = (socket, error) }
         case .socketReopened(let socket, let port, let samePort, let attempts, let down, _):

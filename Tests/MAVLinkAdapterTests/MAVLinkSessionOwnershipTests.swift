@@ -107,4 +107,21 @@ struct MAVLinkSessionOwnershipTests {
         h.run(0.2)
         #expect(h.commandIDs.contains(176), "\(h.commandIDs)")
     }
+
+    @Test("adopted after a restart: no descent is commanded before its height frame is latched (the first GLOBAL_POSITION_INT once it is ours), then the core's climb as it is")
+    func adoptedNoDescentBeforeItsFrame() {
+        var h = SessionHarness()
+        h.someoneElseFlies(mode: .guided)
+        h.clear()
+        // The core, adopting it, asks for a 1 m/s descent (its height may still be the autopilot's moving relative_alt)
+        h.fly(true, motion: MotionCommand(velocity: PlaneVector(east: 1, north: 0), climbMetersPerSecond: -1, yawRateDegreesPerSecond: 0))
+        var output = MAVLinkSessionOutput()
+        h.session.sendSetpoint(now: h.now, output: &output)
+        h.collect(output)
+        #expect(h.session.owner == .adopted)
+        #expect(h.setpoints.last?.velocityNEDMetersPerSecond == [0, 1, 0], "\(String(describing: h.setpoints.last?.velocityNEDMetersPerSecond))")
+        // Once the vehicle's next position latched the frame: the descent goes out
+        h.run(0.2)
+        #expect((h.setpoints.last?.velocityNEDMetersPerSecond[2] ?? 0) > 0.5, "\(String(describing: h.setpoints.last?.velocityNEDMetersPerSecond))")
+    }
 }

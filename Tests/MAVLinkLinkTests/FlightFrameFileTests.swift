@@ -1,3 +1,4 @@
+import FollowCore
 import Foundation
 import Links
 import MAVLink
@@ -19,5 +20,19 @@ import Testing
         #expect(file.write(nil) && file.read() == nil && file.write(nil))
         try "{\"systemID\":".write(toFile: path, atomically: false, encoding: .utf8)
         #expect(file.read() == nil)
+    }
+
+    @Test("the flight's home and the person's rise go with the frame; a record written without them reads back without them")
+    func frame() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("frame-\(UUID().uuidString).json").path
+        defer { unlink(path) }
+        let file = FlightFrameFile(path: path)
+        let home = try #require(GeoCoordinate(latitudeDegrees: 47.3769, longitudeDegrees: 8.5417))
+        let record = FlightFrameRecord(systemID: 1, bootMilliseconds: 5_000, homeMSLMeters: 412.5,
+                                       frame: FlightFrame(home: home, personRiseMeters: 6.25))
+        #expect(file.write(record))
+        #expect(file.read()?.frame == FlightFrame(home: home, personRiseMeters: 6.25))
+        try #"{"systemID":1,"bootMilliseconds":5000,"homeMSLMeters":412.5}"#.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(file.read()?.homeMSLMeters == 412.5 && file.read()?.frame == nil)
     }
 }

@@ -68,3 +68,44 @@ extension AltitudeReferenceClosedLoopTests {
         #expect(rig.session.flightFrameRecord == nil, "armed \(rig.session.vehicle.isArmed)")
     }
 }
+
+extension AltitudeReferenceClosedLoopTests {
+    @Test("altitude_mode person, the person 6 m up a slope, killed and restarted 0.5 s later: with the kept frame the height and home stay; without it the drone sinks ~6 m towards the slope and home moves to where it was adopted",
+          arguments: [true, false])
+    func restartKeepsThePersonsRise(keepingFrame: Bool) throws {
+        // Given a flight following a person whose ground has risen 6 m since take-off (0.2 m/s, walking uphill)
+        var rig = try OwnershipRig(takeOffOnStart: false, altitudeMode: .person)
+        rig.personAltitudeMeters = 100
+        let reached = rig.run(within: 60) { $0.state == .following }
+        try #require(reached, "\(rig.state.name)")
+        for _ in 0..<(30 * 30) {
+            rig.personAltitudeMeters = min(106, (rig.personAltitudeMeters ?? 100) + 0.2 / 30)
+            rig.step()
+        }
+        rig.run(for: 10)
+        let height = rig.copter.altitudeMeters
+        #expect(abs(height - 9) < 0.5, "not 6 m above the 3 m altitude: \(height) m")
+        // Home as a place (each run has its own local plane)
+        let home = rig.plane.project(try #require(rig.core.machine.flightFrame?.home))
+        #expect(rig.session.flightFrameRecord?.personRiseMeters.map { abs($0 - 6) < 0.5 } == true,
+                "\(String(describing: rig.session.flightFrameRecord))")
+        // When FollowMe is killed and started again 0.5 s later
+        try rig.restart(afterSeconds: 0.5, keepingFrame: keepingFrame)
+        var lowest = height
+        for _ in 0..<(30 * 20) {
+            rig.step()
+            lowest = min(lowest, rig.copter.altitudeMeters)
+        }
+        #expect(rig.state == .following || rig.state.kind == .holding, "\(rig.state.name)")
+        let homeAfter = rig.plane.project(try #require(rig.core.machine.flightFrame?.home))
+        if keepingFrame {
+            // Then it goes on at the person's height over the slope, with the take-off point as home
+            #expect(lowest > height - 0.5, "sank from \(height) to \(lowest) m")
+            #expect((homeAfter - home).length < 0.5, "home moved \((homeAfter - home).length) m")
+        } else {
+            // What the kept frame is for: the adoption re-zeroes the rise and takes home where it is
+            #expect(lowest < height - 4, "lowest \(lowest) m from \(height) m")
+            #expect((homeAfter - home).length > 2, "home moved only \((homeAfter - home).length) m")
+        }
+    }
+}

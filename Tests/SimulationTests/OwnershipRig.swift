@@ -15,6 +15,7 @@ struct OwnershipRig {
     let failsafe: FailsafeParameters
     let pointCamera: Bool
     let autopilot: SimulatedAutopilot
+    let altitudeMode: AltitudeMode
     private(set) var tick = 0
     var now: MonotonicTime { MonotonicTime(seconds: Double(tick) / 30) }
     /// Where the person stands (their receiver's fixes, 5 Hz): clear of the take-off point.
@@ -35,23 +36,27 @@ struct OwnershipRig {
 
     /// `pointCamera`: `[mavlink] point_camera`; `mountType`: the Copter's `MNT1_TYPE` (0: no mount);
     /// `autopilot`: the Copter's firmware, and FollowMe's `[mavlink] autopilot`.
-    init(takeOffOnStart: Bool, pointCamera: Bool = false, mountType: Int = 0, autopilot: SimulatedAutopilot = .ardupilot) throws {
+    init(takeOffOnStart: Bool, pointCamera: Bool = false, mountType: Int = 0, autopilot: SimulatedAutopilot = .ardupilot,
+         altitudeMode: AltitudeMode = .takeoff) throws {
         var failsafe = FailsafeParameters()
         failsafe.takeOffOnStart = takeOffOnStart
         self.failsafe = failsafe
         self.pointCamera = pointCamera
         self.autopilot = autopilot
+        self.altitudeMode = altitudeMode
         var parameters = autopilot == .px4 ? MAVLinkCopterParameters.px4 : MAVLinkCopterParameters()
         parameters.mountType = mountType
         copter = MAVLinkCopter(parameters: parameters, plane: plane)
-        (session, core) = try Self.followMe(failsafe: failsafe, pointCamera: pointCamera, autopilot: autopilot)
+        (session, core) = try Self.followMe(failsafe: failsafe, pointCamera: pointCamera, autopilot: autopilot, altitudeMode: altitudeMode)
         startSession()
     }
 
     /// A new FollowMe process: its flight rules and its link, as `followme run` builds them.
     static func followMe(failsafe: FailsafeParameters, pointCamera: Bool = false, autopilot: SimulatedAutopilot = .ardupilot,
+                         altitudeMode: AltitudeMode = .takeoff,
                          previousFlight: FlightFrameRecord? = nil) throws -> (MAVLinkSession, FlightLoopCore) {
         var follow = FollowParameters()
+        follow.altitudeMode = altitudeMode
         // No onboard receiver is read with `position_source = "autopilot"`: the nose is the autopilot's, as
         // `followme run` configures it (FollowMeConfiguration+Core.swift).
         follow.mountOffsetDegrees = 0
@@ -78,7 +83,8 @@ struct OwnershipRig {
         let kept = keepingFrame ? session.flightFrameRecord : nil
         followMeRuns = false
         run(for: afterSeconds)
-        (session, core) = try Self.followMe(failsafe: failsafe, pointCamera: pointCamera, autopilot: autopilot, previousFlight: kept)
+        (session, core) = try Self.followMe(failsafe: failsafe, pointCamera: pointCamera, autopilot: autopilot, altitudeMode: altitudeMode,
+                                            previousFlight: kept)
         followMe = MAVLinkSender(systemID: 245, componentID: 190)
         followMeRuns = true
         transitions = []

@@ -22,6 +22,9 @@ public enum FollowInput: Sendable {
     /// stopping model counts on them from now on, and a standoff they cannot defend keeps the drone
     /// on the ground (`Prerequisites.braking`).
     case vehicleBraking(accelerationMetersPerSecondSquared: Double?, jerkMetersPerSecondCubed: Double?)
+    /// The adopted flight is one a FollowMe before this one flew (`LinkEvent.flightResumed`): its home and
+    /// the person's rise since its take-off replace the ones taken at adoption.
+    case flightResumed(FlightFrame)
     /// The tilt the link commanded for the last decision (`LinkEvent.commandSent`: the AR.Drone's
     /// tilt loop runs at the link): what the latency prediction and the wind observers read next tick.
     case commandedTilt(CommandedTilt)
@@ -61,6 +64,7 @@ public enum InputOutcome: Sendable, Hashable {
     case releaseNoted
     case controlNoted
     case brakingNoted
+    case flightResumeNoted
     case commandedTiltNoted
     /// What became of an operator's command (`OperatorCommand.Outcome`).
     case operatorCommand(OperatorCommand, OperatorCommand.Outcome)

@@ -24,9 +24,35 @@ extension FlightStateMachine {
             let down = state.kind == .preflight || state.kind == .landed
             if releasedBecause == nil, !down || !onGround { releasedBecause = reason }
             return .releaseNoted
+        case .flightResumed(let frame):
+            // Only for a flight adopted in the air: its own home and the person's rise since its take-off.
+            guard hasBeenAirborne, state.kind != .preflight, state.kind != .landed, state.kind != .released else { return .flightResumeNoted }
+            resumedFrame = frame
+            applyResumedFrame()
+            return .flightResumeNoted
         default:
             preconditionFailure("handleVehicle takes the vehicle inputs only")
         }
+    }
+
+    /// A resumed flight's frame, as far as it can be applied: home once the local plane exists, the person's
+    /// altitude at home (their altitude now minus the kept rise) once their altitude is known. Once per tick.
+    mutating func applyResumedFrame() {
+        guard var frame = resumedFrame else { return }
+        if let plane = navigator.plane { home = plane.project(frame.home) }
+        if let rise = frame.personRiseMeters, let person = personAltitudeMeters {
+            personAltitudeAtHomeMeters = person - rise
+            frame.personRiseMeters = nil
+        }
+        let homeDone = navigator.plane != nil
+        resumedFrame = homeDone && frame.personRiseMeters == nil ? nil : frame
+    }
+
+    /// The flight's own frame for the link to keep (`LinkCommand.frame`): home and the person's rise; nil
+    /// before home is set.
+    public var flightFrame: FlightFrame? {
+        guard let home, let coordinate = navigator.plane?.unproject(home) else { return nil }
+        return FlightFrame(home: coordinate, personRiseMeters: personRiseMeters)
     }
 
     /// Released (`FlightState.released`): the transition into it, or out of it (landed, emergency).

@@ -60,6 +60,9 @@ public struct FlightStateMachine: Sendable {
     /// has risen since take-off (`personAltitudeMeters`, `HoldReason.personAboveDrone`).
     public internal(set) var personAltitude = PersonAltitudeFilter()
     public internal(set) var personAltitudeAtHomeMeters: Double?
+    /// A resumed flight's frame (`FollowInput.flightResumed`) not yet applied: its home waits for the
+    /// local plane, its person's rise for the person's altitude (`applyResumedFrame`).
+    var resumedFrame: FlightFrame?
     /// Since when the person has stood within `terrainMarginMeters` of the drone's height above home.
     var personAboveDroneSince: MonotonicTime?
     /// The shortest standoff the vehicle's braking defends, metres (`Prerequisites.braking`); set when
@@ -215,7 +218,7 @@ public struct FlightStateMachine: Sendable {
         case .droneConfiguration(let status):
             droneConfiguration = status
             return .droneConfigurationNoted
-        case .vehicleBraking, .vehicleControl, .vehicleReleased:
+        case .vehicleBraking, .vehicleControl, .vehicleReleased, .flightResumed:
             return handleVehicle(input)
         case .commandedTilt(let tilt):
             controller.noteCommandedTilt(tilt)
@@ -297,6 +300,7 @@ public struct FlightStateMachine: Sendable {
             personAltitudeAtHomeMeters = personAltitudeMeters
         }
         notePersonAltitudeAtHomeDuringClimb()
+        applyResumedFrame()
         noteVehicleOnGround(fresh: fresh)
 
         if let transition = releasedTransition(now: now, fresh: fresh) { return transition }

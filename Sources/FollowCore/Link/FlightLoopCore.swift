@@ -151,6 +151,8 @@ package struct FlightLoopCore: Sendable {
             machine.handle(.vehicleControl(inControl: inControl), now: now)
         case .released(let mode, _, _):
             machine.handle(.vehicleReleased(.vehicleLeftControl(mode: mode)), now: now)
+        case .flightResumed(let frame, _):
+            machine.handle(.flightResumed(frame), now: now)
         case .commandSent(let tilt, _):
             machine.handle(.commandedTilt(tilt), now: now)
         case .telemetryLost, .telemetryRestored, .configurationAcknowledged, .flyingCleared, .socketClosed,
@@ -171,7 +173,8 @@ package struct FlightLoopCore: Sendable {
             : LinkCommand(flying: intent.wantsAirborne, motion: decision.command.motion,
                           released: intent == .release, land: intent == .land || intent == .emergency,
                           lookAt: looksAtPerson ? machine.personCoordinate(now: now) : nil,
-                          lookAtRiseMeters: looksAtPerson ? machine.personRiseMeters : nil)
+                          lookAtRiseMeters: looksAtPerson ? machine.personRiseMeters : nil,
+                          frame: intent.wantsAirborne ? machine.flightFrame : nil)
         // Found by FaultInjectionTests (SIGKILL + restart landed a flying drone ~2.6 % of restarts).
         step.sendsCommand = machine.telemetry != nil
         step.immediately = immediately

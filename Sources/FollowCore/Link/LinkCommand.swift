@@ -26,9 +26,13 @@ public struct LinkCommand: Sendable, Hashable {
     /// 3-D altitude's rise since take-off (`FlightStateMachine.personRiseMeters`); nil while unknown (the
     /// link then aims at home's ground). Only with `lookAt`.
     public var lookAtRiseMeters: Double?
+    /// The flight's own frame (home, the person's rise) once it has one; a link that keeps a flight across
+    /// a restart keeps this with it (docs/mavlink.md §7.2). nil before take-off.
+    public var frame: FlightFrame?
 
     public init(flying: Bool, motion: MotionCommand? = nil, released: Bool = false,
-                land: Bool = false, lookAt: GeoCoordinate? = nil, lookAtRiseMeters: Double? = nil) {
+                land: Bool = false, lookAt: GeoCoordinate? = nil, lookAtRiseMeters: Double? = nil, frame: FlightFrame? = nil) {
+        self.frame = frame
         self.flying = flying
         self.motion = motion
         self.released = released

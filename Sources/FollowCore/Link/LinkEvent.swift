@@ -28,6 +28,9 @@ public enum LinkEvent: Sendable, Equatable {
     /// or the autopilot's own failsafe), or it was found flying in another mode at connect. The link
     /// commands nothing from now on (no set-point, no LAND) until the flight ends (MAVLink only).
     case released(mode: String, reason: String, at: MonotonicTime)
+    /// The vehicle's flight is the one a FollowMe before this one flew (restarted in flight: the same
+    /// vehicle, boot and frame record): its frame, to go on with instead of the adoption's (MAVLink only).
+    case flightResumed(FlightFrame, at: MonotonicTime)
     /// Whether the link controls the airborne vehicle (its set-points are flown): false when, airborne
     /// and ours, it stays out of the link's mode (e.g. OFFBOARD/GUIDED refused); true when back in it.
     case control(inControl: Bool, reason: String, at: MonotonicTime)

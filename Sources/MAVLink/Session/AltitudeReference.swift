@@ -69,9 +69,23 @@ public struct FlightFrameRecord: Sendable, Equatable, Codable {
     /// `time_boot_ms` when the frame was latched: the same boot goes on counting from it.
     public var bootMilliseconds: UInt32
     public var homeMSLMeters: Double
+    /// The flight's home (take-off point, the home fence's centre), degrees, and the person's rise since
+    /// take-off, metres (`FlightFrame`); absent in a record without them (the adoption's are used).
+    public var homeLatitudeDegrees: Double?
+    public var homeLongitudeDegrees: Double?
+    public var personRiseMeters: Double?
 
-    public init(systemID: UInt8, bootMilliseconds: UInt32, homeMSLMeters: Double) {
+    public init(systemID: UInt8, bootMilliseconds: UInt32, homeMSLMeters: Double, frame: FlightFrame? = nil) {
         (self.systemID, self.bootMilliseconds, self.homeMSLMeters) = (systemID, bootMilliseconds, homeMSLMeters)
+        (homeLatitudeDegrees, homeLongitudeDegrees) = (frame?.home.latitudeDegrees, frame?.home.longitudeDegrees)
+        personRiseMeters = frame?.personRiseMeters
+    }
+
+    /// The flight's own frame, when the record has its home.
+    public var frame: FlightFrame? {
+        guard let homeLatitudeDegrees, let homeLongitudeDegrees,
+              let home = GeoCoordinate(latitudeDegrees: homeLatitudeDegrees, longitudeDegrees: homeLongitudeDegrees) else { return nil }
+        return FlightFrame(home: home, personRiseMeters: personRiseMeters.flatMap { $0.isFinite ? $0 : nil })
     }
 
     /// The longest a flight lasts, ms: our bound, above any multicopter battery's endurance (2 h). A

@@ -78,7 +78,12 @@ extension MAVLinkSession {
         case let value as ParamValue:
             receive(value, now: now, output: &output)
         case let position as GlobalPositionInt:
-            if let telemetry = vehicle.telemetry(receivedAt: now, heightMeters: height(position, now: now)) {
+            let heightMeters = height(position, now: now)
+            if let frame = resumedFrame {
+                resumedFrame = nil
+                output.events.append(.flightResumed(frame, at: now))
+            }
+            if let telemetry = vehicle.telemetry(receivedAt: now, heightMeters: heightMeters) {
                 output.events.append(.telemetry(telemetry, sequence: Int(frame.sequence)))
             }
             if configuration.positionSource == .autopilot {
@@ -109,6 +114,7 @@ extension MAVLinkSession {
     /// of the moment.
     mutating func newReference(_ position: GlobalPositionInt, now: MonotonicTime) -> AltitudeReference? {
         if owner == .adopted, let record = previousFlight, let system = vehicleTarget?.system, record.describes(systemID: system, position) {
+            resumedFrame = record.frame
             return AltitudeReference(homeMSLMeters: record.homeMSLMeters, position, now: now)
         }
         return AltitudeReference(position, now: now)
@@ -120,7 +126,7 @@ extension MAVLinkSession {
     public var flightFrameRecord: FlightFrameRecord? {
         guard owner.isOurs, !vehicle.isOnGround, let reference = flight.altitudeReference, let system = vehicleTarget?.system else { return nil }
         return FlightFrameRecord(systemID: system, bootMilliseconds: reference.latchedBootMilliseconds,
-                                 homeMSLMeters: reference.homeMSLMeters)
+                                 homeMSLMeters: reference.homeMSLMeters, frame: desired.frame ?? keptFrame)
     }
 
     /// MAV_COMP_ID_AUTOPILOT1 (common.xml): the flight controller's component; a companion computer,

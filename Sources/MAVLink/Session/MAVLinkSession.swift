@@ -66,6 +66,10 @@ public struct MAVLinkSession: Sendable {
     /// The flight frame a FollowMe before this one kept (`FlightFrameRecord`): used once, for the flight
     /// adopted at start if it is that flight.
     let previousFlight: FlightFrameRecord?
+    /// The previous run's frame, resumed: to hand the flight once (`LinkEvent.flightResumed`), and kept in
+    /// the record until the flight hands its own.
+    var resumedFrame: FlightFrame?
+    var keptFrame: FlightFrame? { previousFlight?.frame }
     /// The vehicle's HEARTBEAT names another autopilot than configured: no flight command is sent.
     var autopilotMismatch = false
     /// LANDs sent while telemetry was lost (reset when it returns): bounded by `maxBlindLandSends`.
@@ -261,8 +265,13 @@ public struct MAVLinkSession: Sendable {
             streaming = (owner.isOurs || ownerAskedToLand) && inControlMode && vehicle.mightBeAirborne
         }
         guard streaming else { return nil }
-        return desired.flying && flyingInControl && !isTelemetryLost
-            ? configuration.setpoints.setpoint(for: desired.motion) : .hold
+        guard desired.flying, flyingInControl, !isTelemetryLost else { return .hold }
+        var setpoint = configuration.setpoints.setpoint(for: desired.motion)
+        // An adopted flight before its height frame is latched (the first GLOBAL_POSITION_INT after it
+        // became ours): the core's height may still be the autopilot's moving `relative_alt`, so it never
+        // descends below where it was adopted until then (docs/mavlink.md §7.14).
+        if owner == .adopted, flight.altitudeReference == nil { setpoint = setpoint.withoutDescent }
+        return setpoint
     }
 
     // MARK: - Output

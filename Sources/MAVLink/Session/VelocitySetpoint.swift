@@ -15,6 +15,13 @@ public struct LocalVelocitySetpoint: Sendable, Hashable {
     /// Zero velocity, zero yaw rate: the autopilot brakes and holds where it stops.
     public static let hold = LocalVelocitySetpoint(
         northMetersPerSecond: 0, eastMetersPerSecond: 0, downMetersPerSecond: 0, yawRateRadiansPerSecond: 0)
+
+    /// The same with no descent (down ≤ 0): climbs and level flight as they are.
+    var withoutDescent: Self {
+        var copy = self
+        copy.downMetersPerSecond = min(downMetersPerSecond, 0)
+        return copy
+    }
 }
 
 /// The link's last line of defence on a set-point: the configured maxima (`[follow]

@@ -130,6 +130,9 @@ extension LinkEvent {
             j.add("event", inControl ? "in-control" : "not-in-control"); j.add("reason", reason); j.add("rx", at.seconds)
         case .released(let mode, let reason, let at):
             j.add("event", "released"); j.add("mode", mode); j.add("reason", reason); j.add("rx", at.seconds)
+        case .flightResumed(let frame, let at):
+            j.add("event", "flight-resumed"); j.add("home_lat", frame.home.latitudeDegrees); j.add("home_lon", frame.home.longitudeDegrees)
+            j.add("person_rise_m", frame.personRiseMeters); j.add("rx", at.seconds)
         case .socketClosed(let socket, let error, let at):
             j.add("event", "socket-closed"); j.add("socket", socket); j.add("error", error); j.add("rx", at.seconds)
         case .socketReopened(let socket, let localPort, _, _, _, let at):
