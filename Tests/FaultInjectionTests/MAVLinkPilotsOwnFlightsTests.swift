@@ -144,6 +144,7 @@ struct MAVLinkPilotsOwnFlightsTests {
     /// released, from preflight or landed) and the Copter stays the pilot's, in LOITER in the air, for `watchSeconds`.
     /// Returns the transition into released.
     private static func pilotFlies(_ rig: FaultRig, socket: String, watchSeconds: Double, label: String) async throws -> Transition? {
+        let before = Self.sent(by: followMe, rig.status())
         let reply = try rig.control.send(["command": "pilot-takeoff", "meters": 3, "mode": "LOITER"])
         let t0 = reply["t"] as? Double ?? .nan
         // FollowMe watches: the flight goes to released(…) (someone-elses-flight, or the mode the link saw)
@@ -153,14 +154,19 @@ struct MAVLinkPilotsOwnFlightsTests {
             guard let s = try? rig.control.status(), Self.copter(s)["mode"] as? String == "LOITER" else { return nil }
             return s
         }
-        try #require(loiter != nil, "[\(label)] the pilot's Copter never reached LOITER: \(Self.copter(rig.status()))")
         var samples: [String] = []
-        let end = monotonicSeconds() + watchSeconds
+        let end = monotonicSeconds() + (loiter == nil ? 0 : watchSeconds)
         while monotonicSeconds() < end {
             let c = Self.copter(try? rig.control.status())
             samples.append("\(c["mode"] as? String ?? "?") \(c["armed"] as? Bool == true ? "armed" : "disarmed") \(c["landed_state"] as? String ?? "?")")
             try await Task.sleep(for: .milliseconds(500))
         }
+        // Nothing from FollowMe reached the pilot's Copter while it took off and flew (a LAND would have
+        // kept it from LOITER)
+        let after = rig.status()
+        #expect(Self.sent(by: followMe, after) == before,
+                "[\(label)] FollowMe sent \(before) → \(Self.sent(by: followMe, after)) (commands, set-points) to the pilot's flight")
+        try #require(loiter != nil, "[\(label)] the pilot's Copter never reached LOITER: \(Self.copter(after))")
         #expect(samples.allSatisfy { $0 == "LOITER armed in-air" }, "[\(label)] \(samples)")
         let state = Self.state(socket: socket) ?? "?"
         #expect(state.hasPrefix("released("), "[\(label)] state \(state)")
