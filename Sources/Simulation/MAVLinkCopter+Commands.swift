@@ -15,6 +15,7 @@ extension MAVLinkCopter {
         switch MAVLinkMessages.message(in: frame) {
         case let command as CommandLong where isForUs(command.target):
             counters[.commands] += 1
+            commandsBySystem[frame.systemID, default: 0] += 1
             let (result, texts) = execute(command)
             if result != .accepted { counters[.commandsRefused] += 1 }
             out += texts
@@ -25,6 +26,7 @@ extension MAVLinkCopter {
             })
         case let command as CommandInt where isForUs(command.target):
             counters[.commands] += 1
+            commandsBySystem[frame.systemID, default: 0] += 1
             let result = execute(command)
             if result != .accepted { counters[.commandsRefused] += 1 }
             out.append(CommandAck {
@@ -33,6 +35,7 @@ extension MAVLinkCopter {
                 $0.target = MAVLinkTarget(system: frame.systemID, component: frame.componentID)
             })
         case let target as SetPositionTargetLocalNED where isForUs(target.target):
+            setpointsBySystem[frame.systemID, default: 0] += 1
             out += applySetpoint(target)
         case let read as ParamRequestRead where isForUs(read.target):
             // ArduPilot and PX4 answer a known name with PARAM_VALUE and an unknown one with nothing.

@@ -126,6 +126,11 @@ public struct MAVLinkCopter: Sendable {
     var streams: [TelemetryStream]
     /// What happened so far (for status lines and tests).
     public internal(set) var counters = Counts<MAVLinkCopterCounter>()
+    /// COMMAND_LONG and COMMAND_INT addressed to this copter, by the system id of the frame that carried
+    /// them (whatever the result): who asked the vehicle to do something.
+    public internal(set) var commandsBySystem: [UInt8: Int] = [:]
+    /// SET_POSITION_TARGET_LOCAL_NED addressed to this copter, by the sending system id, flown or ignored.
+    public internal(set) var setpointsBySystem: [UInt8: Int] = [:]
 
     // Step constants.
     let physicsStep: PhysicsStep

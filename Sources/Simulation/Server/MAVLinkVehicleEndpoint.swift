@@ -22,6 +22,8 @@ struct MAVLinkVehicleEndpoint {
     }
 
     private(set) var copter: MAVLinkCopter
+    /// The pilot of the control port's `pilot-takeoff` and `pilot-land`, stepped with the copter.
+    private(set) var pilot = CopterPilot()
     private var parser = MAVLinkParser()
     private var sequence: UInt8 = 0
     /// The ground stations heard (HEARTBEAT sources), by system id, in the order they appeared.
@@ -59,9 +61,17 @@ struct MAVLinkVehicleEndpoint {
         return out
     }
 
-    /// Advances the copter to `now`: the telemetry due, for every ground station (none before one is known).
-    mutating func tick(now: MonotonicTime) -> [(bytes: [UInt8], to: SocketAddress)] {
-        let due = copter.advance(to: now)
+    /// Advances the copter (and its pilot, `CopterPilot.step`) to `now`: the telemetry due, for every ground
+    /// station (none before one is known), and the mode the pilot switched to now, if any.
+    mutating func tick(now: MonotonicTime) -> (datagrams: [(bytes: [UInt8], to: SocketAddress)], pilotSwitched: ArduCopterMode?) {
+        let stepped = pilot.step(copter: &copter, at: now)
+        return (encode(stepped.messages, to: groundStations.map(\.address)), stepped.switched)
+    }
+
+    /// Runs `act` on the pilot and the copter (the control port's pilot commands) and returns what the copter
+    /// sent every station meanwhile.
+    mutating func withPilot(_ act: (inout CopterPilot, inout MAVLinkCopter) -> [any MAVLinkMessage]) -> [(bytes: [UInt8], to: SocketAddress)] {
+        let due = act(&pilot, &copter)
         return encode(due, to: groundStations.map(\.address))
     }
 
@@ -116,6 +126,17 @@ struct MAVLinkVehicleEndpoint {
         for counter in Counter.allCases { j.add(counter.rawValue, counts[counter]) }
         j.add("bad_checksums", parser.counters.badChecksums)
         for counter in MAVLinkCopterCounter.allCases { j.add(counter.rawValue, copter.counters[counter]) }
+        // Who sent the commands and set-points the copter received: {"245": n, "255": m} by system id.
+        j.addRaw("commands_by_system", Self.bySystem(copter.commandsBySystem))
+        j.addRaw("setpoints_by_system", Self.bySystem(copter.setpointsBySystem))
+        j.add("pilot_switch_pending", pilot.pending.map { MAVLinkCopter.name(of: $0.mode) })
+        return j.string
+    }
+
+    /// Counts by MAVLink system id as a JSON object, ids ascending (`{}` when empty).
+    static func bySystem(_ counts: [UInt8: Int]) -> String {
+        var j = JSONLine()
+        for (systemID, count) in counts.sorted(by: { $0.key < $1.key }) { j.add(String(systemID), count) }
         return j.string
     }
 
@@ -165,13 +186,36 @@ extension SimulatorCore {
         write(out)
     }
 
-    /// Advances the copter to `now` and sends the telemetry due.
+    /// Advances the copter and its pilot to `now` and sends the telemetry due.
     func tickMAVLink(now: MonotonicTime) {
         guard var endpoint = mavlink else { return }
         endpoint.silent = faults.mavlinkSilent
         let out = endpoint.tick(now: now)
         mavlink = endpoint
+        if let mode = out.pilotSwitched {
+            logger.info("the pilot switched the Copter's mode", metadata: ["mode": "\(MAVLinkCopter.name(of: mode))"])
+        }
+        write(out.datagrams)
+    }
+
+    /// The control port's `pilot-takeoff` or `pilot-land` at `now`; why it was refused (nil = done).
+    func pilotMAVLinkCopter(_ command: SimulatorControlCommand, now: MonotonicTime) -> String? {
+        guard var endpoint = mavlink else { return "no MAVLink Copter" }
+        endpoint.silent = faults.mavlinkSilent
+        var refusal: String?
+        let out = endpoint.withPilot { pilot, copter in
+            let result: (messages: [any MAVLinkMessage], refusal: String?)
+            switch command {
+            case .pilotTakeoff(let meters, let mode): result = pilot.takeOff(to: meters, then: mode, copter: &copter, at: now)
+            case .pilotLand: result = pilot.land(copter: &copter, at: now)
+            default: return []
+            }
+            refusal = result.refusal
+            return result.messages
+        }
+        mavlink = endpoint
         write(out)
+        return refusal
     }
 
     /// Runs a fault hook on the copter and sends what it produced.

@@ -48,6 +48,8 @@ public enum InjectedNavdata: String, Sendable, Hashable, CaseIterable {
 /// | `heading-offset` | `degrees` | every later onboard heading is rotated by `degrees` (a re-mounted receiver); 0 ends it |
 /// | `land` | — | the drone starts an automatic landing now, on its own (landing reason `automatic`); refused unless airborne |
 /// | `pilot-mode` | `mode` (`LOITER`/`BRAKE`/`RTL`/`LAND`/`GUIDED`/`STABILIZE`) | `--protocol mavlink` only: the Copter's RC pilot moves the mode switch (docs/mavlink.md §8.5); refused if the Copter cannot enter the mode |
+/// | `pilot-takeoff` | `meters` (0 < m ≤ 100, default 5), `mode` (`LOITER`/`BRAKE`/`RTL`/`LAND`/`GUIDED`, default `LOITER`) | `--protocol mavlink` only: a pilot flies the Copter from their own ground station (system 255, component 190; `CopterPilot`): GUIDED, ARM, NAV_TAKEOFF to `meters`, and at that height the mode switch to `mode`; refused unless the Copter is disarmed on the ground |
+/// | `pilot-land` | — | `--protocol mavlink` only: that pilot's station sends LAND (the Copter lands and disarms); refused unless it is armed in the air |
 /// | `navdata-bootstrap` | `forget` (`navdata-demo`/`all`, default `navdata-demo`), `restart_sequence` (bool, default false) | navdata falls back to bootstrap now, as after a firmware restart (see below) |
 /// | `status` | — | the simulator's state (`SimulatorSnapshot.controlStatusJSON`) |
 ///
@@ -73,6 +75,10 @@ public enum SimulatorControlCommand: Sendable, Hashable {
     case land
     /// The MAVLink Copter's pilot switches it to this mode (an RC mode switch).
     case pilotMode(ArduCopterMode)
+    /// A pilot takes the MAVLink Copter off from their own ground station to `meters`, then switches to `mode`.
+    case pilotTakeoff(meters: Double, mode: ArduCopterMode)
+    /// That pilot lands the MAVLink Copter (LAND from their station).
+    case pilotLand
     /// Navdata falls back to bootstrap; see the type doc.
     case navdataBootstrap(forget: DroneSimulator.ConfigurationLoss, restartSequence: Bool)
     case status
@@ -90,6 +96,8 @@ public enum SimulatorControlCommand: Sendable, Hashable {
         case .headingOffset: "heading-offset"
         case .land: "land"
         case .pilotMode: "pilot-mode"
+        case .pilotTakeoff: "pilot-takeoff"
+        case .pilotLand: "pilot-land"
         case .navdataBootstrap: "navdata-bootstrap"
         case .status: "status"
         }
@@ -99,7 +107,7 @@ public enum SimulatorControlCommand: Sendable, Hashable {
     public static let names = [
         "silence", "person-jump", "person-time-back", "battery", "navdata-inject", "heading-glitch", "heading-value",
         "heading-offset",
-        "land", "pilot-mode", "navdata-bootstrap", "status",
+        "land", "pilot-mode", "pilot-takeoff", "pilot-land", "navdata-bootstrap", "status",
     ]
 
     /// Largest person jump accepted, metres (keeps the fix on the globe near the home).
@@ -110,6 +118,10 @@ public enum SimulatorControlCommand: Sendable, Hashable {
     public static let maximumInjectCount = 100
     /// Largest heading rotation accepted, degrees (one turn either way).
     public static let maximumRotationDegrees = 360.0
+    /// Highest take-off a `pilot-takeoff` asks for, metres, and its default (the height the in-process
+    /// pilot of the ownership tests takes off to).
+    public static let maximumPilotTakeoffMeters = 100.0
+    public static let defaultPilotTakeoffMeters = 5.0
 
     /// The fields of a control datagram, all optional (each command checks its own).
     private struct Fields: Decodable {
@@ -220,6 +232,20 @@ public enum SimulatorControlCommand: Sendable, Hashable {
                                     requirement: ArduCopterMode.allCases.map(MAVLinkCopter.name(of:)).joined(separator: "|"))
             }
             self = .pilotMode(mode)
+        case "pilot-takeoff":
+            let meters = fields.meters ?? Self.defaultPilotTakeoffMeters
+            guard meters.isFinite, meters > 0, meters <= Self.maximumPilotTakeoffMeters else {
+                throw .invalidValue(field: "meters", value: "\(meters)",
+                                    requirement: "0 < meters <= \(Self.maximumPilotTakeoffMeters)")
+            }
+            let name = fields.mode ?? MAVLinkCopter.name(of: .loiter)
+            guard let mode = MAVLinkCopter.mode(named: name), CopterPilot.modesAfterTakeOff.contains(mode) else {
+                throw .invalidValue(field: "mode", value: name,
+                                    requirement: CopterPilot.modesAfterTakeOff.map(MAVLinkCopter.name(of:)).joined(separator: "|"))
+            }
+            self = .pilotTakeoff(meters: meters, mode: mode)
+        case "pilot-land":
+            self = .pilotLand
         case "navdata-bootstrap":
             let forgetName = fields.forget ?? DroneSimulator.ConfigurationLoss.navdataDemo.rawValue
             guard let forget = DroneSimulator.ConfigurationLoss(rawValue: forgetName) else {

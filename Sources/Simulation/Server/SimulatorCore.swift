@@ -326,6 +326,14 @@ final class SimulatorCore {
                 return Self.reply(ok: false, command: command.name, now: now,
                                   error: "mode \(MAVLinkCopter.name(of: mode)) refused: \(refusal)")
             }
+        case .pilotTakeoff, .pilotLand:
+            guard mavlink != nil else {
+                return Self.reply(ok: false, command: command.name, now: now,
+                                  error: "no MAVLink Copter to fly (followme sim --protocol mavlink)")
+            }
+            if let refusal = pilotMAVLinkCopter(command, now: now) {
+                return Self.reply(ok: false, command: command.name, now: now, error: refusal)
+            }
         case .navdataBootstrap(let forget, let restartSequence):
             droneProtocol.fallBackToBootstrap(restartingSequence: restartSequence)
             simulator.forgetConfiguration(forget, at: now)
