@@ -269,7 +269,7 @@ public struct MAVLinkSession: Sendable {
         var setpoint = configuration.setpoints.setpoint(for: desired.motion)
         // An adopted flight before its height frame is latched (the first GLOBAL_POSITION_INT after it
         // became ours): the core's height may still be the autopilot's moving `relative_alt`, so it never
-        // descends below where it was adopted until then (docs/mavlink.md §7.14).
+        // descends below where it was adopted until then (docs/mavlink.md §7.2).
         if owner == .adopted, flight.altitudeReference == nil { setpoint = setpoint.withoutDescent }
         return setpoint
     }
