@@ -8,7 +8,11 @@ extension CommandConfiguration {
     package static func followme(abstract: String, subcommands: [any ParsableCommand.Type]) -> CommandConfiguration {
         CommandConfiguration(
             commandName: "followme", abstract: abstract,
-            discussion: "Exit codes: 0 success; 1 runtime failure; 2 bad configuration or usage.",
+            discussion: """
+                Exit codes: 0 success; 1 runtime failure; 2 bad configuration or usage; 3 (followme run) \
+                stopped while a pilot or the autopilot's own failsafe flew the MAVLink vehicle (released: \
+                FollowMe did not land it).
+                """,
             version: FollowMeVersion.current, subcommands: subcommands)
     }
 }

@@ -2,14 +2,15 @@ import ArgumentParser
 import FlightRecords
 import Foundation
 
-/// `followme`: make a Parrot AR.Drone 2.0 follow a person carrying a GPS.
+/// `followme`: make a drone — a Parrot AR.Drone 2.0, or a PX4 or ArduPilot multicopter over MAVLink — follow
+/// a person carrying a GPS.
 ///
 /// Thin by design (docs/style.md habit 2): each subcommand lives in its own file, parses, loads the
 /// config and hands over to a library module.
 @main
 struct FollowMeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration.followme(
-        abstract: "Make a Parrot AR.Drone 2.0 follow a person carrying a GPS.",
+        abstract: "Make a drone follow a person carrying a GPS: a Parrot AR.Drone 2.0, or a PX4 or ArduPilot multicopter over MAVLink.",
         subcommands: [
             RunCommand.self,
             WatchCommand.self,
