@@ -3,10 +3,11 @@
 import Testing
 
 
-/// The defects a review against ArduPilot's and PX4's source found (issue 22), one test (or more)
-/// each; every one fails on the session as it was before the fix.
-@Suite("MAVLinkSession: issue 22 (autopilot review)")
-struct MAVLinkSessionReviewTests {
+/// What ArduPilot's and PX4's source require of a ground station (docs/mavlink.md §7.7–§7.12), one
+/// test or more per rule: take-off parameters, LAND confirmed by the HEARTBEAT, ids, which vehicle,
+/// battery and state.
+@Suite("MAVLinkSession: what ArduPilot and PX4 require of a ground station")
+struct MAVLinkSessionAutopilotRulesTests {
     static let land9: [Float] = [1, 9]
 
     // MARK: 2. NAV_TAKEOFF parameters

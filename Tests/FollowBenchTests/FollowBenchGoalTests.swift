@@ -2,12 +2,11 @@
 @testable import FollowCore
 import Testing
 
-/// Issue 12's goals, on the bench's simulated AR.Drone (Simulation's tum-model drone, not the
-/// controller's own model), clean GPS, seed 1, max tilt 20°. Before the stopping model and the wind
-/// observer (commit 07310b2): jog RMS 1.85 m at 1 Hz, climb drift 4.4 m and standing offset 1.3 m in
-/// a 5 m/s wind, the 5-minute jog parked at the 100 m fence in `following` (docs/stopping-model.md).
-@Suite("Issue 12 goals on the bench")
-struct Issue12GoalTests {
+/// The follow goals on the bench's simulated AR.Drone (Simulation's tum-model drone, not the
+/// controller's own model), clean GPS, seed 1, max tilt 20°: the bounds and where they come from are
+/// in docs/stopping-model.md.
+@Suite("Follow goals on the bench: jog error, climb drift and standing offset in wind, the fence")
+struct FollowBenchGoalTests {
     static func config(targetRateHertz: Double? = nil, plant: BenchPlant = .nominal) -> BenchConfiguration {
         var c = BenchConfiguration(durationSeconds: 60, personStartSeconds: 15, settleSeconds: 15, eulerAngleMaxDegrees: 20)
         c.targetRateHertz = targetRateHertz

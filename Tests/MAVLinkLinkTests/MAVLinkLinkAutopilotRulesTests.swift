@@ -5,9 +5,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Issue 22 over real loopback UDP against `AutopilotPeer` scripted as the review's cases.
-@Suite("MAVLinkLink over loopback UDP: issue 22 (autopilot review)", .serialized)
-struct MAVLinkLinkReviewTests {
+/// What ArduPilot and PX4 require of a ground station (docs/mavlink.md §7.7–§7.12), over real loopback
+/// UDP against `AutopilotPeer`.
+@Suite("MAVLinkLink over loopback UDP: what ArduPilot and PX4 require of a ground station", .serialized)
+struct MAVLinkLinkAutopilotRulesTests {
     typealias Rig = MAVLinkLinkTests.Rig
 
     static func configured(_ rig: Rig) async -> Bool {
