@@ -52,6 +52,9 @@ struct SimCommand: AsyncParsableCommand {
     @Option(name: .long, help: "UDP port of the MAVLink Copter, with --protocol mavlink (0 = any free port).")
     var mavlinkPort: Int = 14550
 
+    @Option(name: .long, help: "The MAVLink Copter's firmware, with --protocol mavlink: ardupilot (an ArduCopter: GUIDED, its GCS failsafe and the --fs-* parameters) or px4 (PX4's modes and parameters: OFFBOARD, AUTO.TAKEOFF to an AMSL altitude, the offboard-loss failsafe with COM_OBL_RC_ACT 4 and COM_OF_LOSS_T 1 s, a home altitude that moves after lift-off; the --fs-* options do not apply; pilot-takeoff is ArduPilot's).")
+    var autopilot: String = "ardupilot"
+
     @Option(name: .long, help: "The MAVLink Copter's FS_GCS_ENABLE, with --protocol mavlink: what it does when FollowMe's HEARTBEAT (system SYSID_MYGCS 245) stops for FS_GCS_TIMEOUT 5 s while flying: 0 nothing, 1/2/3/6 RTL, 4/5 LAND, 7 BRAKE. Also what it answers PARAM_REQUEST_READ.")
     var fsGcsEnable: Int = 5
 
@@ -138,6 +141,7 @@ struct SimCommand: AsyncParsableCommand {
         guard (0...7).contains(fsGcsEnable) else { throw ValidationError("--fs-gcs-enable must be 0...7 (ArduCopter FS_GCS_ENABLE), got \(fsGcsEnable)") }
         guard (0...255).contains(mountType) else { throw ValidationError("--mount-type must be 0...255 (ArduPilot MNT1_TYPE), got \(mountType)") }
         guard (0...0xFFFF).contains(fsOptions) else { throw ValidationError("--fs-options must be 0...65535 (ArduCopter FS_OPTIONS bitmask), got \(fsOptions)") }
+        guard SimulatedAutopilot(rawValue: autopilot) != nil else { throw ValidationError("--autopilot must be ardupilot or px4, got '\(autopilot)'") }
         guard (2...120).contains(fsGcsTimeout) else { throw ValidationError("--fs-gcs-timeout must be 2...120 s (ArduCopter FS_GCS_TIMEOUT), got \(fsGcsTimeout)") }
     }
 
@@ -151,10 +155,14 @@ struct SimCommand: AsyncParsableCommand {
         settings.controlPort = controlPort
         settings.droneProtocol = SimulatedDroneKind(rawValue: `protocol`) ?? .ardrone
         settings.mavlinkPort = mavlinkPort
-        settings.mavlinkCopter.gcsFailsafeAction = fsGcsEnable
+        if SimulatedAutopilot(rawValue: autopilot) == .px4 {
+            settings.mavlinkCopter = .px4
+        } else {
+            settings.mavlinkCopter.gcsFailsafeAction = fsGcsEnable
+            settings.mavlinkCopter.failsafeOptions = UInt32(fsOptions)
+            settings.mavlinkCopter.gcsFailsafeTimeoutSeconds = fsGcsTimeout
+        }
         settings.mavlinkCopter.mountType = mountType
-        settings.mavlinkCopter.failsafeOptions = UInt32(fsOptions)
-        settings.mavlinkCopter.gcsFailsafeTimeoutSeconds = fsGcsTimeout
         settings.home = try parsedHome()
         settings.initialNoseHeadingDegrees = noseHeadingDeg
         settings.person = PersonChoice(rawValue: person) ?? .none

@@ -363,8 +363,12 @@ extension MAVLinkCopter {
         }
     }
 
-    /// The mode ArduPilot calls `name` (`LOITER`, case-insensitive), or nil.
+    /// The mode ArduPilot calls `name` (`LOITER`, case-insensitive), or PX4 (`POSCTL`, `AUTO.LOITER` or
+    /// `HOLD`, `OFFBOARD`, `AUTO.LAND`, `AUTO.RTL`: the same behaviours, `px4Mode(of:)`), or nil.
     public static func mode(named name: String) -> ArduCopterMode? {
-        ArduCopterMode.allCases.first { Self.name(of: $0) == name.uppercased() }
+        let wanted = name.uppercased()
+        if let mode = ArduCopterMode.allCases.first(where: { Self.name(of: $0) == wanted }) { return mode }
+        if wanted == "HOLD" { return .brake }
+        return ArduCopterMode.allCases.first { MAVLinkLinkConfiguration.Autopilot.px4.modeName(px4Mode(of: $0).customMode) == wanted }
     }
 }

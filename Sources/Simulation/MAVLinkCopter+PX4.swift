@@ -40,13 +40,6 @@ extension MAVLinkCopter {
         isPX4 ? MAVLinkLinkConfiguration.Autopilot.px4.modeName(customMode(of: mode)) : Self.name(of: mode)
     }
 
-    /// The mode this copter's ground station calls `name` (case-insensitive; PX4's Hold also as "HOLD"), or nil.
-    public func mode(named name: String) -> ArduCopterMode? {
-        let wanted = name.uppercased()
-        if isPX4, wanted == "HOLD" { return .brake }
-        return ArduCopterMode.allCases.first { modeName(of: $0) == wanted }
-    }
-
     /// PX4's DO_SET_MODE (`handle_command`): custom main and sub mode → the behaviour; one not simulated,
     /// or one that cannot be entered now, is TEMPORARILY_REJECTED.
     mutating func px4SetMode(_ p: [Float]) -> (MAVResult, [any MAVLinkMessage]) {

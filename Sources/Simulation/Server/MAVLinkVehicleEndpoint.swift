@@ -201,6 +201,9 @@ extension SimulatorCore {
     /// The control port's `pilot-takeoff` or `pilot-land` at `now`; why it was refused (nil = done).
     func pilotMAVLinkCopter(_ command: SimulatorControlCommand, now: MonotonicTime) -> String? {
         guard var endpoint = mavlink else { return "no MAVLink Copter" }
+        if case .pilotTakeoff = command, endpoint.copter.parameters.autopilot != .ardupilot {
+            return "pilot-takeoff flies an ArduPilot Copter (its GUIDED take-off); this one runs \(endpoint.copter.parameters.autopilot.rawValue)"
+        }
         endpoint.silent = faults.mavlinkSilent
         var refusal: String?
         let out = endpoint.withPilot { pilot, copter in

@@ -324,7 +324,7 @@ final class SimulatorCore {
             }
             if let refusal {
                 return Self.reply(ok: false, command: command.name, now: now,
-                                  error: "mode \(MAVLinkCopter.name(of: mode)) refused: \(refusal)")
+                                  error: "mode \(mavlink?.copter.modeName(of: mode) ?? MAVLinkCopter.name(of: mode)) refused: \(refusal)")
             }
         case .pilotTakeoff, .pilotLand:
             guard mavlink != nil else {
