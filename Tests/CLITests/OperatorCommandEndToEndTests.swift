@@ -7,15 +7,6 @@ import TestSupport
 /// status socket, and `followme watch`'s keys in a real terminal (tmux). Each command is in the
 /// flight log with its source.
 @Suite(.serialized) struct OperatorCommandEndToEndTests {
-    /// The flight's state through its status socket (`followme watch --json --count 1`), or nil.
-    static func state(socket: String) -> String? {
-        guard let r = try? ChildProcess.run(FollowMeBinary.url.path, ["watch", "--socket", socket, "--json", "--count", "1", "--timeout", "5"],
-                                            timeoutSeconds: 10),
-              r.exitCode == 0, let line = r.stdout.split(separator: "\n").first,
-              let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-        return object["state"] as? String
-    }
-
     static func command(_ words: [String], socket: String) throws -> ChildProcess.Completed {
         try ChildProcess.run(FollowMeBinary.url.path, words + ["--socket", socket], timeoutSeconds: 90)
     }
@@ -47,19 +38,19 @@ import TestSupport
             throw error
         }
         defer { _ = run.stop(signal: SIGKILL) }
-        let waiting = await eventually(seconds: 90) { Self.state(socket: socket) == "preflight(waiting: start)" }
-        #expect(waiting, "state \(Self.state(socket: socket) ?? "?"); stderr:\n\(run.stderrText.text.suffix(2000))")
+        let waiting = await eventually(seconds: 90) { watchedFlightState(socket: socket) == "preflight(waiting: start)" }
+        #expect(waiting, "state \(watchedFlightState(socket: socket) ?? "?"); stderr:\n\(run.stderrText.text.suffix(2000))")
         // and stays down: no take-off for 3 s more
         try await Task.sleep(for: .seconds(3))
-        #expect(Self.state(socket: socket) == "preflight(waiting: start)")
+        #expect(watchedFlightState(socket: socket) == "preflight(waiting: start)")
         #expect(!run.stderrText.text.contains("taking-off"))
 
         // When `followme start` runs from another shell
         let start = try Self.command(["start"], socket: socket)
         // Then it is taken and the drone takes off and follows
         #expect(start.exitCode == 0 && start.stdout.hasPrefix("start: accepted; state "), "\(start.stdout) \(start.stderr)")
-        let following = await eventually(seconds: 90) { Self.state(socket: socket) == "following" }
-        #expect(following, "state \(Self.state(socket: socket) ?? "?")")
+        let following = await eventually(seconds: 90) { watchedFlightState(socket: socket) == "following" }
+        #expect(following, "state \(watchedFlightState(socket: socket) ?? "?")")
         // And a second START is refused now that it flies (exit 1, saying why)
         let again = try Self.command(["start"], socket: socket)
         #expect(again.exitCode == 1 && again.stderr.contains("refused:following"), "\(again.stderr)")
@@ -69,17 +60,17 @@ import TestSupport
         #expect(hold.exitCode == 0, "\(hold.stderr)")
         let reply = try JSONSerialization.jsonObject(with: Data(hold.stdout.utf8)) as? [String: Any]
         #expect(reply?["outcome"] as? String == "accepted" && reply?["state"] as? String == "holding(operator-hold)", "\(hold.stdout)")
-        #expect(Self.state(socket: socket) == "holding(operator-hold)")
+        #expect(watchedFlightState(socket: socket) == "holding(operator-hold)")
         let resume = try Self.command(["resume"], socket: socket)
         #expect(resume.exitCode == 0, "\(resume.stderr)")
-        #expect(await eventually(seconds: 30) { Self.state(socket: socket) == "following" })
+        #expect(await eventually(seconds: 30) { watchedFlightState(socket: socket) == "following" })
 
         // When `followme land --wait` runs from another shell
         let land = try Self.command(["land", "--wait", "--timeout", "60"], socket: socket)
         // Then it lands: accepted, and the flight reports landed (navdata says so) before it returns
         #expect(land.exitCode == 0, "\(land.stdout) \(land.stderr)")
         #expect(land.stdout.contains("land: accepted; state landing(operator)") && land.stdout.hasSuffix("landed\n"), "\(land.stdout)")
-        #expect(Self.state(socket: socket) == "landed")
+        #expect(watchedFlightState(socket: socket) == "landed")
         // And a LAND after that is refused (the flight is over), exit 1
         let late = try Self.command(["land"], socket: socket)
         #expect(late.exitCode == 1 && late.stderr.contains("refused:landed"), "\(late.stderr)")

@@ -20,15 +20,6 @@ struct MAVLinkPilotsOwnFlightsTests {
                 (copter["setpoints_by_system"] as? [String: Int])?[String(system)] ?? 0)
     }
 
-    /// The flight's state through its status socket (`followme watch --json --count 1`), or nil.
-    static func state(socket: String) -> String? {
-        guard let r = try? ChildProcess.run(FollowMeBinary.url.path, ["watch", "--socket", socket, "--json", "--count", "1", "--timeout", "5"],
-                                            timeoutSeconds: 10),
-              r.exitCode == 0, let line = r.stdout.split(separator: "\n").first,
-              let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-        return object["state"] as? String
-    }
-
     /// `followme start|land --socket SOCKET` from another shell.
     static func command(_ word: String, socket: String) throws -> ChildProcess.Completed {
         try ChildProcess.run(FollowMeBinary.url.path, [word, "--socket", socket], timeoutSeconds: 30)
@@ -66,7 +57,7 @@ struct MAVLinkPilotsOwnFlightsTests {
     private static func scenario(_ rig: FaultRig, socket: String) async throws {
         let started = monotonicSeconds()
         // Given followme run waiting on the ground for START, its message rates set
-        let waiting = await eventually(seconds: 60) { Self.state(socket: socket) == "preflight(waiting: start)" }
+        let waiting = await eventually(seconds: 60) { watchedFlightState(socket: socket) == "preflight(waiting: start)" }
         try #require(waiting, "\(rig.diagnostics())")
         let before = rig.status()
         #expect(Self.copter(before)["armed"] as? Bool == false, "\(Self.copter(before))")
@@ -79,8 +70,8 @@ struct MAVLinkPilotsOwnFlightsTests {
         // Then FollowMe is back in preflight, waiting for START (the pilot's flight is over)
         let back = await rig.log.waitForTransition(after: landedAt - 1, within: 10) { $0.reason == "landed-while-released" }
         #expect(back?.to.hasPrefix("preflight") == true, "\(back?.description ?? "no landed-while-released")\n\(rig.log.tail())")
-        let waitingAgain = await eventually(seconds: 10) { Self.state(socket: socket) == "preflight(waiting: start)" }
-        #expect(waitingAgain, "state \(Self.state(socket: socket) ?? "?")")
+        let waitingAgain = await eventually(seconds: 10) { watchedFlightState(socket: socket) == "preflight(waiting: start)" }
+        #expect(waitingAgain, "state \(watchedFlightState(socket: socket) ?? "?")")
         try await Task.sleep(for: .seconds(1))
         // And the Copter got no command and no set-point from FollowMe all along; the pilot's 4 commands counted
         let afterFirst = rig.status()
@@ -109,8 +100,8 @@ struct MAVLinkPilotsOwnFlightsTests {
         }
         try #require(disarmed != nil, "\(Self.copter(rig.status()))\n\(rig.diagnostics())")
         #expect(Self.copter(disarmed)["mode"] as? String == "LAND")
-        let landed = await eventually(seconds: 10) { Self.state(socket: socket) == "landed" }
-        #expect(landed, "state \(Self.state(socket: socket) ?? "?")")
+        let landed = await eventually(seconds: 10) { watchedFlightState(socket: socket) == "landed" }
+        #expect(landed, "state \(watchedFlightState(socket: socket) ?? "?")")
         try await Task.sleep(for: .seconds(1))
         let afterOwn = rig.status()
 
@@ -168,7 +159,7 @@ struct MAVLinkPilotsOwnFlightsTests {
                 "[\(label)] FollowMe sent \(before) → \(Self.sent(by: followMe, after)) (commands, set-points) to the pilot's flight")
         try #require(loiter != nil, "[\(label)] the pilot's Copter never reached LOITER: \(Self.copter(after))")
         #expect(samples.allSatisfy { $0 == "LOITER armed in-air" }, "[\(label)] \(samples)")
-        let state = Self.state(socket: socket) ?? "?"
+        let state = watchedFlightState(socket: socket) ?? "?"
         #expect(state.hasPrefix("released("), "[\(label)] state \(state)")
         return released
     }

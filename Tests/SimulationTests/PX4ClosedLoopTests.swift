@@ -5,8 +5,9 @@ import Testing
 
 /// FollowMe against the simulated PX4 copter (`MAVLinkCopterParameters.px4`: PX4's modes and parameters,
 /// the offboard-loss failsafe, a home altitude that moves 15 s and 45 s after lift-off), closed loop
-/// in process (`OwnershipRig`): the sequence docs/mavlink.md §7.3 gives for PX4, and where PX4 differs.
-@Suite("PX4 closed loop: take-off, OFFBOARD, a moving home, parameters one at a time, a pilot's Hold, offboard loss")
+/// in process (`OwnershipRig`): the sequence docs/mavlink.md §7.3 gives for PX4, and where PX4 differs
+/// (its parameters fixed one at a time: `ParametersClosedLoopTests`).
+@Suite("PX4 closed loop: take-off, OFFBOARD, a moving home, a pilot's Hold, offboard loss, a restart")
 struct PX4ClosedLoopTests {
     /// The rig, following: armed, AUTO.TAKEOFF, AUTO.LOITER, then OFFBOARD.
     static func following() throws -> OwnershipRig {
@@ -38,34 +39,6 @@ struct PX4ClosedLoopTests {
         #expect(shifts == [0, 2.5, 0.1], "the home did not move as scheduled: \(shifts.sorted())")
         #expect(worst < 0.3, "the true height moved \(worst) m while PX4's home moved")
         #expect(rig.state == .following && rig.copter.mode == .guided, "\(rig.state.name)")
-    }
-
-    @Test("COM_OBL_RC_ACT 0 refused; 4 → take-off starts; COM_OF_LOSS_T 10 0.35 s later → aborted on the ground; 5 → takes off and follows")
-    func parametersFixedOneAtATime() throws {
-        // Given FollowMe and a PX4 whose offboard loss would switch to Position mode: refused, waiting
-        var rig = try OwnershipRig(takeOffOnStart: false, autopilot: .px4)
-        _ = rig.copter.setParameter("COM_OBL_RC_ACT", to: 0)
-        rig.run(for: 6)
-        #expect(rig.state == .preflight(waitingFor: .droneConfigured), "\(rig.state.name)")
-        #expect(!rig.copter.isArmed)
-
-        // When the operator sets COM_OBL_RC_ACT 4 (Land): everything passes, the take-off begins
-        rig.groundStationSets("COM_OBL_RC_ACT", to: 4)
-        #expect(rig.run(within: 1) { $0.state == .takingOff }, "\(rig.state.name)")
-        // and 0.35 s later, still disarmed (set-points stream 1 s first), COM_OF_LOSS_T 10: refused, aborted
-        rig.run(for: 0.35)
-        #expect(!rig.copter.isArmed)
-        rig.groundStationSets("COM_OF_LOSS_T", to: 10)
-        rig.run(for: 3)
-        #expect(rig.transitions.contains { $0.reason == .takeOffAbortedOnGround }, "\(rig.transitions.map(\.reason.name))")
-        #expect(rig.state == .preflight(waitingFor: .droneConfigured), "\(rig.state.name)")
-        #expect(!rig.copter.isArmed)
-
-        // Then once COM_OF_LOSS_T is 5 it takes off and follows, not stuck in `landed`
-        rig.groundStationSets("COM_OF_LOSS_T", to: 5)
-        #expect(rig.run(within: 60) { $0.state == .following && $0.copter.mode == .guided },
-                "\(rig.state.name) \(rig.transitions.map(\.reason.name))")
-        #expect(rig.copter.isArmed && rig.copter.isAirborne)
     }
 
     @Test("a pilot's Hold during PX4's own take-off (before the first OFFBOARD) is not overridden: released, no OFFBOARD, no LAND")
