@@ -209,7 +209,9 @@ extension MAVLinkCopter {
         if wanted != .auto { pendingTakeoffMeters = nil }
         // ArduPilot climbs in GUIDED; PX4's take-off is its own mode, which any change ends.
         if case .takingOff = phase, wanted != .guided || isPX4 { phase = .flying }
-        return [Self.text(.info, "Mode \(Self.name(of: wanted)) (\(reason))")]
+        // ArduCopter sends a HEARTBEAT at once on every mode change (mode.cpp `Copter::set_mode`:
+        // `gcs().send_message(MSG_HEARTBEAT)`): a ground station sees the new mode within milliseconds.
+        return [Self.text(.info, "Mode \(Self.name(of: wanted)) (\(reason))")] + (isPX4 ? [] : [heartbeat])
     }
 
     /// COMPONENT_ARM_DISARM: param1 1 arms, 0 disarms (refused in flight unless forced), other
@@ -256,6 +258,7 @@ extension MAVLinkCopter {
         setpoint = nil
         liftOffAt = nil
         pendingTakeoffMeters = nil
+        landedDisarmAt = nil
         return [Self.text(.info, "Disarming motors (\(reason))")]
     }
 

@@ -69,6 +69,10 @@ extension MAVLinkCopter {
     /// handling when the target climbs); otherwise it idles, and disarms after `autoDisarmSeconds`.
     private mutating func stepOnGround() -> [any MAVLinkMessage] {
         guard isArmed else { return [] }
+        if let at = landedDisarmAt, time >= at {
+            landedDisarmAt = nil
+            return disarm(reason: "landed")
+        }
         // PX4: armed in AUTO.TAKEOFF after a NAV_TAKEOFF that came while disarmed.
         if isPX4, mode == .auto, let target = pendingTakeoffMeters {
             (phase, pendingTakeoffMeters, idleOnGroundSeconds) = (.takingOff(targetAltitudeMeters: target), nil, 0)
@@ -90,12 +94,12 @@ extension MAVLinkCopter {
         phase = .onGround
         idleOnGroundSeconds = 0
         setpoint = nil
-        var out: [any MAVLinkMessage] = [Self.text(.info, "Landed")]
-        // ArduPilot LAND and RTL's final descent disarm once the land detector says landed
-        // (`mode_land.cpp`, `mode_rtl.cpp` `land_run(true)`); other modes wait for DISARM_DELAY.
+        // ArduPilot LAND and RTL's final descent disarm once the land detector says landed and the motors
+        // are at ground idle (`mode_land.cpp`, `mode_rtl.cpp` `land_run(true)`): `landedDisarmSeconds` after
+        // touch-down; other modes wait for DISARM_DELAY.
         rtlStage = nil
-        if mode == .land || mode == .rtl { out += disarm(reason: "landed") }
-        return out
+        if mode == .land || mode == .rtl { landedDisarmAt = time.adding(seconds: parameters.landedDisarmSeconds) }
+        return [Self.text(.info, "Landed")]
     }
 
     /// The yaw rate the autopilot asks for, degrees per second clockwise: the set-point's rate, or a

@@ -77,6 +77,8 @@ public struct MAVLinkCopter: Sendable {
     /// PX4: the take-off altitude above home NAV_TAKEOFF asked for while still disarmed (the climb
     /// starts when armed in AUTO.TAKEOFF).
     var pendingTakeoffMeters: Double?
+    /// When a LAND (or RTL) that touched down disarms (`parameters.landedDisarmSeconds` after touch-down).
+    var landedDisarmAt: MonotonicTime?
     /// Wind in force, m/s ENU: starts as `dynamics.windENU`; a caller may change it between
     /// `advance` calls (e.g. from a `WindModel`).
     public var windENU: PlaneVector
@@ -318,6 +320,9 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
     public var maxDescentMetersPerSecond = 1.5
     /// Descent speed in LAND, m/s: `LAND_SPEED` default 50 cm/s (`ArduCopter/config.h`).
     public var landDescentMetersPerSecond = 0.5
+    /// Seconds from touch-down in LAND to the disarm: the land detector's confirmation and the spool-down
+    /// to ground idle. 2 s: a real ArduCopter SITL (4.7.0-dev) disarmed 2.1 s after touch-down.
+    public var landedDisarmSeconds = 2.0
     /// `MNT1_TYPE` (libraries/AP_Mount/AP_Mount_Params.cpp): 0 = no mount (the default; a region of interest
     /// turns the vehicle), anything else = a mount that pans (a region of interest turns the mount only).
     public var mountType = 0

@@ -55,9 +55,9 @@ struct MAVLinkCopterFailsafeTests {
         let height = gcs.copter.altitudeMeters
         gcs.wait(seconds: 3.8)
         #expect(abs(gcs.copter.altitudeMeters - height) < 0.1, "\(gcs.copter.altitudeMeters) vs \(height)")
-        // And then lands (5 m at 0.5 m/s) and disarms
-        let landed = try #require(Self.firstTime(&gcs, within: 15) { !$0.isArmed })
-        #expect(landed > 9 && landed < 12.5, "landed \(landed) s after the pause")
+        // And then lands (5 m at 0.5 m/s) and disarms 2 s after touch-down (`landedDisarmSeconds`)
+        let landed = try #require(Self.firstTime(&gcs, within: 17) { !$0.isArmed })
+        #expect(landed > 11 && landed < 14.5, "disarmed \(landed) s after the pause")
         #expect(gcs.copter.phase == .onGround && gcs.copter.altitudeMeters < 0.05)
         #expect(gcs.statusTexts.contains("Disarming motors (landed)"))
     }

@@ -32,15 +32,18 @@ struct ParametersClosedLoopTests {
         // When the operator fixes it (everything passes: the take-off begins)
         rig.groundStationSets(c.first, to: c.accepted)
         #expect(rig.run(within: 1) { $0.state == .takingOff }, "\(rig.state.name)")
-        // and 0.35 s later, still disarmed, makes the second one bad (refused: the take-off is aborted)
+        // and 0.35 s later makes the second one bad (refused: the take-off is aborted). ArduPilot is armed by
+        // then (its HEARTBEAT follows a mode change at once: the real ArduCopter SITL armed 0.09 s after
+        // FS_OPTIONS 16); PX4 is not (set-points stream for 1 s before its ARM).
         rig.run(for: 0.35)
-        #expect(!rig.copter.isArmed)
+        #expect(rig.copter.isArmed == (c.autopilot == .ardupilot), "armed \(rig.copter.isArmed)")
         rig.groundStationSets(c.second, to: c.bad)
         rig.run(for: 3)
-        // Then FollowMe waits in preflight for the configuration
+        // Then FollowMe waits in preflight for the configuration, its vehicle disarmed on the ground (the old
+        // link left the ArduCopter armed and idling in GUIDED until its own DISARM_DELAY)
         #expect(rig.transitions.contains { $0.reason == .takeOffAbortedOnGround }, "\(rig.transitions.map(\.reason.name))")
         #expect(rig.state == .preflight(waitingFor: .droneConfigured), "\(rig.state.name)")
-        #expect(!rig.copter.isArmed)
+        #expect(!rig.copter.isArmed && !rig.copter.isAirborne, "FollowMe left its vehicle armed on the ground")
 
         // And once the second is good it takes off and follows in its control mode (GUIDED, OFFBOARD)
         rig.groundStationSets(c.second, to: c.good)

@@ -24,6 +24,10 @@ extension MAVLinkSession {
         guard !autopilotMismatch, !configuration.dryRun, vehicle.heartbeat != nil, !flight.released, !desired.released
         else { return nil }
         guard desired.flying else {
+            // Armed by us and still on the ground (a take-off given up before it left: a parameter the
+            // operator is still setting, an operator's LAND or HOLD, SIGTERM): disarmed, so that no idling
+            // propellers wait beside people while the flight waits (docs/mavlink.md §7.3).
+            if owner == .followMe, vehicle.isArmed, vehicle.landedState == .onGround, !ownerAskedToLand { return .disarm }
             // Land: only our flight (`FlightOwner`), or any on the operator's explicit request — never
             // one someone else flies, whatever the flight wants (docs/mavlink.md §7.14); armed and not
             // confirmed on the ground, not in LAND, our LAND not yet seen.
@@ -132,6 +136,8 @@ extension MAVLinkSession {
             message.params = profile.setModeParameters(mode)
         case .arm:
             message.params = [1, 0, 0, 0, 0, 0, 0]
+        case .disarm:
+            message.params = [0, 0, 0, 0, 0, 0, 0]
         case .takeoff:
             let altitude = profile.takeoffAltitudeParameter(aboveHomeMeters: configuration.takeoffAltitudeMeters,
                                                             vehicle: vehicle)
@@ -203,6 +209,8 @@ extension MAVLinkSession {
         case .arm:
             owner = .followMe
             armRefusals = 0
+        case .disarm:
+            break
         case .setMode(let mode) where mode == profile.control:
             if vehicle.isOnGround { controlModeAcceptedAt = now }
         case .setMode:

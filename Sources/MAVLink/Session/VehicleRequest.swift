@@ -9,6 +9,9 @@ public enum VehicleRequest: Sendable, Hashable, CustomStringConvertible {
     case setMode(AutopilotMode)
     /// COMPONENT_ARM_DISARM (400), param1 = 1; never forced (param2 = 0).
     case arm
+    /// COMPONENT_ARM_DISARM (400), param1 = 0, never forced: only on the ground (both autopilots refuse it
+    /// in the air), for a vehicle FollowMe armed whose take-off it no longer wants.
+    case disarm
     /// NAV_TAKEOFF (22); param7 = the altitude, computed when sent (`AutopilotProfile`).
     case takeoff
     /// NAV_LAND (21) here (lat/lon/alt NaN): the fallback when our LAND mode is refused.
@@ -20,6 +23,7 @@ public enum VehicleRequest: Sendable, Hashable, CustomStringConvertible {
             "SET_MESSAGE_INTERVAL \(MAVLinkMessages.type(for: id)?.messageName ?? "\(id)") \(interval) µs"
         case .setMode(let mode): "DO_SET_MODE \(mode)"
         case .arm: "ARM"
+        case .disarm: "DISARM"
         case .takeoff: "NAV_TAKEOFF"
         case .navLand: "NAV_LAND"
         }
@@ -30,7 +34,7 @@ public enum VehicleRequest: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .messageInterval: .setMessageInterval
         case .setMode: .doSetMode
-        case .arm: .componentArmDisarm
+        case .arm, .disarm: .componentArmDisarm
         case .takeoff: .navTakeoff
         case .navLand: .navLand
         }
