@@ -2,13 +2,9 @@
 /// it round the circle at a bounded rate, slowed near the keep-out; the separation rules hold in every
 /// mode (docs/dynamics-and-follow.md §2.8).
 extension FollowController {
-    /// The standoff direction after this tick and its rate round the person (rad/s, counter-clockwise
-    /// positive).
-    /// - Parameters:
-    ///   - direction: the direction so far (unit, person → aim).
-    ///   - reference: the person's smoothed reference (its velocity is the leash's direction of travel).
-    ///   - travelVelocity: the target estimator's velocity, m/s: the angle mode's direction of travel.
-    ///   - frozen: the person stands; `range`: drone–person distance, m; `keepOut`, `standoff`: radii, m.
+    /// The standoff direction after this tick (unit, person → aim) and its rate round the person (rad/s,
+    /// counter-clockwise positive). `reference`'s velocity is the leash's direction of travel,
+    /// `travelVelocity` (the estimator's) the angle mode's; `range`, `keepOut`, `standoff` in metres.
     mutating func turnedStandoffDirection(
         _ direction: PlaneVector, reference: PlaneState, travelVelocity: PlaneVector, frozen: Bool,
         range: Double, keepOut: Double, standoff: Double, dt: Double

@@ -18,14 +18,10 @@ public struct FollowOutput: Sendable, Hashable {
     public var aimLimitedByGeofence: Bool = false
 }
 
-/// Turns estimates of the person and the drone into a `MotionCommand` every tick: a horizontal
-/// velocity towards an aim point on the standoff circle round the person, a climb rate holding the
-/// altitude and a yaw rate facing the person (or the travel, `YawMode`), within the approach limits
-/// of `StoppingModel` against the estimate and the last fix. For the AR.Drone (`VehicleDynamics.tiltLoop`)
-/// it also runs the wind observers, predicts through the tilt last commanded, and attaches the
-/// `MotionContext` its link's `TiltLoop` (module ARDrone) makes a PCMD from; an autopilot flies the motion.
-/// The law and its reasons: docs/dynamics-and-follow.md §2.8; separation docs/stopping-model.md §3,
-/// wind §5.
+/// Turns estimates of the person and the drone into a `MotionCommand` every tick: a velocity towards an
+/// aim point on the standoff circle within `StoppingModel`'s approach limits, a climb rate and a yaw
+/// rate; for the AR.Drone also the wind observers and the `MotionContext` its link's `TiltLoop` needs.
+/// The law: docs/dynamics-and-follow.md §2.8; separation docs/stopping-model.md §3; wind §5.
 public struct FollowController: Sendable {
     /// As built, but for the mode, angle and orbit direction (`changeFollowMode`).
     public private(set) var parameters: FollowParameters
@@ -43,8 +39,7 @@ public struct FollowController: Sendable {
     var standoffDirection: PlaneVector?
     /// Changed to the leash and still swinging behind at the orbit speed (`turnedStandoffDirection`).
     var swingingIntoLeash = false
-    /// The tilt the AR.Drone link last commanded (seeded from the hover attitude, level after a reset):
-    /// the latency prediction's and wind observers' input. Unused for an autopilot.
+    /// The tilt the AR.Drone link last commanded: the latency prediction's and wind observers' input.
     var commandedTilt: CommandedTilt = .level
     /// The last motion commanded (the latency prediction's input for an autopilot).
     var lastMotion: MotionCommand = .stop
@@ -57,8 +52,7 @@ public struct FollowController: Sendable {
     /// Braking, reaction and the person's stopping ability.
     public private(set) var stopping: StoppingModel
 
-    /// Follows in another mode from the next tick: only the standoff direction's goal changes; it turns
-    /// there round the circle at a bounded rate. No separation rule reads the mode.
+    /// Follows in another mode from the next tick; only the standoff direction's goal changes.
     public mutating func changeFollowMode(_ change: FollowModeChange) {
         if change.mode == .leash, parameters.mode != .leash { swingingIntoLeash = true }
         parameters = change.applied(to: parameters)
@@ -95,13 +89,11 @@ public struct FollowController: Sendable {
     /// The velocity loop's wind estimate, plane m/s.
     public var windEstimate: PlaneVector { windObserver.wind }
 
-    /// The wind failsafe's estimate, plane m/s (`failsafeWindObserverRadiansPerSecond`, not clamped at
-    /// the tilt authority: beyond it means the drone is being blown).
+    /// The wind failsafe's estimate, plane m/s (fast, not clamped at the tilt authority).
     public var fastWindEstimate: PlaneVector { fastWindObserver.wind }
 
-    /// Learns the wind while the firmware holds the drone still (take-off, PCMD flag 0) and seeds the
-    /// tilt last commanded from that attitude, so the first PCMD starts from it (docs/stopping-model.md §5).
-    /// Tilt loop only. Navdata attitude in degrees: pitch positive = nose up, roll positive = right down.
+    /// Learns the wind from the attitude while the firmware holds the drone still (take-off; tilt loop only)
+    /// and seeds the tilt last commanded from it. Degrees: pitch + = nose up, roll + = right down.
     public mutating func observeHover(pitchDegrees: Double, rollDegrees: Double, drone: PlaneState,
                                       noseHeadingDegrees: Double, now: MonotonicTime) {
         guard vehicle == .tiltLoop, pitchDegrees.isFinite, rollDegrees.isFinite, drone.velocity.isFinite, noseHeadingDegrees.isFinite else { return }
@@ -122,8 +114,7 @@ public struct FollowController: Sendable {
                                       rightSine: _sin(rollFraction * maxTiltRadians), pilot: nil)
     }
 
-    /// The tilt the link commanded for the last decision (`LinkEvent.commandSent`), read by the next
-    /// tick. Ignored unless valid and a tilt loop's.
+    /// The tilt the link commanded for the last decision; ignored unless valid and a tilt loop's.
     public mutating func noteCommandedTilt(_ tilt: CommandedTilt) {
         guard vehicle == .tiltLoop, tilt.isValid else { return }
         commandedTilt = tilt
@@ -135,7 +126,6 @@ public struct FollowController: Sendable {
         fastWindObserver = WindObserver()
     }
 
-    /// The tilt last commanded, as the link reported it (or seeded from the hover attitude).
     public var lastCommandedTilt: CommandedTilt { commandedTilt }
 
     /// Forgets smoothing, geometry and the tilt last commanded after a hover (PCMD flag 0); keeps the wind.
@@ -151,14 +141,9 @@ public struct FollowController: Sendable {
         fastWindObserver.restart()
     }
 
-    /// Follow the person.
-    /// - Parameters:
-    ///   - target: the person's estimate at `now` (latency-compensated).
-    ///   - targetLastFix: their last fix as measured; the separation rules hold against it too.
-    ///   - separationUncertaintyMeters: 1σ of the drone–person offset, kept as extra distance.
-    ///   - noseHeadingDegrees: compass heading of the nose; `altitudeMeters`: navdata altitude.
-    ///   - targetAltitudeMeters: the altitude to hold (navdata's frame); default `parameters.altitudeMeters`.
-    ///   - home: the take-off point on the plane (geofence centre), if known.
+    /// Follow the person: `target` is their estimate at `now`, `targetLastFix` their last fix as measured
+    /// (the separation rules hold against both, `separationUncertaintyMeters` further off); `targetAltitudeMeters`
+    /// in navdata's frame, default `parameters.altitudeMeters`; `home` the geofence centre, if known.
     public mutating func follow(
         target: PlaneState, targetLastFix: PlaneVector? = nil, separationUncertaintyMeters: Double = 0,
         motion: TargetMotion, drone: PlaneState,

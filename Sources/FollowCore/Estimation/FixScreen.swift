@@ -40,16 +40,10 @@ public enum FixCount: CaseIterable, Sendable, Hashable {
 /// Counters for the flight log and the benchmark (`statistics[.rejectedOutliers]`).
 public typealias FixStatistics = Counts<FixCount>
 
-/// Decides whether a fix is believable before it reaches a filter, in this order:
-/// - accuracy: `eph` above `maxEphMeters` is refused; below, `sigmaScale` weighs it against the
-///   stream's recent best;
-/// - order: by the receiver's fix time when both have one, else arrival; older → ignored, equal →
-///   duplicate; `clockResetAfterFixes` "older" fixes in a row re-initialise;
-/// - time stamp: against the stream's clock (recent minimum of arrival − fix time), too far ahead →
-///   rejected, too far behind → stale; a steady run of agreeing off-clock fixes re-anchors the clock;
-/// - jumps: further than `maxPlausibleSpeed·Δt + outlierAllowance` → rejected; `reinitialiseAfterFixes`
-///   agreeing rejections in a row re-initialise there.
-/// A rejected fix's time never moves the order on. Why: docs/dynamics-and-follow.md §3.5.
+/// Decides whether a fix is believable before it reaches a filter: accuracy (`maxEphMeters`, then
+/// `sigmaScale`), order (fix time, else arrival), time stamp against the stream's clock (lead, lag,
+/// re-anchoring), and jumps (`maxPlausibleSpeed·Δt + outlierAllowance`); agreeing runs re-initialise.
+/// A rejected fix's time never moves the order on. The rules: docs/dynamics-and-follow.md §3.5.
 public struct FixScreen: Sendable, Hashable {
     public let maxPlausibleSpeedMetersPerSecond: Double
     public let outlierAllowanceMeters: Double
@@ -93,9 +87,7 @@ public struct FixScreen: Sendable, Hashable {
     private var candidateCount = 0
     private var backwardsRun = 0
 
-    /// - Parameters:
-    ///   - maxFixLagSeconds: `FailsafeParameters.maxFixLagSeconds` (infinite: no check).
-    ///   - maxEphMeters: `FailsafeParameters.maxEphMeters` (infinite: no check).
+    /// `maxFixLagSeconds`, `maxEphMeters`: the `FailsafeParameters` bounds (infinite: no check).
     public init(tuning: EstimatorTuning, maxFixLagSeconds: Double = .infinity, maxEphMeters: Double = .infinity) {
         self.maxPlausibleSpeedMetersPerSecond = tuning.maxPlausibleSpeedMetersPerSecond
         self.outlierAllowanceMeters = tuning.outlierAllowanceMeters

@@ -95,10 +95,8 @@ public protocol FixTrackEstimator {
 }
 
 extension FixTrackEstimator {
-    /// An estimator with no fix yet. A fix describes `receivedAt − latencySeconds`.
-    /// - Parameters:
-    ///   - maxFixLagSeconds: `FailsafeParameters.maxFixLagSeconds` (infinite: no check).
-    ///   - maxEphMeters: `FailsafeParameters.maxEphMeters` (infinite: no check).
+    /// An estimator with no fix yet; a fix describes `receivedAt − latencySeconds`. `maxFixLagSeconds`,
+    /// `maxEphMeters`: the `FailsafeParameters` bounds (infinite: no check).
     public init(tuning: EstimatorTuning = EstimatorTuning(), latencySeconds: Double,
                 maxFixLagSeconds: Double = .infinity, maxEphMeters: Double = .infinity) {
         self.init(track: FixTrack(tuning: tuning, latencySeconds: latencySeconds, maxFixLagSeconds: maxFixLagSeconds,

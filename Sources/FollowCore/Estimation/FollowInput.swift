@@ -33,7 +33,6 @@ public enum FollowInput: Sendable {
 public enum DroneConfigurationStatus: Sendable, Hashable {
     /// Writes sent (e.g. after a bootstrap or reboot), not all acknowledged yet.
     case pending
-    /// Every write acknowledged.
     case done
     /// A write still failed after its retries; `key` is the AT*CONFIG key (e.g. `control:altitude_max`).
     case failed(key: String)
@@ -65,9 +64,7 @@ public enum InputOutcome: Sendable, Hashable {
 
 /// The output of one control tick.
 public struct FlightDecision: Sendable, Hashable {
-    /// What to send to the drone this tick.
     public var command: DroneCommand
-    /// The state after this tick.
     public var state: FlightState
     /// The transition this tick made, if any (at most one per tick).
     public var transition: FlightTransition?

@@ -1,10 +1,6 @@
-/// The person's altitude from their 3-D fixes, for `AltitudeMode.person`: a first-order filter behind a
-/// rate gate. Two fixes *agree* when their altitudes differ by at most `maxVerticalRateMetersPerSecond` ×
-/// the time between them + `jitterAllowanceMeters`. The filter is seeded only from a run of agreeing
-/// fixes (`seedFixCount` over `seedMinimumSeconds`); until then `filteredMeters` is nil. Then a fix is
-/// used only if it agrees with the last used one; others are counted (`spikesRejected`), and a run of
-/// them agreeing among themselves re-seeds the gate (`reseeds`). Pure: time is an argument. Why:
-/// docs/dynamics-and-follow.md §3.5.
+/// The person's altitude from their 3-D fixes (`AltitudeMode.person`): a first-order filter behind a rate
+/// gate (fixes agree within `maxVerticalRateMetersPerSecond` × Δt + `jitterAllowanceMeters`), seeded and
+/// re-seeded only from runs of agreeing fixes. Pure. Why: docs/dynamics-and-follow.md §3.5.
 public struct PersonAltitudeFilter: Sendable, Hashable {
     /// The filtered altitude, metres (the receiver's datum); nil until the first run of agreeing fixes.
     public private(set) var filteredMeters: Double?

@@ -12,11 +12,8 @@ public struct PlaneState: Sendable, Hashable {
     public var velocity: PlaneVector
 }
 
-/// The person's position and velocity: a `ConstantVelocityFilter` behind a `FixScreen`. A fix describes
-/// `receivedAt − latencySeconds`; estimates are predicted to the caller's `now` (at most
-/// `maxPredictionSeconds`). Reported velocity is fused when present. `motion` turns `.moving` after
-/// `movingConfirmationFixes` fixes above `movingSpeedMetersPerSecond` and `.stationary` below
-/// `stationarySpeedMetersPerSecond`. Not `isConverged` until `fixesToConverge` fixes are fused
+/// The person's position and velocity (a `ConstantVelocityFilter` behind a `FixScreen`), predicted to the
+/// caller's `now`; `motion` with hysteresis; not `isConverged` until `fixesToConverge` fixes are fused
 /// (docs/dynamics-and-follow.md §3.5).
 public struct TargetEstimator: Sendable, FixTrackEstimator {
     /// The person's receiver's screen and filter (freshness, convergence and estimate: `FixTrackEstimator`).

@@ -128,8 +128,7 @@ public enum FlightState: Sendable, Hashable {
     case landed
     /// Navdata reports an emergency.
     case emergency
-    /// A pilot or the autopilot's failsafe took the vehicle (MAVLink only): FollowMe sends nothing, not
-    /// even on SIGTERM, and runs no clock until the vehicle is down.
+    /// A pilot or the autopilot's failsafe took the vehicle (MAVLink only): FollowMe sends nothing until it is down.
     case released(ReleaseReason)
 
     /// Whether the state machine will never fly again from here (the shell may exit).
@@ -173,29 +172,22 @@ public enum TransitionReason: Sendable, Hashable {
     case altitudeReached
     /// The cause of holding cleared before the land deadline.
     case dataFresh
-    /// Started (or changed the reason for) holding.
     case hold(HoldReason)
-    /// Started landing.
     case land(LandReason)
     /// Navdata confirmed the drone landed after we asked it to.
     case landedConfirmed
     /// Navdata reported "landed" for `landedConfirmSeconds` while we thought it was flying.
     case landedUnexpectedly
-    /// Navdata raised the emergency bit.
     case emergencyReported
     /// Navdata cleared the emergency bit and reports landed.
     case emergencyCleared
-    /// Shutdown requested before take-off.
     case shutdownBeforeTakeOff
     /// Navdata did not confirm lift-off within `takeOffTimeoutSeconds`.
     case takeOffNotConfirmed
     /// An autopilot's take-off aborted before it left the ground: it waits in preflight again.
     case takeOffAbortedOnGround
-    /// The vehicle left FollowMe's control (a pilot or the autopilot's own failsafe took it).
     case vehicleReleased
-    /// Released, the vehicle is on the ground (whoever landed it).
     case landedWhileReleased
-    /// An autopilot seen on the ground is airborne without our take-off: someone else's flight, watched.
     case someoneElsesFlight
 }
 

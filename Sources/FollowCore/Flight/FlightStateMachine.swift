@@ -1,14 +1,7 @@
-/// The follow core: inputs in (`handle`), one `DroneCommand` per tick out (`tick`). Owns the
-/// `Navigator`, both estimators, the `FollowController` and the `WindMonitor`, and decides the
-/// `FlightState`. Pure: `now` is an argument everywhere, and `tick` does not allocate.
-///
-/// Every state change is confirmed by telemetry; at most one transition per tick. Airborne
-/// failsafes in precedence order: emergency, shutdown, operator LAND, critical then low battery,
-/// wind, the drone landing by itself, landed, then a `HoldReason` (which lands after
-/// `landAfterSeconds`). A drone airborne when first heard is adopted, never landed for it; an
-/// autopilot launched by someone else is watched (`released`). A source counts as fresh only once
-/// its estimator has converged and its last used input is younger than its timeout. States and
-/// failsafes in full: docs/commands.md §4.1; the rules' reasons: docs/flight-safety-faults.md §5.
+/// The follow core: inputs in (`handle`), one `DroneCommand` per tick out (`tick`); owns the navigator,
+/// estimators, controller and wind monitor, and decides the `FlightState` (at most one transition per
+/// tick, each confirmed by telemetry). Pure: `now` is an argument, and `tick` does not allocate. States,
+/// failsafes and their precedence: docs/commands.md §4.1; the rules' reasons: docs/flight-safety-faults.md §5.
 public struct FlightStateMachine: Sendable {
     /// As configured, but for the mode, angle and orbit direction the operator changed (`FollowModeChange`).
     public internal(set) var followParameters: FollowParameters
@@ -30,16 +23,14 @@ public struct FlightStateMachine: Sendable {
     public internal(set) var operatorHold = false, operatorLand = false, operatorStarted = false
     /// Someone else stopped our take-off on the ground (a pilot's mode switch): only START flies again.
     public internal(set) var startRequired = false
-    /// The person's altitude from their 3-D fixes, and its filtered value when home was set, metres:
-    /// their difference is the ground's rise under the person since take-off.
+    /// The person's altitude (3-D fixes), and its value when home was set, metres: the rise is their difference.
     public internal(set) var personAltitude = PersonAltitudeFilter()
     public internal(set) var personAltitudeAtHomeMeters: Double?
     /// A resumed flight's frame not yet applied (`applyResumedFrame`).
     var resumedFrame: FlightFrame?
     /// Since when the person has stood within `terrainMarginMeters` of the drone's height above home.
     var personAboveDroneSince: MonotonicTime?
-    /// The shortest standoff the vehicle's braking defends, metres (`Prerequisites.braking`); nil until
-    /// an autopilot's limits are read.
+    /// The shortest standoff the vehicle's braking defends, metres; nil until an autopilot's limits are read.
     public internal(set) var shortestDefensibleStandoffMeters: Double?
     /// Whether the link says it controls the vehicle (`FollowInput.vehicleControl`); true until told otherwise.
     public internal(set) var linkInControl = true
@@ -53,11 +44,9 @@ public struct FlightStateMachine: Sendable {
     var hasBeenAirborne = false
     /// A battery percentage has arrived (`batteryUnknown` false): only then do its thresholds apply.
     var batteryPercentKnown = false
-    /// An autopilot seen on the ground with no flight of ours under way; watching someone else's flight
-    /// that began in preflight.
+    /// An autopilot seen on the ground with no flight of ours under way; watching a flight begun in preflight.
     var vehicleSeenOnGround = false, watchingFromPreflight = false
-    /// From our take-off until the first `following`: the wind's short clock applies. Never for an adopted
-    /// drone, nor on going back to climbing.
+    /// From our take-off until the first `following` (the wind's short clock); never for an adopted drone.
     private var startingUp = false
     /// When REF take-off was first commanded (`takeOffTimeoutSeconds` counts from here).
     private var takeOffStartedAt: MonotonicTime?
@@ -121,7 +110,6 @@ public struct FlightStateMachine: Sendable {
         self.wind = WindMonitor(follow: follow, failsafe: failsafe, tuning: controller)
     }
 
-    // MARK: Inputs
 
     /// Takes one input. Inputs only update knowledge; decisions happen in `tick`.
     @discardableResult
@@ -192,7 +180,6 @@ public struct FlightStateMachine: Sendable {
         }
     }
 
-    // MARK: Tick
 
     /// Decides the state and the command for this instant. Call every ~30 ms.
     public mutating func tick(now: MonotonicTime) -> FlightDecision {
@@ -248,7 +235,6 @@ public struct FlightStateMachine: Sendable {
         return decision
     }
 
-    // MARK: Transitions
 
     /// Applies at most one transition and returns it.
     private mutating func advance(now: MonotonicTime) -> FlightTransition? {

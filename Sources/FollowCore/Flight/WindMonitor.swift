@@ -1,13 +1,7 @@
-/// Decides when the wind is more than the drone should fly in (docs/stopping-model.md §6). It watches
-/// the follower's fast wind estimate against the tilt authority c2·sin(maxTilt); three causes end a
-/// flight (→ `landing(.windTooStrong(cause))`):
-/// - **saturated**: the estimate at `saturationFraction` of the authority or more while the drone loses
-///   ground downwind, for `windSaturationSeconds` on a leaky clock, or sooner once that drift adds up
-///   to `maxExcessDriftMeters`;
-/// - **above limit**: the mean estimate (`meanTimeConstantSeconds`) exceeds `maxWindMetersPerSecond`, if set;
-/// - **firmware**: navdata's "too much wind" bit raised across `firmwareWarningSeconds` of packets.
-/// Pure: time is an argument; `observe` once per airborne tick, `reset` on the ground. The constants'
-/// reasons: docs/stopping-model.md §6.1.
+/// Decides when the wind is more than the drone should fly in: the fast wind estimate saturated at the
+/// tilt authority while losing ground (leaky clock, or drift), the mean above `maxWindMetersPerSecond`,
+/// or navdata's wind bit (`WindCause`). Pure; `observe` once per airborne tick, `reset` on the ground.
+/// The rules and their constants: docs/stopping-model.md §6–6.1.
 public struct WindMonitor: Sendable, Hashable {
     /// Share of the authority at which the estimate counts as saturated.
     public static let saturationFraction = 0.95

@@ -10,12 +10,10 @@ public struct LatencyHistogram: Sendable, Equatable {
     static let bucketCount = subBucketCount + (maximumExponent - subBucketBits + 1) * subBucketCount
 
     private var counts: [UInt32]
-    /// Samples recorded.
     public private(set) var count = 0
     /// Smallest and largest sample, nanoseconds (0 when empty).
     public private(set) var minimumNanoseconds: Int64 = 0
     public private(set) var maximumNanoseconds: Int64 = 0
-    /// Sum of all samples, nanoseconds (for the mean).
     public private(set) var totalNanoseconds: Int64 = 0
 
     public init() {
