@@ -9,11 +9,9 @@ public enum FlightIntent: Sendable, Hashable {
     case fly
     /// Land: REF with bit 9 clear; PCMD hover.
     case land
-    /// The drone reports an emergency (motors cut). Send REF with bit 9 clear; never toggle
-    /// the emergency bit (8) automatically — a person must inspect the drone first.
+    /// The drone reports an emergency: REF bit 9 clear; never toggle the emergency bit automatically.
     case emergency
-    /// Someone else flies the vehicle (`FlightState.released`): command nothing at all — no
-    /// set-point, no mode change, no LAND. Never for the AR.Drone.
+    /// Someone else flies the vehicle (`FlightState.released`): command nothing at all. Never for the AR.Drone.
     case release
 
     /// Whether REF bit 9 (take off / stay flying) should be set.
@@ -25,10 +23,9 @@ public enum FlightIntent: Sendable, Hashable {
     }
 }
 
-/// One progressive `AT*PCMD`: each value a fraction in [−1, 1] of the drone's configured maximum
-/// (docs/ardrone-protocol.md §2.3, docs/dynamics-and-follow.md §1.1). Made by the AR.Drone link's
-/// `TiltLoop` (module ARDrone), never by the core; here because a link reports what it sent
-/// (`CommandedTilt.pilot`) for the flight log.
+/// One progressive `AT*PCMD`, each value a fraction in [−1, 1] of the configured maximum
+/// (docs/ardrone-protocol.md §2.3). Made by the AR.Drone link's `TiltLoop`, never by the core; here
+/// because a link reports what it sent (`CommandedTilt.pilot`).
 public struct PilotCommand: Sendable, Hashable {
     /// Bank, fraction of `euler_angle_max`; positive = bank right (move right).
     public var roll: Double
@@ -55,13 +52,10 @@ public struct PilotCommand: Sendable, Hashable {
     }
 }
 
-/// The command for one control tick: the intent and the motion the core asks for. Each drone family
-/// translates the motion at its link (the AR.Drone's `TiltLoop` into PCMD, module ARDrone; an
-/// autopilot flies it as is).
+/// The command for one control tick: the intent and the motion, which each drone family translates.
 public struct DroneCommand: Sendable, Hashable {
     public var intent: FlightIntent
-    /// What the core asks for, in the local plane (`MotionCommand`); `nil` = hover: the vehicle's
-    /// own position hold (AR.Drone PCMD flag 0; an autopilot's zero-velocity set-point).
+    /// The motion (`MotionCommand`); nil = hover in the vehicle's own position hold.
     public var motion: MotionCommand?
 
     @inlinable public init(intent: FlightIntent, motion: MotionCommand? = nil) {

@@ -1,6 +1,5 @@
 /// The follower's keep-out geometry: the aim pushed out of the protected radius, clipped into the
-/// geofence and the approach-speed cap towards the person (`StoppingModel`, docs/stopping-model.md §3–4);
-/// the tilt removed towards a person inside `minSeparationMeters` is `TiltLoop`'s (the keep-off points).
+/// geofence, and the approach-speed cap towards the person (`StoppingModel`, docs/stopping-model.md §3–4).
 extension FollowController {
     /// Moves `aim` radially away from `person` to at least minSeparation + margin.
     func pushedOut(_ aim: PlaneVector, from person: PlaneVector, fallback: PlaneVector) -> PlaneVector {
@@ -19,20 +18,15 @@ extension FollowController {
         return length > radius ? home + offset * (radius / length) : point
     }
 
-    /// The nearest place the person can be: where their last fix put them (neither filtered nor
-    /// extrapolated). They may have stopped dead right then — a jogger can, and a receiver's reported
-    /// position can — so no stopping distance is credited here (the estimate's own limit credits a
-    /// person moving away with `personDecelerationMetersPerSecondSquared`). Issue 22: crediting the
-    /// estimate's speed at 4 m/s² (1.1 m at 3 m/s) let a drone close to 0.6 m inside the protected
-    /// radius of a jogger who stopped dead, on the AR.Drone and an ArduCopter alike.
+    /// The nearest place the person can be: their last fix as measured, with no stopping distance
+    /// credited (they may have stopped dead then; docs/stopping-model.md §3).
     func stopPoint(lastFix: PlaneVector?, target: PlaneState) -> PlaneVector {
         lastFix ?? target.position
     }
 
-    /// The cap on the velocity component towards a person point, as a half-plane v·n ≤ limit
-    /// (nil when the drone is on top of the point and no direction exists): the closing speed
-    /// `StoppingModel` allows with room = distance − protected radius − margin, the point moving
-    /// at `personVelocity`, braking reduced by any wind towards it.
+    /// The cap on the velocity component towards a person point as a half-plane v·n ≤ limit (nil when
+    /// the drone is on top of it): `StoppingModel`'s allowed approach with room = distance − protected
+    /// radius − margin, braking reduced by any wind towards the point.
     func approachLimit(drone: PlaneVector, person: PlaneVector, personVelocity: PlaneVector,
                                margin: Double) -> HalfPlane? {
         let rel = person - drone
@@ -53,14 +47,12 @@ package struct HalfPlane: Sendable, Hashable {
     package var normal: PlaneVector
     package var limit: Double
 
-    /// No velocity component along `unit` (of unit length): what the drone may do at the keep-out's
-    /// edge, moving round the person or away, never towards them.
+    /// No velocity component along `unit`: at the keep-out's edge, round the person or away only.
     package static func noMotion(along unit: PlaneVector) -> HalfPlane { HalfPlane(normal: unit, limit: 0) }
 
     package func contains(_ v: PlaneVector) -> Bool { v.dot(normal) <= limit + 1e-12 }
 
-    /// The point nearest `v` with v·normal ≤ limit. Fails closed: a NaN anywhere (velocity or limit)
-    /// gives no motion towards the point — zero, or the back-off `limit` asks for when it is negative.
+    /// The point nearest `v` with v·normal ≤ limit. Fails closed on NaN: zero, or a negative `limit`'s back-off.
     package func project(_ v: PlaneVector) -> PlaneVector {
         let excess = v.dot(normal) - limit
         if v.isFinite, excess > 0 { return v - normal * excess }
@@ -68,14 +60,10 @@ package struct HalfPlane: Sendable, Hashable {
         return limit.isFinite && limit < 0 && normal.isFinite ? normal * limit : .zero
     }
 
-    /// The point nearest `v` that satisfies both constraints (Euclidean projection onto the
-    /// intersection); always finite. Normals (nearly) the same way — two points on one side — give the
-    /// tighter constraint's projection. If they cannot both hold (opposite normals: points either
-    /// side of the drone), halfway between their boundaries — zero for equal back-offs both ways, a
-    /// smaller back-off when the far side only caps the speed towards it. A non-finite limit fails
-    /// closed: the other constraint's own back-off, else zero.
+    /// The point nearest `v` satisfying both (Euclidean projection onto the intersection); always finite.
+    /// Normals the same way: the tighter one. Opposite and incompatible: halfway between the boundaries.
+    /// A non-finite limit fails closed: the other constraint's back-off, else zero.
     package static func project(_ v: PlaneVector, _ a: HalfPlane?, _ b: HalfPlane?) -> PlaneVector {
-        // Fail closed: nothing non-finite gets through, whichever constraints apply.
         guard v.isFinite else { return a?.project(v) ?? b?.project(v) ?? .zero }
         guard let a else { return b?.project(v) ?? v }
         guard let b else { return a.project(v) }
@@ -93,15 +81,12 @@ package struct HalfPlane: Sendable, Hashable {
             if vertex.isFinite { return vertex }
         }
         guard a.normal.dot(b.normal) > 0 else {
-            // Opposite demands that cannot both hold: along a's normal, halfway between the two
-            // boundaries (each violated by the same least amount), so a back-off that meets only a
-            // speed cap on the far side stays a back-off; equal back-offs both ways give zero.
+            // Opposite demands: halfway between the boundaries, so a back-off against a far-side cap stays one.
             return a.normal * ((a.limit - b.limit) / 2)
         }
         return (a.limit <= b.limit ? a : b).project(v)
     }
 
-    /// Below this |sin| of the angle between two normals they count as parallel (a vertex farther than
-    /// ≈ 1/this × the limits' difference is no velocity to fly).
+    /// Below this |sin| of the angle between two normals they count as parallel.
     static let parallelDeterminant = 1e-6
 }

@@ -1,7 +1,6 @@
 /// One tick of the follower's output plus what it was aiming at (for the flight log).
 public struct FollowOutput: Sendable, Hashable {
-    /// The motion the core asks for (`MotionCommand`): what an autopilot receives as is, and what the
-    /// AR.Drone link's tilt loop turns into PCMD (with `motion.context`).
+    /// The motion the core asks for; for the AR.Drone it carries the `MotionContext` its link's tilt loop needs.
     public var motion: MotionCommand
     /// Where the drone is trying to be, plane metres.
     public var aimPoint: PlaneVector
@@ -13,75 +12,16 @@ public struct FollowOutput: Sendable, Hashable {
     public var relativeBearingDegrees: Double
     /// Whether the standoff direction is frozen (person standing).
     public var standoffDirectionFrozen: Bool
-    /// The velocity loop's wind (disturbance) estimate, plane m/s: the air mass's velocity that
-    /// explains the tilt needed to hold the commanded velocity.
+    /// The slow wind observer's estimate, plane m/s (the air mass's velocity in the tilt model).
     public var windEstimate: PlaneVector = .zero
-    /// Whether the geofence pulled the aim point in (the person is further out than the drone may
-    /// go): the state machine turns this into a named `holding(.geofence)`.
+    /// The geofence pulled the aim point in: the state machine turns this into `holding(.geofence)`.
     public var aimLimitedByGeofence: Bool = false
 }
 
-/// Turns estimates of the person and the drone into a motion command (and, for the AR.Drone, the
-/// context its link's tilt loop needs), every tick.
-///
-/// **Where it aims (our choice).** At the person plus `standoffMeters` along a *standoff
-/// direction* u, a unit vector from the person. u starts as the person→drone direction, so
-/// following begins without a sideways lunge. `FollowParameters.mode` says where u turns to
-/// (`FollowMode`: the angle mode towards `angleDegrees` from the direction of travel at most at
-/// `orbitSpeedMetersPerSecond`, the orbit round and round at that speed; `FollowController+Standoff.swift`);
-/// the leash, the default, is this. While the person walks (`TargetMotion.moving`)
-/// u swings towards "behind the person" (−their velocity), first order with
-/// `standoffRotationTimeConstantSeconds` and at most `standoffRotationDegreesPerSecond`, and
-/// only with room to spare (not within a metre or two of `minSeparationMeters`): the drone
-/// moves round the circle, never across it, so someone walking straight at it makes it back
-/// off first and drift round behind them later. While they stand, u is frozen (PX4 freezes
-/// its follow orientation below 1 m/s for the same reason: GPS jitter must not make the drone
-/// circle a standing person). The aim point is pulled inside 90 % of the geofence and pushed
-/// out to at least `minSeparationMeters` + `separationMarginMeters` from the person.
-///
-/// **How it gets there.** The person's estimate steps at every fix, so it first goes through
-/// a critically damped second-order reference (ω = `targetSmoothingRadiansPerSecond`, fed the
-/// estimated velocity too, so a steady walk is tracked without lag). The person's velocity is
-/// faded in between `feedForwardStart…Full` m/s, so a standing person's jitter is not fed
-/// forward. Commanded velocity = reference velocity + motion of the aim point round the circle
-/// + whatever part of the person's speed *towards the drone* the reference has not caught up
-/// with (safety is not smoothed away) + a position term (linear near the aim point,
-/// √(2·a·e) far from it).
-///
-/// **Separation.** The closing speed towards the person is capped by `StoppingModel`: the
-/// drone, braking as hard as its tilt allows (less any wind pushing it towards them) after its
-/// reaction time, must stop outside `minSeparationMeters` (the protected radius) even if the
-/// person stops as hard as a person can; inside it the drone must back off at
-/// `separationGainPerSecond` per metre. This holds against two points: the estimate (kept
-/// further off by its 1σ; its velocity counts — someone walking at the drone closes the gap at
-/// their speed plus the drone's) and the *stop point*, the last raw fix itself (the nearest place
-/// the person can be: they may have stopped dead right when it was taken). Inside
-/// `minSeparationMeters` any tilt towards either is also removed from the final PCMD,
-/// bypassing the slew limiter.
-///
-/// **Wind.** A disturbance observer compares the drone's velocity with what the tilt model
-/// predicts from the tilts commanded; what the model cannot explain (wind, or c1/c2 being off)
-/// becomes a wind estimate that the tilt feed-forward cancels, so a steady wind leaves no
-/// standing offset and the approach limits count on less braking when it blows towards the
-/// person. It is kept across hovers and used while following, climbing and holding.
-///
-/// **Into motion.** The output is a `MotionCommand`: the velocity above, a climb rate holding
-/// `altitudeMeters` and a yaw rate pointing the nose at the person. An autopilot
-/// (`VehicleDynamics.velocityLoop`) flies it with its own velocity loop; the stopping model then
-/// counts on the autopilot's acceleration limit, and the latency prediction on its response.
-///
-/// **Into a PCMD (AR.Drone only, `VehicleDynamics.tiltLoop`: `TiltLoop`, fed the motion and its
-/// `MotionContext`).** A velocity loop inverts the AR.Drone's tilt→velocity model
-/// v̇ = c1·(c2·sin(tilt) − v) (tum_ardrone, docs/dynamics-and-follow.md §1.2):
-/// sin(tilt) = (v_cmd + Kv·(v_cmd − v)/c1)/c2, so a steady speed v holds asin(v/c2) as its
-/// feed-forward. The tilt vector is rotated into the body frame (PCMD: negative pitch =
-/// forward, positive roll = right, fractions of `maxTiltDegrees`), so the drone moves sideways
-/// without turning first. Yaw points the nose at the person (proportional + the bearing's own
-/// rate, fraction of `maxYawRateDegreesPerSecond`, positive = clockwise); gaz holds
-/// `altitudeMeters` (fraction of `maxClimbMetersPerSecond`). Every output is clamped to
-/// [−1, 1] and slew-rate limited. The drone state is predicted `commandLatencySeconds` ahead
-/// with the last command, since a PCMD takes about that long to act (tum_ardrone
-/// `delayControl`).
+/// Turns estimates of the person and the drone into a `MotionCommand` every tick: a velocity towards an
+/// aim point on the standoff circle within `StoppingModel`'s approach limits, a climb rate and a yaw
+/// rate; for the AR.Drone also the wind observers and the `MotionContext` its link's `TiltLoop` needs.
+/// The law: docs/dynamics-and-follow.md §2.8; separation docs/stopping-model.md §3; wind §5.
 public struct FollowController: Sendable {
     /// As built, but for the mode, angle and orbit direction (`changeFollowMode`).
     public private(set) var parameters: FollowParameters
@@ -91,42 +31,34 @@ public struct FollowController: Sendable {
     /// Who closes the velocity loop: FollowMe's tilt loop (AR.Drone) or an autopilot.
     public private(set) var vehicle: VehicleDynamics
 
-    // Controller state, internal (not private) only so the command and separation extensions in
-    // FollowController+Commands.swift / +Separation.swift can use it; nothing else in the module does.
+    // Controller state, internal for the +Commands/+Separation/+Standoff extensions.
     let sinMaxTilt: Double
     let maxTiltRadians: Double
     var smoothedPosition: PlaneVector?
     var smoothedVelocity: PlaneVector = .zero
     var standoffDirection: PlaneVector?
-    /// The operator changed to the leash and its swing behind the person is still bound by the orbit
-    /// speed (`turnedStandoffDirection`).
+    /// Changed to the leash and still swinging behind at the orbit speed (`turnedStandoffDirection`).
     var swingingIntoLeash = false
-    /// The tilt the AR.Drone link last commanded (`CommandedTilt`, reported back by the link after
-    /// every send; seeded here from the hover attitude, level after a hover): the latency prediction's
-    /// and the wind observers' input. Unused for an autopilot.
+    /// The tilt the AR.Drone link last commanded: the latency prediction's and wind observers' input.
     var commandedTilt: CommandedTilt = .level
     /// The last motion commanded (the latency prediction's input for an autopilot).
     var lastMotion: MotionCommand = .stop
     var lastTickAt: MonotonicTime?
-    /// `YawMode.travel`: the nose is along the flight (`facesTravel(speedMetersPerSecond:)`, with hysteresis).
+    /// `YawMode.travel`: the nose is along the flight (with hysteresis).
     var facingTravel = false
-    /// The velocity loop's wind observer (slow: GPS jitter must not shake the drone) and the wind
-    /// failsafe's (fast, not limited to the tilt authority): `WindObserver`.
+    /// The velocity loop's (slow) and the wind failsafe's (fast, not clamped at the tilt) `WindObserver`.
     var windObserver = WindObserver()
     var fastWindObserver = WindObserver()
     /// Braking, reaction and the person's stopping ability.
     public private(set) var stopping: StoppingModel
 
-    /// Follows in another mode from the next tick (`FollowModeChange`): only the standoff direction's
-    /// goal changes; the direction itself turns there round the circle at a bounded rate
-    /// (`turnedStandoffDirection`), and no separation rule reads the mode.
+    /// Follows in another mode from the next tick; only the standoff direction's goal changes.
     public mutating func changeFollowMode(_ change: FollowModeChange) {
         if change.mode == .leash, parameters.mode != .leash { swingingIntoLeash = true }
         parameters = change.applied(to: parameters)
     }
 
-    /// An autopilot's own limits, read from the vehicle (`FollowInput.vehicleBraking`), replace the
-    /// defaults the flight started with; the AR.Drone's tilt loop is left as it is.
+    /// An autopilot's limits read from the vehicle replace the defaults; ignored for the tilt loop.
     public mutating func useAutopilotResponse(_ response: AutopilotResponse) {
         guard case .velocityLoop = vehicle else { return }
         vehicle = .velocityLoop(response)
@@ -157,19 +89,13 @@ public struct FollowController: Sendable {
     /// The velocity loop's wind estimate, plane m/s.
     public var windEstimate: PlaneVector { windObserver.wind }
 
-    /// The wind failsafe's estimate, plane m/s: the same model at `ControllerTuning.failsafeWindObserverRadiansPerSecond`,
-    /// and not clamped at the tilt authority (a value past it means the drone is being blown).
+    /// The wind failsafe's estimate, plane m/s (fast, not clamped at the tilt authority).
     public var fastWindEstimate: PlaneVector { fastWindObserver.wind }
 
-    /// Learns the wind while the firmware flies the drone (take-off, PCMD flag 0): it holds the
-    /// drone still, so the tilt it needs is what the wind takes, c1·(c2·sin(tilt) − v + w) ≈ 0, and
-    /// the follower's first PCMD starts from that tilt instead of level (which would let the
-    /// wind push the drone towards the person while the observer converges). The AR.Drone link seeds
-    /// its own tilt loop from the same attitude and reports it (`noteCommandedTilt`).
-    /// - Parameters: navdata attitude (pitch positive = nose up, roll positive = right down), degrees.
+    /// Learns the wind from the attitude while the firmware holds the drone still (take-off; tilt loop only)
+    /// and seeds the tilt last commanded from it. Degrees: pitch + = nose up, roll + = right down.
     public mutating func observeHover(pitchDegrees: Double, rollDegrees: Double, drone: PlaneState,
                                       noseHeadingDegrees: Double, now: MonotonicTime) {
-        // An autopilot holds its own position during its take-off: no tilt model to learn from.
         guard vehicle == .tiltLoop, pitchDegrees.isFinite, rollDegrees.isFinite, drone.velocity.isFinite, noseHeadingDegrees.isFinite else { return }
         let dt = tickSeconds(now: now)
         let forward = _sin(radians(fromDegrees: -pitchDegrees)), right = _sin(radians(fromDegrees: rollDegrees))
@@ -182,15 +108,13 @@ public struct FollowController: Sendable {
                               limit: tuning.failsafeWindLimitFactor * authority)
         guard tuning.windObserverRadiansPerSecond > 0 else { return }
         windObserver.seed(towards: wind, gain: gain, limit: authority)
-        // As the link's `TiltLoop.seed` holds it: the attitude in fractions of the maximum tilt, clamped.
         let pitchFraction = min(max(radians(fromDegrees: pitchDegrees) / maxTiltRadians, -1), 1)
         let rollFraction = min(max(radians(fromDegrees: rollDegrees) / maxTiltRadians, -1), 1)
         commandedTilt = CommandedTilt(forwardSine: _sin(-pitchFraction * maxTiltRadians),
                                       rightSine: _sin(rollFraction * maxTiltRadians), pilot: nil)
     }
 
-    /// The tilt the link commanded for the last decision (`LinkEvent.commandSent`): the next tick's
-    /// latency prediction and wind observers start from it. Ignored unless finite and a tilt loop's.
+    /// The tilt the link commanded for the last decision; ignored unless valid and a tilt loop's.
     public mutating func noteCommandedTilt(_ tilt: CommandedTilt) {
         guard vehicle == .tiltLoop, tilt.isValid else { return }
         commandedTilt = tilt
@@ -202,12 +126,9 @@ public struct FollowController: Sendable {
         fastWindObserver = WindObserver()
     }
 
-    /// The tilt last commanded, as the link reported it (or seeded from the hover attitude).
     public var lastCommandedTilt: CommandedTilt { commandedTilt }
 
-    /// Forgets smoothing, geometry and the tilt last commanded: call when the drone has been
-    /// hovering (PCMD flag 0), so the next command ramps up from level flight. The wind
-    /// estimate is kept (the wind did not change because we hovered).
+    /// Forgets smoothing, geometry and the tilt last commanded after a hover (PCMD flag 0); keeps the wind.
     public mutating func reset() {
         smoothedPosition = nil
         smoothedVelocity = .zero
@@ -216,25 +137,13 @@ public struct FollowController: Sendable {
         lastMotion = .stop
         lastTickAt = nil
         facingTravel = false
-        // The firmware flew the hover with tilts we do not know: restart the observers' velocity.
         windObserver.restart()
         fastWindObserver.restart()
     }
 
-    /// Follow the person.
-    /// - Parameters:
-    ///   - target: the person's estimate at `now` (latency-compensated).
-    ///   - targetLastFix: the person's last fix as measured (neither filtered nor extrapolated):
-    ///     a second opinion for the separation rules, which must hold against both.
-    ///   - separationUncertaintyMeters: 1σ of the estimated drone–person offset; the
-    ///     separation rules keep this much further away.
-    ///   - motion: whether they walk or stand.
-    ///   - drone: the drone's estimate at `now`.
-    ///   - noseHeadingDegrees: compass heading of the nose.
-    ///   - altitudeMeters: navdata altitude.
-    ///   - targetAltitudeMeters: the altitude to climb or descend to (navdata's frame); default
-    ///     `parameters.altitudeMeters` (`FlightStateMachine.followAltitudeMeters()` moves it with the person).
-    ///   - home: the take-off point on the plane (geofence centre), if known.
+    /// Follow the person: `target` is their estimate at `now`, `targetLastFix` their last fix as measured
+    /// (the separation rules hold against both, `separationUncertaintyMeters` further off); `targetAltitudeMeters`
+    /// in navdata's frame, default `parameters.altitudeMeters`; `home` the geofence centre, if known.
     public mutating func follow(
         target: PlaneState, targetLastFix: PlaneVector? = nil, separationUncertaintyMeters: Double = 0,
         motion: TargetMotion, drone: PlaneState,
@@ -245,15 +154,13 @@ public struct FollowController: Sendable {
         observeWind(drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt, omega: tuning.windObserverRadiansPerSecond)
         let predicted = predictAcrossLatency(drone, noseHeadingDegrees: noseHeadingDegrees)
 
-        // 1. Smooth reference for the person. Their velocity is faded in with speed, so the
-        //    jitter of a standing person is not fed forward but someone setting off (towards the
-        //    drone, say) is, whatever `motion` says yet.
+        // 1. Smoothed reference; the person's velocity faded in with speed.
         let frozen = motion == .stationary
         let fade = min(max((target.velocity.length - tuning.feedForwardStartMetersPerSecond)
                            / (tuning.feedForwardFullMetersPerSecond - tuning.feedForwardStartMetersPerSecond), 0), 1)
         let reference = smooth(target, velocity: target.velocity * fade, dt: dt)
 
-        // 2. Standoff direction: turned round the circle as the mode asks (FollowController+Standoff.swift).
+        // 2. Standoff direction (FollowController+Standoff.swift).
         let person = reference.position
         let standoff = max(parameters.standoffMeters, minSeparationMeters + tuning.separationMarginMeters)
         let keepOut = minSeparationMeters + tuning.separationMarginMeters
@@ -263,7 +170,7 @@ public struct FollowController: Sendable {
             reference: reference, travelVelocity: target.velocity, frozen: frozen, range: range, keepOut: keepOut, standoff: standoff, dt: dt)
         standoffDirection = direction
 
-        // 3. Aim point: on the circle, inside the geofence, outside the separation radius.
+        // 3. Aim point: on the circle, inside the geofence, outside the keep-out of estimate and last fix.
         var aim = person + direction * standoff
         var limitedByGeofence = false
         if let home {
@@ -271,28 +178,23 @@ public struct FollowController: Sendable {
             limitedByGeofence = clipped != aim
             aim = clipped
         }
-        // The person is somewhere between their last fix (if they stopped dead right then) and the
-        // extrapolated estimate (if they kept going): the separation rules hold against both.
         let stopPoint = self.stopPoint(lastFix: targetLastFix, target: target)
         aim = pushedOut(aim, from: target.position, fallback: direction)
         aim = pushedOut(aim, from: stopPoint, fallback: direction)
         aim = pushedOut(aim, from: target.position, fallback: direction)
         if let home {
-            // Separation first, then the fence: if both cannot hold the approach limits below
-            // still keep the drone off the person.
+            // Separation first, then the fence; the approach limits still hold if both cannot.
             aim = Self.insideFence(aim, home: home, radius: Self.geofenceAimFraction * geofenceMeters)
         }
 
-        // 4. Commanded velocity: feed-forward of the aim point's own motion, plus position
-        //    feedback comparing aim and drone both `commandLatencySeconds` ahead.
+        // 4. Commanded velocity: the aim point's motion, plus position feedback `commandLatencySeconds` ahead.
         var aimVelocity = reference.velocity
             + PlaneVector(east: -direction.north, north: direction.east) * (orbitRate * standoff)
         if parameters.mode != .leash { aimVelocity += centripetalLead(direction: direction, orbitRate: orbitRate, standoff: standoff) }
         let error = aim + aimVelocity * tuning.commandLatencySeconds - predicted.position
         let errorLength = error.length
         var velocity = aimVelocity
-        // Someone walking at the drone is not smoothed away: the part of their approach speed the
-        // reference has not caught up with yet is fed forward at once.
+        // The part of their approach speed the reference has not caught up with yet, at once.
         if range > 1e-6 {
             let outward = (drone.position - target.position) / range
             let lag = (target.velocity * fade).dot(outward) - reference.velocity.dot(outward)
@@ -309,15 +211,12 @@ public struct FollowController: Sendable {
                                           personVelocity: target.velocity, margin: margin)
         let stopPointLimit = approachLimit(drone: drone.position, person: stopPoint, personVelocity: .zero, margin: 0)
         velocity = HalfPlane.project(velocity, estimateLimit, stopPointLimit)
-        // The stopping model says the drone must already be moving away from where the person
-        // measurably is (not merely from the estimate's uncertainty): that is an escape, and the
-        // tilt slew limit (smoothness) must not delay it.
+        // Moving away from where the person measurably is: an escape, which the tilt slew must not delay.
         let measuredLimit = approachLimit(drone: drone.position, person: target.position,
                                           personVelocity: target.velocity, margin: 0)
         let escaping = (measuredLimit?.limit ?? 0) < 0 || (stopPointLimit?.limit ?? 0) < 0
 
-        // 5. Motion: the velocity, a climb to the altitude, the nose towards the person; then the
-        //    context a vehicle closing its own velocity loop needs (the AR.Drone's link makes the PCMD).
+        // 5. Motion, and for the tilt loop its context.
         let toPerson = person - predicted.position
         var motion = MotionCommand(
             velocity: velocity,
@@ -339,18 +238,16 @@ public struct FollowController: Sendable {
             aimLimitedByGeofence: limitedByGeofence)
     }
 
-    /// Hold a point: fly to `holdPoint` (or, without one, bring the velocity to zero), face the
-    /// person if known, and climb or descend to `altitudeMeters`. Used while climbing after
-    /// take-off (holding the take-off point, so wind cannot drift the drone towards the person)
-    /// and while holding. The separation rules of `follow` apply against the person, if known.
+    /// Hold a point: fly to `holdPoint` (or, without one, to zero velocity), face the person if known,
+    /// and hold `holdAltitudeMeters` (default `parameters.altitudeMeters`). Used while climbing and
+    /// holding; the approach limits of `follow` apply against the person, if known.
     public mutating func station(
         target: PlaneState?, targetLastFix: PlaneVector? = nil, holdPoint: PlaneVector? = nil,
         drone: PlaneState, noseHeadingDegrees: Double,
         altitudeMeters: Double, holdAltitudeMeters: Double? = nil, climbing: Bool = false, now: MonotonicTime
     ) -> ControlOutput {
         let dt = tickSeconds(now: now)
-        // The climb starts with no wind estimate (it is reset on the ground) and lasts seconds: the
-        // observer runs at `ControllerTuning.climbWindObserverRadiansPerSecond` there, so the take-off point is held.
+        // Climbing starts with no wind estimate: a faster observer holds the take-off point.
         observeWind(drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt,
                     omega: climbing ? max(tuning.climbWindObserverRadiansPerSecond, tuning.windObserverRadiansPerSecond)
                         : tuning.windObserverRadiansPerSecond)

@@ -1,22 +1,7 @@
-/// How much room the drone and the person need to stop, and the approach speed that still
-/// leaves it: the physics behind the minimum-separation promise (docs/stopping-model.md).
-///
-/// - The drone brakes at `droneBrakingMetersPerSecondSquared` after `droneReactionSeconds`.
-///   Both come from the tilt model, not from a constant: full tilt gives c1·c2·sin(maxTilt)
-///   (3.47 m/s² at 20°, tum_ardrone constants), of which `brakingAuthorityFraction` is counted
-///   on (the rest is left for attitude and estimate errors); a wind blowing the drone towards
-///   the person takes c1·w off it. The reaction is the command latency + the tilt response
-///   (`tiltTimeConstantSeconds`) + half the slew limiter's ramp from level to full tilt.
-/// - The person is not a wall: someone moving away at u cannot stop dead. A walker stops within
-///   one step and a runner within two or three (gait-termination studies, docs/stopping-model.md
-///   §2), which is at most `personDecelerationMetersPerSecondSquared` (4 m/s², a bound: a harder
-///   stop gives the drone *less* credit, so the bound is taken high). That credit is given only to
-///   the extrapolated estimate; the *stop point* — the nearest place the person can be — is their
-///   last measured position itself (a jogger can stop dead, and a receiver's position can; issue 22).
-/// - The limit is on the closing speed: towards a point that moves away at u ≥ 0 and may stop
-///   at `a_p`, the drone may approach at v with v·T + v²/(2·a_d) ≤ room + u²/(2·a_p); towards a
-///   point that approaches (u < 0) and may keep coming, (v − u)·T + (v − u)²/(2·a_d) ≤ room.
-///   `room` is the distance minus the protected radius; negative room means back off.
+/// How much room the drone and the person need to stop, and the approach speed that still leaves it
+/// (docs/stopping-model.md §1–4, §7): the drone brakes at `droneBrakingMetersPerSecondSquared` after
+/// `droneReactionSeconds`; a person moving away at u is credited u²/(2·a_p); the cap is on the closing
+/// speed. Room is the distance minus the protected radius; negative room means back off.
 public struct StoppingModel: Sendable, Hashable {
     /// Braking the drone can count on, m/s² (wind not included; see `braking(windTowardsMetersPerSecond:)`).
     public let droneBrakingMetersPerSecondSquared: Double
@@ -27,18 +12,13 @@ public struct StoppingModel: Sendable, Hashable {
     /// Drag rate c1, 1/s (wind acts as c1·w on the drone).
     public let dragRatePerSecond: Double
 
-    /// The walking speed the shortest accepted standoff is sized for, m/s: preferred human
-    /// walking speed, 1.4 m/s (docs/stopping-model.md §2). A jogger at the drone needs more room
-    /// (docs/stopping-model.md §4 says how much).
+    /// The walking speed the shortest accepted standoff is sized for, m/s (docs/stopping-model.md §2, §4).
     public static let walkerSpeedMetersPerSecond = 1.4
-    /// Least braking ever assumed, m/s² (so a strong tail wind makes the drone keep far back
-    /// rather than divide by zero).
+    /// Least braking ever assumed, m/s² (a strong tail wind makes the drone keep far back, never divide by zero).
     public static let minimumBrakingMetersPerSecondSquared = 0.3
 
-    /// The model for `vehicle`: the AR.Drone's braking from its tilt model (above); an autopilot's
-    /// from its own acceleration limit, which it brakes at after the command latency, half its jerk
-    /// ramp (a/j) and its tracking lag (docs/stopping-model.md §7). An autopilot holds its velocity
-    /// against the wind itself, so no wind term (`dragRatePerSecond` 0).
+    /// The model for `vehicle`: braking from the tilt model (AR.Drone) or the autopilot's acceleration
+    /// limit, which also has no wind term (docs/stopping-model.md §1, §7).
     public init(parameters: FollowParameters, tuning: ControllerTuning, vehicle: VehicleDynamics = .tiltLoop) {
         switch vehicle {
         case .tiltLoop:
@@ -50,8 +30,6 @@ public struct StoppingModel: Sendable, Hashable {
                 + 0.5 / tuning.tiltSlewPerSecond
             dragRatePerSecond = tuning.dragRatePerSecond
         case .velocityLoop(let autopilot):
-            // The same share as for the tilt (`brakingAuthorityFraction`): a vehicle heavier, or tuned
-            // softer, than the autopilot's defaults say brakes less (the off-model Copter: 1.8 m/s²).
             droneBrakingMetersPerSecondSquared = max(
                 tuning.brakingAuthorityFraction * autopilot.maxAccelerationMetersPerSecondSquared,
                 Self.minimumBrakingMetersPerSecondSquared)
@@ -73,16 +51,14 @@ public struct StoppingModel: Sendable, Hashable {
         u > 0 ? u * u / (2 * personDecelerationMetersPerSecondSquared) : 0
     }
 
-    /// The fastest the drone may move towards a point `roomMeters` outside the protected radius
-    /// that moves away at `u` m/s (negative: towards the drone), braking at `braking`.
-    /// Negative when it must back off (room < 0: `backOffGainPerSecond` per metre of intrusion,
-    /// plus the person's approach speed; no credit for someone moving away inside the radius).
+    /// The fastest the drone may move towards a point `roomMeters` outside the protected radius that moves
+    /// away at `u` m/s (negative: towards the drone), m/s. Negative = back off: inside the radius,
+    /// `backOffGainPerSecond` per metre plus the point's approach speed, no credit for moving away.
     public func allowedApproachSpeed(
         roomMeters room: Double, pointAwaySpeedMetersPerSecond u: Double, braking a: Double,
         backOffGainPerSecond: Double
     ) -> Double {
         let t = droneReactionSeconds
-        // Inside the protected radius the drone never moves towards the person, whatever they do.
         guard room >= 0 else { return min(u, 0) + backOffGainPerSecond * room }
         if u >= 0 {
             let credited = room + personStoppingDistanceMeters(awaySpeedMetersPerSecond: u)

@@ -1,9 +1,5 @@
-/// A disturbance observer on the tilt model (docs/stopping-model.md §5): v̂̇ = c1·(c2·tilt − v̂ + ŵ)
-/// + L1·(v − v̂), ŵ̇ = L2·(v − v̂), with the tilt last commanded; critically damped at ω
-/// (L1 = 2ω − c1, L2 = ω²/c1). Whatever the model cannot explain — wind, or c1/c2 being off —
-/// ends up in ŵ. The follower keeps two: a slow one the velocity loop cancels (GPS jitter must not
-/// shake the drone) and a fast one the wind failsafe watches (`WindMonitor`: a wind beyond the tilt
-/// must be seen in seconds, while the drone drifts).
+/// A disturbance observer on the tilt model, critically damped at ω (docs/stopping-model.md §5–6):
+/// whatever the model cannot explain — wind, or c1/c2 being off — ends up in ŵ.
 struct WindObserver: Sendable, Hashable {
     /// ŵ, plane m/s: the air mass's velocity in the tilt model.
     var wind: PlaneVector = .zero
@@ -23,8 +19,7 @@ struct WindObserver: Sendable, Hashable {
         let l1 = max(2 * omega - c1, 0), l2 = omega * omega / c1
         let nextVelocity = estimate + ((thrust - estimate + wind) * c1 + innovation * l1) * dt
         let nextWind = (wind + innovation * (l2 * dt)).clamped(toLength: limit)
-        // A non-finite step (an overflow on nonsense input) is dropped: kept, it would stay for the
-        // flight and the failsafe would ignore every estimate after it.
+        // A non-finite step is dropped: kept, it would poison the estimate for the flight.
         guard nextVelocity.isFinite, nextWind.isFinite else { return }
         (velocity, wind) = (nextVelocity, nextWind)
     }

@@ -1,11 +1,6 @@
-/// A 2-D constant-velocity Kalman filter on the local plane.
-///
-/// State: position (m) and velocity (m/s), east and north. Both axes share one model and one
-/// noise level, so they share one 2×2 covariance (p = position variance, c = position-velocity
-/// covariance, v = velocity variance, per axis). Process noise is white acceleration with
-/// spectral density `accelerationSpectralDensity` (m²/s³); measurements are positions or
-/// velocities with a given standard deviation. A handful of multiplications per step; no
-/// allocation.
+/// A 2-D constant-velocity Kalman filter on the local plane: position (m) and velocity (m/s) east and
+/// north, both axes sharing one 2×2 covariance; white-acceleration process noise
+/// (`accelerationSpectralDensity`, m²/s³). No allocation.
 public struct ConstantVelocityFilter: Sendable, Hashable {
     /// Position at `time`, metres on the plane.
     public private(set) var position: PlaneVector
@@ -53,16 +48,14 @@ public struct ConstantVelocityFilter: Sendable, Hashable {
         time = instant
     }
 
-    /// Fuses a position measurement made at the filter's current time.
-    /// Returns the innovation (measurement − prediction), metres.
+    /// Fuses a position measured at the filter's current time; returns the innovation, metres.
     @discardableResult
     public mutating func update(position measured: PlaneVector, sigmaMeters: Double) -> PlaneVector {
         update(position: measured, predicted: position, sigmaMeters: sigmaMeters)
     }
 
-    /// Fuses a position measurement against an explicit prediction of it (used when the
-    /// measurement describes an instant slightly before `time`, so the caller back-dates the
-    /// prediction along the velocity and the correction is applied now).
+    /// Fuses a position against an explicit prediction of it (a measurement slightly before `time`,
+    /// back-dated by the caller); the correction applies now.
     @discardableResult
     public mutating func update(position measured: PlaneVector, predicted: PlaneVector, sigmaMeters: Double) -> PlaneVector {
         let innovation = measured - predicted

@@ -1,13 +1,6 @@
-/// The drone's own position and velocity: onboard fixes plus navdata velocity.
-///
-/// The same constant-velocity Kalman filter as the person's, with navdata body velocity
-/// (rotated to the plane by the nose heading, 15 Hz, low latency) fused as a velocity
-/// measurement. Navdata keeps the filter's clock near "now", so an onboard fix — which
-/// describes `receivedAt − latencySeconds` — usually arrives for an instant the filter has
-/// already passed: it is compared with the estimate back-dated along the velocity and the
-/// correction applied now.
-/// (`init(track:)`, written by the macro, is the protocol's; estimators are made with
-/// `FixTrackEstimator.init(tuning:latencySeconds:maxFixLagSeconds:maxEphMeters:)`.)
+/// The drone's own position and velocity: onboard fixes plus navdata velocity (rotated to the plane)
+/// in the same constant-velocity filter. A fix for an instant the filter has passed is compared with
+/// the estimate back-dated along the velocity (docs/dynamics-and-follow.md §3.5).
 public struct DroneEstimator: Sendable, FixTrackEstimator {
     /// The onboard receiver's screen and filter (its freshness, convergence and estimate: `FixTrackEstimator`).
     public private(set) var track: FixTrack
@@ -37,8 +30,7 @@ public struct DroneEstimator: Sendable, FixTrackEstimator {
                         f.update(velocity: velocity, sigmaMetersPerSecond: tuning.reportedVelocitySigmaMetersPerSecond)
                     }
                 } else {
-                    // Navdata has carried the filter past the fix's instant: compare with the
-                    // back-dated estimate (velocity assumed constant over the latency).
+                    // Navdata carried the filter past the fix's instant: compare with the back-dated estimate.
                     let lag = min(f.time.seconds(since: fix.measuredAt), tuning.maxPredictionSeconds)
                     f.update(position: position, predicted: f.position - f.velocity * lag,
                              sigmaMeters: fix.sigmaMeters)
@@ -47,8 +39,7 @@ public struct DroneEstimator: Sendable, FixTrackEstimator {
         ).verdict
     }
 
-    /// Fuses navdata velocity already rotated onto the plane (east/north m/s), measured at `time`.
-    /// Ignored before the first fix (there is no position to attach it to).
+    /// Fuses navdata velocity rotated onto the plane (east/north m/s) measured at `time`; ignored before the first fix.
     public mutating func ingest(navdataVelocity velocity: PlaneVector, at time: MonotonicTime) {
         guard var f = filter, velocity.isFinite else { return }
         f.predict(to: time)

@@ -10,13 +10,11 @@ public enum FixVerdict: Sendable, Hashable {
     case ignoredOutOfOrder
     /// Its fix time equals the last one seen (gpsd re-sent it); dropped.
     case ignoredDuplicate
-    /// Its fix time is further ahead of the stream's clock (arrival − fix time, recent minimum)
-    /// than `EstimatorTuning.maxFixLeadSeconds`: a wrong time stamp; dropped without moving the
-    /// order on. Carries how far ahead, seconds.
+    /// Fix time more than `maxFixLeadSeconds` ahead of the stream's clock: a wrong stamp; dropped without
+    /// moving the order on. Carries how far ahead, seconds.
     case rejectedFutureTime(leadSeconds: Double)
-    /// Its fix time lags the stream's clock by more than `maxFixLagSeconds`: part of a backlog a
-    /// stalled gpsd or TCP stream dumped, however recently it arrived; dropped, and it does not
-    /// refresh freshness. Carries the lag, seconds.
+    /// Fix time lagging the stream's clock by more than `maxFixLagSeconds` (a dumped backlog); dropped,
+    /// does not refresh freshness. Carries the lag, seconds.
     case ignoredStale(lagSeconds: Double)
     /// The receiver's own horizontal error estimate (gpsd `eph`) is above `maxEphMeters`; dropped.
     case refusedInaccurate(ephMeters: Double)
@@ -32,12 +30,8 @@ public enum FixVerdict: Sendable, Hashable {
     }
 }
 
-/// What the fix screen counts, for the flight log and the benchmark:
-/// - `accepted`, `initialisations`, `rejectedOutliers`, `ignoredOutOfOrder`, `ignoredDuplicates`: fixes per verdict;
-/// - `rejectedFutureTimes`: fixes stamped too far ahead of the stream's clock;
-/// - `ignoredStale`: fixes whose time lagged the stream's clock (a dumped backlog);
-/// - `refusedInaccurate`: fixes whose `eph` exceeded `maxEphMeters`;
-/// - `clockReanchors`: times the stream's clock was re-anchored after a run of agreeing off-clock fixes.
+/// What the fix screen counts per verdict, for the flight log and the benchmark, plus `clockReanchors`
+/// (the stream's clock re-anchored after a run of agreeing off-clock fixes).
 public enum FixCount: CaseIterable, Sendable, Hashable {
     case accepted, initialisations, rejectedOutliers, ignoredOutOfOrder, ignoredDuplicates
     case rejectedFutureTimes, ignoredStale, refusedInaccurate, clockReanchors
@@ -46,37 +40,10 @@ public enum FixCount: CaseIterable, Sendable, Hashable {
 /// Counters for the flight log and the benchmark (`statistics[.rejectedOutliers]`).
 public typealias FixStatistics = Counts<FixCount>
 
-/// Decides whether a fix is believable before it reaches a filter: accuracy, order, duplicates,
-/// time stamps, jumps.
-///
-/// - Accuracy: a fix whose receiver says its horizontal error (`eph`) exceeds `maxEphMeters` is
-///   refused before anything else looks at it. Below that, `eph` is used only relatively, as gpsd
-///   advises (docs/flight-safety-faults.md §3; for NMEA receivers gpsd derives it from HDOP, e.g.
-///   17 m at HDOP 0.9): `sigmaScale(ephMeters:at:)` = eph ÷ the stream's own recent best eph
-///   (never below 1), which the estimators multiply their tuned position sigma by.
-///
-/// - Order: fixes are ordered by the receiver's own fix time when both have one (gpsd's
-///   `time`; docs/gpsd.md), otherwise by arrival. Older than the last accepted fix →
-///   ignored, equal to it (or to the last rejected one) → duplicate. A rejected fix's time does
-///   not move the order on: its time may be as wrong as its position.
-///   `clockResetAfterFixes` consecutive "older" fixes mean the receiver's clock restarted:
-///   the next one re-initialises rather than the target staying lost for ever.
-/// - Time stamps: the stream's clock is the recent minimum of (arrival − fix time) over used
-///   fixes (it may creep up by `clockCreepSecondsPerSecond` between fixes, so it follows slow
-///   changes of gpsd's latency). A fix more than `maxFixLeadSeconds` below it is stamped in the
-///   future: rejected, and it does not move the order on (else every later fix would look old —
-///   ≈ 5 s of "target stale" at 1 Hz before `clockResetAfterFixes`). A fix more than
-///   `maxFixLagSeconds` above it arrived late: a backlog dumped by a stalled gpsd or TCP stream,
-///   stale however recently it arrived. `clockResetAfterFixes` consecutive off-clock fixes whose
-///   offsets agree within `clockAgreementSeconds` and whose arrivals span `clockShiftMinimumSeconds`
-///   mean the receiver's clock (or the path's latency) really changed: the clock re-anchors. A
-///   dumped backlog arrives in a burst (and its offsets fall by one fix interval per fix), so it
-///   never qualifies.
-/// - Jumps: a fix further from the last accepted one than
-///   `maxPlausibleSpeed·Δt + outlierAllowance` is rejected (100 m in 1 s is not a person).
-///   If `reinitialiseAfterFixes` rejected fixes in a row agree with one another (each within
-///   the same bound of the previous), the receiver has moved (or the first fix was the bad
-///   one): re-initialise there.
+/// Decides whether a fix is believable before it reaches a filter: accuracy (`maxEphMeters`, then
+/// `sigmaScale`), order (fix time, else arrival), time stamp against the stream's clock (lead, lag,
+/// re-anchoring), and jumps (`maxPlausibleSpeed·Δt + outlierAllowance`); agreeing runs re-initialise.
+/// A rejected fix's time never moves the order on. The rules: docs/dynamics-and-follow.md §3.5.
 public struct FixScreen: Sendable, Hashable {
     public let maxPlausibleSpeedMetersPerSecond: Double
     public let outlierAllowanceMeters: Double
@@ -87,17 +54,14 @@ public struct FixScreen: Sendable, Hashable {
     public let maxEphMeters: Double
     public private(set) var statistics = FixStatistics()
 
-    /// The stream's clock may rise by this between fixes, seconds per second (our choice: far
-    /// above receiver clock drift, ppm, yet a 1 s stall still stands out after a minute).
+    /// The stream's clock may rise by this between fixes, seconds per second.
     public static let clockCreepSecondsPerSecond = 0.01
-    /// Off-clock fixes whose offsets differ by less than this agree, seconds (gpsd delivery jitter
-    /// is tens of milliseconds on a LAN; our choice).
+    /// Off-clock fixes whose offsets differ by less than this agree, seconds.
     public static let clockAgreementSeconds = 0.25
     /// …and a run of them must arrive over at least this long to move the clock, seconds.
     public static let clockShiftMinimumSeconds = 1.0
 
-    /// The stream's recent best eph may rise by this fraction per second (our choice: a receiver
-    /// that stays worse for minutes is weighted as tuned again after ≈ 3 min at 2×).
+    /// The stream's recent best eph may rise by this fraction per second.
     public static let ephReferenceRisePerSecond = 0.005
 
     /// Recent minimum of `eph` over used fixes, metres, and when it was set.
@@ -111,7 +75,7 @@ public struct FixScreen: Sendable, Hashable {
     private var offClockSince: MonotonicTime?
     private var offClockCount = 0
 
-    /// Fix time of the last accepted fix (a rejected fix's time may be as wrong as its position).
+    /// Fix time of the last accepted fix.
     private var lastAcceptedFixTime: FixTime?
     /// Fix time of the last rejected fix, to spot it being re-sent.
     private var lastRejectedFixTime: FixTime?
@@ -123,9 +87,7 @@ public struct FixScreen: Sendable, Hashable {
     private var candidateCount = 0
     private var backwardsRun = 0
 
-    /// - Parameters:
-    ///   - maxFixLagSeconds: `FailsafeParameters.maxFixLagSeconds` (infinite: no check).
-    ///   - maxEphMeters: `FailsafeParameters.maxEphMeters` (infinite: no check).
+    /// `maxFixLagSeconds`, `maxEphMeters`: the `FailsafeParameters` bounds (infinite: no check).
     public init(tuning: EstimatorTuning, maxFixLagSeconds: Double = .infinity, maxEphMeters: Double = .infinity) {
         self.maxPlausibleSpeedMetersPerSecond = tuning.maxPlausibleSpeedMetersPerSecond
         self.outlierAllowanceMeters = tuning.outlierAllowanceMeters
@@ -182,7 +144,6 @@ public struct FixScreen: Sendable, Hashable {
         // Plausibility.
         guard !clockReset, let lastPosition = lastAcceptedPosition, let lastAt = lastAcceptedAt else {
             if clockReset, let fixTime {
-                // The receiver's clock restarted: its old offset means nothing.
                 streamOffsetSeconds = receivedAt.seconds - fixTime.unixSeconds
                 streamOffsetAt = receivedAt
             } else {
@@ -225,8 +186,7 @@ public struct FixScreen: Sendable, Hashable {
         return .rejectedOutlier(impliedSpeedMetersPerSecond: dt > 0 ? jump / dt : .infinity)
     }
 
-    /// How much less a fix with this `eph` should count than the stream's best recent fixes: the
-    /// factor (≥ 1) for its position sigma. 1 without an `eph` or before the first one.
+    /// The factor (≥ 1) for a fix's position sigma: its `eph` over the stream's recent best. 1 without an `eph`.
     public func sigmaScale(ephMeters: Double?, at time: MonotonicTime) -> Double {
         guard let ephMeters, ephMeters > 0, let reference = ephReference(at: time), reference > 0 else { return 1 }
         return max(1, ephMeters / reference)
@@ -263,7 +223,6 @@ public struct FixScreen: Sendable, Hashable {
         offClockOffset = offset
         if offClockCount >= clockResetAfterFixes, let since = offClockSince,
            receivedAt.seconds(since: since) >= Self.clockShiftMinimumSeconds {
-            // A steady new offset, delivered at the normal pace: the clock moved, not one stamp.
             streamOffsetSeconds = offset
             streamOffsetAt = receivedAt
             offClockOffset = nil

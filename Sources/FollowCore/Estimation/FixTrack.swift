@@ -1,6 +1,5 @@
-/// What the person's and the drone's estimators share: one receiver's `FixScreen`, the
-/// constant-velocity filter behind it, the freshness bookkeeping and the extrapolation to "now".
-/// Each estimator decides how a screened fix enters its filter (`TargetEstimator`, `DroneEstimator`).
+/// What the person's and the drone's estimators share: one receiver's `FixScreen`, the filter behind
+/// it, freshness and convergence, and the extrapolation to "now".
 public struct FixTrack: Sendable {
     public let tuning: EstimatorTuning
     /// Assumed fix age on arrival, seconds: a fix describes `receivedAt − latencySeconds`.
@@ -18,8 +17,7 @@ public struct FixTrack: Sendable {
         self.screen = FixScreen(tuning: tuning, maxFixLagSeconds: maxFixLagSeconds, maxEphMeters: maxEphMeters)
     }
 
-    /// A fix after the screen: the verdict, how much it counts, the instant it describes, and the
-    /// receiver-reported velocity if it is to be fused.
+    /// A fix after the screen: the verdict, its weight, the instant it describes, and the velocity to fuse.
     struct ScreenedFix {
         let verdict: FixVerdict
         let sigmaMeters: Double
@@ -27,9 +25,8 @@ public struct FixTrack: Sendable {
         let velocity: PlaneVector?
     }
 
-    /// Screens one fix (already projected onto the plane); nil for a non-finite position, which the
-    /// caller reports as an outlier. `positionSigmaMeters` is the receiver's nominal noise, weighted
-    /// against this receiver's own recent best eph before this fix updates it.
+    /// Screens one fix on the plane; nil for a non-finite position (reported as an outlier).
+    /// `positionSigmaMeters` is weighted against this receiver's recent best eph.
     mutating func screen(
         position: PlaneVector, reportedVelocity: PlaneVector?, ephMeters: Double?, fixTime: FixTime?,
         receivedAt: MonotonicTime, positionSigmaMeters: Double
@@ -44,10 +41,8 @@ public struct FixTrack: Sendable {
                            measuredAt: receivedAt.adding(seconds: -latencySeconds), velocity: velocity)
     }
 
-    /// Screens one fix and, if it is used, enters it into the filter: `start` builds a new filter
-    /// from an initialising fix, `fuse` updates the current one with an accepted fix (each
-    /// estimator decides how). A non-finite position is reported as an outlier. `fused` is whether
-    /// the fix now informs the estimate (then its arrival counts for freshness and convergence).
+    /// Screens one fix and, if used, enters it into the filter (`start` on initialising, `fuse` on
+    /// accepted). `fused`: the fix now informs the estimate (and counts for freshness and convergence).
     mutating func ingest(
         position: PlaneVector, reportedVelocity: PlaneVector?, ephMeters: Double?, fixTime: FixTime?,
         receivedAt: MonotonicTime, positionSigmaMeters: Double,
@@ -84,8 +79,7 @@ public struct FixTrack: Sendable {
         fixesSinceInitialisation += 1
     }
 
-    /// The estimated position and velocity at `now` (extrapolated at most `maxPredictionSeconds`),
-    /// or `nil` before the first fix.
+    /// The estimate at `now` (extrapolated at most `maxPredictionSeconds`); nil before the first fix.
     public func estimate(at now: MonotonicTime) -> PlaneState? {
         guard let filter else { return nil }
         let ahead = min(max(now.seconds(since: filter.time), 0), tuning.maxPredictionSeconds)
@@ -93,8 +87,7 @@ public struct FixTrack: Sendable {
     }
 }
 
-/// An estimator built on one `FixTrack`: the read-only view both estimators give the state machine,
-/// the flight log and the tests, written once.
+/// An estimator built on one `FixTrack`: the read-only view both estimators give.
 public protocol FixTrackEstimator {
     var track: FixTrack { get }
     /// An estimator with no fix yet, screening and filtering with `track`.
@@ -102,10 +95,8 @@ public protocol FixTrackEstimator {
 }
 
 extension FixTrackEstimator {
-    /// An estimator with no fix yet. A fix describes `receivedAt − latencySeconds`.
-    /// - Parameters:
-    ///   - maxFixLagSeconds: `FailsafeParameters.maxFixLagSeconds` (infinite: no check).
-    ///   - maxEphMeters: `FailsafeParameters.maxEphMeters` (infinite: no check).
+    /// An estimator with no fix yet; a fix describes `receivedAt − latencySeconds`. `maxFixLagSeconds`,
+    /// `maxEphMeters`: the `FailsafeParameters` bounds (infinite: no check).
     public init(tuning: EstimatorTuning = EstimatorTuning(), latencySeconds: Double,
                 maxFixLagSeconds: Double = .infinity, maxEphMeters: Double = .infinity) {
         self.init(track: FixTrack(tuning: tuning, latencySeconds: latencySeconds, maxFixLagSeconds: maxFixLagSeconds,
@@ -120,8 +111,7 @@ extension FixTrackEstimator {
     public var lastUsedFixAt: MonotonicTime? { track.lastUsedFixAt }
     /// Fixes fused since the filter was (re)initialised.
     public var fixesSinceInitialisation: Int { track.fixesSinceInitialisation }
-    /// Whether enough fixes have been fused for the estimate to be used
-    /// (`EstimatorTuning.fixesToConverge`). The failsafes treat an unconverged source as stale.
+    /// Whether `fixesToConverge` fixes have been fused; the failsafes treat an unconverged source as stale.
     public var isConverged: Bool { track.fixesSinceInitialisation >= track.tuning.fixesToConverge }
     /// Outlier, order and duplicate counters.
     public var statistics: FixStatistics { track.screen.statistics }

@@ -8,32 +8,24 @@ public enum FollowInput: Sendable {
     case telemetry(DroneTelemetry)
     /// SIGTERM or an operator's stop: land (or, before take-off, stay on the ground).
     case shutdownRequested
-    /// Whether the drone's configuration writes (navdata demo, altitude limits, …) are in place.
-    /// Anything but `.done` blocks take-off (`Prerequisites.droneConfigured`); the machine starts
-    /// as `.done` so callers that configure nothing (the bench, pure tests) fly as before.
+    /// Whether the drone's configuration writes are in place; anything but `.done` blocks take-off
+    /// (`Prerequisites.droneConfigured`). The machine starts as `.done`.
     case droneConfiguration(DroneConfigurationStatus)
-    /// The link says the vehicle left FollowMe's control while airborne (a pilot, or the autopilot's
-    /// own failsafe): → `FlightState.released`, for good in this run.
+    /// The vehicle left FollowMe's control while airborne: → `FlightState.released`, for the run.
     case vehicleReleased(ReleaseReason)
-    /// Whether the link controls the airborne vehicle (its set-points are flown). False → hold
-    /// `notInControl`, then land; the AR.Drone link never says false.
+    /// Whether the link controls the airborne vehicle; false → hold `notInControl`, then land.
     case vehicleControl(inControl: Bool)
-    /// An autopilot's horizontal shaping limits read from the vehicle (nil: its default stands): the
-    /// stopping model counts on them from now on, and a standoff they cannot defend keeps the drone
-    /// on the ground (`Prerequisites.braking`).
+    /// An autopilot's horizontal shaping limits read from the vehicle (nil: its default stands); a
+    /// standoff they cannot defend keeps the drone on the ground (`Prerequisites.braking`).
     case vehicleBraking(accelerationMetersPerSecondSquared: Double?, jerkMetersPerSecondCubed: Double?)
-    /// The adopted flight is one a FollowMe before this one flew (`LinkEvent.flightResumed`): its home and
-    /// the person's rise since its take-off replace the ones taken at adoption.
+    /// The adopted flight is one a previous FollowMe flew: its home and the person's rise replace those taken at adoption.
     case flightResumed(FlightFrame)
-    /// The tilt the link commanded for the last decision (`LinkEvent.commandSent`: the AR.Drone's
-    /// tilt loop runs at the link): what the latency prediction and the wind observers read next tick.
+    /// The tilt the link commanded for the last decision (`LinkEvent.commandSent`), read by the next tick.
     case commandedTilt(CommandedTilt)
-    /// The person in the field (or anyone they gave the pairing to) asks to hold, resume or land
-    /// (`OperatorCommand`): it wins over following and the hold clock, never over an emergency, and
-    /// never over a pilot or autopilot that took the vehicle (`FlightState.released`).
+    /// An operator's command (`OperatorCommand`): wins over following and the hold clock, never over an
+    /// emergency or a released vehicle.
     case operatorCommand(OperatorCommand)
-    /// The operator changes the follow mode, angle or orbit direction (`FollowModeChange`): taken while
-    /// the follower may fly (preflight to holding), refused from landing on and when released.
+    /// An operator's change of follow mode; refused from landing on and when released.
     case followModeChange(FollowModeChange)
 }
 
@@ -41,7 +33,6 @@ public enum FollowInput: Sendable {
 public enum DroneConfigurationStatus: Sendable, Hashable {
     /// Writes sent (e.g. after a bootstrap or reboot), not all acknowledged yet.
     case pending
-    /// Every write acknowledged.
     case done
     /// A write still failed after its retries; `key` is the AT*CONFIG key (e.g. `control:altitude_max`).
     case failed(key: String)
@@ -53,8 +44,7 @@ public enum InputOutcome: Sendable, Hashable {
     case headingAccepted
     /// A heading from the person's receiver, which says nothing about the drone.
     case headingIgnored
-    /// An onboard heading that disagrees with the navdata-propagated heading; not used
-    /// (`Navigator.rejectedHeadingReports` counts them).
+    /// An onboard heading that disagrees with the navdata-propagated heading; not used.
     case headingRejected
     case telemetryAccepted
     /// Navdata stamped before the last packet's time; dropped.
@@ -74,9 +64,7 @@ public enum InputOutcome: Sendable, Hashable {
 
 /// The output of one control tick.
 public struct FlightDecision: Sendable, Hashable {
-    /// What to send to the drone this tick.
     public var command: DroneCommand
-    /// The state after this tick.
     public var state: FlightState
     /// The transition this tick made, if any (at most one per tick).
     public var transition: FlightTransition?

@@ -1,18 +1,8 @@
-/// Where things are and which way the drone points: the local plane and the nose heading.
-///
-/// - Positions: a `LocalPlane` (east/north metres, WGS84 radii, never raw degree differences)
-///   anchored at the first fix either receiver delivers — normally the take-off point, where
-///   the drone sits at start-up. Follow-me distances are ≤ the geofence (≤ 1 km), where the
-///   projection is exact to ~1e-8 (docs/dynamics-and-follow.md §6.2), so the plane is never
-///   re-anchored.
-/// - Heading: the onboard receiver reports *its* heading; the nose is that plus
-///   `mountOffsetDegrees`. Reports come at 1–10 Hz with GPS latency, too slow and late to
-///   steer a yaw loop on, so between reports the nose heading follows navdata `psi` (15 Hz,
-///   arbitrary zero): each report re-estimates the offset psi → true nose heading. A report
-///   that disagrees with that propagated heading by more than `headingGateDegrees` is not used
-///   (one wild value, a 180° flip); a persistent run of them is exposed as
-///   `headingRejectedSince` for the failsafe (`HoldReason.headingRejected`). Without navdata yaw
-///   the last report is used as is.
+/// Where things are and which way the drone points: the `LocalPlane` (anchored at the first fix either
+/// receiver delivers, never re-anchored) and the nose heading (the onboard receiver's heading +
+/// `mountOffsetDegrees`, propagated between reports with navdata `psi`; reports that disagree by more
+/// than `headingGateDegrees` are not used, and a lasting run of them shows as `headingRejectedSince`).
+/// Why: docs/dynamics-and-follow.md §3.5.
 public struct Navigator: Sendable {
     /// Receiver forward axis → nose, degrees clockwise.
     public let mountOffsetDegrees: Double
@@ -27,8 +17,7 @@ public struct Navigator: Sendable {
     public private(set) var lastHeadingReportAt: MonotonicTime?
     /// Arrival of the latest heading report that was used.
     public private(set) var lastAcceptedHeadingAt: MonotonicTime?
-    /// Arrival of the first of the current run of rejected reports; `nil` once one is used again.
-    /// The failsafe holds (`HoldReason.headingRejected`) when the run lasts `headingTimeoutSeconds`.
+    /// Arrival of the first of the current run of rejected reports; nil once one is used again.
     public private(set) var headingRejectedSince: MonotonicTime?
     /// Reports rejected for disagreeing with the navdata-propagated heading (for the flight log).
     public private(set) var rejectedHeadingReports = 0
@@ -47,24 +36,18 @@ public struct Navigator: Sendable {
     private var candidateSince: MonotonicTime?
     private var candidateCount = 0
 
-    /// Offset re-estimates are taken only while the drone yaws slower than this, degrees per
-    /// second: the report's latency makes faster turns bias the offset.
+    /// Offset re-estimates are taken only while the drone yaws slower than this, degrees per second.
     static let offsetUpdateMaxYawRateDegreesPerSecond = 45.0
     /// Weight of each new offset measurement (per report).
     static let offsetUpdateGain = 0.3
-    /// A report disagreeing with the navdata-propagated heading by more than this is not used,
-    /// degrees. Our choice: consumer dual-antenna/compass heading noise is a few degrees and the
-    /// report latency at the 45 °/s update limit adds ≈ 14°, so 30° passes every honest report
-    /// while a 0.0-when-invalid or a 180° flip is caught.
+    /// A report disagreeing with the navdata-propagated heading by more than this is not used, degrees.
     public static let headingGateDegrees = 30.0
-    /// A run of this many mutually agreeing rejected reports… (our choice: one wild value is
-    /// common, three agreeing ones in a row are not)
+    /// A run of this many mutually agreeing rejected reports…
     public static let headingConfirmReports = 3
-    /// …spanning at least this long, seconds (so a burst of re-sent reports does not confirm itself)…
+    /// …spanning at least this long, seconds, replaces a weakly supported offset.
     public static let headingConfirmSeconds = 0.5
     /// A navdata psi change faster than this is a reset of psi, not a turn, degrees per second
-    /// (the AR.Drone's yaw rate limit `control:control_yaw` is at most 350 °/s,
-    /// docs/flight-safety-faults.md §4; our margin ×2).
+    /// (docs/flight-safety-faults.md §4).
     static let navdataYawMaxPlausibleRateDegreesPerSecond = 700.0
     /// Navdata yaw older than this is not used, seconds.
     static let navdataYawMaxAgeSeconds = 0.5
@@ -107,8 +90,7 @@ public struct Navigator: Sendable {
     public enum HeadingVerdict: Sendable, Hashable {
         /// Used (agrees with the navdata-propagated heading, or there is nothing to check it against).
         case accepted
-        /// A run of mutually agreeing reports replaced a heading reference that only one or two
-        /// reports had set (the first report was the wild one).
+        /// A run of agreeing reports replaced an offset that only one or two reports had set.
         case reanchored
         /// Disagrees with the navdata-propagated heading by more than `headingGateDegrees`; not used.
         case rejected
@@ -116,17 +98,10 @@ public struct Navigator: Sendable {
         case ignored
     }
 
-    /// Takes an onboard heading report (reports from the target's receiver are not the
-    /// drone's heading and are ignored; returns false).
-    ///
-    /// Once navdata yaw has anchored an offset, a report whose implied offset (report − navdata
-    /// psi at the report's instant) is more than `headingGateDegrees` from the current one is
-    /// rejected: compasses and dual-antenna receivers emit single wild values (0.0 when invalid,
-    /// 180° flips), and navdata psi, 15 Hz from the gyros, does not jump. A run of rejected
-    /// reports that agree with one another in navdata's frame (so they also agree with the yaw
-    /// navdata integrated between them) replaces the offset only if the offset itself rests on
-    /// fewer than `headingConfirmReports` reports — otherwise the *reports* changed frame (a
-    /// re-mounted receiver), which `headingRejectedSince` exposes for the failsafe to hold on.
+    /// Takes an onboard heading report (the target receiver's are ignored). Once navdata yaw has anchored
+    /// an offset, a report whose implied offset is more than `headingGateDegrees` from it is rejected; a
+    /// run of agreeing rejected reports replaces the offset only if it rests on fewer than
+    /// `headingConfirmReports` reports, else `headingRejectedSince` exposes it.
     @discardableResult
     public mutating func ingest(heading report: HeadingReport) -> Bool {
         ingestHeading(report) != .ignored
@@ -144,7 +119,7 @@ public struct Navigator: Sendable {
         let measuredAt = report.receivedAt.adding(seconds: -headingLatencySeconds)
         let gap = measuredAt.seconds(since: yawAt)
         guard abs(gap) <= Self.navdataYawMaxAgeSeconds else {
-            // Nothing fresh to check it against: used as is (as before navdata).
+            // Nothing fresh to check it against: used as is.
             accept(nose: nose, at: report.receivedAt)
             return .accepted
         }
@@ -157,8 +132,7 @@ public struct Navigator: Sendable {
             return .accepted
         }
         let innovation = wrappedDegrees180(measured - offset)
-        // While the drone yaws, the report's uncertain age (its latency is assumed, not measured)
-        // shifts the implied offset by rate × age: widen the gate by that much.
+        // While the drone yaws, the report's assumed age shifts the implied offset by rate × age: widen the gate.
         let gate = Self.headingGateDegrees + abs(navdataYawRateDegreesPerSecond) * headingLatencySeconds
         if abs(innovation) <= gate {
             if abs(navdataYawRateDegreesPerSecond) < Self.offsetUpdateMaxYawRateDegreesPerSecond {
@@ -218,8 +192,7 @@ public struct Navigator: Sendable {
         navdataYawAt = time
     }
 
-    /// The best estimate of the nose heading at `now`, degrees [0, 360), or `nil` before the
-    /// first heading report. Staleness is the caller's business (FailsafeParameters).
+    /// The nose heading at `now`, degrees [0, 360); nil before the first report. Staleness is the caller's.
     public func noseHeadingDegrees(now: MonotonicTime) -> Double? {
         if let offset = navdataYawOffsetDegrees, let yaw = navdataYawDegrees, let yawAt = navdataYawAt {
             let age = now.seconds(since: yawAt)

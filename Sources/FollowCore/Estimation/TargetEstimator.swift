@@ -12,23 +12,9 @@ public struct PlaneState: Sendable, Hashable {
     public var velocity: PlaneVector
 }
 
-/// The person's position and velocity from their receiver's fixes.
-///
-/// A constant-velocity Kalman filter (`ConstantVelocityFilter`) behind a `FixScreen`:
-/// - each fix is taken to describe `receivedAt − latencySeconds` (gpsd latency, docs/dynamics-and-follow.md §3.3), and
-///   estimates are predicted from there to the `now` the caller asks about (at most
-///   `maxPredictionSeconds` ahead), so the follower aims where the person is, not where
-///   they were 0.3 s ago;
-/// - a receiver-reported velocity (gpsd speed + track) is fused when present;
-/// - `motion` flips to `.moving` after `movingConfirmationFixes` fixes above
-///   `movingSpeedMetersPerSecond` and back to `.stationary` below
-///   `stationarySpeedMetersPerSecond`, so the follower can freeze its geometry when GPS jitter
-///   is all the "velocity" there is (the velocity feed-forward does not wait for it);
-/// - the filter's process noise is the same whether they walk or stand: a "standing" model
-///   that averages jitter harder was tried and reacts too late when someone walks straight at
-///   the drone (closed-loop tests: 2.3 m instead of 3.0 m closest approach at 1 Hz);
-/// - after (re)initialisation the estimate is not `isConverged` until `fixesToConverge` fixes
-///   have been fused: following a velocity made from one or two noisy fixes is how drones lunge.
+/// The person's position and velocity (a `ConstantVelocityFilter` behind a `FixScreen`), predicted to the
+/// caller's `now`; `motion` with hysteresis; not `isConverged` until `fixesToConverge` fixes are fused
+/// (docs/dynamics-and-follow.md §3.5).
 public struct TargetEstimator: Sendable, FixTrackEstimator {
     /// The person's receiver's screen and filter (freshness, convergence and estimate: `FixTrackEstimator`).
     public private(set) var track: FixTrack
@@ -43,8 +29,7 @@ public struct TargetEstimator: Sendable, FixTrackEstimator {
         self.track = track
     }
 
-    /// Offers one fix, already projected onto the plane. `reportedVelocity` is the receiver's
-    /// own velocity (from speed and track), if it sent one.
+    /// Offers one fix on the plane; `reportedVelocity` is the receiver's own (speed and track), if sent.
     @discardableResult
     public mutating func ingest(
         position: PlaneVector, reportedVelocity: PlaneVector? = nil, ephMeters: Double? = nil,

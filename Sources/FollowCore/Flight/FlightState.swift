@@ -7,48 +7,36 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     public static let targetFix = Prerequisites(rawValue: 1 << 0)
     /// A fresh fix from the drone's receiver.
     public static let onboardFix = Prerequisites(rawValue: 1 << 1)
-    /// A fresh heading report from the drone's receiver, and none currently rejected for
-    /// disagreeing with navdata yaw (`Navigator.headingRejectedSince`).
+    /// A fresh heading report from the drone's receiver, none currently rejected (`Navigator.headingRejectedSince`).
     public static let heading = Prerequisites(rawValue: 1 << 2)
     /// Fresh navdata.
     public static let navdata = Prerequisites(rawValue: 1 << 3)
     /// Battery at or above `minTakeoffBatteryPercent` (and `minBatteryPercent`).
     public static let battery = Prerequisites(rawValue: 1 << 4)
-    /// Navdata says the drone is landed and not in emergency, nor critical, and — when the autopilot
-    /// reports it (`DroneTelemetry.readyToArm`) — its arming checks pass.
+    /// The drone is landed, not in emergency nor critical, and its arming checks pass where reported.
     public static let droneReady = Prerequisites(rawValue: 1 << 5)
-    /// The person stands at least `protectedRadiusMeters` (min separation + GPS relative error)
-    /// from the drone (by both fixes), so the take-off does not start next to someone.
+    /// The person stands at least `protectedRadiusMeters` from the drone (by both fixes).
     public static let targetClear = Prerequisites(rawValue: 1 << 6)
 
     /// The drone's configuration writes are acknowledged (`FollowInput.droneConfiguration(.done)`).
     public static let droneConfigured = Prerequisites(rawValue: 1 << 7)
-    /// The person's receiver delivers the fix rate the standoff was sized for
-    /// (`FollowParameters.targetFixRateHz`, when above 1 Hz): the shortest accepted standoff counted
-    /// on seeing someone walk at the drone one fix period late, so a puck slower than configured
-    /// must not fly on it.
+    /// The person's receiver delivers the fix rate the standoff was sized for (`targetFixRateHz`, when above 1 Hz).
     public static let targetRate = Prerequisites(rawValue: 1 << 8)
 
-    /// Navdata does not say "too much wind" (AR.Drone state bit 20): no take-off into a wind the
-    /// drone itself reports (`WindMonitor`).
+    /// Navdata does not say "too much wind" (AR.Drone state bit 20).
     public static let calmWind = Prerequisites(rawValue: 1 << 9)
 
-    /// The autopilot's own braking (its acceleration and jerk limits, read from the vehicle) defends the
-    /// configured standoff (`StoppingModel.shortestDefensibleStandoffMeters`): a vehicle tuned softer
-    /// than its defaults needs a longer `standoff_m`.
+    /// The autopilot's braking, read from the vehicle, defends the configured standoff
+    /// (`StoppingModel.shortestDefensibleStandoffMeters`).
     public static let braking = Prerequisites(rawValue: 1 << 10)
 
-    /// No operator's HOLD (or LAND given before take-off) is in force: the person said "not now";
-    /// RESUME lifts it (`OperatorCommand`).
+    /// No operator's HOLD (or LAND before take-off) is in force; RESUME lifts it.
     public static let operatorResume = Prerequisites(rawValue: 1 << 11)
 
-    /// The operator's START (`FailsafeParameters.takeOffOnStart`, `[follow] takeoff = "start"`): the
-    /// person said "go". Only START gives it, and only with every other prerequisite met.
+    /// The operator's START, when `takeOffOnStart`; only START gives it.
     public static let operatorStart = Prerequisites(rawValue: 1 << 12)
 
-    /// With `AltitudeMode.person` on an autopilot: the person's altitude is known (`PersonAltitudeFilter`
-    /// seeded from agreeing 3-D fixes and fresh), so the rise since take-off can be measured; without it the
-    /// flight would only climb out to hold (`HoldReason.targetAltitudeStale`).
+    /// With `AltitudeMode.person` on an autopilot: the person's altitude is known and fresh.
     public static let targetAltitude = Prerequisites(rawValue: 1 << 13)
 
     public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .navdata, .battery, .droneReady, .targetClear,
@@ -66,40 +54,29 @@ public enum HoldReason: Sendable, Hashable {
     case headingStale
     /// No target fix for `targetTimeoutSeconds`.
     case targetStale
-    /// At the home fence: the drone is further than `geofenceMeters` from the take-off point, or
-    /// following would take it beyond 90 % of that (the aim point had to be pulled in). Holds a
-    /// point inside the fence (flying back in first if it is outside).
+    /// At the home fence: beyond `geofenceMeters` from take-off, or the aim was pulled in to 90 % of it.
+    /// Holds a point inside the fence.
     case geofence
-    /// The person is further than `maxTargetDistanceMeters` from the drone (ArduPilot's
-    /// `FOLL_DIST_MAX` idea): too far to follow safely or stay in Wi-Fi range of the ground unit.
+    /// The person is further than `maxTargetDistanceMeters` from the drone.
     case targetTooFar
-    /// Onboard heading reports keep disagreeing with the navdata-propagated heading (a re-mounted
-    /// receiver, a compass gone wrong): `Navigator.headingRejected`, for `headingTimeoutSeconds`.
+    /// Onboard heading reports keep disagreeing with navdata's heading, for `headingTimeoutSeconds`.
     case headingRejected
     /// Climbing did not reach `altitudeMeters` within `climbTimeoutSeconds`; hovering where it got to.
     case altitudeNotReached
-    /// An autopilot flies at a height above *home*, not above the ground (MAVLink `relative_alt`):
-    /// the person's 3-D fixes say they have climbed to within `FlightStateMachine.terrainMarginMeters`
-    /// of the drone's height above home — the ground ahead rises towards the drone. Holds where it
-    /// is (never for the AR.Drone, whose ultrasound altitude is height above the ground).
+    /// An autopilot (height above home): the person's rise since take-off is within
+    /// `FlightStateMachine.terrainMarginMeters` of the drone's height. Never for the AR.Drone.
     case personAboveDrone
-    /// `AltitudeMode.person` on an autopilot: the person's receiver has given no 3-D fix the altitude filter
-    /// used for `FlightStateMachine.personAltitudeTimeoutSeconds`, or none by the end of the climb, so the height
-    /// above them is unknown. Holds where it is, at the last altitude aimed for, until a 3-D fix returns.
+    /// `AltitudeMode.person` on an autopilot: no used 3-D fix from the person for
+    /// `personAltitudeTimeoutSeconds`, or none by the end of the climb.
     case targetAltitudeStale
-    /// The link says it does not control the vehicle although it is airborne and ours (e.g. the
-    /// autopilot refused GUIDED/OFFBOARD after its take-off): set-points would not be flown. Holds
-    /// (the vehicle's own mode holds it), then lands with the usual hold clock.
+    /// The link says it does not control the airborne vehicle (e.g. GUIDED refused): holds, then lands.
     case notInControl
-    /// The autopilot stopped saying how much battery is left (`DroneTelemetry.batteryUnknown`): no
-    /// low-battery landing could trigger, so hold, and land after `landAfterSeconds` unless it returns.
+    /// The autopilot stopped reporting battery: hold, and land after `landAfterSeconds` unless it returns.
     case batteryUnknown
-    /// The autopilot reports a failure (`DroneTelemetry.critical`, MAVLink MAV_STATE_CRITICAL): hold,
-    /// and land after `landAfterSeconds` unless it clears.
+    /// The autopilot reports a failure (MAV_STATE_CRITICAL): hold, and land after `landAfterSeconds` unless it clears.
     case vehicleCritical
-    /// The operator said HOLD: hover at the point, until RESUME. Never expires into a landing by
-    /// itself (the battery and wind failsafes still land); lowest precedence, so an automatic reason
-    /// shows (and starts its own clock) while it lasts.
+    /// The operator said HOLD: hover until RESUME. Never expires into a landing (battery and wind still
+    /// land); lowest precedence, so an automatic reason shows and starts its own clock.
     case operatorHold
 }
 
@@ -111,15 +88,13 @@ public enum LandReason: Sendable, Hashable {
     case lowBattery
     /// The service was asked to stop (SIGTERM).
     case shutdown
-    /// Navdata reports the drone landing of its own accord (e.g. its own battery cut-off).
+    /// Navdata reports the drone landing of its own accord.
     case droneInitiated
     /// Battery under `criticalBatteryPercent`: landed at once, without `lowBatteryConfirmSeconds`.
     case criticalBattery
-    /// A preflight prerequisite (other than the drone being on the ground, and the take-off
-    /// battery margin, which sags as the motors start) stopped holding during take-off.
+    /// A preflight prerequisite (not `droneReady` nor the take-off battery margin) stopped holding during take-off.
     case takeOffAborted(Prerequisites)
-    /// The wind is more than the drone can fight or than it may fly in (`WindMonitor`): during
-    /// take-off and the climb this aborts the flight before any following.
+    /// The wind is more than the drone can fight or may fly in (`WindMonitor`).
     case windTooStrong(WindCause)
     /// The operator said LAND.
     case operatorCommand
@@ -127,13 +102,11 @@ public enum LandReason: Sendable, Hashable {
 
 /// Why FollowMe let go of the vehicle (`FlightState.released`).
 public enum ReleaseReason: Sendable, Hashable {
-    /// Airborne, the vehicle left FollowMe's mode for `mode` (e.g. "LOITER", "RTL", "AUTO.RTL"): a
-    /// pilot took it over, or the autopilot's own failsafe did. Either way a human or the autopilot
-    /// flies it now, and FollowMe never takes it back (docs/mavlink.md §7.11).
+    /// Airborne, the vehicle left FollowMe's mode for `mode` (e.g. "LOITER", "AUTO.RTL"): a pilot or its own
+    /// failsafe flies it now; never taken back (docs/mavlink.md §7.11).
     case vehicleLeftControl(mode: String)
-    /// An autopilot seen on the ground in this run is airborne without FollowMe's take-off (in
-    /// preflight, or after FollowMe's own flight landed): someone else launched it. Watched, never
-    /// commanded (docs/mavlink.md §7.14). The link's own verdict, when it came first, names the mode instead.
+    /// An autopilot seen on the ground in this run is airborne without our take-off: watched, never
+    /// commanded (docs/mavlink.md §7.14).
     case someoneElsesFlight
 }
 
@@ -141,9 +114,7 @@ public enum ReleaseReason: Sendable, Hashable {
 public enum FlightState: Sendable, Hashable {
     /// On the ground, waiting for everything needed to fly.
     case preflight(waitingFor: Prerequisites)
-    /// REF take-off sent; waiting for navdata to report flying or hovering. Left for
-    /// `landing(.takeOffAborted)` as soon as a preflight prerequisite stops holding, and for
-    /// `landed` if navdata does not confirm lift-off within `takeOffTimeoutSeconds`.
+    /// REF take-off sent; waiting for navdata to report flying or hovering (or abort, or time out).
     case takingOff
     /// Airborne; climbing (or descending) to `altitudeMeters` before moving sideways.
     case climbing
@@ -157,9 +128,7 @@ public enum FlightState: Sendable, Hashable {
     case landed
     /// Navdata reports an emergency.
     case emergency
-    /// A pilot or the autopilot's own failsafe took the vehicle (MAVLink only): FollowMe sends
-    /// nothing — no set-point, no LAND, not even on SIGTERM — runs no hold or wind clock, and stays
-    /// here until the vehicle is on the ground (→ `landed`) or the run is stopped.
+    /// A pilot or the autopilot's failsafe took the vehicle (MAVLink only): FollowMe sends nothing until it is down.
     case released(ReleaseReason)
 
     /// Whether the state machine will never fly again from here (the shell may exit).
@@ -203,32 +172,22 @@ public enum TransitionReason: Sendable, Hashable {
     case altitudeReached
     /// The cause of holding cleared before the land deadline.
     case dataFresh
-    /// Started (or changed the reason for) holding.
     case hold(HoldReason)
-    /// Started landing.
     case land(LandReason)
     /// Navdata confirmed the drone landed after we asked it to.
     case landedConfirmed
     /// Navdata reported "landed" for `landedConfirmSeconds` while we thought it was flying.
     case landedUnexpectedly
-    /// Navdata raised the emergency bit.
     case emergencyReported
     /// Navdata cleared the emergency bit and reports landed.
     case emergencyCleared
-    /// Shutdown requested before take-off.
     case shutdownBeforeTakeOff
-    /// Navdata did not confirm lift-off within `takeOffTimeoutSeconds`; the take-off is abandoned
-    /// for this run.
+    /// Navdata did not confirm lift-off within `takeOffTimeoutSeconds`.
     case takeOffNotConfirmed
-    /// A take-off aborted before an autopilot left the ground (a prerequisite went missing, e.g. a
-    /// failsafe parameter changed while the take-off began): it is on the ground again and waits in
-    /// preflight for the prerequisites, then takes off.
+    /// An autopilot's take-off aborted before it left the ground: it waits in preflight again.
     case takeOffAbortedOnGround
-    /// The vehicle left FollowMe's control (a pilot or the autopilot's own failsafe took it).
     case vehicleReleased
-    /// Released, the vehicle is on the ground (whoever landed it).
     case landedWhileReleased
-    /// An autopilot seen on the ground is airborne without our take-off: someone else's flight, watched.
     case someoneElsesFlight
 }
 

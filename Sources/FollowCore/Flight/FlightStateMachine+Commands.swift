@@ -1,7 +1,7 @@
-/// The motion (and the AR.Drone's PCMD) for each airborne state: climbing over the take-off point, holding at the hold point,
+/// The motion for each airborne state: climbing over the take-off point, holding at the hold point,
 /// and following through `FollowController`.
 extension FlightStateMachine {
-    /// Climb holding the take-off point (so a wind cannot drift the drone towards the person).
+    /// Climb holding the take-off point.
     mutating func climbCommand(now: MonotonicTime) -> ControlOutput? {
         guard let telemetry, let droneState = drone.estimate(at: now),
               let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
@@ -12,9 +12,8 @@ extension FlightStateMachine {
         return command.isValid ? command : nil
     }
 
-    /// While holding: hold a point (inside the home fence, keeping off the person) when the drone
-    /// still knows where it is and which way it points; otherwise `nil` — the firmware's own hover
-    /// (PCMD flag 0), which is all that is left without navdata, an onboard fix or a heading.
+    /// While holding: hold a point (inside the fence, off the person) when the drone knows where it is and
+    /// which way it points; otherwise nil, the firmware's own hover (docs/flight-safety-faults.md §5).
     mutating func holdCommand(reason: HoldReason, now: MonotonicTime) -> ControlOutput? {
         switch reason {
         case .navdataLost, .onboardFixStale, .headingStale, .headingRejected, .notInControl:
@@ -25,8 +24,7 @@ extension FlightStateMachine {
         }
         guard let telemetry, navdataFresh(now), onboardFresh(now), let droneState = drone.estimate(at: now),
               let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
-        // Hold where the drone comes to rest braking gently from its current velocity, not where
-        // it happened to be (which it would overshoot and fly back to).
+        // Hold where the drone comes to rest braking gently, not where it was.
         let speed = droneState.velocity.length
         var point = holdPoint ?? droneState.position
             + droneState.velocity * (speed / (2 * controller.tuning.brakingAccelerationMetersPerSecondSquared))

@@ -1,5 +1,5 @@
-/// What the state machine decides on: freshness of each source, the preflight prerequisites, and
-/// the reasons to hold (the failsafes' order of precedence: `FlightStateMachine`).
+/// What the state machine decides on: freshness of each source, the preflight prerequisites, and the
+/// reasons to hold in precedence order.
 extension FlightStateMachine {
     func age(_ time: MonotonicTime?, now: MonotonicTime) -> Double {
         guard let time else { return .infinity }
@@ -24,9 +24,8 @@ extension FlightStateMachine {
         return now.seconds(since: since) >= failsafeParameters.headingTimeoutSeconds
     }
 
-    /// What is missing for a take-off. `strictHeading`: any current run of rejected heading
-    /// reports counts (before take-off); otherwise only one that lasted `headingTimeoutSeconds`
-    /// (during take-off, so that one wild report does not abort it).
+    /// What is missing for a take-off. `strictHeading`: any current run of rejected heading reports counts;
+    /// otherwise only one that lasted `headingTimeoutSeconds` (during take-off).
     func missingPrerequisites(now: MonotonicTime, strictHeading: Bool = true) -> Prerequisites {
         var missing: Prerequisites = []
         if !targetFresh(now) { missing.insert(.targetFix) }
@@ -95,13 +94,10 @@ extension FlightStateMachine {
         return nil
     }
 
-    /// For an autopilot (height above home, not above the ground): the ground under the person has
-    /// risen since take-off to within `terrainMarginMeters` of the drone's height above home, for
-    /// `terrainConfirmSeconds` (docs/mavlink.md §7.2). Assumes the person and the take-off point
-    /// were at about the same height at take-off (they stood a few metres apart).
+    /// For an autopilot: the ground under the person has risen since take-off to within `terrainMarginMeters`
+    /// of the drone's height above home, for `terrainConfirmSeconds` (docs/flight-safety-faults.md §5).
     func personAboveDrone(now: MonotonicTime) -> Bool {
-        // Only while moving sideways (following) or already held for it: the take-off and the climb
-        // go straight up over home, below the altitude by design.
+        // Only while moving sideways (or already held for it): take-off and climb go straight up over home.
         guard state == .following || state == .holding(.personAboveDrone) else { return false }
         guard case .velocityLoop = controller.vehicle, let telemetry, let altitude = personAltitudeMeters,
               let atHome = personAltitudeAtHomeMeters else { return false }
@@ -114,10 +110,9 @@ extension FlightStateMachine {
         return now.seconds(since: since) >= Self.terrainConfirmSeconds
     }
 
-    /// Whether the home fence stops following: the drone is outside it, or following would
-    /// take it beyond `FollowController.geofenceAimFraction` of it. A fence hold clears once
-    /// the drone is back inside and the person's standoff circle fits inside that fraction with
-    /// `geofenceResumeMarginMeters` to spare.
+    /// Whether the home fence stops following: the drone is outside it, or the aim was pulled in. A fence
+    /// hold clears once the drone is back inside and the standoff circle fits within
+    /// `geofenceAimFraction` of it with `geofenceResumeMarginMeters` to spare.
     func geofenceHolds(now: MonotonicTime) -> Bool {
         guard let home else { return false }
         let fence = failsafeParameters.geofenceMeters
@@ -132,8 +127,7 @@ extension FlightStateMachine {
         return state == .following && aimLimitedByGeofence
     }
 
-    /// `.altitudeNotReached` when a climb has run out of time (`climbTimeoutSeconds` since lift-off
-    /// or since entering `climbing`), or while such a hold lasts and the altitude is still off.
+    /// `.altitudeNotReached` once a climb has lasted `climbTimeoutSeconds`, and while the altitude is still off.
     func climbHoldReason(now: MonotonicTime) -> HoldReason? {
         switch state {
         case .holding(.altitudeNotReached):

@@ -1,9 +1,8 @@
-/// A command from the person in the field (the phone cockpit, `followme land|hold|resume|start`, a key
-/// in `followme watch`): the human's word, which wins over following and over the hold clock.
+/// A command from the person in the field (cockpit, `followme land|hold|resume|start`, `watch`): the
+/// human's word, which wins over following and over the hold clock.
 public enum OperatorCommand: String, Sendable, Hashable, CaseIterable {
-    /// Take off now: only in preflight with every other prerequisite met (it lifts an operator's
-    /// HOLD given before take-off). With `FailsafeParameters.takeOffOnStart` the flight waits for it;
-    /// without, the take-off follows by itself and START only lifts such a HOLD.
+    /// Take off now: in preflight with every other prerequisite met (it also lifts a HOLD given before
+    /// take-off). Required with `FailsafeParameters.takeOffOnStart`.
     case start
     /// Stop following and hover at the point (before take-off: do not take off), until RESUME.
     case hold
@@ -18,14 +17,12 @@ public enum OperatorCommand: String, Sendable, Hashable, CaseIterable {
         case accepted
         /// Nothing to do: already so (a second HOLD, RESUME without a HOLD, LAND while landing).
         case alreadySo
-        /// Refused in this state: an emergency, the vehicle released to a pilot or its autopilot's own
-        /// failsafe (never overruled), or the flight is over (landed).
+        /// Refused: an emergency, a vehicle released to a pilot or its own failsafe, or the flight is over.
         case refused(FlightStateKind)
         /// START refused: these preflight prerequisites are not met yet.
         case notReady(Prerequisites)
 
-        /// `accepted`, `already`, `refused:<state>`, `refused:waiting <prerequisites>` (the flight
-        /// log's, the status socket's and the cockpit's word).
+        /// `accepted`, `already`, `refused:<state>`, `refused:waiting <prerequisites>` (log, socket, cockpit).
         public var name: String {
             switch self {
             case .accepted: "accepted"
@@ -63,8 +60,8 @@ extension FlightStateKind {
 }
 
 extension FlightStateMachine {
-    /// Takes an operator's command; the transition happens at the next tick (`advance`), where LAND
-    /// comes right after an emergency and a shutdown, and HOLD is the lowest hold reason.
+    /// Takes an operator's command; the next tick acts on it (LAND right after emergency and shutdown;
+    /// HOLD the lowest hold reason).
     mutating func accept(_ command: OperatorCommand, now: MonotonicTime) -> OperatorCommand.Outcome {
         switch state.kind {
         case .emergency, .released, .landed:
@@ -100,9 +97,8 @@ extension FlightStateMachine {
 }
 
 extension FlightStateMachine {
-    /// Takes an operator's change of follow mode; the controller follows in it from the next tick.
-    /// Refused from landing on, in an emergency and when released (a pilot's or an autopilot's
-    /// failsafe is never overruled); `alreadySo` when it changes nothing.
+    /// Takes a change of follow mode for the next tick; refused from landing on, in an emergency and when
+    /// released; `alreadySo` when it changes nothing.
     mutating func accept(_ change: FollowModeChange) -> OperatorCommand.Outcome {
         switch state.kind {
         case .emergency, .released, .landed, .landing:

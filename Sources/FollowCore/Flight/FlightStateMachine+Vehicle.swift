@@ -1,6 +1,5 @@
-/// What an autopilot adds to the flight (issue 22): its braking limits read from the vehicle, whether
-/// the link controls it, a pilot's or its own failsafe's take-over (`released`), and its altitude
-/// being above home rather than above the ground (`HoldReason.personAboveDrone`).
+/// What an autopilot adds to the flight: its braking limits read from the vehicle, whether the link
+/// controls it, a take-over (`released`), and its altitude being above home (`HoldReason.personAboveDrone`).
 extension FlightStateMachine {
     mutating func handleVehicle(_ input: FollowInput) -> InputOutcome {
         switch input {
@@ -17,15 +16,14 @@ extension FlightStateMachine {
             linkInControl = inControl
             return .controlNoted
         case .vehicleReleased(let reason):
-            // Heard before take-off about a vehicle on the ground (armed by someone else, then disarmed):
-            // nothing to let go of. Airborne, or once we fly, it holds for the rest of the run.
-            // (Before any telemetry it is kept until telemetry tells: airborne → released; on the ground → forgotten.)
+            // Before take-off about a vehicle on the ground: nothing to let go of. Airborne, or once we fly,
+            // it holds for the rest of the run; before any telemetry it waits for telemetry to tell.
             let onGround = telemetry.map { !$0.flightState.isAirborne } ?? false
             let down = state.kind == .preflight || state.kind == .landed
             if releasedBecause == nil, !down || !onGround { releasedBecause = reason }
             return .releaseNoted
         case .flightResumed(let frame):
-            // Only for a flight adopted in the air: its own home and the person's rise since its take-off.
+            // Only for a flight adopted in the air.
             guard hasBeenAirborne, state.kind != .preflight, state.kind != .landed, state.kind != .released else { return .flightResumeNoted }
             resumedFrame = frame
             applyResumedFrame()
@@ -35,8 +33,8 @@ extension FlightStateMachine {
         }
     }
 
-    /// A resumed flight's frame, as far as it can be applied: home once the local plane exists, the person's
-    /// altitude at home (their altitude now minus the kept rise) once their altitude is known. Once per tick.
+    /// A resumed flight's frame, as far as it can be applied (home once the local plane exists, the person's
+    /// altitude at home once their altitude is known). Once per tick.
     mutating func applyResumedFrame() {
         guard var frame = resumedFrame else { return }
         if let plane = navigator.plane { home = plane.project(frame.home) }
@@ -48,8 +46,7 @@ extension FlightStateMachine {
         resumedFrame = homeDone && frame.personRiseMeters == nil ? nil : frame
     }
 
-    /// The flight's own frame for the link to keep (`LinkCommand.frame`): home and the person's rise; nil
-    /// before home is set.
+    /// The flight's own frame for the link to keep (`LinkCommand.frame`); nil before home is set.
     public var flightFrame: FlightFrame? {
         guard let home, let coordinate = navigator.plane?.unproject(home) else { return nil }
         return FlightFrame(home: coordinate, personRiseMeters: personRiseMeters)
@@ -57,8 +54,7 @@ extension FlightStateMachine {
 
     /// Released (`FlightState.released`): the transition into it, or out of it (landed, emergency).
     mutating func releasedTransition(now: MonotonicTime, fresh: Bool) -> FlightTransition? {
-        // A pilot or the autopilot's failsafe took the vehicle: nothing of ours applies any more — no
-        // hold, battery, wind or shutdown rule lands it — until it is on the ground.
+        // Nothing of ours applies any more (no hold, battery, wind or shutdown rule) until it is down.
         guard let reason = releasedBecause else { return nil }
         switch state {
         case .released:
@@ -66,12 +62,10 @@ extension FlightStateMachine {
         case .landed, .emergency:
             break
         case .preflight:
-            // Found flying in someone else's hands: watched as released, never flown by us.
             if let telemetry, fresh, telemetry.flightState.isAirborne, !telemetry.emergency {
                 if vehicleSeenOnGround { (watchingFromPreflight, operatorStarted) = (true, false) } else { hasBeenAirborne = true }
                 return move(to: .released(reason), .vehicleReleased, now)
             }
-            // On the ground: nothing to let go of (someone armed it and disarmed it again).
             if let telemetry, fresh, telemetry.flightState == .landed { releasedBecause = nil }
         default:
             holdingSince = nil
@@ -80,10 +74,8 @@ extension FlightStateMachine {
         return nil
     }
 
-    /// Airborne while in preflight. An autopilot seen on the ground in this run was launched by someone
-    /// else (a pilot, a ground station): watched (`released(watching)`), never commanded, and the START
-    /// given before it is spent. Otherwise it was airborne when first heard — FollowMe's own flight
-    /// before a restart, or an AR.Drone (which has one controller) — and is adopted: held or followed.
+    /// Airborne while in preflight: an autopilot seen on the ground in this run was launched by someone
+    /// else and is watched (`released`), spending a START given before; otherwise it is adopted.
     mutating func adoptOrWatch(now: MonotonicTime) -> FlightTransition {
         if case .velocityLoop = controller.vehicle, vehicleSeenOnGround {
             (watchingFromPreflight, operatorStarted) = (true, false)
@@ -99,19 +91,16 @@ extension FlightStateMachine {
         return move(to: altitudeReached() ? .following : .climbing, .adoptedInFlight, now)
     }
 
-    /// After FollowMe's own flight (`landed`): an autopilot airborne again after it was seen on the
-    /// ground was launched by someone else (FollowMe takes off once a run): watched until it is down.
+    /// After our own flight: an autopilot airborne again after it was seen on the ground is someone
+    /// else's flight, watched until it is down.
     mutating func watchSomeoneElsesFlight(fresh: Bool, now: MonotonicTime) -> FlightTransition? {
         guard case .velocityLoop = controller.vehicle, vehicleSeenOnGround, let telemetry, fresh,
               telemetry.flightState.isAirborne, !telemetry.emergency else { return nil }
         return move(to: .released(releasedBecause ?? .someoneElsesFlight), .someoneElsesFlight, now)
     }
 
-    /// Released and the vehicle is down: `landed` — or, for someone else's flight that began while we
-    /// waited in preflight, `preflight` again (the take-off rule starts over: with `take_off_on_start`, a
-    /// new START), and for our take-off stopped by someone before it ever left the ground, `preflight`
-    /// waiting for a START whatever the rule (`startRequired`). Either way the release is over: a next
-    /// flight is judged afresh.
+    /// Released and down: `landed`; or `preflight` again for someone else's flight that began while we
+    /// waited, or for our take-off stopped on the ground (then waiting for a START, `startRequired`).
     mutating func releasedDown(fresh: Bool, now: MonotonicTime) -> FlightTransition? {
         guard let telemetry, fresh, !telemetry.emergency, telemetry.flightState == .landed else {
             return downOrEmergency(fresh: fresh, landed: .landedWhileReleased, now: now)
@@ -143,7 +132,7 @@ extension FlightStateMachine {
     }
 
     /// `personAboveDrone` holds when the person's rise since take-off comes within this of the drone's
-    /// height above home, metres (our choice: a metre of clear air over the ground the person stands on).
+    /// height above home, metres (docs/flight-safety-faults.md §5).
     public static let terrainMarginMeters = 1.0
     /// …and clears once the clearance exceeds the margin by this much, metres (hysteresis).
     public static let terrainResumeMarginMeters = 0.5
@@ -151,9 +140,8 @@ extension FlightStateMachine {
     public static let terrainConfirmSeconds = 1.0
 
 
-    /// Landing for `reason`: an autopilot whose take-off was aborted before it ever left the ground
-    /// waits in preflight once it reports the ground, as after a refused ARM — the prerequisite that
-    /// went missing (a parameter the operator is still setting) may come back, and then it flies.
+    /// Landing for `reason`: an autopilot whose take-off was aborted on the ground waits in preflight once
+    /// it reports the ground (docs/flight-safety-faults.md §5).
     mutating func takeOffAbortedOnGround(_ reason: LandReason, fresh: Bool, now: MonotonicTime) -> FlightTransition? {
         guard case .takeOffAborted = reason, !hasBeenAirborne, case .velocityLoop = controller.vehicle,
               let telemetry, fresh, !telemetry.emergency, telemetry.flightState == .landed else { return nil }

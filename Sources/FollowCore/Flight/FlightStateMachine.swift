@@ -1,36 +1,7 @@
-/// The follow core: inputs in, one `DroneCommand` per tick out.
-///
-/// Owns the `Navigator`, both estimators and the `FollowController`, and decides the flight
-/// state. Pure: it never reads a clock — `now` is an argument everywhere — and `tick` does not
-/// allocate.
-///
-/// States (`FlightState`): `preflight(waitingFor:)` → `takingOff` (REF take-off until navdata
-/// reports flying/hovering) → `climbing` (until navdata altitude is within tolerance) →
-/// `following` ⇄ `holding(reason)` → `landing(reason)` → `landed` (when navdata says landed);
-/// `emergency` whenever navdata raises the emergency bit. A drone airborne when first heard is adopted
-/// (held or followed), never landed for it; an autopilot seen on the ground and airborne without our
-/// take-off is someone else's flight: `released(watching)`, never commanded (docs/mavlink.md §7.14).
-///
-/// Take-off: REF take-off is sent only while every preflight prerequisite still holds (except
-/// `droneReady`, which the lift-off itself ends, and the take-off battery margin, which sags as
-/// the motors start): losing one aborts → `landing(.takeOffAborted(missing))`. Navdata must
-/// confirm lift-off (TRANS_TAKEOFF, flying or hovering) within `takeOffTimeoutSeconds`, else the
-/// attempt is abandoned → `landed` (`.takeOffNotConfirmed`) — for an autopilot still on the ground
-/// (it refused to arm, or its take-off was aborted on the ground), back to `preflight`. Once airborne,
-/// it is never told to take off again in this run.
-///
-/// Failsafes, in order of precedence, in every airborne state:
-/// emergency bit → `emergency`; shutdown → land; battery under `criticalBatteryPercent` → land at
-/// once; battery under `minBatteryPercent` for `lowBatteryConfirmSeconds` → land; navdata
-/// says the drone is landing by itself → `landing(.droneInitiated)`; navdata says landed for
-/// `landedConfirmSeconds` (while holding: at once) → `landed`; navdata, onboard fix, heading or
-/// target fix stale, heading reports rejected for `headingTimeoutSeconds`, outside the geofence,
-/// or a climb longer than `climbTimeoutSeconds` → `holding(reason)`, and still holding
-/// `landAfterSeconds` after holding began → land. Fresh data (and, for the geofence, being back more than
-/// `geofenceResumeMarginMeters` inside it) before that deadline → back to following (via
-/// climbing if the altitude is off). A source counts as fresh only once its estimator has
-/// converged (`EstimatorTuning.fixesToConverge` fixes since it (re)started) and its last used
-/// input is younger than its timeout; a rejected outlier does not refresh it.
+/// The follow core: inputs in (`handle`), one `DroneCommand` per tick out (`tick`); owns the navigator,
+/// estimators, controller and wind monitor, and decides the `FlightState` (at most one transition per
+/// tick, each confirmed by telemetry). Pure: `now` is an argument, and `tick` does not allocate. States,
+/// failsafes and their precedence: docs/commands.md §4.1; the rules' reasons: docs/flight-safety-faults.md §5.
 public struct FlightStateMachine: Sendable {
     /// As configured, but for the mode, angle and orbit direction the operator changed (`FollowModeChange`).
     public internal(set) var followParameters: FollowParameters
@@ -41,32 +12,25 @@ public struct FlightStateMachine: Sendable {
     public private(set) var target: TargetEstimator
     public private(set) var drone: DroneEstimator
     public internal(set) var controller: FollowController
-    /// When the wind ends the flight (`WindMonitor`): fed the controller's wind estimate every
-    /// airborne tick and navdata's wind bit every packet.
+    /// When the wind ends the flight: fed the fast wind estimate every airborne tick and navdata's wind bit.
     public private(set) var wind: WindMonitor
     /// The latest navdata.
     public private(set) var telemetry: DroneTelemetry?
     /// The take-off (or adoption) point on the plane: the geofence centre.
     public internal(set) var home: PlaneVector?
     public private(set) var shutdownRequested = false
-    /// An operator's HOLD is in force (until RESUME); an operator's LAND was accepted; an operator's
-    /// START was accepted (`FailsafeParameters.takeOffOnStart`; the take-off consumes it).
+    /// An operator's HOLD is in force (until RESUME); LAND was accepted; START was accepted (the take-off consumes it).
     public internal(set) var operatorHold = false, operatorLand = false, operatorStarted = false
-    /// Someone else stopped our take-off before it left the ground (a pilot's mode switch): only an
-    /// operator's START flies again, whatever the take-off rule (`FailsafeParameters.takeOffOnStart`).
+    /// Someone else stopped our take-off on the ground (a pilot's mode switch): only START flies again.
     public internal(set) var startRequired = false
-    /// The person's altitude from their 3-D fixes (`PersonAltitudeFilter`: rate-gated, filtered), and its
-    /// filtered value when home was set, metres. Their difference is how far the ground under the person
-    /// has risen since take-off (`personAltitudeMeters`, `HoldReason.personAboveDrone`).
+    /// The person's altitude (3-D fixes), and its value when home was set, metres: the rise is their difference.
     public internal(set) var personAltitude = PersonAltitudeFilter()
     public internal(set) var personAltitudeAtHomeMeters: Double?
-    /// A resumed flight's frame (`FollowInput.flightResumed`) not yet applied: its home waits for the
-    /// local plane, its person's rise for the person's altitude (`applyResumedFrame`).
+    /// A resumed flight's frame not yet applied (`applyResumedFrame`).
     var resumedFrame: FlightFrame?
     /// Since when the person has stood within `terrainMarginMeters` of the drone's height above home.
     var personAboveDroneSince: MonotonicTime?
-    /// The shortest standoff the vehicle's braking defends, metres (`Prerequisites.braking`); set when
-    /// an autopilot's limits are read, nil before (the configured standoff was checked at init).
+    /// The shortest standoff the vehicle's braking defends, metres; nil until an autopilot's limits are read.
     public internal(set) var shortestDefensibleStandoffMeters: Double?
     /// Whether the link says it controls the vehicle (`FollowInput.vehicleControl`); true until told otherwise.
     public internal(set) var linkInControl = true
@@ -80,12 +44,9 @@ public struct FlightStateMachine: Sendable {
     var hasBeenAirborne = false
     /// A battery percentage has arrived (`batteryUnknown` false): only then do its thresholds apply.
     var batteryPercentKnown = false
-    /// An autopilot seen on the ground with no flight of ours under way; watching someone else's
-    /// flight that began in preflight (`FlightStateMachine+Vehicle.swift`).
+    /// An autopilot seen on the ground with no flight of ours under way; watching a flight begun in preflight.
     var vehicleSeenOnGround = false, watchingFromPreflight = false
-    /// From our take-off until the first `following`: the wind's short clock applies
-    /// (`WindMonitor.startUpSaturationSeconds`). Never set for a drone adopted in flight, and not again
-    /// when a hold or an altitude error sends a flight back to climbing.
+    /// From our take-off until the first `following` (the wind's short clock); never for an adopted drone.
     private var startingUp = false
     /// When REF take-off was first commanded (`takeOffTimeoutSeconds` counts from here).
     private var takeOffStartedAt: MonotonicTime?
@@ -98,8 +59,7 @@ public struct FlightStateMachine: Sendable {
 
     /// The person's receiver's delivered fix interval (smoothed), seconds; nil before two fixes.
     public private(set) var targetFixIntervalSeconds: Double?
-    /// A delivered interval up to this many configured periods still counts as the configured rate
-    /// (our choice: jitter and a dropped fix now and then must not ground a good puck).
+    /// A delivered interval up to this many configured periods still counts as the configured rate.
     static let targetRateTolerance = 1.5
 
     /// The point the drone holds while `holding` (or climbing: the take-off point), on the plane.
@@ -107,12 +67,10 @@ public struct FlightStateMachine: Sendable {
     /// Whether the last following tick had its aim pulled in by the geofence.
     var aimLimitedByGeofence = false
 
-    /// Closer than `maxTargetDistanceMeters` by this much before a target-too-far hold clears,
-    /// metres (our choice: hysteresis against flapping on GPS noise at the limit).
+    /// Closer than `maxTargetDistanceMeters` by this much before a target-too-far hold clears, metres (hysteresis).
     public static let targetDistanceResumeMarginMeters = 2.0
 
-    /// Back inside the geofence by this much before a geofence hold clears, metres (hysteresis
-    /// against flapping on GPS noise at the boundary).
+    /// Back inside the geofence by this much before a geofence hold clears, metres (hysteresis).
     public static let geofenceResumeMarginMeters = 2.0
 
     public init(
@@ -127,9 +85,7 @@ public struct FlightStateMachine: Sendable {
         try failsafe.validate()
         try estimator.validate()
         try controller.validate()
-        // The standoff must leave room for a walker heading at the drone to be seen (one target
-        // fix period + GPS latency) and backed away from before the protected radius
-        // (StoppingModel; FollowMeConfig checks the same rule, FILE:LINE).
+        // The standoff rule (`StoppingModel`; FollowMeConfig checks the same, FILE:LINE).
         let shortestStandoff = StoppingModel.shortestDefensibleStandoffMeters(
             protectedRadiusMeters: failsafe.protectedRadiusMeters, follow: follow, tuning: controller, vehicle: vehicle)
         guard follow.standoffMeters >= shortestStandoff else {
@@ -140,9 +96,7 @@ public struct FlightStateMachine: Sendable {
         }
         self.followParameters = follow
         self.failsafeParameters = failsafe
-        // An autopilot's own estimate (GLOBAL_POSITION_INT) is current when it arrives; a receiver's fix
-        // describes `assumedGPSLatencySeconds` ago (issue 22: treating the autopilot's like a receiver's
-        // put the drone 0.3 s × its speed ahead of where it was, a 0.42 m standing lag behind a walker).
+        // An autopilot's own estimate is current on arrival; a receiver's fix is `assumedGPSLatencySeconds` old.
         let onboardLatency = onboardLatencySeconds.map { max($0, 0) } ?? follow.assumedGPSLatencySeconds
         self.navigator = Navigator(mountOffsetDegrees: follow.mountOffsetDegrees,
                                    headingLatencySeconds: onboardLatency)
@@ -156,7 +110,6 @@ public struct FlightStateMachine: Sendable {
         self.wind = WindMonitor(follow: follow, failsafe: failsafe, tuning: controller)
     }
 
-    // MARK: Inputs
 
     /// Takes one input. Inputs only update knowledge; decisions happen in `tick`.
     @discardableResult
@@ -175,7 +128,6 @@ public struct FlightStateMachine: Sendable {
                                             fixTime: fix.fixTime, receivedAt: fix.receivedAt)
                 if verdict.isUsed, let altitude = fix.altitudeHAEMeters { personAltitude.note(altitude, at: fix.receivedAt) }
                 if verdict.isUsed, let previous {
-                    // Delivered fix interval, smoothed (0.3 per fix): what the standoff rule's rate is checked against.
                     let interval = max(fix.receivedAt.seconds(since: previous), 0)
                     targetFixIntervalSeconds = targetFixIntervalSeconds.map { 0.7 * $0 + 0.3 * interval } ?? interval
                 }
@@ -228,7 +180,6 @@ public struct FlightStateMachine: Sendable {
         }
     }
 
-    // MARK: Tick
 
     /// Decides the state and the command for this instant. Call every ~30 ms.
     public mutating func tick(now: MonotonicTime) -> FlightDecision {
@@ -263,7 +214,6 @@ public struct FlightStateMachine: Sendable {
             controller.resetWindEstimate()
             wind.reset()
         case .takingOff:
-            // The firmware holds the drone still as it lifts off: its tilt tells the wind.
             if let telemetry, navdataFresh(now), telemetry.flightState.isAirborne, telemetry.altitudeMeters > 0.2,
                let pitch = telemetry.pitchDegrees, let roll = telemetry.rollDegrees,
                let droneState = drone.estimate(at: now), let nose = navigator.noseHeadingDegrees(now: now) {
@@ -274,8 +224,7 @@ public struct FlightStateMachine: Sendable {
                 controller.resetWindEstimate()
             }
         case .climbing, .following, .holding:
-            // Only while the follower flies the tilt loop (a firmware hover, PCMD flag 0, leaves the
-            // estimate stale; an autopilot's motion carries no context).
+            // Only while the follower flies the tilt loop (a firmware hover leaves the estimate stale).
             if decision.command.motion?.context != nil, let droneState = drone.estimate(at: now) {
                 wind.observe(windEstimate: controller.fastWindEstimate, droneVelocity: droneState.velocity,
                              commandedVelocity: decision.follow?.commandedVelocity ?? .zero, now: now)
@@ -286,7 +235,6 @@ public struct FlightStateMachine: Sendable {
         return decision
     }
 
-    // MARK: Transitions
 
     /// Applies at most one transition and returns it.
     private mutating func advance(now: MonotonicTime) -> FlightTransition? {
@@ -330,14 +278,11 @@ public struct FlightStateMachine: Sendable {
                 < min(failsafeParameters.criticalBatteryPercent, failsafeParameters.minBatteryPercent) {
                 return move(to: .landing(.criticalBattery), .land(.criticalBattery), now)
             }
-            // Low battery counts once readings stayed under the threshold across
-            // lowBatteryConfirmSeconds (first to latest packet: a lone reading never does).
+            // Low battery: readings under the threshold across lowBatteryConfirmSeconds (a lone one never).
             if let telemetry, let since = lowBatterySince,
                telemetry.receivedAt.seconds(since: since) >= failsafeParameters.lowBatteryConfirmSeconds {
                 return move(to: .landing(.lowBattery), .land(.lowBattery), now)
             }
-            // Wind: more than the tilt can fight, above the configured limit, or the drone's own
-            // warning. During take-off and the climb this aborts before any following.
             if let cause = wind.cause(now: now, startingUp: startingUp && (state == .takingOff || state == .climbing)),
                state == .takingOff || hasBeenAirborne {
                 return move(to: .landing(.windTooStrong(cause)), .land(.windTooStrong(cause)), now)
@@ -349,9 +294,7 @@ public struct FlightStateMachine: Sendable {
                now.seconds(since: since) >= failsafeParameters.landedConfirmSeconds {
                 return move(to: .landed, .landedUnexpectedly, now)
             }
-            // Holding is where a drone that landed during a navdata gap is found: AT*REF bit 9 is
-            // a level ("be flying", docs/flight-safety-faults.md §1), so waiting landedConfirmSeconds here would tell a drone on
-            // the ground to take off again. Once airborne, never again: landed, full stop.
+            // A landed drone seen while holding is landed at once: REF bit 9 is a level (docs/flight-safety-faults.md §1).
             if case .holding = state, hasBeenAirborne, let telemetry, fresh, telemetry.flightState == .landed {
                 return move(to: .landed, .landedUnexpectedly, now)
             }
@@ -360,11 +303,8 @@ public struct FlightStateMachine: Sendable {
                     liftOffConfirmed = true
                     climbStartedAt = now
                 }
-                // REF take-off only while every preflight prerequisite still holds. Not
-                // `droneReady` (the drone leaves "landed" as it lifts) nor the take-off battery
-                // margin (the reading sags as the motors start; the landing thresholds above apply).
-                // Nor the wind bit: the wind check above confirms it (`WindMonitor.firmwareWarningSeconds`).
-                // Nor the operator's HOLD (it holds, below) nor START (the take-off consumed it).
+                // REF take-off only while the prerequisites hold, but for those the take-off itself ends or the
+                // wind check and the operator's commands handle.
                 let lost = missingPrerequisites(now: now, strictHeading: false)
                     .subtracting([.droneReady, .battery, .calmWind, .operatorResume, .operatorStart])
                 if !lost.isEmpty {
@@ -372,10 +312,8 @@ public struct FlightStateMachine: Sendable {
                 }
                 if !liftOffConfirmed, let started = takeOffStartedAt,
                    now.seconds(since: started) >= failsafeParameters.takeOffTimeoutSeconds {
-                    // An autopilot that never left the ground (it refused to arm: "PreArm: Need Position
-                    // Estimate" while its EKF starts) waits in preflight and tries again when everything
-                    // holds, so a start at boot flies once the vehicle is ready (issue 22, defect 0). The
-                    // AR.Drone, whose motors did spin, is given up for this run.
+                    // An autopilot that never left the ground (refused to arm) waits in preflight and tries again;
+                    // the AR.Drone, whose motors spun, is given up for this run (docs/flight-safety-faults.md §5).
                     if case .velocityLoop = controller.vehicle, let telemetry, fresh, telemetry.flightState == .landed {
                         return move(to: .preflight(waitingFor: missingPrerequisites(now: now)), .takeOffNotConfirmed, now)
                     }
@@ -384,8 +322,7 @@ public struct FlightStateMachine: Sendable {
             }
             if let reason = holdReason(now: now) ?? climbHoldReason(now: now) {
                 if case .holding(let current) = state {
-                    // The operator's hold lasts until RESUME (the battery failsafes above still land);
-                    // an automatic reason taking over from it starts its own clock.
+                    // The operator's hold lasts until RESUME; an automatic reason taking over starts its own clock.
                     if current == .operatorHold, reason != .operatorHold { holdingSince = now }
                     if reason != .operatorHold, let since = holdingSince,
                        now.seconds(since: since) >= failsafeParameters.landAfterSeconds {
@@ -410,8 +347,7 @@ public struct FlightStateMachine: Sendable {
                 case .flying, .hovering:
                     return move(to: altitudeReached() ? .following : .climbing, .dataFresh, now)
                 case .takingOff, .landed, .landing, .unknown:
-                    // Held during take-off before the drone was ever up: back to taking off (which
-                    // re-checks every prerequisite and keeps its deadline). Once airborne, never.
+                    // Held during take-off before ever up: back to taking off. Once airborne, never.
                     return hasBeenAirborne ? nil : move(to: .takingOff, .dataFresh, now)
                 }
             default:
@@ -449,7 +385,6 @@ public struct FlightStateMachine: Sendable {
             (takeOffStartedAt, liftOffConfirmed, startingUp, vehicleSeenOnGround) = (now, false, true, false)
         }
         if next == .following { startingUp = false }
-        // A climb entered from take-off keeps its lift-off time; any other entry starts the clock.
         if next == .climbing, state != .takingOff || climbStartedAt == nil { climbStartedAt = now }
         state = next
         return transition

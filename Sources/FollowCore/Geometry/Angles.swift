@@ -15,10 +15,8 @@ public func wrappedDegrees180(_ degrees: Double) -> Double {
     normalizedDegrees360(degrees + 180) - 180
 }
 
-/// Degrees → radians.
 @inlinable
 public func radians(fromDegrees degrees: Double) -> Double { degrees * .pi / 180 }
 
-/// Radians → degrees.
 @inlinable
 public func degrees(fromRadians radians: Double) -> Double { radians * 180 / .pi }

@@ -1,7 +1,5 @@
-/// A WGS84 latitude/longitude in degrees that is always finite and in range.
-///
-/// The failable initializer is the only way in: a NaN, an infinity, |lat| > 90 or
-/// |lon| > 180 yields `nil`, so no code downstream ever sees a poisoned position.
+/// A WGS84 latitude/longitude in degrees, always finite and in range: the failable initializer is the
+/// only way in.
 public struct GeoCoordinate: Sendable, Hashable, CustomStringConvertible {
     /// Geodetic latitude, degrees north, in [−90, 90].
     public let latitudeDegrees: Double

@@ -1,10 +1,6 @@
-/// A local tangent plane (east/north metres) around a fixed origin.
-///
-/// Equirectangular projection with the WGS84 meridian (M) and prime-vertical (N) radii of
-/// curvature at the origin latitude: east = N·cosφ₀·Δλ, north = M·Δφ. Against the WGS84
-/// geodesic this is exact to ~1e-8 relative at follow-me ranges when the origin is near the
-/// points (docs/dynamics-and-follow.md §6.2); it never uses raw degree differences.
-/// Δλ is wrapped to [−180°, 180°), so the plane is continuous across the antimeridian.
+/// A local tangent plane (east/north metres) around a fixed origin: east = N·cosφ₀·Δλ, north = M·Δφ
+/// with the WGS84 radii at the origin (exact to ~1e-8 at follow-me ranges, docs/dynamics-and-follow.md
+/// §6.2); Δλ wrapped to [−180°, 180°), so continuous across the antimeridian.
 public struct LocalPlane: Sendable, Hashable {
     /// The point that maps to (0, 0).
     public let origin: GeoCoordinate
@@ -29,8 +25,7 @@ public struct LocalPlane: Sendable, Hashable {
         return PlaneVector(east: dLon * metersPerRadianEast, north: dLat * metersPerRadianNorth)
     }
 
-    /// The coordinate at a plane position (inverse of `project`); `nil` if it falls off the globe
-    /// (non-finite input or beyond a pole).
+    /// The coordinate at a plane position; nil for non-finite input or beyond a pole.
     @inlinable
     public func unproject(_ v: PlaneVector) -> GeoCoordinate? {
         guard v.isFinite, metersPerRadianEast > 0 else { return nil }
@@ -47,8 +42,7 @@ public struct BearingDistance: Sendable, Hashable {
     /// Horizontal distance, metres.
     public var distanceMeters: Double
 
-    /// Bearing and distance from `a` to `b` on a tangent plane at their mid-latitude
-    /// (the projection's most accurate point; matches the mean geodesic azimuth).
+    /// Bearing and distance from `a` to `b` on a tangent plane at their mid-latitude.
     @inlinable
     public static func between(_ a: GeoCoordinate, _ b: GeoCoordinate) -> BearingDistance {
         let midLat = (a.latitudeDegrees + b.latitudeDegrees) / 2

@@ -1,5 +1,4 @@
-/// A 2-D vector on the local tangent plane: east and north components in metres
-/// (or metres per second, or any per-axis quantity — the name of the binding says which).
+/// A 2-D vector on the local tangent plane, east and north (metres, m/s, …: the binding's name says).
 public struct PlaneVector: Sendable, Hashable, CustomStringConvertible {
     public var east: Double
     public var north: Double
@@ -8,7 +7,6 @@ public struct PlaneVector: Sendable, Hashable, CustomStringConvertible {
 
     public static let zero = PlaneVector(east: 0, north: 0)
 
-    /// Euclidean length.
     @inlinable public var length: Double { (east * east + north * north).squareRoot() }
 
     /// Compass bearing of this vector, degrees clockwise from north in [0, 360). Zero vector → 0.
@@ -43,7 +41,6 @@ public struct PlaneVector: Sendable, Hashable, CustomStringConvertible {
     @inlinable public static func += (a: inout PlaneVector, b: PlaneVector) { a = a + b }
     @inlinable public static func -= (a: inout PlaneVector, b: PlaneVector) { a = a - b }
 
-    /// Dot product.
     @inlinable public func dot(_ o: PlaneVector) -> Double { east * o.east + north * o.north }
 
     /// This vector scaled down (never up) so its length is at most `maxLength`.
@@ -52,8 +49,7 @@ public struct PlaneVector: Sendable, Hashable, CustomStringConvertible {
         return l > maxLength && l > 0 ? self * (maxLength / l) : self
     }
 
-    /// Components in a body frame whose nose points at compass heading `headingDegrees`:
-    /// `forward` along the nose, `right` to starboard.
+    /// Components in a body frame whose nose points at compass heading `headingDegrees` (forward, right).
     @inlinable public func bodyFrame(headingDegrees: Double) -> (forward: Double, right: Double) {
         let r = radians(fromDegrees: headingDegrees)
         let s = _sin(r), c = _cos(r)

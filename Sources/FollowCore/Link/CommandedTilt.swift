@@ -1,21 +1,13 @@
-/// What a link that closes the velocity loop itself (the AR.Drone's, `TiltLoop` in module ARDrone)
-/// actually commanded for the flight's last `LinkCommand`: the attitude, as the sines of its tilt in
-/// the body frame, and the PCMD fractions sent (for the flight log). The link reports it with
-/// `LinkEvent.commandSent` in the same decision step (`DroneControlLink.send` returns it), and the
-/// core's latency prediction and wind observers read it on the next tick
-/// (`FollowController.noteCommandedTilt`).
-///
-/// Body frame, not world frame: a PCMD holds its attitude relative to the nose, so the core turns it
-/// into the plane with the nose heading of the tick that reads it, exactly as it read the PCMD it
-/// made itself before issue 25. The still-air velocity the attitude holds is c2·sin(tilt)
-/// (`stillAirVelocity`, docs/dynamics-and-follow.md §1.2).
+/// What a link that closes the velocity loop itself (the AR.Drone's `TiltLoop`) commanded for the last
+/// `LinkCommand`: the attitude as sines of its tilt in the body frame (the core turns it into the plane
+/// with that tick's nose heading), and the PCMD sent. Reported with `LinkEvent.commandSent`; read by
+/// `FollowController.noteCommandedTilt`.
 public struct CommandedTilt: Sendable, Hashable {
     /// sin(tilt) towards the nose (positive = nose down = accelerating forward).
     public var forwardSine: Double
     /// sin(tilt) to the right of the nose (positive = right side down).
     public var rightSine: Double
-    /// The PCMD fractions the link sent (roll, pitch, gaz, yaw); nil = hover (PCMD flag 0, the
-    /// firmware holds position) — then the sines are the attitude the next PCMD ramps from.
+    /// The PCMD fractions sent; nil = hover (PCMD flag 0), and the sines are the attitude the next PCMD ramps from.
     public var pilot: PilotCommand?
 
     public init(forwardSine: Double, rightSine: Double, pilot: PilotCommand?) {

@@ -1,45 +1,27 @@
 
-/// The rules of one flight, as a value: what each input means to the core (`FlightStateMachine`),
-/// when the core decides, and which `LinkCommand` the link is handed (docs/architecture.md §2, §3.2).
-///
-/// The one place a FollowMe flight runs the state machine: `followme run` (`FlightService`'s
-/// `FlightLoop`, which adds the log, the flight log and the status around it), the closed-loop
-/// tests and `followme bench` (`FollowBench`, on a simulated link and simulated time) all drive
-/// this. It reads no clock and sends nothing: every input carries `now`, and `handle` returns
-/// what to send for the caller to perform (docs/style.md habit 4).
-///
-/// Rules:
-/// * A GPS fix — from gpsd or an autopilot's own estimate (`LinkEvent.onboard`, onboard role only)
-///   — is decided on at once and sent immediately; a heading only updates the navigator.
-/// * The link's tick decides at the link's cadence; the link sends that command with its next tick.
-/// * The flight starts with the drone's configuration pending: no take-off before the link says
-///   `.configurationComplete` (or after a failed key).
-/// * Nothing is sent before the core has seen telemetry: a restarted flight must not overwrite
-///   the link's adopt-on-connect REF bit 9 (docs/ardrone-protocol.md §7.3).
-/// * Dry run: the link is handed `flying` as the link adopted it on connect, cleared for good once
-///   telemetry shows the drone on the ground, and hover.
+/// The rules of one flight, as a value: what each input means to the `FlightStateMachine`, when it
+/// decides, and which `LinkCommand` the link is handed (docs/architecture.md §2, §3.2). The one place
+/// a flight runs the machine (`FlightLoop`, the closed-loop tests, the bench). Reads no clock and sends
+/// nothing: `handle` returns what to send (docs/style.md habit 4). Nothing is sent before the machine
+/// has seen telemetry (docs/ardrone-protocol.md §7.3); a dry run hands the link's adopted `flying` only.
 package struct FlightLoopCore: Sendable {
     /// One thing that happened, handed to `handle(_:now:)` in order.
     package enum Input: Sendable {
         /// A GPS event from gpsd (a fix, a heading, a loss).
         case gps(GPSEvent)
-        /// Something the link observed, whatever the link: its telemetry, an onboard fix of an
-        /// autopilot (handled as a gpsd onboard event), its own events (docs/architecture.md §3.2).
+        /// Something the link observed (telemetry, an autopilot's onboard fix, its own events).
         case link(LinkEvent)
         /// The link's periodic tick: run the control step at its cadence.
         case tick
         /// SIGTERM/SIGINT: land (unless the vehicle is released) and wait for telemetry to confirm it.
         case shutdown
-        /// The operator's HOLD, RESUME or LAND: decided on and sent at once (`OperatorCommand`).
-        /// `source` says where it came from (`cli`, `watch`, `web`, …) for the log only.
+        /// The operator's command, decided on and sent at once; `source` (`cli`, `watch`, `web`) is for the log.
         case operatorCommand(OperatorCommand, source: String)
-        /// The operator's change of follow mode (`FollowModeChange`): decided on and sent at once;
-        /// `source` as for a command.
+        /// The operator's change of follow mode, decided on and sent at once.
         case followModeChange(FollowModeChange, source: String)
     }
 
-    /// What one input made: the fix screen's verdict and, when the core decided, the decision and
-    /// the command to hand the link.
+    /// What one input made: the fix verdict and, when the core decided, the decision and the command.
     package struct Step: Sendable {
         /// What the core made of a GPS fix (a jump or an out-of-order fix is dropped); nil otherwise.
         package var fixOutcome: InputOutcome?
@@ -65,8 +47,7 @@ package struct FlightLoopCore: Sendable {
     package let dryRun: Bool
     /// The drone is airborne (or landing) by its latest telemetry, or by the link's connect.
     package private(set) var droneAirborne = false
-    /// Dry run: REF bit 9 as the link adopted it on connect; cleared for good once telemetry shows
-    /// the drone on the ground.
+    /// Dry run: REF bit 9 as the link adopted it; cleared for good once telemetry shows the ground.
     package private(set) var dryRunFlying = false
     /// The core's latest decision.
     package private(set) var lastDecision: FlightDecision?
@@ -76,8 +57,7 @@ package struct FlightLoopCore: Sendable {
         self.dryRun = dryRun
     }
 
-    /// Call once before the first input: the link writes its configuration once telemetry flows,
-    /// so take-off waits for it.
+    /// Call once before the first input: take-off waits for the link's configuration.
     package mutating func start(now: MonotonicTime) {
         machine.handle(.droneConfiguration(.pending), now: now)
     }
@@ -122,8 +102,7 @@ package struct FlightLoopCore: Sendable {
         }
     }
 
-    /// The rules of §3.2's table; what only the log needs (acknowledgements, sockets, notices,
-    /// statistics) changes nothing here.
+    /// The rules of docs/architecture.md §3.2's table.
     private mutating func handleLink(_ event: LinkEvent, now: MonotonicTime, step: inout Step) {
         switch event {
         case .telemetry(let telemetry, _):
@@ -131,8 +110,7 @@ package struct FlightLoopCore: Sendable {
             if !droneAirborne { dryRunFlying = false }
             machine.handle(.telemetry(telemetry), now: now)
         case .onboard(let gps):
-            // The autopilot's own position and heading: the drone's receiver, so only the onboard
-            // role (a link must never speak for the person's receiver).
+            // An autopilot's own fix speaks for the drone's receiver only.
             guard gps.role == .onboard else { return }
             handleGPS(gps, now: now, step: &step)
         case .connected(let wasFlying, let desiredFlying, _):
@@ -175,7 +153,6 @@ package struct FlightLoopCore: Sendable {
                           lookAt: looksAtPerson ? machine.personCoordinate(now: now) : nil,
                           lookAtRiseMeters: looksAtPerson ? machine.personRiseMeters : nil,
                           frame: intent.wantsAirborne ? machine.flightFrame : nil)
-        // Found by FaultInjectionTests (SIGKILL + restart landed a flying drone ~2.6 % of restarts).
         step.sendsCommand = machine.telemetry != nil
         step.immediately = immediately
     }

@@ -1,9 +1,6 @@
-/// A fixed-size latency histogram: recording a sample never allocates.
-///
-/// Log-linear buckets over nanoseconds: exact below 64 ns, then 64 buckets per power of two, so a
-/// reported percentile is within 1/64 (1.6 %) above the true value (HdrHistogram's scheme with two
-/// significant binary digits fewer). Covers 0 ns to 2⁴⁰ ns (≈ 18 min); longer samples count in the
-/// last bucket (`max` stays exact). The bucket storage is allocated once, by `init`.
+/// A fixed-size latency histogram: recording never allocates. Log-linear buckets over nanoseconds,
+/// 64 per power of two (a percentile is at most 1.6 % high) up to 2⁴⁰ ns; longer samples count in the
+/// last bucket (`max` stays exact).
 public struct LatencyHistogram: Sendable, Equatable {
     /// Sub-buckets per power of two (and the exact range below it), 2⁶.
     static let subBucketCount = 64
@@ -13,12 +10,10 @@ public struct LatencyHistogram: Sendable, Equatable {
     static let bucketCount = subBucketCount + (maximumExponent - subBucketBits + 1) * subBucketCount
 
     private var counts: [UInt32]
-    /// Samples recorded.
     public private(set) var count = 0
     /// Smallest and largest sample, nanoseconds (0 when empty).
     public private(set) var minimumNanoseconds: Int64 = 0
     public private(set) var maximumNanoseconds: Int64 = 0
-    /// Sum of all samples, nanoseconds (for the mean).
     public private(set) var totalNanoseconds: Int64 = 0
 
     public init() {
@@ -35,8 +30,8 @@ public struct LatencyHistogram: Sendable, Equatable {
         count += 1
     }
 
-    /// The sample below which `fraction` (0…1) of the samples lie, nanoseconds: the upper edge of the
-    /// bucket holding that rank, clamped to the observed maximum. `nil` when empty.
+    /// The sample below which `fraction` (0…1) of the samples lie, nanoseconds (the bucket's upper edge,
+    /// clamped to the maximum); nil when empty.
     public func percentileNanoseconds(_ fraction: Double) -> Int64? {
         guard count > 0 else { return nil }
         let rank = max(1, Int((fraction * Double(count)).rounded(.up)))

@@ -1,13 +1,9 @@
-/// Event counters, one `Int` per case of `Kind`, each starting at 0: a value snapshot.
-///
-/// The drone link, the GPS client, the fix screen, the log writer and the simulator each count
-/// what they did; each names its counters as the cases of an enum and keeps one `Counts` of it
-/// (`statistics.counts[.datagramsSent] += 1`) instead of a `var … = 0` per counter.
-/// A counter at 0 is not stored, so two values are equal exactly when every counter is.
+/// Event counters, one `Int` per case of `Kind`, each starting at 0: a value snapshot
+/// (`statistics.counts[.datagramsSent] += 1`). A counter at 0 is not stored, so two values are equal
+/// exactly when every counter is.
 public struct Counts<Kind: CaseIterable & Hashable & Sendable>: Sendable, Hashable {
     private var values: [Kind: Int] = [:]
 
-    /// All counters at 0.
     public init() {}
 
     /// The given counters at their values, the others at 0.
@@ -15,13 +11,11 @@ public struct Counts<Kind: CaseIterable & Hashable & Sendable>: Sendable, Hashab
         for (kind, value) in values { self[kind] = value }
     }
 
-    /// The counter for `kind`.
     public subscript(kind: Kind) -> Int {
         get { values[kind, default: 0] }
         set { values[kind] = newValue == 0 ? nil : newValue }
     }
 
-    /// All counters added up.
     public var total: Int { values.values.reduce(0, +) }
 }
 

@@ -1,11 +1,10 @@
-/// The drone's flight state as navdata reports it (demo option `ctrl_state >> 16`,
-/// docs/ardrone-protocol.md §3.4 CTRL_STATES), reduced to what the follower needs.
+/// The drone's flight state as telemetry reports it (AR.Drone `ctrl_state >> 16`, docs/ardrone-protocol.md §3.4).
 public enum DroneFlightState: Sendable, Hashable {
     /// On the ground, motors off (CTRL_STATES 2 LANDED).
     case landed
     /// Taking off (6 TRANS_TAKEOFF).
     case takingOff
-    /// Flying under PCMD (3 FLYING, and 7 TRANS_GOTOFIX which ardrone_autonomy also counts as flying).
+    /// Flying under PCMD (3 FLYING, and 7 TRANS_GOTOFIX).
     case flying
     /// Hovering on its own (4 HOVERING).
     case hovering
@@ -23,8 +22,7 @@ public enum DroneFlightState: Sendable, Hashable {
     }
 }
 
-/// Horizontal velocity in the drone's body frame, metres per second: navdata demo `vx`
-/// (forward) and `vy` (right), converted from mm/s (docs/ardrone-protocol.md §3.4).
+/// Horizontal velocity in the drone's body frame, m/s: navdata demo `vx` (forward), `vy` (right).
 public struct BodyVelocity: Sendable, Hashable {
     /// Along the nose, m/s.
     public var forwardMetersPerSecond: Double
@@ -37,8 +35,7 @@ public struct BodyVelocity: Sendable, Hashable {
     }
 }
 
-/// One navdata packet's worth of what the follower uses. The shell fills it from the demo
-/// option and the state bits; non-finite optional values must be passed as `nil`.
+/// One telemetry packet's worth of what the follower uses; non-finite optional values are nil.
 public struct DroneTelemetry: Sendable, Hashable {
     /// Major control state.
     public var flightState: DroneFlightState
@@ -50,24 +47,18 @@ public struct DroneTelemetry: Sendable, Hashable {
     public var altitudeMeters: Double
     /// Body-frame horizontal velocity, if the packet carried a finite one.
     public var velocityBody: BodyVelocity?
-    /// Navdata attitude: pitch (`theta`, positive = nose up) and roll (`phi`, positive = right side
-    /// down), degrees, if finite. Used to learn the wind while the firmware flies (take-off).
+    /// Attitude, degrees, if finite: pitch (`theta`, positive = nose up), roll (`phi`, positive = right down).
     public var pitchDegrees: Double?
     public var rollDegrees: Double?
-    /// Navdata yaw `psi`, degrees clockwise, with an arbitrary offset from true north
-    /// (gyro/magnetometer fused on board). Used only for how the heading *changes* between
-    /// heading-receiver reports.
+    /// Navdata yaw `psi`, degrees clockwise, arbitrary zero: used only for how the heading changes.
     public var yawDegrees: Double?
-    /// The drone says the wind is too strong (AR.Drone state bit 20 `ARDRONE_WIND_MASK`,
-    /// docs/ardrone-protocol.md §3.2; links without such a flag leave it false).
+    /// The drone says the wind is too strong (AR.Drone state bit 20, docs/ardrone-protocol.md §3.2); else false.
     public var windWarning: Bool
-    /// The autopilot no longer says how much battery is left (MAVLink SYS_STATUS `battery_remaining`
-    /// −1 after a known value): `batteryPercent` is stale. The AR.Drone always reports one.
+    /// The autopilot stopped reporting battery (MAVLink `battery_remaining` −1 after a value): `batteryPercent` is stale.
     public var batteryUnknown: Bool
     /// The autopilot reports a failure it still flies with (MAVLink HEARTBEAT MAV_STATE_CRITICAL).
     public var critical: Bool
-    /// The autopilot's arming checks pass (MAVLink SYS_STATUS MAV_SYS_STATUS_PREARM_CHECK); nil when
-    /// it does not say (the AR.Drone, an autopilot without the bit).
+    /// The autopilot's arming checks pass (MAVLink PREARM_CHECK); nil when it does not say.
     public var readyToArm: Bool?
     /// When the shell received the packet.
     public var receivedAt: MonotonicTime

@@ -1,7 +1,5 @@
-/// Everything the gpsd client reports, one value per event, all `Sendable`.
-///
-/// gpsd says nothing when a receiver goes silent, so per-device staleness is the consumer's
-/// job: every case carries the monotonic time it was received at.
+/// Everything the gpsd client reports, one value per event; each carries its monotonic arrival time
+/// (gpsd says nothing when a receiver goes silent: staleness is the consumer's job).
 public enum GPSEvent: Sendable, Hashable {
     /// A position fix with mode ≥ 2 and a finite position.
     case fix(GPSFix)
@@ -13,11 +11,9 @@ public enum GPSEvent: Sendable, Hashable {
     case connected(role: ReceiverRole, endpoint: String, isReconnect: Bool, at: MonotonicTime)
     /// gpsd answered with an ERROR message (e.g. "No such device as /dev/gpstarget").
     case gpsdError(role: ReceiverRole, message: String, at: MonotonicTime)
-    /// The receiver's view of the sky (gpsd SKY): how many satellites it uses and sees, and the
-    /// dilutions of precision. Quality information for people and logs; the core flies on fixes.
+    /// The receiver's view of the sky (gpsd SKY): for people and logs; the core flies on fixes.
     case sky(SkyReport)
 
-    /// The role the event belongs to.
     public var role: ReceiverRole {
         switch self {
         case .fix(let f): return f.role
@@ -55,8 +51,7 @@ public struct GPSLoss: Sendable, Hashable {
     }
 }
 
-/// One gpsd SKY report: what the receiver says of its satellites. Every field is optional because
-/// receivers send different sentences (GSA gives the DOPs and the used satellites, GSV those in view).
+/// One gpsd SKY report; every field optional (receivers send different sentences).
 public struct SkyReport: Sendable, Hashable {
     public var role: ReceiverRole
     public var device: String
@@ -69,8 +64,7 @@ public struct SkyReport: Sendable, Hashable {
     public var pdop: Double?
     public var receivedAt: MonotonicTime
 
-    /// Keeps only plausible values: a count outside 0…255 or a DOP that is not finite and positive
-    /// (gpsd's "absent" is NaN) becomes nil.
+    /// Keeps only plausible values: a count outside 0…255 or a non-finite or non-positive DOP becomes nil.
     public init(role: ReceiverRole, device: String, satellitesUsed: Int?, satellitesVisible: Int?,
                 hdop: Double?, vdop: Double?, pdop: Double?, receivedAt: MonotonicTime) {
         (self.role, self.device, self.receivedAt) = (role, device, receivedAt)

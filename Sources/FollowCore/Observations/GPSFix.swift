@@ -12,10 +12,8 @@ public enum FixMode: Int, Sendable, Hashable, Codable {
     case threeD = 3
 }
 
-/// A receiver's own UTC timestamp for a fix (gpsd `fix.time`), kept exact as seconds + nanoseconds.
-///
-/// Replayed logs carry dates years off the wall clock (docs/gpsd.md §1.5 #5): use it only
-/// to order fixes from one device, never to measure age. Age uses `receivedAt`.
+/// A receiver's own UTC timestamp for a fix (gpsd `fix.time`), seconds + nanoseconds: only for
+/// ordering one device's fixes, never for age (replays are years off, docs/gpsd.md §1.5 #5).
 public struct FixTime: Sendable, Hashable, Comparable {
     public var seconds: Int64
     public var nanoseconds: Int32
@@ -33,8 +31,8 @@ public struct FixTime: Sendable, Hashable, Comparable {
     }
 }
 
-/// One position fix from one receiver. Cannot hold NaN: non-finite optional fields become `nil`,
-/// and a non-finite or out-of-range position makes the initializer fail.
+/// One position fix from one receiver. Cannot hold NaN: non-finite optional fields become nil, and a
+/// non-finite or out-of-range position fails the initializer.
 public struct GPSFix: Sendable, Hashable {
     public let role: ReceiverRole
     /// The gpsd device path that produced it (exactly as gpsd names it).
@@ -89,8 +87,7 @@ public struct GPSFix: Sendable, Hashable {
 public struct HeadingReport: Sendable, Hashable {
     public let role: ReceiverRole
     public let device: String
-    /// Heading of the *receiver*, degrees clockwise from true north, [0, 360).
-    /// The drone's nose is this plus `onboard.mount_offset_deg`.
+    /// Heading of the *receiver*, degrees clockwise from true north, [0, 360) (the nose: + mount offset).
     public let headingDegrees: Double
     public let receivedAt: MonotonicTime
 

@@ -1,7 +1,5 @@
-/// A point on a monotonic clock, in nanoseconds since an arbitrary origin.
-///
-/// The pure modules never read a clock: the shell stamps values with `MonotonicTime`
-/// (CLOCK_MONOTONIC) and passes "now" into every decision. Simulations make their own.
+/// A point on a monotonic clock, nanoseconds since an arbitrary origin: the shell stamps values with
+/// it (CLOCK_MONOTONIC) and passes "now" into every decision.
 public struct MonotonicTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Nanoseconds since the clock's origin.
     public var nanoseconds: Int64
@@ -13,7 +11,6 @@ public struct MonotonicTime: Sendable, Hashable, Comparable, CustomStringConvert
 
     public static let zero = MonotonicTime(nanoseconds: 0)
 
-    /// Seconds since the origin.
     @inlinable public var seconds: Double { Double(nanoseconds) / 1e9 }
 
     @inlinable public static func < (a: MonotonicTime, b: MonotonicTime) -> Bool { a.nanoseconds < b.nanoseconds }

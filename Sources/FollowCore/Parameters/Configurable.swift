@@ -1,12 +1,7 @@
-/// A value whose every field has a default, so it is built as its defaults plus the fields a caller
-/// sets: `FollowParameters { $0.standoffMeters = 8 }` (docs/architecture.md §4, "Construction").
-///
-/// Inside its own module (and in tests, through `@testable import`) such a type is built with
-/// Swift's implicit memberwise initializer, `FollowParameters(standoffMeters: 8)`; that one is
-/// internal, so across a module line this is the way in, and no type writes its memberwise
-/// initializer out by hand.
+/// A value whose every field has a default, built as its defaults plus what a caller sets:
+/// `FollowParameters { $0.standoffMeters = 8 }` (docs/architecture.md §4). The way in across a module line.
 public protocol Configurable {
-    /// Every field at its default: one line per type, `public static var defaults: Self { Self() }`.
+    /// Every field at its default.
     static var defaults: Self { get }
 }
 

@@ -1,99 +1,68 @@
-/// Gains, smoothing and the drone model used by `FollowController`. Expert settings; the
-/// defaults were tuned in closed loop against the tum_ardrone model (FollowCoreTests).
+/// Gains, smoothing and the drone model used by `FollowController`, `StoppingModel` and the AR.Drone's
+/// `TiltLoop`. Expert settings; why each default: docs/configuration.md §3.3.
 public struct ControllerTuning: Sendable, Hashable {
-    /// Drag rate c1 of the tilt→velocity model v̇ = c1·(c2·sin(tilt) − v), 1/s. Default 0.58
-    /// (tum_ardrone `cfg/StateestimationParams.cfg`, docs/dynamics-and-follow.md §1.2).
+    /// Drag rate c1 of the tilt→velocity model v̇ = c1·(c2·sin(tilt) − v), 1/s. Default 0.58, range 0.1…5.
     public var dragRatePerSecond: Double = Spec.dragRatePerSecond.defaultValue
-    /// Terminal speed per unit sin(tilt), c2, m/s. Default 17.5 (same source), so the steady
-    /// tilt for speed v is asin(v / 17.5).
+    /// Terminal speed per unit sin(tilt), c2, m/s. Default 17.5, range 5…40.
     public var tiltSpeedMetersPerSecond: Double = Spec.tiltSpeedMetersPerSecond.defaultValue
     /// Position error → velocity, 1/s. Default 0.9, range 0.1…3.
     public var positionGainPerSecond: Double = Spec.positionGainPerSecond.defaultValue
-    /// Far from the aim point the position term follows √(2·a·error) instead, so the drone can
-    /// brake in time, m/s². Default 1.5, range 0.3…5.
+    /// Far from the aim point the position term follows √(2·a·error), m/s². Default 1.5, range 0.3…5.
     public var brakingAccelerationMetersPerSecondSquared: Double = Spec.brakingAccelerationMetersPerSecondSquared.defaultValue
-    /// Velocity error → acceleration, 1/s (closed velocity loop τ = 1/(c1 + this) ≈ 0.3 s).
-    /// Default 2.5, range 0.5…6.
+    /// Velocity error → acceleration in the tilt loop, 1/s. Default 2.5, range 0.5…6.
     public var velocityGainPerSecond: Double = Spec.velocityGainPerSecond.defaultValue
-    /// Inside `minSeparationMeters`, back-off speed per metre of intrusion, 1/s. Default 1.0,
-    /// range 0.2…5.
+    /// Inside `minSeparationMeters`, back-off speed per metre of intrusion, 1/s. Default 1.0, range 0.2…5.
     public var separationGainPerSecond: Double = Spec.separationGainPerSecond.defaultValue
-    /// Share of the full-tilt acceleration c1·c2·sin(maxTilt) the separation rules count on for
-    /// braking (`StoppingModel`), the rest being left for attitude and estimate errors. Default 0.7
-    /// (2.4 m/s² at 20°), range 0.2…1.
+    /// Share of full-tilt (or autopilot) acceleration the separation rules count on for braking. Default 0.7, range 0.2…1.
     public var brakingAuthorityFraction: Double = Spec.brakingAuthorityFraction.defaultValue
-    /// Time constant of the drone's tilt response, seconds: part of the reaction time before
-    /// braking. Default 0.14 (tum_ardrone c3 = 7 s⁻¹, docs/stopping-model.md §1), range 0…1.
+    /// Time constant of the drone's tilt response, seconds (part of the reaction time). Default 0.14, range 0…1.
     public var tiltTimeConstantSeconds: Double = Spec.tiltTimeConstantSeconds.defaultValue
-    /// Hardest stop the person is assumed able to make, m/s²: a person moving away at u is
-    /// credited u²/(2·this) of further travel. Default 4 (walkers stop within a step, runners
-    /// within two or three; a high bound gives *less* credit; docs/stopping-model.md §2),
-    /// range 1…20.
+    /// Hardest stop the person is assumed able to make, m/s²: someone moving away at u is credited
+    /// u²/(2·this). Default 4, range 1…20.
     public var personDecelerationMetersPerSecondSquared: Double = Spec.personDecelerationMetersPerSecondSquared.defaultValue
-    /// Bandwidth of the wind (disturbance) observer, rad/s: it compares the measured velocity
-    /// with what the tilt model predicts from the tilt commanded, and the difference it cannot
-    /// explain becomes a wind estimate that the tilt feed-forward cancels (critically damped,
-    /// docs/stopping-model.md §5). Default 0.5 (settles in ≈ 8 s: slow enough that GPS jitter in
-    /// the velocity estimate is not taken for wind), range 0…3 (0 = no wind compensation).
+    /// Bandwidth of the velocity loop's wind observer, rad/s (docs/stopping-model.md §5). Default 0.5,
+    /// range 0…3 (0 = no wind compensation).
     public var windObserverRadiansPerSecond: Double = Spec.windObserverRadiansPerSecond.defaultValue
-    /// The wind observer's bandwidth during the climb, rad/s: it starts from no estimate (reset on
-    /// the ground) and the climb lasts seconds, next to the person, where drift matters more than
-    /// GPS jitter. Default 1.5 (converges in ≈ 3 s, a climb to 3 m), range 0.5…5.
+    /// That observer's bandwidth while climbing, rad/s. Default 1.5, range 0.5…5.
     public var climbWindObserverRadiansPerSecond: Double = Spec.climbWindObserverRadiansPerSecond.defaultValue
-    /// Bandwidth of the wind failsafe's own observer (`WindMonitor`), rad/s: the same model, beside
-    /// the velocity loop's. Default 1.5 (≈ 3 s to converge: a drone blown at 1–2 m/s is seen within
-    /// a few metres of drift; docs/stopping-model.md §6), range 0.5…5.
+    /// Bandwidth of the wind failsafe's observer (`WindMonitor`), rad/s. Default 1.5, range 0.5…5.
     public var failsafeWindObserverRadiansPerSecond: Double = Spec.failsafeWindObserverRadiansPerSecond.defaultValue
-    /// Rate at which the firmware's take-off attitude seeds the failsafe's observer, 1/s: the hover
-    /// gives the wind directly (v − c2·sin(tilt)), so only navdata noise is filtered. Default 3
-    /// (≈ 0.3 s), range 0.5…20.
+    /// Rate at which the firmware's take-off attitude seeds the failsafe's observer, 1/s. Default 3, range 0.5…20.
     public var failsafeWindSeedRatePerSecond: Double = Spec.failsafeWindSeedRatePerSecond.defaultValue
-    /// The failsafe's observer is clamped at this multiple of the tilt authority c2·sin(maxTilt), only
-    /// so it stays bounded on nonsense input: any value past 1 reads as "beyond the tilt". Default 3,
-    /// range 1.5…10.
+    /// The failsafe's observer is clamped at this multiple of the tilt authority c2·sin(maxTilt). Default 3, range 1.5…10.
     public var failsafeWindLimitFactor: Double = Spec.failsafeWindLimitFactor.defaultValue
-    /// Extra margin kept between the aim point and `minSeparationMeters`, metres. Default 0.5.
+    /// Extra margin between the aim point and `minSeparationMeters`, metres. Default 0.5, range 0…10.
     public var separationMarginMeters: Double = Spec.separationMarginMeters.defaultValue
     /// Heading error → yaw rate, 1/s. Default 1.5, range 0.2…5.
     public var yawGainPerSecond: Double = Spec.yawGainPerSecond.defaultValue
-    /// Within this distance of the person the bearing is meaningless: no yaw command, metres. Default 1.
+    /// Within this distance of the person no yaw is commanded, metres. Default 1, range 0.1…10.
     public var yawDeadZoneMeters: Double = Spec.yawDeadZoneMeters.defaultValue
     /// Altitude error → climb rate, 1/s. Default 1.0, range 0.1…5.
     public var altitudeGainPerSecond: Double = Spec.altitudeGainPerSecond.defaultValue
-    /// Natural frequency of the critically damped second-order filter that turns the person's
-    /// estimate (which steps at every fix) into a smooth reference, rad/s. Default 1 (PX4's
-    /// follow-target filter uses 1 rad/s, docs/dynamics-and-follow.md §2.1), range 0.5…10.
-    /// It is fed the estimated velocity too, so a steady walk is tracked without lag.
+    /// Natural frequency of the critically damped reference that smooths the person's estimate, rad/s.
+    /// Default 1, range 0.5…10.
     public var targetSmoothingRadiansPerSecond: Double = Spec.targetSmoothingRadiansPerSecond.defaultValue
-    /// How fast the standoff direction swings round to "behind the person" while they walk,
-    /// degrees per second. Default 15 (≈1.6 m/s along the circle at 6 m), range 0…90.
+    /// Fastest swing of the leash's standoff direction round to "behind", degrees/s. Default 15, range 0…90.
     public var standoffRotationDegreesPerSecond: Double = Spec.standoffRotationDegreesPerSecond.defaultValue
-    /// Time constant of that swing, seconds: the direction closes this fraction of its angle
-    /// to "behind" per second (capped by the rate above), so a few degrees of jitter in the
-    /// estimated walking direction move the drone only a little. Default 3, range 0.5…30.
+    /// Time constant of that swing, seconds (first order, capped by the rate above). Default 3, range 0.5…30.
     public var standoffRotationTimeConstantSeconds: Double = Spec.standoffRotationTimeConstantSeconds.defaultValue
-    /// `FollowMode.angle`'s time constant towards the angle, seconds (its rate is capped by
-    /// `FollowParameters.orbitSpeedMetersPerSecond` / standoff). Shorter than the leash's: the angle is
-    /// asked for, and the travel direction it hangs on is the smoothed reference's already. Default 1.5,
-    /// range 0.5…30.
+    /// `FollowMode.angle`'s time constant towards the angle, seconds (rate capped by `orbitSpeedMetersPerSecond`
+    /// ÷ standoff). Default 1.5, range 0.5…30.
     public var angleRotationTimeConstantSeconds: Double = Spec.angleRotationTimeConstantSeconds.defaultValue
-    /// Below this person speed (the smoothed reference's) their direction of travel is unknown, so
-    /// `FollowMode.angle` holds its bearing instead of swinging with GPS noise, m/s. Default 0.5 (the
-    /// estimator's `stationarySpeedMetersPerSecond`; PX4 freezes its follow angle below 1 m/s),
-    /// range 0.1…3.
+    /// Below this speed of the person (the target estimator's) `FollowMode.angle` holds its bearing; also
+    /// the commanded speed from which `YawMode.travel` faces along the flight, m/s. Default 0.5, range 0.1…3.
     public var travelDirectionMinSpeedMetersPerSecond: Double = Spec.travelDirectionMinSpeedMetersPerSecond.defaultValue
-    /// Person-velocity feed-forward fades in between these speeds, m/s (PX4 ramps its
-    /// feed-forward for the same reason: no twitching on GPS jitter). Defaults 0.2 and 0.6.
+    /// The person's velocity is fed forward from the start speed, fully from the full speed, m/s.
+    /// Start: default 0.2, range 0…2; full: above the start, at most 5.
     public var feedForwardStartMetersPerSecond: Double = Spec.feedForwardStartMetersPerSecond.defaultValue
     public var feedForwardFullMetersPerSecond: Double = Spec.feedForwardFullMetersPerSecond.defaultValue
-    /// Largest change of roll or pitch per second, fraction of full scale. Default 2.5, range 0.2…20.
+    /// Largest change of PCMD roll or pitch per second (`TiltLoop`), fraction of full scale. Default 2.5, range 0.2…20.
     public var tiltSlewPerSecond: Double = Spec.tiltSlewPerSecond.defaultValue
-    /// Largest change of the yaw command per second, fraction of full scale. Default 4, range 0.2…20.
+    /// Largest change of PCMD yaw per second, fraction of full scale. Default 4, range 0.2…20.
     public var yawSlewPerSecond: Double = Spec.yawSlewPerSecond.defaultValue
-    /// Largest change of gaz per second, fraction of full scale. Default 2, range 0.2…20.
+    /// Largest change of PCMD gaz per second, fraction of full scale. Default 2, range 0.2…20.
     public var gazSlewPerSecond: Double = Spec.gazSlewPerSecond.defaultValue
-    /// Command-to-motion latency the controller predicts the drone across, seconds. Default 0.1
-    /// (tum_ardrone `delayControl`, docs/dynamics-and-follow.md §1.2), range 0…0.5.
+    /// Command-to-motion latency the drone is predicted across, seconds. Default 0.1, range 0…0.5.
     public var commandLatencySeconds: Double = Spec.commandLatencySeconds.defaultValue
 
     /// The documented defaults.
@@ -103,8 +72,7 @@ public struct ControllerTuning: Sendable, Hashable {
 extension ControllerTuning: ParameterSet {
     public static var defaults: Self { Self() }
 
-    /// Unit, range and default of each numeric field, declared once (`ParameterSpec`): the init's
-    /// defaults and `validate()` read them; the field docs above say why each value.
+    /// Unit, range and default of each numeric field, declared once (`ParameterSpec`).
     public enum Spec {
         public static let dragRatePerSecond = ParameterSpec("dragRatePerSecond", unit: "1/s", range: 0.1...5, default: 0.58)
         public static let tiltSpeedMetersPerSecond = ParameterSpec("tiltSpeedMetersPerSecond", unit: "m/s", range: 5...40, default: 17.5)
@@ -140,8 +108,7 @@ extension ControllerTuning: ParameterSet {
         public static let all: [ParameterSpec] = ControllerTuning.parameterFields.map(\.spec)
     }
 
-    /// Every numeric field with its spec, in field order: `validate()` checks them in this order, with
-    /// the bound that depends on another field where one does.
+    /// Every numeric field with its spec, in the order `validate()` checks them.
     public static let parameterFields: [ParameterField<ControllerTuning>] = [
         .init(\.dragRatePerSecond, Spec.dragRatePerSecond),
         .init(\.tiltSpeedMetersPerSecond, Spec.tiltSpeedMetersPerSecond),

@@ -1,59 +1,42 @@
-/// Noise models and plausibility limits for the two position estimators. Expert settings:
-/// the defaults suit consumer receivers (docs/dynamics-and-follow.md §3) and people on foot.
+/// Noise models and plausibility limits for the two position estimators. Expert settings; why each
+/// default: docs/configuration.md §3.4.
 public struct EstimatorTuning: Sendable, Hashable {
-    /// Fix-to-fix position noise of the person's receiver, metres (1σ per axis). Default 0.7,
-    /// range 0.1…10. Consumer receivers show ≈0.3 m white noise on top of a slow bias
-    /// (docs/dynamics-and-follow.md §3.2); the slow bias cannot be filtered and is not modelled.
+    /// Fix-to-fix position noise of the person's receiver, metres (1σ per axis). Default 0.7, range 0.1…10.
     public var targetPositionSigmaMeters: Double = Spec.targetPositionSigmaMeters.defaultValue
-    /// How hard the person may manoeuvre: white-acceleration spectral density, m²/s³.
-    /// Default 0.25, range 0.01…10. Higher follows turns sooner and passes more GPS jitter on
-    /// to the velocity (1 Hz fixes, defaults: σ 0.5 m jitter → ≈0.3 m/s velocity error, 90 %
-    /// of a velocity step in ≈4 s; FollowCoreTests).
+    /// How hard the person may manoeuvre: white-acceleration spectral density, m²/s³. Default 0.25, range 0.01…10.
     public var targetAccelerationSpectralDensity: Double = Spec.targetAccelerationSpectralDensity.defaultValue
-    /// Noise of a receiver-reported velocity (gpsd `speed`/`track`), m/s (1σ per axis).
-    /// Default 0.3, range 0.01…5. Doppler velocity from u-blox-class receivers is better than
-    /// 0.1 m/s (docs/dynamics-and-follow.md §3.1); the default leaves room for receivers that differentiate positions.
+    /// Noise of a receiver-reported velocity (gpsd `speed`/`track`), m/s (1σ per axis). Default 0.3, range 0.01…5.
     public var reportedVelocitySigmaMetersPerSecond: Double = Spec.reportedVelocitySigmaMetersPerSecond.defaultValue
     /// Whether to fuse receiver-reported velocity at all. Default true.
     public var fusesReportedVelocity: Bool = true
     /// Fix-to-fix position noise of the onboard receiver, metres (1σ per axis). Default 0.7, range 0.1…10.
     public var dronePositionSigmaMeters: Double = Spec.dronePositionSigmaMeters.defaultValue
-    /// Drone manoeuvre spectral density, m²/s³. Default 2, range 0.01…50 (it accelerates at up
-    /// to ≈3.5 m/s² at 20° tilt, docs/dynamics-and-follow.md §1.2).
+    /// Drone manoeuvre spectral density, m²/s³. Default 2, range 0.01…50.
     public var droneAccelerationSpectralDensity: Double = Spec.droneAccelerationSpectralDensity.defaultValue
-    /// Noise of navdata body velocity after rotation to the plane, m/s (1σ per axis).
-    /// Default 0.2, range 0.01…5 (optical flow + IMU; worse over featureless ground).
+    /// Noise of navdata body velocity rotated to the plane, m/s (1σ per axis). Default 0.2, range 0.01…5.
     public var navdataVelocitySigmaMetersPerSecond: Double = Spec.navdataVelocitySigmaMetersPerSecond.defaultValue
-    /// A jump between fixes faster than this plus `outlierAllowanceMeters` is not a person
-    /// (or an AR.Drone), metres per second. Default 12, range 3…50.
+    /// A jump between fixes faster than this plus `outlierAllowanceMeters` is not a person (or an
+    /// AR.Drone), m/s. Default 12, range 3…50.
     public var maxPlausibleSpeedMetersPerSecond: Double = Spec.maxPlausibleSpeedMetersPerSecond.defaultValue
-    /// Distance always allowed between consecutive fixes on top of the speed limit, metres
-    /// (GPS jitter between two fixes). Default 4, range 0…50.
+    /// Distance always allowed between consecutive fixes on top of the speed limit, metres. Default 4, range 0…50.
     public var outlierAllowanceMeters: Double = Spec.outlierAllowanceMeters.defaultValue
-    /// This many consecutive rejected fixes that agree with one another mean the receiver
-    /// really is somewhere else: re-initialise there. Default 3, range 2…20.
+    /// This many consecutive rejected fixes agreeing with one another re-initialise there. Default 3, range 2…20.
     public var reinitialiseAfterFixes: Int = Spec.reinitialiseAfterFixes.integerDefault
-    /// This many consecutive fixes with a fix time before the last one mean the receiver's
-    /// clock was reset (or a replay restarted): accept and re-initialise. Default 5, range 2…50.
+    /// This many consecutive fixes timed before the last one mean a clock reset (or a restarted replay):
+    /// accept and re-initialise. Default 5, range 2…50.
     public var clockResetAfterFixes: Int = Spec.clockResetAfterFixes.integerDefault
-    /// Fixes an estimator must fuse after (re)initialising before its source counts as fresh,
-    /// count. Default 3, range 1…20.
+    /// Fixes an estimator must fuse after (re)initialising before its source counts as fresh. Default 3, range 1…20.
     public var fixesToConverge: Int = Spec.fixesToConverge.integerDefault
     /// Estimates are extrapolated to "now" by at most this, seconds. Default 2, range 0.5…10.
-    /// (Beyond it the source is stale and the failsafes take over anyway.)
     public var maxPredictionSeconds: Double = Spec.maxPredictionSeconds.defaultValue
-    /// The person counts as walking once the estimated speed exceeds this, m/s. Default 1.0
-    /// (PX4 freezes its follow orientation below 1 m/s, docs/dynamics-and-follow.md §2.1), range 0.2…5.
+    /// The person counts as walking once the estimated speed exceeds this, m/s. Default 1.0, range 0.2…5.
     public var movingSpeedMetersPerSecond: Double = Spec.movingSpeedMetersPerSecond.defaultValue
-    /// …for this many consecutive fixes (one fast fix of a standing person is jitter), count.
-    /// Default 2, range 1…10.
+    /// …for this many consecutive fixes. Default 2, range 1…10.
     public var movingConfirmationFixes: Int = Spec.movingConfirmationFixes.integerDefault
     /// …and as standing once it falls below this, m/s. Default 0.5, range 0.1…`movingSpeed`.
     public var stationarySpeedMetersPerSecond: Double = Spec.stationarySpeedMetersPerSecond.defaultValue
-    /// A fix stamped further than this ahead of the stream's clock (arrival − fix time, recent
-    /// minimum; `FixScreen`) is rejected, seconds. Default 1.5, range 0.2…10 (our choice: gpsd's
-    /// end-of-cycle reporting can move a 1 Hz fix's delivery by up to a cycle; a wrong stamp —
-    /// a receiver's bad week, a leap second, a corrupted field — is off by seconds or more).
+    /// A fix stamped further than this ahead of the stream's clock (arrival − fix time, recent minimum;
+    /// `FixScreen`) is rejected, seconds. Default 1.5, range 0.2…10.
     public var maxFixLeadSeconds: Double = Spec.maxFixLeadSeconds.defaultValue
 
     /// The documented defaults.
@@ -63,8 +46,7 @@ public struct EstimatorTuning: Sendable, Hashable {
 extension EstimatorTuning: ParameterSet {
     public static var defaults: Self { Self() }
 
-    /// Unit, range and default of each numeric field, declared once (`ParameterSpec`): the init's
-    /// defaults and `validate()` read them; the field docs above say why each value.
+    /// Unit, range and default of each numeric field, declared once (`ParameterSpec`).
     public enum Spec {
         public static let targetPositionSigmaMeters = ParameterSpec("targetPositionSigmaMeters", unit: "m", range: 0.1...10, default: 0.7)
         public static let targetAccelerationSpectralDensity = ParameterSpec("targetAccelerationSpectralDensity", unit: "m²/s³", range: 0.01...10, default: 0.25)
@@ -87,8 +69,7 @@ extension EstimatorTuning: ParameterSet {
         public static let all: [ParameterSpec] = EstimatorTuning.parameterFields.map(\.spec)
     }
 
-    /// Every numeric field with its spec, in field order: `validate()` checks them in this order, with
-    /// the bound that depends on another field where one does.
+    /// Every numeric field with its spec, in the order `validate()` checks them.
     public static let parameterFields: [ParameterField<EstimatorTuning>] = [
         .init(\.targetPositionSigmaMeters, Spec.targetPositionSigmaMeters),
         .init(\.targetAccelerationSpectralDensity, Spec.targetAccelerationSpectralDensity),

@@ -1,12 +1,6 @@
-/// The operator's change of `[follow] mode` in flight (issue 26 item 5): the mode, and optionally the
-/// angle and the orbit direction, checked against the config keys' own ranges (`FollowParameters.Spec`).
-/// A value cannot hold an out-of-range or NaN angle: the initializer throws instead.
-///
-/// Applying it only changes where round the person the standoff direction turns to; the controller
-/// turns there round the circle at most at `orbitSpeedMetersPerSecond` (`FollowController+Standoff`),
-/// never across it, so a change never moves the drone towards the person. A change to the leash swings
-/// behind the person at most at that speed too (not the leash's own `standoffRotationDegreesPerSecond`,
-/// which at a long standoff is faster), until the leash's own turn is slower than it.
+/// The operator's change of `[follow] mode` in flight: the mode, and optionally the angle and orbit
+/// direction, checked against `FollowParameters.Spec` (the initializer throws on an out-of-range or NaN
+/// angle). It changes only where the standoff direction turns to (docs/dynamics-and-follow.md §2.8).
 public struct FollowModeChange: Sendable, Hashable {
     /// The mode from now on.
     public let mode: FollowMode
@@ -41,8 +35,7 @@ public struct FollowModeChange: Sendable, Hashable {
         return "\(Int(range.lowerBound))…\(Int(range.upperBound))"
     }
 
-    /// A change to `mode`, with the angle and the direction when given; throws for an angle outside
-    /// `FollowParameters.Spec.angleDegrees` (NaN and infinities included).
+    /// A change to `mode`; throws for an angle outside `FollowParameters.Spec.angleDegrees` (NaN included).
     public init(mode: FollowMode, angleDegrees: Double? = nil, orbitDirection: OrbitDirection? = nil) throws(Invalid) {
         if let angleDegrees, !FollowParameters.Spec.angleDegrees.range.contains(angleDegrees) {
             throw .angleOutOfRange(angleDegrees)
@@ -50,8 +43,7 @@ public struct FollowModeChange: Sendable, Hashable {
         (self.mode, self.angleDegrees, self.orbitDirection) = (mode, angleDegrees, orbitDirection)
     }
 
-    /// A change from a channel's words (`leash`, `clockwise`), as the status socket, the cockpit and
-    /// the command line receive them.
+    /// A change from a channel's words (`leash`, `clockwise`).
     public init(modeName: String, angleDegrees: Double?, directionName: String?) throws(Invalid) {
         guard let mode = FollowMode(rawValue: modeName.lowercased()) else { throw .unknownMode(modeName) }
         var direction: OrbitDirection?
@@ -72,8 +64,7 @@ public struct FollowModeChange: Sendable, Hashable {
     }
 }
 
-/// What an operator may ask of the running flight: one of the commands (`OperatorCommand`), or a
-/// change of follow mode (`FollowModeChange`). Every channel carries both the same way.
+/// What an operator may ask of the running flight: a command, or a change of follow mode.
 public enum OperatorRequest: Sendable, Hashable {
     case command(OperatorCommand)
     case followMode(FollowModeChange)

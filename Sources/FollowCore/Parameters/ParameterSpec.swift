@@ -1,11 +1,6 @@
-/// One tunable's unit, accepted range and default, declared once.
-///
-/// Every reader takes them from here: the parameter type's init defaults and `validate()`, and each
-/// config key the core reads, whose row in FollowMeConfig's `ConfigKeys` names the spec (the range
-/// checks and `FILE:LINE: KEY` messages, `followme config check`'s rendered file,
-/// `FollowMeConfiguration.defaults`, docs/config-keys.md and the test that the shipped
-/// `etc/followme.toml` comments state the same default and range). The *why* of each value is
-/// documented on its entry (`FollowParameters.Spec`, `FailsafeParameters.Spec`).
+/// One tunable's unit, accepted range and default, declared once: the type's init defaults,
+/// `validate()` and the config keys (`ConfigKeys`, docs/config-keys.md, the shipped file's comments)
+/// read it. Why each value: docs/configuration.md §3.
 public struct ParameterSpec: Sendable, Hashable {
     /// The field's name in the core type, as `ParameterError` messages name it.
     public let name: String
@@ -36,8 +31,7 @@ public struct ParameterSpec: Sendable, Hashable {
     public var integerDefault: Int { Int(defaultValue) }
 }
 
-/// One numeric field of a parameter type with its spec: a row of the type's `Spec.fields` table,
-/// which `validate()` walks in field order and `Spec.all` lists.
+/// One numeric field of a parameter type with its spec: a row of the type's `parameterFields`.
 public struct ParameterField<Root>: Sendable {
     /// The field's unit, range and default.
     public let spec: ParameterSpec
@@ -71,16 +65,15 @@ public struct ParameterField<Root>: Sendable {
     }
 }
 
-/// A parameter type whose numeric fields are listed once, with their specs, in `Spec.fields`.
-/// Every field has a default (`Configurable`): `FollowParameters { $0.standoffMeters = 8 }`.
+/// A parameter type whose numeric fields are listed once, with their specs, in `parameterFields`.
+/// Every field has a default (`Configurable`).
 public protocol ParameterSet: Configurable {
     /// Every numeric field with its spec, in field order.
     static var parameterFields: [ParameterField<Self>] { get }
 }
 
 extension ParameterSet {
-    /// Checks every field against its declared range (`ParameterSpec`), or the range that depends on
-    /// another field where the table says so, in field order: the first field out of range is the error.
+    /// Checks every field against its allowed range in table order; the first out of range is the error.
     public func validate() throws(ParameterError) {
         for field in Self.parameterFields {
             try field.check(self)

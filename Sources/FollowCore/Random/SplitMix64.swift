@@ -1,10 +1,6 @@
-/// The project's one seeded pseudo-random generator (SplitMix64), with Gaussian draws (Box–Muller)
-/// for the simulator and integer/byte draws for the fuzzers and property tests.
-///
-/// Written by hand so that a seed gives the same sequence on every platform and Swift version
-/// (the standard library's `SystemRandomNumberGenerator` is not seedable). SplitMix64 is the
-/// generator of Steele, Lea & Flood, "Fast splittable pseudorandom number generators" (OOPSLA 2014);
-/// the constants below are theirs.
+/// The project's one seeded generator: SplitMix64 (Steele, Lea & Flood, OOPSLA 2014, their constants),
+/// written by hand so a seed gives the same sequence everywhere, with Gaussian (Box–Muller), integer
+/// and byte draws.
 public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// The generator state; advances by the golden-ratio increment on every draw.
     public private(set) var state: UInt64
@@ -16,14 +12,12 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
         self.spareGaussian = nil
     }
 
-    /// A generator for an independent stream `stream` derived from `seed`, so that adding draws to
-    /// one stream never shifts another (e.g. one stream per GPS receiver).
+    /// A generator for the independent stream `stream` of `seed`: draws added to one never shift another.
     public init(seed: UInt64, stream: UInt64) {
         var mixer = SplitMix64(seed: seed ^ (stream &* 0xD1B5_4A32_D192_ED03))
         self.init(seed: mixer.next())
     }
 
-    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -37,8 +31,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
         Double((next() >> 11) + 1) * 0x1p-53
     }
 
-    /// A standard normal draw N(0, 1) by the Box–Muller transform; draws come in pairs, the second
-    /// is kept for the next call.
+    /// A standard normal draw N(0, 1) (Box–Muller; the pair's second is kept for the next call).
     public mutating func nextGaussian() -> Double {
         if let spare = spareGaussian {
             spareGaussian = nil
@@ -62,22 +55,18 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
         sigma == 0 ? .zero : PlaneVector(east: sigma * nextGaussian(), north: sigma * nextGaussian())
     }
 
-    /// A value in `0..<bound` (`bound > 0`), by multiply-high (bias < bound / 2⁶⁴; irrelevant here).
-    /// Hand-written so results do not depend on the standard library's sampling algorithm.
+    /// A value in `0..<bound` (`bound > 0`), by multiply-high (bias < bound / 2⁶⁴), independent of the stdlib.
     public mutating func nextInt(below bound: Int) -> Int {
         precondition(bound > 0, "bound must be positive")
         return Int(next().multipliedFullWidth(by: UInt64(bound)).high)
     }
 
-    /// A value in `range`.
     public mutating func nextInt(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + nextInt(below: range.upperBound - range.lowerBound + 1)
     }
 
-    /// A uniformly random byte.
     public mutating func nextByte() -> UInt8 { UInt8(truncatingIfNeeded: next() >> 56) }
 
-    /// A uniformly random 32-bit value.
     public mutating func nextUInt32() -> UInt32 { UInt32(truncatingIfNeeded: next() >> 32) }
 
     /// True with probability `numerator / denominator`.
