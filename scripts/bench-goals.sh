@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Issue 12 bench matrix (the goals in docs/bench-issue12/README.md). Usage: scripts/bench-goals.sh REPO_DIR OUT_DIR [PLOTS_DIR]
+# The extra scenarios' goal matrix (the goals G1–G4 of docs/bench.md §6). Usage: scripts/bench-goals.sh REPO_DIR OUT_DIR [PLOTS_DIR]
 # then: python3 scripts/bench-summary.py OUT_DIR "title" > table.md. Needs a debug build of followme.
 # Runs REPO_DIR/.build/debug/followme bench (FollowMe only, clean + realistic GPS, seed 1,
-# shipped max tilt 20°) for each goal of issue 12, nominal and off-model plant; writes one JSON
+# shipped max tilt 20°) for each goal, nominal and off-model plant; writes one JSON
 # per configuration into OUT_DIR and plots (jog, wind) into PLOTS_DIR if given.
 set -euo pipefail
 REPO=$1; OUT=$2; PLOTS=${3:-}

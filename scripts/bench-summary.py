@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Markdown tables of the issue 12 bench matrix. Usage: bench-summary.py RAW_DIR [TITLE]"""
+"""Markdown tables of the extra scenarios' goal matrix (docs/bench.md §6). Usage: bench-summary.py RAW_DIR [TITLE]"""
 import json, sys, os
-raw = sys.argv[1]; title = sys.argv[2] if len(sys.argv) > 2 else "Issue 12 bench figures"
+raw = sys.argv[1]; title = sys.argv[2] if len(sys.argv) > 2 else "Extra-scenario goal figures"
 def load(name):
     p = os.path.join(raw, name + ".json")
     return json.load(open(p)) if os.path.exists(p) else None
@@ -17,7 +17,7 @@ def headline(raw):
     def runs(n, sc=None, noise=None):
         d = L(n)
         return [r for r in d['runs'] if (sc is None or r['scenario']==sc) and (noise is None or r['noise']==noise)] if d else []
-    lines=["## Headline (issue 12 goals; cells: nominal plant / off-model plant)","",
+    lines=["## Headline (goals G1–G4; cells: nominal plant / off-model plant)","",
     "| goal | scenario / setting | clean | realistic |","|---|---|---|---|"]
     def pair(n_nom, n_off, sc, key, noise, d=2):
         a=runs(n_nom,sc,noise); b=runs(n_off,sc,noise)

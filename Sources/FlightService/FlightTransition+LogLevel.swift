@@ -10,7 +10,7 @@ extension FlightState {
     ///   `landing(operator)`): warning;
     /// - a landing the flight was forced into (a hold that expired, low or critical battery, an
     ///   aborted take-off, the drone landing by itself) and the drone reporting an emergency: error;
-    /// - everything else (preflight, take-off, climb, following, landed): notice, as before.
+    /// - everything else (preflight, take-off, climb, following, landed): notice.
     var transitionLogLevel: Logger.Level {
         switch self {
         case .holding, .landing(.shutdown), .landing(.operatorCommand): .warning

@@ -82,7 +82,7 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "Also run the extra scenarios: jogs (straight, S-curve, 5 min with the default geofence, stop dead), turn back, walk/jog at the drone, wind (steady, gusts).")
     var extraScenarios = false
 
-    @Flag(name: .long, help: "Also run the follow-mode scenarios (issue 26): angle 180 and 90 behind a walker with 90° turns, orbit round a standing and a walking person.")
+    @Flag(name: .long, help: "Also run the follow-mode scenarios: angle 180 and 90 behind a walker with 90° turns, orbit round a standing and a walking person.")
     var modeScenarios = false
 
     @Option(name: .long, help: "Simulated drone: nominal (the controller's own tum model; on MAVLink, ArduCopter's default GUIDED controllers) or off-model (c1 ×0.8, c2 ×1.15, 180 ms latency; on MAVLink also a softer, slower, delayed autopilot).")

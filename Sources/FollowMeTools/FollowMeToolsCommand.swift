@@ -4,8 +4,8 @@ import FlightRecords
 import Foundation
 
 /// `followme-tools`: the development tools, `followme sim`, `followme bench` and `followme fuzz`,
-/// in their own executable so a flight's binary carries only what flies (issue 25; PERFORMANCE.md
-/// "Footprint"). Users keep calling them as `followme sim|bench|fuzz`: `followme` replaces itself
+/// in their own executable so a flight's binary carries only what flies (docs/architecture.md §1;
+/// PERFORMANCE.md "Footprint"). Users keep calling them as `followme sim|bench|fuzz`: `followme` replaces itself
 /// with this program (`ToolForwarding` in Sources/followme), which answers under the name `followme`.
 @main
 struct FollowMeToolsCommand: AsyncParsableCommand {

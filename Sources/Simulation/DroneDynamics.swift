@@ -84,10 +84,10 @@ public struct DroneDynamics: Sendable, Hashable {
     /// The tum_ardrone constants with SDK command semantics (docs/dynamics-and-follow.md §1.4).
     public static let standard = DroneDynamics()
 
-    /// A plant that is *not* the controller's own model (issues 11 and 12): the tum constants
+    /// A plant that is *not* the controller's own model (docs/bench.md §6): the tum constants
     /// scaled c1 ×0.8 (less drag: slower to settle, 2.16 s velocity time constant) and c2 ×1.15
     /// (more speed per tilt), and a 180 ms command latency instead of 100 ms (inside tum's
-    /// measured 50–200 ms `delayControl` range). The scale factors are the issues' choice.
+    /// measured 50–200 ms `delayControl` range). The scale factors are our choice.
     public static let offModel: DroneDynamics = {
         var d = DroneDynamics()
         d.dragRatePerSecond *= 0.8

@@ -98,8 +98,8 @@ public struct DroneSimulator: Sendable {
     /// Wind in force, m/s ENU: starts as `dynamics.windENU`; a caller may change it between
     /// `advance` calls (gusts, `WindModel`). Drag acts on air-relative velocity.
     public var windENU: PlaneVector
-    /// The ground's height at a point of the plane above the take-off point's, metres (nil: flat, as
-    /// before issue 26). The airframe keeps its height above take-off while it moves; its altitude — the
+    /// The ground's height at a point of the plane above the take-off point's, metres (nil: flat
+    /// ground). The airframe keeps its height above take-off while it moves; its altitude — the
     /// ultrasound's, which navdata reports and the firmware's floor and ceiling act on — is measured down
     /// to the ground under it, so rising ground brings the ground nearer (`SlopeWalkScenario`).
     public var groundAltitudeMeters: (@Sendable (PlaneVector) -> Double)?

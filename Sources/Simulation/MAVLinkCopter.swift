@@ -371,7 +371,7 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
     public var batteryFullMillivolts = 16_800.0
     public var batteryEmptyMillivolts = 14_000.0
     /// Default telemetry intervals by message id, seconds: HEARTBEAT 1 Hz; GLOBAL_POSITION_INT
-    /// and ATTITUDE 4 Hz; SYS_STATUS and EXTENDED_SYS_STATE 1 Hz (issue 16's shared design, C;
+    /// and ATTITUDE 4 Hz; SYS_STATUS and EXTENDED_SYS_STATE 1 Hz (docs/mavlink.md §8.1;
     /// SET_MESSAGE_INTERVAL changes them, 0 restores these). Each stream's first message goes out at
     /// once, SYS_STATUS's half an interval later (`MAVLinkCopter.firstSlotDelaySeconds`).
     public var defaultIntervalsSeconds: [UInt32: Double] = [

@@ -1,8 +1,8 @@
 import FollowCore
 
 /// A straight walk (`walk`) over ground that climbs: flat for `flatMeters`, then rising at `grade`
-/// (rise ÷ run) for `slopeMeters` of horizontal walk, then flat again at the top. Issue 26's "uphill
-/// walk": 10 % for 100 m, what `[follow] altitude_mode = "person"` is for.
+/// (rise ÷ run) for `slopeMeters` of horizontal walk, then flat again at the top. The bench's
+/// `uphill-walk` (10 % for 100 m, docs/bench.md §5) is one: what `[follow] altitude_mode = "person"` is for.
 public struct SlopeWalkScenario: PersonScenario {
     /// Where, which way and how fast the person walks (on the plane).
     public var walk = StraightWalkScenario()

@@ -2,7 +2,7 @@ import ArgumentParser
 import FollowCore
 
 /// `followme mode leash|angle|orbit [--angle-deg N] [--direction clockwise|counterclockwise]`: change
-/// where round the person the running flight follows (issue 26), through its status socket, as
+/// where round the person the running flight follows (docs/commands.md §4.7), through its status socket, as
 /// `followme land` does (the same exit codes). The drone turns to the new place round the circle at
 /// most at `[follow] orbit_speed_mps`, never across it.
 struct ModeCommandLine: ParsableCommand {

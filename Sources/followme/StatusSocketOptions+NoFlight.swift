@@ -1,4 +1,4 @@
-/// What `followme watch` (and `land`, `hold`, …) says when no flight publishes where it looks (issue 23 item 6).
+/// What `followme watch` (and `land`, `hold`, …) says when no flight publishes where it looks: what to check, beside the symptom.
 extension StatusSocketOptions {
     /// What to check when the status socket at `path` cannot be read; `problem` is the connect error.
     static func noFlightHint(path: String, problem: String, command: String = "watch") -> String {

@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// `followme sim|bench|fuzz` live in `followme-tools` (Sources/FollowMeTools), so the flight's binary
-/// links no simulator, bench or fuzzer (issue 25). `followme` replaces itself with that program,
+/// links no simulator, bench or fuzzer (docs/architecture.md §1). `followme` replaces itself with that program,
 /// found next to its own executable, with the same arguments: users' scripts keep their names.
 enum ToolForwarding {
     /// The subcommands `followme-tools` answers.

@@ -91,7 +91,7 @@ public enum ATCommandName: String, Sendable, CaseIterable, Hashable {
 /// The `AT*REF` input bit field (SDK `ardrone_ui_bitfield_t`, `ARDroneLib/Soft/Common/config.h`).
 ///
 /// The named constructors always include the SDK base `0x11540000` (bits 18, 20, 22, 24, 28 set:
-/// `ardrone_tool_input_reset` in `ardrone_input.c`; pyardrone "issue 16"); REF values without those
+/// `ardrone_tool_input_reset` in `ardrone_input.c`; docs/ardrone-protocol.md §2.3); REF values without those
 /// bits were reported to corrupt stored trims (parrotsonjava.com 2011). `init(rawInput:)` exists only
 /// to reproduce other clients' bytes (e.g. node-ar-drone's `AT*REF=n,512`, pyardrone's `AT*REF=100,20`)
 /// and for decoding.

@@ -105,7 +105,7 @@ package enum ConfigKeys {
                 help: "The flight stack on the vehicle (take-off sequence and mode numbers differ).", use: .mavlink),
         .choice("mavlink", "position_source", \.mavlink.positionSource, default: .autopilot,
                 help: "Where the drone's own position and nose heading come from.", use: .mavlink),
-        // Issue 26. Every file written before it sends no region of interest.
+        // Default false: a file without the key sends no region of interest.
         .bool("mavlink", "point_camera", \.mavlink.pointCamera, default: false,
               help: "Point the camera at the person (MAV_CMD_DO_SET_ROI_LOCATION; PX4, or ArduPilot with a mount), cleared on landing or release (DO_SET_ROI_NONE).",
               use: .mavlink),
@@ -127,10 +127,10 @@ package enum ConfigKeys {
                 help: "Maximum yaw rate, the AR.Drone's `control:control_yaw`."),
         .number("follow", "max_climb_mps", \.follow.maxClimbMetersPerSecond, F.maxClimbMetersPerSecond,
                 help: "Maximum climb/descent rate, the AR.Drone's `control:control_vz_max`."),
-        // Every file written before START existed takes off by itself.
+        // Default auto: a file without the key takes off by itself.
         .choice("follow", "takeoff", \.follow.takeoff, default: .auto,
                 help: "\"auto\": take off as soon as every preflight check passes; \"start\": only on the operator's START."),
-        // Issue 26. Every file written before the modes flies the leash, as before.
+        // Default leash: a file without the key flies behind a walker.
         .choice("follow", "mode", \.follow.mode, default: .leash,
                 help: "\"leash\": behind a walker; \"angle\": at angle_deg from their direction of travel; \"orbit\": circle them."),
         .number("follow", "angle_deg", \.follow.angleDegrees, F.angleDegrees,
@@ -139,10 +139,10 @@ package enum ConfigKeys {
                 help: "Speed round the person: mode \"orbit\"'s, and mode \"angle\"'s fastest on its way to the angle."),
         .choice("follow", "orbit_direction", \.follow.orbitDirection, default: .clockwise,
                 help: "mode \"orbit\": which way round, seen from above."),
-        // Every file written before it faces the person, as before.
+        // Default face-person: a file without the key keeps the nose on the person.
         .choice("follow", "yaw", \.follow.yaw, default: .facePerson,
                 help: "Where the nose points while following: \"face-person\", or \"travel\" (along the flight from 0.5 m/s until it slows below 0.35 m/s)."),
-        // Every file written before it flies altitude_m above take-off, as before.
+        // Default takeoff: a file without the key flies altitude_m above take-off.
         .choice("follow", "altitude_mode", \.follow.altitudeMode, default: .takeoff,
                 help: "\"takeoff\": altitude_m above take-off; \"person\": above the person (their 3-D fix), at most drone.altitude_max_m above take-off."),
         // follow.altitude_min_m ≤ drone.altitude_max_m, as altitude_m (the ceiling would win in flight). Default

@@ -182,7 +182,7 @@ extension FollowMeConfiguration {
         /// When the drone takes off: as soon as every preflight prerequisite holds, or on the
         /// operator's START (the cockpit, `followme start`).
         public internal(set) var takeoff: TakeOff = .auto
-        /// Where round the person the standoff is kept (issue 26): `FollowCore.FollowMode`.
+        /// Where round the person the standoff is kept: `FollowCore.FollowMode`.
         public internal(set) var mode: FollowMode = .leash
         /// `mode = "angle"`: degrees clockwise from the person's direction of travel (PX4 `FLW_TGT_FA`).
         public internal(set) var angleDegrees: Double = 0

@@ -1,4 +1,4 @@
-/// What to do about the field's most common gpsd failures (issue 23 item 6): the words shown beside
+/// What to do about the field's most common gpsd failures: the words shown beside
 /// the symptom in logs, `followme gps` and `watch`, so the person in the field sees the fix.
 public enum GPSDHint {
     /// gpsd could not be reached at `endpoint`.

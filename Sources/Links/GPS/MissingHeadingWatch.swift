@@ -1,8 +1,8 @@
 import FollowCore
 
-/// Says once what it means when the onboard receiver gives fixes but never a heading (issue 23
-/// item 6): preflight would wait "heading" forever with nothing in the log to say why. A value fed
-/// one role's events in order; time is each event's own `receivedAt` (no clock).
+/// Says once what it means when the onboard receiver gives fixes but never a heading: preflight
+/// would wait "heading" forever with nothing in the log to say why. A value fed one role's events
+/// in order; time is each event's own `receivedAt` (no clock).
 public struct MissingHeadingWatch: Sendable {
     /// Seconds of fixes without any heading before the hint. Our choice: 20 s — a compass reports a
     /// heading with the first fixes, and a dual-antenna receiver once it has resolved its baseline,

@@ -1,4 +1,4 @@
-/// What to check when a drone link hears nothing from the drone (issue 23 item 6): the words logged
+/// What to check when a drone link hears nothing from the drone: the words logged
 /// while `followme run` waits for the first navdata or HEARTBEAT, and printed by `followme drone`
 /// when it gives up, so the person in the field sees the fix beside the symptom. Text only, like
 /// `GPSDHint`. Plain values only (the fuzz build compiles Links/Support without the links): each link's

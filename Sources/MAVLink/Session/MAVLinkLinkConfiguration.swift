@@ -40,7 +40,7 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
     /// A dry run (`followme run --no-takeoff`): the session sends no flight command and no set-point
     /// whatever the owner says — it only reads (message rates, parameters). The flight loop echoes
     /// an adopted "flying" in a dry run, which must not make a vehicle someone else flies ours
-    /// (docs/mavlink.md §7.3, issue 22). Set by the flight service, not the config file.
+    /// (docs/mavlink.md §7.3). Set by the flight service, not the config file.
     public var dryRun = false
     /// `[mavlink] point_camera`: point the camera at the person (MAV_CMD_DO_SET_ROI_LOCATION while our
     /// flight flies — PX4, or ArduPilot with a mount — DO_SET_ROI_NONE on landing, release or the end of
@@ -91,7 +91,7 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
     /// `DroneLinkConfiguration`'s.
     public struct Timing: Sendable, Equatable {
         /// Seconds between two ticks (set-points go out every tick), 0.01–0.1; default 1/30: the AR.Drone
-        /// link's cadence, above the issue's ≥ 10 Hz, far above ArduPilot's "re-send every second, stop
+        /// link's cadence, above the ≥ 10 Hz a link re-sends at (docs/architecture.md §3.1), far above ArduPilot's "re-send every second, stop
         /// after 3 s" and PX4's 2 Hz OFFBOARD floor (docs/mavlink.md §7.4).
         public var tickIntervalSeconds = Spec.tickIntervalSeconds.defaultValue
         /// Seconds between two of our HEARTBEATs, 0.2–1; default 1 (the MAVLink heartbeat rate, docs/mavlink.md §4.4).
@@ -102,7 +102,7 @@ public struct MAVLinkLinkConfiguration: Sendable, Equatable {
         /// Wait for a COMMAND_ACK before sending the command again, seconds, 0.1–5; default 1
         /// (our choice: an autopilot answers within a few ms; 1 s also covers a lost datagram).
         public var commandAckTimeoutSeconds = Spec.commandAckTimeoutSeconds.defaultValue
-        /// Sends of one command before it is given up, 1–10; default 5 (the issue's design).
+        /// Sends of one command before it is given up, 1–10; default 5 (mavlink.io's command protocol, docs/mavlink.md §7.5).
         public var commandMaxAttempts = Spec.commandMaxAttempts.integerDefault
         /// After a command was refused (DENIED, FAILED, …) or never answered, seconds before the link
         /// asks again, 0.5–30; default 2 (our choice: arming checks fail for reasons — GPS, EKF — that

@@ -1,6 +1,6 @@
 import FollowCore
 
-/// Whether the link controls the airborne vehicle (issue 22, defect 5; docs/mavlink.md §7.12): the
+/// Whether the link controls the airborne vehicle (docs/mavlink.md §7.12): the
 /// core must not "follow" a vehicle whose autopilot ignores the set-points.
 extension MAVLinkSession {
     /// Airborne, ours and not in our mode for this long → `.control(inControl: false)`, seconds (our

@@ -98,7 +98,7 @@ public struct MAVLinkSession: Sendable {
     var controlModeAcceptedAt: MonotonicTime?
     /// The GCS-failsafe parameters read before take-off (docs/mavlink.md §7.8).
     var parameters: [ParameterState]
-    /// Defect 5 (`MAVLinkSession+Control.swift`): since when the vehicle, ours and airborne, has been
+    /// In control or not (`MAVLinkSession+Control.swift`, docs/mavlink.md §7.12): since when the vehicle, ours and airborne, has been
     /// out of our mode; whether in control was last reported (true until told otherwise); refusals.
     var notInControlSince: MonotonicTime?
     var reportedInControl = true

@@ -16,9 +16,8 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// first catch-up excluded). Default 15, range 0…600; must leave some of `durationSeconds`.
     public var settleSeconds: Double = 15
     /// Horizontal distance both controllers keep from the person, metres (FollowMe's
-    /// `standoffMeters`; the baseline hovers inside it). Default 8 (FollowCore's default before issue 13
-    /// made it the config's 11; with `failsafe`'s default it satisfies FollowCore's own standoff rule);
-    /// `followme bench` passes the shipped config's.
+    /// `standoffMeters`; the baseline hovers inside it). Default 8 (with `failsafe`'s default it satisfies
+    /// FollowCore's own standoff rule); `followme bench` passes the shipped config's.
     public var standoffMeters: Double = 8
     /// `control:euler_angle_max` of the simulated drone, degrees, for both controllers; FollowMe's
     /// `maxTiltDegrees` is set to it. Default 12: the SDK default (ARDroneLib `config_keys.h`,

@@ -1,7 +1,7 @@
 import FlightRecords
 import FollowCore
 
-/// The follow mode a bench scenario flies (issue 26): `[follow] mode`, `angle_deg`,
+/// The follow mode a bench scenario flies (docs/bench.md §5): `[follow] mode`, `angle_deg`,
 /// `orbit_speed_mps`, `orbit_direction` and `altitude_mode` as the config maps them onto `FollowParameters`.
 public struct BenchFollowMode: Sendable, Hashable {
     public var mode: FollowMode
@@ -65,7 +65,7 @@ extension BenchScenario {
     }
 
     /// The same at `orbit_speed_mps = 4` (PX4's `FLW_TGT_MAX_VEL` defaults to 5): the swing fast enough for
-    /// issue 26's 15° goal, whose geometric floor at 2 m/s is ≈ 17.6° (docs/bench.md §5).
+    /// the angle goal of 15°, whose geometric floor at 2 m/s is ≈ 17.6° (docs/bench.md §5).
     public static func angleBehindFaster(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
         angleTurns("angle-behind-4mps", "angle 180 at orbit_speed_mps 4: the same walk", angleDegrees: 180, orbitSpeed: 4,
                    origin: origin)
@@ -113,7 +113,7 @@ extension BenchScenario {
                                                   altitudeMeters: FollowParameters.personAltitudeMinimumMeters))
     }
 
-    /// The issue 26 scenarios (`followme bench --mode-scenarios`, or `--scenario NAME`).
+    /// The follow-mode scenarios (`followme bench --mode-scenarios`, or `--scenario NAME`).
     public static func followModes(origin: GeoCoordinate = defaultOrigin) -> [BenchScenario] {
         [angleBehind(origin: origin), angleBehindFast(origin: origin), angleBehindFaster(origin: origin),
          angleBehindJog(origin: origin), angleRight(origin: origin), orbitStand(origin: origin), orbitWalk(origin: origin),
@@ -264,8 +264,8 @@ struct ModeFigures {
 }
 
 extension BenchOutput {
-    /// The issue 26 figures per FollowMe run that flew a follow mode other than the leash; "" when none did
-    /// (so every table before the modes prints as it did).
+    /// The follow-mode figures per FollowMe run that flew a follow mode other than the leash; "" when
+    /// none did (a run of the leash alone prints no such table).
     static func modeTable(_ report: BenchReport) -> String {
         let runs = report.results.filter { $0.controller == .followMe && $0.metrics.followMode != nil }
         guard !runs.isEmpty else { return "" }
@@ -273,7 +273,7 @@ extension BenchOutput {
         let header = [pad("scenario", 22), pad("noise", 10)] + (legacy ? [] : [pad("link", 7)])
             + [pad("mode", 10), lpad("angle err°", 11), lpad("floor°", 7), lpad("beyond°", 8), lpad("seen°", 6), lpad("radius RMS m", 13), lpad("seen m", 7), lpad("orbit m/s", 10),
                lpad("height RMS m", 13), lpad("jerk m/s³", 10), lpad("min sep m", 10), lpad("<lim s", 7)]
-        var out = "follow modes (issue 26):\n" + header.joined(separator: " ") + "\n"
+        var out = "follow modes:\n" + header.joined(separator: " ") + "\n"
         out += String(repeating: "-", count: header.joined(separator: " ").count) + "\n"
         for r in runs {
             let f = r.metrics.followMode!

@@ -1,8 +1,8 @@
 import ARDrone
 import FollowCore
 
-/// Which drone link, and so which simulated drone, a bench run flies (issue 16: "the bench reports
-/// both links side by side").
+/// Which drone link, and so which simulated drone, a bench run flies (`--link`; both side by side:
+/// docs/mavlink.md §9).
 public enum BenchLink: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The AR.Drone 2.0: the flight's `LinkCommand`s as AT commands (REF + PCMD, mapped as `DroneLink`
     /// maps them) into `DroneSimulator`, navdata back through `DroneTelemetry(navdata:receivedAt:)`.
@@ -19,7 +19,7 @@ public enum BenchLink: String, Sendable, Hashable, CaseIterable, CustomStringCon
 /// link's events for the flight, the link's side of `DroneControlLink` (`send`, and its own `tick`) on
 /// the bench's time, and the naive baseline's own way in.
 ///
-/// The loop is generic over it, so the AR.Drone path is the code it was before the MAVLink one came.
+/// The loop is generic over it: one loop flies every link.
 protocol BenchDrone {
     associatedtype Airframe: BenchAirframe
     /// The simulated drone itself: the truth the metrics read, the wind it flies in.

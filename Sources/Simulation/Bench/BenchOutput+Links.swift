@@ -82,8 +82,8 @@ extension BenchOutput {
         return out
     }
 
-    /// The JSON fields a report with a MAVLink run adds (none for an AR.Drone-only report, whose
-    /// document stays as it was): the links, per-link FM/naive medians, the side-by-side comparisons.
+    /// The JSON fields a report with a MAVLink run adds (an AR.Drone-only report's document has none
+    /// of them): the links, per-link FM/naive medians, the side-by-side comparisons.
     static func addLinkFields(_ report: BenchReport, to j: inout JSONLine) {
         guard !report.isARDroneOnly else { return }
         j.addRaw("links", "[" + report.links.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]")

@@ -71,7 +71,7 @@ public enum BenchOutput {
         return out
     }
 
-    /// The issue 12 figures per FollowMe run: plant, wind, trailing, aim bias, climb drift, stalls
+    /// The follow-quality figures per FollowMe run (docs/bench.md §6): plant, wind, trailing, aim bias, climb drift, stalls
     /// and the time in each state other than the usual take-off path.
     static func followTable(_ report: BenchReport) -> String {
         let c = report.configuration
@@ -109,7 +109,7 @@ public enum BenchOutput {
         return out
     }
 
-    /// The issue 25 columns of the follow-quality table ("-" when the person never started).
+    /// The speed-after-start columns of the follow-quality table (docs/mavlink.md §9) ("-" when the person never started).
     static func speedColumns(_ s: BenchMetrics.SpeedAfterStart?) -> [String] {
         [lpad(s.map { num($0.overshootMetersPerSecond, 2) } ?? "-", 11), lpad(s.map { num($0.overshootPercent, 0) } ?? "-", 7),
          lpad(s.map { String($0.swings) } ?? "-", 7), lpad(opt(s?.ringingPeriodSeconds, 1), 7),

@@ -22,7 +22,7 @@ extension BenchResult {
 }
 
 extension BenchResult {
-    /// A follow mode's run (not the leash) seen from the person (issue 26): the drone's true offset from
+    /// A follow mode's run (not the leash) seen from the person (docs/bench.md §5): the drone's true offset from
     /// them, turned so their direction of travel points up (north-up while they stand or are slower than
     /// 0.5 m/s, the orbit's frame), with the standoff circle and, in the angle mode, the line to the asked
     /// angle. A drone that keeps its angle is a dot at the end of that line; each swing after a turn is an

@@ -72,10 +72,10 @@ public struct BenchMetrics: Sendable, Hashable {
     /// Seconds in each FollowMe flight state over the whole run, in order of first appearance
     /// (`following`, `holding(geofence)`, …); empty for the baseline.
     public var secondsByState: [StateSeconds]
-    /// The drone's speed response after the person starts (issue 25), from the start with the largest
+    /// The drone's speed response after the person starts (docs/mavlink.md §9), from the start with the largest
     /// overshoot; nil if the person never started while the drone was airborne.
     public var speedAfterStart: SpeedAfterStart?
-    /// The follow mode's own figures (issue 26: angle error, orbit speed), nil for the leash and the
+    /// The follow mode's own figures (angle error, orbit speed; docs/bench.md §5), nil for the leash and the
     /// baseline (`BenchMetrics.FollowModeFigures`).
     public var followMode: FollowModeFigures? = nil
 

@@ -38,7 +38,7 @@ public struct BenchScenario: Sendable {
     /// Fly with `BenchConfiguration.shippedFailsafe` (the product's defaults: fences, timeouts)
     /// instead of the bench's 1000 m-fence failsafe; the bench's separation settings still apply.
     public let usesShippedFailsafe: Bool
-    /// The follow mode FollowMe flies in this scenario (issue 26); nil = the leash, `[follow] mode`'s default.
+    /// The follow mode FollowMe flies in this scenario (docs/bench.md §5); nil = the leash, `[follow] mode`'s default.
     public let followMode: BenchFollowMode?
 
     public init(name: String, summary: String, kind: Kind, person: any PersonScenario, origin: GeoCoordinate,
@@ -115,10 +115,10 @@ public struct BenchScenario: Sendable {
         [straightWalk(origin: origin), square(origin: origin), stopAndGo(origin: origin), jogCurve(origin: origin)]
     }
 
-    // MARK: Issue 12 scenarios (jogging, wind, closing on the drone); not in `standard`
+    // MARK: Extra scenarios (jogging, wind, closing on the drone; docs/bench.md §6); not in `standard`
 
     /// Steady wind of the wind scenarios: 5 m/s towards the east (from the west), across the
-    /// standoff line of a person standing or walking north-east. Issue 12's goal speed.
+    /// standoff line of a person standing or walking north-east: the wind goals' speed (docs/bench.md §6).
     public static let issueWindMeanENU = PlaneVector(east: 5, north: 0)
 
     /// A 3 m/s jog in a straight line heading 045°.
@@ -216,7 +216,7 @@ public struct BenchScenario: Sendable {
                       origin: origin, wind: .dryden(meanENU: issueWindMeanENU))
     }
 
-    /// The issue 12 scenarios, in table order (run with `--scenario NAME` or `--extra-scenarios`).
+    /// The extra scenarios (docs/bench.md §6), in table order (run with `--scenario NAME` or `--extra-scenarios`).
     public static func extra(origin: GeoCoordinate = defaultOrigin) -> [BenchScenario] {
         [jogStraight(origin: origin), jogSCurve(origin: origin), jogFiveMinutesDefaults(origin: origin),
          jogStopDead(origin: origin), turnBack(origin: origin), walkAtDrone(origin: origin), jogAtDrone(origin: origin),

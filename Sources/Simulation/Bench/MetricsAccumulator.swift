@@ -17,7 +17,7 @@ struct MetricsAccumulator {
     private var ticksBelowMinSeparation = 0
     private var airborneTicks = 0
     private var followingTicks = 0
-    // Issue 12 metrics.
+    // Trailing, aim bias, climb drift, stalls, time per state (docs/bench.md §6).
     private var trailingSum = 0.0
     private var trailingCount = 0
     private var aimErrorSum = PlaneVector.zero
@@ -29,12 +29,12 @@ struct MetricsAccumulator {
     private var stalledFollowingTicks = 0
     private var stateTicks: [String: Int] = [:]
     private var stateOrder: [String] = []
-    // Issue 25: the drone's speed after each start of the person.
+    // The drone's speed after each start of the person (docs/mavlink.md §9).
     private var personWasMoving = true // a person moving from the first tick has not started in the run
     private var openStart: SpeedResponse?
     private var worstStart: SpeedResponse?
     private var personStarts = 0
-    // Issue 26: the follow mode's own figures (nil: the leash, none).
+    // The follow mode's own figures (nil: the leash, none; docs/bench.md §5).
     var followMode: BenchFollowMode?
     private var modeFigures = ModeFigures()
 
@@ -58,8 +58,8 @@ struct MetricsAccumulator {
 
     /// One control tick's truth.
     ///
-    /// The optional arguments feed the issue 12 metrics: the person's and drone's true velocities
-    /// (trailing, stalls), the controller's state name (time per state), its aim point on the
+    /// The optional arguments feed the extra scenarios' metrics (docs/bench.md §6): the person's and
+    /// drone's true velocities (trailing, stalls), the controller's state name (time per state), its aim point on the
     /// bench's plane while following (aim bias), and whether it is taking off or climbing (drift
     /// from the take-off point, which is where the drone is on the first such tick).
     mutating func add(timeSeconds: Double, person: PlaneVector, drone: PlaneVector, noseHeadingDegrees: Double,
@@ -182,7 +182,7 @@ struct MetricsAccumulator {
 }
 
 /// The drone's horizontal ground speed against the person's over one window after the person starts
-/// (issue 25: "no ringing after a walker starts"). True velocities; excess = |v_drone| − |v_person|
+/// (docs/mavlink.md §9, "Speed after the walker starts"). True velocities; excess = |v_drone| − |v_person|
 /// at the same tick.
 struct SpeedResponse {
     /// How long after a start the window lasts at most, seconds (it ends earlier when the person
