@@ -41,7 +41,8 @@ extension MAVLinkCopter {
             // Climb at up to the take-off speed, slowing on the last metres (altitude gain 1.2 s⁻¹,
             // at least 0.2 m/s so it arrives; our choice).
             fly(velocityENU: .zero, climb: max(1.2 * (target - altitudeMeters), 0.2), yawRate: 0)
-            if altitudeMeters >= target - 0.05 {
+            // PX4's navigator ends the take-off within its altitude acceptance radius (`NAV_MC_ALT_RAD`, 0.8 m).
+            if altitudeMeters >= target - (isPX4 ? 0.8 : 0.05) {
                 phase = .flying
                 if isPX4 { out += px4TakeoffComplete() }
             }

@@ -15,8 +15,9 @@ struct MAVLinkSessionControlTests {
         h.ack()                          // ARM
         h.vehicleSays(armed: true)
         h.run(SessionHarness.tick)
-        h.ack()                          // NAV_TAKEOFF
-        h.vehicleSays(mode: PX4Mode.autoLoiter.customMode, landed: .inAir, relativeAltitudeMeters: 3)
+        h.ack()                          // NAV_TAKEOFF to 483 m AMSL
+        h.vehicle?.position = SessionHarness.position(relativeAltitudeMeters: 3, mslMeters: 483)
+        h.vehicleSays(mode: PX4Mode.autoLoiter.customMode, landed: .inAir)
         h.run(SessionHarness.tick)
         return h
     }

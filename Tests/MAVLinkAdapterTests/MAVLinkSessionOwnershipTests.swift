@@ -124,4 +124,64 @@ struct MAVLinkSessionOwnershipTests {
         h.run(0.2)
         #expect((h.setpoints.last?.velocityNEDMetersPerSecond[2] ?? 0) > 0.5, "\(String(describing: h.setpoints.last?.velocityNEDMetersPerSecond))")
     }
+
+    @Test("ArduPilot: the pilot switches to LOITER on the ground after our ARM: the vehicle is theirs — their take-off then gets no LAND and no DISARM")
+    func groundSwitchAfterOurArmMakesItTheirs() {
+        var h = SessionHarness()
+        h.readyToArm()
+        #expect(h.commandIDs.last == 400, "\(h.commandIDs)")
+        h.ack()
+        h.vehicleSays(armed: true)
+        h.run(0.2)
+        #expect(h.session.owner == .followMe)
+        // The pilot flips to LOITER on the ground
+        h.vehicleSays(mode: ArduCopterMode.loiter.rawValue)
+        h.run(0.2)
+        #expect(h.events.contains { if case .released = $0 { true } else { false } })
+        #expect(h.session.owner == .someoneElse)
+        // The core: released, then preflight once telemetry shows it on the ground
+        h.session.setDesired(LinkCommand(flying: false, released: true))
+        h.run(0.2)
+        h.session.setDesired(LinkCommand(flying: false))
+        h.run(0.2)
+        h.clear()
+        // The pilot takes off in LOITER: EXTENDED_SYS_STATE says TAKEOFF before the core's next decision
+        h.receive(SessionHarness.landed(.takeoff))
+        h.run(1)
+        #expect(!h.commandIDs.contains(176) && !h.commandIDs.contains(400),
+                "sent to the pilot's vehicle: \(h.commands.map { ($0.command.rawValue, Array($0.params.prefix(2))) })")
+    }
+
+    @Test("PX4: the pilot switches to POSCTL on the ground after our ARM: no NAV_TAKEOFF, released")
+    func px4GroundSwitchAfterOurArm() {
+        var h = SessionHarness(SessionHarness.configuration(.px4))
+        h.connectAndConfigure(.px4, mode: PX4Mode.autoLoiter.customMode)
+        h.fly(true)
+        h.armByUs()
+        h.clear()
+        h.vehicleSays(mode: PX4Mode(mainMode: 3).customMode, armed: true)   // POSCTL, the pilot's
+        h.run(1)
+        #expect(!h.commandIDs.contains(22), "NAV_TAKEOFF sent after the pilot's POSCTL: \(h.commandIDs)")
+        #expect(h.events.contains { if case .released = $0 { true } else { false } })
+    }
+
+    @Test("PX4: a HEARTBEAT sampled before commander switched to AUTO.TAKEOFF (still Hold) while it lifts off does not release our own take-off")
+    func px4StaleHeartbeatAfterTakeoffAck() {
+        var h = SessionHarness(SessionHarness.configuration(.px4))
+        h.connectAndConfigure(.px4, mode: PX4Mode.autoLoiter.customMode)
+        h.fly(true)
+        h.armByUs()
+        h.vehicleSays(armed: true)
+        for _ in 0..<90 where !h.commandIDs.contains(22) { h.run(SessionHarness.tick) }
+        #expect(h.commandIDs.contains(22))
+        h.vehicle = nil   // hand-driven from here
+        h.ack()
+        h.now = h.now.adding(seconds: 0.05)
+        h.receive(SessionHarness.heartbeat(.px4, mode: PX4Mode.autoLoiter.customMode, armed: true))
+        h.now = h.now.adding(seconds: 0.5)
+        // lifting off: landed TAKEOFF, 0.4 m, before the next HEARTBEAT (1 Hz)
+        h.receive(SessionHarness.landed(.takeoff))
+        h.receive(SessionHarness.position(relativeAltitudeMeters: 0.4, mslMeters: 480.4))
+        #expect(!h.events.contains { if case .released = $0 { true } else { false } }, "\(h.events)")
+    }
 }

@@ -85,7 +85,8 @@ struct MAVLinkSessionTakeoffTests {
         #expect(h.commandIDs == [400, 22])
         // Take-off done: at 3 m (its position, 10 Hz, is ahead of its HEARTBEAT), AUTO.LOITER, IN_AIR →
         // DO_SET_MODE OFFBOARD (param2 main 6, param3 sub 0)
-        h.vehicleSays(relativeAltitudeMeters: 3)
+        h.vehicle?.position = SessionHarness.position(relativeAltitudeMeters: 3, mslMeters: 483)
+        h.vehicleSays()
         h.vehicleSays(mode: PX4Mode.autoLoiter.customMode, landed: .inAir)
         h.run(SessionHarness.tick)
         #expect(h.commandIDs == [400, 22, 176])

@@ -109,3 +109,29 @@ extension AltitudeReferenceClosedLoopTests {
         }
     }
 }
+
+extension AltitudeReferenceClosedLoopTests {
+    @Test("right after a restart, before the person's altitude is known again, the record still carries the kept rise (a second crash keeps it)")
+    func recordKeepsTheRiseAcrossASecondRestart() throws {
+        var rig = try OwnershipRig(takeOffOnStart: false, altitudeMode: .person)
+        rig.personAltitudeMeters = 100
+        let reached = rig.run(within: 60) { $0.state == .following }
+        try #require(reached, "\(rig.state.name)")
+        for _ in 0..<(30 * 30) {
+            rig.personAltitudeMeters = min(106, (rig.personAltitudeMeters ?? 100) + 0.2 / 30)
+            rig.step()
+        }
+        rig.run(for: 10)
+        try #require(rig.session.flightFrameRecord?.personRiseMeters.map { abs($0 - 6) < 0.5 } == true)
+        try rig.restart(afterSeconds: 0.5)
+        var rises: [String] = []
+        for _ in 0..<(30 * 3) {
+            rig.step()
+            if let record = rig.session.flightFrameRecord {
+                let text = record.personRiseMeters.map { String(format: "%.1f", $0) } ?? "nil"
+                if rises.last != text { rises.append(text) }
+            }
+        }
+        #expect(!rises.isEmpty && !rises.contains("nil"), "the record lost the kept rise: \(rises)")
+    }
+}

@@ -100,3 +100,27 @@ struct PX4ClosedLoopTests {
         }
     }
 }
+
+extension PX4ClosedLoopTests {
+    @Test("PX4's home moves 2.5 m up or down 1 s after lift-off, during the climb: its take-off still ends in OFFBOARD (judged in AMSL, as PX4 does)",
+          arguments: [2.5, -2.5])
+    func homeMovesDuringTheClimb(meters: Double) throws {
+        var rig = try OwnershipRig(takeOffOnStart: false, autopilot: .px4)
+        rig.copter.parameters.homeAltitudeSteps = [HomeAltitudeStep(afterLiftOffSeconds: 1, meters: meters)]
+        let done = rig.run(within: 60) { $0.copter.mode == .guided || $0.state.kind == .released }
+        rig.run(for: 5)
+        #expect(done && rig.copter.mode == .guided && rig.state.kind != .released, "\(rig.state.name) \(rig.transitions.map(\.reason.name))")
+    }
+
+    @Test("PX4's home moves 2.5 m down during the climb, then a pilot's Hold 1 m up: not overridden")
+    func pilotsHoldAfterTheHomeMovedDown() throws {
+        var rig = try OwnershipRig(takeOffOnStart: false, autopilot: .px4)
+        rig.copter.parameters.homeAltitudeSteps = [HomeAltitudeStep(afterLiftOffSeconds: 0.3, meters: -2.5)]
+        let climbing = rig.run(within: 60) { $0.copter.mode == .auto && $0.copter.altitudeMeters > 1.0 }
+        try #require(climbing)
+        let sent = rig.commandsSent.count
+        rig.pilotSwitches(to: .brake)
+        rig.run(for: 10)
+        #expect(rig.copter.mode == .brake && rig.commandsSent.count == sent, "\(rig.commandsSent.dropFirst(sent).map(\.id))")
+    }
+}

@@ -37,6 +37,10 @@ extension FlightStateMachine {
     /// altitude at home once their altitude is known). Once per tick.
     mutating func applyResumedFrame() {
         guard var frame = resumedFrame else { return }
+        guard state.kind != .preflight, state.kind != .landed, state.kind != .released else {
+            resumedFrame = nil
+            return
+        }
         if let plane = navigator.plane { home = plane.project(frame.home) }
         if let rise = frame.personRiseMeters, let person = personAltitudeMeters {
             personAltitudeAtHomeMeters = person - rise

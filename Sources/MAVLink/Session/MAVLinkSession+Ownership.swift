@@ -50,6 +50,8 @@ extension MAVLinkSession {
         }
         owner = .none
         flight = FlightProgress()
+        flightFrame = nil
+        (armAcceptedAt, modeAtArm) = (nil, nil)
         ownerAskedToLand = false
         controlRefusals = 0
         landRefusals = 0
@@ -58,22 +60,34 @@ extension MAVLinkSession {
         notBefore[.setMode(profile.control)] = nil
     }
 
-    /// ArduPilot's take-off sequence on the ground (GUIDED → ARM → NAV_TAKEOFF), at each HEARTBEAT: once one
-    /// showed our GUIDED while the owner wants to fly, or once our GUIDED was accepted before this HEARTBEAT
-    /// (ArduPilot changes mode before it answers), another mode on the ground is someone's — a pilot's switch,
-    /// another ground station — and stops the sequence: `.released`, no GUIDED asked again, no ARM, no
-    /// take-off until the owner stops wanting to fly and asks anew (docs/mavlink.md §7.14). PX4 has no mode
-    /// of ours on the ground (it takes off from the mode it armed in).
+    /// FollowMe's take-off sequence on the ground, at each HEARTBEAT. ArduPilot (GUIDED → ARM → NAV_TAKEOFF):
+    /// once one showed our GUIDED while the owner wants to fly, or once our GUIDED was accepted before this
+    /// HEARTBEAT (ArduPilot changes mode before it answers), another mode on the ground is someone's. PX4 (ARM
+    /// in the mode it is in → NAV_TAKEOFF): after our ARM was accepted and before our NAV_TAKEOFF was, a
+    /// HEARTBEAT newer than the ARM's acceptance in another mode is someone's. Either stops the sequence (a
+    /// pilot's switch, another ground station): `.released`, nothing asked again until the owner stops wanting
+    /// to fly and asks anew (docs/mavlink.md §7.14); an armed vehicle becomes someone else's until it is
+    /// disarmed — no LAND, no DISARM from FollowMe.
     mutating func noteGroundModeChange(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
-        guard profile.autopilot == .ardupilot, desired.flying, !desired.released, !flyingAdopted, !takeoffOverruled,
+        guard desired.flying, !desired.released, !flyingAdopted, !takeoffOverruled,
               vehicle.heartbeat != nil, vehicle.isOnGround, owner == .none || owner == .followMe else { return }
-        if isIn(profile.control) {
-            controlModeSeenOnGround = true
-            return
+        switch profile.autopilot {
+        case .ardupilot:
+            if isIn(profile.control) {
+                controlModeSeenOnGround = true
+                return
+            }
+            let acceptedBefore = controlModeAcceptedAt.map { now > $0 } ?? false
+            guard controlModeSeenOnGround || acceptedBefore else { return }
+        case .px4:
+            guard !flight.takeoffAccepted, let armed = armAcceptedAt, now > armed,
+                  let armedIn = modeAtArm, vehicle.customMode != armedIn else { return }
         }
-        let acceptedBefore = controlModeAcceptedAt.map { now > $0 } ?? false
-        guard controlModeSeenOnGround || acceptedBefore else { return }
         takeoffOverruled = true
+        if vehicle.isArmed {
+            owner = .someoneElse
+            flight.released = true
+        }
         if case .setMode? = pending?.request { pending = nil }
         if case .arm? = pending?.request { pending = nil }
         if case .takeoff? = pending?.request { pending = nil }

@@ -115,6 +115,7 @@ extension MAVLinkSession {
     mutating func newReference(_ position: GlobalPositionInt, now: MonotonicTime) -> AltitudeReference? {
         if owner == .adopted, let record = previousFlight, let system = vehicleTarget?.system, record.describes(systemID: system, position) {
             resumedFrame = record.frame
+            flightFrame = record.frame
             return AltitudeReference(homeMSLMeters: record.homeMSLMeters, position, now: now)
         }
         return AltitudeReference(position, now: now)
@@ -126,7 +127,7 @@ extension MAVLinkSession {
     public var flightFrameRecord: FlightFrameRecord? {
         guard owner.isOurs, !vehicle.isOnGround, let reference = flight.altitudeReference, let system = vehicleTarget?.system else { return nil }
         return FlightFrameRecord(systemID: system, bootMilliseconds: reference.latchedBootMilliseconds,
-                                 homeMSLMeters: reference.homeMSLMeters, frame: desired.frame ?? keptFrame)
+                                 homeMSLMeters: reference.homeMSLMeters, frame: flightFrame)
     }
 
     /// MAV_COMP_ID_AUTOPILOT1 (common.xml): the flight controller's component; a companion computer,
@@ -297,14 +298,28 @@ extension MAVLinkSession {
             flight.px4TakeoffSeen = true
             return true
         }
+        // PX4 reports TAKEOFF only while its own take-off climbs (EXTENDED_SYS_STATE): a HEARTBEAT sampled
+        // before commander changed mode may still show the Hold it armed in.
+        if vehicle.landedState == .takeoff { return true }
         guard isIn(AutopilotProfile.px4Loiter) else { return false }
         if flight.px4TakeoffFinished { return true }
-        if vehicle.relativeAltitudeMeters >= configuration.takeoffAltitudeMeters - Self.px4TakeoffEndToleranceMeters {
+        if takeoffHeightReached() {
             flight.px4TakeoffFinished = true
             return true
         }
         let heardSinceAccepted = (lastVehicleHeartbeatAt ?? .zero) > (flight.takeoffAcceptedAt ?? .zero)
         return !positionArrived || (!flight.px4TakeoffSeen && !heardSinceAccepted)
+    }
+
+    /// Within `px4TakeoffEndToleranceMeters` of the take-off altitude, judged as PX4's navigator judges it: the
+    /// vehicle's AMSL `alt` against NAV_TAKEOFF's AMSL altitude (not `relative_alt`, which moves whenever PX4
+    /// moves its home); `relative_alt` against `altitude_m` only if either is unknown.
+    func takeoffHeightReached() -> Bool {
+        let tolerance = Self.px4TakeoffEndToleranceMeters
+        if let target = flight.takeoffTargetMSLMeters, target.isFinite, let position = vehicle.position {
+            return Double(position.altitudeMSLMillimeters) / 1000 >= target - tolerance
+        }
+        return vehicle.relativeAltitudeMeters >= configuration.takeoffAltitudeMeters - tolerance
     }
 
     /// How far below the take-off height PX4's AUTO.LOITER still counts as the end of its take-off, metres.

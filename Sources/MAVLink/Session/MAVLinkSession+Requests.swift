@@ -199,6 +199,7 @@ extension MAVLinkSession {
         case .takeoff:
             flight.takeoffAccepted = true
             flight.takeoffAcceptedAt = now
+            flight.takeoffTargetMSLMeters = profile.autopilot == .px4 ? Double(pending.message.params[6]) : nil
             owner = .followMe
         case .setMode(let mode) where mode == profile.land:
             // Confirmed only when the HEARTBEAT shows LAND (`updateFlightProgress`); until then it
@@ -209,6 +210,7 @@ extension MAVLinkSession {
         case .arm:
             owner = .followMe
             armRefusals = 0
+            (armAcceptedAt, modeAtArm) = (now, vehicle.customMode)
         case .disarm:
             break
         case .setMode(let mode) where mode == profile.control:

@@ -66,10 +66,11 @@ public struct MAVLinkSession: Sendable {
     /// The flight frame a FollowMe before this one kept (`FlightFrameRecord`): used once, for the flight
     /// adopted at start if it is that flight.
     let previousFlight: FlightFrameRecord?
-    /// The previous run's frame, resumed: to hand the flight once (`LinkEvent.flightResumed`), and kept in
-    /// the record until the flight hands its own.
+    /// The previous run's frame, resumed: to hand the flight once (`LinkEvent.flightResumed`).
     var resumedFrame: FlightFrame?
-    var keptFrame: FlightFrame? { previousFlight?.frame }
+    /// This flight's frame for the record (`flightFrameRecord`): the resumed one, then the flight's own,
+    /// field by field (a rise the flight does not know yet keeps the last known); forgotten at disarm.
+    var flightFrame: FlightFrame?
     /// The vehicle's HEARTBEAT names another autopilot than configured: no flight command is sent.
     var autopilotMismatch = false
     /// LANDs sent while telemetry was lost (reset when it returns): bounded by `maxBlindLandSends`.
@@ -96,6 +97,10 @@ public struct MAVLinkSession: Sendable {
     /// When our GUIDED was last accepted on the ground: ArduPilot changes mode before it answers, so a
     /// HEARTBEAT heard later that shows another mode shows someone else's.
     var controlModeAcceptedAt: MonotonicTime?
+    /// When our ARM was last accepted, and the mode the vehicle was in then (PX4 takes off from it);
+    /// forgotten at disarm and at a new ask to fly.
+    var armAcceptedAt: MonotonicTime?
+    var modeAtArm: UInt32?
     /// The GCS-failsafe parameters read before take-off (docs/mavlink.md §7.8).
     var parameters: [ParameterState]
     /// In control or not (`MAVLinkSession+Control.swift`, docs/mavlink.md §7.12): since when the vehicle, ours and airborne, has been
@@ -135,8 +140,9 @@ public struct MAVLinkSession: Sendable {
         var landSent = false
         /// The height frame, latched when the flight became ours (`AltitudeReference`).
         var altitudeReference: AltitudeReference?
-        /// When our NAV_TAKEOFF was accepted.
+        /// When our NAV_TAKEOFF was accepted, and (PX4) the AMSL altitude it asked for, metres.
         var takeoffAcceptedAt: MonotonicTime?
+        var takeoffTargetMSLMeters: Double?
         /// PX4: the HEARTBEAT showed AUTO.TAKEOFF after our NAV_TAKEOFF; then AUTO.LOITER at the take-off
         /// height (`px4TakeoffFinished`): PX4's own end of the take-off, after which OFFBOARD is asked.
         var px4TakeoffSeen = false
@@ -161,10 +167,22 @@ public struct MAVLinkSession: Sendable {
 
     /// The owner's latest command; it stays in force until the next one.
     public mutating func setDesired(_ command: LinkCommand) {
-        if !command.flying { (controlModeSeenOnGround, takeoffOverruled, controlModeAcceptedAt) = (false, false, nil) }
+        // A new ask to fly starts the take-off sequence's watch over (`noteGroundModeChange`).
+        if command.flying, !desired.flying {
+            (controlModeSeenOnGround, takeoffOverruled, controlModeAcceptedAt) = (false, false, nil)
+            (armAcceptedAt, modeAtArm) = (nil, nil)
+        }
+        if let frame = command.frame { keepFrame(frame) }
         desired = command
         flyingAdopted = false
         claimIfFound(command)
+    }
+
+    /// Takes the flight's frame into `flightFrame`, keeping the last known rise while the flight has none.
+    mutating func keepFrame(_ frame: FlightFrame) {
+        var kept = frame
+        if kept.personRiseMeters == nil { kept.personRiseMeters = flightFrame?.personRiseMeters }
+        flightFrame = kept
     }
 
     /// The owner explicitly asks to land whatever vehicle flies (`followme drone land`): unlike
