@@ -29,9 +29,9 @@ import Testing
         let file = FlightFrameFile(path: path)
         let home = try #require(GeoCoordinate(latitudeDegrees: 47.3769, longitudeDegrees: 8.5417))
         let record = FlightFrameRecord(systemID: 1, bootMilliseconds: 5_000, homeMSLMeters: 412.5,
-                                       frame: FlightFrame(home: home, personRiseMeters: 6.25))
+                                       frame: FlightFrame(home: home, personRiseMeters: 6.2))
         #expect(file.write(record))
-        #expect(file.read()?.frame == FlightFrame(home: home, personRiseMeters: 6.25))
+        #expect(file.read()?.frame == FlightFrame(home: home, personRiseMeters: 6.2))
         try #"{"systemID":1,"bootMilliseconds":5000,"homeMSLMeters":412.5}"#.write(toFile: path, atomically: false, encoding: .utf8)
         #expect(file.read()?.homeMSLMeters == 412.5 && file.read()?.frame == nil)
     }

@@ -74,12 +74,23 @@ public struct FlightFrameRecord: Sendable, Equatable, Codable {
     public var homeLatitudeDegrees: Double?
     public var homeLongitudeDegrees: Double?
     public var personRiseMeters: Double?
+    /// The vehicle's boot clock when the record was last kept, ms, in whole seconds (so it is written about
+    /// once a second): a restart adopts the flight only within `maxRestartMilliseconds` of it. Absent in a
+    /// record without it (only the boot and the flight's length are checked then).
+    public var seenBootMilliseconds: UInt32?
 
-    public init(systemID: UInt8, bootMilliseconds: UInt32, homeMSLMeters: Double, frame: FlightFrame? = nil) {
+    /// `personRiseMeters` is kept to 0.1 m (the record is not rewritten for centimetres).
+    public init(systemID: UInt8, bootMilliseconds: UInt32, homeMSLMeters: Double, frame: FlightFrame? = nil,
+                seenBootMilliseconds: UInt32? = nil) {
         (self.systemID, self.bootMilliseconds, self.homeMSLMeters) = (systemID, bootMilliseconds, homeMSLMeters)
         (homeLatitudeDegrees, homeLongitudeDegrees) = (frame?.home.latitudeDegrees, frame?.home.longitudeDegrees)
-        personRiseMeters = frame?.personRiseMeters
+        personRiseMeters = frame?.personRiseMeters.map { ($0 * 10).rounded() / 10 }
+        self.seenBootMilliseconds = seenBootMilliseconds.map { $0 / 1000 * 1000 }
     }
+
+    /// The longest a restart may take to adopt the flight after the record was last kept, ms: our bound,
+    /// well above systemd's 0.5 s `RestartSec=` plus a start-up, well below a landing and a new flight.
+    public static let maxRestartMilliseconds: UInt32 = 30_000
 
     /// The flight's own frame, when the record has its home.
     public var frame: FlightFrame? {
@@ -96,7 +107,9 @@ public struct FlightFrameRecord: Sendable, Equatable, Codable {
     /// vehicle, the same boot (its clock has gone on from the record's, by less than a flight lasts),
     /// and a finite home altitude.
     public func describes(systemID: UInt8, _ position: GlobalPositionInt) -> Bool {
-        systemID == self.systemID && position.timeBootMilliseconds >= bootMilliseconds
-            && position.timeBootMilliseconds - bootMilliseconds <= Self.maxFlightMilliseconds && homeMSLMeters.isFinite
+        let now = position.timeBootMilliseconds
+        let sameBoot = now >= bootMilliseconds && now - bootMilliseconds <= Self.maxFlightMilliseconds
+        let recent = seenBootMilliseconds.map { now >= $0 && now - $0 <= Self.maxRestartMilliseconds } ?? true
+        return systemID == self.systemID && sameBoot && recent && homeMSLMeters.isFinite
     }
 }

@@ -127,7 +127,8 @@ extension MAVLinkSession {
     public var flightFrameRecord: FlightFrameRecord? {
         guard owner.isOurs, !vehicle.isOnGround, let reference = flight.altitudeReference, let system = vehicleTarget?.system else { return nil }
         return FlightFrameRecord(systemID: system, bootMilliseconds: reference.latchedBootMilliseconds,
-                                 homeMSLMeters: reference.homeMSLMeters, frame: flightFrame)
+                                 homeMSLMeters: reference.homeMSLMeters, frame: flightFrame,
+                                 seenBootMilliseconds: lastBootMilliseconds)
     }
 
     /// MAV_COMP_ID_AUTOPILOT1 (common.xml): the flight controller's component; a companion computer,
