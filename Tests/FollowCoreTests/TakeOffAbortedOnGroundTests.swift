@@ -35,6 +35,26 @@ struct TakeOffAbortedOnGroundTests {
         #expect(world.run(until: { $0 == .following }, within: 60) != nil, "\(world.state.name)")
     }
 
+    @Test("an autopilot that would not arm while the person walked out of range: the hold expires, back to preflight (not landed for the run); flies once the person is back")
+    func holdExpiredBeforeLiftOff() throws {
+        // Given an autopilot that refuses to arm (e.g. an RC throttle check), the flight taking off
+        var world = try World(vehicle: .velocityLoop(.arduCopterDefaults))
+        world.firmwareFollowsIntent = false
+        #expect(world.run(until: { $0 == .takingOff }, within: 10) != nil, "\(world.state.name)")
+        // When the person walks 80 m away, long enough for a hold to expire
+        world.person = PlaneVector(east: 0, north: 80)
+        world.run(for: 60)
+        // Then the flight never ended the run in `landed`: each expired hold went back to preflight (the old
+        // core: landed for the run, as on a real ArduCopter SITL refusing ARM for its RC throttle)
+        #expect(!world.transitions.contains { $0.to == .landed }, "\(world.transitions.map(\.reason.name))")
+        #expect(world.transitions.contains { $0.reason == .takeOffAbortedOnGround && $0.from == .landing(.holdExpired(.targetTooFar)) },
+                "\(world.transitions.map(\.reason.name))")
+        // And flies once the person is back and the vehicle arms
+        world.person = PlaneVector(east: 0, north: 10)
+        world.firmwareFollowsIntent = true
+        #expect(world.run(until: { $0 == .following }, within: 60) != nil, "\(world.state.name)")
+    }
+
     @Test("the AR.Drone, whose motors did start, is not retried: landed after an aborted take-off")
     func arDroneStaysLanded() throws {
         // Given an AR.Drone taking off

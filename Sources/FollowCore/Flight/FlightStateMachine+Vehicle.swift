@@ -144,10 +144,11 @@ extension FlightStateMachine {
     public static let terrainConfirmSeconds = 1.0
 
 
-    /// Landing for `reason`: an autopilot whose take-off was aborted on the ground waits in preflight once
-    /// it reports the ground (docs/flight-safety-faults.md §5).
+    /// Landing for `reason` before an autopilot ever left the ground (its take-off aborted, a hold that
+    /// expired while it would not arm): it waits in preflight once it reports the ground, and flies when
+    /// everything passes again (docs/flight-safety-faults.md §5) — but not after SIGTERM or an operator's LAND.
     mutating func takeOffAbortedOnGround(_ reason: LandReason, fresh: Bool, now: MonotonicTime) -> FlightTransition? {
-        guard case .takeOffAborted = reason, !hasBeenAirborne, case .velocityLoop = controller.vehicle,
+        guard reason != .shutdown, reason != .operatorCommand, !hasBeenAirborne, case .velocityLoop = controller.vehicle,
               let telemetry, fresh, !telemetry.emergency, telemetry.flightState == .landed else { return nil }
         return move(to: .preflight(waitingFor: missingPrerequisites(now: now)), .takeOffAbortedOnGround, now)
     }
