@@ -215,6 +215,20 @@ struct MAVLinkSessionAutopilotRulesTests {
         #expect(h.notices.contains { $0.contains("ARM") && $0.contains("PreArm: Need Position Estimate") }, "\(h.notices)")
     }
 
+    @Test("0. the reason sent just after the refusal's ACK (as a real ArduCopter SITL does) is told once more; a later text is not")
+    func armRefusalReasonAfterTheAck() {
+        var h = SessionHarness()
+        h.readyToArm()
+        h.ack(.failed)
+        #expect(h.notices.contains { $0.contains("ARM") && $0.contains("refused") })
+        h.receive(StatusText { $0.severity = .init(.critical); $0.text = "Arm: Throttle (RC3) is not neutral" })
+        #expect(h.notices.contains { $0 == "ARM refused: Arm: Throttle (RC3) is not neutral" }, "\(h.notices)")
+        h.clear()
+        h.run(1.5)
+        h.receive(StatusText { $0.severity = .init(.critical); $0.text = "PreArm: Need Position Estimate" })
+        #expect(!h.notices.contains { $0.hasPrefix("ARM refused:") }, "\(h.notices)")
+    }
+
     // MARK: 4. Never land someone else's flight
 
     @Test("4. preflight or dry run (flying false, never asked to fly): a vehicle someone else flies is never sent LAND",

@@ -73,7 +73,14 @@ extension MAVLinkSession {
             let line = text.text.string
             // ArduPilot's arming refusals start "PreArm:" or "Arm:" (libraries/AP_Arming/AP_Arming.cpp
             // `check_failed`), PX4's "Preflight Fail:" / "Arming denied" (src/modules/commander).
-            if ["PreArm", "Arm:", "Preflight", "Arming denied"].contains(where: { line.hasPrefix($0) }) { lastArmingText = line }
+            if ["PreArm", "Arm:", "Preflight", "Arming denied"].contains(where: { line.hasPrefix($0) }) {
+                lastArmingText = line
+                // ArduPilot sends its reason just after the refusal's ACK: said once more, with the reason.
+                if let at = armRefusedWithoutReasonAt, now.seconds(since: at) <= Self.armingReasonLagSeconds {
+                    armRefusedWithoutReasonAt = nil
+                    output.events.append(notice("ARM refused: \(line)", .warning, now: now))
+                }
+            }
             output.events.append(.notice(text: line, severity: Int(text.severity.rawValue), at: now))
         case let value as ParamValue:
             receive(value, now: now, output: &output)

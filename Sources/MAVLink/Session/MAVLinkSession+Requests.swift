@@ -237,7 +237,7 @@ extension MAVLinkSession {
             // at most `maximumArmBackoffSeconds`), with the autopilot's own reason (docs/mavlink.md §7.3).
             armRefusals += 1
             wait = min(Self.maximumArmBackoffSeconds, wait * Double(1 << min(armRefusals - 1, 8)))
-            if let lastArmingText { text += ": \(lastArmingText)" }
+            if let lastArmingText { text += ": \(lastArmingText)" } else { armRefusedWithoutReasonAt = now }
             text += "; asking again in \(Int(wait.rounded())) s"
         }
         notBefore[request] = max(notBefore[request] ?? .zero, now.adding(seconds: wait))   // never shortens "not again" (`noteRefusal`)

@@ -121,6 +121,11 @@ public struct MAVLinkSession: Sendable {
     var lastBootMilliseconds: UInt32?
     /// The autopilot's last "PreArm…"/"Arm…" STATUSTEXT: the reason shown when ARM is refused.
     var lastArmingText: String?
+    /// When an ARM was refused before any arming STATUSTEXT had come (its reason follows the ACK).
+    var armRefusedWithoutReasonAt: MonotonicTime?
+    /// How long after a refused ARM the autopilot's reason is still taken as its reason, seconds (our
+    /// choice: a real ArduCopter SITL sent it milliseconds after the ACK).
+    static let armingReasonLagSeconds = 1.0
     /// ARM refusals in a row (the back-off doubles with each, docs/mavlink.md §7.3).
     var armRefusals = 0
 
