@@ -70,10 +70,9 @@ extension AltitudeReferenceClosedLoopTests {
 }
 
 extension AltitudeReferenceClosedLoopTests {
-    @Test("altitude_mode person, the person 6 m up a slope, killed and restarted 0.5 s later: with the kept frame the height and home stay; without it the drone sinks ~6 m towards the slope and home moves to where it was adopted",
-          arguments: [true, false])
-    func restartKeepsThePersonsRise(keepingFrame: Bool) throws {
-        // Given a flight following a person whose ground has risen 6 m since take-off (0.2 m/s, walking uphill)
+    /// `altitude_mode = "person"`, following a person whose ground has risen 6 m since take-off (0.2 m/s,
+    /// walking uphill), settled.
+    static func followingUpASlope() throws -> OwnershipRig {
         var rig = try OwnershipRig(takeOffOnStart: false, altitudeMode: .person)
         rig.personAltitudeMeters = 100
         let reached = rig.run(within: 60) { $0.state == .following }
@@ -83,6 +82,14 @@ extension AltitudeReferenceClosedLoopTests {
             rig.step()
         }
         rig.run(for: 10)
+        return rig
+    }
+
+    @Test("altitude_mode person, the person 6 m up a slope, killed and restarted 0.5 s later: with the kept frame the height and home stay; without it the drone sinks ~6 m towards the slope and home moves to where it was adopted",
+          arguments: [true, false])
+    func restartKeepsThePersonsRise(keepingFrame: Bool) throws {
+        // Given a flight following a person whose ground has risen 6 m since take-off (0.2 m/s, walking uphill)
+        var rig = try Self.followingUpASlope()
         let height = rig.copter.altitudeMeters
         #expect(abs(height - 9) < 0.5, "not 6 m above the 3 m altitude: \(height) m")
         // Home as a place (each run has its own local plane)
@@ -113,15 +120,7 @@ extension AltitudeReferenceClosedLoopTests {
 extension AltitudeReferenceClosedLoopTests {
     @Test("right after a restart, before the person's altitude is known again, the record still carries the kept rise (a second crash keeps it)")
     func recordKeepsTheRiseAcrossASecondRestart() throws {
-        var rig = try OwnershipRig(takeOffOnStart: false, altitudeMode: .person)
-        rig.personAltitudeMeters = 100
-        let reached = rig.run(within: 60) { $0.state == .following }
-        try #require(reached, "\(rig.state.name)")
-        for _ in 0..<(30 * 30) {
-            rig.personAltitudeMeters = min(106, (rig.personAltitudeMeters ?? 100) + 0.2 / 30)
-            rig.step()
-        }
-        rig.run(for: 10)
+        var rig = try Self.followingUpASlope()
         try #require(rig.session.flightFrameRecord?.personRiseMeters.map { abs($0 - 6) < 0.5 } == true)
         try rig.restart(afterSeconds: 0.5)
         var rises: [String] = []
