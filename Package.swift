@@ -93,20 +93,15 @@ let package = Package(
                 "FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "FlightService", "Cockpit", argumentParser, log,
                 lifecycle,
             ],
-            exclude: ["followme.order"],
             swiftSettings: strict,
             // A flight carries only what flies (PERFORMANCE.md "Footprint"): lld packs the ~100 k relative
             // relocations of a --static-swift-stdlib build (DT_RELR, glibc ≥ 2.36: Debian bookworm), so the
             // loader no longer reads 2.3 MB of them at start, and the executable exports no symbols (nothing
-            // dlopens it) — 5 MiB less resident, PIE and ASLR kept. The functions a flight runs are placed
-            // together (followme.order, written by scripts/order-file.sh), so a flight pages in a few MiB of
-            // code, not windows all over .text; names the list has and the binary lacks are ignored.
+            // dlopens it) — 5 MiB less resident, PIE and ASLR kept.
             linkerSettings: [
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
-                        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/followme/followme.order",
-                        "-Xlinker", "--no-warn-symbol-ordering",
                     ],
                     .when(platforms: [.linux], configuration: .release)
                 ),
