@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "FlightService",
             dependencies: [
-                "FollowCore", "Links", "FlightRecords", "MAVLink",
+                "FollowCore", "ARDrone", "Links", "FlightRecords", "MAVLink",
                 .product(name: "TOMLKit", package: "TOMLKit"), log, lifecycle, nioCore, nioPosix,
                 argumentParser,  // CommandLineSupport: the two executables' shared `main`
             ],
@@ -129,8 +129,8 @@ let package = Package(
         tests("MAVLinkAdapterTests", ["MAVLink", "FollowCore"]),
         tests("MAVLinkTests", ["MAVLink", "FollowCore"], fixtures: true, exclude: ["pymavlink_vectors.py"]),
         tests("ARDroneProtocolTests", ["ARDrone", "Simulation", "FollowCore"], fixtures: true),
-        tests("FollowMeConfigTests", ["FlightService", "FollowCore", "MAVLink"]),
-        tests("FollowCoreTests", ["FollowCore", "ARDrone"]),
+        tests("FollowMeConfigTests", ["FlightService", "FollowCore", "ARDrone", "MAVLink"]),
+        tests("FollowCoreTests", ["FollowCore", "ARDrone", "MAVLink"]),
         tests("SimulationTests", ["Simulation", "ARDrone", "FollowCore", "MAVLink"]),
         tests("FuzzingTests", ["Simulation", "ARDrone", "FlightService", "FollowCore"]),
         tests("GPSClientTests", ["Links", "CGPS", "FollowCore", "Simulation", "TestSupport", log], fixtures: true),
@@ -139,7 +139,7 @@ let package = Package(
         tests("ShellSupportTests", ["Links", "FollowCore", log]),
         tests("FlightLogTests", ["FlightRecords", "FollowCore", "Links", "Simulation"]),
         tests("TrackFilesTests", ["FlightRecords", "Simulation", "FollowCore", "Links"]),
-        tests("FlightServiceTests", ["FlightService", "FollowCore", "ARDrone", "Links", "FlightRecords", "TestSupport", log]),
+        tests("FlightServiceTests", ["FlightService", "FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "TestSupport", log]),
         tests("SimulatorServerTests", ["Simulation", "Links", "ARDrone", "MAVLink", "FollowCore", "TestSupport", log],
               exclude: ["sim_mavlink_gcs.py"]),
         tests("FollowBenchTests", ["FlightRecords", "Simulation", "FollowCore", "ARDrone", "MAVLink", "FlightService", "TestSupport", log]),

@@ -6,8 +6,8 @@ import MAVLink
 public struct FlightConfiguration: Sendable {
     public let follow: FollowParameters
     public let failsafe: FailsafeParameters
-    /// Who closes the velocity loop (`[drone] protocol`, `[mavlink] autopilot`).
-    public let vehicle: VehicleDynamics
+    /// The family's model of the vehicle (`[drone] protocol`, `[mavlink] autopilot`).
+    public let vehicle: VehicleModelBuilder
     /// The drone's position and heading come from the autopilot's estimate, current on arrival (0 s),
     /// or from a receiver through gpsd (nil: `follow.assumedGPSLatencySeconds`).
     public let onboardLatencySeconds: Double?
@@ -41,7 +41,7 @@ public struct FlightConfiguration: Sendable {
         // with the autopilot's own heading it carries no receiver mount offset (0).
         follow = config.followParameters
         failsafe = config.failsafeParameters
-        vehicle = config.vehicleDynamics
+        vehicle = config.vehicleModel
         onboardLatencySeconds = config.readsOnboardReceiver ? nil : 0
         do {
             // Every range and the core's own cross-field rules (the standoff rule), as `run` builds it.

@@ -96,8 +96,6 @@ extension FlightLoop {
             logger.log(level: Self.logLevel(severity: severity), "drone notice",
                        metadata: ["text": "\(text)", "severity": "\(severity.map(String.init) ?? "none")"])
             link("notice") { $0.reason = text }
-        case .commandSent:
-            break   // the core's (the tilt commanded); the command line records its PCMD (`perform`)
         case .statistics(let statistics):
             statusTracker.note(statistics, now: now)
             let dropped = Self.droppedLogLines(recorder: recorder, logWriter: options.logWriter)

@@ -181,17 +181,13 @@ struct FlightLoop {
             lastDryRunLog = now
             logDryRun(decision, wouldFly: wouldFly, sentFlying: command.flying)
         }
-        // What the link made of it (the AR.Drone: the tilt its tilt loop commanded, and the PCMD), handed
-        // to the core before its next decision: the latency prediction and wind observers read it.
-        var sent: CommandedTilt?
-        if step.sendsCommand, let report = link.send(command, immediately: step.immediately, reflecting: step.fixReceivedAt) {
-            _ = core.handle(.link(report), now: now)
-            if case .commandSent(let tilt, _) = report { sent = tilt }
-        }
-        let pilot = sent?.pilot ?? .zero, motion = command.motion ?? .stop
+        if step.sendsCommand { link.send(command, immediately: step.immediately, reflecting: step.fixReceivedAt) }
+        // The family's set-point as sent (the AR.Drone's PCMD: roll, pitch, gaz, yaw fractions); zero without one.
+        let setpoint = step.sendsCommand ? command.setpoint?.values : nil
+        let values = setpoint ?? .zero, motion = command.motion ?? .stop
         logger.trace("command", metadata: [
-            "state": "\(decision.state.name)", "flying": "\(command.flying)", "roll": "\(pilot.roll)",
-            "pitch": "\(pilot.pitch)", "gaz": "\(pilot.gaz)", "yaw": "\(pilot.yaw)",
+            "state": "\(decision.state.name)", "flying": "\(command.flying)", "roll": "\(values[0])",
+            "pitch": "\(values[1])", "gaz": "\(values[2])", "yaw": "\(values[3])",
             "ve": "\(motion.velocity.east)", "vn": "\(motion.velocity.north)", "climb": "\(motion.climbMetersPerSecond)",
             "yaw-rate": "\(motion.yawRateDegreesPerSecond)",
         ])
@@ -203,8 +199,8 @@ struct FlightLoop {
                 ($0.t, $0.state, $0.intent) = (now.seconds, decision.state.name, decision.command.intent.name)
                 $0.sentFlying = command.flying
             }
-            if let p = sent?.pilot {   // the PCMD the link actually sent
-                (r.roll, r.pitch, r.gaz, r.yaw) = (p.roll, p.pitch, p.gaz, p.yaw)
+            if let p = setpoint {   // the set-point the link actually sent
+                (r.roll, r.pitch, r.gaz, r.yaw) = (p[0], p[1], p[2], p[3])
             }
             if let m = decision.command.motion {
                 (r.velocityEast, r.velocityNorth) = (m.velocity.east, m.velocity.north)

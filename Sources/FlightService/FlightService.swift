@@ -128,7 +128,6 @@ private actor FlightOnEventLoop {
                                              onboardLatencySeconds: flight.onboardLatencySeconds)
         let link = flight.link.makeLink(
             eventLoop: eventLoop, logger: logger, dryRun: options.noTakeoff,
-            follow: machine.controller.parameters, tuning: machine.controller.tuning,
             eventHandler: { driver.value?.handle(.link($0)) }, tickHandler: { _ in driver.value?.handle(.tick) })
         let recorder = try options.flightLogPath.map { try FlightRecorder(path: $0, now: SystemClock.now()) }
         let outcomePromise = eventLoop.makePromise(of: FlightOutcome.self)

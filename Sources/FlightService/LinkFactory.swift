@@ -10,16 +10,14 @@ extension FlightConfiguration.LinkSettings {
     /// `MAVLinkLink` for a PX4 or ArduPilot vehicle (docs/mavlink.md §7).
     /// `dryRun` (`--no-takeoff`): the MAVLink link sends no flight command or set-point at all
     /// (`MAVLinkLinkConfiguration.dryRun`); the AR.Drone link's dry run is the flight loop's.
-    /// `follow`, `tuning`: the core controller's (`FollowController.parameters`, `.tuning`), for the
-    /// AR.Drone link's tilt loop, which turns the core's motion into PCMD at send time.
     func makeLink(
-        eventLoop: any EventLoop, logger: Logger, dryRun: Bool = false, follow: FollowParameters, tuning: ControllerTuning,
+        eventLoop: any EventLoop, logger: Logger, dryRun: Bool = false,
         eventHandler: @escaping @Sendable (LinkEvent) -> Void, tickHandler: @escaping @Sendable (MonotonicTime) -> Void
     ) -> any DroneControlLink {
         switch self {
         case .ardrone(let configuration):
             return DroneLink(configuration: configuration, eventLoopGroup: eventLoop, logger: logger,
-                      follow: follow, tuning: tuning, linkEventHandler: eventHandler, tickHandler: tickHandler)
+                      linkEventHandler: eventHandler, tickHandler: tickHandler)
         case .mavlink(var configuration):
             configuration.dryRun = dryRun
             // systemd's StateDirectory= (the unit's /var/lib/followme): a restart in flight adopts the

@@ -1,4 +1,5 @@
 @testable import FollowCore
+import ARDrone
 @testable import FlightRecords
 @testable import FlightService
 import Foundation
@@ -14,7 +15,7 @@ struct FlightLoopLinkEventTests {
     static func makeLoop(recorder: FlightRecorder? = nil) throws -> FlightLoop {
         var logger = Logger(label: "test.flightloop")
         logger.logLevel = .critical
-        let machine = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters())
+        let machine = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters(), vehicle: .tiltLoop)
         return FlightLoop(machine: machine, link: FakeDroneLink(), recorder: recorder, options: FlightServiceOptions(),
                           logger: logger)
     }
@@ -112,7 +113,7 @@ struct FlightLoopLinkEventTests {
     func configurationFailedLogLine() throws {
         // Given a loop logging to a capture
         let log = CapturedLog()
-        let machine = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters())
+        let machine = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters(), vehicle: .tiltLoop)
         var loop = FlightLoop(machine: machine, link: FakeDroneLink(), recorder: nil, options: FlightServiceOptions(),
                               logger: log.logger(label: "test.flightloop"))
         let now = SystemClock.now()

@@ -1,4 +1,5 @@
 @testable import FollowCore
+@testable import MAVLink
 @testable import FlightService
 import Testing
 

@@ -7,18 +7,15 @@ import Logging
 import Synchronization
 import TestSupport
 
-/// The AR.Drone link's tilt loop as a recording link's answer (`PCMDTranslator`, as `DroneLink.send`):
-/// the PCMD it made of the command, and the tilt it reports.
+/// The AR.Drone link's reading of a command as a recording link's answer (as `DroneLink.send`): the
+/// PCMD its set-point carries.
 struct TiltLoopAnswer: LinkAnswer {
-    var translator = PCMDTranslator(parameters: FollowParameters(), tuning: ControllerTuning())
-
-    mutating func answer(_ command: LinkCommand, reflecting fixReceivedAt: MonotonicTime?) -> (made: PilotCommand?, event: LinkEvent?) {
-        let (pilot, report) = translator.translate(command, at: fixReceivedAt ?? .zero)
-        return (pilot, report)
+    func answer(_ command: LinkCommand, reflecting fixReceivedAt: MonotonicTime?) -> PilotCommand? {
+        command.setpoint?.pilot
     }
 }
 
-/// A drone link that sends nothing anywhere, running the AR.Drone link's tilt loop on each command.
+/// A drone link that sends nothing anywhere, keeping the PCMD of each command.
 typealias FakeDroneLink = RecordingDroneLink<TiltLoopAnswer>
 
 extension RecordingDroneLink where Answer == TiltLoopAnswer {
@@ -65,7 +62,7 @@ struct FlightRig {
     private(set) var outcome: FlightOutcome?
 
     init(follow: FollowParameters = FollowParameters(), failsafe: FailsafeParameters = FailsafeParameters(),
-         vehicle: VehicleDynamics = .tiltLoop, options: FlightServiceOptions = FlightServiceOptions(),
+         vehicle: VehicleModelBuilder = .tiltLoop, options: FlightServiceOptions = FlightServiceOptions(),
          recorder: FlightRecorder? = nil) throws {
         var logger = Logger(label: "test.flightloop")
         logger.logLevel = .critical

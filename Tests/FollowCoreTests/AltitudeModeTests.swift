@@ -1,4 +1,6 @@
 @testable import FollowCore
+import ARDrone
+@testable import MAVLink
 import Testing
 
 /// `[follow] altitude_mode` (issue 26): "takeoff" flies `altitude_m` above take-off as before; "person"
@@ -6,12 +8,12 @@ import Testing
 /// `drone.altitude_max_m`, and holds with a named reason when the person's receiver gives no altitude.
 @Suite("Altitude mode: above take-off, or above the person")
 struct AltitudeModeTests {
-    static let autopilot = VehicleDynamics.velocityLoop(.arduCopterDefaults)
+    static let autopilot = VehicleModelBuilder.velocityLoop(.arduCopterDefaults)
 
     /// Following with `altitudeMode`, the person's receiver at 400 m, the drone at 3 m above home; the floor
     /// at 1 m above take-off unless given (the default 3 m would stop the walk down below: PersonAltitudeSafetyTests).
     static func following(_ mode: AltitudeMode, ceiling: Double = 10, floor: Double = 1,
-                          vehicle: VehicleDynamics = autopilot) throws -> World {
+                          vehicle: VehicleModelBuilder = autopilot) throws -> World {
         var follow = FollowParameters.testDefault
         follow.altitudeMode = mode
         (follow.altitudeCeilingMeters, follow.altitudeFloorMeters) = (ceiling, floor)

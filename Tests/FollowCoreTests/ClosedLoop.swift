@@ -183,7 +183,7 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
     var random = TestRandom(seed: config.seed)
 
     var flight = FlightLoopCore(machine: try FlightStateMachine(
-        follow: config.follow, failsafe: config.failsafe, estimator: config.estimator, controller: config.controller))
+        follow: config.follow, failsafe: config.failsafe, estimator: config.estimator, controller: config.controller, vehicle: .tiltLoop))
     flight.start(now: MonotonicTime(seconds: 0))
     let personStart = config.person.position(0)
     let droneStart = personStart + (config.droneStart ?? PlaneVector(east: -config.follow.standoffMeters, north: 0))
@@ -197,23 +197,19 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
     var linkConnected = false
     var linkCommand = LinkCommand.landed
     var navdataSequence = 0
-    // The link's tilt loop (`PCMDTranslator`, as `DroneLink.send` runs it) and the PCMD it made of the latest command.
-    var translator = PCMDTranslator(parameters: flight.machine.controller.parameters, tuning: flight.machine.controller.tuning)
+    // The PCMD of the latest command (its `VehicleSetpoint`, as `DroneLink.send` reads it).
     var linkPilot: PilotCommand?
 
     /// What the plant flies of the link's command: its PCMD with REF bit 9 set, else the firmware's hover.
     func pcmd() -> PilotCommand? { linkCommand.flying ? linkPilot : nil }
 
-    /// One input to the flight at `t`; its command goes to the link (whose tilt loop makes the PCMD and
-    /// reports the tilt back to the flight at once), and to the plant now when immediate.
+    /// One input to the flight at `t`; its command goes to the link, and to the plant now when immediate.
     @discardableResult
     func fly(_ input: FlightLoopCore.Input, at t: Double) -> FlightLoopCore.Step {
         let flown = flight.handle(input, now: MonotonicTime(seconds: t))
         if flown.sendsCommand, let command = flown.command {
             linkCommand = command
-            let (pilot, report) = translator.translate(command, at: MonotonicTime(seconds: t))
-            linkPilot = pilot
-            fly(.link(report), at: t)
+            linkPilot = command.setpoint?.pilot
             if flown.immediately, linkConnected { plant.send(pcmd(), at: t) }
         }
         return flown
@@ -230,7 +226,6 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
                                  at: MonotonicTime(seconds: t))), at: t)
         }
         navdataSequence += 1
-        translator.observe(telemetry)
         fly(.link(.telemetry(telemetry, sequence: navdataSequence)), at: t)
         if first { fly(.link(.configurationComplete(failedKeys: [], at: MonotonicTime(seconds: t))), at: t) }
     }

@@ -1,4 +1,5 @@
 @testable import FollowCore
+import ARDrone
 import Testing
 
 /// Closed-loop scenarios: the flight `followme run` flies (`FlightLoopCore`, `runClosedLoop`) flying
@@ -124,7 +125,8 @@ struct ClosedLoopTests {
         config.failsafe.gpsRelativeErrorMeters = gpsRelativeErrorMeters
         config.follow.targetFixRateHz = 5
         config.follow.standoffMeters = StoppingModel.shortestDefensibleStandoffMeters(
-            protectedRadiusMeters: config.failsafe.protectedRadiusMeters, follow: config.follow, tuning: config.controller)
+            protectedRadiusMeters: config.failsafe.protectedRadiusMeters, follow: config.follow, tuning: config.controller,
+            vehicle: .tiltLoop)
         config.droneStart = PlaneVector(east: -25, north: 0)
         config.targetBias = PlaneVector(east: biasMeters, north: 0)
         let result = try runClosedLoop(config)
@@ -208,7 +210,7 @@ struct ClosedLoopTests {
             // Then the commands change slowly (bounded rate of change, modest RMS rate)
             // (after settling: the off-model plant's wind blows the drone towards the person before
             // the wind observer has converged, and the escape that follows may skip the slew limit)
-            #expect(result.maxSettledTiltStep <= tuning.tiltSlewPerSecond / 30 + 1e-6)
+            #expect(result.maxSettledTiltStep <= TiltModelTuning().tiltSlewPerSecond / 30 + 1e-6)
             // (off-model, seeds 1–4: worst 1.229/s and 2.128 m since the harness flies the link's tick
             // — a tick's command goes out with the next, 33 ms on top of the plant's 180 ms — 1.173/s
             // and 1.988 m when the tick's command reached the plant at once; bounds were 1.2/s and 2.0 m)

@@ -1,4 +1,5 @@
 @testable import FollowCore
+import ARDrone
 import Testing
 
 /// Fix time stamps, backlogs and receiver accuracy (`eph`): issue 11 items 9 and 12.
@@ -199,7 +200,7 @@ struct FixQualityWiringTests {
         // Given a machine with max_eph_m 10 and a stream of good fixes
         var machine = try FlightStateMachine(
             follow: .testDefault,
-            failsafe: FailsafeParameters(gpsRelativeErrorMeters: 0, maxEphMeters: 10, maxFixLagSeconds: 1.5))
+            failsafe: FailsafeParameters(gpsRelativeErrorMeters: 0, maxEphMeters: 10, maxFixLagSeconds: 1.5), vehicle: .tiltLoop)
         for k in 0...5 {
             let t = Double(k)
             machine.handle(Self.fix(role, at: t + 0.3, stamped: t, eph: 3), now: MonotonicTime(seconds: t + 0.3))

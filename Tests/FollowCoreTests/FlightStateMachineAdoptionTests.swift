@@ -1,4 +1,5 @@
 @testable import FollowCore
+import ARDrone
 import Testing
 
 @Suite("FlightStateMachine: adoption, emergency, the drone's own landings, parameters")
@@ -113,40 +114,40 @@ struct FlightStateMachineAdoptionTests {
 
     @Test func parametersAreValidated() {
         #expect(throws: ParameterError.outOfRange(parameter: "maxTiltDegrees", value: 45, allowed: 3...30)) {
-            _ = try FlightStateMachine(follow: FollowParameters(maxTiltDegrees: 45))
+            _ = try FlightStateMachine(follow: FollowParameters(maxTiltDegrees: 45), vehicle: .tiltLoop)
         }
         #expect(throws: ParameterError.self) {
-            _ = try FlightStateMachine(failsafe: FailsafeParameters(targetTimeoutSeconds: .nan))
+            _ = try FlightStateMachine(failsafe: FailsafeParameters(targetTimeoutSeconds: .nan), vehicle: .tiltLoop)
         }
         #expect(throws: ParameterError.self) {
             // standoff 3.4 m with a 3 m minimum separation leaves no room for the 0.5 m aim margin
-            _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 3.4))
+            _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 3.4), vehicle: .tiltLoop)
         }
         // The shortest standoff: protected radius + 0.5 + the reserve for a walker at the drone
         // (2.84 m at 1 Hz target fixes, 1.72 m at 5 Hz, 20° tilt; docs/stopping-model.md §4)
         let atOneHertz = StoppingModel.shortestDefensibleStandoffMeters(
-            protectedRadiusMeters: 6, follow: FollowParameters(), tuning: ControllerTuning())
+            protectedRadiusMeters: 6, follow: FollowParameters(), tuning: ControllerTuning(), vehicle: .tiltLoop)
         #expect(abs(atOneHertz - (6 + 0.5 + 2.84)) < 0.01)
         #expect(throws: ParameterError.self) {
             // 6.5 m would do for 3 m + 3 m of GPS relative error standing still, not for a walker
             _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 6.5),
-                                       failsafe: FailsafeParameters(gpsRelativeErrorMeters: 3))
+                                       failsafe: FailsafeParameters(gpsRelativeErrorMeters: 3), vehicle: .tiltLoop)
         }
         #expect(throws: Never.self) {
             _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 9.35),
-                                       failsafe: FailsafeParameters(gpsRelativeErrorMeters: 3))
+                                       failsafe: FailsafeParameters(gpsRelativeErrorMeters: 3), vehicle: .tiltLoop)
         }
         #expect(throws: Never.self) {
             // faster target fixes shorten the reserve: 6 + 0.5 + 1.72
             _ = try FlightStateMachine(follow: FollowParameters(standoffMeters: 8.25, targetFixRateHz: 5),
-                                       failsafe: FailsafeParameters(gpsRelativeErrorMeters: 3))
+                                       failsafe: FailsafeParameters(gpsRelativeErrorMeters: 3), vehicle: .tiltLoop)
         }
         #expect(throws: ParameterError.self) {
-            _ = try FlightStateMachine(failsafe: FailsafeParameters(gpsRelativeErrorMeters: -1))
+            _ = try FlightStateMachine(failsafe: FailsafeParameters(gpsRelativeErrorMeters: -1), vehicle: .tiltLoop)
         }
-        #expect(throws: Never.self) { _ = try FlightStateMachine() }
+        #expect(throws: Never.self) { _ = try FlightStateMachine(vehicle: .tiltLoop) }
         // A landing threshold above the default take-off threshold is not an error: the higher applies
-        #expect(throws: Never.self) { _ = try FlightStateMachine(failsafe: FailsafeParameters(minBatteryPercent: 40)) }
+        #expect(throws: Never.self) { _ = try FlightStateMachine(failsafe: FailsafeParameters(minBatteryPercent: 40), vehicle: .tiltLoop) }
     }
 
     @Test func takeOffNeedsTheHigherOfTheTwoBatteryThresholds() throws {

@@ -1,4 +1,5 @@
 @testable import FollowCore
+import ARDrone
 import Testing
 
 @Suite("FollowController: signs, feed-forward, limits, the separation rule")
@@ -7,7 +8,7 @@ struct FollowControllerTests {
     static let minSeparation = FailsafeParameters().minSeparationMeters
 
     static func controller() -> LinkedController {
-        LinkedController(FollowController(parameters: parameters, minSeparationMeters: minSeparation, geofenceMeters: 100))
+        LinkedController(FollowController(parameters: parameters, minSeparationMeters: minSeparation, geofenceMeters: 100, vehicle: .tiltLoop))
     }
 
     /// Ticks a controller `count` times at 30 Hz with fixed inputs and returns the last output.
@@ -116,7 +117,7 @@ struct FollowControllerTests {
         let drone = PlaneState(position: .zero, velocity: .zero)
         let person = PlaneState(position: PlaneVector(east: 50, north: 0), velocity: .zero)
         var previous = PilotCommand.zero
-        let tuning = ControllerTuning()
+        let tuning = TiltModelTuning()
         // When the controller runs
         for k in 0..<60 {
             let out = controller.follow(target: person, motion: .stationary, drone: drone, noseHeadingDegrees: 0,

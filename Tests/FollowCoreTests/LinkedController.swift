@@ -1,17 +1,15 @@
 import ARDrone
 @testable import FollowCore
 
-/// A controller with the AR.Drone link's tilt loop beside it, as a flight runs them (issue 25): each
-/// output's motion goes through the link's `PCMDTranslator`, and the tilt it commanded comes back to
-/// the controller (`noteCommandedTilt`) before the next tick — what `FlightLoop` and the bench do.
+/// A controller whose every output goes through its vehicle model's set-point step, as
+/// `FlightLoopCore` sends each command: the PCMD the AR.Drone's tilt loop makes of it (nil for an
+/// autopilot, whose link flies the motion itself).
 @dynamicMemberLookup
 struct LinkedController {
     var controller: FollowController
-    var translator: PCMDTranslator
 
     init(_ controller: FollowController) {
         self.controller = controller
-        translator = PCMDTranslator(parameters: controller.parameters, tuning: controller.tuning)
     }
 
     subscript<T>(dynamicMember keyPath: KeyPath<FollowController, T>) -> T { controller[keyPath: keyPath] }
@@ -27,11 +25,9 @@ struct LinkedController {
         return LinkedOutput(output: out, pilot: send(out.motion, at: now))
     }
 
-    /// The link's side of one command: its PCMD (nil = hover), the tilt reported back.
+    /// One command's set-point: its PCMD (nil = hover).
     mutating func send(_ motion: MotionCommand?, at now: MonotonicTime) -> PilotCommand? {
-        let (pilot, report) = translator.translate(LinkCommand(flying: true, motion: motion), at: now)
-        if case .commandSent(let tilt, _) = report { controller.noteCommandedTilt(tilt) }
-        return pilot
+        controller.vehicle.setpoint(for: LinkCommand(flying: true, motion: motion))?.pilot
     }
 }
 

@@ -1,4 +1,6 @@
 @testable import FollowCore
+import ARDrone
+@testable import MAVLink
 import Testing
 
 
@@ -8,9 +10,9 @@ import Testing
 struct MotionCommandTests {
     static let parameters = FollowParameters(standoffMeters: 11)
     static let minSeparation = FailsafeParameters().minSeparationMeters
-    static let autopilot = VehicleDynamics.velocityLoop(.arduCopterDefaults)
+    static let autopilot = VehicleModelBuilder.velocityLoop(.arduCopterDefaults)
 
-    static func controller(_ vehicle: VehicleDynamics) -> LinkedController {
+    static func controller(_ vehicle: VehicleModelBuilder) -> LinkedController {
         LinkedController(FollowController(parameters: parameters, minSeparationMeters: minSeparation, geofenceMeters: 100, vehicle: vehicle))
     }
 
@@ -132,13 +134,13 @@ struct MotionCommandTests {
         #expect(abs(model.droneReactionSeconds - (tuning.commandLatencySeconds + 0.25 + response.trackingTimeConstantSeconds)) < 1e-12)
         #expect(model.braking(windTowardsMetersPerSecond: 5) == model.droneBrakingMetersPerSecondSquared)
         // And the AR.Drone's is its tilt model's, as before
-        let tilt = StoppingModel(parameters: Self.parameters, tuning: tuning)
+        let tilt = StoppingModel(parameters: Self.parameters, tuning: tuning, vehicle: .tiltLoop)
         #expect(tilt.braking(windTowardsMetersPerSecond: 2) < tilt.droneBrakingMetersPerSecondSquared)
     }
 
     @Test("the shipped standoff (11 m with 3 + 4 m) is defensible on both families")
     func shippedStandoff() throws {
-        for vehicle in [VehicleDynamics.tiltLoop, .velocityLoop(.arduCopterDefaults), .velocityLoop(.px4Defaults)] {
+        for vehicle in [VehicleModelBuilder.tiltLoop, .velocityLoop(.arduCopterDefaults), .velocityLoop(.px4Defaults)] {
             _ = try FlightStateMachine(follow: FollowParameters(), failsafe: FailsafeParameters(), vehicle: vehicle)
         }
         // The figures docs/stopping-model.md §7 gives: ArduCopter 11.0 m, PX4 10.8 m at 1 Hz

@@ -1,6 +1,7 @@
 import Foundation  // test-only: read the parameter sources to check their doc comments
 import Testing
 @testable import FollowCore
+import ARDrone
 
 /// The one declaration of each tunable (`ParameterSpec`) and what is said about it elsewhere.
 @Suite("ParameterSpec: one declaration per tunable")
@@ -19,7 +20,7 @@ struct ParameterSpecTests {
         #expect(FollowParameters().standoffMeters == FollowParameters.Spec.standoffMeters.defaultValue)
         #expect(FailsafeParameters().gpsRelativeErrorMeters == FailsafeParameters.Spec.gpsRelativeErrorMeters.defaultValue)
         #expect(EstimatorTuning().fixesToConverge == EstimatorTuning.Spec.fixesToConverge.integerDefault)
-        _ = try FlightStateMachine()
+        _ = try FlightStateMachine(vehicle: .tiltLoop)
     }
 
     @Test("a value just outside a declared range is refused with that range", arguments: tables.map(\.file))

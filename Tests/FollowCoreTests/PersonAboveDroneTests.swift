@@ -1,14 +1,16 @@
 @testable import FollowCore
+import ARDrone
+@testable import MAVLink
 import Testing
 
 
 /// An autopilot's altitude is above home, not above the ground (issue 22, defect 9).
 @Suite("Person above the drone: an autopilot's height above home meets rising ground")
 struct PersonAboveDroneTests {
-    static let autopilot = VehicleDynamics.velocityLoop(.arduCopterDefaults)
+    static let autopilot = VehicleModelBuilder.velocityLoop(.arduCopterDefaults)
 
     /// Following at 3 m above home (the fake firmware flies at the altitude the core asks for).
-    static func following(_ vehicle: VehicleDynamics) throws -> World {
+    static func following(_ vehicle: VehicleModelBuilder) throws -> World {
         var world = try World(vehicle: vehicle)
         world.personAltitude = 400
         world.flyToFollowing()

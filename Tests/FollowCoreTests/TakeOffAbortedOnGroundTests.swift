@@ -1,4 +1,5 @@
 @testable import FollowCore
+@testable import MAVLink
 import Testing
 
 /// A ground station fixes the failsafe parameters one at a time (docs/mavlink.md §7.8): an in-between

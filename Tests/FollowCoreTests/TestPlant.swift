@@ -1,4 +1,5 @@
 @testable import FollowCore
+import ARDrone
 
 /// The physics a `TestPlant` flies with: what the world is, independently of what the
 /// controller believes (`ControllerTuning` has its own copy of c1/c2/latency; tests must not

@@ -1,5 +1,6 @@
-import ARDrone
+@testable import ARDrone
 @testable import FollowCore
+@testable import MAVLink
 import Testing
 
 @Suite("TiltLoop: the AR.Drone's PCMD from motion and its context alone")
@@ -7,15 +8,15 @@ struct TiltLoopTests {
     static let parameters = FollowParameters(standoffMeters: 6)
     static let minSeparation = FailsafeParameters().minSeparationMeters
 
-    @Test("a tilt loop fed only the motion commands (with their context) makes every PCMD the link sends, and the core reads back exactly the tilt each holds")
+    @Test("a tilt loop fed only the motion commands (with their context) makes every PCMD the model's set-point carries, and the model predicts with exactly the tilt each holds")
     func motionAndContextCarryEverything() throws {
         // Given a controller following a person who walks past and turns, in seeded situations, with the
-        // AR.Drone link's tilt loop beside it (the tilt commanded reported back after every send)
+        // vehicle model's set-point made for every command
         var random = TestRandom(seed: 11)
         for _ in 0..<50 {
             var linked = LinkedController(FollowController(parameters: Self.parameters, minSeparationMeters: Self.minSeparation,
-                                                           geofenceMeters: 100))
-            var loop = TiltLoop(parameters: Self.parameters, tuning: linked.tuning)
+                                                           geofenceMeters: 100, vehicle: .tiltLoop))
+            var loop = TiltLoop(parameters: Self.parameters, tuning: TiltModelTuning())
             let start = random.gaussianVector(sigma: 4)
             let walk = random.gaussianVector(sigma: 1.2)
             let nose = 360 * random.uniform()
@@ -30,16 +31,17 @@ struct TiltLoopTests {
                 let context = try #require(out.motion.context)
                 // Then both PCMDs are the same, tick after tick
                 #expect(loop.translate(out.motion, context: context) == out.pilot)
-                // and the tilt the core reads back is bit for bit the one the PCMD holds, at any nose heading
+                // and the tilt the model predicts with is bit for bit the one the PCMD holds, at any nose heading
+                let model = try #require(linked.vehicle as? TiltVehicleModel)
                 for heading in [nose, nose + 7.5] {
-                    #expect(linked.lastCommandedTilt.worldSinTilt(noseHeadingDegrees: heading)
+                    #expect(model.loop.lastWorldSinTilt(noseHeadingDegrees: heading)
                         == loop.lastWorldSinTilt(noseHeadingDegrees: heading))
                 }
             }
         }
     }
 
-    @Test("an autopilot's motion carries no context and gets no PCMD; its link reports nothing the core keeps")
+    @Test("an autopilot's motion carries no context and gets no set-point: its link flies the motion")
     func autopilotGetsNoContext() {
         var linked = LinkedController(FollowController(parameters: Self.parameters, minSeparationMeters: Self.minSeparation,
                                                        geofenceMeters: 100, vehicle: .velocityLoop(.arduCopterDefaults)))
@@ -48,27 +50,26 @@ struct TiltLoopTests {
                                 noseHeadingDegrees: 0, altitudeMeters: 3, home: nil, now: .zero)
         #expect(out.motion.context == nil)
         #expect(out.pilot == nil)
-        #expect(linked.lastCommandedTilt == .level)
     }
 
-    @Test("the link seeds its loop from the hover attitude the firmware flew, and reports it; level on the ground")
+    @Test("a hover seeds the tilt loop from the attitude the firmware flew; level on the ground")
     func hoverSeed() {
-        var translator = PCMDTranslator(parameters: Self.parameters, tuning: ControllerTuning())
+        var model = TiltVehicleModel(follow: Self.parameters)
         let maxTilt = radians(fromDegrees: Self.parameters.maxTiltDegrees)
         // Given telemetry of a drone hovering at 1 m, nose down 3°, right side down 2°
-        translator.observe(DroneTelemetry(flightState: .hovering, batteryPercent: 80, altitudeMeters: 1,
-                                          pitchDegrees: -3, rollDegrees: 2, receivedAt: .zero))
+        model.observe(DroneTelemetry(flightState: .hovering, batteryPercent: 80, altitudeMeters: 1,
+                                     pitchDegrees: -3, rollDegrees: 2, receivedAt: .zero))
         // When the flight sends a hover with REF bit 9 set
-        let (pilot, report) = translator.translate(LinkCommand(flying: true), at: .zero)
-        // Then no PCMD goes out, the loop ramps from that attitude, and the report says so
-        #expect(pilot == nil)
-        #expect(abs(translator.loop.lastCommand.pitch - radians(fromDegrees: -3) / maxTilt) < 1e-12)
-        guard case .commandSent(let tilt, _) = report else { Issue.record("\(report)"); return }
-        #expect(abs(tilt.forwardSine - _sin(radians(fromDegrees: 3))) < 1e-12)
-        #expect(abs(tilt.rightSine - _sin(radians(fromDegrees: 2))) < 1e-12)
+        let setpoint = model.setpoint(for: LinkCommand(flying: true))
+        // Then no PCMD goes out, and the loop ramps from (and predicts with) that attitude
+        #expect(setpoint == nil)
+        #expect(abs(model.loop.lastCommand.pitch - radians(fromDegrees: -3) / maxTilt) < 1e-12)
+        let tilt = model.loop.lastWorldSinTilt(noseHeadingDegrees: 0)
+        #expect(abs(tilt.north - _sin(radians(fromDegrees: 3))) < 1e-12)
+        #expect(abs(tilt.east - _sin(radians(fromDegrees: 2))) < 1e-12)
         // and a command to land (or a drone on the ground) starts it from level
-        _ = translator.translate(.landed, at: .zero)
-        #expect(translator.loop.lastCommand == .zero)
+        _ = model.setpoint(for: .landed)
+        #expect(model.loop.lastCommand == .zero)
     }
 
     static func context(drone: PlaneState = PlaneState(position: .zero, velocity: .zero), escaping: Bool = false,
@@ -81,7 +82,7 @@ struct TiltLoopTests {
 
     @Test("holding a velocity in still air and in wind: sin(tilt) = (v − wind)/c2 once the slew limit has caught up")
     func steadyTiltCancelsTheWind() {
-        let tuning = ControllerTuning()
+        let tuning = TiltModelTuning()
         let maxTilt = radians(fromDegrees: Self.parameters.maxTiltDegrees)
         for wind in [PlaneVector.zero, PlaneVector(east: 0, north: -1.5)] {
             // Given a drone flying north at 2 m/s, nose north
@@ -101,7 +102,7 @@ struct TiltLoopTests {
     @Test("inside the protected radius no tilt towards a keep-off point survives, slew limit or not")
     func keepOffBypassesTheSlewLimit() {
         // Given a loop whose last PCMD was full tilt north (towards a person 1 m north of the drone)
-        var loop = TiltLoop(parameters: Self.parameters, tuning: ControllerTuning())
+        var loop = TiltLoop(parameters: Self.parameters, tuning: TiltModelTuning())
         let north = MotionCommand(velocity: PlaneVector(east: 0, north: 8), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0)
         for _ in 0..<60 { _ = loop.translate(north, context: Self.context(escaping: true)) }
         #expect(loop.lastCommand.pitch < -0.9)
@@ -111,7 +112,7 @@ struct TiltLoopTests {
         // Then the PCMD tilts no more towards them (pitch is level at once, not slewed back)
         #expect(pcmd.pitch >= -1e-9)
         // and without a keep-off point, the same loop would only slew
-        var free = TiltLoop(parameters: Self.parameters, tuning: ControllerTuning())
+        var free = TiltLoop(parameters: Self.parameters, tuning: TiltModelTuning())
         for _ in 0..<60 { _ = free.translate(north, context: Self.context(escaping: true)) }
         #expect(free.translate(north, context: Self.context()).pitch < -0.9)
     }

@@ -1,4 +1,6 @@
 @testable import FollowCore
+import ARDrone
+@testable import MAVLink
 import Testing
 
 /// `[follow] yaw = "travel"` turns the nose along the flight at 0.5 m/s and back to the person only
@@ -50,14 +52,14 @@ struct TravelYawHysteresisTests {
     @Test("below 0.35 m/s the nose turns back to the person; a reset (hover) forgets the travel yaw")
     func offBelowTheLowerSpeed() {
         var controller = FollowController(parameters: FollowParameters { $0.yawMode = .travel },
-                                          minSeparationMeters: 3, geofenceMeters: 1000)
+                                          minSeparationMeters: 3, geofenceMeters: 1000, vehicle: .tiltLoop)
         var decisions: [Bool] = []
         for speed in [0.5, 0.36, 0.34, 0.49, 0.51] { decisions.append(controller.facesTravel(speedMetersPerSecond: speed)) }
         #expect(decisions == [true, true, false, false, true])
         controller.reset()
         let afterReset = controller.facesTravel(speedMetersPerSecond: 0.45)
         #expect(!afterReset)
-        var facing = FollowController(parameters: FollowParameters(), minSeparationMeters: 3, geofenceMeters: 1000)
+        var facing = FollowController(parameters: FollowParameters(), minSeparationMeters: 3, geofenceMeters: 1000, vehicle: .tiltLoop)
         let faces = facing.facesTravel(speedMetersPerSecond: 2)
         #expect(!faces, "face-person never faces the flight")
     }

@@ -1,4 +1,5 @@
 @testable import FollowCore
+import ARDrone
 import Testing
 
 /// The wind failsafe (`WindMonitor`, docs/stopping-model.md §6): its clocks on their own, the state
@@ -10,7 +11,8 @@ struct WindFailsafeTests {
 
     /// A monitor for max tilt 20° (authority 17.5·sin 20° = 5.99 m/s) and the given failsafe.
     static func monitor(_ failsafe: FailsafeParameters = FailsafeParameters()) -> WindMonitor {
-        WindMonitor(follow: FollowParameters(maxTiltDegrees: 20), failsafe: failsafe, tuning: ControllerTuning())
+        WindMonitor(failsafe: failsafe,
+                    authorityMetersPerSecond: TiltVehicleModel(follow: FollowParameters(maxTiltDegrees: 20)).windAuthorityMetersPerSecond)
     }
 
     /// Feeds `monitor` the estimate `wind(t)` every 30 Hz tick over [from, to) seconds, the drone
@@ -33,11 +35,12 @@ struct WindFailsafeTests {
 
     // MARK: WindMonitor
 
-    @Test("the authority is c2·sin(maxTilt): 5.99 m/s at 20°, 3.64 m/s at the SDK's 12°")
+    @Test("the AR.Drone's authority is c2·sin(maxTilt): 5.99 m/s at 20°, 3.64 m/s at the SDK's 12°")
     func authority() {
         #expect(abs(Self.monitor().authorityMetersPerSecond - 5.985) < 0.01)
-        let twelve = WindMonitor(follow: FollowParameters(maxTiltDegrees: 12), failsafe: FailsafeParameters(),
-                                 tuning: ControllerTuning())
+        let twelve = WindMonitor(
+            failsafe: FailsafeParameters(),
+            authorityMetersPerSecond: TiltVehicleModel(follow: FollowParameters(maxTiltDegrees: 12)).windAuthorityMetersPerSecond)
         #expect(abs(twelve.authorityMetersPerSecond - 3.638) < 0.01)
     }
 

@@ -1,3 +1,4 @@
+@testable import ARDrone
 @testable import FollowCore
 import Testing
 
@@ -34,10 +35,11 @@ struct WindObserverTests {
 
     @Test("the follower's hover seed ignores a non-finite heading")
     func hoverSeedWithoutHeading() {
-        var controller = FollowController(parameters: FollowParameters(), minSeparationMeters: 3, geofenceMeters: 100)
+        var controller = FollowController(parameters: FollowParameters(), minSeparationMeters: 3, geofenceMeters: 100, vehicle: .tiltLoop)
         let drone = PlaneState(position: .zero, velocity: PlaneVector(east: 1, north: 0))
-        controller.observeHover(pitchDegrees: 2, rollDegrees: 1, drone: drone, noseHeadingDegrees: .nan,
-                                now: MonotonicTime(seconds: 1))
+        let hovering = DroneTelemetry(flightState: .hovering, batteryPercent: 80, altitudeMeters: 1,
+                                      pitchDegrees: 2, rollDegrees: 1, receivedAt: MonotonicTime(seconds: 1))
+        controller.observeTakeOff(hovering, drone: drone, noseHeadingDegrees: .nan, now: MonotonicTime(seconds: 1))
         #expect(controller.fastWindEstimate.isFinite)
         #expect(controller.windEstimate.isFinite)
     }

@@ -56,17 +56,14 @@ struct World {
     /// latest command (re-sent every tick; REF bit 9 adopted from the drone on connect, as `DroneLinkCore`).
     private var linkConnected = false
     private var linkCommand = LinkCommand.landed
-    /// The link's tilt loop (`PCMDTranslator`, as `DroneLink.send` runs it) and the PCMD it made of
-    /// the latest command (nil = hover; always nil for an autopilot, whose motion carries no context).
-    private var translator: PCMDTranslator
+    /// The PCMD of the latest command (its `VehicleSetpoint`; nil = hover; always nil for an autopilot).
     private(set) var pilot: PilotCommand?
     private var navdataSequence = 0
     private var reportedConfiguration: DroneConfigurationStatus?
 
     init(follow: FollowParameters = .testDefault, failsafe: FailsafeParameters = .testDefault,
-         vehicle: VehicleDynamics = .tiltLoop) throws {
+         vehicle: VehicleModelBuilder = .tiltLoop) throws {
         flight = FlightLoopCore(machine: try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: vehicle))
-        translator = PCMDTranslator(parameters: flight.machine.controller.parameters, tuning: flight.machine.controller.tuning)
         flight.start(now: MonotonicTime(seconds: 0))
     }
 
@@ -119,7 +116,6 @@ struct World {
             linkReports(.connected(droneWasFlying: flightState.isAirborne, desiredFlying: linkCommand.flying, at: now))
         }
         navdataSequence += 1
-        translator.observe(telemetry)
         linkReports(.telemetry(telemetry, sequence: navdataSequence))
         guard droneConfiguration != reportedConfiguration else { return }
         reportedConfiguration = droneConfiguration
@@ -170,10 +166,7 @@ struct World {
         }
         if step.sendsCommand, let command = step.command {
             linkCommand = command
-            // The link's tilt loop makes the PCMD and reports the tilt back at once (`DroneControlLink.send`).
-            let (made, report) = translator.translate(command, at: now)
-            pilot = made
-            fly(.link(report))
+            pilot = command.setpoint?.pilot
         }
         return step
     }

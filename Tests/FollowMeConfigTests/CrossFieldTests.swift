@@ -1,5 +1,6 @@
 import Testing
 @testable import FollowCore
+import ARDrone
 @testable import FlightService
 
 @Suite("Cross-field rules")
@@ -169,7 +170,7 @@ struct CrossFieldTests {
             try FlightStateMachine(
                 follow: FollowParameters(standoffMeters: Double(standoff)!, maxTiltDegrees: Double(tilt)!),
                 failsafe: FailsafeParameters(minSeparationMeters: Double(separation)!,
-                                             gpsRelativeErrorMeters: Double(gpsError)!))
+                                             gpsRelativeErrorMeters: Double(gpsError)!), vehicle: .tiltLoop)
         }
         if accepted {
             #expect(result.failure == nil, "\(result.failure?.description ?? "")")

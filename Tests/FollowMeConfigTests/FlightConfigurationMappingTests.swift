@@ -41,7 +41,7 @@ struct FlightConfigurationMappingTests {
         #expect(link.setpoints == VelocitySetpointLimits(follow: flight.follow))
         #expect(link.takeoffAltitudeMeters == 4)
         // And the core counts on PX4's own velocity loop (its acceleration limit for braking), not the tilt model
-        #expect(flight.vehicle == .velocityLoop(.px4Defaults))
+        #expect((flight.vehicle.build(flight.follow) as? AutopilotVehicleModel)?.response == .px4Defaults)
         // And only the target receiver is read, with no mount offset on the autopilot's heading
         #expect(flight.subscriptions.map(\.role) == [.target])
         #expect(flight.follow.mountOffsetDegrees == 0)

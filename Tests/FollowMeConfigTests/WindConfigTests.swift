@@ -1,5 +1,6 @@
 @testable import FlightService
 @testable import FollowCore
+import ARDrone
 import Testing
 
 /// `[failsafe] max_wind_mps` and `wind_saturation_s`: the wind failsafe's two keys, read like every
@@ -18,7 +19,7 @@ struct WindConfigTests {
         #expect(config.failsafeParameters.maxWindMetersPerSecond == 7.5)
         #expect(config.failsafeParameters.windSaturationSeconds == 3.5)
         let flight = try FlightConfiguration(config)
-        let machine = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe)
+        let machine = try FlightStateMachine(follow: flight.follow, failsafe: flight.failsafe, vehicle: .tiltLoop)
         #expect(machine.wind.maxWindMetersPerSecond == 7.5 && machine.wind.saturationSeconds == 3.5)
     }
 

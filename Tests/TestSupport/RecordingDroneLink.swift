@@ -1,18 +1,18 @@
 import FollowCore
 import Synchronization
 
-/// What a recording link answers a command with, and what it made of it (the AR.Drone link's tilt
-/// loop makes a PCMD and reports the tilt; a link that only records makes nothing).
+/// What a recording link makes of a command (e.g. the PCMD an AR.Drone link sends; a link that only
+/// records makes nothing).
 package protocol LinkAnswer: Sendable {
     associatedtype Made: Sendable & Equatable
-    mutating func answer(_ command: LinkCommand, reflecting fixReceivedAt: MonotonicTime?) -> (made: Made?, event: LinkEvent?)
+    mutating func answer(_ command: LinkCommand, reflecting fixReceivedAt: MonotonicTime?) -> Made?
 }
 
 /// Answers nothing: the link only records.
 package struct NoAnswer: LinkAnswer {
     package init() {}
-    package func answer(_ command: LinkCommand, reflecting fixReceivedAt: MonotonicTime?) -> (made: Never?, event: LinkEvent?) {
-        (nil, nil)
+    package func answer(_ command: LinkCommand, reflecting fixReceivedAt: MonotonicTime?) -> Never? {
+        nil
     }
 }
 
@@ -45,12 +45,10 @@ package final class RecordingDroneLink<Answer: LinkAnswer>: DroneControlLink {
 
     package func start() async throws {}
     package func stop() async {}
-    @discardableResult
-    package func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) -> LinkEvent? {
+    package func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) {
         state.withLock { state in
-            let (made, event) = state.answer.answer(command, reflecting: fixReceivedAt)
+            let made = state.answer.answer(command, reflecting: fixReceivedAt)
             state.sent.append(Sent(command: command, immediately: immediately, made: made))
-            return event
         }
     }
     package func linkStatistics() async -> LinkStatistics? { nil }

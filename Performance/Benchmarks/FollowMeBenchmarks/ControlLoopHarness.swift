@@ -29,7 +29,7 @@ final class ControlLoopHarness {
 
     /// Drives a fresh machine through preflight, take-off and climb until it follows.
     init() throws {
-        machine = try FlightStateMachine(follow: .defaults, failsafe: .defaults)
+        machine = try FlightStateMachine(follow: .defaults, failsafe: .defaults, vehicle: .tiltLoop)
         translator = PCMDTranslator(parameters: machine.controller.parameters, tuning: machine.controller.tuning)
         datagram.reserveCapacity(ATEncoder.maximumDatagramByteCount)
         var firmware = FakeFirmware()

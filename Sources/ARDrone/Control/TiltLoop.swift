@@ -1,12 +1,10 @@
 import FollowCore
 
-/// The AR.Drone's velocity loop (`VehicleDynamics.tiltLoop`): a `MotionCommand` and its
-/// `MotionContext` → one progressive PCMD, as a value with its own state (the last PCMD, which
-/// the slew limits step from). The AR.Drone links run it at send time (`PCMDTranslator`); the core
-/// only emits the motion and its context, and reads back the tilt commanded (`lastCommandedTilt`).
+/// The AR.Drone's velocity loop (`TiltVehicleModel`): a `MotionCommand` and its `MotionContext` → one
+/// progressive PCMD, as a value with its own state (the last PCMD, which the slew limits step from).
 ///
 /// It inverts the tum_ardrone tilt model v̇ = c1·(c2·sin(tilt) − v + wind) (docs/dynamics-and-follow.md
-/// §1.2, `ControllerTuning` c1 = `dragRatePerSecond`, c2 = `tiltSpeedMetersPerSecond`):
+/// §1.2, `TiltModelTuning` c1 = `dragRatePerSecond`, c2 = `tiltSpeedMetersPerSecond`):
 /// sin(tilt) = (v_cmd + Kv·(v_cmd − v)/c1 − wind)/c2 with v the context's latency-predicted
 /// velocity, clamped to the maximum tilt, rotated into the body frame (negative pitch = forward,
 /// positive roll = right, fractions of `maxTiltDegrees`); yaw and gaz are the motion's rates as
@@ -14,7 +12,7 @@ import FollowCore
 /// pitch not while `escaping`); last, inside the keep-off radius of a keep-off point any tilt
 /// towards it is removed, bypassing the slew limit.
 public struct TiltLoop: Sendable, Hashable {
-    public let tuning: ControllerTuning
+    public let tuning: TiltModelTuning
     /// The tilt a PCMD fraction of 1 asks for, radians (`FollowParameters.maxTiltDegrees`).
     public let maxTiltRadians: Double
     let sinMaxTilt: Double
@@ -23,7 +21,7 @@ public struct TiltLoop: Sendable, Hashable {
     /// The last PCMD made (the slew limiter's memory).
     public private(set) var lastCommand: PilotCommand = .zero
 
-    public init(parameters: FollowParameters, tuning: ControllerTuning) {
+    public init(parameters: FollowParameters, tuning: TiltModelTuning) {
         self.tuning = tuning
         maxTiltRadians = radians(fromDegrees: parameters.maxTiltDegrees)
         sinMaxTilt = _sin(maxTiltRadians)
@@ -60,13 +58,6 @@ public struct TiltLoop: Sendable, Hashable {
 
     /// The drone hovered (PCMD flag 0): the next PCMD ramps up from level flight.
     public mutating func reset() { lastCommand = .zero }
-
-    /// The tilt the last PCMD asks for, as the core reads it back (`LinkEvent.commandSent`): sin(tilt)
-    /// forward of the nose and to its right, and `pilot` (the PCMD sent, nil for a hover).
-    public func lastCommandedTilt(pilot: PilotCommand?) -> CommandedTilt {
-        CommandedTilt(forwardSine: _sin(-lastCommand.pitch * maxTiltRadians), rightSine: _sin(lastCommand.roll * maxTiltRadians),
-                      pilot: pilot)
-    }
 
     /// World-frame sin(tilt) vector the last PCMD asks for.
     public func lastWorldSinTilt(noseHeadingDegrees: Double) -> PlaneVector {

@@ -53,17 +53,16 @@ extension FollowMeConfiguration {
         drone.linkProtocol == .ardrone || mavlink.positionSource == .receiver
     }
 
-    /// Who closes the velocity loop, as the flight core's stopping model counts on it: the AR.Drone
-    /// through FollowMe's tilt loop; an autopilot by itself, braking at its default acceleration
-    /// limit (ArduCopter `WPNAV_ACCEL`, PX4 `MPC_ACC_HOR`: docs/stopping-model.md §7).
-    public var vehicleDynamics: VehicleDynamics {
-        switch drone.linkProtocol {
-        case .ardrone: return .tiltLoop
-        case .mavlink:
-            switch mavlink.autopilot {
-            case .ardupilot: return .velocityLoop(.arduCopterDefaults)
-            case .px4: return .velocityLoop(.px4Defaults)
-            }
+    /// The family's model of the vehicle, as the flight core's follower and stopping model count on it
+    /// (`DroneFamily.vehicleModel`): the AR.Drone's tilt model; an autopilot braking at its default
+    /// acceleration limit (ArduCopter `WPNAV_ACCEL`, PX4 `MPC_ACC_HOR`: docs/stopping-model.md §7) until
+    /// it reports its own.
+    public var vehicleModel: VehicleModelBuilder {
+        let family = DroneFamilyRegistry.shipped.family(named: drone.linkProtocol.rawValue)
+        let variant = drone.linkProtocol == .mavlink ? mavlink.autopilot.rawValue : nil
+        guard let model = family?.vehicleModel(variant: variant) else {
+            preconditionFailure("every [drone] protocol and [mavlink] autopilot the file accepts names a registered family")
         }
+        return model
     }
 }

@@ -184,7 +184,7 @@ extension FollowMeConfiguration {
         guard c.failsafe.minSeparationMeters <= separationMax else { return }
         let shortest = StoppingModel.shortestDefensibleStandoffMeters(
             protectedRadiusMeters: c.failsafeParameters.protectedRadiusMeters, follow: c.followParameters,
-            tuning: ControllerTuning(), vehicle: c.vehicleDynamics)
+            tuning: ControllerTuning(), vehicle: c.vehicleModel)
         guard c.follow.standoffMeters < shortest else { return }
         let needed = standoffToSet(c)
         r.add(.invalid(
@@ -208,7 +208,7 @@ extension FollowMeConfiguration {
     private static func standoffToSet(_ c: FollowMeConfiguration) -> Double {
         let shortest = StoppingModel.shortestDefensibleStandoffMeters(
             protectedRadiusMeters: c.failsafeParameters.protectedRadiusMeters, follow: c.followParameters,
-            tuning: ControllerTuning(), vehicle: c.vehicleDynamics)
+            tuning: ControllerTuning(), vehicle: c.vehicleModel)
         return (shortest * 10).rounded(.up) / 10
     }
 

@@ -1,5 +1,5 @@
-/// The follower's command path: tick timing, the smoothed reference, the wind observers, the latency
-/// prediction, yaw and climb, and the tilt loop's context (docs/dynamics-and-follow.md §2.8).
+/// The follower's command path: tick timing, the smoothed reference, the latency prediction, yaw and
+/// climb, and the vehicle model's context (docs/dynamics-and-follow.md §2.8).
 extension FollowController {
     mutating func tickSeconds(now: MonotonicTime) -> Double {
         defer { lastTickAt = now }
@@ -34,39 +34,14 @@ extension FollowController {
         return PlaneVector(east: v.east * c - v.north * s, north: v.east * s + v.north * c)
     }
 
-    /// The drone `commandLatencySeconds` ahead under the last command: the tilt model from the tilt last
-    /// commanded (tilt loop), or a first-order response to the last velocity (autopilot).
+    /// The drone `commandLatencySeconds` ahead under the command in force (`VehicleModel.acceleration`).
     func predictAcrossLatency(_ drone: PlaneState, noseHeadingDegrees: Double) -> PlaneState {
         let latency = tuning.commandLatencySeconds
         guard latency > 0 else { return drone }
-        let acceleration: PlaneVector
-        switch vehicle {
-        case .tiltLoop:
-            let tilt = commandedTilt.worldSinTilt(noseHeadingDegrees: noseHeadingDegrees)
-            acceleration = (tilt * tuning.tiltSpeedMetersPerSecond - drone.velocity + windEstimate) * tuning.dragRatePerSecond
-        case .velocityLoop(let autopilot):
-            acceleration = ((lastMotion.velocity - drone.velocity) / autopilot.responseTimeConstantSeconds)
-                .clamped(toLength: autopilot.maxAccelerationMetersPerSecondSquared)
-        }
+        let acceleration = vehicle.acceleration(of: drone, noseHeadingDegrees: noseHeadingDegrees, lastMotion: lastMotion)
         return PlaneState(
             position: drone.position + drone.velocity * latency + acceleration * (0.5 * latency * latency),
             velocity: drone.velocity + acceleration * latency)
-    }
-
-    /// Steps both wind observers once per tick (tilt loop only): the velocity loop's at `omega` (0 = off),
-    /// clamped at the tilt authority; the failsafe's at `failsafeWindObserverRadiansPerSecond`, clamped
-    /// at `failsafeWindLimitFactor` × that (docs/stopping-model.md §5–6).
-    mutating func observeWind(_ drone: PlaneState, noseHeadingDegrees: Double, dt: Double, omega: Double) {
-        guard vehicle == .tiltLoop else { return }
-        let thrust = commandedTilt.worldSinTilt(noseHeadingDegrees: noseHeadingDegrees) * tuning.tiltSpeedMetersPerSecond
-        let authority = tuning.tiltSpeedMetersPerSecond * sinMaxTilt
-        if tuning.windObserverRadiansPerSecond > 0 {
-            windObserver.update(measured: drone.velocity, thrust: thrust, dragRatePerSecond: tuning.dragRatePerSecond,
-                                omega: omega, dt: dt, limit: authority)
-        }
-        fastWindObserver.update(measured: drone.velocity, thrust: thrust, dragRatePerSecond: tuning.dragRatePerSecond,
-                                omega: tuning.failsafeWindObserverRadiansPerSecond, dt: dt,
-                                limit: tuning.failsafeWindLimitFactor * authority)
     }
 
     /// Yaw rate pointing the nose at the person, deg/s clockwise: proportional to the bearing error plus
@@ -110,13 +85,13 @@ extension FollowController {
         return min(max(climb, -maxClimb), maxClimb)
     }
 
-    /// Records `motion` as the last commanded and, for the tilt loop only, attaches its `MotionContext`.
+    /// Records `motion` as the last commanded and, for a vehicle model that needs one, attaches its `MotionContext`.
     mutating func attachContext(
         to motion: inout MotionCommand, predicted: PlaneState, drone: PlaneVector, dt: Double, escaping: Bool,
         keepOff: (person: PlaneVector, stopPoint: PlaneVector)?, noseHeadingDegrees: Double
     ) {
         lastMotion = motion
-        guard vehicle == .tiltLoop else { return }
+        guard vehicle.closesVelocityLoop else { return }
         motion.context = MotionContext(
             predictedDrone: predicted, dronePositionPlane: drone, noseHeadingDegrees: noseHeadingDegrees,
             intervalSeconds: dt, escaping: escaping, keepOffPersonPlane: keepOff?.person,

@@ -65,11 +65,7 @@ extension FollowController {
     /// The aim point's centripetal acceleration times the velocity loop's lag, fed forward (angle and
     /// orbit modes only; docs/dynamics-and-follow.md §2.8).
     func centripetalLead(direction: PlaneVector, orbitRate: Double, standoff: Double) -> PlaneVector {
-        let lagSeconds: Double
-        switch vehicle {
-        case .tiltLoop: lagSeconds = 1 / (tuning.dragRatePerSecond + tuning.velocityGainPerSecond)
-        case .velocityLoop(let autopilot): lagSeconds = autopilot.responseTimeConstantSeconds
-        }
+        let lagSeconds = vehicle.velocityLagSeconds
         return direction * (-orbitRate * orbitRate * standoff * lagSeconds)
     }
 }

@@ -1,6 +1,6 @@
 /// One tick of the follower's output plus what it was aiming at (for the flight log).
 public struct FollowOutput: Sendable, Hashable {
-    /// The motion the core asks for; for the AR.Drone it carries the `MotionContext` its link's tilt loop needs.
+    /// The motion the core asks for, with its `MotionContext` when the vehicle model needs one.
     public var motion: MotionCommand
     /// Where the drone is trying to be, plane metres.
     public var aimPoint: PlaneVector
@@ -12,7 +12,7 @@ public struct FollowOutput: Sendable, Hashable {
     public var relativeBearingDegrees: Double
     /// Whether the standoff direction is frozen (person standing).
     public var standoffDirectionFrozen: Bool
-    /// The slow wind observer's estimate, plane m/s (the air mass's velocity in the tilt model).
+    /// The vehicle model's wind estimate, plane m/s (`VehicleModel.windEstimate`).
     public var windEstimate: PlaneVector = .zero
     /// The geofence pulled the aim point in: the state machine turns this into `holding(.geofence)`.
     public var aimLimitedByGeofence: Bool = false
@@ -20,7 +20,7 @@ public struct FollowOutput: Sendable, Hashable {
 
 /// Turns estimates of the person and the drone into a `MotionCommand` every tick: a velocity towards an
 /// aim point on the standoff circle within `StoppingModel`'s approach limits, a climb rate and a yaw
-/// rate; for the AR.Drone also the wind observers and the `MotionContext` its link's `TiltLoop` needs.
+/// rate, stepping the family's `VehicleModel` (prediction, braking, wind) on the way.
 /// The law: docs/dynamics-and-follow.md §2.8; separation docs/stopping-model.md §3; wind §5.
 public struct FollowController: Sendable {
     /// As built, but for the mode, angle and orbit direction (`changeFollowMode`).
@@ -28,27 +28,20 @@ public struct FollowController: Sendable {
     public let tuning: ControllerTuning
     public let minSeparationMeters: Double
     public let geofenceMeters: Double
-    /// Who closes the velocity loop: FollowMe's tilt loop (AR.Drone) or an autopilot.
-    public private(set) var vehicle: VehicleDynamics
+    /// The family's model of the vehicle (`VehicleModel`).
+    public internal(set) var vehicle: any VehicleModel
 
     // Controller state, internal for the +Commands/+Separation/+Standoff extensions.
-    let sinMaxTilt: Double
-    let maxTiltRadians: Double
     var smoothedPosition: PlaneVector?
     var smoothedVelocity: PlaneVector = .zero
     var standoffDirection: PlaneVector?
     /// Changed to the leash and still swinging behind at the orbit speed (`turnedStandoffDirection`).
     var swingingIntoLeash = false
-    /// The tilt the AR.Drone link last commanded: the latency prediction's and wind observers' input.
-    var commandedTilt: CommandedTilt = .level
-    /// The last motion commanded (the latency prediction's input for an autopilot).
+    /// The last motion commanded (the vehicle model's latency prediction may use it).
     var lastMotion: MotionCommand = .stop
     var lastTickAt: MonotonicTime?
     /// `YawMode.travel`: the nose is along the flight (with hysteresis).
     var facingTravel = false
-    /// The velocity loop's (slow) and the wind failsafe's (fast, not clamped at the tilt) `WindObserver`.
-    var windObserver = WindObserver()
-    var fastWindObserver = WindObserver()
     /// Braking, reaction and the person's stopping ability.
     public private(set) var stopping: StoppingModel
 
@@ -58,10 +51,10 @@ public struct FollowController: Sendable {
         parameters = change.applied(to: parameters)
     }
 
-    /// An autopilot's limits read from the vehicle replace the defaults; ignored for the tilt loop.
-    public mutating func useAutopilotResponse(_ response: AutopilotResponse) {
-        guard case .velocityLoop = vehicle else { return }
-        vehicle = .velocityLoop(response)
+    /// The vehicle's own shaping limits as it reports them (`VehicleModel.useReportedLimits`).
+    public mutating func useReportedLimits(accelerationMetersPerSecondSquared: Double?, jerkMetersPerSecondCubed: Double?) {
+        vehicle.useReportedLimits(accelerationMetersPerSecondSquared: accelerationMetersPerSecondSquared,
+                                  jerkMetersPerSecondCubed: jerkMetersPerSecondCubed)
         stopping = StoppingModel(parameters: parameters, tuning: tuning, vehicle: vehicle)
     }
 
@@ -74,76 +67,59 @@ public struct FollowController: Sendable {
 
     public init(
         parameters: FollowParameters, minSeparationMeters: Double, geofenceMeters: Double,
-        tuning: ControllerTuning = ControllerTuning(), vehicle: VehicleDynamics = .tiltLoop
+        tuning: ControllerTuning = ControllerTuning(), vehicle: VehicleModelBuilder
+    ) {
+        self.init(parameters: parameters, minSeparationMeters: minSeparationMeters, geofenceMeters: geofenceMeters,
+                  tuning: tuning, model: vehicle.build(parameters))
+    }
+
+    /// A controller for `model`, which must be built for `parameters` (`VehicleModelBuilder.build`).
+    public init(
+        parameters: FollowParameters, minSeparationMeters: Double, geofenceMeters: Double,
+        tuning: ControllerTuning = ControllerTuning(), model vehicle: any VehicleModel
     ) {
         self.parameters = parameters
         self.vehicle = vehicle
         self.tuning = tuning
         self.minSeparationMeters = minSeparationMeters
         self.geofenceMeters = geofenceMeters
-        self.maxTiltRadians = radians(fromDegrees: parameters.maxTiltDegrees)
-        self.sinMaxTilt = _sin(maxTiltRadians)
         self.stopping = StoppingModel(parameters: parameters, tuning: tuning, vehicle: vehicle)
     }
 
     /// The velocity loop's wind estimate, plane m/s.
-    public var windEstimate: PlaneVector { windObserver.wind }
+    public var windEstimate: PlaneVector { vehicle.windEstimate }
 
-    /// The wind failsafe's estimate, plane m/s (fast, not clamped at the tilt authority).
-    public var fastWindEstimate: PlaneVector { fastWindObserver.wind }
+    /// The wind failsafe's estimate, plane m/s.
+    public var fastWindEstimate: PlaneVector { vehicle.failsafeWindEstimate }
 
-    /// Learns the wind from the attitude while the firmware holds the drone still (take-off; tilt loop only)
-    /// and seeds the tilt last commanded from it. Degrees: pitch + = nose up, roll + = right down.
-    public mutating func observeHover(pitchDegrees: Double, rollDegrees: Double, drone: PlaneState,
-                                      noseHeadingDegrees: Double, now: MonotonicTime) {
-        guard vehicle == .tiltLoop, pitchDegrees.isFinite, rollDegrees.isFinite, drone.velocity.isFinite, noseHeadingDegrees.isFinite else { return }
+    /// While the firmware flies the take-off: the vehicle model learns from its attitude (`VehicleModel.observeTakeOff`).
+    public mutating func observeTakeOff(_ telemetry: DroneTelemetry, drone: PlaneState, noseHeadingDegrees: Double,
+                                        now: MonotonicTime) {
+        guard vehicle.closesVelocityLoop, telemetry.pitchDegrees != nil, telemetry.rollDegrees != nil,
+              drone.velocity.isFinite, noseHeadingDegrees.isFinite else { return }
         let dt = tickSeconds(now: now)
-        let forward = _sin(radians(fromDegrees: -pitchDegrees)), right = _sin(radians(fromDegrees: rollDegrees))
-        let tilt = PlaneVector.unit(bearingDegrees: noseHeadingDegrees) * forward
-            + PlaneVector.unit(bearingDegrees: noseHeadingDegrees + 90) * right
-        let wind = drone.velocity - tilt * tuning.tiltSpeedMetersPerSecond
-        let gain = min(dt * tuning.climbWindObserverRadiansPerSecond, 1)
-        let authority = tuning.tiltSpeedMetersPerSecond * sinMaxTilt
-        fastWindObserver.seed(towards: wind, gain: min(dt * tuning.failsafeWindSeedRatePerSecond, 1),
-                              limit: tuning.failsafeWindLimitFactor * authority)
-        guard tuning.windObserverRadiansPerSecond > 0 else { return }
-        windObserver.seed(towards: wind, gain: gain, limit: authority)
-        let pitchFraction = min(max(radians(fromDegrees: pitchDegrees) / maxTiltRadians, -1), 1)
-        let rollFraction = min(max(radians(fromDegrees: rollDegrees) / maxTiltRadians, -1), 1)
-        commandedTilt = CommandedTilt(forwardSine: _sin(-pitchFraction * maxTiltRadians),
-                                      rightSine: _sin(rollFraction * maxTiltRadians), pilot: nil)
-    }
-
-    /// The tilt the link commanded for the last decision; ignored unless valid and a tilt loop's.
-    public mutating func noteCommandedTilt(_ tilt: CommandedTilt) {
-        guard vehicle == .tiltLoop, tilt.isValid else { return }
-        commandedTilt = tilt
+        vehicle.observeTakeOff(telemetry, drone: drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt)
     }
 
     /// Forgets the wind estimate: call on the ground.
     public mutating func resetWindEstimate() {
-        windObserver = WindObserver()
-        fastWindObserver = WindObserver()
+        vehicle.resetWind()
     }
 
-    public var lastCommandedTilt: CommandedTilt { commandedTilt }
-
-    /// Forgets smoothing, geometry and the tilt last commanded after a hover (PCMD flag 0); keeps the wind.
+    /// Forgets smoothing, geometry and the vehicle's velocity history after a hover; keeps the wind.
     public mutating func reset() {
         smoothedPosition = nil
         smoothedVelocity = .zero
         standoffDirection = nil
-        commandedTilt = .level
         lastMotion = .stop
         lastTickAt = nil
         facingTravel = false
-        windObserver.restart()
-        fastWindObserver.restart()
+        vehicle.restart()
     }
 
     /// Follow the person: `target` is their estimate at `now`, `targetLastFix` their last fix as measured
     /// (the separation rules hold against both, `separationUncertaintyMeters` further off); `targetAltitudeMeters`
-    /// in navdata's frame, default `parameters.altitudeMeters`; `home` the geofence centre, if known.
+    /// in the telemetry's height frame, default `parameters.altitudeMeters`; `home` the geofence centre, if known.
     public mutating func follow(
         target: PlaneState, targetLastFix: PlaneVector? = nil, separationUncertaintyMeters: Double = 0,
         motion: TargetMotion, drone: PlaneState,
@@ -151,7 +127,7 @@ public struct FollowController: Sendable {
         now: MonotonicTime
     ) -> FollowOutput {
         let dt = tickSeconds(now: now)
-        observeWind(drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt, omega: tuning.windObserverRadiansPerSecond)
+        vehicle.observe(drone: drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt, climbing: false)
         let predicted = predictAcrossLatency(drone, noseHeadingDegrees: noseHeadingDegrees)
 
         // 1. Smoothed reference; the person's velocity faded in with speed.
@@ -216,7 +192,7 @@ public struct FollowController: Sendable {
                                           personVelocity: target.velocity, margin: 0)
         let escaping = (measuredLimit?.limit ?? 0) < 0 || (stopPointLimit?.limit ?? 0) < 0
 
-        // 5. Motion, and for the tilt loop its context.
+        // 5. Motion, and its context if the vehicle model needs it.
         let toPerson = person - predicted.position
         var motion = MotionCommand(
             velocity: velocity,
@@ -247,10 +223,7 @@ public struct FollowController: Sendable {
         altitudeMeters: Double, holdAltitudeMeters: Double? = nil, climbing: Bool = false, now: MonotonicTime
     ) -> ControlOutput {
         let dt = tickSeconds(now: now)
-        // Climbing starts with no wind estimate: a faster observer holds the take-off point.
-        observeWind(drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt,
-                    omega: climbing ? max(tuning.climbWindObserverRadiansPerSecond, tuning.windObserverRadiansPerSecond)
-                        : tuning.windObserverRadiansPerSecond)
+        vehicle.observe(drone: drone, noseHeadingDegrees: noseHeadingDegrees, dt: dt, climbing: climbing)
         let predicted = predictAcrossLatency(drone, noseHeadingDegrees: noseHeadingDegrees)
         var velocity = PlaneVector.zero
         if let holdPoint {

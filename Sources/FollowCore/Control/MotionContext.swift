@@ -1,5 +1,5 @@
-/// What only the core knows about one tick, handed with its `MotionCommand` to the AR.Drone's `TiltLoop`
-/// (module ARDrone): plane values, no attitude, no PCMD. Nil for an autopilot.
+/// What only the core knows about one tick, handed with its `MotionCommand` to a `VehicleModel` that
+/// closes the velocity loop itself: plane values only.
 public struct MotionContext: Sendable, Hashable {
     /// The drone `commandLatencySeconds` ahead, as the core predicts it (the velocity loop's input).
     public var predictedDrone: PlaneState

@@ -9,7 +9,7 @@ public struct StoppingModel: Sendable, Hashable {
     public let droneReactionSeconds: Double
     /// Hardest stop (or start) the person is assumed able to make, m/s².
     public let personDecelerationMetersPerSecondSquared: Double
-    /// Drag rate c1, 1/s (wind acts as c1·w on the drone).
+    /// Braking a wind towards the person takes away per m/s of it, 1/s (`VehicleModel.windDragRatePerSecond`).
     public let dragRatePerSecond: Double
 
     /// The walking speed the shortest accepted standoff is sized for, m/s (docs/stopping-model.md §2, §4).
@@ -17,25 +17,19 @@ public struct StoppingModel: Sendable, Hashable {
     /// Least braking ever assumed, m/s² (a strong tail wind makes the drone keep far back, never divide by zero).
     public static let minimumBrakingMetersPerSecondSquared = 0.3
 
-    /// The model for `vehicle`: braking from the tilt model (AR.Drone) or the autopilot's acceleration
-    /// limit, which also has no wind term (docs/stopping-model.md §1, §7).
-    public init(parameters: FollowParameters, tuning: ControllerTuning, vehicle: VehicleDynamics = .tiltLoop) {
-        switch vehicle {
-        case .tiltLoop:
-            let sinMaxTilt = _sin(radians(fromDegrees: parameters.maxTiltDegrees))
-            droneBrakingMetersPerSecondSquared = max(
-                tuning.brakingAuthorityFraction * tuning.dragRatePerSecond * tuning.tiltSpeedMetersPerSecond * sinMaxTilt,
-                Self.minimumBrakingMetersPerSecondSquared)
-            droneReactionSeconds = tuning.commandLatencySeconds + tuning.tiltTimeConstantSeconds
-                + 0.5 / tuning.tiltSlewPerSecond
-            dragRatePerSecond = tuning.dragRatePerSecond
-        case .velocityLoop(let autopilot):
-            droneBrakingMetersPerSecondSquared = max(
-                tuning.brakingAuthorityFraction * autopilot.maxAccelerationMetersPerSecondSquared,
-                Self.minimumBrakingMetersPerSecondSquared)
-            droneReactionSeconds = tuning.commandLatencySeconds + autopilot.responseTimeConstantSeconds
-            dragRatePerSecond = 0
-        }
+    /// The model for `vehicle`: its braking at `brakingAuthorityFraction`, never below
+    /// `minimumBrakingMetersPerSecondSquared`, and its reaction (docs/stopping-model.md §1, §7).
+    public init(parameters: FollowParameters, tuning: ControllerTuning, vehicle: VehicleModelBuilder) {
+        self.init(parameters: parameters, tuning: tuning, vehicle: vehicle.build(parameters))
+    }
+
+    /// The model for `vehicle`, built for `parameters`.
+    public init(parameters: FollowParameters, tuning: ControllerTuning, vehicle: any VehicleModel) {
+        droneBrakingMetersPerSecondSquared = max(
+            vehicle.brakingAccelerationMetersPerSecondSquared(authorityFraction: tuning.brakingAuthorityFraction),
+            Self.minimumBrakingMetersPerSecondSquared)
+        droneReactionSeconds = vehicle.reactionSeconds(commandLatencySeconds: tuning.commandLatencySeconds)
+        dragRatePerSecond = vehicle.windDragRatePerSecond
         personDecelerationMetersPerSecondSquared = tuning.personDecelerationMetersPerSecondSquared
     }
 
@@ -81,7 +75,16 @@ public struct StoppingModel: Sendable, Hashable {
     /// seen through one target fix period plus the GPS latency.
     public static func shortestDefensibleStandoffMeters(
         protectedRadiusMeters: Double, follow: FollowParameters, tuning: ControllerTuning,
-        vehicle: VehicleDynamics = .tiltLoop
+        vehicle: VehicleModelBuilder
+    ) -> Double {
+        shortestDefensibleStandoffMeters(protectedRadiusMeters: protectedRadiusMeters, follow: follow, tuning: tuning,
+                                         vehicle: vehicle.build(follow))
+    }
+
+    /// As above, for a model built for `follow`.
+    public static func shortestDefensibleStandoffMeters(
+        protectedRadiusMeters: Double, follow: FollowParameters, tuning: ControllerTuning,
+        vehicle: any VehicleModel
     ) -> Double {
         let model = StoppingModel(parameters: follow, tuning: tuning, vehicle: vehicle)
         let latency = 1 / follow.targetFixRateHz + follow.assumedGPSLatencySeconds

@@ -4,7 +4,7 @@ public enum FollowInput: Sendable {
     case fix(GPSFix)
     /// A heading report; only `.onboard` reports are the drone's heading.
     case heading(HeadingReport)
-    /// One navdata packet.
+    /// One telemetry packet.
     case telemetry(DroneTelemetry)
     /// SIGTERM or an operator's stop: land (or, before take-off, stay on the ground).
     case shutdownRequested
@@ -20,8 +20,6 @@ public enum FollowInput: Sendable {
     case vehicleBraking(accelerationMetersPerSecondSquared: Double?, jerkMetersPerSecondCubed: Double?)
     /// The adopted flight is one a previous FollowMe flew: its home and the person's rise replace those taken at adoption.
     case flightResumed(FlightFrame)
-    /// The tilt the link commanded for the last decision (`LinkEvent.commandSent`), read by the next tick.
-    case commandedTilt(CommandedTilt)
     /// An operator's command (`OperatorCommand`): wins over following and the hold clock, never over an
     /// emergency or a released vehicle.
     case operatorCommand(OperatorCommand)
@@ -55,7 +53,6 @@ public enum InputOutcome: Sendable, Hashable {
     case controlNoted
     case brakingNoted
     case flightResumeNoted
-    case commandedTiltNoted
     /// What became of an operator's command (`OperatorCommand.Outcome`).
     case operatorCommand(OperatorCommand, OperatorCommand.Outcome)
     /// What became of an operator's change of follow mode (the commands' outcomes).

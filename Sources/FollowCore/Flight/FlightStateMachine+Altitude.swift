@@ -2,7 +2,7 @@
 extension FlightStateMachine {
     /// Whether `AltitudeMode.person` applies on this vehicle: only an autopilot (altitude above home).
     var followsPersonAltitude: Bool {
-        guard followParameters.altitudeMode == .person, case .velocityLoop = controller.vehicle else { return false }
+        guard followParameters.altitudeMode == .person, controller.vehicle.isAutopilot else { return false }
         return true
     }
 

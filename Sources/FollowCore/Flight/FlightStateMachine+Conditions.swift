@@ -99,7 +99,7 @@ extension FlightStateMachine {
     func personAboveDrone(now: MonotonicTime) -> Bool {
         // Only while moving sideways (or already held for it): take-off and climb go straight up over home.
         guard state == .following || state == .holding(.personAboveDrone) else { return false }
-        guard case .velocityLoop = controller.vehicle, let telemetry, let altitude = personAltitudeMeters,
+        guard controller.vehicle.isAutopilot, let telemetry, let altitude = personAltitudeMeters,
               let atHome = personAltitudeAtHomeMeters else { return false }
         let clearance = telemetry.altitudeMeters - (altitude - atHome)
         let held = state == .holding(.personAboveDrone)

@@ -4,10 +4,8 @@ extension FlightStateMachine {
     mutating func handleVehicle(_ input: FollowInput) -> InputOutcome {
         switch input {
         case .vehicleBraking(let acceleration, let jerk):
-            guard case .velocityLoop(var response) = controller.vehicle else { return .brakingNoted }
-            if let acceleration, acceleration.isFinite, acceleration > 0 { response.maxAccelerationMetersPerSecondSquared = acceleration }
-            if let jerk, jerk.isFinite, jerk > 0 { response.maxJerkMetersPerSecondCubed = jerk }
-            controller.useAutopilotResponse(response)
+            guard controller.vehicle.isAutopilot else { return .brakingNoted }
+            controller.useReportedLimits(accelerationMetersPerSecondSquared: acceleration, jerkMetersPerSecondCubed: jerk)
             shortestDefensibleStandoffMeters = StoppingModel.shortestDefensibleStandoffMeters(
                 protectedRadiusMeters: failsafeParameters.protectedRadiusMeters, follow: followParameters,
                 tuning: controller.tuning, vehicle: controller.vehicle)
@@ -81,7 +79,7 @@ extension FlightStateMachine {
     /// Airborne while in preflight: an autopilot seen on the ground in this run was launched by someone
     /// else and is watched (`released`), spending a START given before; otherwise it is adopted.
     mutating func adoptOrWatch(now: MonotonicTime) -> FlightTransition {
-        if case .velocityLoop = controller.vehicle, vehicleSeenOnGround {
+        if controller.vehicle.isAutopilot, vehicleSeenOnGround {
             (watchingFromPreflight, operatorStarted) = (true, false)
             return move(to: .released(.someoneElsesFlight), .someoneElsesFlight, now)
         }
@@ -98,7 +96,7 @@ extension FlightStateMachine {
     /// After our own flight: an autopilot airborne again after it was seen on the ground is someone
     /// else's flight, watched until it is down.
     mutating func watchSomeoneElsesFlight(fresh: Bool, now: MonotonicTime) -> FlightTransition? {
-        guard case .velocityLoop = controller.vehicle, vehicleSeenOnGround, let telemetry, fresh,
+        guard controller.vehicle.isAutopilot, vehicleSeenOnGround, let telemetry, fresh,
               telemetry.flightState.isAirborne, !telemetry.emergency else { return nil }
         return move(to: .released(releasedBecause ?? .someoneElsesFlight), .someoneElsesFlight, now)
     }
@@ -126,7 +124,7 @@ extension FlightStateMachine {
 
     /// The person-above-drone clock (`personAboveDrone(now:)` reads it), once per tick.
     mutating func updatePersonAboveDroneClock(now: MonotonicTime) {
-        if case .velocityLoop = controller.vehicle, let telemetry, let altitude = personAltitudeMeters,
+        if controller.vehicle.isAutopilot, let telemetry, let altitude = personAltitudeMeters,
            let atHome = personAltitudeAtHomeMeters,
            telemetry.altitudeMeters - (altitude - atHome) < Self.terrainMarginMeters {
             if personAboveDroneSince == nil { personAboveDroneSince = now }
@@ -148,7 +146,7 @@ extension FlightStateMachine {
     /// expired while it would not arm): it waits in preflight once it reports the ground, and flies when
     /// everything passes again (docs/flight-safety-faults.md §5) — but not after SIGTERM or an operator's LAND.
     mutating func takeOffAbortedOnGround(_ reason: LandReason, fresh: Bool, now: MonotonicTime) -> FlightTransition? {
-        guard reason != .shutdown, reason != .operatorCommand, !hasBeenAirborne, case .velocityLoop = controller.vehicle,
+        guard reason != .shutdown, reason != .operatorCommand, !hasBeenAirborne, controller.vehicle.isAutopilot,
               let telemetry, fresh, !telemetry.emergency, telemetry.flightState == .landed else { return nil }
         return move(to: .preflight(waitingFor: missingPrerequisites(now: now)), .takeOffAbortedOnGround, now)
     }

@@ -12,9 +12,9 @@ public struct FlightStateMachine: Sendable {
     public private(set) var target: TargetEstimator
     public private(set) var drone: DroneEstimator
     public internal(set) var controller: FollowController
-    /// When the wind ends the flight: fed the fast wind estimate every airborne tick and navdata's wind bit.
+    /// When the wind ends the flight: fed the vehicle model's fast wind estimate every airborne tick and the vehicle's warning.
     public private(set) var wind: WindMonitor
-    /// The latest navdata.
+    /// The latest telemetry.
     public private(set) var telemetry: DroneTelemetry?
     /// The take-off (or adoption) point on the plane: the geofence centre.
     public internal(set) var home: PlaneVector?
@@ -78,13 +78,14 @@ public struct FlightStateMachine: Sendable {
         failsafe: FailsafeParameters = .defaults,
         estimator: EstimatorTuning = EstimatorTuning(),
         controller: ControllerTuning = ControllerTuning(),
-        vehicle: VehicleDynamics = .tiltLoop,
+        vehicle: VehicleModelBuilder,
         onboardLatencySeconds: Double? = nil
     ) throws(ParameterError) {
         try follow.validate()
         try failsafe.validate()
         try estimator.validate()
         try controller.validate()
+        let vehicle = vehicle.build(follow)
         // The standoff rule (`StoppingModel`; FollowMeConfig checks the same, FILE:LINE).
         let shortestStandoff = StoppingModel.shortestDefensibleStandoffMeters(
             protectedRadiusMeters: failsafe.protectedRadiusMeters, follow: follow, tuning: controller, vehicle: vehicle)
@@ -106,8 +107,8 @@ public struct FlightStateMachine: Sendable {
                                     maxFixLagSeconds: failsafe.maxFixLagSeconds, maxEphMeters: failsafe.maxEphMeters)
         self.controller = FollowController(
             parameters: follow, minSeparationMeters: failsafe.protectedRadiusMeters,
-            geofenceMeters: failsafe.geofenceMeters, tuning: controller, vehicle: vehicle)
-        self.wind = WindMonitor(follow: follow, failsafe: failsafe, tuning: controller)
+            geofenceMeters: failsafe.geofenceMeters, tuning: controller, model: vehicle)
+        self.wind = WindMonitor(failsafe: failsafe, authorityMetersPerSecond: vehicle.windAuthorityMetersPerSecond)
     }
 
 
@@ -145,6 +146,7 @@ public struct FlightStateMachine: Sendable {
         case .telemetry(let packet):
             if let last = telemetry, packet.receivedAt < last.receivedAt { return .telemetryOutOfOrder }
             telemetry = packet
+            controller.vehicle.observe(packet)
             wind.observe(firmwareWarning: packet.windWarning, at: packet.receivedAt)
             if !packet.batteryUnknown { batteryPercentKnown = true }
             if batteryPercentKnown, packet.batteryPercent < failsafeParameters.minBatteryPercent {
@@ -172,9 +174,6 @@ public struct FlightStateMachine: Sendable {
             return .droneConfigurationNoted
         case .vehicleBraking, .vehicleControl, .vehicleReleased, .flightResumed:
             return handleVehicle(input)
-        case .commandedTilt(let tilt):
-            controller.noteCommandedTilt(tilt)
-            return .commandedTiltNoted
         case .operatorCommand(let command): return .operatorCommand(command, accept(command, now: now))
         case .followModeChange(let change): return .followModeChange(change, accept(change))
         }
@@ -215,16 +214,15 @@ public struct FlightStateMachine: Sendable {
             wind.reset()
         case .takingOff:
             if let telemetry, navdataFresh(now), telemetry.flightState.isAirborne, telemetry.altitudeMeters > 0.2,
-               let pitch = telemetry.pitchDegrees, let roll = telemetry.rollDegrees,
+               telemetry.pitchDegrees != nil, telemetry.rollDegrees != nil,
                let droneState = drone.estimate(at: now), let nose = navigator.noseHeadingDegrees(now: now) {
-                controller.observeHover(pitchDegrees: pitch, rollDegrees: roll, drone: droneState,
-                                        noseHeadingDegrees: nose, now: now)
+                controller.observeTakeOff(telemetry, drone: droneState, noseHeadingDegrees: nose, now: now)
                 wind.observe(windEstimate: controller.fastWindEstimate, droneVelocity: droneState.velocity, now: now)
             } else {
                 controller.resetWindEstimate()
             }
         case .climbing, .following, .holding:
-            // Only while the follower flies the tilt loop (a firmware hover leaves the estimate stale).
+            // Only while the follower flies a vehicle model that estimates the wind (a hover leaves it stale).
             if decision.command.motion?.context != nil, let droneState = drone.estimate(at: now) {
                 wind.observe(windEstimate: controller.fastWindEstimate, droneVelocity: droneState.velocity,
                              commandedVelocity: decision.follow?.commandedVelocity ?? .zero, now: now)
@@ -314,7 +312,7 @@ public struct FlightStateMachine: Sendable {
                    now.seconds(since: started) >= failsafeParameters.takeOffTimeoutSeconds {
                     // An autopilot that never left the ground (refused to arm) waits in preflight and tries again;
                     // the AR.Drone, whose motors spun, is given up for this run (docs/flight-safety-faults.md §5).
-                    if case .velocityLoop = controller.vehicle, let telemetry, fresh, telemetry.flightState == .landed {
+                    if controller.vehicle.isAutopilot, let telemetry, fresh, telemetry.flightState == .landed {
                         return move(to: .preflight(waitingFor: missingPrerequisites(now: now)), .takeOffNotConfirmed, now)
                     }
                     return move(to: .landed, .takeOffNotConfirmed, now)

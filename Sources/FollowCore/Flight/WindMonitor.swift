@@ -1,6 +1,6 @@
-/// Decides when the wind is more than the drone should fly in: the fast wind estimate saturated at the
-/// tilt authority while losing ground (leaky clock, or drift), the mean above `maxWindMetersPerSecond`,
-/// or navdata's wind bit (`WindCause`). Pure; `observe` once per airborne tick, `reset` on the ground.
+/// Decides when the wind is more than the drone should fly in: the vehicle model's fast wind estimate
+/// saturated at its authority while losing ground (leaky clock, or drift), the mean above `maxWindMetersPerSecond`,
+/// or the vehicle's own wind warning (`WindCause`). Pure; `observe` once per airborne tick, `reset` on the ground.
 /// The rules and their constants: docs/stopping-model.md §6–6.1.
 public struct WindMonitor: Sendable, Hashable {
     /// Share of the authority at which the estimate counts as saturated.
@@ -9,16 +9,16 @@ public struct WindMonitor: Sendable, Hashable {
     public static let saturationLeak = 0.5
     /// Time constant of the mean wind, seconds.
     public static let meanTimeConstantSeconds = 10.0
-    /// How long navdata's "too much wind" bit must stay raised, seconds (first to latest raised packet).
+    /// How long the vehicle's "too much wind" warning must stay raised, seconds (first to latest raised packet).
     public static let firmwareWarningSeconds = 1.0
-    /// Drift beyond what full tilt can hold that lands the drone at once, metres.
+    /// Drift beyond what the vehicle's authority can hold that lands the drone at once, metres.
     public static let maxExcessDriftMeters = 1.0
     /// Downwind ground speed that counts as losing ground, m/s.
     public static let minDriftMetersPerSecond = 0.3
     /// Saturation that aborts a take-off or climb, seconds.
     public static let startUpSaturationSeconds = 0.5
 
-    /// c2·sin(maxTilt): the ground speed full tilt holds against still air, m/s.
+    /// The strongest wind the vehicle holds against, m/s (`VehicleModel.windAuthorityMetersPerSecond`).
     public let authorityMetersPerSecond: Double
     /// The configured mean-wind limit, m/s; 0 = none.
     public let maxWindMetersPerSecond: Double
@@ -40,13 +40,13 @@ public struct WindMonitor: Sendable, Hashable {
     private var firmwareWarningSince: MonotonicTime?
     private var firmwareWarningLatest: MonotonicTime?
 
-    public init(follow: FollowParameters, failsafe: FailsafeParameters, tuning: ControllerTuning) {
-        authorityMetersPerSecond = tuning.tiltSpeedMetersPerSecond * _sin(radians(fromDegrees: follow.maxTiltDegrees))
+    public init(failsafe: FailsafeParameters, authorityMetersPerSecond: Double) {
+        self.authorityMetersPerSecond = authorityMetersPerSecond
         maxWindMetersPerSecond = failsafe.maxWindMetersPerSecond
         saturationSeconds = failsafe.windSaturationSeconds
     }
 
-    /// Share of the authority the latest estimate takes (0 … `failsafeWindLimitFactor`; past 1: beyond the tilt).
+    /// Share of the authority the latest estimate takes (past 1: beyond what the vehicle holds against).
     public var authorityUsed: Double {
         authorityMetersPerSecond > 0 ? lastWind.length / authorityMetersPerSecond : 0
     }
@@ -80,7 +80,7 @@ public struct WindMonitor: Sendable, Hashable {
         }
     }
 
-    /// Takes navdata's "too much wind" bit (from every packet, airborne or not).
+    /// Takes the vehicle's "too much wind" warning (from every packet, airborne or not).
     public mutating func observe(firmwareWarning: Bool, at time: MonotonicTime) {
         if !firmwareWarning {
             (firmwareWarningSince, firmwareWarningLatest) = (nil, nil)
@@ -90,10 +90,10 @@ public struct WindMonitor: Sendable, Hashable {
         }
     }
 
-    /// Whether navdata's "too much wind" bit is raised now.
+    /// Whether the vehicle's "too much wind" warning is raised now.
     public var firmwareWarning: Bool { firmwareWarningSince != nil }
 
-    /// Forgets the flight's wind (the firmware bit is navdata's and stays): call on the ground.
+    /// Forgets the flight's wind (the vehicle's warning stays): call on the ground.
     public mutating func reset() {
         meanWind = .zero
         lastWind = .zero
@@ -118,11 +118,11 @@ public struct WindMonitor: Sendable, Hashable {
 
 /// What made the wind end a flight (`LandReason.windTooStrong`).
 public enum WindCause: Sendable, Hashable {
-    /// The wind estimate sat at the edge of the tilt authority for `windSaturationSeconds`.
+    /// The wind estimate sat at the edge of the vehicle's authority for `windSaturationSeconds`.
     case saturated
     /// The mean wind estimate exceeded `maxWindMetersPerSecond`.
     case aboveLimit
-    /// Navdata's "too much wind" bit stayed raised.
+    /// The vehicle's "too much wind" warning stayed raised.
     case firmware
 
     /// `saturated`, `above-limit`, `firmware` (the flight log's vocabulary).

@@ -7,10 +7,8 @@ public protocol DroneControlLink: AnyObject, Sendable {
     /// Stops sending (does not land: that is the owner's job, by command, before this).
     func stop() async
     /// Sets the command every following send carries. `immediately`: send it now, not at the next tick.
-    /// `reflecting`: the answered fix's `receivedAt` (the latency probe, PERFORMANCE.md). Returns
-    /// `.commandSent` from a link that closes the velocity loop itself, nil from one that sends the motion as is.
-    @discardableResult
-    func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) -> LinkEvent?
+    /// `reflecting`: the answered fix's `receivedAt` (the latency probe, PERFORMANCE.md).
+    func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?)
     /// A snapshot of the link's counters in the neutral vocabulary; nil when not running.
     func linkStatistics() async -> LinkStatistics?
     /// The fix-to-datagram latency so far; nil when not running.

@@ -131,8 +131,6 @@ package struct FlightLoopCore: Sendable {
             machine.handle(.vehicleReleased(.vehicleLeftControl(mode: mode)), now: now)
         case .flightResumed(let frame, _):
             machine.handle(.flightResumed(frame), now: now)
-        case .commandSent(let tilt, _):
-            machine.handle(.commandedTilt(tilt), now: now)
         case .telemetryLost, .telemetryRestored, .configurationAcknowledged, .flyingCleared, .socketClosed,
              .socketReopened, .notice, .statistics:
             break
@@ -154,6 +152,11 @@ package struct FlightLoopCore: Sendable {
                           lookAtRiseMeters: looksAtPerson ? machine.personRiseMeters : nil,
                           frame: intent.wantsAirborne ? machine.flightFrame : nil)
         step.sendsCommand = machine.telemetry != nil
+        // The family's set-point, made once for each command sent (its velocity loop steps with it).
+        if step.sendsCommand, var command = step.command {
+            command.setpoint = machine.controller.vehicle.setpoint(for: command)
+            step.command = command
+        }
         step.immediately = immediately
     }
 }

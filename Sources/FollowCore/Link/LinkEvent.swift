@@ -39,6 +39,4 @@ public enum LinkEvent: Sendable, Equatable {
     case notice(text: String, severity: Int?, at: MonotonicTime)
     /// A periodic snapshot of the link's counters.
     case statistics(LinkStatistics)
-    /// What the link made of the command just sent (tilt loop links): returned by `DroneControlLink.send`.
-    case commandSent(CommandedTilt, at: MonotonicTime)
 }

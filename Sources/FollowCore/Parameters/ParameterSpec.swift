@@ -43,8 +43,8 @@ public struct ParameterField<Root>: Sendable {
     let allowed: @Sendable (Root) -> ClosedRange<Double>
 
     /// A `Double` field; `allowed` replaces `spec.range` where a bound depends on another field.
-    init(_ keyPath: KeyPath<Root, Double> & Sendable, _ spec: ParameterSpec,
-         allowed: (@Sendable (Root) -> ClosedRange<Double>)? = nil) {
+    public init(_ keyPath: KeyPath<Root, Double> & Sendable, _ spec: ParameterSpec,
+                allowed: (@Sendable (Root) -> ClosedRange<Double>)? = nil) {
         self.spec = spec
         self.keyPath = keyPath
         self.value = { $0[keyPath: keyPath] }

@@ -101,13 +101,6 @@ extension DroneLink {
         }
         for event in runtime.effects.events {
             log(event)
-            if case .navdata(let received) = event {
-                pcmdTranslator.withLock { translator in
-                    guard translator != nil,
-                          let telemetry = DroneTelemetry(navdata: received.navdata, receivedAt: received.receivedAt) else { return }
-                    translator?.observe(telemetry)
-                }
-            }
             if let eventHandler {
                 eventHandler(event)
             } else if case .dropped = continuation.yield(event) {

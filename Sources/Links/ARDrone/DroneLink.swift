@@ -40,10 +40,6 @@ public final class DroneLink: Sendable {
     /// The owner's latest `setDesired`, picked up by the loop at the next tick or immediate send
     /// (so a decision that need not go out at once costs no loop wake-up).
     let pendingDesired = Mutex(PendingDesired())
-    /// The tilt loop a flight's `send` runs (`PCMDTranslator`: the core's motion → PCMD), fed the
-    /// link's telemetry for its hover seed; nil for a link built without the flight's parameters
-    /// (`followme drone`, which sets the PCMD itself). Touched on the link's loop only; locked to be `Sendable`.
-    let pcmdTranslator = Mutex<PCMDTranslator?>(nil)
     /// The loop, lifecycle, logger and tick hook (`LinkLoop`, shared with `MAVLinkLink`).
     let loop: LinkLoop<LinkRuntime>
     var eventLoop: any EventLoop { loop.eventLoop }

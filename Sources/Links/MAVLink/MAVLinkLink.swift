@@ -118,14 +118,12 @@ public final class MAVLinkLink: DroneControlLink, Sendable {
     /// (the fix-to-datagram probe records it when `reflecting` is given). Ignored until `start()`
     /// completed. Applied at once when called on the link's loop (the flight runs there), else
     /// through one `execute`, in call order.
-    @discardableResult
-    public func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) -> LinkEvent? {
+    public func send(_ command: LinkCommand, immediately: Bool, reflecting fixReceivedAt: MonotonicTime?) {
         guard eventLoop.inEventLoop else {
             eventLoop.execute { [self] in apply(command, immediately: immediately, reflecting: fixReceivedAt) }
-            return nil
+            return
         }
         apply(command, immediately: immediately, reflecting: fixReceivedAt)
-        return nil
     }
 
     /// The owner's explicit LAND of whatever vehicle flies (`followme drone land`,

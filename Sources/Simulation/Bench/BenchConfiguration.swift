@@ -1,4 +1,5 @@
 import FollowCore
+import ARDrone
 import MAVLink
 
 /// The settings shared by every run of a benchmark. Defaults are the `followme bench` defaults.
@@ -88,7 +89,8 @@ public struct BenchConfiguration: Sendable, Hashable {
         }
         do {
             // Also the rules between them (standoff outside the protected radius).
-            _ = try FlightStateMachine(follow: followParameters(drone: DroneConfiguration()), failsafe: failsafe)
+            let follow = followParameters(drone: DroneConfiguration())
+            _ = try FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: .tiltLoop)
         } catch {
             throw .parameters(error)
         }
@@ -117,7 +119,8 @@ public struct BenchConfiguration: Sendable, Hashable {
         func accepted(_ standoff: Double) -> Bool {
             var c = self
             c.standoffMeters = standoff
-            return (try? FlightStateMachine(follow: c.followParameters(drone: DroneConfiguration()), failsafe: failsafe)) != nil
+            let follow = c.followParameters(drone: DroneConfiguration())
+            return (try? FlightStateMachine(follow: follow, failsafe: failsafe, vehicle: .tiltLoop)) != nil
         }
         // Scan up in 0.5 m steps for the first accepted value (FollowCore also has an upper
         // bound), then bisect between it and the last rejected one.

@@ -34,9 +34,9 @@ protocol BenchDrone {
     /// Whether the simulated onboard receiver's fixes and headings reach the controller (false when
     /// the link brings the autopilot's own position instead, `LinkEvent.onboard`).
     var readsOnboardReceiver: Bool { get }
-    /// Who closes the velocity loop: FollowMe's tilt loop (AR.Drone) or the autopilot, as `followme run`
-    /// configures the core for this drone (`FollowMeConfiguration.vehicleDynamics`).
-    var vehicleDynamics: VehicleDynamics { get }
+    /// The family's model of this drone, as `followme run` configures the core for it
+    /// (`FollowMeConfiguration.vehicleModel`).
+    var vehicleModel: VehicleModelBuilder { get }
 
     /// Moves the physics to the last step boundary ≤ `now`.
     mutating func advance(to now: MonotonicTime)
@@ -45,14 +45,10 @@ protocol BenchDrone {
     mutating func pollTelemetry(at now: MonotonicTime)
     /// The link's events since the last call, in order (`LinkEvent`s, as the real link delivers them).
     mutating func takeEvents() -> [LinkEvent]
-    /// The flight's controller, once the flight is built: a link that closes the velocity loop itself
-    /// (the AR.Drone's tilt loop) takes its parameters and tuning, as `followme run` builds `DroneLink`.
-    mutating func flies(with controller: FollowController)
     /// `DroneControlLink.send`: the flight's command, which every following link tick carries;
     /// `immediately` sends it now. Returns what went to the drone now for the track (the AR.Drone: PCMD
-    /// roll, pitch, gaz, yaw fractions; an autopilot: velocity east, north, climb m/s and yaw rate °/s), or
-    /// nil; and what `DroneControlLink.send` returns (the AR.Drone: `.commandSent`), for the flight at once.
-    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> (sent: [Double]?, report: LinkEvent?)
+    /// roll, pitch, gaz, yaw fractions; an autopilot: velocity east, north, climb m/s and yaw rate °/s), or nil.
+    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> [Double]?
     /// The link's own tick at its cadence (the bench's control period), before the flight's control
     /// step, as `DroneLink` and `MAVLinkLink` tick: re-sends the latest command. Returns what it sent, or nil.
     mutating func tick(at now: MonotonicTime) -> [Double]?
@@ -97,10 +93,6 @@ struct ARDroneBenchDrone: BenchDrone {
     private var navdataSequence = 0
     /// The flight's latest command (`DroneLinkCore.setDesired`): landed and hover until one arrives.
     private var desired = LinkCommand.landed
-    /// The PCMD the tilt loop made of `desired` (nil = hover).
-    private var desiredPilot: PilotCommand?
-    /// The link's tilt loop (`DroneLink.pcmdTranslator`), built from the flight's controller.
-    private var translator: PCMDTranslator?
 
     /// The simulated AR.Drone at `positionPlane`, nose at `bearing`, with the bench's two configuration
     /// writes (`control:euler_angle_max`, `control:altitude_max`) arriving at t = 0.
@@ -118,7 +110,7 @@ struct ARDroneBenchDrone: BenchDrone {
     var droneConfiguration: DroneConfiguration { airframe.configuration }
     var mountOffsetDegrees: Double { BenchRunner.mountOffsetDegrees }
     var readsOnboardReceiver: Bool { true }
-    var vehicleDynamics: VehicleDynamics { .tiltLoop }
+    var vehicleModel: VehicleModelBuilder { .tiltLoop }
 
     mutating func advance(to now: MonotonicTime) { airframe.advance(to: now) }
 
@@ -130,7 +122,6 @@ struct ARDroneBenchDrone: BenchDrone {
             connected = true
             events.append(.connected(droneWasFlying: telemetry.flightState.isAirborne, desiredFlying: desired.flying, at: now))
         }
-        translator?.observe(telemetry)
         events.append(.telemetry(telemetry, sequence: navdataSequence))
         if first { events.append(.configurationComplete(failedKeys: [], at: now)) }
     }
@@ -141,21 +132,15 @@ struct ARDroneBenchDrone: BenchDrone {
         return events
     }
 
-    mutating func flies(with controller: FollowController) {
-        translator = PCMDTranslator(parameters: controller.parameters, tuning: controller.tuning)
-    }
-
-    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> (sent: [Double]?, report: LinkEvent?) {
+    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> [Double]? {
         desired = command
-        let translated = translator?.translate(command, at: now)
-        desiredPilot = translated?.pilot
-        return (immediately ? tick(at: now) : nil, translated?.report)
+        return immediately ? tick(at: now) : nil
     }
 
     mutating func tick(at now: MonotonicTime) -> [Double]? {
         guard connected else { return nil }
         airframe.apply(.ref(REFInput(flying: desired.flying)), at: now)
-        let pcmd = ProgressiveCommand(pilot: desiredPilot)
+        let pcmd = ProgressiveCommand(pilot: desired.setpoint?.pilot)
         airframe.apply(.pcmd(pcmd), at: now)
         return [pcmd.rollFraction, pcmd.pitchFraction, pcmd.gazFraction, pcmd.yawFraction].map(Double.init)
     }

@@ -1,4 +1,5 @@
 import FollowCore
+import ARDrone
 import MAVLink
 
 /// A MAVLink vehicle on the bench (docs/mavlink.md §9): the product's `MAVLinkSession` (the link's
@@ -73,7 +74,7 @@ struct MAVLinkBenchDrone: BenchDrone {
     var mountOffsetDegrees: Double { positionSource == .autopilot ? 0 : BenchRunner.mountOffsetDegrees }
     var readsOnboardReceiver: Bool { positionSource == .receiver }
     /// ArduCopter GUIDED closes its own velocity loop (the bench's Copter is ArduPilot-like).
-    var vehicleDynamics: VehicleDynamics { .velocityLoop(.arduCopterDefaults) }
+    var vehicleModel: VehicleModelBuilder { .velocityLoop(.arduCopterDefaults) }
 
     mutating func advance(to now: MonotonicTime) {
         let due = airframe.advance(to: now)
@@ -93,13 +94,13 @@ struct MAVLinkBenchDrone: BenchDrone {
     /// An autopilot closes its own velocity loop: nothing of the controller's to take.
     mutating func flies(with controller: FollowController) {}
 
-    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> (sent: [Double]?, report: LinkEvent?) {
+    mutating func send(_ command: LinkCommand, immediately: Bool, at now: MonotonicTime) -> [Double]? {
         desired = command
         session.setDesired(command)
-        guard immediately else { return (nil, nil) }
+        guard immediately else { return nil }
         session.sendSetpoint(now: now, output: &output)
         exchange(fromCopter: [], now: now)
-        return (sentMotion, nil)
+        return sentMotion
     }
 
     /// The link's tick (heartbeat, requests, the set-point), at the bench's control period.
@@ -124,7 +125,7 @@ struct MAVLinkBenchDrone: BenchDrone {
             // (c2·sin(fraction·max tilt), body frame rotated by the true nose): the baseline's own crude
             // translation, not the product's.
             let follow = naiveFollow
-            let maxTilt = follow.maxTiltDegrees * .pi / 180, c2 = ControllerTuning().tiltSpeedMetersPerSecond
+            let maxTilt = follow.maxTiltDegrees * .pi / 180, c2 = TiltModelTuning().tiltSpeedMetersPerSecond
             let forward = c2 * _sin(-Double(pitch) * maxTilt), right = c2 * _sin(Double(roll) * maxTilt)
             let nose = airframe.noseHeadingDegrees
             motion = MotionCommand(

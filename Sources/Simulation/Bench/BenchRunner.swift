@@ -169,7 +169,7 @@ public enum BenchRunner {
                 follow.mountOffsetDegrees = sim.mountOffsetDegrees
                 scenario.followMode?.apply(to: &follow)
                 if scenario.followMode != nil {
-                    if case .velocityLoop = sim.vehicleDynamics {
+                    if sim.vehicleModel.build(follow).isAutopilot {
                         heightAbovePersonMeters = follow.altitudeMeters
                     } else if scenario.person.hasTerrain {
                         (heightAbovePersonMeters, altitudeAboveGround) = (follow.altitudeMeters, true)
@@ -177,12 +177,11 @@ public enum BenchRunner {
                 }
                 do {
                     flight = FlightLoopCore(machine: try FlightStateMachine(
-                        follow: follow, failsafe: failsafe, vehicle: sim.vehicleDynamics,
+                        follow: follow, failsafe: failsafe, vehicle: sim.vehicleModel,
                         onboardLatencySeconds: sim.readsOnboardReceiver ? nil : 0))
                 } catch {
                     throw .parameters(error)
                 }
-                sim.flies(with: flight!.machine.controller)
                 if tracing { trace = BenchFlightTrace(machine: flight!.machine) }
                 flight!.start(now: .zero)
             case .naive:
@@ -346,11 +345,7 @@ public enum BenchRunner {
                     state: change.to.name, reason: change.reason.name))
             }
             if step.sendsCommand, let command = step.command {
-                let (sent, report) = sim.send(command, immediately: step.immediately, at: now)
-                if let sent { lastPCMD = sent }
-                // What the link made of it (the AR.Drone: the tilt commanded), to the flight before its
-                // next decision, as `FlightLoop.perform` hands it `DroneControlLink.send`'s answer.
-                if let report { fly(.link(report), now: now) }
+                if let sent = sim.send(command, immediately: step.immediately, at: now) { lastPCMD = sent }
             }
             return step
         }

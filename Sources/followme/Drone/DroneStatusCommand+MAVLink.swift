@@ -103,8 +103,8 @@ extension LinkEvent {
             ]
             for (key, counter) in counters { j.add(key, s.counts[counter]) }
             return j.string
-        case .onboard, .commandSent:
-            return nil   // (a link's answer to a flight's command never comes from the event stream)
+        case .onboard:
+            return nil
         case .connected(let wasFlying, let desiredFlying, let at):
             j.add("event", "connected"); j.add("drone_was_flying", wasFlying); j.add("desired_flying", desiredFlying)
             j.add("rx", at.seconds)

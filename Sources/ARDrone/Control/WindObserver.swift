@@ -1,8 +1,10 @@
+import FollowCore
+
 /// A disturbance observer on the tilt model, critically damped at ω (docs/stopping-model.md §5–6):
 /// whatever the model cannot explain — wind, or c1/c2 being off — ends up in ŵ.
-struct WindObserver: Sendable, Hashable {
+public struct WindObserver: Sendable, Hashable {
     /// ŵ, plane m/s: the air mass's velocity in the tilt model.
-    var wind: PlaneVector = .zero
+    public internal(set) var wind: PlaneVector = .zero
     /// v̂, plane m/s; nil until the first measurement after a (re)start.
     var velocity: PlaneVector?
 
