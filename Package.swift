@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 // FollowMe: make a Parrot AR.Drone 2.0 or a MAVLink multicopter follow a person carrying a GPS.
 // The module map, what each module may use and why: docs/architecture.md (the only copy;
-// Tests/CLITests/ArchitectureTests.swift checks this file and Sources/ against it).
+// Tests/followmeTests/CLI/ArchitectureTests.swift checks this file and Sources/ against it).
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -15,10 +15,11 @@ let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 
-/// A test target: strict settings; `fixtures` copies its Fixtures folder as resources.
-func tests(_ name: String, _ dependencies: [Target.Dependency], fixtures: Bool = false, exclude: [String] = []) -> Target {
+/// A test target: strict settings; `fixtures` is the path of its Fixtures folder, copied into the test
+/// bundle as `Fixtures` (what `Bundle.module` finds).
+func tests(_ name: String, _ dependencies: [Target.Dependency], fixtures: String? = nil, exclude: [String] = []) -> Target {
     .testTarget(name: name, dependencies: dependencies, exclude: exclude,
-                resources: fixtures ? [.copy("Fixtures")] : nil, swiftSettings: strict)
+                resources: fixtures.map { [.copy($0)] }, swiftSettings: strict)
 }
 
 let package = Package(
@@ -120,31 +121,20 @@ let package = Package(
         // Shared by the test targets: child processes, gpsd launchers, UDP peers, the sim field, a recording link.
         .target(name: "TestSupport", dependencies: ["FollowCore", "Links", log], path: "Tests/TestSupport", swiftSettings: strict),
 
-        // MARK: Tests (one target per module; integration targets start real gpsd / UDP peers)
-        tests("GeometryTests", ["FollowCore"], fixtures: true),
-        tests("ARDroneAdapterTests", ["ARDrone", "FollowCore"]),
-        tests("TextFormatsTests", ["FlightRecords"]),
-        tests("FlightReportTests", ["FlightRecords", "FollowCore", "Simulation"]),
-        tests("SeededRandomTests", ["FollowCore"]),
-        tests("MAVLinkAdapterTests", ["MAVLink", "FollowCore"]),
-        tests("MAVLinkTests", ["MAVLink", "FollowCore"], fixtures: true, exclude: ["pymavlink_vectors.py"]),
-        tests("ARDroneProtocolTests", ["ARDrone", "Simulation", "FollowCore"], fixtures: true),
-        tests("FollowMeConfigTests", ["FlightService", "FollowCore", "ARDrone", "MAVLink"]),
-        tests("FollowCoreTests", ["FollowCore", "ARDrone", "MAVLink"]),
-        tests("SimulationTests", ["Simulation", "ARDrone", "FollowCore", "MAVLink"]),
-        tests("FuzzingTests", ["Simulation", "ARDrone", "FlightService", "FollowCore"]),
-        tests("GPSClientTests", ["Links", "CGPS", "FollowCore", "Simulation", "TestSupport", log], fixtures: true),
-        tests("DroneLinkTests", ["Links", "FollowCore", "ARDrone", "TestSupport", nioCore, nioPosix, log]),
-        tests("MAVLinkLinkTests", ["Links", "MAVLink", "FollowCore", "TestSupport", nioCore, log]),
-        tests("ShellSupportTests", ["Links", "FollowCore", log]),
-        tests("FlightLogTests", ["FlightRecords", "FollowCore", "Links", "Simulation"]),
-        tests("TrackFilesTests", ["FlightRecords", "Simulation", "FollowCore", "Links"]),
+        // MARK: Tests (one target per module, named after it, a sub-folder per concern: docs/architecture.md §1.1)
+        tests("FollowCoreTests", ["FollowCore", "ARDrone", "MAVLink"], fixtures: "Geometry/Fixtures"),
+        tests("ARDroneTests", ["ARDrone", "Simulation", "FollowCore"], fixtures: "ARDroneProtocol/Fixtures"),
+        tests("MAVLinkTests", ["MAVLink", "FollowCore"], fixtures: "Fixtures", exclude: ["pymavlink_vectors.py"]),
+        tests("LinksTests", ["Links", "CGPS", "FollowCore", "ARDrone", "MAVLink", "Simulation", "TestSupport", nioCore, nioPosix, log],
+              fixtures: "GPSClient/Fixtures"),
+        tests("FlightRecordsTests", ["FlightRecords", "FollowCore", "Links", "Simulation"]),
         tests("FlightServiceTests", ["FlightService", "FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "TestSupport", log]),
-        tests("SimulatorServerTests", ["Simulation", "Links", "ARDrone", "MAVLink", "FollowCore", "TestSupport", log],
-              exclude: ["sim_mavlink_gcs.py"]),
-        tests("FollowBenchTests", ["FlightRecords", "Simulation", "FollowCore", "ARDrone", "MAVLink", "FlightService", "TestSupport", log]),
-        tests("FaultInjectionTests", ["TestSupport", "FlightRecords"]),
         tests("CockpitTests", ["Cockpit", "FlightService", "FlightRecords", "FollowCore", "TestSupport", nioCore, nioPosix, log]),
-        tests("CLITests", ["FlightService", "Links", "TestSupport"], exclude: ["Support/cdp_driver.py"]),
+        tests("SimulationTests",
+              ["Simulation", "ARDrone", "MAVLink", "FollowCore", "Links", "FlightRecords", "FlightService", "TestSupport", log],
+              exclude: ["SimulatorServer/sim_mavlink_gcs.py"]),
+        // The executables end to end (followme, and followme-tools through it) and the repository's own checks.
+        tests("followmeTests", ["FlightService", "Links", "FlightRecords", "TestSupport"],
+              exclude: ["CLI/Support/cdp_driver.py", "CLI/Support/guess_pairing.py"]),
     ]
 )

@@ -12,7 +12,7 @@
 # a flight follows) and tmux (`followme watch` is driven
 # with send-keys / capture-pane), and in a venv at .build/pymavlink-venv (python3-venv when `python3 -m venv`
 # lacks ensurepip), pinned: pymavlink for the MAVLink codec's cross-check (Tests/MAVLinkTests/pymavlink_vectors.py)
-# and websocket-client, with which Tests/CLITests/Support/cdp_driver.py drives Chromium's DevTools protocol
+# and websocket-client, with which Tests/followmeTests/CLI/Support/cdp_driver.py drives Chromium's DevTools protocol
 # (the cockpit's browser test presses the page's buttons); qrencode (`followme pair` draws its QR code) and
 # zbar-tools (zbarimg: the test reads the PNG back).
 set -euo pipefail

@@ -6,7 +6,7 @@
 #   gpsd           — a private gpsd (own port, loopback) reading both NMEA streams
 #   followme run   — the appliance, measured: takes off, follows for FOOTPRINT_SECONDS, lands on SIGTERM
 #
-# Same recipe as Tests/CLITests/RunEndToEndTests.swift (SimulatedField) and scripts/demo.sh.
+# Same recipe as Tests/followmeTests/CLI/RunEndToEndTests.swift (SimulatedField) and scripts/demo.sh.
 # Reports, for `followme run` only:
 #   peak RSS   VmHWM from /proc/PID/status just before SIGTERM
 #   CPU %      (utime + stime) / wall time from /proc/PID/stat: over the following window, and

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lays out the files of the followme and followme-tools Debian packages from built binaries: what
 # debian/rules' dh_auto_install step runs (scripts/build-deb.sh builds; docs/packaging.md), and what
-# Tests/CLITests/Deployment*Tests.swift stage into a temporary root.
+# Tests/followmeTests/CLI/Deployment*Tests.swift stage into a temporary root.
 #
 #   scripts/package-files.sh --bin-dir DIR --root DIR [--tools-root DIR]
 #

@@ -1,6 +1,6 @@
 // libFuzzer entry point of the `gpsd-json` target (built by scripts/fuzz.sh; docs/fuzzing.md): gpsd JSON
 // lines through libgps' gps_unpack into gps_data_t, then GPSDataMapper. The property is
-// GPSDataMapper.fuzzViolation(jsonLines:) (Sources/GPSClient), which GPSClientTests also replays over
+// GPSDataMapper.fuzzViolation(jsonLines:) (Sources/Links/GPS), which LinksTests also replays over
 // Fuzz/corpus/gpsd-json/.
 import Simulation
 import Links

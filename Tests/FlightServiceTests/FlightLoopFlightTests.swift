@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The flight glue in-process: `FlightLoop` against a fake link with scripted telemetry
-/// (FlightRig.swift). What the subprocess suites (FaultInjectionTests, CLITests) check through
+/// (FlightRig.swift). What the subprocess suites (followmeTests: FaultInjection, CLI) check through
 /// `followme run`, here without gpsd, sockets or a clock.
 @Suite("Flight loop in-process: a fake link, scripted telemetry, invented times")
 struct FlightLoopFlightTests {

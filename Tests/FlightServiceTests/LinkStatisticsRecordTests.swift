@@ -6,7 +6,7 @@ import Testing
 
 /// The flight log's statistics fields stay what they were before the seam: an AR.Drone flight's
 /// counters, now through `LinkStatistics`, land in the same fields, so the JSON keys and values
-/// (FlightLogTests' golden lines) do not change (docs/architecture.md §3.2, §3.3).
+/// (FlightRecordsTests' golden lines) do not change (docs/architecture.md §3.2, §3.3).
 @Suite("DroneLinkStatistics → LinkStatistics → the flight log's LinkStatisticsRecord")
 struct LinkStatisticsRecordTests {
     @Test("each AR.Drone counter lands in the field it always had")

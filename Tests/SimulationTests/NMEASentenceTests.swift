@@ -17,7 +17,7 @@ struct NMEASentenceTests {
         // The classic examples of Dale DePriester's NMEA FAQ, quoted in gpsd's "NMEA Revealed".
         KnownSentence(sentence: "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47", source: "DePriester GGA"),
         KnownSentence(sentence: "$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A", source: "DePriester RMC"),
-        // Real receiver output from gpsd's regression logs (Tests/GPSClientTests/Fixtures).
+        // Real receiver output from gpsd's regression logs (Tests/LinksTests/GPSClient/Fixtures).
         KnownSentence(sentence: "$GPRMC,030719.000,A,3747.0873,S,17518.8938,E,0.69,181.39,311214,,,A*7D", source: "bu353s4.log RMC"),
         KnownSentence(sentence: "$GPHDT,,T*1B", source: "hemi.log HDT"),
     ]

@@ -86,7 +86,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: gpsd fix mapping
 
-    // A TPV as libgps leaves it after gps_read (see Tests/GPSClientTests/GPSDataMapperTests.swift).
+    // A TPV as libgps leaves it after gps_read (see Tests/LinksTests/GPSClient/GPSDataMapperTests.swift).
     let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
     memset(data, 0, MemoryLayout<gps_data_t>.size)
     data.pointee.fix.mode = 3

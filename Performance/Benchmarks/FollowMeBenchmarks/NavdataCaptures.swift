@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The real navdata captures of `Tests/ARDroneProtocolTests/Fixtures/` (provenance in PROVENANCE.md
+/// The real navdata captures of `Tests/ARDroneTests/ARDroneProtocol/Fixtures/` (provenance in PROVENANCE.md
 /// there), read once from the repository, plus two packets derived from the fw 2.4.8 capture:
 /// - `demo-172B`: its header and demo option (bytes [0, 164)) with a checksum option, as
 ///   `NavdataFuzzer`'s corpus derives it;
@@ -14,7 +14,7 @@ enum NavdataCaptures {
         // <repo>/Performance/Benchmarks/FollowMeBenchmarks/NavdataCaptures.swift → <repo>
         var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(4)
-        return parts.joined(separator: "/") + "/Tests/ARDroneProtocolTests/Fixtures"
+        return parts.joined(separator: "/") + "/Tests/ARDroneTests/ARDroneProtocol/Fixtures"
     }()
 
     /// (benchmark name, packet bytes).

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 
 /// One headless Chromium emulating a phone (touch, device scale 2), kept for a whole test and driven
-/// through its DevTools protocol by Tests/CLITests/Support/cdp_driver.py (one JSON line per request,
+/// through its DevTools protocol by Tests/followmeTests/CLI/Support/cdp_driver.py (one JSON line per request,
 /// one per answer, on a Unix socket): resize, navigate, evaluate, screenshot. Starting Chromium once
 /// and reloading the page per case keeps a dozen screenshots within seconds. Every call blocks on its
 /// own thread (`offPool`), never on one of the few cooperative threads the cockpit's handlers need.
@@ -34,7 +34,7 @@ final class PhoneBrowser: @unchecked Sendable {  // one caller at a time: the te
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let control = dir.appendingPathComponent("cdp.sock").path
-        let script = Self.repository.appendingPathComponent("Tests/CLITests/Support/cdp_driver.py").path
+        let script = Self.repository.appendingPathComponent("Tests/followmeTests/CLI/Support/cdp_driver.py").path
         driver = try ChildProcess(name: "cdp-driver", executable: Self.python, arguments: [
             script, chromium, dir.appendingPathComponent("profile").path, control, String(width), String(height),
         ])
