@@ -11,7 +11,7 @@ struct ValueValidationTests {
         #expect(d.gpsd.host == "127.0.0.1" && d.gpsd.port == 2947)
         #expect(d.target.device == nil && d.target.host == "127.0.0.1" && d.target.port == 2947)
         #expect(d.onboard.device == nil && d.onboard.host == "127.0.0.1" && d.onboard.port == 2947)
-        #expect(d.onboard.mountOffsetDegrees == 90)
+        #expect(d.follow.mountOffsetDegrees == 90)
         #expect(d.drone.address == "192.168.1.1" && d.drone.atPort == 5556 && d.drone.navdataPort == 5554)
         #expect(d.drone.outdoor == true && d.drone.altitudeMaxMeters == 10)
         #expect(d.follow.standoffMeters == 11 && d.follow.altitudeMeters == 3 && d.follow.maxTiltDegrees == 20)
@@ -307,8 +307,8 @@ struct ValueValidationTests {
           ])
     func mountOffsetNormalised(written: String, expected: Double) throws {
         let c = try TestDocument.flyable("onboard.mount_offset_deg", written).parse().get()
-        #expect(abs(c.onboard.mountOffsetDegrees - expected) < 1e-9)
-        #expect(c.onboard.mountOffsetDegrees >= 0 && c.onboard.mountOffsetDegrees < 360)
+        #expect(abs(c.follow.mountOffsetDegrees - expected) < 1e-9)
+        #expect(c.follow.mountOffsetDegrees >= 0 && c.follow.mountOffsetDegrees < 360)
     }
 
     @Test("-45 and 315 give the same configuration")
