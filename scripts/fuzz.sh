@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# scripts/fuzz.sh [TARGET] [--seconds N] [--ci] [--build-only] — coverage-guided fuzzing (docs/fuzzing.md).
+# scripts/fuzz.sh [TARGET] [--seconds N] [--ci] [--build-only] [--print-dict] — coverage-guided fuzzing
+# (docs/fuzzing.md).
 #
 # Builds the libFuzzer targets of Fuzz/Targets/ with -sanitize=fuzzer,address (Swift) and
 # -fsanitize=fuzzer-no-link,address (TOMLKit's bundled toml++), then runs each for N seconds
-# (default 30) over its corpus Fuzz/corpus/<target>/ and dictionary Fuzz/dict/<target>.dict.
+# (default 30) over its corpus Fuzz/corpus/<target>/ and dictionary Fuzz/dict/<target>.dict (for
+# config, plus every table and key of docs/config-keys.md). --print-dict: print each target's
+# dictionary as the run gives it to libFuzzer, and build and run nothing.
 # TARGET: navdata | at | gpsd-json | config | mavlink (default: all five, in that order).
 #
 # Prints per target: execs, execs/s, coverage (edges: libFuzzer's `cov:` at start and end) and findings.
@@ -30,6 +33,7 @@ all_targets=(navdata at gpsd-json config mavlink)
 seconds=30
 ci=0
 build_only=0
+print_dict_only=0
 targets=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -37,13 +41,29 @@ while [[ $# -gt 0 ]]; do
         --seconds=*) seconds="${1#--seconds=}"; shift ;;
         --build-only) build_only=1; shift ;;
         --ci) ci=1; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        --print-dict) print_dict_only=1; shift ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         navdata|at|gpsd-json|config|mavlink) targets+=("$1"); shift ;;
         *) echo "fuzz.sh: unknown argument '$1' (targets: ${all_targets[*]})" >&2; exit 2 ;;
     esac
 done
 [[ "$seconds" =~ ^[0-9]+$ && "$seconds" -gt 0 ]] || { echo "fuzz.sh: --seconds needs a positive integer" >&2; exit 2; }
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all_targets[@]}")
+
+# The dictionary libFuzzer runs TARGET with, on stdout: Fuzz/dict/TARGET.dict, and for config also one
+# entry per table and key of the key table, read from docs/config-keys.md (generated from ConfigKeys.all;
+# a test fails while it is stale), so a new key reaches the fuzzer with no second list to keep.
+print_dict() {  # TARGET
+    if [[ -f "$root/Fuzz/dict/$1.dict" ]]; then cat "$root/Fuzz/dict/$1.dict"; fi
+    if [[ "$1" == config ]]; then
+        sed -nE -e 's/^## \[([a-z_]+)\]$/table_\1="[\1]"/p' -e 's/^\| `([a-z_]+)` \|.*$/key_\1="\1 ="/p' \
+            "$root/docs/config-keys.md" | LC_ALL=C sort -u
+    fi
+}
+if [[ $print_dict_only -eq 1 ]]; then
+    for target in "${targets[@]}"; do print_dict "$target"; done
+    exit 0
+fi
 
 build="${FUZZ_BUILD_DIR:-$root/.build-fuzz}"
 mkdir -p "$build/obj" "$build/bin" "$build/runs"
@@ -165,7 +185,8 @@ for target in "${targets[@]}"; do
     mkdir -p "$run_dir" "$scratch" "$root/Fuzz/findings/$target"
     log="$run_dir/$(date -u +%Y%m%dT%H%M%SZ).log"
     dict=()
-    [[ -f "$root/Fuzz/dict/$target.dict" ]] && dict=(-dict="$root/Fuzz/dict/$target.dict")
+    print_dict "$target" > "$run_dir/$target.dict"
+    [[ -s "$run_dir/$target.dict" ]] && dict=(-dict="$run_dir/$target.dict")
     max_len=4096 rss_mb=1536
     # config: longer documents; TOMLKit 0.6.0 never frees a parsed document (docs/fuzzing.md §7), so
     # memory grows ~1.5 MB/s at ~900 execs/s: room for a 30-min run before libFuzzer's RSS limit.

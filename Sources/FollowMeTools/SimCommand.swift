@@ -176,7 +176,7 @@ struct SimCommand: AsyncParsableCommand {
         if let mountOffsetDeg {
             settings.mountOffsetDegrees = mountOffsetDeg
         } else if let config {
-            settings.mountOffsetDegrees = loadConfigurationOrExit(path: config).onboard.mountOffsetDegrees
+            settings.mountOffsetDegrees = loadConfigurationOrExit(path: config).follow.mountOffsetDegrees
         }
 
         var logger = Logger(label: "followme.sim")

@@ -44,7 +44,7 @@ struct GPSCommand: AsyncParsableCommand {
         client.start()
         defer { client.stop() }
 
-        let board = StatusBoard(mountOffsetDegrees: config.onboard.mountOffsetDegrees,
+        let board = StatusBoard(mountOffsetDegrees: config.follow.mountOffsetDegrees,
                                 endpoints: Dictionary(uniqueKeysWithValues: Self.subscriptions(for: config).map { ($0.role, $0.endpoint) }),
                                 interactive: !json && isatty(STDOUT_FILENO) == 1)
         let deadline = timeout.map { SystemClock.now().adding(seconds: $0) }

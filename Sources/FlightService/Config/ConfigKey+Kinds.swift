@@ -18,9 +18,9 @@ extension ConfigKey {
         let rangeText = bound.map { "\(ConfigReader.format(spec.range.lowerBound)) to \($0.text)" }
             ?? ConfigReader.format(spec.range)
         return ConfigKey(
-            table, name, path, default: .value(spec.defaultValue), help: help, spec: spec, typeText: "number",
-            unitText: spec.unit, rangeText: rangeText, defaultText: ConfigReader.format(spec.defaultValue),
-            dependsOn: bound?.dependsOn ?? [],
+            table, name, path, as: .identity, default: .value(spec.defaultValue), help: help, spec: spec,
+            typeText: "number", unitText: spec.unit, rangeText: rangeText,
+            defaultText: ConfigReader.format(spec.defaultValue), dependsOn: bound?.dependsOn ?? [],
             read: { r, d, c in
                 let (range, rangeNote) = bound?.range(r, c, spec.range) ?? (spec.range, nil)
                 return r.double(table, name, default: d, range: range, rangeNote: rangeNote)
@@ -33,10 +33,27 @@ extension ConfigKey {
         _ table: String, _ name: String, _ path: Path<Int>, _ spec: ParameterSpec, help: String,
         note: String? = nil, use: Use = .always
     ) -> ConfigKey {
+        integer(table, name, path, as: .identity, spec, help: help, note: note, use: use)
+    }
+
+    /// A whole number in `spec`'s range kept in a `Double` field (the core's battery percentages): read,
+    /// checked, printed and documented as an `Int` field's (a float is a wrong type).
+    static func integer(
+        _ table: String, _ name: String, _ path: Path<Double>, _ spec: ParameterSpec, help: String,
+        note: String? = nil, use: Use = .always
+    ) -> ConfigKey {
+        integer(table, name, path, as: Conversion(store: { Double($0) }, load: { Int($0) }), spec, help: help,
+                note: note, use: use)
+    }
+
+    private static func integer<Field>(
+        _ table: String, _ name: String, _ path: Path<Field>, as conversion: Conversion<Int, Field>,
+        _ spec: ParameterSpec, help: String, note: String?, use: Use
+    ) -> ConfigKey {
         let rangeText = ConfigReader.format(spec.range)
         return ConfigKey(
-            table, name, path, default: .value(spec.integerDefault), help: help, spec: spec, isInteger: true,
-            typeText: "integer", unitText: spec.unit, rangeText: rangeText,
+            table, name, path, as: conversion, default: .value(spec.integerDefault), help: help, spec: spec,
+            isInteger: true, typeText: "integer", unitText: spec.unit, rangeText: rangeText,
             defaultText: ConfigReader.format(spec.defaultValue), use: use,
             read: { r, d, _ in r.int(table, name, default: d, range: spec.integerRange) },
             value: { String($0) }, comment: "\(spec.unit), \(rangeText)" + (note.map { ", \($0)" } ?? ""))
@@ -46,8 +63,8 @@ extension ConfigKey {
     static func angle(_ table: String, _ name: String, _ path: Path<Double>, _ spec: ParameterSpec, help: String,
                       comment: String, use: Use = .always) -> ConfigKey {
         ConfigKey(
-            table, name, path, default: .value(normalizedDegrees360(spec.defaultValue)), help: help, spec: spec,
-            typeText: "number", unitText: spec.unit, rangeText: "Any finite angle",
+            table, name, path, as: .identity, default: .value(normalizedDegrees360(spec.defaultValue)), help: help,
+            spec: spec, typeText: "number", unitText: spec.unit, rangeText: "Any finite angle",
             defaultText: ConfigReader.format(spec.defaultValue), use: use,
             read: { r, d, _ in normalizedDegrees360(r.double(table, name, default: d, range: nil)) },
             value: { String($0) }, comment: comment)
@@ -59,7 +76,7 @@ extension ConfigKey {
         let range = GPSDLimits.portRange
         let rangeText = "\(range.lowerBound) to \(range.upperBound)"
         return ConfigKey(
-            table, name, path, default: d, help: help, isInteger: true, typeText: "integer",
+            table, name, path, as: .identity, default: d, help: help, isInteger: true, typeText: "integer",
             unitText: udp ? "UDP port" : "TCP port", rangeText: rangeText, defaultText: text(d, String.init), use: use,
             read: { r, d, _ in r.int(table, name, default: d, range: range) },
             value: { String($0) }, comment: (udp ? "UDP, " : "") + rangeText)
@@ -71,8 +88,9 @@ extension ConfigKey {
         comment: String? = nil, use: Use = .always, problem: @escaping @Sendable (String) -> String?
     ) -> ConfigKey {
         ConfigKey(
-            table, name, path, default: d, help: help, typeText: "string", defaultText: text(d, renderTOMLString),
-            use: use, read: { r, d, _ in r.string(table, name, default: d, problem: problem) },
+            table, name, path, as: .identity, default: d, help: help, typeText: "string",
+            defaultText: text(d, renderTOMLString), use: use,
+            read: { r, d, _ in r.string(table, name, default: d, problem: problem) },
             value: renderTOMLString, comment: comment)
     }
 
@@ -82,8 +100,8 @@ extension ConfigKey {
         use: Use = .always, problem: @escaping @Sendable (String) -> String?
     ) -> ConfigKey {
         ConfigKey(
-            table, name, path, default: .value(d), help: help, typeText: "string", defaultText: renderTOMLString(d ?? ""),
-            use: use,
+            table, name, path, as: .identity, default: .value(d), help: help, typeText: "string",
+            defaultText: renderTOMLString(d ?? ""), use: use,
             read: { r, d, _ in
                 let string = r.string(table, name, default: d ?? "", problem: problem)
                 return string.isEmpty ? nil : string
@@ -95,7 +113,8 @@ extension ConfigKey {
     static func bool(_ table: String, _ name: String, _ path: Path<Bool>, default d: Bool, help: String,
                      use: Use = .always) -> ConfigKey {
         ConfigKey(
-            table, name, path, default: .value(d), help: help, typeText: "true or false", defaultText: String(d), use: use,
+            table, name, path, as: .identity, default: .value(d), help: help, typeText: "true or false",
+            defaultText: String(d), use: use,
             read: { r, d, _ in r.bool(table, name, default: d) }, value: { String($0) })
     }
 
@@ -104,9 +123,19 @@ extension ConfigKey {
         _ table: String, _ name: String, _ path: Path<Choice>, default d: Choice, help: String, use: Use = .always,
         printedOnlyWithMAVLink: Bool = false
     ) -> ConfigKey where Choice.RawValue == String {
+        choice(table, name, path, as: .identity, default: d, help: help, use: use,
+               printedOnlyWithMAVLink: printedOnlyWithMAVLink)
+    }
+
+    /// One of an enumeration's raw values, kept in the field as `conversion` says (`follow.takeoff`:
+    /// "start" is the core's `takeOffOnStart`).
+    static func choice<Choice: RawRepresentable & CaseIterable & Equatable & Sendable, Field>(
+        _ table: String, _ name: String, _ path: Path<Field>, as conversion: Conversion<Choice, Field>,
+        default d: Choice, help: String, use: Use = .always, printedOnlyWithMAVLink: Bool = false
+    ) -> ConfigKey where Choice.RawValue == String {
         let choices = Choice.allCases.map { renderTOMLString($0.rawValue) }.joined(separator: " or ")
         return ConfigKey(
-            table, name, path, default: .value(d), help: help, typeText: "string", rangeText: choices,
+            table, name, path, as: conversion, default: .value(d), help: help, typeText: "string", rangeText: choices,
             defaultText: renderTOMLString(d.rawValue), use: use, printedOnlyWithMAVLink: printedOnlyWithMAVLink,
             read: { r, d, _ in r.choice(table, name, default: d) },
             value: { renderTOMLString($0.rawValue) }, comment: choices)
@@ -118,8 +147,8 @@ extension ConfigKey {
         let hertz = FollowMeConfiguration.ReceiverRate.hertzRange
         let rangeText = "\"max\", \"device\" or Hz \(ConfigReader.format(hertz))"
         return ConfigKey(
-            table, "rate_hz", path, default: .value(d), help: help, typeText: "string or number", unitText: "Hz",
-            rangeText: rangeText, defaultText: d.description, use: use,
+            table, "rate_hz", path, as: .identity, default: .value(d), help: help, typeText: "string or number",
+            unitText: "Hz", rangeText: rangeText, defaultText: d.description, use: use,
             read: { r, d, _ in
                 let keyword: String
                 switch d {

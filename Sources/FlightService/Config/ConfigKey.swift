@@ -55,7 +55,9 @@ package struct ConfigKey: Sendable {
     /// `config check` prints the key only for a MAVLink file (`[mavlink]`, `drone.protocol`), so an
     /// AR.Drone file prints what it did before MAVLink existed.
     package let printedOnlyWithMAVLink: Bool
-    /// The configuration field (a `WritableKeyPath<FollowMeConfiguration, _>`): one row per field.
+    /// The field the key writes (a `WritableKeyPath<FollowMeConfiguration, _>`): a field of the config's
+    /// own tables (`\.mavlink.port`), or the flight core's parameter itself (`\.follow.standoffMeters`,
+    /// `\.failsafe.minBatteryPercent`). No two rows write the same field.
     package let keyPath: any AnyKeyPath & Sendable
 
     /// Reads the key into the configuration: the written value if it passes, else the default
@@ -71,11 +73,15 @@ package struct ConfigKey: Sendable {
     /// `table.key`, as messages name it.
     package var dotted: String { "\(table).\(name)" }
 
-    init<Value: Equatable & Sendable>(
-        _ table: String, _ name: String, _ keyPath: any WritableKeyPath<FollowMeConfiguration, Value> & Sendable,
-        default defaultValue: Default<Value>, help: String, spec: ParameterSpec? = nil, isInteger: Bool = false,
-        typeText: String, unitText: String = "", rangeText: String = "", defaultText: String, use: Use = .always,
-        dependsOn: [String] = [], printedOnlyWithMAVLink: Bool = false,
+    /// A row whose value, as the file writes it, is a `Value`, kept in a field of type `Field` through
+    /// `conversion` (``Conversion/identity`` unless the core keeps it differently). `read` returns the
+    /// value to keep (the default when the written one is rejected); `value` writes it back as TOML.
+    init<Value: Equatable & Sendable, Field>(
+        _ table: String, _ name: String, _ keyPath: any WritableKeyPath<FollowMeConfiguration, Field> & Sendable,
+        as conversion: Conversion<Value, Field>, default defaultValue: Default<Value>, help: String,
+        spec: ParameterSpec? = nil, isInteger: Bool = false, typeText: String, unitText: String = "",
+        rangeText: String = "", defaultText: String, use: Use = .always, dependsOn: [String] = [],
+        printedOnlyWithMAVLink: Bool = false,
         read: @escaping @Sendable (inout ConfigReader, _ default: Value, FollowMeConfiguration) -> Value,
         value: @escaping @Sendable (Value) -> String, comment: String? = nil
     ) {
@@ -98,9 +104,26 @@ package struct ConfigKey: Sendable {
             case .sameAs(let source, _): return c[keyPath: source]
             }
         }
-        self.read = { r, c in c[keyPath: keyPath] = read(&r, resolved(c), c) }
-        self.applyDefault = { c in c[keyPath: keyPath] = resolved(c) }
-        self.render = { c in "\(name) = \(value(c[keyPath: keyPath]))" + (comment.map { "  # \($0)" } ?? "") }
-        self.differsFromDefault = { c in c[keyPath: keyPath] != resolved(c) }
+        self.read = { r, c in c[keyPath: keyPath] = conversion.store(read(&r, resolved(c), c)) }
+        self.applyDefault = { c in c[keyPath: keyPath] = conversion.store(resolved(c)) }
+        self.render = { c in
+            "\(name) = \(value(conversion.load(c[keyPath: keyPath])))" + (comment.map { "  # \($0)" } ?? "")
+        }
+        self.differsFromDefault = { c in conversion.load(c[keyPath: keyPath]) != resolved(c) }
     }
+
+    /// How a key's value as the file writes it (`Value`) is kept in the field it writes (`Field`): the
+    /// same type, or the core's (a whole-percent integer kept as the core's `Double` percent). `load`
+    /// undoes `store` for every value the key accepts.
+    struct Conversion<Value, Field>: Sendable {
+        /// The field's value for a value the file writes.
+        let store: @Sendable (Value) -> Field
+        /// The value the file writes for the field's value (printed by `config check`, compared to the default).
+        let load: @Sendable (Field) -> Value
+    }
+}
+
+extension ConfigKey.Conversion where Value == Field {
+    /// The field holds the value as the file writes it.
+    static var identity: Self { Self(store: { $0 }, load: { $0 }) }
 }

@@ -4,9 +4,11 @@ import FollowCore
 ///
 /// Parsing, the defaults, `followme config check`'s printout, the unknown-key suggestions, the
 /// unused-key notes, the shipped-comment test and docs/config-keys.md all walk this table
-/// (``ConfigKey``). Numeric keys the flight core reads take its `ParameterSpec` (declared once, in
-/// FollowCore); the others declare theirs here. Adding a key: a stored field in its table's struct
-/// (`FollowMeConfiguration.swift`), one row here, and its use.
+/// (``ConfigKey``). A key the flight core reads names the core's parameter itself (`\.follow.…` into
+/// `FollowParameters`, `\.failsafe.…` into `FailsafeParameters`) and takes its `ParameterSpec`
+/// (declared once, in FollowCore); the others write a field of the config's own tables and declare
+/// their spec here. Adding a core-backed key: its field and spec in FollowCore's `Parameters/`, one row
+/// here, its line in `etc/followme.toml`, and docs/config-keys.md regenerated (docs/configuration.md §4).
 package enum ConfigKeys {
     private typealias F = FollowParameters.Spec
     private typealias S = FailsafeParameters.Spec
@@ -39,7 +41,7 @@ package enum ConfigKeys {
                 use: .onboardReceiver) { C.hostProblem($0, allowIPv6: true) },
         .port("onboard", "port", \.onboard.port, default: .sameAs(\.gpsd.port, key: "gpsd.port"),
               help: "gpsd TCP port of the onboard receiver.", use: .onboardReceiver),
-        .angle("onboard", "mount_offset_deg", \.onboard.mountOffsetDegrees, F.mountOffsetDegrees,
+        .angle("onboard", "mount_offset_deg", \.follow.mountOffsetDegrees, F.mountOffsetDegrees,
                help: "Degrees clockwise from the receiver's heading to the drone's nose (normalised into [0, 360)).",
                comment: "degrees clockwise, receiver heading → drone nose", use: .onboardReceiver),
         // Default "device": leave the drone's receiver as its integrator set it up (it may feed other
@@ -128,7 +130,7 @@ package enum ConfigKeys {
         .number("follow", "max_climb_mps", \.follow.maxClimbMetersPerSecond, F.maxClimbMetersPerSecond,
                 help: "Maximum climb/descent rate, the AR.Drone's `control:control_vz_max`."),
         // Default auto: a file without the key takes off by itself.
-        .choice("follow", "takeoff", \.follow.takeoff, default: .auto,
+        .choice("follow", "takeoff", \.failsafe.takeOffOnStart, as: C.TakeOff.takeOffOnStart, default: .auto,
                 help: "\"auto\": take off as soon as every preflight check passes; \"start\": only on the operator's START."),
         // Default leash: a file without the key flies behind a walker.
         .choice("follow", "mode", \.follow.mode, default: .leash,
@@ -140,14 +142,14 @@ package enum ConfigKeys {
         .choice("follow", "orbit_direction", \.follow.orbitDirection, default: .clockwise,
                 help: "mode \"orbit\": which way round, seen from above."),
         // Default face-person: a file without the key keeps the nose on the person.
-        .choice("follow", "yaw", \.follow.yaw, default: .facePerson,
+        .choice("follow", "yaw", \.follow.yawMode, default: .facePerson,
                 help: "Where the nose points while following: \"face-person\", or \"travel\" (along the flight from 0.5 m/s until it slows below 0.35 m/s)."),
         // Default takeoff: a file without the key flies altitude_m above take-off.
         .choice("follow", "altitude_mode", \.follow.altitudeMode, default: .takeoff,
                 help: "\"takeoff\": altitude_m above take-off; \"person\": above the person (their 3-D fix), at most drone.altitude_max_m above take-off."),
         // follow.altitude_min_m ≤ drone.altitude_max_m, as altitude_m (the ceiling would win in flight). Default
         // 3 m: "person" climbs with the person but never below the shipped altitude over the take-off ground.
-        .number("follow", "altitude_min_m", \.follow.altitudeMinMeters, F.altitudeFloorMeters,
+        .number("follow", "altitude_min_m", \.follow.altitudeFloorMeters, F.altitudeFloorMeters,
                 help: "altitude_mode \"person\": the lowest the drone flies above take-off, whatever the person's altitude says.",
                 bound: ("drone.altitude_max_m", ["drone.altitude_max_m"], { r, c, declared in
                     guard !r.isRejected("drone", "altitude_max_m") else { return (declared, nil) }

@@ -86,11 +86,11 @@ extension FollowMeConfiguration {
         // catch the default of one conflicting with a written value of the other. follow.altitude_min_m only
         // where it applies, with altitude_mode "person" (elsewhere a ceiling under its 3 m default stays valid).
         checkUnderCeiling("altitude_m", c.follow.altitudeMeters, c, &r)
-        if c.follow.altitudeMode == .person { checkUnderCeiling("altitude_min_m", c.follow.altitudeMinMeters, c, &r) }
+        if c.follow.altitudeMode == .person { checkUnderCeiling("altitude_min_m", c.follow.altitudeFloorMeters, c, &r) }
         checkPersonAltitude(c, &r)
 
         let gpsErrorKnown = !r.isRejected("failsafe", "gps_relative_error_m")
-        let separationMax = c.follow.standoffMeters - Failsafe.separationMarginMeters
+        let separationMax = c.follow.standoffMeters - Self.separationMarginMeters
             - (gpsErrorKnown ? c.failsafe.gpsRelativeErrorMeters : 0)
         if !r.isRejected("failsafe", "min_separation_m"), !r.isRejected("follow", "standoff_m"),
             c.failsafe.minSeparationMeters > separationMax
@@ -180,7 +180,7 @@ extension FollowMeConfiguration {
         let keys = [("follow", "standoff_m"), ("follow", "max_tilt_deg"), ("failsafe", "min_separation_m"),
                     ("failsafe", "gps_relative_error_m"), ("target", "rate_hz")]
         guard !keys.contains(where: { r.isRejected($0.0, $0.1) }) else { return }
-        let separationMax = c.follow.standoffMeters - Failsafe.separationMarginMeters - c.failsafe.gpsRelativeErrorMeters
+        let separationMax = c.follow.standoffMeters - Self.separationMarginMeters - c.failsafe.gpsRelativeErrorMeters
         guard c.failsafe.minSeparationMeters <= separationMax else { return }
         let shortest = StoppingModel.shortestDefensibleStandoffMeters(
             protectedRadiusMeters: c.failsafeParameters.protectedRadiusMeters, follow: c.followParameters,
@@ -240,7 +240,7 @@ extension FollowMeConfiguration {
     /// written (the user changed that one), else the blamed key's table header, if any.
     /// Where min_separation_m's upper bound comes from, for its out-of-range message.
     static func separationRangeNote(gpsErrorKnown: Bool) -> String {
-        "follow.standoff_m − \(ConfigReader.format(Failsafe.separationMarginMeters))"
+        "follow.standoff_m − \(ConfigReader.format(Self.separationMarginMeters))"
             + (gpsErrorKnown ? " − failsafe.gps_relative_error_m" : "")
     }
 

@@ -5,10 +5,12 @@ import FollowCore
 /// The safety gate: the only ways to get one are ``parse(toml:path:)`` (every key type-checked,
 /// range-checked and cross-checked, all problems reported at once) and ``defaults``. Fields are
 /// read-only outside this module, so no code can fly on a value that skipped validation.
-/// Each key (name, unit, range, default, help, field) is one row of `ConfigKeys.all`; numeric keys the
-/// flight core reads take its own `FollowParameters.Spec` / `FailsafeParameters.Spec` (declared once).
-/// The stored fields' initial values are placeholders: ``defaults`` sets each to its row's default.
-/// The documented file is `etc/followme.toml`; the key table docs/config-keys.md.
+/// Each key (name, unit, range, default, help, the field it writes) is one row of `ConfigKeys.all`.
+/// ``follow`` and ``failsafe`` are the flight core's own parameter structs, which the `[follow]`,
+/// `[failsafe]` and `onboard.mount_offset_deg` rows write directly with the core's `ParameterSpec`s;
+/// the other tables are the config's own structs. ``defaults`` sets every field a row writes to the
+/// row's default; a core field no row writes keeps the core's default. The documented file is
+/// `etc/followme.toml`; the key table docs/config-keys.md.
 public struct FollowMeConfiguration: Sendable, Equatable {
     /// `[gpsd]`: the default gpsd both receivers are read from.
     public internal(set) var gpsd: GPSD
@@ -21,10 +23,14 @@ public struct FollowMeConfiguration: Sendable, Equatable {
     /// `[mavlink]`: how to reach a PX4 or ArduPilot autopilot; read only when `drone.protocol` is
     /// "mavlink" (otherwise it holds the defaults, whatever the file says: see ``unusedKeyNotes``).
     public internal(set) var mavlink: MAVLink
-    /// `[follow]`: the follow geometry and the control limits sent to the drone.
-    public internal(set) var follow: Follow
-    /// `[failsafe]`: staleness timeouts and safety margins.
-    public internal(set) var failsafe: Failsafe
+    /// `[follow]` and `onboard.mount_offset_deg` as the flight core takes them: the follow geometry and the
+    /// control limits sent to the drone. The fields no key writes (`targetFixRateHz`,
+    /// `altitudeCeilingMeters`, the expert ones) hold the core's defaults here; ``followParameters`` is
+    /// what flies, with those filled in from `[target]` and `[drone]`.
+    public internal(set) var follow: FollowParameters
+    /// `[failsafe]` (and `follow.takeoff`, as `takeOffOnStart`) as the flight core takes it: staleness
+    /// timeouts and safety margins; `minTakeoffBatteryPercent` and `landedConfirmSeconds` at the core's defaults.
+    public internal(set) var failsafe: FailsafeParameters
     /// `[log]`: where flight logs go, and how many are kept.
     public internal(set) var log: Log
     /// `[status]`: the live status socket `followme watch` reads.
@@ -32,10 +38,11 @@ public struct FollowMeConfiguration: Sendable, Equatable {
     /// `[web]`.
     public internal(set) var web: Web
 
-    /// Every field at its placeholder; only ``defaults`` starts from here.
+    /// The config's own tables at placeholders, the core's structs at the core's defaults; only
+    /// ``defaults`` starts from here.
     init() {
         (gpsd, target, onboard, drone, mavlink) = (GPSD(), Target(), Onboard(), Drone(), MAVLink())
-        (follow, failsafe, log, status, web) = (Follow(), Failsafe(), Log(), Status(), Web())
+        (follow, failsafe, log, status, web) = (.defaults, .defaults, Log(), Status(), Web())
     }
 
     /// Every key at its declared default (its `ConfigKeys` row).
@@ -116,7 +123,9 @@ extension FollowMeConfiguration {
         }
     }
 
-    /// `[onboard]`: the receiver on the drone, which also supplies the heading (gpsd ATT).
+    /// `[onboard]`: the receiver on the drone, which also supplies the heading (gpsd ATT). Its
+    /// `mount_offset_deg` is the core's `FollowParameters.mountOffsetDegrees` (``FollowMeConfiguration/follow``),
+    /// normalised to [0, 360).
     public struct Onboard: Sendable, Equatable {
         /// Exact gpsd device path of the onboard receiver; `nil` (file: "") = any device on that gpsd.
         public package(set) var device: String? = nil
@@ -124,9 +133,6 @@ extension FollowMeConfiguration {
         public internal(set) var host: String = ""
         /// gpsd TCP port; defaults to `[gpsd] port`.
         public internal(set) var port: Int = 0
-        /// Degrees clockwise from the receiver's heading to the drone's nose, normalised to [0, 360).
-        /// Drone nose heading = receiver heading + this. Default 90 (receiver mounted sideways).
-        public internal(set) var mountOffsetDegrees: Double = 0
         /// Fix rate to ask gpsd for. See ``ReceiverRate``.
         public internal(set) var rate: ReceiverRate = .max
 
@@ -161,113 +167,22 @@ extension FollowMeConfiguration {
         case mavlink
     }
 
-    /// `[follow]`: where the drone flies relative to the person, and how hard it may manoeuvre.
-    /// Unit, range and default of each key: `FollowParameters.Spec` (the flight core's, declared once).
-    public struct Follow: Sendable, Equatable {
-        /// Horizontal distance kept from the person. At least `min_separation_m + gps_relative_error_m +
-        /// 0.5 +` the room a walker heading at the drone takes before it has backed away to their pace
-        /// (FollowCore `StoppingModel`, docs/stopping-model.md §4): 10.34 m with the other defaults.
-        public internal(set) var standoffMeters: Double = 0
-        /// Flight altitude above take-off; at most `drone.altitude_max_m`.
-        public internal(set) var altitudeMeters: Double = 0
-        /// Maximum tilt (roll/pitch). Sent as `control:euler_angle_max`, whose settable range is
-        /// 0–0.52 rad = 30° (docs/dynamics-and-follow.md §1.1, config_keys.h).
-        public internal(set) var maxTiltDegrees: Double = 0
-        /// Maximum yaw rate. Sent as `control:control_yaw`; 40–350 °/s is the SDK's recommended range
-        /// (docs/ardrone-protocol.md §4).
-        public internal(set) var maxYawRateDegreesPerSecond: Double = 0
-        /// Maximum climb/descent rate. Sent as `control:control_vz_max` (mm/s), recommended
-        /// 200–2000 mm/s (docs/ardrone-protocol.md §4).
-        public internal(set) var maxClimbMetersPerSecond: Double = 0
-        /// When the drone takes off: as soon as every preflight prerequisite holds, or on the
-        /// operator's START (the cockpit, `followme start`).
-        public internal(set) var takeoff: TakeOff = .auto
-        /// Where round the person the standoff is kept: `FollowCore.FollowMode`.
-        public internal(set) var mode: FollowMode = .leash
-        /// `mode = "angle"`: degrees clockwise from the person's direction of travel (PX4 `FLW_TGT_FA`).
-        public internal(set) var angleDegrees: Double = 0
-        /// The standoff point's speed round the person: the orbit's, the angle mode's bound.
-        public internal(set) var orbitSpeedMetersPerSecond: Double = 0
-        /// `mode = "orbit"`: which way round, seen from above.
-        public internal(set) var orbitDirection: OrbitDirection = .clockwise
-        /// Where the nose points while following: at the person, or along the flight (`FollowCore.YawMode`).
-        public internal(set) var yaw: YawMode = .facePerson
-        /// What `altitudeMeters` is measured from: take-off, or the person (`FollowCore.AltitudeMode`).
-        public internal(set) var altitudeMode: AltitudeMode = .takeoff
-        /// `altitude_mode = "person"`: the lowest the drone flies above take-off; at most `drone.altitude_max_m`.
-        public internal(set) var altitudeMinMeters: Double = 0
+    /// `[follow] takeoff`: when the drone takes off, kept as the core's `FailsafeParameters.takeOffOnStart`.
+    public enum TakeOff: String, Sendable, Equatable, CaseIterable {
+        /// As soon as every preflight prerequisite holds (every file written before START existed).
+        case auto
+        /// Only on the operator's START (the cockpit, `followme start`), given when every prerequisite holds.
+        case start
 
-        /// `[follow] takeoff`.
-        public enum TakeOff: String, Sendable, Equatable, CaseIterable {
-            /// As soon as every preflight prerequisite holds (every file written before START existed).
-            case auto
-            /// Only on the operator's START, given when every prerequisite holds.
-            case start
-        }
-
-        /// `maxTiltDegrees` in radians, as `control:euler_angle_max` takes it.
-        public var maxTiltRadians: Double { radians(fromDegrees: maxTiltDegrees) }
-        /// `maxYawRateDegreesPerSecond` in rad/s, as `control:control_yaw` takes it.
-        public var maxYawRateRadiansPerSecond: Double { radians(fromDegrees: maxYawRateDegreesPerSecond) }
-        /// `maxClimbMetersPerSecond` in mm/s, as `control:control_vz_max` takes it.
-        public var maxClimbMillimetersPerSecond: Double { maxClimbMetersPerSecond * 1000 }
+        /// How the core keeps it: `takeOffOnStart` is true for "start".
+        static let takeOffOnStart = ConfigKey.Conversion<TakeOff, Bool>(
+            store: { $0 == .start }, load: { $0 ? .start : .auto })
     }
 
-    /// `[failsafe]`: when telemetry counts as stale and the margins that make the drone hold or land.
-    /// Unit, range and default of each key: `FailsafeParameters.Spec` (the flight core's, declared once).
-    public struct Failsafe: Sendable, Equatable {
-        /// Target fix older than this → stop following and hover.
-        public internal(set) var targetTimeoutSeconds: Double = 0
-        /// No target fix for this long → land; longer than `targetTimeoutSeconds`.
-        public internal(set) var landAfterSeconds: Double = 0
-        /// Onboard fix older than this → hover.
-        public internal(set) var onboardTimeoutSeconds: Double = 0
-        /// Onboard heading (gpsd ATT) older than this → hover.
-        public internal(set) var headingTimeoutSeconds: Double = 0
-        /// No navdata for this long → link lost. The drone's own com watchdog fires at 2 s
-        /// (docs/ardrone-protocol.md §2.2).
-        public internal(set) var navdataTimeoutSeconds: Double = 0
-        /// Battery at or below this → land, whole percent (navdata `vbat_flying_percentage`).
-        public internal(set) var minBatteryPercent: Int = 0
-        /// Radius of the allowed flight area around the take-off point. Reaching 90 % of it is a named hold.
-        public internal(set) var geofenceMeters: Double = 0
-        /// Drone–person distance beyond which the drone stops following and holds (then lands).
-        public internal(set) var maxTargetDistanceMeters: Double = 0
-        /// Closer than this to the person → back off/hold; at most `follow.standoff_m` −
-        /// ``separationMarginMeters`` − `gpsRelativeErrorMeters`.
-        public internal(set) var minSeparationMeters: Double = 0
-        /// How far the two receivers' measured offset may be off the truth. The drone keeps
-        /// `minSeparationMeters` + this from the *measured* person.
-        public internal(set) var gpsRelativeErrorMeters: Double = 0
-        /// Navdata must confirm lift-off (TRANS_TAKEOFF, flying or hovering) this soon after REF
-        /// take-off. Otherwise the take-off is abandoned (landed, no retry).
-        public internal(set) var takeOffTimeoutSeconds: Double = 0
-        /// Longest climb to `follow.altitude_m` before holding where it got to (then landing after
-        /// `land_after_s`).
-        public internal(set) var climbTimeoutSeconds: Double = 0
-        /// Battery must stay under `min_battery_pct` this long before the drone lands for it.
-        public internal(set) var lowBatteryConfirmSeconds: Double = 0
-        /// Battery under this lands at once, whole percent. The lower of this and `min_battery_pct`
-        /// applies (so a low `min_battery_pct` needs no second edit).
-        public internal(set) var criticalBatteryPercent: Int = 0
-        /// Fixes whose gpsd `eph` exceeds this are refused.
-        public internal(set) var maxEphMeters: Double = 0
-        /// A fix whose receiver time lags the stream's clock by more than this is stale (a backlog).
-        public internal(set) var maxFixLagSeconds: Double = 0
-        /// A mean wind estimate (metres per second, over `WindMonitor.meanTimeConstantSeconds`) above
-        /// this lands the drone; 0 = no fixed limit. The tilt-authority check (`windSaturationSeconds`)
-        /// applies either way.
-        public internal(set) var maxWindMetersPerSecond: Double = 0
-        /// Seconds the wind estimate may sit at the edge of what full tilt can fight before the drone
-        /// lands: past that it is being blown, not flown. Counted on `WindMonitor`'s leaky clock (up
-        /// while saturated, back down at `WindMonitor.saturationLeak` of that rate while not).
-        public internal(set) var windSaturationSeconds: Double = 0
-
-        /// How far inside the standoff the minimum separation must stay, metres: the flight core's aim
-        /// margin (`ControllerTuning.separationMarginMeters`); GPS noise alone moves the measured
-        /// distance by about this much, so a tighter margin would trip the separation failsafe at rest.
-        public static let separationMarginMeters: Double = ControllerTuning().separationMarginMeters
-    }
+    /// How far inside the standoff the minimum separation must stay, metres: the flight core's aim
+    /// margin (`ControllerTuning.separationMarginMeters`); GPS noise alone moves the measured
+    /// distance by about this much, so a tighter margin would trip the separation failsafe at rest.
+    public static let separationMarginMeters: Double = ControllerTuning().separationMarginMeters
 
     /// `[log]`: the flight log: one file per flight in `directory`, or every flight appended to `path`.
     public struct Log: Sendable, Equatable {

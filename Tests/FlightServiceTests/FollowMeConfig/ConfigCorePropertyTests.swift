@@ -109,6 +109,6 @@ enum ConfigKeyRanges {
     static let altitude = ConfigSchema.specs["follow.altitude_m"]!.range
     static let minSeparation = ConfigSchema.specs["failsafe.min_separation_m"]!.range
     static let landAfter = ConfigSchema.specs["failsafe.land_after_s"]!.range
-    static let separationMargin = FollowMeConfiguration.Failsafe.separationMarginMeters
+    static let separationMargin = FollowMeConfiguration.separationMarginMeters
     static let rateHz = FollowMeConfiguration.ReceiverRate.hertzRange
 }

@@ -64,7 +64,7 @@ struct CrossFieldTests {
                         value: "3 (default)", range: "1 to 2 (drone.altitude_max_m)")
         ])
         let takeoff = try TestDocument.flyable([("drone", "altitude_max_m", "2"), ("follow", "altitude_m", "2")]).parse().get()
-        #expect(takeoff.follow.altitudeMinMeters == 3 && takeoff.followParameters.altitudeFloorMeters == 3)
+        #expect(takeoff.follow.altitudeFloorMeters == 3 && takeoff.followParameters.altitudeFloorMeters == 3)
         let lowered = try TestDocument.flyable([("drone", "altitude_max_m", "2"), ("follow", "altitude_m", "2"),
                                                 ("follow", "altitude_mode", "\"person\""), ("follow", "altitude_min_m", "1.5")])
             .parse().get()

@@ -12,8 +12,8 @@ struct MAVLinkConfigTests {
 
     /// What `followme config check etc/followme.toml` printed (after its header line) before these keys
     /// existed, captured from a build of 351a7e6 (FollowMeConfig, FollowCore and TextFormats as at 83f2c7b,
-    /// the commit before them): an AR.Drone file must render byte for byte the same,
-    /// since the flight log records this text and people diff it.
+    /// the commit before them): an AR.Drone file must still print each of these lines byte for byte, in
+    /// this order (keys added since only add lines), since the flight log records this text and people diff it.
     static let renderedBeforeMAVLink = """
 # FollowMe effective configuration: every key, defaults filled in.
 
@@ -88,31 +88,32 @@ socket = "out/followme.sock"  # "" = none
         #expect(d.readsOnboardReceiver)
     }
 
-    /// ``renderedBeforeMAVLink`` plus the only lines added since, for every file, at their defaults: the
-    /// wind failsafe's two `[failsafe]` keys (session 7) right after `max_fix_lag_s`; `[follow] takeoff`
-    /// and the `[web]` table (session 12); `[follow] mode`, `angle_deg`, `orbit_speed_mps`, `orbit_direction`
-    /// `yaw` and `altitude_mode` (issue 26); `altitude_min_m` (the person mode's floor).
-    static let renderedBeforeMAVLinkPlusWind: String = {
-        var text = renderedBeforeMAVLink
-        for (anchor, added) in [
-            ("max_fix_lag_s = 1.5  # s, 0.2 to 10\n",
-             "max_wind_mps = 0.0  # m/s, 0 to 30, 0 = off\nwind_saturation_s = 2.0  # s, 0.5 to 10\n"),
-            ("max_climb_mps = 0.7  # m/s, 0.2 to 2\n", "takeoff = \"auto\"  # \"auto\" or \"start\"\n"
-                + "mode = \"leash\"  # \"leash\" or \"angle\" or \"orbit\"\nangle_deg = 180.0  # degrees, -180 to 180\n"
-                + "orbit_speed_mps = 2.0  # m/s, 0.2 to 5\n"
-                + "orbit_direction = \"clockwise\"  # \"clockwise\" or \"counterclockwise\"\n"
-                + "yaw = \"face-person\"  # \"face-person\" or \"travel\"\n"
-                + "altitude_mode = \"takeoff\"  # \"takeoff\" or \"person\"\n"
-                + "altitude_min_m = 3.0  # m, 1 to drone.altitude_max_m\n"),
-        ] {
-            precondition(text.ranges(of: anchor).count == 1)
-            text = text.replacing(anchor, with: anchor + added)
+    /// `rendered` (a `renderedTOML()` text, ending in a newline) split into the lines of the keys and tables
+    /// ``renderedBeforeMAVLink`` had, and the `table.key` of every other line (a new table goes whole).
+    static func splitByKeysBeforeMAVLink(_ rendered: String) -> (before: String, added: [String]) {
+        func keys(_ block: Substring) -> (table: String, keys: [String]) {
+            let lines = block.split(separator: "\n")
+            let table = lines.first.map { String($0.dropFirst().dropLast()) } ?? ""
+            return (table, lines.dropFirst().map { "\(table).\($0.prefix { $0 != " " })" })
         }
-        return text + "\n[web]\nlisten = \"\"  # \"\" = no cockpit\nland_without_code = false\n"
-            + "code_file = \"\"  # \"\" = a new code at every start\n"
-    }()
+        let old = renderedBeforeMAVLink.split(separator: "\n\n").dropFirst().map(keys)
+        let oldKeys = Set(old.flatMap(\.keys)), oldTables = Set(old.map(\.table))
+        var added: [String] = []
+        var kept: [String] = []
+        for (index, block) in rendered.dropLast().split(separator: "\n\n", omittingEmptySubsequences: false).enumerated() {
+            guard index > 0 else { kept.append(String(block)); continue }
+            let (table, blockKeys) = keys(block)
+            guard oldTables.contains(table) else { added += blockKeys; continue }
+            var lines = [String(block.split(separator: "\n")[0])]
+            for (key, line) in zip(blockKeys, block.split(separator: "\n").dropFirst()) {
+                if oldKeys.contains(key) { lines.append(String(line)) } else { added.append(key) }
+            }
+            kept.append(lines.joined(separator: "\n"))
+        }
+        return (kept.joined(separator: "\n\n") + "\n", added)
+    }
 
-    @Test("an AR.Drone file renders byte for byte as before MAVLink (plus only the wind keys), with or without the new keys")
+    @Test("an AR.Drone file renders every line it rendered before MAVLink byte for byte, plus only keys added since")
     func arDroneRenderingUnchanged() throws {
         // Given the shipped file, and the same file without the protocol line and the [mavlink] table
         let shipped = try ShippedConfigAndRenderingTests.shippedText()
@@ -127,10 +128,14 @@ socket = "out/followme.sock"  # "" = none
         for text in [shipped, withoutNewKeys] {
             // When each is parsed and rendered (with the checkout's status socket, as config check shows it)
             let c = try FollowMeConfiguration.parse(toml: text, path: "etc/followme.toml")
-            // Then it is an AR.Drone configuration that prints exactly what it printed before, plus the
-            // two wind failsafe lines
+            // Then it is an AR.Drone configuration that prints every line it printed before, unchanged and
+            // in order, plus one line per key added since: neither drone.protocol nor [mavlink]
             #expect(c.drone.linkProtocol == .ardrone && c.mavlink == .defaults)
-            #expect(c.renderedTOML() == Self.renderedBeforeMAVLinkPlusWind)
+            let (before, added) = Self.splitByKeysBeforeMAVLink(c.renderedTOML())
+            #expect(before == Self.renderedBeforeMAVLink)
+            let printed = ConfigKeys.all.filter { !$0.printedOnlyWithMAVLink }.map(\.dotted)
+            #expect(added == printed.filter { added.contains($0) } && Set(added).isSubset(of: printed))
+            #expect(added.contains("failsafe.max_wind_mps") && added.contains("web.listen"))
         }
     }
 

@@ -87,7 +87,7 @@ struct ShippedConfigAndRenderingTests {
         let c = try doc.parse().get()
         #expect(c.target.device == "/dev/gps\"t\\é")
         #expect(c.log.path == "/var/log/followme/flight \"1\".log")
-        #expect(c.onboard.mountOffsetDegrees == 314.75)
+        #expect(c.follow.mountOffsetDegrees == 314.75)
         // When it is rendered and parsed again
         let again = try FollowMeConfiguration.parse(toml: c.renderedTOML(), path: "rendered")
         // Then nothing changed

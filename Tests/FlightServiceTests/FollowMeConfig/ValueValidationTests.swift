@@ -11,7 +11,7 @@ struct ValueValidationTests {
         #expect(d.gpsd.host == "127.0.0.1" && d.gpsd.port == 2947)
         #expect(d.target.device == nil && d.target.host == "127.0.0.1" && d.target.port == 2947)
         #expect(d.onboard.device == nil && d.onboard.host == "127.0.0.1" && d.onboard.port == 2947)
-        #expect(d.onboard.mountOffsetDegrees == 90)
+        #expect(d.follow.mountOffsetDegrees == 90)
         #expect(d.drone.address == "192.168.1.1" && d.drone.atPort == 5556 && d.drone.navdataPort == 5554)
         #expect(d.drone.outdoor == true && d.drone.altitudeMaxMeters == 10)
         #expect(d.follow.standoffMeters == 11 && d.follow.altitudeMeters == 3 && d.follow.maxTiltDegrees == 20)
@@ -130,10 +130,21 @@ struct ValueValidationTests {
         #expect(problem == .wrongType(path: TestDocument.path, line: line, key: c.key, expected: c.expected, found: c.found))
     }
 
-    @Test("every known key has a wrong-type case")
-    func wrongTypeTableCoversSchema() {
-        let covered = Set(Self.wrongTypeCases.map(\.key))
-        #expect(Set(ConfigSchema.dottedKeys) == covered)
+    @Test("every key refuses a value of the wrong type (an array), naming its key, line and type",
+          arguments: ConfigKeys.all.map(\.dotted))
+    func wrongTypeEveryKey(dotted: String) throws {
+        // Given a flyable document with the key written as an array, which no key takes, when it is parsed
+        let key = try #require(ConfigKeys.all.first { $0.dotted == dotted })
+        let (problem, line) = try TestDocument.soleProblem(writing: dotted, "[1]")
+        // Then exactly that key is reported as a wrong type, on its line; a numeric key expects its kind
+        guard case .wrongType(let path, let reported, let problemKey, let expected, let found) = problem else {
+            Issue.record("\(dotted): \(problem)")
+            return
+        }
+        #expect(path == TestDocument.path && reported == line && problemKey == dotted && found == "an array")
+        if key.spec != nil {
+            #expect(expected == (key.isInteger ? "an integer" : "a number"), "\(dotted)")
+        }
     }
 
     // MARK: Out of range
@@ -244,17 +255,41 @@ struct ValueValidationTests {
         #expect(problem == .outOfRange(path: TestDocument.path, line: line, key: c.key, value: c.shown, range: c.range))
     }
 
-    @Test("every numeric key except mount_offset_deg has a finite out-of-range case")
-    func outOfRangeTableCoversNumericKeys() {
-        let numeric = Set(ConfigSchema.dottedKeys).subtracting([
-            "gpsd.host", "target.device", "target.host", "onboard.device", "onboard.host",
-            "onboard.mount_offset_deg", "drone.address", "drone.outdoor", "log.path", "log.directory", "status.socket",
-            "drone.protocol", "mavlink.address", "mavlink.autopilot", "mavlink.position_source",
-            "follow.takeoff", "web.listen", "web.land_without_code", "web.code_file",
-            "follow.mode", "follow.orbit_direction", "follow.altitude_mode", "follow.yaw", "mavlink.point_camera",
-        ])
-        let covered = Set(Self.outOfRangeCases.filter { Double($0.value)?.isFinite ?? false }.map(\.key))
-        #expect(covered == numeric)
+    /// The numeric keys whose accepted range is their declared spec's, fixed (no other key bounds it).
+    static var fixedRangeKeys: [ConfigKey] {
+        ConfigKeys.all.filter { key in key.spec.map { key.rangeText == ConfigReader.format($0.range) } ?? false }
+    }
+
+    /// Just below and just above `spec`'s range: 1 outside for a whole-number key, 1 % of the range's
+    /// width for the others; the value as written and as the problem shows it.
+    static func justOutside(_ key: ConfigKey) throws -> [(value: String, shown: String)] {
+        let range = try #require(key.spec).range
+        if key.isInteger {
+            return [Int(range.lowerBound) - 1, Int(range.upperBound) + 1].map { (String($0), String($0)) }
+        }
+        let step = (range.upperBound - range.lowerBound) / 100
+        return [range.lowerBound - step, range.upperBound + step].map { (String($0), ConfigReader.format($0)) }
+    }
+
+    @Test("every numeric key with a fixed range refuses a value just outside either bound, naming that range",
+          arguments: fixedRangeKeys.map(\.dotted))
+    func outOfRangeEveryKey(dotted: String) throws {
+        let key = try #require(ConfigKeys.all.first { $0.dotted == dotted })
+        for (value, shown) in try Self.justOutside(key) {
+            // Given a flyable document with the key just outside its range, when it is parsed
+            let (problem, line) = try TestDocument.soleProblem(writing: dotted, value)
+            // Then only that key is reported, with the value and the row's range
+            #expect(problem == .outOfRange(path: TestDocument.path, line: line, key: dotted, value: shown,
+                                           range: key.rangeText))
+        }
+    }
+
+    @Test("every other numeric key (a range another key bounds, any finite angle, a port) has cases of its own")
+    func outOfRangeTableCoversTheOtherNumericKeys() {
+        let fixed = Set(Self.fixedRangeKeys.map(\.dotted))
+        let others = Set(ConfigKeys.all.filter { ($0.spec != nil || $0.isInteger) && !fixed.contains($0.dotted) }.map(\.dotted))
+        #expect(others.isSuperset(of: ["onboard.mount_offset_deg", "follow.altitude_m", "gpsd.port"]))
+        #expect(others.subtracting(Self.outOfRangeCases.map(\.key)).isEmpty)
     }
 
     @Test("range bounds themselves are accepted",
@@ -307,8 +342,8 @@ struct ValueValidationTests {
           ])
     func mountOffsetNormalised(written: String, expected: Double) throws {
         let c = try TestDocument.flyable("onboard.mount_offset_deg", written).parse().get()
-        #expect(abs(c.onboard.mountOffsetDegrees - expected) < 1e-9)
-        #expect(c.onboard.mountOffsetDegrees >= 0 && c.onboard.mountOffsetDegrees < 360)
+        #expect(abs(c.follow.mountOffsetDegrees - expected) < 1e-9)
+        #expect(c.follow.mountOffsetDegrees >= 0 && c.follow.mountOffsetDegrees < 360)
     }
 
     @Test("-45 and 315 give the same configuration")

@@ -83,9 +83,9 @@ struct WindConfigTests {
         let set = try TestDocument.flyable([
             ("failsafe", "max_wind_mps", "6"), ("failsafe", "wind_saturation_s", "1.5"),
         ]).parse().get()
-        // Then each prints as `key = value  # unit, range[, note]`, last in [failsafe]
+        // Then each prints as `key = value  # unit, range[, note]`, after max_fix_lag_s
         #expect(defaults.contains("max_fix_lag_s = 1.5  # s, 0.2 to 10\n"
-            + "max_wind_mps = 0.0  # m/s, 0 to 30, 0 = off\nwind_saturation_s = 2.0  # s, 0.5 to 10\n\n[log]\n"))
+            + "max_wind_mps = 0.0  # m/s, 0 to 30, 0 = off\nwind_saturation_s = 2.0  # s, 0.5 to 10\n"))
         let text = set.renderedTOML()
         #expect(text.contains("\nmax_wind_mps = 6.0  # m/s, 0 to 30, 0 = off\nwind_saturation_s = 1.5  # s, 0.5 to 10\n"))
         // And parsing the output gives the same configuration

@@ -1,30 +1,40 @@
-import Foundation  // test-only: read the libFuzzer dictionary
+import Foundation  // test-only: run scripts/fuzz.sh --print-dict for the libFuzzer dictionary
 @testable import Simulation
 import Testing
 @testable import FlightService
 
 /// The libFuzzer `config` target's inputs follow the key table (`ConfigKeys.all`): its dictionary names
-/// every table and key, and its corpus reaches every kind of problem, so a new key or rule needs no
-/// second list here and coverage-guided fuzzing starts from every layer of the parser.
+/// every table and key (scripts/fuzz.sh reads them from docs/config-keys.md), and its corpus reaches every
+/// kind of problem, so a new key or rule needs no second list and coverage-guided fuzzing starts from
+/// every layer of the parser.
 @Suite("Config fuzz target: dictionary and corpus")
 struct ConfigFuzzCorpusTests {
-    /// The entries (`"…"` values) of `Fuzz/dict/config.dict`.
+    /// The entries (`"…"` values) of the config target's dictionary as `scripts/fuzz.sh config --print-dict`
+    /// prints it: `Fuzz/dict/config.dict` plus the tables and keys of docs/config-keys.md.
     static func dictionaryEntries() throws -> Set<String> {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        let text = try String(contentsOfFile: url.appendingPathComponent("Fuzz/dict/config.dict").path, encoding: .utf8)
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/bin/bash")
+        script.arguments = [root.appendingPathComponent("scripts/fuzz.sh").path, "config", "--print-dict"]
+        let output = Pipe()
+        script.standardOutput = output
+        try script.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        script.waitUntilExit()
+        try #require(script.terminationStatus == 0, "scripts/fuzz.sh config --print-dict exited \(script.terminationStatus)")
         return Set(text.split(separator: "\n").compactMap { line -> String? in
             guard !line.hasPrefix("#"), let equals = line.firstIndex(of: "="), line.last == "\"" else { return nil }
             return String(line[line.index(equals, offsetBy: 2)..<line.index(before: line.endIndex)])
         })
     }
 
-    @Test("Fuzz/dict/config.dict names every table and key of the key table")
+    @Test("the config fuzz dictionary names every table and key of the key table")
     func dictionaryCoversTheKeys() throws {
         let entries = try Self.dictionaryEntries()
         let wanted = ConfigSchema.tables.flatMap { table in ["[\(table.name)]"] + table.keys.map { "\($0) =" } }
         let missing = wanted.filter { !entries.contains($0) }
-        #expect(missing.isEmpty, "Fuzz/dict/config.dict lacks: \(missing)")
+        #expect(missing.isEmpty, "scripts/fuzz.sh config --print-dict lacks: \(missing)")
     }
 
     @Test("the config corpus reaches every problem kind the parser reports, and flyable files of both links")
