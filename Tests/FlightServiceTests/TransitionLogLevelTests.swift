@@ -21,7 +21,7 @@ struct TransitionLogLevelTests {
         (.takingOff, .notice),
         (.climbing, .notice),
         (.landed, .notice),
-        (.preflight(waitingFor: [.navdata]), .notice),
+        (.preflight(waitingFor: [.telemetry]), .notice),
     ])
     func level(_ state: FlightState, _ level: Logger.Level) {
         #expect(state.transitionLogLevel == level, "\(state.name)")

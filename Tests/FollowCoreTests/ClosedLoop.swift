@@ -59,7 +59,7 @@ struct ClosedLoopConfig {
     var headingRateHz = 5.0
     var headingLatencySeconds = 0.1
     /// Navdata psi = true heading + this (navdata's zero is arbitrary).
-    var navdataYawOffsetDegrees = 37.0
+    var vehicleYawOffsetDegrees = 37.0
     /// Target fixes sampled at these times are displaced by the given vector (outliers).
     var targetFixDisplacements: [(at: Double, by: PlaneVector)] = []
     /// Added to every target fix: the two receivers' relative bias (constant over a run).
@@ -275,7 +275,7 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
             let packet = DroneTelemetry(
                 flightState: .flying, batteryPercent: 80, altitudeMeters: plant.altitudeMeters,
                 velocityBody: plant.bodyVelocity,
-                yawDegrees: wrappedDegrees180(plant.headingDegrees + config.navdataYawOffsetDegrees),
+                yawDegrees: wrappedDegrees180(plant.headingDegrees + config.vehicleYawOffsetDegrees),
                 receivedAt: MonotonicTime(seconds: t))
             deliveries.append((t, .link(.telemetry(packet, sequence: nil))))
         }

@@ -16,7 +16,7 @@ struct DroneEstimatorTests {
                 estimator.ingest(position: velocity * sampled, fixTime: FixFeeder.fixTime(sampled),
                                  receivedAt: MonotonicTime(seconds: t))
             }
-            estimator.ingest(navdataVelocity: velocity, at: MonotonicTime(seconds: t))
+            estimator.ingest(telemetryVelocity: velocity, at: MonotonicTime(seconds: t))
             // When asked where it is now
             if t > 5, let estimate = estimator.estimate(at: MonotonicTime(seconds: t)) {
                 worst = max(worst, (estimate.position - velocity * t).length)
@@ -29,7 +29,7 @@ struct DroneEstimatorTests {
 
     @Test func navdataBeforeTheFirstFixIsIgnored() {
         var estimator = DroneEstimator(latencySeconds: 0.3)
-        estimator.ingest(navdataVelocity: PlaneVector(east: 1, north: 0), at: MonotonicTime(seconds: 1))
+        estimator.ingest(telemetryVelocity: PlaneVector(east: 1, north: 0), at: MonotonicTime(seconds: 1))
         #expect(estimator.estimate(at: MonotonicTime(seconds: 1)) == nil)
         #expect(!estimator.isConverged)
     }

@@ -73,7 +73,7 @@ struct FlightStateMachineAdoptionTests {
         world.sendsNavdata = false
         world.firmwareFollowsIntent = false
         if targetAlsoStale { world.sendsTarget = false }
-        let reached3 = world.run(until: { $0 == .holding(.navdataLost) }, within: 5)
+        let reached3 = world.run(until: { $0 == .holding(.telemetryLost) }, within: 5)
         try #require(reached3 != nil)
         world.flightState = .landed
         world.altitude = 0

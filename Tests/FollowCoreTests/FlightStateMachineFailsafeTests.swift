@@ -26,7 +26,7 @@ struct FlightStateMachineFailsafeTests {
         switch source {
         case "onboard": world.sendsOnboard = false; expected = .onboardFixStale; timeout = FlightStateMachineTests.failsafe.onboardTimeoutSeconds
         case "heading": world.sendsHeading = false; expected = .headingStale; timeout = FlightStateMachineTests.failsafe.headingTimeoutSeconds
-        default: world.sendsNavdata = false; expected = .navdataLost; timeout = FlightStateMachineTests.failsafe.navdataTimeoutSeconds
+        default: world.sendsNavdata = false; expected = .telemetryLost; timeout = FlightStateMachineTests.failsafe.telemetryTimeoutSeconds
         }
         let silencedAt = world.time
         // When that source stays silent
@@ -60,13 +60,13 @@ struct FlightStateMachineFailsafeTests {
         }
     }
 
-    @Test func navdataLostOutranksAStaleTarget() throws {
+    @Test func telemetryLostOutranksAStaleTarget() throws {
         var world = try World.following()
         world.sendsNavdata = false
         world.sendsTarget = false
         world.run(until: { $0.kind == .holding })
         world.run(for: 3)
-        #expect(world.state == .holding(.navdataLost))
+        #expect(world.state == .holding(.telemetryLost))
     }
 
     @Test func aChangeOfHoldReasonDoesNotResetTheLandDeadline() throws {

@@ -13,7 +13,7 @@ struct FlightStateMachineTests {
         #expect(each.allSatisfy { $0.names.count == 1 }, "\(each.map(\.names))")
         #expect(Set(each.flatMap(\.names)).count == each.count)
         #expect(Prerequisites.all.names.count == each.count)
-        #expect(Prerequisites([.heading, .navdata, .operatorStart]).names == ["heading", "navdata", "start"])
+        #expect(Prerequisites([.heading, .telemetry, .operatorStart]).names == ["heading", "navdata", "start"])
     }
 
     @Test func takeOffClimbAndFollowEachConfirmedByTelemetry() throws {
@@ -56,7 +56,7 @@ struct FlightStateMachineTests {
     }
 
     @Test("take-off is aborted (REF land) when a prerequisite stops holding before the drone is up", arguments: [
-        ("target", Prerequisites.targetFix), ("navdata", .navdata), ("heading", .heading),
+        ("target", Prerequisites.targetFix), ("navdata", .telemetry), ("heading", .heading),
         ("person-close", .targetClear), ("configuration", .droneConfigured),
     ])
     func takeOffAbortsWhenAPrerequisiteIsLost(lost: String, expected: Prerequisites) throws {
@@ -167,7 +167,7 @@ struct FlightStateMachineTests {
         world.sendsNavdata = false
         world.run(for: 5)
         // (and for the configuration: the link writes it once navdata flows, FlightLoopCore.start)
-        #expect(world.state == .preflight(waitingFor: [.navdata, .battery, .droneReady, .droneConfigured]))
+        #expect(world.state == .preflight(waitingFor: [.telemetry, .battery, .droneReady, .droneConfigured]))
     }
 
     // MARK: Target stale

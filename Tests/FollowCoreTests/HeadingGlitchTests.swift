@@ -17,7 +17,7 @@ struct HeadingGateTests {
         var tick = 0
         while Double(tick) / 30 <= end + 1e-9 {
             let t = Double(tick) / 30
-            if tick % 2 == 0 { navigator.ingest(navdataYawDegrees: 20, at: MonotonicTime(seconds: t)) }
+            if tick % 2 == 0 { navigator.ingest(vehicleYawDegrees: 20, at: MonotonicTime(seconds: t)) }
             var verdict: Navigator.HeadingVerdict?
             if tick % 6 == 0 { verdict = navigator.ingestHeading(report(normalizedDegrees360(fault(t, 0)), at: t)) }
             each(&navigator, t, verdict)
@@ -63,14 +63,14 @@ struct HeadingGateTests {
     @Test func aWildFirstReportIsReplacedByAgreeingOnes() {
         // Given navdata psi 20° and a first report that is wrong by 180° (the anchor itself is bad)
         var navigator = Navigator(mountOffsetDegrees: 90)
-        navigator.ingest(navdataYawDegrees: 20, at: MonotonicTime(seconds: 0.95))
-        navigator.ingest(navdataYawDegrees: 20, at: MonotonicTime(seconds: 1.0))
+        navigator.ingest(vehicleYawDegrees: 20, at: MonotonicTime(seconds: 0.95))
+        navigator.ingest(vehicleYawDegrees: 20, at: MonotonicTime(seconds: 1.0))
         #expect(navigator.ingestHeading(Self.report(180, at: 1.0)) == .accepted)
         // When correct reports follow (nose 90°), mutually agreeing, over ≥ 0.5 s
         var verdicts: [Navigator.HeadingVerdict] = []
         for k in 1...4 {
             let t = 1.0 + 0.2 * Double(k)
-            navigator.ingest(navdataYawDegrees: 20, at: MonotonicTime(seconds: t))
+            navigator.ingest(vehicleYawDegrees: 20, at: MonotonicTime(seconds: t))
             verdicts.append(navigator.ingestHeading(Self.report(0, at: t)))
         }
         // Then they are held back until confirmed, then replace the one-report anchor
@@ -87,7 +87,7 @@ struct HeadingGateTests {
         for tick in 1...300 {
             let t = Double(tick) / 30
             let yawed = min(max(t - 2, 0) * 90, 180)
-            if tick % 2 == 0 { nav.ingest(navdataYawDegrees: 20 + yawed, at: MonotonicTime(seconds: t)) }
+            if tick % 2 == 0 { nav.ingest(vehicleYawDegrees: 20 + yawed, at: MonotonicTime(seconds: t)) }
             if tick % 6 == 0, nav.ingestHeading(Self.report(normalizedDegrees360(yawed), at: t)) == .rejected { rejected += 1 }
         }
         // Then nothing is rejected and the nose heading ends at 270°

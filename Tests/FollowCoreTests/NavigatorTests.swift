@@ -76,12 +76,12 @@ struct NavigatorTests {
     @Test func betweenHeadingReportsTheNoseFollowsNavdataYaw() {
         // Given a receiver report (nose 90°) while navdata psi reads 20° (arbitrary zero)
         var navigator = Navigator(mountOffsetDegrees: 90)
-        navigator.ingest(navdataYawDegrees: 20, at: MonotonicTime(seconds: 0.95))
-        navigator.ingest(navdataYawDegrees: 20, at: MonotonicTime(seconds: 1.0))
+        navigator.ingest(vehicleYawDegrees: 20, at: MonotonicTime(seconds: 0.95))
+        navigator.ingest(vehicleYawDegrees: 20, at: MonotonicTime(seconds: 1.0))
         navigator.ingest(heading: Self.report(0, at: 1.0))
         // When navdata says the drone yawed 30° clockwise since, with no new report
-        navigator.ingest(navdataYawDegrees: 35, at: MonotonicTime(seconds: 1.5))
-        navigator.ingest(navdataYawDegrees: 50, at: MonotonicTime(seconds: 2.0))
+        navigator.ingest(vehicleYawDegrees: 35, at: MonotonicTime(seconds: 1.5))
+        navigator.ingest(vehicleYawDegrees: 50, at: MonotonicTime(seconds: 2.0))
         // Then the nose heading has turned with it
         let nose = navigator.noseHeadingDegrees(now: MonotonicTime(seconds: 2.0))
         #expect(nose.map { abs(wrappedDegrees180($0 - 120)) < 1e-6 } == true)

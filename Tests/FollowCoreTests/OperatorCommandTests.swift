@@ -184,7 +184,7 @@ struct OperatorCommandTests {
             Issue.record("START before any data: \(String(describing: outcome))")
             return
         }
-        #expect(missing.contains(.targetFix) && missing.contains(.navdata) && !missing.contains(.operatorStart))
+        #expect(missing.contains(.targetFix) && missing.contains(.telemetry) && !missing.contains(.operatorStart))
         #expect(outcome?.name.hasPrefix("refused:waiting ") == true && outcome?.name.contains("target-fix") == true)
         #expect(outcome?.isAccepted == false)
         world.run(for: 10)
@@ -217,6 +217,6 @@ struct OperatorCommandTests {
     func outcomeNames() {
         #expect(OperatorCommand.Outcome.refused(.takingOff).name == "refused:taking-off")
         #expect(OperatorCommand.Outcome.alreadySo.name == "already")
-        #expect(OperatorCommand.Outcome.notReady([.heading, .navdata]).name == "refused:waiting heading,navdata")
+        #expect(OperatorCommand.Outcome.notReady([.heading, .telemetry]).name == "refused:waiting heading,navdata")
     }
 }

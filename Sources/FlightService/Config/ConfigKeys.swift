@@ -166,7 +166,7 @@ package enum ConfigKeys {
                 help: "Onboard fix older than this: hover."),
         .number("failsafe", "heading_timeout_s", \.failsafe.headingTimeoutSeconds, S.headingTimeoutSeconds,
                 help: "Onboard heading older than this: hover."),
-        .number("failsafe", "navdata_timeout_s", \.failsafe.navdataTimeoutSeconds, S.navdataTimeoutSeconds,
+        .number("failsafe", "navdata_timeout_s", \.failsafe.telemetryTimeoutSeconds, S.telemetryTimeoutSeconds,
                 help: "No navdata for this long: link lost."),
         .integer("failsafe", "min_battery_pct", \.failsafe.minBatteryPercent, S.minBatteryPercent,
                  help: "Battery at or below this (confirmed for low_battery_confirm_s): land."),

@@ -187,7 +187,7 @@ public struct FollowController: Sendable {
                                           personVelocity: target.velocity, margin: margin)
         let stopPointLimit = approachLimit(drone: drone.position, person: stopPoint, personVelocity: .zero, margin: 0)
         velocity = HalfPlane.project(velocity, estimateLimit, stopPointLimit)
-        // Moving away from where the person measurably is: an escape, which the tilt slew must not delay.
+        // Moving away from where the person measurably is: an escape, which the vehicle's slew limits must not delay.
         let measuredLimit = approachLimit(drone: drone.position, person: target.position,
                                           personVelocity: target.velocity, margin: 0)
         let escaping = (measuredLimit?.limit ?? 0) < 0 || (stopPointLimit?.limit ?? 0) < 0

@@ -1,6 +1,6 @@
 /// A drone family's model of how its vehicle answers the core's motion: what the follower predicts
 /// across the command latency, brakes with, and estimates the wind with, and the family's own
-/// set-point for each command (docs/architecture.md §3.1, docs/stopping-model.md §1, §5–7). Made by
+/// set-point for each command (docs/architecture.md §4, docs/stopping-model.md §1, §5–7). Made by
 /// the family (`DroneFamily.vehicleModel`), held and stepped by `FollowController`; pure: every time
 /// step is an argument. The core never reads what a model keeps, only what these requirements return.
 public protocol VehicleModel: Sendable {

@@ -1,4 +1,4 @@
-/// The drone's own position and velocity: onboard fixes plus navdata velocity (rotated to the plane)
+/// The drone's own position and velocity: onboard fixes plus telemetry velocity (rotated to the plane)
 /// in the same constant-velocity filter. A fix for an instant the filter has passed is compared with
 /// the estimate back-dated along the velocity (docs/dynamics-and-follow.md §3.5).
 public struct DroneEstimator: Sendable, FixTrackEstimator {
@@ -30,7 +30,7 @@ public struct DroneEstimator: Sendable, FixTrackEstimator {
                         f.update(velocity: velocity, sigmaMetersPerSecond: tuning.reportedVelocitySigmaMetersPerSecond)
                     }
                 } else {
-                    // Navdata carried the filter past the fix's instant: compare with the back-dated estimate.
+                    // Telemetry carried the filter past the fix's instant: compare with the back-dated estimate.
                     let lag = min(f.time.seconds(since: fix.measuredAt), tuning.maxPredictionSeconds)
                     f.update(position: position, predicted: f.position - f.velocity * lag,
                              sigmaMeters: fix.sigmaMeters)
@@ -39,11 +39,11 @@ public struct DroneEstimator: Sendable, FixTrackEstimator {
         ).verdict
     }
 
-    /// Fuses navdata velocity rotated onto the plane (east/north m/s) measured at `time`; ignored before the first fix.
-    public mutating func ingest(navdataVelocity velocity: PlaneVector, at time: MonotonicTime) {
+    /// Fuses telemetry velocity rotated onto the plane (east/north m/s) measured at `time`; ignored before the first fix.
+    public mutating func ingest(telemetryVelocity velocity: PlaneVector, at time: MonotonicTime) {
         guard var f = filter, velocity.isFinite else { return }
         f.predict(to: time)
-        f.update(velocity: velocity, sigmaMetersPerSecond: tuning.navdataVelocitySigmaMetersPerSecond)
+        f.update(velocity: velocity, sigmaMetersPerSecond: tuning.telemetryVelocitySigmaMetersPerSecond)
         track.filter = f
     }
 

@@ -42,10 +42,10 @@ public enum InputOutcome: Sendable, Hashable {
     case headingAccepted
     /// A heading from the person's receiver, which says nothing about the drone.
     case headingIgnored
-    /// An onboard heading that disagrees with the navdata-propagated heading; not used.
+    /// An onboard heading that disagrees with the vehicle-yaw-propagated heading; not used.
     case headingRejected
     case telemetryAccepted
-    /// Navdata stamped before the last packet's time; dropped.
+    /// Telemetry stamped before the last packet's time; dropped.
     case telemetryOutOfOrder
     case shutdownNoted
     case droneConfigurationNoted

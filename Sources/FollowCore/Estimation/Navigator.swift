@@ -1,6 +1,6 @@
 /// Where things are and which way the drone points: the `LocalPlane` (anchored at the first fix either
 /// receiver delivers, never re-anchored) and the nose heading (the onboard receiver's heading +
-/// `mountOffsetDegrees`, propagated between reports with navdata `psi`; reports that disagree by more
+/// `mountOffsetDegrees`, propagated between reports with the vehicle's yaw; reports that disagree by more
 /// than `headingGateDegrees` are not used, and a lasting run of them shows as `headingRejectedSince`).
 /// Why: docs/dynamics-and-follow.md §3.5.
 public struct Navigator: Sendable {
@@ -19,16 +19,16 @@ public struct Navigator: Sendable {
     public private(set) var lastAcceptedHeadingAt: MonotonicTime?
     /// Arrival of the first of the current run of rejected reports; nil once one is used again.
     public private(set) var headingRejectedSince: MonotonicTime?
-    /// Reports rejected for disagreeing with the navdata-propagated heading (for the flight log).
+    /// Reports rejected for disagreeing with the vehicle-yaw-propagated heading (for the flight log).
     public private(set) var rejectedHeadingReports = 0
     /// Times a run of agreeing reports replaced a weakly supported offset (for the flight log).
     public private(set) var reanchoredHeadings = 0
 
-    private var navdataYawDegrees: Double?
-    private var navdataYawAt: MonotonicTime?
-    private var navdataYawRateDegreesPerSecond: Double = 0
-    /// True nose heading minus navdata psi, degrees in [−180, 180).
-    private var navdataYawOffsetDegrees: Double?
+    private var vehicleYawDegrees: Double?
+    private var vehicleYawAt: MonotonicTime?
+    private var vehicleYawRateDegreesPerSecond: Double = 0
+    /// True nose heading minus the vehicle's yaw, degrees in [−180, 180).
+    private var vehicleYawOffsetDegrees: Double?
     /// Reports that agreed with the current offset since it was set.
     private var offsetSupport = 0
     /// The offset the current run of rejected reports implies, its start and length.
@@ -40,19 +40,19 @@ public struct Navigator: Sendable {
     static let offsetUpdateMaxYawRateDegreesPerSecond = 45.0
     /// Weight of each new offset measurement (per report).
     static let offsetUpdateGain = 0.3
-    /// A report disagreeing with the navdata-propagated heading by more than this is not used, degrees.
+    /// A report disagreeing with the vehicle-yaw-propagated heading by more than this is not used, degrees.
     public static let headingGateDegrees = 30.0
     /// A run of this many mutually agreeing rejected reports…
     public static let headingConfirmReports = 3
     /// …spanning at least this long, seconds, replaces a weakly supported offset.
     public static let headingConfirmSeconds = 0.5
-    /// A navdata psi change faster than this is a reset of psi, not a turn, degrees per second
+    /// A the vehicle's yaw change faster than this is a reset of psi, not a turn, degrees per second
     /// (docs/flight-safety-faults.md §4).
-    static let navdataYawMaxPlausibleRateDegreesPerSecond = 700.0
-    /// Navdata yaw older than this is not used, seconds.
-    static let navdataYawMaxAgeSeconds = 0.5
-    /// Navdata yaw is extrapolated with its rate by at most this, seconds.
-    static let navdataYawMaxExtrapolationSeconds = 0.1
+    static let vehicleYawMaxPlausibleRateDegreesPerSecond = 700.0
+    /// Vehicle yaw older than this is not used, seconds.
+    static let vehicleYawMaxAgeSeconds = 0.5
+    /// Vehicle yaw is extrapolated with its rate by at most this, seconds.
+    static let vehicleYawMaxExtrapolationSeconds = 0.1
 
     public init(mountOffsetDegrees: Double, headingLatencySeconds: Double = 0) {
         self.mountOffsetDegrees = mountOffsetDegrees
@@ -88,17 +88,17 @@ public struct Navigator: Sendable {
 
     /// What became of one heading report.
     public enum HeadingVerdict: Sendable, Hashable {
-        /// Used (agrees with the navdata-propagated heading, or there is nothing to check it against).
+        /// Used (agrees with the vehicle-yaw-propagated heading, or there is nothing to check it against).
         case accepted
         /// A run of agreeing reports replaced an offset that only one or two reports had set.
         case reanchored
-        /// Disagrees with the navdata-propagated heading by more than `headingGateDegrees`; not used.
+        /// Disagrees with the vehicle-yaw-propagated heading by more than `headingGateDegrees`; not used.
         case rejected
         /// From the person's receiver: says nothing about the drone.
         case ignored
     }
 
-    /// Takes an onboard heading report (the target receiver's are ignored). Once navdata yaw has anchored
+    /// Takes an onboard heading report (the target receiver's are ignored). Once vehicle yaw has anchored
     /// an offset, a report whose implied offset is more than `headingGateDegrees` from it is rejected; a
     /// run of agreeing rejected reports replaces the offset only if it rests on fewer than
     /// `headingConfirmReports` reports, else `headingRejectedSince` exposes it.
@@ -112,31 +112,31 @@ public struct Navigator: Sendable {
         guard report.role == .onboard else { return .ignored }
         let nose = noseHeadingDegrees(receiverHeadingDegrees: report.headingDegrees)
         lastHeadingReportAt = report.receivedAt
-        guard let yaw = navdataYawDegrees, let yawAt = navdataYawAt else {
+        guard let yaw = vehicleYawDegrees, let yawAt = vehicleYawAt else {
             accept(nose: nose, at: report.receivedAt)
             return .accepted
         }
         let measuredAt = report.receivedAt.adding(seconds: -headingLatencySeconds)
         let gap = measuredAt.seconds(since: yawAt)
-        guard abs(gap) <= Self.navdataYawMaxAgeSeconds else {
+        guard abs(gap) <= Self.vehicleYawMaxAgeSeconds else {
             // Nothing fresh to check it against: used as is.
             accept(nose: nose, at: report.receivedAt)
             return .accepted
         }
-        let yawThen = yaw + navdataYawRateDegreesPerSecond * gap
+        let yawThen = yaw + vehicleYawRateDegreesPerSecond * gap
         let measured = wrappedDegrees180(nose - yawThen)
-        guard let offset = navdataYawOffsetDegrees else {
-            navdataYawOffsetDegrees = measured
+        guard let offset = vehicleYawOffsetDegrees else {
+            vehicleYawOffsetDegrees = measured
             offsetSupport = 1
             accept(nose: nose, at: report.receivedAt)
             return .accepted
         }
         let innovation = wrappedDegrees180(measured - offset)
         // While the drone yaws, the report's assumed age shifts the implied offset by rate × age: widen the gate.
-        let gate = Self.headingGateDegrees + abs(navdataYawRateDegreesPerSecond) * headingLatencySeconds
+        let gate = Self.headingGateDegrees + abs(vehicleYawRateDegreesPerSecond) * headingLatencySeconds
         if abs(innovation) <= gate {
-            if abs(navdataYawRateDegreesPerSecond) < Self.offsetUpdateMaxYawRateDegreesPerSecond {
-                navdataYawOffsetDegrees = wrappedDegrees180(offset + Self.offsetUpdateGain * innovation)
+            if abs(vehicleYawRateDegreesPerSecond) < Self.offsetUpdateMaxYawRateDegreesPerSecond {
+                vehicleYawOffsetDegrees = wrappedDegrees180(offset + Self.offsetUpdateGain * innovation)
             }
             offsetSupport += 1
             accept(nose: nose, at: report.receivedAt)
@@ -154,7 +154,7 @@ public struct Navigator: Sendable {
         }
         if offsetSupport < Self.headingConfirmReports, candidateCount >= Self.headingConfirmReports,
            let since = candidateSince, report.receivedAt.seconds(since: since) >= Self.headingConfirmSeconds {
-            navdataYawOffsetDegrees = measured
+            vehicleYawOffsetDegrees = measured
             offsetSupport = candidateCount
             reanchoredHeadings += 1
             accept(nose: nose, at: report.receivedAt)
@@ -172,33 +172,33 @@ public struct Navigator: Sendable {
         candidateCount = 0
     }
 
-    /// Takes navdata yaw (`psi`, degrees, arbitrary zero).
-    public mutating func ingest(navdataYawDegrees yaw: Double, at time: MonotonicTime) {
+    /// Takes vehicle yaw (`psi`, degrees, arbitrary zero).
+    public mutating func ingest(vehicleYawDegrees yaw: Double, at time: MonotonicTime) {
         guard yaw.isFinite else { return }
-        if let previous = navdataYawDegrees, let previousAt = navdataYawAt {
+        if let previous = vehicleYawDegrees, let previousAt = vehicleYawAt {
             let dt = time.seconds(since: previousAt)
             guard dt > 0 else { return }
             let rate = wrappedDegrees180(yaw - previous) / dt
-            if dt <= Self.navdataYawMaxAgeSeconds, abs(rate) > Self.navdataYawMaxPlausibleRateDegreesPerSecond {
+            if dt <= Self.vehicleYawMaxAgeSeconds, abs(rate) > Self.vehicleYawMaxPlausibleRateDegreesPerSecond {
                 // psi itself jumped (a reset, not a turn): the offset means nothing any more.
-                navdataYawOffsetDegrees = nil
+                vehicleYawOffsetDegrees = nil
                 offsetSupport = 0
-                navdataYawRateDegreesPerSecond = 0
+                vehicleYawRateDegreesPerSecond = 0
             } else {
-                navdataYawRateDegreesPerSecond = dt <= Self.navdataYawMaxAgeSeconds ? rate : 0
+                vehicleYawRateDegreesPerSecond = dt <= Self.vehicleYawMaxAgeSeconds ? rate : 0
             }
         }
-        navdataYawDegrees = yaw
-        navdataYawAt = time
+        vehicleYawDegrees = yaw
+        vehicleYawAt = time
     }
 
     /// The nose heading at `now`, degrees [0, 360); nil before the first report. Staleness is the caller's.
     public func noseHeadingDegrees(now: MonotonicTime) -> Double? {
-        if let offset = navdataYawOffsetDegrees, let yaw = navdataYawDegrees, let yawAt = navdataYawAt {
+        if let offset = vehicleYawOffsetDegrees, let yaw = vehicleYawDegrees, let yawAt = vehicleYawAt {
             let age = now.seconds(since: yawAt)
-            if age >= -Self.navdataYawMaxAgeSeconds, age <= Self.navdataYawMaxAgeSeconds {
-                let ahead = min(max(age, 0), Self.navdataYawMaxExtrapolationSeconds)
-                return normalizedDegrees360(yaw + navdataYawRateDegreesPerSecond * ahead + offset)
+            if age >= -Self.vehicleYawMaxAgeSeconds, age <= Self.vehicleYawMaxAgeSeconds {
+                let ahead = min(max(age, 0), Self.vehicleYawMaxExtrapolationSeconds)
+                return normalizedDegrees360(yaw + vehicleYawRateDegreesPerSecond * ahead + offset)
             }
         }
         return lastReportedNoseHeadingDegrees

@@ -1,9 +1,10 @@
 
-/// Stable, kebab-case names for states and reasons: the flight log's and status line's vocabulary.
+/// Stable, kebab-case names for states and reasons: the flight log's and status line's vocabulary, which
+/// users' scripts read (kept as first written: telemetry is `navdata` there, after the first family).
 extension HoldReason {
     public var name: String {
         switch self {
-        case .navdataLost: "navdata-lost"
+        case .telemetryLost: "navdata-lost"
         case .onboardFixStale: "onboard-fix-stale"
         case .headingStale: "heading-stale"
         case .targetStale: "target-stale"
@@ -39,7 +40,7 @@ extension LandReason {
 extension Prerequisites {
     /// Each prerequisite with its name, in the order `names` lists them.
     static let named: [(Prerequisites, String)] = [
-        (.targetFix, "target-fix"), (.onboardFix, "onboard-fix"), (.heading, "heading"), (.navdata, "navdata"),
+        (.targetFix, "target-fix"), (.onboardFix, "onboard-fix"), (.heading, "heading"), (.telemetry, "navdata"),
         (.battery, "battery"), (.droneReady, "drone-ready"), (.targetClear, "person-too-close"),
         (.droneConfigured, "drone-configuration"), (.targetRate, "target-rate"), (.calmWind, "wind"),
         (.braking, "braking"), (.operatorResume, "operator-hold"), (.operatorStart, "start"),

@@ -9,8 +9,8 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     public static let onboardFix = Prerequisites(rawValue: 1 << 1)
     /// A fresh heading report from the drone's receiver, none currently rejected (`Navigator.headingRejectedSince`).
     public static let heading = Prerequisites(rawValue: 1 << 2)
-    /// Fresh navdata.
-    public static let navdata = Prerequisites(rawValue: 1 << 3)
+    /// Fresh telemetry.
+    public static let telemetry = Prerequisites(rawValue: 1 << 3)
     /// Battery at or above `minTakeoffBatteryPercent` (and `minBatteryPercent`).
     public static let battery = Prerequisites(rawValue: 1 << 4)
     /// The drone is landed, not in emergency nor critical, and its arming checks pass where reported.
@@ -23,7 +23,7 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     /// The person's receiver delivers the fix rate the standoff was sized for (`targetFixRateHz`, when above 1 Hz).
     public static let targetRate = Prerequisites(rawValue: 1 << 8)
 
-    /// Navdata does not say "too much wind" (AR.Drone state bit 20).
+    /// Telemetry does not say "too much wind" (AR.Drone state bit 20).
     public static let calmWind = Prerequisites(rawValue: 1 << 9)
 
     /// The autopilot's braking, read from the vehicle, defends the configured standoff
@@ -39,15 +39,15 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     /// With `AltitudeMode.person` on an autopilot: the person's altitude is known and fresh.
     public static let targetAltitude = Prerequisites(rawValue: 1 << 13)
 
-    public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .navdata, .battery, .droneReady, .targetClear,
+    public static let all: Prerequisites = [.targetFix, .onboardFix, .heading, .telemetry, .battery, .droneReady, .targetClear,
                                             .droneConfigured, .targetRate, .calmWind, .braking, .operatorResume,
                                             .operatorStart, .targetAltitude]
 }
 
 /// Why the drone is hovering in place instead of following. In order of precedence.
 public enum HoldReason: Sendable, Hashable {
-    /// No navdata for `navdataTimeoutSeconds`.
-    case navdataLost
+    /// No telemetry for `telemetryTimeoutSeconds`.
+    case telemetryLost
     /// No onboard fix for `onboardTimeoutSeconds`.
     case onboardFixStale
     /// No onboard heading for `headingTimeoutSeconds`.
@@ -59,7 +59,7 @@ public enum HoldReason: Sendable, Hashable {
     case geofence
     /// The person is further than `maxTargetDistanceMeters` from the drone.
     case targetTooFar
-    /// Onboard heading reports keep disagreeing with navdata's heading, for `headingTimeoutSeconds`.
+    /// Onboard heading reports keep disagreeing with telemetry's heading, for `headingTimeoutSeconds`.
     case headingRejected
     /// Climbing did not reach `altitudeMeters` within `climbTimeoutSeconds`; hovering where it got to.
     case altitudeNotReached
@@ -88,7 +88,7 @@ public enum LandReason: Sendable, Hashable {
     case lowBattery
     /// The service was asked to stop (SIGTERM).
     case shutdown
-    /// Navdata reports the drone landing of its own accord.
+    /// Telemetry reports the drone landing of its own accord.
     case droneInitiated
     /// Battery under `criticalBatteryPercent`: landed at once, without `lowBatteryConfirmSeconds`.
     case criticalBattery
@@ -114,19 +114,19 @@ public enum ReleaseReason: Sendable, Hashable {
 public enum FlightState: Sendable, Hashable {
     /// On the ground, waiting for everything needed to fly.
     case preflight(waitingFor: Prerequisites)
-    /// REF take-off sent; waiting for navdata to report flying or hovering (or abort, or time out).
+    /// Take-off asked; waiting for telemetry to report flying or hovering (or abort, or time out).
     case takingOff
     /// Airborne; climbing (or descending) to `altitudeMeters` before moving sideways.
     case climbing
     /// Following the person.
     case following
-    /// Hovering in place (PCMD flag 0) until the reason clears or `landAfterSeconds` pass.
+    /// Hovering in place  until the reason clears or `landAfterSeconds` pass.
     case holding(HoldReason)
-    /// REF land sent; waiting for navdata to report landed.
+    /// Landing asked; waiting for telemetry to report landed.
     case landing(LandReason)
     /// On the ground after a flight (or a stop before take-off). Terminal.
     case landed
-    /// Navdata reports an emergency.
+    /// Telemetry reports an emergency.
     case emergency
     /// A pilot or the autopilot's failsafe took the vehicle (MAVLink only): FollowMe sends nothing until it is down.
     case released(ReleaseReason)
@@ -164,25 +164,25 @@ public enum FlightStateKind: Sendable, Hashable, CaseIterable {
 public enum TransitionReason: Sendable, Hashable {
     /// Everything needed was fresh; take-off commanded.
     case prerequisitesMet
-    /// Navdata said the drone was already flying when we started: taken over, not landed.
+    /// Telemetry said the drone was already flying when we started: taken over, not landed.
     case adoptedInFlight
-    /// Navdata confirmed the drone is airborne after take-off.
+    /// Telemetry confirmed the drone is airborne after take-off.
     case airborneConfirmed
-    /// Navdata altitude reached `altitudeMeters` within tolerance.
+    /// Telemetry altitude reached `altitudeMeters` within tolerance.
     case altitudeReached
     /// The cause of holding cleared before the land deadline.
     case dataFresh
     case hold(HoldReason)
     case land(LandReason)
-    /// Navdata confirmed the drone landed after we asked it to.
+    /// Telemetry confirmed the drone landed after we asked it to.
     case landedConfirmed
-    /// Navdata reported "landed" for `landedConfirmSeconds` while we thought it was flying.
+    /// Telemetry reported "landed" for `landedConfirmSeconds` while we thought it was flying.
     case landedUnexpectedly
     case emergencyReported
-    /// Navdata cleared the emergency bit and reports landed.
+    /// Telemetry cleared the emergency bit and reports landed.
     case emergencyCleared
     case shutdownBeforeTakeOff
-    /// Navdata did not confirm lift-off within `takeOffTimeoutSeconds`.
+    /// Telemetry did not confirm lift-off within `takeOffTimeoutSeconds`.
     case takeOffNotConfirmed
     /// An autopilot's take-off aborted before it left the ground: it waits in preflight again.
     case takeOffAbortedOnGround

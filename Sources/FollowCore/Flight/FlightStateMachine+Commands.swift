@@ -16,13 +16,13 @@ extension FlightStateMachine {
     /// which way it points; otherwise nil, the firmware's own hover (docs/flight-safety-faults.md §5).
     mutating func holdCommand(reason: HoldReason, now: MonotonicTime) -> ControlOutput? {
         switch reason {
-        case .navdataLost, .onboardFixStale, .headingStale, .headingRejected, .notInControl:
+        case .telemetryLost, .onboardFixStale, .headingStale, .headingRejected, .notInControl:
             return nil
         case .targetStale, .geofence, .targetTooFar, .altitudeNotReached, .personAboveDrone, .batteryUnknown, .vehicleCritical,
              .operatorHold, .targetAltitudeStale:
             break
         }
-        guard let telemetry, navdataFresh(now), onboardFresh(now), let droneState = drone.estimate(at: now),
+        guard let telemetry, telemetryFresh(now), onboardFresh(now), let droneState = drone.estimate(at: now),
               let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
         // Hold where the drone comes to rest braking gently, not where it was.
         let speed = droneState.velocity.length

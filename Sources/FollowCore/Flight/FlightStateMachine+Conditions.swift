@@ -14,8 +14,8 @@ extension FlightStateMachine {
         drone.isConverged && age(drone.lastUsedFixAt, now: now) <= failsafeParameters.onboardTimeoutSeconds
     }
 
-    func navdataFresh(_ now: MonotonicTime) -> Bool {
-        age(telemetry?.receivedAt, now: now) <= failsafeParameters.navdataTimeoutSeconds
+    func telemetryFresh(_ now: MonotonicTime) -> Bool {
+        age(telemetry?.receivedAt, now: now) <= failsafeParameters.telemetryTimeoutSeconds
     }
 
     /// Whether heading reports have been rejected for `headingTimeoutSeconds` in a row.
@@ -34,7 +34,7 @@ extension FlightStateMachine {
             || (strictHeading ? navigator.headingRejectedSince != nil : headingRejected(now)) {
             missing.insert(.heading)
         }
-        if !navdataFresh(now) { missing.insert(.navdata) }
+        if !telemetryFresh(now) { missing.insert(.telemetry) }
         if let person = target.estimate(at: now), let drone = drone.estimate(at: now),
            (person.position - drone.position).length >= failsafeParameters.protectedRadiusMeters {
             // clear
@@ -73,7 +73,7 @@ extension FlightStateMachine {
 
     /// The highest-precedence reason to hold right now, if any.
     func holdReason(now: MonotonicTime) -> HoldReason? {
-        if !navdataFresh(now) { return .navdataLost }
+        if !telemetryFresh(now) { return .telemetryLost }
         // The vehicle's own health before the follow's inputs: either lands after `landAfterSeconds`.
         if let telemetry, telemetry.critical { return .vehicleCritical }
         if let telemetry, telemetry.batteryUnknown { return .batteryUnknown }

@@ -50,11 +50,11 @@ public struct FlightStateMachine: Sendable {
     private var startingUp = false
     /// When REF take-off was first commanded (`takeOffTimeoutSeconds` counts from here).
     private var takeOffStartedAt: MonotonicTime?
-    /// Navdata reported TRANS_TAKEOFF, flying or hovering since the take-off was commanded.
+    /// Telemetry reported TRANS_TAKEOFF, flying or hovering since the take-off was commanded.
     var liftOffConfirmed = false
     /// When the current climb began (lift-off, or entering `climbing`): `climbTimeoutSeconds`.
     var climbStartedAt: MonotonicTime?
-    /// Arrival of the first of the current run of navdata battery readings under `minBatteryPercent`.
+    /// Arrival of the first of the current run of telemetry battery readings under `minBatteryPercent`.
     private var lowBatterySince: MonotonicTime?
 
     /// The person's receiver's delivered fix interval (smoothed), seconds; nil before two fixes.
@@ -159,11 +159,11 @@ public struct FlightStateMachine: Sendable {
             } else {
                 landedReportedSince = nil
             }
-            if let yaw = packet.yawDegrees { navigator.ingest(navdataYawDegrees: yaw, at: packet.receivedAt) }
+            if let yaw = packet.yawDegrees { navigator.ingest(vehicleYawDegrees: yaw, at: packet.receivedAt) }
             if let body = packet.velocityBody, let nose = navigator.noseHeadingDegrees(now: packet.receivedAt) {
                 let world = PlaneVector.unit(bearingDegrees: nose) * body.forwardMetersPerSecond
                     + PlaneVector.unit(bearingDegrees: nose + 90) * body.rightMetersPerSecond
-                drone.ingest(navdataVelocity: world, at: packet.receivedAt)
+                drone.ingest(telemetryVelocity: world, at: packet.receivedAt)
             }
             return .telemetryAccepted
         case .shutdownRequested:
@@ -213,7 +213,7 @@ public struct FlightStateMachine: Sendable {
             controller.resetWindEstimate()
             wind.reset()
         case .takingOff:
-            if let telemetry, navdataFresh(now), telemetry.flightState.isAirborne, telemetry.altitudeMeters > 0.2,
+            if let telemetry, telemetryFresh(now), telemetry.flightState.isAirborne, telemetry.altitudeMeters > 0.2,
                telemetry.pitchDegrees != nil, telemetry.rollDegrees != nil,
                let droneState = drone.estimate(at: now), let nose = navigator.noseHeadingDegrees(now: now) {
                 controller.observeTakeOff(telemetry, drone: droneState, noseHeadingDegrees: nose, now: now)
@@ -236,7 +236,7 @@ public struct FlightStateMachine: Sendable {
 
     /// Applies at most one transition and returns it.
     private mutating func advance(now: MonotonicTime) -> FlightTransition? {
-        let fresh = navdataFresh(now)
+        let fresh = telemetryFresh(now)
         updatePersonAboveDroneClock(now: now)
         if let telemetry, fresh, telemetry.flightState.isAirborne, state.kind != .preflight {
             hasBeenAirborne = true
@@ -292,7 +292,7 @@ public struct FlightStateMachine: Sendable {
                now.seconds(since: since) >= failsafeParameters.landedConfirmSeconds {
                 return move(to: .landed, .landedUnexpectedly, now)
             }
-            // A landed drone seen while holding is landed at once: REF bit 9 is a level (docs/flight-safety-faults.md §1).
+            // A landed drone seen while holding is landed at once: the take-off request is a level (docs/flight-safety-faults.md §1).
             if case .holding = state, hasBeenAirborne, let telemetry, fresh, telemetry.flightState == .landed {
                 return move(to: .landed, .landedUnexpectedly, now)
             }

@@ -27,7 +27,7 @@ package struct FlightLoopCore: Sendable {
         package var fixOutcome: InputOutcome?
         /// The core's decision, when this input made one.
         package var decision: FlightDecision?
-        /// The command for the link with `decision` (a dry run's: the adopted REF bit 9 and hover).
+        /// The command for the link with `decision` (a dry run's: the adopted flying flag and hover).
         package var command: LinkCommand?
         /// Whether `command` is to be sent: false until the core has seen telemetry.
         package var sendsCommand = false
@@ -47,7 +47,7 @@ package struct FlightLoopCore: Sendable {
     package let dryRun: Bool
     /// The drone is airborne (or landing) by its latest telemetry, or by the link's connect.
     package private(set) var droneAirborne = false
-    /// Dry run: REF bit 9 as the link adopted it; cleared for good once telemetry shows the ground.
+    /// Dry run: flying as the link adopted it; cleared for good once telemetry shows the ground.
     package private(set) var dryRunFlying = false
     /// The core's latest decision.
     package private(set) var lastDecision: FlightDecision?

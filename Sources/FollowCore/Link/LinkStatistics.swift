@@ -1,5 +1,5 @@
 /// A link's counters since `start()` in every link's vocabulary (the flight log's statistics lines);
-/// "telemetry" is navdata or MAVLink messages; a counter a link has no notion of stays 0.
+/// "telemetry" is telemetry or MAVLink messages; a counter a link has no notion of stays 0.
 public struct LinkStatistics: Sendable, Equatable {
     /// What the link counts (`counts[.datagramsSent]`): sends, telemetry read and accepted, telemetry
     /// dropped (foreign source, malformed, sequence), sequence restarts, losses, late ticks, send

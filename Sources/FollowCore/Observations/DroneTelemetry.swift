@@ -4,7 +4,7 @@ public enum DroneFlightState: Sendable, Hashable {
     case landed
     /// Taking off (6 TRANS_TAKEOFF).
     case takingOff
-    /// Flying under PCMD (3 FLYING, and 7 TRANS_GOTOFIX).
+    /// Flying under commands (3 FLYING, and 7 TRANS_GOTOFIX).
     case flying
     /// Hovering on its own (4 HOVERING).
     case hovering
@@ -13,7 +13,7 @@ public enum DroneFlightState: Sendable, Hashable {
     /// Anything else (0 DEFAULT, 1 INIT, 5 TEST, 9 TRANS_LOOPING, unknown values).
     case unknown
 
-    /// Whether the drone is in the air (or on its way up) according to navdata.
+    /// Whether the drone is in the air (or on its way up) according to telemetry.
     @inlinable public var isAirborne: Bool {
         switch self {
         case .takingOff, .flying, .hovering: return true
@@ -22,7 +22,7 @@ public enum DroneFlightState: Sendable, Hashable {
     }
 }
 
-/// Horizontal velocity in the drone's body frame, m/s: navdata demo `vx` (forward), `vy` (right).
+/// Horizontal velocity in the drone's body frame, m/s: telemetry demo `vx` (forward), `vy` (right).
 public struct BodyVelocity: Sendable, Hashable {
     /// Along the nose, m/s.
     public var forwardMetersPerSecond: Double
@@ -50,7 +50,7 @@ public struct DroneTelemetry: Sendable, Hashable {
     /// Attitude, degrees, if finite: pitch (`theta`, positive = nose up), roll (`phi`, positive = right down).
     public var pitchDegrees: Double?
     public var rollDegrees: Double?
-    /// Navdata yaw `psi`, degrees clockwise, arbitrary zero: used only for how the heading changes.
+    /// Vehicle yaw `psi`, degrees clockwise, arbitrary zero: used only for how the heading changes.
     public var yawDegrees: Double?
     /// The drone says the wind is too strong (AR.Drone state bit 20, docs/ardrone-protocol.md §3.2); else false.
     public var windWarning: Bool

@@ -1,5 +1,5 @@
 /// A value whose every field has a default, built as its defaults plus what a caller sets:
-/// `FollowParameters { $0.standoffMeters = 8 }` (docs/architecture.md §4). The way in across a module line.
+/// `FollowParameters { $0.standoffMeters = 8 }` (docs/architecture.md §5). The way in across a module line.
 public protocol Configurable {
     /// Every field at its default.
     static var defaults: Self { get }

@@ -13,8 +13,8 @@ public struct EstimatorTuning: Sendable, Hashable {
     public var dronePositionSigmaMeters: Double = Spec.dronePositionSigmaMeters.defaultValue
     /// Drone manoeuvre spectral density, m²/s³. Default 2, range 0.01…50.
     public var droneAccelerationSpectralDensity: Double = Spec.droneAccelerationSpectralDensity.defaultValue
-    /// Noise of navdata body velocity rotated to the plane, m/s (1σ per axis). Default 0.2, range 0.01…5.
-    public var navdataVelocitySigmaMetersPerSecond: Double = Spec.navdataVelocitySigmaMetersPerSecond.defaultValue
+    /// Noise of telemetry body velocity rotated to the plane, m/s (1σ per axis). Default 0.2, range 0.01…5.
+    public var telemetryVelocitySigmaMetersPerSecond: Double = Spec.telemetryVelocitySigmaMetersPerSecond.defaultValue
     /// A jump between fixes faster than this plus `outlierAllowanceMeters` is not a person (or an
     /// AR.Drone), m/s. Default 12, range 3…50.
     public var maxPlausibleSpeedMetersPerSecond: Double = Spec.maxPlausibleSpeedMetersPerSecond.defaultValue
@@ -53,7 +53,7 @@ extension EstimatorTuning: ParameterSet {
         public static let reportedVelocitySigmaMetersPerSecond = ParameterSpec("reportedVelocitySigmaMetersPerSecond", unit: "m/s", range: 0.01...5, default: 0.3)
         public static let dronePositionSigmaMeters = ParameterSpec("dronePositionSigmaMeters", unit: "m", range: 0.1...10, default: 0.7)
         public static let droneAccelerationSpectralDensity = ParameterSpec("droneAccelerationSpectralDensity", unit: "m²/s³", range: 0.01...50, default: 2)
-        public static let navdataVelocitySigmaMetersPerSecond = ParameterSpec("navdataVelocitySigmaMetersPerSecond", unit: "m/s", range: 0.01...5, default: 0.2)
+        public static let telemetryVelocitySigmaMetersPerSecond = ParameterSpec("telemetryVelocitySigmaMetersPerSecond", unit: "m/s", range: 0.01...5, default: 0.2)
         public static let maxPlausibleSpeedMetersPerSecond = ParameterSpec("maxPlausibleSpeedMetersPerSecond", unit: "m/s", range: 3...50, default: 12)
         public static let outlierAllowanceMeters = ParameterSpec("outlierAllowanceMeters", unit: "m", range: 0...50, default: 4)
         public static let reinitialiseAfterFixes = ParameterSpec("reinitialiseAfterFixes", unit: "fixes", range: 2...20, default: 3)
@@ -76,7 +76,7 @@ extension EstimatorTuning: ParameterSet {
         .init(\.reportedVelocitySigmaMetersPerSecond, Spec.reportedVelocitySigmaMetersPerSecond),
         .init(\.dronePositionSigmaMeters, Spec.dronePositionSigmaMeters),
         .init(\.droneAccelerationSpectralDensity, Spec.droneAccelerationSpectralDensity),
-        .init(\.navdataVelocitySigmaMetersPerSecond, Spec.navdataVelocitySigmaMetersPerSecond),
+        .init(\.telemetryVelocitySigmaMetersPerSecond, Spec.telemetryVelocitySigmaMetersPerSecond),
         .init(\.maxPlausibleSpeedMetersPerSecond, Spec.maxPlausibleSpeedMetersPerSecond),
         .init(\.outlierAllowanceMeters, Spec.outlierAllowanceMeters),
         .init(\.reinitialiseAfterFixes, Spec.reinitialiseAfterFixes),

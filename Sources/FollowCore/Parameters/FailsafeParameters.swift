@@ -9,8 +9,8 @@ public struct FailsafeParameters: Sendable, Hashable {
     public var onboardTimeoutSeconds: Double = Spec.onboardTimeoutSeconds.defaultValue
     /// An onboard heading report older than this makes the drone hold. Seconds, 0.2…10, default 1.5.
     public var headingTimeoutSeconds: Double = Spec.headingTimeoutSeconds.defaultValue
-    /// Navdata older than this makes the drone hold. Seconds, 0.1…5, default 0.5.
-    public var navdataTimeoutSeconds: Double = Spec.navdataTimeoutSeconds.defaultValue
+    /// Telemetry older than this makes the drone hold. Seconds, 0.1…5, default 0.5.
+    public var telemetryTimeoutSeconds: Double = Spec.telemetryTimeoutSeconds.defaultValue
     /// Battery below this makes the drone land. Percent (whole in the config), 5…90, default 25.
     public var minBatteryPercent: Double = Spec.minBatteryPercent.defaultValue
     /// Battery needed to take off (or `minBatteryPercent` if higher). Percent, 5…100, default 35.
@@ -28,7 +28,7 @@ public struct FailsafeParameters: Sendable, Hashable {
     public var gpsRelativeErrorMeters: Double = Spec.gpsRelativeErrorMeters.defaultValue
     /// "Landed" reported this long makes a flying drone count as landed. Seconds, 0…10, default 1.
     public var landedConfirmSeconds: Double = Spec.landedConfirmSeconds.defaultValue
-    /// Navdata must confirm lift-off (TRANS_TAKEOFF, flying or hovering) within this long after the first
+    /// Telemetry must confirm lift-off (TRANS_TAKEOFF, flying or hovering) within this long after the first
     /// REF take-off, or it is abandoned (docs/flight-safety-faults.md §2, §5). Seconds, 1…30, default 5.
     public var takeOffTimeoutSeconds: Double = Spec.takeOffTimeoutSeconds.defaultValue
     /// A climb lasting this long holds (`altitudeNotReached`). Seconds, 5…120, default 20.
@@ -43,10 +43,10 @@ public struct FailsafeParameters: Sendable, Hashable {
     /// A fix lagging the stream's clock by more than this is stale however recently it arrived (a dumped
     /// backlog): counted, not fused, not fresh (`FixScreen`). Seconds, 0.2…10, default 1.5.
     public var maxFixLagSeconds: Double = Spec.maxFixLagSeconds.defaultValue
-    /// The mean wind estimate above this lands the drone (`WindMonitor`; the tilt-authority check always
+    /// The mean wind estimate above this lands the drone (`WindMonitor`; the authority check always
     /// applies). Metres per second, 0…30, default 0 = off.
     public var maxWindMetersPerSecond: Double = Spec.maxWindMetersPerSecond.defaultValue
-    /// How long the wind estimate may sit at the edge of the tilt authority with the drone losing ground
+    /// How long the wind estimate may sit at the edge of the vehicle's authority with the drone losing ground
     /// downwind, on a leaky clock (`WindMonitor`), before the drone lands. Seconds, 0.5…10, default 2.
     public var windSaturationSeconds: Double = Spec.windSaturationSeconds.defaultValue
     /// Take off only on the operator's START (`[follow] takeoff = "start"`), not when all else holds.
@@ -67,7 +67,7 @@ extension FailsafeParameters: ParameterSet {
         public static let landAfterSeconds = ParameterSpec("landAfterSeconds", unit: "s", range: 1...120, default: 10)
         public static let onboardTimeoutSeconds = ParameterSpec("onboardTimeoutSeconds", unit: "s", range: 0.2...10, default: 1.5)
         public static let headingTimeoutSeconds = ParameterSpec("headingTimeoutSeconds", unit: "s", range: 0.2...10, default: 1.5)
-        public static let navdataTimeoutSeconds = ParameterSpec("navdataTimeoutSeconds", unit: "s", range: 0.1...5, default: 0.5)
+        public static let telemetryTimeoutSeconds = ParameterSpec("telemetryTimeoutSeconds", unit: "s", range: 0.1...5, default: 0.5)
         public static let minBatteryPercent = ParameterSpec("minBatteryPercent", unit: "%", range: 5...90, default: 25)
         public static let minTakeoffBatteryPercent = ParameterSpec(
             "minTakeoffBatteryPercent", unit: "%", range: 5...100, default: 35)
@@ -99,7 +99,7 @@ extension FailsafeParameters: ParameterSet {
         .init(\.landAfterSeconds, Spec.landAfterSeconds),
         .init(\.onboardTimeoutSeconds, Spec.onboardTimeoutSeconds),
         .init(\.headingTimeoutSeconds, Spec.headingTimeoutSeconds),
-        .init(\.navdataTimeoutSeconds, Spec.navdataTimeoutSeconds),
+        .init(\.telemetryTimeoutSeconds, Spec.telemetryTimeoutSeconds),
         .init(\.minBatteryPercent, Spec.minBatteryPercent),
         .init(\.minTakeoffBatteryPercent, Spec.minTakeoffBatteryPercent),
         .init(\.geofenceMeters, Spec.geofenceMeters),

@@ -4,7 +4,7 @@
 public struct FollowParameters: Sendable, Hashable {
     /// Distance to keep from the person (≥ `StoppingModel.shortestDefensibleStandoffMeters`). Metres, 2…50, default 11.
     public var standoffMeters: Double = Spec.standoffMeters.defaultValue
-    /// Height to hold, above ground as navdata reports it (below `control:altitude_max`). Metres, 1…100, default 3.
+    /// Height to hold, above ground as telemetry reports it (below `control:altitude_max`). Metres, 1…100, default 3.
     public var altitudeMeters: Double = Spec.altitudeMeters.defaultValue
     /// How close to `altitudeMeters` the climb must get before horizontal following starts. Metres, 0.1…2, default 0.3.
     public var altitudeToleranceMeters: Double = Spec.altitudeToleranceMeters.defaultValue

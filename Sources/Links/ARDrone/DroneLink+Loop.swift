@@ -139,7 +139,7 @@ extension DroneLink {
             break
         case .connected(let wasFlying, let desiredFlying, _):
             logger.info("first navdata", metadata: ["droneWasFlying": "\(wasFlying)", "desiredFlying": "\(desiredFlying)"])
-        case .navdataLost(let last, let at):
+        case .telemetryLost(let last, let at):
             logger.warning("navdata lost; re-sending trigger", metadata: ["silenceSeconds": "\(at.seconds(since: last))"])
         case .navdataRestored(let silence, _):
             logger.notice("navdata restored", metadata: ["silenceSeconds": "\(silence)"])

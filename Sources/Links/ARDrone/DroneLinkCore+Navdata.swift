@@ -58,7 +58,7 @@ extension DroneLinkCore {
         }
         if isNavdataLost {
             isNavdataLost = false
-            statistics.navdataLost = false
+            statistics.telemetryLost = false
             let silenceSeconds = now.seconds(since: previousNavdataAt ?? startedAt)
             effects.events.append(.navdataRestored(silenceSeconds: silenceSeconds, at: now))
         }

@@ -294,11 +294,11 @@ struct DroneLinkCore {
         guard now.seconds(since: lastHeard) >= silence else { return }
         if isConnected, !isNavdataLost {
             isNavdataLost = true
-            statistics.navdataLost = true
+            statistics.telemetryLost = true
             statistics.counts[.navdataLosses] += 1
             lastSequenceNumber = nil
             pilot = .hover
-            effects.events.append(.navdataLost(lastReceivedAt: lastHeard, at: now))
+            effects.events.append(.telemetryLost(lastReceivedAt: lastHeard, at: now))
         }
         if now.seconds(since: lastTriggerAt) >= silence {
             sendTrigger(now: now, effects: &effects)

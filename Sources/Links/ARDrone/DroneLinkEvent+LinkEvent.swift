@@ -15,7 +15,7 @@ extension LinkEvent {
             self = .telemetry(telemetry, sequence: Int(received.navdata.sequenceNumber))
         case .connected(let wasFlying, let desiredFlying, let at):
             self = .connected(droneWasFlying: wasFlying, desiredFlying: desiredFlying, at: at)
-        case .navdataLost(let lastReceivedAt, let at):
+        case .telemetryLost(let lastReceivedAt, let at):
             self = .telemetryLost(lastReceivedAt: lastReceivedAt, at: at)
         case .navdataRestored(let silenceSeconds, let at):
             self = .telemetryRestored(silenceSeconds: silenceSeconds, at: at)

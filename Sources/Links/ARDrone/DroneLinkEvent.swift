@@ -11,8 +11,8 @@ public enum DroneLinkEvent: Sendable {
     case connected(droneWasFlying: Bool, desiredFlying: Bool, at: MonotonicTime)
     /// No accepted navdata for `DroneLinkConfiguration.navdataSilenceSeconds`; the trigger is being
     /// re-sent and PCMD was reset to hover.
-    case navdataLost(lastReceivedAt: MonotonicTime, at: MonotonicTime)
-    /// Navdata flows again after `.navdataLost`; `silenceSeconds` is how long it was missing.
+    case telemetryLost(lastReceivedAt: MonotonicTime, at: MonotonicTime)
+    /// Navdata flows again after `.telemetryLost`; `silenceSeconds` is how long it was missing.
     case navdataRestored(silenceSeconds: Double, at: MonotonicTime)
     /// The drone acknowledged an `AT*CONFIG` (state bit 6) after `attempts` sends.
     case configurationAcknowledged(ConfigurationWrite, attempts: Int, at: MonotonicTime)
@@ -26,7 +26,7 @@ public enum DroneLinkEvent: Sendable {
     /// than EMSGSIZE/EHOSTUNREACH (e.g. ENETUNREACH, ENOBUFS when Wi-Fi drops; swift-nio 2.x
     /// `NIOPosix/PendingDatagramWritesManager.swift`, `handleError`) and on read errors other than
     /// ECONNREFUSED/ENOMEM (`NIOPosix/SocketChannel.swift`, `shouldCloseOnErrnoCode`). The link re-binds it with backoff (`.socketReopened`); meanwhile no AT command goes out
-    /// (the drone's 2 s com watchdog makes it hover, docs/ardrone-protocol.md §2.2) and navdata may stop (`.navdataLost`).
+    /// (the drone's 2 s com watchdog makes it hover, docs/ardrone-protocol.md §2.2) and navdata may stop (`.telemetryLost`).
     /// `error`: the error that closed it, when the link saw one.
     case socketClosed(DroneLinkSocket, error: String?, at: MonotonicTime)
     /// The socket is bound again after `attempts` binds; `samePort`: on its previous local port.

@@ -45,7 +45,7 @@ public struct DroneLinkStatistics: Sendable, Equatable {
     /// Malformed drops per decoder error kind.
     public var droppedMalformedByKind: [NavdataDecodingError.Kind: Int] = [:]
     /// Whether navdata is currently lost.
-    public var navdataLost = false
+    public var telemetryLost = false
     /// Accepted navdata per second over the last statistics interval.
     public var navdataRateHz = 0.0
     /// When the last accepted navdata arrived.

@@ -82,7 +82,7 @@ extension MAVLinkCopter: BenchAirframe {}
 /// `.commandSent`), hover until a command arrives. Navdata becomes `.telemetry`
 /// through `DroneTelemetry(navdata:receivedAt:)`, preceded once by `.connected`. The bench's two
 /// configuration writes reach the simulator at t = 0, so this link has nothing left to write: it
-/// reports `.configurationComplete` with the first telemetry (docs/architecture.md §3.1 item 7),
+/// reports `.configurationComplete` with the first telemetry (docs/architecture.md §3.1 item 6),
 /// where the real link waits for each write's acknowledgement.
 struct ARDroneBenchDrone: BenchDrone {
     var airframe: DroneSimulator

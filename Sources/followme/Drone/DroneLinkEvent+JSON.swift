@@ -37,7 +37,7 @@ extension DroneLinkEvent {
             let counters: [(String, any CustomStringConvertible)] = [
                 ("navdata_received", s.counts[.navdataReceived]), ("dropped_source", s.counts[.droppedUnexpectedSource]),
                 ("dropped_sequence", s.counts[.droppedSequenceNotIncreasing]), ("dropped_malformed", s.counts[.droppedMalformed]),
-                ("navdata_lost", s.navdataLost), ("navdata_losses", s.counts[.navdataLosses]),
+                ("navdata_lost", s.telemetryLost), ("navdata_losses", s.counts[.navdataLosses]),
                 ("datagrams_sent", s.counts[.datagramsSent]), ("commands_sent", s.counts[.commandsSent]),
                 ("send_failures", s.counts[.sendFailures]), ("ticks_late", s.counts[.ticksLate]),
                 ("config_pending", s.configurationsPending), ("config_failed", s.counts[.configurationFailures]),
@@ -47,7 +47,7 @@ extension DroneLinkEvent {
             j.add("event", "connected")
             j.add("drone_was_flying", wasFlying)
             j.add("desired_flying", desiredFlying)
-        case .navdataLost(let last, let at):
+        case .telemetryLost(let last, let at):
             j.add("event", "navdata-lost")
             j.add("silence_s", at.seconds(since: last))
         case .navdataRestored(let silence, _):
@@ -85,7 +85,7 @@ extension DroneLinkEvent {
     private var occurredAt: MonotonicTime? {
         switch self {
         case .navdata, .statistics: nil
-        case .connected(_, _, let at), .navdataLost(_, let at), .navdataRestored(_, let at),
+        case .connected(_, _, let at), .telemetryLost(_, let at), .navdataRestored(_, let at),
              .configurationAcknowledged(_, _, let at), .configurationFailed(_, _, let at),
              .desiredFlyingCleared(_, let at), .socketClosed(_, _, let at), .socketReopened(_, _, _, _, _, let at),
              .bootstrapFallback(_, let at), .configurationComplete(_, let at):

@@ -138,7 +138,7 @@ private func printEvents(of link: DroneLink, json: Bool, interactive: Bool, limi
             statistics = snapshot
         case .connected:
             linkState = "connected"
-        case .navdataLost:
+        case .telemetryLost:
             linkState = "NAVDATA LOST"
         case .navdataRestored:
             linkState = "restored"

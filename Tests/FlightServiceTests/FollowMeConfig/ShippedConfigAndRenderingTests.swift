@@ -104,7 +104,7 @@ struct ShippedConfigAndRenderingTests {
         #expect(c.failsafe.landAfterSeconds != d.failsafe.landAfterSeconds)
         #expect(c.failsafe.onboardTimeoutSeconds != d.failsafe.onboardTimeoutSeconds)
         #expect(c.failsafe.headingTimeoutSeconds != d.failsafe.headingTimeoutSeconds)
-        #expect(c.failsafe.navdataTimeoutSeconds != d.failsafe.navdataTimeoutSeconds)
+        #expect(c.failsafe.telemetryTimeoutSeconds != d.failsafe.telemetryTimeoutSeconds)
         #expect(c.failsafe.minBatteryPercent != d.failsafe.minBatteryPercent)
         #expect(c.failsafe.geofenceMeters != d.failsafe.geofenceMeters)
         #expect(c.failsafe.minSeparationMeters != d.failsafe.minSeparationMeters)

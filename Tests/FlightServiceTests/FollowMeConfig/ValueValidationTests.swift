@@ -18,7 +18,7 @@ struct ValueValidationTests {
         #expect(d.follow.maxYawRateDegreesPerSecond == 120 && d.follow.maxClimbMetersPerSecond == 0.7)
         #expect(d.failsafe.targetTimeoutSeconds == 1.5 && d.failsafe.landAfterSeconds == 10)
         #expect(d.failsafe.onboardTimeoutSeconds == 1.5 && d.failsafe.headingTimeoutSeconds == 1.5)
-        #expect(d.failsafe.navdataTimeoutSeconds == 0.5 && d.failsafe.minBatteryPercent == 25)
+        #expect(d.failsafe.telemetryTimeoutSeconds == 0.5 && d.failsafe.minBatteryPercent == 25)
         #expect(d.failsafe.geofenceMeters == 1000 && d.failsafe.minSeparationMeters == 3)
         #expect(d.failsafe.maxTargetDistanceMeters == 50)
         #expect(d.failsafe.gpsRelativeErrorMeters == 4)

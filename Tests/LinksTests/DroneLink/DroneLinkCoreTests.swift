@@ -130,9 +130,9 @@ struct DroneLinkCoreTests {
         fixture.core.setDesired(flying: false, pilot: ProgressiveCommand(pitchFraction: -0.5), heading: nil)
         let receivedAt = fixture.now
         _ = fixture.tick(after: 0.99)
-        #expect(!fixture.effects.events.contains { if case .navdataLost = $0 { true } else { false } })
+        #expect(!fixture.effects.events.contains { if case .telemetryLost = $0 { true } else { false } })
         let commands = fixture.tick(after: 0.01)
-        #expect(fixture.effects.events.contains { if case .navdataLost(receivedAt, _) = $0 { true } else { false } })
+        #expect(fixture.effects.events.contains { if case .telemetryLost(receivedAt, _) = $0 { true } else { false } })
         #expect(fixture.effects.sendNavdataTrigger)
         #expect(commands.contains(.pcmd(.hover)))
         _ = fixture.tick(after: 0.5)

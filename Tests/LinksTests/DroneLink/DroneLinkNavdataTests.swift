@@ -24,13 +24,13 @@ struct DroneLinkNavdataTests {
         }
         let triggersBefore = peer.snapshot.triggers.count
         let lost = await eventually(timeoutSeconds: 4) {
-            harness.recorder.events.contains { if case .navdataLost = $0 { true } else { false } }
+            harness.recorder.events.contains { if case .telemetryLost = $0 { true } else { false } }
         }
         // Then the link reports it lost and re-sends the trigger
         #expect(lost)
         #expect(await eventually(timeoutSeconds: 4) { peer.snapshot.triggers.count > triggersBefore })
         let lostAt = try #require(harness.recorder.timedEvents.first {
-            if case .navdataLost = $0.event { true } else { false }
+            if case .telemetryLost = $0.event { true } else { false }
         }?.at)
         // and every PCMD sent after the loss (plus one in-flight tick) is hover
         #expect(await eventually { peer.snapshot.datagrams.filter { $0.receivedAt > lostAt }.count >= 5 })
@@ -52,7 +52,7 @@ struct DroneLinkNavdataTests {
         }.first
         #expect((silence ?? 0) >= 1.0)
         #expect(statistics.counts[.navdataLosses] == 1)
-        #expect(!statistics.navdataLost)
+        #expect(!statistics.telemetryLost)
         #expect(peer.snapshot.checker.violations.isEmpty, "\(peer.snapshot.checker.violations)")
     }
 

@@ -14,7 +14,7 @@ struct LinkEventMappingTests {
     @Test("each link event maps to its neutral event, the same facts under the neutral names", arguments: [
         (DroneLinkEvent.connected(droneWasFlying: true, desiredFlying: false, at: at),
          LinkEvent.connected(droneWasFlying: true, desiredFlying: false, at: at)),
-        (.navdataLost(lastReceivedAt: MonotonicTime(seconds: 9), at: at),
+        (.telemetryLost(lastReceivedAt: MonotonicTime(seconds: 9), at: at),
          .telemetryLost(lastReceivedAt: MonotonicTime(seconds: 9), at: at)),
         (.navdataRestored(silenceSeconds: 1.5, at: at), .telemetryRestored(silenceSeconds: 1.5, at: at)),
         (.configurationAcknowledged(altitude, attempts: 2, at: at),

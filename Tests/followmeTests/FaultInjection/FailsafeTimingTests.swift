@@ -8,7 +8,7 @@ enum Short {
     static let targetTimeoutSeconds = failsafeSeconds("target_timeout_s")
     static let onboardTimeoutSeconds = failsafeSeconds("onboard_timeout_s")
     static let headingTimeoutSeconds = failsafeSeconds("heading_timeout_s")
-    static let navdataTimeoutSeconds = failsafeSeconds("navdata_timeout_s")
+    static let telemetryTimeoutSeconds = failsafeSeconds("navdata_timeout_s")
     static let landAfterSeconds = failsafeSeconds("land_after_s")
     /// What the brief allows on top of a timeout before the hold must have started.
     static let holdSlackSeconds = 1.0
@@ -197,7 +197,7 @@ struct FailsafeTimingTests {
             // When the drone stops sending navdata for 2 s
             let t0 = try rig.control.silence("navdata", true)
             let holdLatency = await expectHold(
-                rig, t0: t0, timeoutSeconds: Short.navdataTimeoutSeconds, holdState: "holding(navdata-lost)")
+                rig, t0: t0, timeoutSeconds: Short.telemetryTimeoutSeconds, holdState: "holding(navdata-lost)")
             try await Task.sleep(for: .seconds(max(0.1, t0 + 1.6 - monotonicSeconds())))
             // Then the drone keeps receiving AT commands (followme does not go quiet), so its own com
             // watchdog never trips: it stays flying, not "hovering on lost com"
@@ -235,7 +235,7 @@ struct FailsafeTimingTests {
             // Then hold(navdata-lost), and landing(hold-expired:navdata-lost) after land_after_s; no
             // "landed" can be confirmed without navdata
             let times = await expectHoldThenLand(
-                rig, t0: t0, timeoutSeconds: Short.navdataTimeoutSeconds, holdState: { $0 == "holding(navdata-lost)" },
+                rig, t0: t0, timeoutSeconds: Short.telemetryTimeoutSeconds, holdState: { $0 == "holding(navdata-lost)" },
                 landState: "landing(hold-expired:navdata-lost)", expectLanded: false)
             // And the drone, still receiving AT commands, obeys the REF land and touches down
             let down = await poll(seconds: 12) { () -> SimStatus? in

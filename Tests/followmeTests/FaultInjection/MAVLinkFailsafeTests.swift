@@ -36,7 +36,7 @@ struct MAVLinkFailsafeTests {
         // AR.Drone's navdata-lost outcome — hold, then land blind; the Copter lands; followme
         // cannot confirm it (no telemetry) and on SIGTERM exits 1, as test 6b.
         Row(name: "telemetry-silent", inject: { try $0.control.silence("mavlink", true) },
-            hold: ("holding(navdata-lost)", Short.navdataTimeoutSeconds), landState: "landing(hold-expired:navdata-lost)",
+            hold: ("holding(navdata-lost)", Short.telemetryTimeoutSeconds), landState: "landing(hold-expired:navdata-lost)",
             landWindow: 0...0, confirmed: false),
         // SYS_STATUS says 20 % (min_battery_pct 25): land after low_battery_confirm_s.
         Row(name: "low-battery", inject: { try $0.control.send(["command": "battery", "percent": battery.percent])["t"] as? Double ?? .nan },
