@@ -7,13 +7,12 @@ import FollowCore
 /// around the take-off point at `walkingSpeedMetersPerSecond`, the drone hovers over the take-off
 /// point facing north. Rates as on the real link: the target fix every step (the benchmarked input:
 /// `FlightLoop` decides on every fix), navdata every 2nd step (15 Hz), onboard fix and heading every
-/// 6th (5 Hz). Each step ends with the link's side: the motion through the AR.Drone link's tilt loop
-/// (`PCMDTranslator`, as `DroneLink.send`; the tilt it commanded handed back to the machine), and the
+/// 6th (5 Hz). Each step ends with the command's set-point (the AR.Drone model's tilt loop, as
+/// `FlightLoopCore` asks it for every command sent) and the
 /// tick's AT datagram (REF + PCMD: `DroneCommand.refInput`, `ProgressiveCommand(pilot:)`) encoded into a
 /// reused buffer, as `DroneLinkCore` does. Not `Sendable`: one benchmark thread owns it.
 final class ControlLoopHarness {
     private(set) var machine: FlightStateMachine
-    private var translator: PCMDTranslator
     private var encoder = ATEncoder()
     private(set) var datagram: [UInt8] = []
     private(set) var step = 0
@@ -30,7 +29,6 @@ final class ControlLoopHarness {
     /// Drives a fresh machine through preflight, take-off and climb until it follows.
     init() throws {
         machine = try FlightStateMachine(follow: .defaults, failsafe: .defaults, vehicle: .tiltLoop)
-        translator = PCMDTranslator(parameters: machine.controller.parameters, tuning: machine.controller.tuning)
         datagram.reserveCapacity(ATEncoder.maximumDatagramByteCount)
         var firmware = FakeFirmware()
         while machine.state != .following {
@@ -83,9 +81,8 @@ final class ControlLoopHarness {
         }
         machine.handle(.fix(fix(.target, at: personPosition(at: seconds))), now: t)
         let decision = machine.tick(now: t)
-        let (pilot, report) = translator.translate(
-            LinkCommand(flying: decision.command.intent.wantsAirborne, motion: decision.command.motion), at: t)
-        if case .commandSent(let tilt, _) = report { machine.handle(.commandedTilt(tilt), now: t) }
+        let pilot = machine.setpoint(
+            for: LinkCommand(flying: decision.command.intent.wantsAirborne, motion: decision.command.motion))?.pilot
         firmware.react(to: decision.command, pilot: pilot, seconds: Self.stepSeconds)
 
         // The tick's datagram, as the link sends it: REF (bit 9 = fly) + PCMD.

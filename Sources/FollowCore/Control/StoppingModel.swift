@@ -17,13 +17,11 @@ public struct StoppingModel: Sendable, Hashable {
     /// Least braking ever assumed, m/s² (a strong tail wind makes the drone keep far back, never divide by zero).
     public static let minimumBrakingMetersPerSecondSquared = 0.3
 
-    /// The model for `vehicle`: its braking at `brakingAuthorityFraction`, never below
-    /// `minimumBrakingMetersPerSecondSquared`, and its reaction (docs/stopping-model.md §1, §7).
+    /// The model for `vehicle` (docs/stopping-model.md §1, §7).
     public init(parameters: FollowParameters, tuning: ControllerTuning, vehicle: VehicleModelBuilder) {
         self.init(parameters: parameters, tuning: tuning, vehicle: vehicle.build(parameters))
     }
 
-    /// The model for `vehicle`, built for `parameters`.
     public init(parameters: FollowParameters, tuning: ControllerTuning, vehicle: any VehicleModel) {
         droneBrakingMetersPerSecondSquared = max(
             vehicle.brakingAccelerationMetersPerSecondSquared(authorityFraction: tuning.brakingAuthorityFraction),
@@ -81,7 +79,6 @@ public struct StoppingModel: Sendable, Hashable {
                                          vehicle: vehicle.build(follow))
     }
 
-    /// As above, for a model built for `follow`.
     public static func shortestDefensibleStandoffMeters(
         protectedRadiusMeters: Double, follow: FollowParameters, tuning: ControllerTuning,
         vehicle: any VehicleModel

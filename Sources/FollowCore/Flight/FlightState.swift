@@ -23,11 +23,10 @@ public struct Prerequisites: OptionSet, Sendable, Hashable {
     /// The person's receiver delivers the fix rate the standoff was sized for (`targetFixRateHz`, when above 1 Hz).
     public static let targetRate = Prerequisites(rawValue: 1 << 8)
 
-    /// Telemetry does not say "too much wind" (AR.Drone state bit 20).
+    /// The vehicle does not warn of too much wind.
     public static let calmWind = Prerequisites(rawValue: 1 << 9)
 
-    /// The autopilot's braking, read from the vehicle, defends the configured standoff
-    /// (`StoppingModel.shortestDefensibleStandoffMeters`).
+    /// The braking the autopilot reports defends the configured standoff (`StoppingModel`).
     public static let braking = Prerequisites(rawValue: 1 << 10)
 
     /// No operator's HOLD (or LAND before take-off) is in force; RESUME lifts it.
@@ -54,8 +53,7 @@ public enum HoldReason: Sendable, Hashable {
     case headingStale
     /// No target fix for `targetTimeoutSeconds`.
     case targetStale
-    /// At the home fence: beyond `geofenceMeters` from take-off, or the aim was pulled in to 90 % of it.
-    /// Holds a point inside the fence.
+    /// At the home fence (beyond `geofenceMeters`, or the aim pulled in to 90 % of it): holds inside it.
     case geofence
     /// The person is further than `maxTargetDistanceMeters` from the drone.
     case targetTooFar

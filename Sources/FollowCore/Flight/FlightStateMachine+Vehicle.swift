@@ -48,6 +48,11 @@ extension FlightStateMachine {
         resumedFrame = homeDone && frame.personRiseMeters == nil ? nil : frame
     }
 
+    /// The family's set-point for `command`, as it goes out (`VehicleModel.setpoint(for:)`): once per command sent.
+    public mutating func setpoint(for command: LinkCommand) -> VehicleSetpoint? {
+        controller.vehicle.setpoint(for: command)
+    }
+
     /// The flight's own frame for the link to keep (`LinkCommand.frame`); nil before home is set.
     public var flightFrame: FlightFrame? {
         guard let home, let coordinate = navigator.plane?.unproject(home) else { return nil }

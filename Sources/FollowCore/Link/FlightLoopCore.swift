@@ -154,7 +154,7 @@ package struct FlightLoopCore: Sendable {
         step.sendsCommand = machine.telemetry != nil
         // The family's set-point, made once for each command sent (its velocity loop steps with it).
         if step.sendsCommand, var command = step.command {
-            command.setpoint = machine.controller.vehicle.setpoint(for: command)
+            command.setpoint = machine.setpoint(for: command)
             step.command = command
         }
         step.immediately = immediately

@@ -77,9 +77,8 @@ extension MAVLinkCopter: BenchAirframe {}
 /// does with a `LinkCommand`, on the bench's grid.
 ///
 /// As the real link: nothing goes out before the first navdata; then every tick (and every immediate
-/// send) carries REF bit 9 = `flying` and PCMD = `ProgressiveCommand(pilot:)` of what the link's tilt
-/// loop made of the command at `send` (`PCMDTranslator`, as `DroneLink.send`; reported back as
-/// `.commandSent`), hover until a command arrives. Navdata becomes `.telemetry`
+/// send) carries REF bit 9 = `flying` and PCMD = `ProgressiveCommand(pilot:)` of the command's
+/// set-point (as `DroneLink.send`), hover until a command arrives. Navdata becomes `.telemetry`
 /// through `DroneTelemetry(navdata:receivedAt:)`, preceded once by `.connected`. The bench's two
 /// configuration writes reach the simulator at t = 0, so this link has nothing left to write: it
 /// reports `.configurationComplete` with the first telemetry (docs/architecture.md §3.1 item 6),

@@ -6,8 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// A drone link that sends nothing: it keeps every command the flight loop hands it and answers
-/// nothing (the AR.Drone link's answers, `.commandSent`, are among the bench run's inputs).
+/// A drone link that sends nothing: it keeps every command the flight loop hands it.
 typealias RecordingLink = RecordingDroneLink<NoAnswer>
 
 /// The bench flies the flight `followme run` flies: the inputs of a bench run (GPS, the link's
