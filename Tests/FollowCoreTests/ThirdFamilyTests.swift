@@ -9,7 +9,7 @@ import Testing
 enum GliderFamily: DroneFamily {
     static let name = "glider"
     static func vehicleModel(variant: String?) -> VehicleModelBuilder? {
-        variant == nil ? VehicleModelBuilder(name: "glider") { _ in GliderModel() } : nil
+        variant == nil ? VehicleModelBuilder { _ in GliderModel() } : nil
     }
 }
 
@@ -89,7 +89,7 @@ struct ThirdFamilyTests {
         var registry = DroneFamilyRegistry([ARDroneFamily.self, MAVLinkFamily.self])
         registry.register(GliderFamily.self)
         #expect(registry.names == ["ardrone", "mavlink", "glider"])
-        #expect(registry.family(named: "glider")?.vehicleModel(variant: nil)?.name == "glider")
+        #expect(registry.family(named: "glider")?.vehicleModel(variant: nil)?.build(.defaults) is GliderModel)
         #expect(registry.family(named: "glider")?.vehicleModel(variant: "px4") == nil)
         #expect(registry.family(named: "crazyflie") == nil)
     }

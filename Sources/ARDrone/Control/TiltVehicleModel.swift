@@ -139,7 +139,7 @@ public struct TiltVehicleModel: VehicleModel {
 
 extension VehicleModelBuilder {
     /// The AR.Drone: `TiltVehicleModel` with the default tuning.
-    public static let tiltLoop = VehicleModelBuilder(name: "tilt-loop") { TiltVehicleModel(follow: $0) }
+    public static let tiltLoop = VehicleModelBuilder { TiltVehicleModel(follow: $0) }
 }
 
 /// The Parrot AR.Drone 2.0 family (`[drone] protocol = "ardrone"`).

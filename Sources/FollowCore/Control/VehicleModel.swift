@@ -52,12 +52,9 @@ public struct VehicleSetpoint: Sendable, Hashable {
 
 /// How a family builds its `VehicleModel` for the follow parameters the core validated.
 public struct VehicleModelBuilder: Sendable {
-    /// The family's name for this kind of vehicle (e.g. for a log line).
-    public let name: String
     private let make: @Sendable (FollowParameters) -> any VehicleModel
 
-    public init(name: String, _ make: @escaping @Sendable (FollowParameters) -> any VehicleModel) {
-        self.name = name
+    public init(_ make: @escaping @Sendable (FollowParameters) -> any VehicleModel) {
         self.make = make
     }
 

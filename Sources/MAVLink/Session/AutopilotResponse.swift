@@ -79,7 +79,7 @@ public struct AutopilotVehicleModel: VehicleModel {
 extension VehicleModelBuilder {
     /// An autopilot with `response` as its limits until it reports its own (`AutopilotVehicleModel`).
     public static func velocityLoop(_ response: AutopilotResponse) -> VehicleModelBuilder {
-        VehicleModelBuilder(name: "velocity-loop") { _ in AutopilotVehicleModel(response: response) }
+        VehicleModelBuilder { _ in AutopilotVehicleModel(response: response) }
     }
 }
 
@@ -89,10 +89,10 @@ public enum MAVLinkFamily: DroneFamily {
 
     /// `ardupilot` (the default) or `px4`: each autopilot's default limits until the vehicle reports its own.
     public static func vehicleModel(variant: String?) -> VehicleModelBuilder? {
-        switch variant ?? "ardupilot" {
-        case "ardupilot": .velocityLoop(.arduCopterDefaults)
-        case "px4": .velocityLoop(.px4Defaults)
-        default: nil
+        switch MAVLinkLinkConfiguration.Autopilot(rawValue: variant ?? MAVLinkLinkConfiguration.Autopilot.ardupilot.rawValue) {
+        case .ardupilot: .velocityLoop(.arduCopterDefaults)
+        case .px4: .velocityLoop(.px4Defaults)
+        case nil: nil
         }
     }
 }

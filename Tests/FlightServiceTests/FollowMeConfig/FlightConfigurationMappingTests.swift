@@ -47,6 +47,20 @@ struct FlightConfigurationMappingTests {
         #expect(flight.follow.mountOffsetDegrees == 0)
     }
 
+    @Test("every [drone] protocol and [mavlink] autopilot a file may name is a registered family's model")
+    func everyChoiceIsRegistered() {
+        for linkProtocol in FollowMeConfiguration.LinkProtocol.allCases {
+            let family = DroneFamilyRegistry.shipped.family(named: linkProtocol.rawValue)
+            #expect(family != nil, "\(linkProtocol)")
+            let variants: [String?] = linkProtocol == .mavlink
+                ? FollowMeConfiguration.Autopilot.allCases.map(\.rawValue) : [nil]
+            for variant in variants {
+                #expect(family?.vehicleModel(variant: variant) != nil, "\(linkProtocol) \(variant ?? "-")")
+            }
+        }
+        #expect(DroneFamilyRegistry.shipped.family(named: "ardrone")?.vehicleModel(variant: "px4") == nil)
+    }
+
     @Test("a MAVLink file with the onboard receiver as position source reads both receivers, mount offset applied")
     func mavlinkWithReceiver() throws {
         let config = try TestDocument.flyable([
