@@ -116,7 +116,7 @@ struct WatchCommand: ParsableCommand {
             if let r = reader, fds[1].revents != 0 {
                 guard let lines = r.readLines() else {
                     reader = nil
-                    (problem, waitingSince, lastSeen, latest) = ("the flight went away (its status socket closed)", now, latest?.status, nil)
+                    (problem, waitingSince, lastSeen, latest) = ("the flight went away (its status socket closed)", now, latest?.status ?? lastSeen, nil)
                     if terminal == nil { printError("followme watch: \(problem); retrying") }
                     continue
                 }
