@@ -15,6 +15,18 @@ let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 
+/// The drone families. A family is one folder, `Sources/<Family>/`: its pure module (codec, session,
+/// vehicle model) at the top, and one sub-folder for each shell module it adds to, compiled into that
+/// module (docs/architecture.md §4). A new family is one more name here and its registry lines.
+let families = ["ARDrone", "MAVLink"]
+/// A family's sub-folder → the shell module its files are compiled into.
+let familyParts: KeyValuePairs<String, String> = [
+    "Link": "Links", "Service": "FlightService", "Simulation": "Simulation", "Drone": "followme",
+]
+/// A shell module's own folder plus every family's part for it (paths under Sources/).
+func sources(_ module: String) -> [String] {
+    [module] + families.flatMap { family in familyParts.filter { $0.value == module }.map { "\(family)/\($0.key)" } }
+}
 /// A test target: strict settings; `fixtures` is the path of its Fixtures folder, copied into the test
 /// bundle as `Fixtures` (what `Bundle.module` finds).
 func tests(_ name: String, _ dependencies: [Target.Dependency], fixtures: String? = nil, exclude: [String] = []) -> Target {
@@ -48,9 +60,11 @@ let package = Package(
         // Geometry, observations, estimation, control, the failsafe state machine, the link seam.
         .target(name: "FollowCore", swiftSettings: strict),
         // The AR.Drone 2.0: AT and navdata codecs, and its adapter (navdata → telemetry, motion → REF/PCMD).
-        .target(name: "ARDrone", dependencies: ["FollowCore"], swiftSettings: strict),
+        .target(name: "ARDrone", dependencies: ["FollowCore"], path: "Sources/ARDrone", exclude: familyParts.map(\.key),
+                swiftSettings: strict),
         // MAVLink v2: the codec and the session (the vehicle state machine, docs/mavlink.md §7).
-        .target(name: "MAVLink", dependencies: ["FollowCore"], swiftSettings: strict),
+        .target(name: "MAVLink", dependencies: ["FollowCore"], path: "Sources/MAVLink", exclude: familyParts.map(\.key),
+                swiftSettings: strict),
 
         // MARK: Shell (clocks, sockets, files, loggers)
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
@@ -58,7 +72,7 @@ let package = Package(
         .target(
             name: "Links",
             dependencies: ["CGPS", "FollowCore", "ARDrone", "MAVLink", log, nioCore, nioPosix],
-            swiftSettings: strict
+            path: "Sources", sources: sources("Links"), swiftSettings: strict
         ),
         // The flight log, GPX/NMEA track files, text formats, plots and the after-flight report.
         .target(name: "FlightRecords", dependencies: ["FollowCore", "Links"], swiftSettings: strict),
@@ -70,7 +84,7 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"), log, lifecycle, nioCore, nioPosix,
                 argumentParser,  // CommandLineSupport: the two executables' shared `main`
             ],
-            swiftSettings: strict
+            path: "Sources", sources: sources("FlightService"), swiftSettings: strict
         ),
         // The phone cockpit (`[web] listen`): the page, its status stream and its four commands, on its own event loop.
         .target(
@@ -86,7 +100,7 @@ let package = Package(
         .target(
             name: "Simulation",
             dependencies: ["FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "FlightService", log, lifecycle, nioCore, nioPosix],
-            swiftSettings: strict
+            path: "Sources", sources: sources("Simulation"), swiftSettings: strict
         ),
         .executableTarget(
             name: "followme",
@@ -94,6 +108,7 @@ let package = Package(
                 "FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "FlightService", "Cockpit", argumentParser, log,
                 lifecycle,
             ],
+            path: "Sources", sources: sources("followme"),
             swiftSettings: strict,
             // A flight carries only what flies (PERFORMANCE.md "Footprint"): lld packs the ~100 k relative
             // relocations of a --static-swift-stdlib build (DT_RELR, glibc ≥ 2.36: Debian bookworm), so the

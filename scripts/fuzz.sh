@@ -139,9 +139,15 @@ cxx_module() {  # NAME SOURCE_DIR
 
 # A module that holds more than the fuzzed paths is compiled from the folders they need only, under
 # its own name (docs/architecture.md §1), so the targets' `import Simulation` / `import Links` work.
+# A drone family's pure module is its folder without the parts compiled into shell modules (Package.swift's `familyParts`).
+family_pure() {  # FAMILY: the files and folders of its pure module
+    find "$root/Sources/$1" -mindepth 1 -maxdepth 1 -not -name Link -not -name Service -not -name Simulation -not -name Drone | LC_ALL=C sort
+}
+mapfile -t ardrone_pure < <(family_pure ARDrone)
+mapfile -t mavlink_pure < <(family_pure MAVLink)
 swift_module FollowCore "${ours[*]}" "$root/Sources/FollowCore"
-swift_module ARDrone "${ours[*]}" "$root/Sources/ARDrone"
-swift_module MAVLink "${ours[*]}" "$root/Sources/MAVLink"
+swift_module ARDrone "${ours[*]}" "${ardrone_pure[@]}"
+swift_module MAVLink "${ours[*]}" "${mavlink_pure[@]}"
 swift_module Logging "-swift-version 6" "$swiftlog"
 swift_module Links "${ours[*]}" "$root/Sources/Links/Support" "$root/Sources/Links/GPS"
 swift_module FlightRecords "${ours[*]}" "$root/Sources/FlightRecords/TextFormats"

@@ -1,6 +1,5 @@
 import Links
 import FollowCore
-import MAVLink
 
 /// Maps the validated config file onto the parameters of each part (the one place this happens).
 public struct FlightConfiguration: Sendable {
@@ -11,19 +10,11 @@ public struct FlightConfiguration: Sendable {
     /// The drone's position and heading come from the autopilot's estimate, current on arrival (0 s),
     /// or from a receiver through gpsd (nil: `follow.assumedGPSLatencySeconds`).
     public let onboardLatencySeconds: Double?
-    /// The drone link `[drone] protocol` names, with its settings.
-    public let link: LinkSettings
+    /// The settings of the link `[drone] protocol` names (its family's `FlightFamily.linkSettings`).
+    public let link: any DroneLinkSettings
     /// The gpsd receivers to read: the target always; the onboard receiver unless the autopilot gives
     /// the drone's position (`FollowMeConfiguration.readsOnboardReceiver`).
     public let subscriptions: [ReceiverSubscription]
-
-    /// Which drone link flies, and how it is set up.
-    public enum LinkSettings: Sendable {
-        /// A Parrot AR.Drone 2.0 (`DroneLink`).
-        case ardrone(DroneLinkConfiguration)
-        /// A PX4 or ArduPilot multicopter over MAVLink (`MAVLinkLink`).
-        case mavlink(MAVLinkLinkConfiguration)
-    }
 
     public enum MappingError: Error, CustomStringConvertible {
         case core(String)
@@ -51,10 +42,7 @@ public struct FlightConfiguration: Sendable {
             throw .core("\(error)")
         }
         do {
-            switch config.drone.linkProtocol {
-            case .ardrone: link = .ardrone(try Self.droneLink(config))
-            case .mavlink: link = .mavlink(try Self.mavlinkLink(config, follow: follow))
-            }
+            link = try config.flightFamily.linkSettings(config, follow: follow)
         } catch {
             throw .link("\(error)")
         }
@@ -65,41 +53,5 @@ public struct FlightConfiguration: Sendable {
             role: .onboard, endpoint: GPSDAddress(host: config.onboard.host, port: config.onboard.port),
             device: config.onboard.device, rate: RateRequest(config.onboard.rate))
         subscriptions = config.readsOnboardReceiver ? [target, onboard] : [target]
-    }
-
-    private static func droneLink(_ config: FollowMeConfiguration) throws -> DroneLinkConfiguration {
-        let limits = try FlightLimits(
-            outdoor: config.drone.outdoor,
-            eulerAngleMaxRadians: config.follow.maxTiltDegrees * .pi / 180,
-            controlVzMaxMillimetersPerSecond: config.follow.maxClimbMetersPerSecond * 1000,
-            controlYawRadiansPerSecond: config.follow.maxYawRateDegreesPerSecond * .pi / 180,
-            altitudeMaxMillimeters: config.drone.altitudeMaxMillimeters
-        )
-        return try DroneLinkConfiguration(
-            address: config.drone.address, atPort: config.drone.atPort,
-            navdataPort: config.drone.navdataPort, limits: limits
-        )
-    }
-
-    /// `[mavlink]` as the link takes it; set-points within these follow limits, take-off to `follow.altitude_m`.
-    private static func mavlinkLink(_ config: FollowMeConfiguration, follow: FollowParameters) throws
-        -> MAVLinkLinkConfiguration {
-        let m = config.mavlink
-        let autopilot: MAVLinkLinkConfiguration.Autopilot = switch m.autopilot {
-        case .ardupilot: .ardupilot
-        case .px4: .px4
-        }
-        let positionSource: MAVLinkLinkConfiguration.PositionSource = switch m.positionSource {
-        case .autopilot: .autopilot
-        case .receiver: .receiver
-        }
-        var link = try MAVLinkLinkConfiguration(
-            address: m.address, port: m.port, localPort: m.localPort,
-            systemID: m.systemID, componentID: m.componentID, targetSystem: m.targetSystem,
-            autopilot: autopilot, positionSource: positionSource,
-            setpoints: VelocitySetpointLimits(follow: follow), takeoffAltitudeMeters: follow.altitudeMeters
-        )
-        link.pointCamera = m.pointCamera
-        return link
     }
 }

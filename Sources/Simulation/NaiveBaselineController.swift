@@ -40,6 +40,19 @@ public struct NaiveBaselineController: Sendable {
         /// PCMD flag 1 with these values (roll and gaz are always 0 for this baseline).
         case move(roll: Float, pitch: Float, gaz: Float, yaw: Float)
 
+        /// The motion an autopilot is given for this command: the speed the AR.Drone's tilt model says
+        /// that tilt would hold (c2·sin(fraction·max tilt)), in the body frame of `noseHeadingDegrees`;
+        /// nil = hover. The baseline's own crude translation, not the product's.
+        public func motion(follow: FollowParameters, noseHeadingDegrees nose: Double) -> MotionCommand? {
+            guard case let .move(roll, pitch, gaz, yaw) = self else { return nil }
+            let maxTilt = follow.maxTiltDegrees * .pi / 180, c2 = TiltModelTuning().tiltSpeedMetersPerSecond
+            let forward = c2 * _sin(-Double(pitch) * maxTilt), right = c2 * _sin(Double(roll) * maxTilt)
+            return MotionCommand(
+                velocity: PlaneVector.unit(bearingDegrees: nose) * forward + PlaneVector.unit(bearingDegrees: nose + 90) * right,
+                climbMetersPerSecond: Double(gaz) * follow.maxClimbMetersPerSecond,
+                yawRateDegreesPerSecond: Double(yaw) * follow.maxYawRateDegreesPerSecond)
+        }
+
         /// The `AT*PCMD` for this command.
         public var atCommand: ATCommand {
             switch self {

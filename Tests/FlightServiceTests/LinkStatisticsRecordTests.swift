@@ -1,3 +1,4 @@
+@testable import ARDrone
 @testable import FollowCore
 @testable import Links
 @testable import FlightService

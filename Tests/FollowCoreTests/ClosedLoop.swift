@@ -216,7 +216,7 @@ func runClosedLoop(_ config: ClosedLoopConfig) throws -> ClosedLoopResult {
     }
 
     /// One navdata packet through the link: `.connected` first (REF bit 9 adopted from an airborne
-    /// drone, as `DroneLinkCore`), the telemetry, and with the first one the configuration done.
+    /// drone, as `ARDroneSession`), the telemetry, and with the first one the configuration done.
     func receive(_ telemetry: DroneTelemetry, at t: Double) {
         let first = !linkConnected
         if first {

@@ -53,7 +53,7 @@ struct World {
     private(set) var lastTargetFixAt: Double?
     private var firmwareTimer = 0.0
     /// The fake link: connected by the first navdata (nothing goes out before it), the flight's
-    /// latest command (re-sent every tick; REF bit 9 adopted from the drone on connect, as `DroneLinkCore`).
+    /// latest command (re-sent every tick; REF bit 9 adopted from the drone on connect, as `ARDroneSession`).
     private var linkConnected = false
     private var linkCommand = LinkCommand.landed
     /// The PCMD of the latest command (its `VehicleSetpoint`; nil = hover; always nil for an autopilot).

@@ -10,7 +10,7 @@ import FollowCore
 /// 6th (5 Hz). Each step ends with the command's set-point (the AR.Drone model's tilt loop, as
 /// `FlightLoopCore` asks it for every command sent) and the
 /// tick's AT datagram (REF + PCMD: `DroneCommand.refInput`, `ProgressiveCommand(pilot:)`) encoded into a
-/// reused buffer, as `DroneLinkCore` does. Not `Sendable`: one benchmark thread owns it.
+/// reused buffer, as `ARDroneSession` does. Not `Sendable`: one benchmark thread owns it.
 final class ControlLoopHarness {
     private(set) var machine: FlightStateMachine
     private var encoder = ATEncoder()

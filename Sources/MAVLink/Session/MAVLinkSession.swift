@@ -1,7 +1,7 @@
 import FollowCore
 
 /// The link's decisions for one MAVLink vehicle, as a value (docs/style.md habit 4; the MAVLink
-/// counterpart of `DroneLinkCore`): every input — a datagram, the owner's `LinkCommand`, a tick —
+/// counterpart of `ARDroneSession`): every input — a datagram, the owner's `LinkCommand`, a tick —
 /// comes in with `now`; the output is the messages to send and the `LinkEvent`s to publish. No
 /// sockets, no clock: the shell (`MAVLinkLink`) owns both.
 ///

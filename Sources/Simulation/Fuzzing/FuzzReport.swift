@@ -1,4 +1,3 @@
-import ARDrone
 /// What a fuzz run observed: how many inputs decoded, and how many were rejected, by error kind.
 ///
 /// A crash (trap) cannot be counted; it ends the process, which is the failure a fuzz run looks

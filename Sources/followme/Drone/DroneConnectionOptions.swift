@@ -1,3 +1,4 @@
+import ARDrone
 import ArgumentParser
 import Links
 import FlightService
@@ -34,7 +35,7 @@ struct DroneConnectionOptions: ParsableArguments {
         }
         do {
             // The one config → link mapping `followme run` uses (FlightConfiguration).
-            guard case .mavlink(let link) = try FlightConfiguration(config).link else { throw ExitCode(2) }
+            guard let link = try FlightConfiguration(config).link as? MAVLinkLinkConfiguration else { throw ExitCode(2) }
             return .mavlink(MAVLinkBench(link: try address.map { try link.with(address: $0) } ?? link,
                                          minBatteryPercent: Double(config.failsafe.minBatteryPercent)))
         } catch {

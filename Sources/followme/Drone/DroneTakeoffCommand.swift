@@ -1,3 +1,4 @@
+import ARDrone
 import FlightService
 import ArgumentParser
 import Links

@@ -1,3 +1,4 @@
+@testable import ARDrone
 @testable import FlightService
 @testable import FollowCore
 @testable import MAVLink
@@ -11,10 +12,7 @@ struct FlightConfigurationMappingTests {
         // Given the shipped defaults (no protocol key), when they are mapped
         let flight = try FlightConfiguration(try TestDocument.flyable().parse().get())
         // Then the AR.Drone link flies, both receivers are read, and the mount offset applies
-        guard case .ardrone(let link) = flight.link else {
-            Issue.record("expected the AR.Drone link, got \(flight.link)")
-            return
-        }
+        let link = try #require(flight.link as? DroneLinkConfiguration, "\(flight.link)")
         #expect(link.address == "192.168.1.1" && link.atPort == 5556 && link.navdataPort == 5554)
         #expect(flight.subscriptions.map(\.role) == [.target, .onboard])
         #expect(flight.follow.mountOffsetDegrees == 90)
@@ -33,7 +31,7 @@ struct FlightConfigurationMappingTests {
         // When it is mapped
         let flight = try FlightConfiguration(config)
         // Then the MAVLink link gets every key
-        let link = try #require(flight.link.mavlink, "\(flight.link)")
+        let link = try #require(flight.link as? MAVLinkLinkConfiguration, "\(flight.link)")
         #expect(link.address == "10.0.0.2" && link.port == 14580 && link.localPort == 14540)
         #expect(link.systemID == 254 && link.componentID == 191 && link.targetSystem == 1)
         #expect(link.autopilot == .px4 && link.positionSource == .autopilot)
@@ -68,16 +66,11 @@ struct FlightConfigurationMappingTests {
             ("onboard", "mount_offset_deg", "-45"),
         ]).parse().get()
         let flight = try FlightConfiguration(config)
-        let link = try #require(flight.link.mavlink, "\(flight.link)")
+        let link = try #require(flight.link as? MAVLinkLinkConfiguration, "\(flight.link)")
         #expect(link.positionSource == .receiver && link.autopilot == .ardupilot)
         #expect(link.address == "127.0.0.1" && link.port == 14550 && link.localPort == 0)
         #expect(link.systemID == 245 && link.componentID == 190 && link.targetSystem == 0)
         #expect(flight.subscriptions.map(\.role) == [.target, .onboard])
         #expect(flight.follow.mountOffsetDegrees == 315)
     }
-}
-
-extension FlightConfiguration.LinkSettings {
-    /// The MAVLink link's configuration, if this is one.
-    var mavlink: MAVLinkLinkConfiguration? { if case .mavlink(let c) = self { c } else { nil } }
 }

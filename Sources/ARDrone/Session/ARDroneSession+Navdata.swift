@@ -1,21 +1,19 @@
-import ARDrone
-import NIOCore
 import FollowCore
 
 /// The core's navdata intake: source, decoding and sequence checks (docs/ardrone-protocol.md §1.3).
-extension DroneLinkCore {
+extension ARDroneSession {
     // MARK: - Navdata
 
     /// Why the datagram was dropped, or nil if accepted (events appended to `effects`).
     @discardableResult
-    mutating func receiveNavdata(
+    package mutating func receiveNavdata(
         _ bytes: UnsafeRawBufferPointer,
-        from source: SocketAddress,
+        fromDrone: Bool,
         now: MonotonicTime,
         effects: inout DroneLinkEffects
     ) -> NavdataDropReason? {
         statistics.counts[.navdataDatagramsRead] += 1
-        guard source == expectedNavdataSource else {
+        guard fromDrone else {
             statistics.counts[.droppedUnexpectedSource] += 1
             return .unexpectedSource
         }
@@ -36,11 +34,11 @@ extension DroneLinkCore {
             }
             statistics.counts[.sequenceRestarts] += 1
         }
-        accept(navdata, from: source, now: now, effects: &effects)
+        accept(navdata, now: now, effects: &effects)
         return nil
     }
 
-    mutating func accept(_ navdata: NavdataSummary, from source: SocketAddress, now: MonotonicTime,
+    package mutating func accept(_ navdata: NavdataSummary, now: MonotonicTime,
                                  effects: inout DroneLinkEffects) {
         let previousNavdataAt = statistics.lastNavdataAt
         lastSequenceNumber = navdata.sequenceNumber
@@ -96,6 +94,6 @@ extension DroneLinkCore {
             bootstrapComplete = true
         }
 
-        effects.events.append(.navdata(ReceivedNavdata(navdata: navdata, receivedAt: now, source: source)))
+        effects.events.append(.navdata(ReceivedNavdata(navdata: navdata, receivedAt: now)))
     }
 }

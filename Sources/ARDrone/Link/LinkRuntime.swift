@@ -12,7 +12,7 @@ struct PendingDesired: Sendable {
 
 /// The running link's mutable state; only touched on the link's event loop.
 final class LinkRuntime {
-    var core: DroneLinkCore
+    var core: ARDroneSession
     /// Replaced when a closed socket is re-bound.
     var atChannel: any Channel
     var navdataChannel: any Channel
@@ -71,7 +71,7 @@ final class LinkRuntime {
         }
     }
 
-    init(core: DroneLinkCore, atChannel: any Channel, navdataChannel: any Channel,
+    init(core: ARDroneSession, atChannel: any Channel, navdataChannel: any Channel,
          atAddress: SocketAddress, navdataAddress: SocketAddress, allocator: ByteBufferAllocator,
          tickIntervalSeconds: Double) {
         self.core = core

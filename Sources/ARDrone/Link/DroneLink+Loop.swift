@@ -117,7 +117,8 @@ extension DroneLink {
         runtime.navdata.worked()
         runtime.effects.reset()
         let dropped = envelope.data.withUnsafeReadableBytes { bytes in
-            runtime.core.receiveNavdata(bytes, from: envelope.remoteAddress, now: now, effects: &runtime.effects)
+            runtime.core.receiveNavdata(bytes, fromDrone: envelope.remoteAddress == runtime.navdataAddress, now: now,
+                                         effects: &runtime.effects)
         }
         if let dropped {
             logger.debug("navdata dropped", metadata: [

@@ -1,4 +1,3 @@
-import ARDrone
 
 /// One `AT*CONFIG` key/value pair the link writes and confirms (state bit 6 ACK).
 public struct ConfigurationWrite: Sendable, Hashable, CustomStringConvertible {

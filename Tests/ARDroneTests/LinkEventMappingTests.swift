@@ -1,14 +1,11 @@
 @testable import ARDrone
 @testable import FollowCore
-@testable import Links
-import NIOCore
 import Testing
 
 /// What the AR.Drone link's own events and counters mean to a flight (docs/architecture.md §3.3).
 @Suite("DroneLink → LinkEvent and LinkStatistics")
 struct LinkEventMappingTests {
     static let at = MonotonicTime(seconds: 10)
-    static let source = try! SocketAddress(ipAddress: "127.0.0.1", port: 5554)
     static let altitude = ConfigurationWrite(key: "control:altitude_max", value: "10000")
 
     @Test("each link event maps to its neutral event, the same facts under the neutral names", arguments: [
@@ -42,8 +39,8 @@ struct LinkEventMappingTests {
         let bootstrap = NavdataSummary(state: [.navdataBootstrap], sequenceNumber: 43)
 
         // When the link maps them
-        let mapped = LinkEvent(.navdata(ReceivedNavdata(navdata: demo, receivedAt: Self.at, source: Self.source)))
-        let none = LinkEvent(.navdata(ReceivedNavdata(navdata: bootstrap, receivedAt: Self.at, source: Self.source)))
+        let mapped = LinkEvent(.navdata(ReceivedNavdata(navdata: demo, receivedAt: Self.at)))
+        let none = LinkEvent(.navdata(ReceivedNavdata(navdata: bootstrap, receivedAt: Self.at)))
 
         // Then the first is the drone's telemetry (ARDroneAdapter's mapping) and the second is not delivered
         guard case .telemetry(let telemetry, let sequence)? = mapped else {

@@ -1,5 +1,4 @@
 import FollowCore
-import ARDrone
 import MAVLink
 
 /// A MAVLink vehicle on the bench (docs/mavlink.md §9): the product's `MAVLinkSession` (the link's
@@ -119,20 +118,7 @@ struct MAVLinkBenchDrone: BenchDrone {
 
     /// The baseline flies from its first tick (as its REF take-off does); hover = the hold set-point.
     mutating func send(naive command: NaiveBaselineController.Command, at now: MonotonicTime) {
-        var motion: MotionCommand?
-        if case let .move(roll, pitch, gaz, yaw) = command {
-            // The baseline speaks AR.Drone PCMD; for an autopilot it gets the speed that tilt would hold
-            // (c2·sin(fraction·max tilt), body frame rotated by the true nose): the baseline's own crude
-            // translation, not the product's.
-            let follow = naiveFollow
-            let maxTilt = follow.maxTiltDegrees * .pi / 180, c2 = TiltModelTuning().tiltSpeedMetersPerSecond
-            let forward = c2 * _sin(-Double(pitch) * maxTilt), right = c2 * _sin(Double(roll) * maxTilt)
-            let nose = airframe.noseHeadingDegrees
-            motion = MotionCommand(
-                velocity: PlaneVector.unit(bearingDegrees: nose) * forward + PlaneVector.unit(bearingDegrees: nose + 90) * right,
-                climbMetersPerSecond: Double(gaz) * follow.maxClimbMetersPerSecond,
-                yawRateDegreesPerSecond: Double(yaw) * follow.maxYawRateDegreesPerSecond)
-        }
+        let motion = command.motion(follow: naiveFollow, noseHeadingDegrees: airframe.noseHeadingDegrees)
         session.setDesired(LinkCommand(flying: true, motion: motion))
         _ = tick(at: now)
     }
@@ -159,3 +145,4 @@ struct MAVLinkBenchDrone: BenchDrone {
         } while !inbound.isEmpty
     }
 }
+extension MAVLinkCopter: BenchAirframe {}

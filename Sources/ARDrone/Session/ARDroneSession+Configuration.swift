@@ -1,13 +1,11 @@
-import ARDrone
-import NIOCore
 import FollowCore
 
 /// The core's `AT*CONFIG` writes: one at a time, each acknowledged by state bit 6, and the bootstrap
 /// redone when the drone falls back (docs/ardrone-protocol.md §1.2, §2.3, §9.5).
-extension DroneLinkCore {
+extension ARDroneSession {
     // MARK: - Configuration
 
-    mutating func appendConfigurationCommands(now: MonotonicTime, effects: inout DroneLinkEffects) {
+    package mutating func appendConfigurationCommands(now: MonotonicTime, effects: inout DroneLinkEffects) {
         // Only while navdata flows: the ACK is only visible in navdata, and a drone without a
         // navdata client "might simply drop the configuration" (pyardrone #12, docs/ardrone-protocol.md §7.7).
         guard !isNavdataLost, let state = latestState else { return }
@@ -46,7 +44,7 @@ extension DroneLinkCore {
         }
     }
 
-    mutating func appendConfigurationWrite(_ write: ConfigurationWrite, attempt: Int, now: MonotonicTime) {
+    package mutating func appendConfigurationWrite(_ write: ConfigurationWrite, attempt: Int, now: MonotonicTime) {
         let ids = configuration.configurationIDs
         // SDK sends CONFIG_IDS immediately before every CONFIG (ardrone_at_set_toy_configuration_ids).
         commands.append(.configIDs(sessionID: ids.sessionID, userID: ids.userID, applicationID: ids.applicationID))
@@ -55,7 +53,7 @@ extension DroneLinkCore {
         acknowledgementClearWaitStartedAt = nil
     }
 
-    mutating func finishHead(_ event: DroneLinkEvent, now: MonotonicTime, effects: inout DroneLinkEffects) {
+    package mutating func finishHead(_ event: DroneLinkEvent, now: MonotonicTime, effects: inout DroneLinkEffects) {
         let write = configurationQueue.removeFirst()
         configurationPhase = .idle
         acknowledgementClearWaitStartedAt = nil
@@ -71,7 +69,7 @@ extension DroneLinkCore {
         }
     }
 
-    mutating func completeConfiguration(at now: MonotonicTime, effects: inout DroneLinkEffects) {
+    package mutating func completeConfiguration(at now: MonotonicTime, effects: inout DroneLinkEffects) {
         configurationCompletionPending = false
         effects.events.append(.configurationComplete(failedKeys: failedKeys, at: now))
         failedKeys.removeAll()
@@ -80,7 +78,7 @@ extension DroneLinkCore {
     /// Navdata shows bootstrap mode (or no demo option) although the bootstrap had completed:
     /// the drone rebooted or fell back. Re-queues every start-up write in front of anything still
     /// queued (navdata_demo first), restarts the head's handshake, and reports it.
-    mutating func redoBootstrap(_ reason: BootstrapFallbackReason, now: MonotonicTime,
+    package mutating func redoBootstrap(_ reason: BootstrapFallbackReason, now: MonotonicTime,
                                         effects: inout DroneLinkEffects) {
         bootstrapComplete = false
         navdataDemoAcknowledged = false
@@ -98,7 +96,7 @@ extension DroneLinkCore {
 
     /// Whether this packet shows demo mode as configured (bit 11 clear and, unless the options mask
     /// leaves it out, the demo option present).
-    func showsDemoMode(_ navdata: NavdataSummary) -> BootstrapFallbackReason? {
+    package func showsDemoMode(_ navdata: NavdataSummary) -> BootstrapFallbackReason? {
         if navdata.state.contains(.navdataBootstrap) { return .bootstrapBit }
         let demoExpected = configuration.navdataOptionsMask.map { $0 & Self.demoOptionMaskBit != 0 } ?? true
         if demoExpected, navdata.demo == nil { return .demoOptionMissing }

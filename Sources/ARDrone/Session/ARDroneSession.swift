@@ -1,15 +1,15 @@
-import ARDrone
-import NIOCore
 import FollowCore
 
 /// What the shell must do after the core handled an input.
-struct DroneLinkEffects {
+package struct DroneLinkEffects {
     /// Send `01 00 00 00` to the drone's navdata port.
-    var sendNavdataTrigger = false
+    package var sendNavdataTrigger = false
     /// Events to publish, in order.
-    var events: [DroneLinkEvent] = []
+    package var events: [DroneLinkEvent] = []
 
-    mutating func reset() {
+    package init() {}
+
+    package mutating func reset() {
         sendNavdataTrigger = false
         events.removeAll(keepingCapacity: true)
     }
@@ -31,10 +31,8 @@ struct DroneLinkEffects {
 /// * Once bootstrap completed, navdata showing bootstrap mode again (state bit 11, §1.2) or lacking
 ///   the demo option means the drone rebooted or fell back: the bootstrap and every start-up config
 ///   write are redone (`.bootstrapFallback`, then `.configurationComplete`).
-struct DroneLinkCore {
-    let configuration: DroneLinkConfiguration
-    /// The drone's navdata address and port; anything else is a spoofer or a stray.
-    let expectedNavdataSource: SocketAddress
+package struct ARDroneSession {
+    package let configuration: DroneLinkConfiguration
 
     /// How many times a flat trim is repeated on consecutive ticks (node-ar-drone repeats its
     /// one-shot commands 10×, docs/ardrone-protocol.md §2.3 `AT*FTRIM`).
@@ -52,7 +50,7 @@ struct DroneLinkCore {
     /// `NAVDATA_DEMO_TAG` = 0: bit 0 of `general:navdata_options` asks for the demo option (docs/ardrone-protocol.md §1.3).
     static let demoOptionMaskBit: UInt32 = 1 << 0
 
-    var statistics = DroneLinkStatistics()
+    package internal(set) var statistics = DroneLinkStatistics()
 
     // MARK: Encoding
     var encoder = ATEncoder()
@@ -76,9 +74,9 @@ struct DroneLinkCore {
     var latestState: DroneState?
     var latestControlState: ControlState?
     var lastSequenceNumber: UInt32?
-    var isConnected = false
+    package internal(set) var isConnected = false
     var isNavdataLost = false
-    var startedAt = MonotonicTime.zero
+    package internal(set) var startedAt = MonotonicTime.zero
     var lastTriggerAt = MonotonicTime.zero
 
     // MARK: Configuration
@@ -106,9 +104,8 @@ struct DroneLinkCore {
     var lastStatisticsAt = MonotonicTime.zero
     var navdataCountAtLastStatistics = 0
 
-    init(configuration: DroneLinkConfiguration, expectedNavdataSource: SocketAddress) {
+    package init(configuration: DroneLinkConfiguration) {
         self.configuration = configuration
-        self.expectedNavdataSource = expectedNavdataSource
         var queue = [ConfigurationWrite.navdataDemo]
         if let mask = configuration.navdataOptionsMask { queue.append(.navdataOptions(mask)) }
         queue.append(contentsOf: configuration.limits.configurationWrites)
@@ -119,7 +116,7 @@ struct DroneLinkCore {
     }
 
     /// Sends the first navdata trigger; ticks may follow.
-    mutating func start(now: MonotonicTime, effects: inout DroneLinkEffects) {
+    package mutating func start(now: MonotonicTime, effects: inout DroneLinkEffects) {
         startedAt = now
         lastStatisticsAt = now
         sendTrigger(now: now, effects: &effects)
@@ -128,7 +125,7 @@ struct DroneLinkCore {
     // MARK: - Owner requests
 
     /// Sets REF bit 9 and the PCMD to repeat every tick. `heading` non-nil selects PCMD_MAG.
-    mutating func setDesired(flying: Bool, pilot: ProgressiveCommand, heading: ControllerHeading?) {
+    package mutating func setDesired(flying: Bool, pilot: ProgressiveCommand, heading: ControllerHeading?) {
         desiredFlying = flying
         self.pilot = pilot
         controllerHeading = heading
@@ -136,7 +133,7 @@ struct DroneLinkCore {
 
     /// Toggles emergency off: REF bit 8 on every tick while navdata shows EMERGENCY, cleared as
     /// soon as it does not (node-ar-drone `disableEmergency` pattern, docs/ardrone-protocol.md §2.3 / §7.4).
-    mutating func requestEmergencyReset() -> Result<Void, DroneLinkRefusal> {
+    package mutating func requestEmergencyReset() -> Result<Void, DroneLinkRefusal> {
         guard let state = latestState else { return .failure(.noNavdataYet) }
         guard state.contains(.emergency) else { return .failure(.notInEmergency(state: state)) }
         emergencyResetRequested = true
@@ -146,7 +143,7 @@ struct DroneLinkCore {
 
     /// Cuts the motors: REF bit 8 while navdata does not show EMERGENCY, then released (docs/ardrone-protocol.md §2.3:
     /// "to trigger an emergency (motor cut) send bit 8 while bit 31 = 0").
-    mutating func requestEmergencyCutoff(now: MonotonicTime, effects: inout DroneLinkEffects) -> Result<Void, DroneLinkRefusal> {
+    package mutating func requestEmergencyCutoff(now: MonotonicTime, effects: inout DroneLinkEffects) -> Result<Void, DroneLinkRefusal> {
         guard let state = latestState else { return .failure(.noNavdataYet) }
         guard !state.contains(.emergency) else { return .failure(.alreadyInEmergency) }
         emergencyCutoffRequested = true
@@ -161,7 +158,7 @@ struct DroneLinkCore {
 
     /// Flat trim, only while navdata says landed (docs/ardrone-protocol.md §2.3 `AT*FTRIM`; node-ar-drone refuses
     /// while flying).
-    mutating func requestFlatTrim() -> Result<Void, DroneLinkRefusal> {
+    package mutating func requestFlatTrim() -> Result<Void, DroneLinkRefusal> {
         guard let state = latestState else { return .failure(.noNavdataYet) }
         guard isLanded else { return .failure(.notLanded(state: state, controlState: latestControlState)) }
         flatTrimTicksRemaining = Self.flatTrimRepeatCount
@@ -169,7 +166,7 @@ struct DroneLinkCore {
     }
 
     /// Queues one more configuration write (after the start-up ones).
-    mutating func enqueueConfiguration(_ write: ConfigurationWrite) -> Result<Void, DroneLinkRefusal> {
+    package mutating func enqueueConfiguration(_ write: ConfigurationWrite) -> Result<Void, DroneLinkRefusal> {
         guard write.isEncodable else { return .failure(.unencodableConfiguration(write)) }
         configurationQueue.append(write)
         configurationCompletionPending = true
@@ -179,17 +176,17 @@ struct DroneLinkCore {
 
     // MARK: - Shell bookkeeping
 
-    mutating func countImmediateSend() { statistics.counts[.immediateDatagramsSent] += 1 }
-    mutating func recordTickLateness(seconds: Double) {
+    package mutating func countImmediateSend() { statistics.counts[.immediateDatagramsSent] += 1 }
+    package mutating func recordTickLateness(seconds: Double) {
         statistics.maxTickLatenessSeconds = max(statistics.maxTickLatenessSeconds, seconds)
         if seconds > configuration.tickIntervalSeconds { statistics.counts[.ticksLate] += 1 }
     }
-    mutating func countSendFailure() { statistics.counts[.sendFailures] += 1 }
-    mutating func countDroppedEvent() { statistics.counts[.eventsDropped] += 1 }
+    package mutating func countSendFailure() { statistics.counts[.sendFailures] += 1 }
+    package mutating func countDroppedEvent() { statistics.counts[.eventsDropped] += 1 }
 
     /// A socket closed under the link (the shell re-binds it). While the AT socket is closed
     /// nothing is sent; after the navdata socket the trigger must be re-sent once it is back.
-    mutating func socketClosed(_ socket: DroneLinkSocket, error: String?, now: MonotonicTime,
+    package mutating func socketClosed(_ socket: DroneLinkSocket, error: String?, now: MonotonicTime,
                                effects: inout DroneLinkEffects) {
         statistics.counts[.socketsClosed] += 1
         effects.events.append(.socketClosed(socket, error: error, at: now))
@@ -197,7 +194,7 @@ struct DroneLinkCore {
 
     /// The shell re-bound `socket`. For the navdata socket the trigger goes out at once (the
     /// drone answers the trigger's source, which may be a new port).
-    mutating func socketReopened(_ socket: DroneLinkSocket, localPort: Int, samePort: Bool, attempts: Int,
+    package mutating func socketReopened(_ socket: DroneLinkSocket, localPort: Int, samePort: Bool, attempts: Int,
                                  downSeconds: Double, now: MonotonicTime, effects: inout DroneLinkEffects) {
         statistics.counts[.socketsReopened] += 1
         effects.events.append(.socketReopened(socket, localPort: localPort, samePort: samePort, attempts: attempts,
@@ -231,7 +228,7 @@ struct DroneLinkCore {
 
     /// One tick: silence check (lost / re-trigger), then the AT datagram. Returns false when
     /// there is nothing to send (no navdata yet).
-    mutating func tick(now: MonotonicTime, datagram: inout [UInt8], effects: inout DroneLinkEffects) -> Bool {
+    package mutating func tick(now: MonotonicTime, datagram: inout [UInt8], effects: inout DroneLinkEffects) -> Bool {
         checkSilence(now: now, effects: &effects)
         emitStatisticsIfDue(now: now, effects: &effects)
         guard isConnected else {
@@ -280,7 +277,7 @@ struct DroneLinkCore {
         return true
     }
 
-    mutating func sendTrigger(now: MonotonicTime, effects: inout DroneLinkEffects) {
+    package mutating func sendTrigger(now: MonotonicTime, effects: inout DroneLinkEffects) {
         effects.sendNavdataTrigger = true
         lastTriggerAt = now
         statistics.counts[.navdataTriggersSent] += 1
@@ -288,7 +285,7 @@ struct DroneLinkCore {
 
     /// SDK: re-send the trigger whenever a 1 s read times out and restart the sequence expectation
     /// (`ardrone_navdata_client.c`, docs/ardrone-protocol.md §1.2/§1.3).
-    mutating func checkSilence(now: MonotonicTime, effects: inout DroneLinkEffects) {
+    package mutating func checkSilence(now: MonotonicTime, effects: inout DroneLinkEffects) {
         let silence = configuration.navdataSilenceSeconds
         let lastHeard = statistics.lastNavdataAt ?? startedAt
         guard now.seconds(since: lastHeard) >= silence else { return }
@@ -305,7 +302,7 @@ struct DroneLinkCore {
         }
     }
 
-    mutating func emitStatisticsIfDue(now: MonotonicTime, effects: inout DroneLinkEffects) {
+    package mutating func emitStatisticsIfDue(now: MonotonicTime, effects: inout DroneLinkEffects) {
         let elapsed = now.seconds(since: lastStatisticsAt)
         guard elapsed >= configuration.statisticsIntervalSeconds else { return }
         statistics.navdataRateHz = Double(statistics.counts[.navdataReceived] - navdataCountAtLastStatistics) / elapsed

@@ -1,4 +1,3 @@
-import ARDrone
 import FollowCore
 
 extension LinkEvent {

@@ -1,5 +1,3 @@
-import ARDrone
-import NIOCore
 import FollowCore
 
 /// Something the link observed, delivered in order on `DroneLink.events`.
@@ -65,8 +63,11 @@ public struct ReceivedNavdata: Sendable {
     public let navdata: NavdataSummary
     /// CLOCK_MONOTONIC when the datagram was read.
     public let receivedAt: MonotonicTime
-    /// The UDP source (always the drone's address and navdata port: anything else is dropped).
-    public let source: SocketAddress
+
+    public init(navdata: NavdataSummary, receivedAt: MonotonicTime) {
+        self.navdata = navdata
+        self.receivedAt = receivedAt
+    }
 }
 
 /// Why an `AT*CONFIG` was given up.

@@ -1,4 +1,3 @@
-import ARDrone
 import FollowCore
 
 /// Counters of one link since `start()`; a value snapshot.

@@ -216,10 +216,3 @@ public enum DroneLinkConfigurationError: Error, Equatable, Sendable, CustomStrin
         }
     }
 }
-
-extension LinkHint {
-    /// No navdata from the AR.Drone `configuration` names: its Wi-Fi, the `[drone]` keys, another controller.
-    public static func noNavdata(_ configuration: DroneLinkConfiguration) -> String {
-        noNavdata(address: configuration.address, atPort: configuration.atPort, navdataPort: configuration.navdataPort)
-    }
-}

@@ -1,24 +1,26 @@
 @testable import ARDrone
-@testable import Links
-import NIOCore
 @testable import FollowCore
 import Testing
 
 /// The link's decisions without sockets or a clock: time is an argument.
-@Suite("DroneLinkCore (pure state machine)")
-struct DroneLinkCoreTests {
-    static let droneNavdata = try! SocketAddress(ipAddress: "192.168.1.1", port: 5554)
+@Suite("ARDroneSession (pure state machine)")
+struct ARDroneSessionTests {
+    /// The flight limits every fixture writes.
+    static let testLimits: FlightLimits = try! FlightLimits(
+        outdoor: true, flightWithoutShell: true, eulerAngleMaxRadians: 20 * Double.pi / 180,
+        controlVzMaxMillimetersPerSecond: 700, controlYawRadiansPerSecond: 120 * Double.pi / 180,
+        altitudeMaxMillimeters: 10_000)
 
     struct Fixture {
-        var core: DroneLinkCore
+        var core: ARDroneSession
         var effects = DroneLinkEffects()
         var datagram: [UInt8] = []
         var now = MonotonicTime(seconds: 100)
 
-        init(limits: FlightLimits = LinkHarness.testLimits, ackTimeout: Double = 0.5, attempts: Int = 3) {
+        init(limits: FlightLimits = ARDroneSessionTests.testLimits, ackTimeout: Double = 0.5, attempts: Int = 3) {
             let configuration = try! DroneLinkConfiguration(
                 configAcknowledgementTimeoutSeconds: ackTimeout, configMaxAttempts: attempts, limits: limits)
-            core = DroneLinkCore(configuration: configuration, expectedNavdataSource: DroneLinkCoreTests.droneNavdata)
+            core = ARDroneSession(configuration: configuration)
             core.start(now: now, effects: &effects)
         }
 
@@ -31,12 +33,12 @@ struct DroneLinkCoreTests {
         }
 
         @discardableResult
-        mutating func receive(_ navdata: Navdata, from source: SocketAddress = DroneLinkCoreTests.droneNavdata)
+        mutating func receive(_ navdata: Navdata, fromDrone: Bool = true)
             -> NavdataDropReason?
         {
             effects.reset()
             let bytes = try! navdata.encoded()
-            return bytes.withUnsafeBytes { core.receiveNavdata($0, from: source, now: now, effects: &effects) }
+            return bytes.withUnsafeBytes { core.receiveNavdata($0, fromDrone: fromDrone, now: now, effects: &effects) }
         }
     }
 
@@ -74,13 +76,11 @@ struct DroneLinkCoreTests {
         if !accepted { #expect(reason == .sequenceNotIncreasing) }
     }
 
-    @Test("wrong source port or address is dropped before decoding")
+    @Test("a datagram not from the drone's navdata address and port is dropped before decoding")
     func sourceCheck() throws {
         var fixture = Fixture()
-        let otherPort = try SocketAddress(ipAddress: "192.168.1.1", port: 5555)
-        let otherHost = try SocketAddress(ipAddress: "192.168.1.2", port: 5554)
-        #expect(fixture.receive(Self.packet(1), from: otherPort) == .unexpectedSource)
-        #expect(fixture.receive(Self.packet(2), from: otherHost) == .unexpectedSource)
+        #expect(fixture.receive(Self.packet(1), fromDrone: false) == .unexpectedSource)
+        #expect(fixture.receive(Self.packet(2), fromDrone: false) == .unexpectedSource)
         #expect(!fixture.core.isConnected)
         #expect(fixture.core.statistics.counts[.droppedUnexpectedSource] == 2)
     }
@@ -205,7 +205,7 @@ struct DroneLinkCoreTests {
             #expect(field == "altitudeMaxMillimeters")
         }
         #expect(throws: DroneLinkConfigurationError.samePorts(port: 5556)) {
-            _ = try DroneLinkConfiguration(atPort: 5556, navdataPort: 5556, limits: LinkHarness.testLimits)
+            _ = try DroneLinkConfiguration(atPort: 5556, navdataPort: 5556, limits: ARDroneSessionTests.testLimits)
         }
     }
 }
@@ -214,5 +214,12 @@ extension Result where Success == Void {
     /// The failure, or nil on success (`Result<Void, _>` is not `Equatable`).
     var refusal: Failure? {
         if case .failure(let failure) = self { failure } else { nil }
+    }
+}
+
+extension ATCommand {
+    /// The key a CONFIG command writes, nil for any other command.
+    var configKey: String? {
+        if case .config(let key, _) = self { key } else { nil }
     }
 }

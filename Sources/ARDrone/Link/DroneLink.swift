@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// A fixed-rate timer re-sends the *desired* state every `tickIntervalSeconds` in one datagram
 /// (REF + PCMD, plus COMWDG / CTRL / CONFIG_IDS+CONFIG / FTRIM when due); the owner only changes
-/// what is desired. Every decision is made by `DroneLinkCore` (a value, tested without sockets);
+/// what is desired. Every decision is made by `ARDroneSession` (a value, tested without sockets);
 /// this class only owns the sockets, the timer and the clock. All state lives on one NIO event
 /// loop, so the 30 Hz path takes no locks and reuses its buffers.
 ///
@@ -102,7 +102,7 @@ public final class DroneLink: Sendable {
         let configuration = configuration
         let started = await loop.run {
             LinkRuntime(
-                core: DroneLinkCore(configuration: configuration, expectedNavdataSource: navdataAddress),
+                core: ARDroneSession(configuration: configuration),
                 atChannel: atChannel, navdataChannel: navdataChannel,
                 atAddress: atAddress, navdataAddress: navdataAddress,
                 allocator: atChannel.allocator, tickIntervalSeconds: configuration.tickIntervalSeconds
