@@ -12,7 +12,7 @@ import Logging
 struct SimCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
-        abstract: "Run a simulated AR.Drone 2.0 (real AT/navdata UDP protocol) with NMEA GPS over TCP.",
+        abstract: "Run a simulated drone (AR.Drone 2.0 over AT/navdata UDP, or an ArduPilot-like Copter over MAVLink) with NMEA GPS over TCP.",
         discussion: """
             Point the drone link at --bind (AT commands to --at-port, navdata trigger to --navdata-port) and gpsd at the onboard NMEA stream, e.g. gpsd -N -n -S 2947 tcp://127.0.0.1:10110. With --person, a second NMEA stream (--person-nmea-port) carries the person's receiver.
 

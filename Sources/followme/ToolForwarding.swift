@@ -52,6 +52,6 @@ struct ToolStub<Name: ToolName>: ParsableCommand {
 }
 
 protocol ToolName { static var name: String { get }; static var abstract: String { get } }
-enum SimTool: ToolName { static let name = "sim"; static let abstract = "Run a simulated AR.Drone 2.0 (real AT/navdata UDP protocol) with NMEA GPS over TCP." }
+enum SimTool: ToolName { static let name = "sim"; static let abstract = "Run a simulated drone (AR.Drone 2.0 over AT/navdata UDP, or an ArduPilot-like Copter over MAVLink) with NMEA GPS over TCP." }
 enum BenchTool: ToolName { static let name = "bench"; static let abstract = "Benchmark FollowMe against the naive objc.io follower in closed-loop simulation." }
 enum FuzzTool: ToolName { static let name = "fuzz"; static let abstract = "Fuzz the navdata and AT decoders and the config loader with seeded mutations." }

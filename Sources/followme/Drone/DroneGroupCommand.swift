@@ -12,7 +12,7 @@ import ArgumentParser
 struct DroneGroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drone",
-        abstract: "Talk to the AR.Drone 2.0 directly: status, take-off, land, emergency reset, decode navdata.",
+        abstract: "Talk to the drone directly (AR.Drone 2.0 or MAVLink vehicle): status, take-off, land, emergency reset, decode navdata.",
         discussion: """
             The address and ports come from [drone] in --config (overridable with --address, --at-port, \
             --navdata-port); the flight limits written at start come from [drone] and [follow].
