@@ -21,6 +21,7 @@ struct ConfigKeysTests {
     /// field without a key is listed here on purpose; a core-backed key needs no entry.
     static var coreFieldsWithoutKey: [AnyKeyPath] { [
         \FollowMeConfiguration.follow.altitudeToleranceMeters, \FollowMeConfiguration.follow.assumedGPSLatencySeconds,
+        \FollowMeConfiguration.follow.assumedOnboardGPSLatencySeconds,
         \FollowMeConfiguration.follow.maxHorizontalSpeedMetersPerSecond, \FollowMeConfiguration.follow.targetFixRateHz,
         \FollowMeConfiguration.follow.altitudeCeilingMeters,
         \FollowMeConfiguration.failsafe.minTakeoffBatteryPercent, \FollowMeConfiguration.failsafe.landedConfirmSeconds,
