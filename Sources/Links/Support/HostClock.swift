@@ -22,8 +22,8 @@ public enum HostClock {
         fm_host_clock_synchronised() != 0
     }
 
-    /// `later − earlier`, seconds (exact to the nanosecond within ±2^53 s; never traps, whatever a
-    /// receiver's time says).
+    /// `later − earlier`, seconds; computed in floating point, so it never traps whatever a receiver's
+    /// time says (for times within years of each other it is exact to well under a microsecond).
     public static func seconds(from earlier: FixTime, to later: FixTime) -> Double {
         (Double(later.seconds) - Double(earlier.seconds)) + Double(Int64(later.nanoseconds) - Int64(earlier.nanoseconds)) / 1e9
     }

@@ -1,5 +1,6 @@
 import Foundation
 import FlightRecords
+import FollowCore
 
 /// `followme bench` output: the human table and the `--json` document.
 public enum BenchOutput {
@@ -15,7 +16,8 @@ public enum BenchOutput {
             + "\(num(c.eulerAngleMaxDegrees, 0))°); GPS clean = perfect at 5 Hz/0.3 s, realistic = 2 m bias, ρ 0.5\n"
         if let latency = c.receiverLatencySeconds {
             out += "receivers deliver each fix \(num(latency, 3)) s after its epoch; FollowMe dates fixes by their measured age "
-                + "(the simulated host clock is trusted; configured 0.3 s until 5 samples)\n"
+                + "(the simulated host clock is trusted; the configured \(num(FollowParameters.defaults.assumedGPSLatencySeconds, 1)) s until "
+                + "\(FixAgeMeter.minimumSamples) samples)\n"
         }
         let legacy = report.isARDroneOnly
         if !legacy {
