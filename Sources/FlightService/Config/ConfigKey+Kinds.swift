@@ -10,17 +10,18 @@ extension ConfigKey {
 
     /// A number (integer or float) in `spec`'s range, default `spec.defaultValue`. `bound` narrows the
     /// range by other keys (named in `dependsOn`, stated in the file as `boundText`); `note` ends the
-    /// printed comment.
+    /// printed comment; `use` says which configurations read it.
     static func number(
         _ table: String, _ name: String, _ path: Path<Double>, _ spec: ParameterSpec, help: String,
-        note: String? = nil, bound: (text: String, dependsOn: [String], range: DependentRange)? = nil
+        note: String? = nil, bound: (text: String, dependsOn: [String], range: DependentRange)? = nil,
+        use: Use = .always
     ) -> ConfigKey {
         let rangeText = bound.map { "\(ConfigReader.format(spec.range.lowerBound)) to \($0.text)" }
             ?? ConfigReader.format(spec.range)
         return ConfigKey(
             table, name, path, as: .identity, default: .value(spec.defaultValue), help: help, spec: spec,
             typeText: "number", unitText: spec.unit, rangeText: rangeText,
-            defaultText: ConfigReader.format(spec.defaultValue), dependsOn: bound?.dependsOn ?? [],
+            defaultText: ConfigReader.format(spec.defaultValue), use: use, dependsOn: bound?.dependsOn ?? [],
             read: { r, d, c in
                 let (range, rangeNote) = bound?.range(r, c, spec.range) ?? (spec.range, nil)
                 return r.double(table, name, default: d, range: range, rangeNote: rangeNote)
