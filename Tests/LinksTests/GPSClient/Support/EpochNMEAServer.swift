@@ -25,20 +25,7 @@ final class EpochNMEAServer: Sendable {
     private let running = Atomic<Bool>(false)
 
     init(rateHz: Double, delaySeconds: Double, position: NMEAPosition) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ScriptedNMEAServer.ServerError.socket(errno) }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var addr = LoopbackPorts.loopback(port: 0)
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 8) == 0 else {
-            let e = errno
-            close(fd)
-            throw ScriptedNMEAServer.ServerError.bind(e)
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let fd = try ScriptedNMEAServer.listeningSocket()
         (listenFD, port, self.rateHz, self.delaySeconds, self.position) = (fd, LoopbackPorts.boundPort(fd), rateHz, delaySeconds, position)
     }
 
