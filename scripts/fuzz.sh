@@ -182,7 +182,7 @@ for target in "${targets[@]}"; do
         case "$target" in
             navdata|at) runs=1000000 ;;
             mavlink) runs=100000 ;;
-            pave) runs=200000 ;;
+            pave) runs=100000 ;;
             gpsd-json) runs=400000 ;;
             config) runs=40000 ;;
         esac

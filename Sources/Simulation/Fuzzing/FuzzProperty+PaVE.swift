@@ -6,7 +6,7 @@ extension FuzzProperty {
 
     /// `pave`: bytes from the AR.Drone's TCP video port (docs/video.md §2), read by `PaVEReader`:
     /// - the reader returns the same frames and counters whether the bytes arrive at once, cut in two
-    ///   at a place the input chooses (its first byte), or one byte at a time;
+    ///   at a place the input chooses (its first byte), or in pieces of 1 to 8 bytes (sizes from its second);
     /// - every frame is a run of the input at its `streamOffset`: its header's fields read from there,
     ///   its payload follows the header;
     /// - every byte is in a frame, skipped, or pending, and the reader never holds more than its cap.
@@ -19,14 +19,17 @@ extension FuzzProperty {
         if atOnce != inTwo || whole.counters != split.counters || whole.pendingByteCount != split.pendingByteCount {
             return "the reader reads the bytes differently when they arrive cut at \(cut)"
         }
-        var single = PaVEReader(limits: paveLimits)
-        var oneByOne: [PaVEFrame] = []
-        for byte in bytes {
-            oneByOne += single.read(CollectionOfOne(byte))
-            if single.pendingByteCount > paveLimits.maxBufferedBytes { return "the reader holds more than its cap" }
+        var small = PaVEReader(limits: paveLimits)
+        var inPieces: [PaVEFrame] = []
+        var start = 0, piece = bytes.count > 1 ? Int(bytes[1]) : 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + Int(UInt(bitPattern: piece) % 8) + 1)
+            inPieces += small.read(bytes[start..<end])
+            if small.pendingByteCount > paveLimits.maxBufferedBytes { return "the reader holds more than its cap" }
+            (start, piece) = (end, piece &* 5 &+ 3)
         }
-        if oneByOne != atOnce || single.counters != whole.counters {
-            return "the reader reads the bytes differently when they arrive one at a time"
+        if inPieces != atOnce || small.counters != whole.counters {
+            return "the reader reads the bytes differently when they arrive in pieces of 1 to 8 bytes"
         }
         for frame in atOnce {
             let start = Int(frame.streamOffset), headerSize = Int(frame.header.headerSize)
