@@ -24,7 +24,7 @@ swift build --product generate-manual
 integration_targets='LinksTests|followmeTests'
 integration_suites=(
     'CockpitTests\.(CockpitServerTests|CockpitServerLoadTests|CockpitScreenshotTests|CockpitLayoutTests|CockpitPairingPageTests)'
-    'FlightRecordsTests\.(FlightLogRecordTests|FlightLogRetentionTests|FlightLogToolsTests|FlightStatusScreenTests|FlightTimelineAdapterTests|GeoJSONExportTests|WindLogTests|BenchReplaysTests)'
+    'FlightRecordsTests\.(VideoMuxIntegrationTests|FlightLogRecordTests|FlightLogRetentionTests|FlightLogToolsTests|FlightStatusScreenTests|FlightTimelineAdapterTests|GeoJSONExportTests|WindLogTests|BenchReplaysTests)'
     'FlightServiceTests\.(FlightLoopFinalStatusTests|FlightLoopFlightTests|FlightLoopLinkEventTests|FlightLoopReleasedTests|FlightLoopStatusTests|LinkStatisticsRecordTests|PersonAltitudeSpikeLogTests|StatusPublisherTests|StatusSocketCommandTests|TransitionLogLevelTests|WindStatusTests)'
     'SimulationTests\.(SimulatedDroneProtocolTests|SimulatorControlPilotTests|SimulatorDroneLinkTests|SimulatorFaultInjectionTests|SimulatorGPSDTests|SimulatorMAVLinkLinkTests|SimulatorMAVLinkTests|SimulatorServerTests|WindSimulatorTests)'
 )
