@@ -30,7 +30,7 @@ extension ARDroneFamily: FlightFamily {
         var video = VideoRecorderSettings()
         video.host = config.drone.address
         video.stream = config.video.stream == .sd360 ? .sd360 : .hd720
-        video.port = video.stream.defaultPort
+        video.port = config.video.port == 0 ? video.stream.defaultPort : config.video.port
         video.directory = config.video.effectiveDirectory(log: config.log)
         video.maxTotalBytes = Int64(config.video.maxTotalMegabytes) * 1_000_000
         video.minFreeBytes = Int64(config.video.minFreeMegabytes) * 1_000_000

@@ -251,6 +251,11 @@ package enum ConfigKeys {
               help: "Record the drone's camera while it flies (the AR.Drone's front camera: docs/video.md)."),
         .choice("video", "stream", \.video.stream, default: .hd720,
                 help: "\"720p\": the drone's H.264 recording stream (TCP 5553); \"360p\": its live stream (TCP 5555)."),
+        // 0: the drone's own ports (ARDroneLib config.h); another one for a drone behind a port forward, or the simulator.
+        .integer("video", "port", \.video.port,
+                 ParameterSpec("videoPort", unit: "TCP port", range: 0...65535, default: 0),
+                 help: "The drone's TCP port for the stream; 0 = its own (5553 for 720p, 5555 for 360p).",
+                 note: "0 = the stream's own"),
         .optionalString("video", "directory", \.video.directory, default: nil,
                         help: "The recordings' own directory; \"\" = `video` inside [log] directory.",
                         comment: "\"\" = video/ inside [log] directory", problem: C.logPathProblem),

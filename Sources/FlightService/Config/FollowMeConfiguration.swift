@@ -226,6 +226,8 @@ extension FollowMeConfiguration {
         public internal(set) var record = false
         /// Which H.264 stream is recorded.
         public internal(set) var stream: VideoStream = .hd720
+        /// The drone's TCP port for it; 0 (the default) = the stream's own (5553 for 720p, 5555 for 360p).
+        public internal(set) var port: Int = 0
         /// The recordings' own directory; `nil` (file: "", the default) = `video/` inside `[log] directory`
         /// (``effectiveDirectory(log:)``).
         public internal(set) var directory: String? = nil

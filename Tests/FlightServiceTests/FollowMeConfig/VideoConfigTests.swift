@@ -29,6 +29,13 @@ struct VideoConfigTests {
         #expect(settings.video.directory == "out/flights/video")
     }
 
+    @Test("port: 0 is the stream's own, another is used as given")
+    func port() throws {
+        let c = try TestDocument.flyable([("video", "record", "true"), ("video", "port", "15553")]).parse().get()
+        let settings = try #require(try FlightConfiguration(c).link as? ARDroneRecordingSettings)
+        #expect(settings.video.port == 15553 && settings.video.stream == .hd720)
+    }
+
     @Test("directory: given, or video/ inside [log] directory, or out/video without one")
     func directory() throws {
         let given = try TestDocument.flyable([("video", "directory", "\"/srv/videos\"")]).parse().get()
