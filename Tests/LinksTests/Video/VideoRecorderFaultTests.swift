@@ -39,7 +39,10 @@ struct VideoRecorderFaultTests {
         await server.stop()
         try await sleep(seconds: 0.3)
         let recorder = flight.link.recorder.statistics
+        // The stop path (SIGTERM's): the link stops with the recording open; it closes at once
+        let stopping = Date()
         await flight.stop()
+        #expect(Date().timeIntervalSince(stopping) < 1, "stopping took \(Date().timeIntervalSince(stopping)) s")
         let rate = flight.tickRate(since: from)
         let recording = try RecordingReadBack(rawPath: try #require(recorder.rawPath), indexPath: try #require(recorder.indexPath))
         defer { try? FileManager.default.removeItem(atPath: settings.directory) }
