@@ -14,6 +14,8 @@ public struct SimulatedVideoFaults: Sendable, Equatable {
     public var garbageEvery = 1
     /// Each connection is closed after this many frames (a dropped link); 0 = never.
     public var dropAfterFrames = 0
+    /// No frame is sent while set, the connections staying open (a camera or link that goes silent).
+    public var paused = false
 
     public init() {}
 }
@@ -162,6 +164,7 @@ final class SimulatedVideoState: Sendable {
         header.streamID = height >= 720 ? 2 : 1
         let frame = header.encoded + unit.bytes
         let faults = shared.withLock { $0.faults }
+        guard !faults.paused else { return }
         for client in list.clients.values {
             guard client.channel.isActive else { continue }
             guard client.channel.isWritable else {

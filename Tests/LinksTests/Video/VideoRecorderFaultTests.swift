@@ -108,6 +108,20 @@ struct VideoRecorderFaultTests {
         Self.expectFlightUndisturbed(o)
     }
 
+    @Test("a stream that goes silent with its connection open is closed after two silent periods and opened again: every frame")
+    func silentStream() async throws {
+        let o = try await Self.record("silent", faults: SimulatedVideoFaults()) { server, _ in
+            try await sleep(seconds: 0.8)
+            server.faults.paused = true
+            try await sleep(seconds: 1.6)
+            server.faults.paused = false
+            try await sleep(seconds: 1.2)
+        }
+        #expect(o.recorder.stalls >= 1 && o.recorder.connections >= 2, "stalls \(o.recorder.stalls), connections \(o.recorder.connections)")
+        Self.expectEveryFrame(o)
+        Self.expectFlightUndisturbed(o)
+    }
+
     @Test("a stalled consumer (the recorder's thread blocked 1.5 s) loses nothing it was sent and never slows the flight")
     func stalledConsumer() async throws {
         let o = try await Self.record("stalled", faults: SimulatedVideoFaults()) { _, flight in
