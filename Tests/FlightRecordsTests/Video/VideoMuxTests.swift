@@ -29,7 +29,7 @@ struct VideoMuxTests {
 /// Records a few seconds from the simulated drone's video port, muxes it, and reads the MP4 back with ffprobe.
 @Suite("Video mux: a recording from the simulator becomes an MP4 ffprobe reads (loopback TCP, ffmpeg)")
 struct VideoMuxIntegrationTests {
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, bytes: [UInt8]) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -38,7 +38,7 @@ struct VideoMuxIntegrationTests {
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), [UInt8](data))
     }
 
     @Test("3 s of 720p from the simulator: h264, 1280x720, its duration within 1 s of the recording's")
@@ -88,5 +88,53 @@ struct VideoMuxIntegrationTests {
         let duration = Double(fields["duration"] ?? "") ?? -1
         #expect(stats.framesWritten > 60 && abs(duration - recorded) < 1, "MP4 \(duration) s, recording \(recorded) s")
         #expect(abs(duration - Double(stats.framesWritten) / 30) < 0.2, "MP4 \(duration) s for \(stats.framesWritten) frames")
+    }
+
+    @Test("the picture the index places at a host time is the frame it names (each picture's brightness is its number)")
+    func indexFindsThePicture() async throws {
+        let directory = NSTemporaryDirectory() + "followme-mux-pic-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Given a stream whose picture n is a flat grey of luma 30 + 3n (n < 60), served by the simulated port
+        let source = directory + "/source.h264"
+        let encoded = try Self.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
+                                    "-i", "color=c=gray:size=1280x720:rate=30,geq=lum='30+3*N':cb=128:cr=128", "-t", "2",
+                                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "0", "-x264-params", "aud=1",
+                                    "-pix_fmt", "yuv420p", "-f", "h264", source])
+        #expect(encoded.status == 0, "ffmpeg (apt install ffmpeg)")
+        let units = H264AccessUnits.split([UInt8](FileManager.default.contents(atPath: source) ?? Data()))
+        #expect(units.count == 60)
+        var logger = Logger(label: "test.mux")
+        logger.logLevel = .critical
+        let server = try await SimulatedVideoServer.start(port: 0, units: units, logger: logger)
+        var settings = VideoRecorderSettings()
+        (settings.host, settings.port, settings.directory) = ("127.0.0.1", server.port, directory + "/video")
+        let recorder = VideoRecorder(settings: settings, logger: logger)
+        recorder.begin()
+        try await Task.sleep(for: .seconds(2.5))
+        await recorder.shutdown()
+        await server.stop()
+        let id = try #require(recorder.statistics.recordingID)
+        let recording = try #require(VideoMux.recording(id, directory: settings.directory))
+        let indexPath = try #require(recording.indexPath)
+        let lines = try String(contentsOfFile: indexPath, encoding: .utf8).split(separator: "\n").dropFirst()
+        let frames = lines.compactMap { line -> (frame: Int, t: Double)? in
+            guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let frame = (o["frame"] as? NSNumber)?.intValue, let t = (o["t"] as? NSNumber)?.doubleValue else { return nil }
+            return (frame, t)
+        }
+        #expect(frames.count > 40)
+        // When the frame at a host time (the middle of the recording) is looked up in the index
+        let middle = ((frames.first?.t ?? 0) + (frames.last?.t ?? 0)) / 2
+        let position = try #require(frames.indices.min { abs(frames[$0].t - middle) < abs(frames[$1].t - middle) })
+        // Then the picture at that position in the recording shows the number of the frame the index names
+        let picture = try Self.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "h264", "-i", recording.rawPath,
+                                    "-vf", "select=eq(n\\,\(position)),scale=2:2", "-frames:v", "1", "-f", "rawvideo",
+                                    "-pix_fmt", "yuv420p", "-"])
+        let luma = picture.bytes.first.map(Double.init) ?? -1
+        // The first byte of a 2×2 yuv420p picture is its luma as encoded
+        let shown = Int((luma - 30) / 3 + 0.5)
+        #expect(shown == frames[position].frame % units.count,
+                "picture \(position) shows \(shown) (luma \(luma)); the index says frame \(frames[position].frame)")
     }
 }
