@@ -160,8 +160,12 @@ final class VideoRecorderCore {
         }
         applyBudget(current: nil)
         let base = VideoRecordingFiles.stamp(unixSeconds: unixSeconds())
-        var id = base
-        for n in 2..<1000 where !VideoRecordingFiles.files(of: id, in: directory).isEmpty { id = "\(base)-\(n)" }
+        var id = base, n = 1
+        let taken = Set(VideoRecordingFiles.sizes(in: directory).keys)
+        while taken.contains(id) {
+            n += 1
+            id = "\(base)-\(n)"
+        }
         let rawPath = "\(directory)/\(id)\(VideoRecordingFiles.rawExtension)"
         let indexPath = "\(directory)/\(id)\(VideoRecordingFiles.indexExtension)"
         guard let raw = VideoOutputFile(creating: rawPath), let index = VideoOutputFile(creating: indexPath) else {
