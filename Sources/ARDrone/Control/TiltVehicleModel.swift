@@ -47,6 +47,11 @@ public struct TiltVehicleModel: VehicleModel {
         authorityFraction * tuning.dragRatePerSecond * tuning.tiltSpeedMetersPerSecond * sinBrakingTilt
     }
 
+    /// The cruise tilt's acceleration c1·c2·sin(maxTilt), times `authorityFraction`: from rest no tilt brakes.
+    public func escapeAccelerationMetersPerSecondSquared(authorityFraction: Double) -> Double {
+        authorityFraction * tuning.dragRatePerSecond * tuning.tiltSpeedMetersPerSecond * sinMaxTilt
+    }
+
     /// The latency, the tilt's time constant and half a full-scale slew.
     public func reactionSeconds(commandLatencySeconds: Double) -> Double {
         commandLatencySeconds + tuning.tiltTimeConstantSeconds + 0.5 / tuning.tiltSlewPerSecond

@@ -74,9 +74,11 @@ extension FollowController {
         let closing = droneVelocity.dot(towards) - u
         guard closing > 0 else { return .zero }
         let credit = u > 0 ? stopping.personStoppingDistanceMeters(awaySpeedMetersPerSecond: u) : 0
+        // A point coming closer is backed off from with what escaping counts on (`StoppingModel.allowedApproachSpeed`).
+        let scale = u >= 0 ? a : min(a, stopping.droneEscapeMetersPerSecondSquared * a / stopping.droneBrakingMetersPerSecondSquared)
         let t = stopping.droneReactionSeconds
-        let rate = closing / (t * t + 2 * (room + credit) / a).squareRoot()
-        return towards * -min(rate, a)
+        let rate = closing / (t * t + 2 * (room + credit) / scale).squareRoot()
+        return towards * -min(rate, scale)
     }
 }
 

@@ -7,6 +7,8 @@ public struct StoppingModel: Sendable, Hashable {
     public let droneBrakingMetersPerSecondSquared: Double
     /// From "the person changed what they do" being known to braking at full rate, seconds.
     public let droneReactionSeconds: Double
+    /// Acceleration away from rest the drone can count on, m/s² (≤ braking: the cruise tilt's on the AR.Drone).
+    public let droneEscapeMetersPerSecondSquared: Double
     /// Hardest stop (or start) the person is assumed able to make, m/s².
     public let personDecelerationMetersPerSecondSquared: Double
     /// Braking a wind towards the person takes away per m/s of it, 1/s (`VehicleModel.windDragRatePerSecond`).
@@ -26,6 +28,9 @@ public struct StoppingModel: Sendable, Hashable {
         droneBrakingMetersPerSecondSquared = max(
             vehicle.brakingAccelerationMetersPerSecondSquared(authorityFraction: tuning.brakingAuthorityFraction),
             Self.minimumBrakingMetersPerSecondSquared)
+        droneEscapeMetersPerSecondSquared = min(max(
+            vehicle.escapeAccelerationMetersPerSecondSquared(authorityFraction: tuning.brakingAuthorityFraction),
+            Self.minimumBrakingMetersPerSecondSquared), droneBrakingMetersPerSecondSquared)
         droneReactionSeconds = vehicle.reactionSeconds(commandLatencySeconds: tuning.commandLatencySeconds)
         dragRatePerSecond = vehicle.windDragRatePerSecond
         personDecelerationMetersPerSecondSquared = tuning.personDecelerationMetersPerSecondSquared
@@ -56,16 +61,17 @@ public struct StoppingModel: Sendable, Hashable {
             let credited = room + personStoppingDistanceMeters(awaySpeedMetersPerSecond: u)
             return a * ((t * t + 2 * credited / a).squareRoot() - t)
         }
-        // Closing speed c = v − u satisfies c·T + c²/(2a) ≤ room.
-        return u + a * ((t * t + 2 * room / a).squareRoot() - t)
+        // Closing speed c = v − u satisfies c·T + c²/(2a) ≤ room, with what backing off can count on.
+        let escape = min(a, droneEscapeMetersPerSecondSquared * a / droneBrakingMetersPerSecondSquared)
+        return u + escape * ((t * t + 2 * room / escape).squareRoot() - t)
     }
 
     /// Room a standing person who starts walking at the drone at `speed` takes before the drone,
     /// told of it `informationLatencySeconds` later (fix period + gpsd latency), has matched their
-    /// pace backing away, metres: speed·(latency + reaction) + speed²/(2·braking).
+    /// pace backing away, metres: speed·(latency + reaction) + speed²/(2·escape acceleration).
     public func approachReserveMeters(speedMetersPerSecond speed: Double, informationLatencySeconds: Double) -> Double {
         speed * (informationLatencySeconds + droneReactionSeconds)
-            + speed * speed / (2 * droneBrakingMetersPerSecondSquared)
+            + speed * speed / (2 * droneEscapeMetersPerSecondSquared)
     }
 
     /// The shortest standoff that keeps the promise for a walker heading at the drone, metres:

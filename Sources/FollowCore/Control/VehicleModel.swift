@@ -9,6 +9,10 @@ public protocol VehicleModel: Sendable {
 
     /// Braking at `authorityFraction` (0…1) of the vehicle's full authority, no wind, m/s².
     func brakingAccelerationMetersPerSecondSquared(authorityFraction: Double) -> Double
+    /// Acceleration from rest away from a point at `authorityFraction` of full authority, no wind, m/s²:
+    /// what backing off from an approaching person counts on (`brakingAcceleration…` unless the vehicle
+    /// may brake harder than it cruises).
+    func escapeAccelerationMetersPerSecondSquared(authorityFraction: Double) -> Double
     /// From a command leaving the core to full braking, seconds, the latency included.
     func reactionSeconds(commandLatencySeconds: Double) -> Double
     /// Braking lost per m/s of wind towards the person, 1/s (0: the vehicle holds against it itself).
@@ -60,4 +64,10 @@ public struct VehicleModelBuilder: Sendable {
 
     /// The model for `follow`.
     public func build(_ follow: FollowParameters) -> any VehicleModel { make(follow) }
+}
+
+extension VehicleModel {
+    public func escapeAccelerationMetersPerSecondSquared(authorityFraction: Double) -> Double {
+        brakingAccelerationMetersPerSecondSquared(authorityFraction: authorityFraction)
+    }
 }
