@@ -2,6 +2,7 @@
 // FollowMe: make a Parrot AR.Drone 2.0 or a MAVLink multicopter follow a person carrying a GPS.
 // The module map, what each module may use and why: docs/architecture.md (the only copy;
 // Tests/followmeTests/CLI/ArchitectureTests.swift checks this file and Sources/ against it).
+import Foundation
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -26,6 +27,18 @@ let familyParts: KeyValuePairs<String, String> = [
 /// A shell module's own folder plus every family's part for it (paths under Sources/).
 func sources(_ module: String) -> [String] {
     [module] + families.flatMap { family in familyParts.filter { $0.value == module }.map { "\(family)/\($0.key)" } }
+}
+/// Everything under Sources/ that a shell module built from `sources(module)` does not compile: the other
+/// modules' folders and the families' other files (SwiftPM would warn of each as unhandled).
+func excluded(_ module: String) -> [String] {
+    let root = Context.packageDirectory + "/Sources"
+    func entries(_ path: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path.isEmpty ? root : root + "/" + path)) ?? []).sorted()
+    }
+    let own = Set(sources(module))
+    return entries("").filter { $0 != module }.flatMap { top in
+        families.contains(top) ? entries(top).map { "\(top)/\($0)" }.filter { !own.contains($0) } : [top]
+    }
 }
 /// A test target: strict settings; `fixtures` is the path of its Fixtures folder, copied into the test
 /// bundle as `Fixtures` (what `Bundle.module` finds).
@@ -72,7 +85,7 @@ let package = Package(
         .target(
             name: "Links",
             dependencies: ["CGPS", "FollowCore", "ARDrone", "MAVLink", log, nioCore, nioPosix],
-            path: "Sources", sources: sources("Links"), swiftSettings: strict
+            path: "Sources", exclude: excluded("Links"), sources: sources("Links"), swiftSettings: strict
         ),
         // The flight log, GPX/NMEA track files, text formats, plots and the after-flight report.
         .target(name: "FlightRecords", dependencies: ["FollowCore", "Links"], swiftSettings: strict),
@@ -84,7 +97,7 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"), log, lifecycle, nioCore, nioPosix,
                 argumentParser,  // CommandLineSupport: the two executables' shared `main`
             ],
-            path: "Sources", sources: sources("FlightService"), swiftSettings: strict
+            path: "Sources", exclude: excluded("FlightService"), sources: sources("FlightService"), swiftSettings: strict
         ),
         // The phone cockpit (`[web] listen`): the page, its status stream and its four commands, on its own event loop.
         .target(
@@ -100,7 +113,7 @@ let package = Package(
         .target(
             name: "Simulation",
             dependencies: ["FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "FlightService", log, lifecycle, nioCore, nioPosix],
-            path: "Sources", sources: sources("Simulation"), swiftSettings: strict
+            path: "Sources", exclude: excluded("Simulation"), sources: sources("Simulation"), swiftSettings: strict
         ),
         .executableTarget(
             name: "followme",
@@ -108,7 +121,7 @@ let package = Package(
                 "FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "FlightService", "Cockpit", argumentParser, log,
                 lifecycle,
             ],
-            path: "Sources", sources: sources("followme"),
+            path: "Sources", exclude: excluded("followme"), sources: sources("followme"),
             swiftSettings: strict,
             // A flight carries only what flies (PERFORMANCE.md "Footprint"): lld packs the ~100 k relative
             // relocations of a --static-swift-stdlib build (DT_RELR, glibc ≥ 2.36: Debian bookworm), so the

@@ -1,5 +1,6 @@
 /*
- * CGPS shim: the single seam between FollowMe and libgps (Debian libgps-dev).
+ * CGPS shim: the single seam between FollowMe and libgps (Debian libgps-dev), and the host clock's
+ * synchronisation state gpsd's time reports are judged by.
  *
  * Every libgps call FollowMe makes goes through a function here, and all API-version drift
  * lives in this file (docs/gpsd.md §1.4). Supported: API 9 (gpsd 3.20) … 16 (3.27).
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/timex.h>
 
 #if !defined(GPSD_API_MAJOR_VERSION)
 #error "FollowMe CGPS: <gps.h> defines no GPSD_API_MAJOR_VERSION; install Debian's libgps-dev (gpsd >= 3.20)."
@@ -32,12 +34,25 @@
 #define GPS_JSON_RESPONSE_MAX 10240
 #endif
 
-/* Longest device path gps_stream's 80-byte command buffer carries intact (docs/gpsd.md §1.5 #1). */
+/* Longest device path gps_stream's 80-byte command buffer carries intact (docs/gpsd.md §1.5 #1);
+ * with `"pps":true` the prefix is 11 characters longer (docs/gps-latency.md §1.3). */
 #define FM_WATCH_DEVICE_MAX_STREAM 32
+#define FM_WATCH_DEVICE_MAX_STREAM_PPS 21
 
 static const int fm_api_major = GPSD_API_MAJOR_VERSION;
 static const int fm_api_minor = GPSD_API_MINOR_VERSION;
 static const int fm_json_response_max = GPS_JSON_RESPONSE_MAX;
+
+/* Whether the host clock is disciplined (NTP, or chrony fed by gpsd's SHM refclock): ntp_adjtime(3)
+ * with no modes reads the kernel's state without changing it; synchronised = neither TIME_ERROR nor
+ * STA_UNSYNC. The fix age trusts gpsd's TOFF clock and TPV times against this clock only then
+ * (docs/gps-latency.md §3). Here beside libgps because Swift's Glibc module lacks <sys/timex.h>. */
+static inline int fm_host_clock_synchronised(void) {
+    struct timex t;
+    memset(&t, 0, sizeof t);
+    int state = ntp_adjtime(&t);
+    return state != -1 && state != TIME_ERROR && (t.status & STA_UNSYNC) == 0;
+}
 
 /* Set-mask bits as plain 64-bit values (the macros are `1llu<<n` expressions). */
 static const unsigned long long fm_mask_online = ONLINE_SET;
@@ -62,14 +77,18 @@ static inline int fm_open(const char *host, const char *port, struct gps_data_t 
 
 static inline int fm_close(struct gps_data_t *g) { return gps_close(g); }
 
-/* Subscribe to JSON reports, optionally of one device only. Paths longer than 32 characters
- * overflow gps_stream's 80-byte buffer and silently watch *all* devices, so send them whole
+/* Subscribe to JSON reports, optionally of one device only; with `pps` nonzero also to gpsd's TOFF
+ * reports (`"pps":true`, gpsd >= 3.13; docs/gps-latency.md §1). Paths too long for gps_stream's 80-byte
+ * buffer (32 characters, 21 with pps) would silently watch *all* devices, so those are sent whole
  * with gps_send. Returns 0 on success, -1 on error. */
-static inline int fm_watch(struct gps_data_t *g, const char *device) {
+static inline int fm_watch(struct gps_data_t *g, const char *device, int pps) {
+    unsigned int flags = WATCH_ENABLE | WATCH_JSON | (pps ? WATCH_PPS : 0);
     if (device == NULL || device[0] == '\0')
-        return gps_stream(g, WATCH_ENABLE | WATCH_JSON, NULL);
-    if (strlen(device) <= FM_WATCH_DEVICE_MAX_STREAM)
-        return gps_stream(g, WATCH_ENABLE | WATCH_JSON | WATCH_DEVICE, (void *)device);
+        return gps_stream(g, flags, NULL);
+    if (strlen(device) <= (pps ? FM_WATCH_DEVICE_MAX_STREAM_PPS : FM_WATCH_DEVICE_MAX_STREAM))
+        return gps_stream(g, flags | WATCH_DEVICE, (void *)device);
+    if (pps)
+        return gps_send(g, "?WATCH={\"enable\":true,\"json\":true,\"pps\":true,\"device\":\"%s\"};", device);
     return gps_send(g, "?WATCH={\"enable\":true,\"json\":true,\"device\":\"%s\"};", device);
 }
 
@@ -121,6 +140,9 @@ extern int libgps_json_unpack(const char *buf, struct gps_data_t *gpsdata, const
 static inline int fm_unpack_line(const char *line, struct gps_data_t *g) {
     g->set = 0;
     if (line[0] != '{') return 0;
+    /* TOFF: libgps 3.13 ... 3.24 hands it to its PPS decoder, which fails and zeroes gps.pps; the
+     * caller parses the raw line instead (docs/gps-latency.md §1.2). */
+    if (strncmp(line, "{\"class\":\"TOFF\"", 15) == 0) return 0;
     const char *next = line;
     while (next != NULL && next[0] != '\0') {
         const char *end = NULL;

@@ -8,7 +8,7 @@ public struct FlightConfiguration: Sendable {
     /// The family's model of the vehicle (`[drone] protocol`, `[mavlink] autopilot`).
     public let vehicle: VehicleModelBuilder
     /// The drone's position and heading come from the autopilot's estimate, current on arrival (0 s),
-    /// or from a receiver through gpsd (nil: `follow.assumedGPSLatencySeconds`).
+    /// or from a receiver through gpsd (nil: its fixes' own `GPSFix.age`, else `follow.assumedOnboardGPSLatencySeconds`).
     public let onboardLatencySeconds: Double?
     /// The settings of the link `[drone] protocol` names (its family's `FlightFamily.linkSettings`).
     public let link: any DroneLinkSettings
@@ -46,12 +46,20 @@ public struct FlightConfiguration: Sendable {
         } catch {
             throw .link("\(error)")
         }
-        let target = ReceiverSubscription(
-            role: .target, endpoint: GPSDAddress(host: config.target.host, port: config.target.port),
-            device: config.target.device, rate: RateRequest(config.target.rate))
-        let onboard = ReceiverSubscription(
-            role: .onboard, endpoint: GPSDAddress(host: config.onboard.host, port: config.onboard.port),
-            device: config.onboard.device, rate: RateRequest(config.onboard.rate))
+        let (target, onboard) = config.receiverSubscriptions
         subscriptions = config.readsOnboardReceiver ? [target, onboard] : [target]
+    }
+}
+
+extension FollowMeConfiguration {
+    /// The two receivers as the gpsd client reads them: `[target]` and `[onboard]` (each defaulting to
+    /// `[gpsd]`), with their rate request and how their fixes are aged (`latency_s`, `latency_source`).
+    public var receiverSubscriptions: (target: ReceiverSubscription, onboard: ReceiverSubscription) {
+        (ReceiverSubscription(role: .target, endpoint: GPSDAddress(host: target.host, port: target.port),
+                              device: target.device, rate: RateRequest(target.rate),
+                              latencySource: target.latencySource, latencySeconds: follow.assumedGPSLatencySeconds),
+         ReceiverSubscription(role: .onboard, endpoint: GPSDAddress(host: onboard.host, port: onboard.port),
+                              device: onboard.device, rate: RateRequest(onboard.rate), expectsHeading: readsOnboardReceiver,
+                              latencySource: onboard.latencySource, latencySeconds: follow.assumedOnboardGPSLatencySeconds))
     }
 }

@@ -78,6 +78,12 @@ struct FlightStatusTracker {
         }
         s.target = receiver(.target, now: now)
         s.onboard = receiver(.onboard, now: now)
+        if let age = fixAge(.target, machine: machine) {
+            (s.targetLatencyMilliseconds, s.targetLatencySource, s.targetLatencyReason) = age
+        }
+        if let age = fixAge(.onboard, machine: machine) {
+            (s.onboardLatencyMilliseconds, s.onboardLatencySource, s.onboardLatencyReason) = age
+        }
         s.headingDegrees = machine.navigator.noseHeadingDegrees(now: now)
         s.headingAgeSeconds = lastHeadingAt.map { now.seconds(since: $0) }
         if let t = machine.telemetry {
@@ -103,6 +109,16 @@ struct FlightStatusTracker {
             ($0.mode, $0.angleDegrees, $0.orbitDirection) = (follow.mode.rawValue, follow.angleDegrees, follow.orbitDirection.rawValue)
         }
         return s
+    }
+
+    /// The age `role`'s latest fix was dated by, milliseconds (0.1 ms), with its source and reason: its
+    /// own `GPSFix.age`, else the estimator's configured latency ("config", "not measured"); nil before a fix.
+    private func fixAge(_ role: ReceiverRole, machine: FlightStateMachine) -> (Double, String, String)? {
+        guard let fix = fixes[role] else { return nil }
+        let milliseconds = { (seconds: Double) in (seconds * 10_000).rounded() / 10 }
+        if let age = fix.age { return (milliseconds(age.seconds), age.source.name, age.source.reason) }
+        let configured = role == .target ? machine.target.latencySeconds : machine.drone.latencySeconds
+        return (milliseconds(configured), "config", "not measured")
     }
 
     private func receiver(_ role: ReceiverRole, now: MonotonicTime) -> FlightStatus.ReceiverStatus? {

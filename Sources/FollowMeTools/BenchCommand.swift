@@ -36,6 +36,10 @@ struct BenchCommand: ParsableCommand {
             (RMS, closest approach, MAVLink ÷ AR.Drone ratio and medians). --position-source says where the \
             MAVLink runs' onboard position comes from (autopilot, the default as in [mavlink], or receiver).
 
+            --receiver-latency S makes both simulated receivers deliver each fix S seconds after its epoch (the \
+            fix time stays the epoch), and FollowMe dates every receiver fix by the age its FixAgeMeter measures \
+            against the simulated host clock, as followme run does against a synchronised one (docs/gps-latency.md).
+
             Exit codes: 0 done; 1 a run could not start or plots or report pages could not be written; 2 bad options.
             """
     )
@@ -99,6 +103,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(name: .long, help: "The person's fixes carry no Doppler speed/track.")
     var noDoppler = false
 
+    @Option(name: .long, help: "Both receivers deliver each fix this many seconds after its epoch, 0 to 0.6, and FollowMe dates each fix by its measured age (the simulated host clock is trusted). Default: the GPS models' 0.3 s and the configured ages.")
+    var receiverLatency: Double?
+
     @Flag(name: .long, help: "The simulated AR.Drone never raises navdata's \"too much wind\" bit: wind is left to FollowMe's own wind monitor.")
     var noWindBit = false
 
@@ -136,6 +143,7 @@ struct BenchCommand: ParsableCommand {
         c.plant = BenchPlant(rawValue: plant) ?? .nominal
         c.wind = wind.parameters
         c.targetRateHertz = targetRateHz
+        c.receiverLatencySeconds = receiverLatency
         c.targetReportsVelocity = !noDoppler
         c.firmwareReportsWind = !noWindBit
         c.adversarialTargetOffsetMeters = adversarialOffsetM

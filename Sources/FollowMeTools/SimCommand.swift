@@ -100,6 +100,9 @@ struct SimCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seed for the GPS noise.")
     var seed: UInt64 = 1
 
+    @Option(name: .long, help: "Seconds after its epoch each receiver writes a fix, 0 to 0.6; the NMEA time is the epoch, so a flight measuring fix ages sees this (default: the GPS model's, 0 clean, 0.3 realistic).")
+    var receiverLatency: Double?
+
     @OptionGroup var wind: WindOptions
 
     @Flag(name: .long, help: "Print the status lines as JSON objects.")
@@ -137,6 +140,9 @@ struct SimCommand: AsyncParsableCommand {
         if let personRateHz, !(0.5...20).contains(personRateHz) {
             throw ValidationError("--person-rate-hz must be 0.5 to 20, got \(personRateHz)")
         }
+        if let receiverLatency, !SimulatorConfiguration.receiverLatencyRange.contains(receiverLatency) {
+            throw ValidationError("--receiver-latency must be 0 to 0.6 seconds, got \(receiverLatency)")
+        }
         if let mountOffsetDeg, !mountOffsetDeg.isFinite { throw ValidationError("--mount-offset-deg must be finite") }
         guard (0...7).contains(fsGcsEnable) else { throw ValidationError("--fs-gcs-enable must be 0...7 (ArduCopter FS_GCS_ENABLE), got \(fsGcsEnable)") }
         guard (0...255).contains(mountType) else { throw ValidationError("--mount-type must be 0...255 (ArduPilot MNT1_TYPE), got \(mountType)") }
@@ -171,6 +177,7 @@ struct SimCommand: AsyncParsableCommand {
         settings.personBearingDegrees = personBearingDeg
         settings.gpsNoise = GPSNoise(rawValue: gpsNoise) ?? .clean
         settings.personFixRateHertz = personRateHz
+        settings.receiverLatencySeconds = receiverLatency
         settings.seed = seed
         settings.wind = wind.parameters
         if let mountOffsetDeg {

@@ -65,8 +65,10 @@ public struct GPSPairSimulator: Sendable {
     public let plane: LocalPlane
     /// Height of the plane's ground above the WGS84 ellipsoid, metres.
     public let groundHAEMeters: Double
-    /// UTC seconds of `MonotonicTime.zero`, for the fixes' `fixTime`.
+    /// UTC seconds of `MonotonicTime.zero`, for the fixes' `fixTime`, plus `utcSubsecondNanoseconds`.
     public let utcEpochSeconds: Int64
+    /// The fraction of a second of UTC at `MonotonicTime.zero`, nanoseconds, 0…999 999 999.
+    public let utcSubsecondNanoseconds: Int64
 
     private var sharedGenerator: SplitMix64
     private var sharedBias: GaussMarkovProcess
@@ -82,12 +84,14 @@ public struct GPSPairSimulator: Sendable {
         targetDevice: String = "sim:target",
         onboardDevice: String = "sim:onboard",
         groundHAEMeters: Double = 0,
-        utcEpochSeconds: Int64 = 1_700_000_000
+        utcEpochSeconds: Int64 = 1_700_000_000,
+        utcSubsecondNanoseconds: Int64 = 0
     ) {
         self.model = model
         self.plane = plane
         self.groundHAEMeters = groundHAEMeters
         self.utcEpochSeconds = utcEpochSeconds
+        self.utcSubsecondNanoseconds = min(max(utcSubsecondNanoseconds, 0), 999_999_999)
         var shared = SplitMix64(seed: seed, stream: 1)
         self.sharedBias = GaussMarkovProcess(timeConstantSeconds: model.sharedTimeConstantSeconds, start: start, generator: &shared)
         self.sharedGenerator = shared
@@ -129,7 +133,8 @@ public struct GPSPairSimulator: Sendable {
         // The shared component is evaluated first, at the same time for whichever receiver asks.
         let shared = sharedBias.value(at: now, generator: &sharedGenerator)
         let context = Context(
-            plane: plane, rho: model.sharedCorrelation, groundHAEMeters: groundHAEMeters, utcEpochSeconds: utcEpochSeconds
+            plane: plane, rho: model.sharedCorrelation, groundHAEMeters: groundHAEMeters, utcEpochSeconds: utcEpochSeconds,
+            utcSubsecondNanoseconds: utcSubsecondNanoseconds
         )
         if role == .target {
             Self.take(&target, shared: shared, truth: truth, at: now, context: context, into: &outbox)
@@ -250,9 +255,10 @@ public struct GPSPairSimulator: Sendable {
         let rho: Double
         let groundHAEMeters: Double
         let utcEpochSeconds: Int64
+        let utcSubsecondNanoseconds: Int64
 
         func fixTime(at t: MonotonicTime) -> FixTime {
-            let ns = t.nanoseconds
+            let ns = t.nanoseconds + utcSubsecondNanoseconds
             var seconds = ns / 1_000_000_000
             var rest = ns % 1_000_000_000
             if rest < 0 { rest += 1_000_000_000; seconds -= 1 }

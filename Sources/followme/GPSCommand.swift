@@ -14,10 +14,13 @@ struct GPSCommand: AsyncParsableCommand {
         abstract: "Show the target and onboard receivers live (through gpsd).",
         discussion: """
             Text mode shows one line per role (mode, position, eph, speed, track, heading, age, the fix
-            rate the receiver delivers, with what gpsd answered to the rate asked by rate_hz, and from
+            rate the receiver delivers, the receiver's latency — how old its fixes are on arrival — and
+            its source: "clock" (measured: gpsd TOFF or the fix time against a synchronised host clock)
+            or "config" (latency_s, with why), what gpsd answered to the rate asked by rate_hz, and from
             gpsd's SKY the satellites used/in view and the HDOP).
             --json prints one JSON object per event:
-              {"role":"target","device":…,"mode":3,"lat":…,"lon":…,"time":…,…,"rate_hz":…}
+              {"role":"target","device":…,"mode":3,"lat":…,"lon":…,"time":…,…,"age_s":…,"age_source":…,
+               "age_reason":…,"rate_hz":…}
               {"role":"onboard","device":…,"heading":…}
               {"role":…,"event":"sky","device":…,"uSat":…,"nSat":…,"hdop":…,"vdop":…,"pdop":…}
               {"role":…,"event":"lost"|"connected"|"reconnected",…}
@@ -133,17 +136,11 @@ struct GPSCommand: AsyncParsableCommand {
         return j.string
     }
 
-    /// One subscription per role, from `[target]` / `[onboard]` (each defaulting to `[gpsd]`).
+    /// One subscription per role, from `[target]` / `[onboard]` (each defaulting to `[gpsd]`), with how
+    /// each ages its fixes (`latency_s`, `latency_source`).
     static func subscriptions(for config: FollowMeConfiguration) -> [ReceiverSubscription] {
-        [
-            ReceiverSubscription(role: .target,
-                                 endpoint: GPSDAddress(host: config.target.host, port: config.target.port),
-                                 device: config.target.device, rate: RateRequest(config.target.rate)),
-            ReceiverSubscription(role: .onboard,
-                                 endpoint: GPSDAddress(host: config.onboard.host, port: config.onboard.port),
-                                 device: config.onboard.device, rate: RateRequest(config.onboard.rate),
-                                 expectsHeading: config.readsOnboardReceiver),
-        ]
+        let (target, onboard) = config.receiverSubscriptions
+        return [target, onboard]
     }
 }
 
@@ -198,6 +195,11 @@ actor StatusBoard {
         else if !interactive, case .lost = event { print(line(for: event.role, now: SystemClock.now())) }
     }
 
+    /// `latency 150ms clock (gpsd TOFF)`, `latency 300ms config (host clock not synchronised)`.
+    static func latencyText(_ age: FixAge) -> String {
+        "latency \(Int((age.seconds * 1000).rounded()))ms \(age.source.name) (\(age.source.reason))"
+    }
+
     func render(final: Bool = false) {
         guard interactive else { return }
         let now = SystemClock.now()
@@ -219,6 +221,7 @@ actor StatusBoard {
             s += f.trackDegrees.map { String(format: " trk %5.1f°", $0) } ?? " trk     ?"
             s += String(format: " age %4.1fs", now.seconds(since: f.receivedAt))
             s += row.rate?.deliveredHertz.map { String(format: " %4.1fHz", $0) } ?? "     ?Hz"
+            if let age = f.age { s += " " + Self.latencyText(age) }
         } else {
             s += "no position"
         }

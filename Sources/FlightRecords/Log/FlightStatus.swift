@@ -29,6 +29,15 @@ public struct FlightStatus: SortedJSONLine, Sendable, Hashable {
     /// The person's receiver (the target) and the drone's (onboard).
     public var target: ReceiverStatus?
     public var onboard: ReceiverStatus?
+    /// How old each receiver's latest fix was on arrival, milliseconds, as the flight dated it; its
+    /// source, `clock` (measured) or `config`; and which samples, or why not measured
+    /// (docs/gps-latency.md §3). Absent before the receiver's first fix.
+    public var targetLatencyMilliseconds: Double?
+    public var targetLatencySource: String?
+    public var targetLatencyReason: String?
+    public var onboardLatencyMilliseconds: Double?
+    public var onboardLatencySource: String?
+    public var onboardLatencyReason: String?
     /// The drone's nose heading, degrees clockwise from true north [0, 360).
     public var headingDegrees: Double?
     /// Seconds since the last heading report from the onboard receiver.
@@ -191,6 +200,10 @@ public struct FlightStatus: SortedJSONLine, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case t, flightSeconds = "flight_s", state, reason, stateSinceT = "state_since_t", dryRun = "dry_run"
         case standoffMeters = "standoff_m", person, target, onboard
+        case targetLatencyMilliseconds = "target_latency_ms", targetLatencySource = "target_latency_source"
+        case targetLatencyReason = "target_latency_reason"
+        case onboardLatencyMilliseconds = "onboard_latency_ms", onboardLatencySource = "onboard_latency_source"
+        case onboardLatencyReason = "onboard_latency_reason"
         case headingDegrees = "heading_deg", headingAgeSeconds = "heading_age_s"
         case altitudeMeters = "altitude_m", batteryPercent = "battery_pct", droneState = "drone_state", emergency
         case navdataAgeSeconds = "navdata_age_s", navdataHertz = "navdata_hz", commandsPerSecond = "commands_per_s"

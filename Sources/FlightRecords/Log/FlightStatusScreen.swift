@@ -87,8 +87,8 @@ public enum FlightStatusScreen {
         ])
         out.append("")
         out.append(row("RECEIVER", pad("mode", 6) + pad("eph", 10) + pad("age", 10) + "position"))
-        out.append(receiverRow("target", s.target))
-        out.append(receiverRow("onboard", s.onboard))
+        out.append(receiverRow("target", s.target, latency: latencyText(s.targetLatencyMilliseconds, s.targetLatencySource)))
+        out.append(receiverRow("onboard", s.onboard, latency: latencyText(s.onboardLatencyMilliseconds, s.onboardLatencySource)))
         out.append("")
         // What is left for the transitions (the footer and its blank line take 2).
         let room = rows - out.count - 1
@@ -112,7 +112,13 @@ public enum FlightStatusScreen {
         return text + (w.isWarning ? "   NEAR THE TILT LIMIT" : "")
     }
 
-    static func receiverRow(_ role: String, _ r: FlightStatus.ReceiverStatus?) -> String {
+    /// `latency 150 ms (clock)`: how old the receiver's fixes are on arrival and where that comes from; nil without it.
+    static func latencyText(_ milliseconds: Double?, _ source: String?) -> String? {
+        guard let milliseconds else { return nil }
+        return String(format: "latency %.0f ms", milliseconds) + (source.map { " (\($0))" } ?? "")
+    }
+
+    static func receiverRow(_ role: String, _ r: FlightStatus.ReceiverStatus?, latency: String? = nil) -> String {
         guard let r else { return row(role, "no fix yet") }
         var text = pad(r.mode.map { "\($0)D" } ?? "-", 6) + pad(r.ephMeters.map { meters($0) } ?? "-", 10)
             + pad(r.ageSeconds.map { seconds($0, 1) } ?? "-", 10)
@@ -121,6 +127,7 @@ public enum FlightStatusScreen {
         }
         if let lost = r.lost { text += (r.latitudeDegrees == nil ? "" : "   ") + "LOST: \(lost)" }
         if let quality = skyText(used: r.satellitesUsed, visible: r.satellitesVisible, hdop: r.hdop) { text += "   " + quality }
+        if let latency { text += "   " + latency }
         return row(role, text)
     }
 

@@ -5,7 +5,8 @@ import Links
 /// `"kind":"gps"` line. Each event kind writes only its own fields, in this order:
 ///
 /// Fix: `{"role":"target","device":…,"mode":3,"lat":…,"lon":…,"time":…,"alt_hae":…,"track":…,
-/// "speed":…,"climb":…,"eph":…,"epv":…,"eps":…,"rx":…}` (absent fields omitted; `rx` = monotonic
+/// "speed":…,"climb":…,"eph":…,"epv":…,"eps":…,"age_s":…,"age_source":…,"age_reason":…,"rx":…}` (absent
+/// fields omitted; `age_*` = the age the flight dated the fix by, `GPSFix.age`; `rx` = monotonic
 /// receive time, seconds). Heading: `{"role":"onboard","device":…,"heading":…,"rx":…}`.
 /// Loss: `{"role":…,"event":"lost","device":…,"reason":"no-fix"|"device-deactivated"|"connection-lost",
 /// "mode"|"detail":…,"rx":…}`. Connection: `{"role":…,"event":"connected"|"reconnected","gpsd":"host:port","rx":…}`.
@@ -34,6 +35,11 @@ public struct GPSEventRecord: Codable, Sendable, Hashable {
     public var eph: Double?
     public var epv: Double?
     public var eps: Double?
+    /// How old the fix was on arrival, seconds; `clock` (measured) or `config`; which samples, or why
+    /// not measured (`FixAge.Source`).
+    public var ageSeconds: Double?
+    public var ageSource: String?
+    public var ageReason: String?
     /// Receiver heading, degrees from true north.
     public var heading: Double?
     public var detail: String?
@@ -50,7 +56,8 @@ public struct GPSEventRecord: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case role, event, device, reason, mode, lat, lon, time, altitudeHAEMeters = "alt_hae", track, speed, climb
-        case eph, epv, eps, heading, detail, gpsd, message
+        case eph, epv, eps, ageSeconds = "age_s", ageSource = "age_source", ageReason = "age_reason"
+        case heading, detail, gpsd, message
         case satellitesUsed = "uSat", satellitesVisible = "nSat", hdop, vdop, pdop, rx
     }
 
@@ -70,6 +77,7 @@ public struct GPSEventRecord: Codable, Sendable, Hashable {
             eph = f.ephMeters
             epv = f.epvMeters
             eps = f.epsMetersPerSecond
+            (ageSeconds, ageSource, ageReason) = (f.age?.seconds, f.age?.source.name, f.age?.source.reason)
             rx = f.receivedAt.seconds
         case .heading(let h):
             device = h.device

@@ -10,11 +10,11 @@ extension ConfigKey {
 
     /// A number (integer or float) in `spec`'s range, default `spec.defaultValue`. `bound` narrows the
     /// range by other keys (named in `dependsOn`, stated in the file as `boundText`: the upper bound, or
-    /// the lower with `lowerBound`); `note` ends the printed comment.
+    /// the lower with `lowerBound`); `note` ends the printed comment; `use` says which configurations read it.
     static func number(
         _ table: String, _ name: String, _ path: Path<Double>, _ spec: ParameterSpec, help: String,
         note: String? = nil, bound: (text: String, dependsOn: [String], range: DependentRange)? = nil,
-        lowerBound: Bool = false
+        lowerBound: Bool = false, use: Use = .always
     ) -> ConfigKey {
         let rangeText = bound.map {
             lowerBound ? "\($0.text) to \(ConfigReader.format(spec.range.upperBound))"
@@ -23,7 +23,7 @@ extension ConfigKey {
         return ConfigKey(
             table, name, path, as: .identity, default: .value(spec.defaultValue), help: help, spec: spec,
             typeText: "number", unitText: spec.unit, rangeText: rangeText,
-            defaultText: ConfigReader.format(spec.defaultValue), dependsOn: bound?.dependsOn ?? [],
+            defaultText: ConfigReader.format(spec.defaultValue), use: use, dependsOn: bound?.dependsOn ?? [],
             read: { r, d, c in
                 let (range, rangeNote) = bound?.range(r, c, spec.range) ?? (spec.range, nil)
                 return r.double(table, name, default: d, range: range, rangeNote: rangeNote)

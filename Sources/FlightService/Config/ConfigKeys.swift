@@ -32,6 +32,11 @@ package enum ConfigKeys {
                 help: "gpsd host of the puck.") { C.hostProblem($0, allowIPv6: true) },
         .port("target", "port", \.target.port, default: .sameAs(\.gpsd.port, key: "gpsd.port"), help: "gpsd TCP port of the puck."),
         .rate("target", \.target.rate, default: .max, help: "Fix rate to ask gpsd to run the puck at."),
+        .number("target", "latency_s", \.follow.assumedGPSLatencySeconds, F.assumedGPSLatencySeconds,
+                help: "How old the puck's fixes are on arrival when not measured (docs/gps-latency.md); also what the standoff rule sizes for."),
+        // Default auto: measured only against a host clock the kernel says is synchronised (docs/gps-latency.md §3).
+        .choice("target", "latency_source", \.target.latencySource, default: .auto,
+                help: "\"auto\": measure the fixes' age when the host clock is synchronised, else latency_s; \"clock\": measure even when it is not; \"config\": always latency_s."),
 
         .optionalString("onboard", "device", \.onboard.device, default: nil,
                         help: "Exact gpsd device path of the receiver on the drone; \"\" = any device.",
@@ -48,6 +53,11 @@ package enum ConfigKeys {
         // equipment, and it already runs faster than a puck).
         .rate("onboard", \.onboard.rate, default: .device, help: "Fix rate to ask gpsd to run the onboard receiver at.",
               use: .onboardReceiver),
+        .number("onboard", "latency_s", \.follow.assumedOnboardGPSLatencySeconds, F.assumedOnboardGPSLatencySeconds,
+                help: "How old the onboard receiver's fixes (and headings) are on arrival when not measured.",
+                use: .onboardReceiver),
+        .choice("onboard", "latency_source", \.onboard.latencySource, default: .auto,
+                help: "As target.latency_source, for the onboard receiver.", use: .onboardReceiver),
     ]
 
     private static let drone: [ConfigKey] = [

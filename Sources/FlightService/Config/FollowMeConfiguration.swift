@@ -112,6 +112,9 @@ extension FollowMeConfiguration {
         public internal(set) var port: Int = 0
         /// Fix rate to ask gpsd to run the puck at (`?DEVICE` cycle). See ``ReceiverRate``.
         public internal(set) var rate: ReceiverRate = .max
+        /// When the puck's fixes are aged by measurement (`latency_source`); the configured age is
+        /// `latency_s`, the core's `FollowParameters.assumedGPSLatencySeconds` (docs/gps-latency.md §3).
+        public internal(set) var latencySource: FixAgeMeter.Policy = .auto
 
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
 
@@ -135,6 +138,9 @@ extension FollowMeConfiguration {
         public internal(set) var port: Int = 0
         /// Fix rate to ask gpsd for. See ``ReceiverRate``.
         public internal(set) var rate: ReceiverRate = .max
+        /// When the receiver's fixes are aged by measurement (`latency_source`); the configured age is
+        /// `latency_s`, the core's `FollowParameters.assumedOnboardGPSLatencySeconds`.
+        public internal(set) var latencySource: FixAgeMeter.Policy = .auto
 
         public var endpoint: GPSDEndpoint { GPSDEndpoint(host: host, port: port) }
     }

@@ -5,17 +5,18 @@ public struct DroneEstimator: Sendable, FixTrackEstimator {
     /// The onboard receiver's screen and filter (its freshness, convergence and estimate: `FixTrackEstimator`).
     public private(set) var track: FixTrack
 
-    /// Offers one onboard fix, already projected onto the plane.
+    /// Offers one onboard fix, already projected onto the plane; it describes `receivedAt − ageSeconds`
+    /// (nil: `latencySeconds`).
     @discardableResult
     public mutating func ingest(
         position: PlaneVector, reportedVelocity: PlaneVector? = nil, ephMeters: Double? = nil,
-        fixTime: FixTime?, receivedAt: MonotonicTime
+        fixTime: FixTime?, receivedAt: MonotonicTime, ageSeconds: Double? = nil
     ) -> FixVerdict {
         // The closures see copies: `track` is being mutated while they run.
         let tuning = track.tuning, previousVelocity = track.filter?.velocity
         return track.ingest(
             position: position, reportedVelocity: reportedVelocity, ephMeters: ephMeters, fixTime: fixTime,
-            receivedAt: receivedAt, positionSigmaMeters: tuning.dronePositionSigmaMeters,
+            receivedAt: receivedAt, ageSeconds: ageSeconds, positionSigmaMeters: tuning.dronePositionSigmaMeters,
             start: { fix in
                 ConstantVelocityFilter(
                     position: position, positionSigmaMeters: fix.sigmaMeters,

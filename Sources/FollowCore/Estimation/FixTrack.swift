@@ -2,7 +2,7 @@
 /// it, freshness and convergence, and the extrapolation to "now".
 public struct FixTrack: Sendable {
     public let tuning: EstimatorTuning
-    /// Assumed fix age on arrival, seconds: a fix describes `receivedAt − latencySeconds`.
+    /// Fix age on arrival for a fix that carries none, seconds: such a fix describes `receivedAt − latencySeconds`.
     public let latencySeconds: Double
     public internal(set) var screen: FixScreen
     public internal(set) var filter: ConstantVelocityFilter?
@@ -26,10 +26,11 @@ public struct FixTrack: Sendable {
     }
 
     /// Screens one fix on the plane; nil for a non-finite position (reported as an outlier).
-    /// `positionSigmaMeters` is weighted against this receiver's recent best eph.
+    /// `positionSigmaMeters` is weighted against this receiver's recent best eph. The fix describes
+    /// `receivedAt − ageSeconds` (nil: `latencySeconds`).
     mutating func screen(
         position: PlaneVector, reportedVelocity: PlaneVector?, ephMeters: Double?, fixTime: FixTime?,
-        receivedAt: MonotonicTime, positionSigmaMeters: Double
+        receivedAt: MonotonicTime, ageSeconds: Double?, positionSigmaMeters: Double
     ) -> ScreenedFix? {
         guard position.isFinite else { return nil }
         let sigmaMeters = positionSigmaMeters * screen.sigmaScale(ephMeters: ephMeters, at: receivedAt)
@@ -38,19 +39,20 @@ public struct FixTrack: Sendable {
             tuning.fusesReportedVelocity && v.isFinite && v.length <= tuning.maxPlausibleSpeedMetersPerSecond ? v : nil
         }
         return ScreenedFix(verdict: verdict, sigmaMeters: sigmaMeters,
-                           measuredAt: receivedAt.adding(seconds: -latencySeconds), velocity: velocity)
+                           measuredAt: receivedAt.adding(seconds: -(ageSeconds ?? latencySeconds)), velocity: velocity)
     }
 
     /// Screens one fix and, if used, enters it into the filter (`start` on initialising, `fuse` on
     /// accepted). `fused`: the fix now informs the estimate (and counts for freshness and convergence).
     mutating func ingest(
         position: PlaneVector, reportedVelocity: PlaneVector?, ephMeters: Double?, fixTime: FixTime?,
-        receivedAt: MonotonicTime, positionSigmaMeters: Double,
+        receivedAt: MonotonicTime, ageSeconds: Double?, positionSigmaMeters: Double,
         start: (ScreenedFix) -> ConstantVelocityFilter,
         fuse: (inout ConstantVelocityFilter, ScreenedFix) -> Void
     ) -> (verdict: FixVerdict, fused: Bool) {
         guard let fix = screen(position: position, reportedVelocity: reportedVelocity, ephMeters: ephMeters,
-                               fixTime: fixTime, receivedAt: receivedAt, positionSigmaMeters: positionSigmaMeters)
+                               fixTime: fixTime, receivedAt: receivedAt, ageSeconds: ageSeconds,
+                               positionSigmaMeters: positionSigmaMeters)
         else { return (.rejectedOutlier(impliedSpeedMetersPerSecond: .infinity), false) }
         switch fix.verdict {
         case .initialised:

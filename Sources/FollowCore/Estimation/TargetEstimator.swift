@@ -32,16 +32,17 @@ public struct TargetEstimator: Sendable, FixTrackEstimator {
     }
 
     /// Offers one fix on the plane; `reportedVelocity` is the receiver's own (speed and track), if sent.
+    /// The fix describes `receivedAt − ageSeconds` (nil: `latencySeconds`).
     @discardableResult
     public mutating func ingest(
         position: PlaneVector, reportedVelocity: PlaneVector? = nil, ephMeters: Double? = nil,
-        fixTime: FixTime?, receivedAt: MonotonicTime
+        fixTime: FixTime?, receivedAt: MonotonicTime, ageSeconds: Double? = nil
     ) -> FixVerdict {
         // The closures see a copy: `track` is being mutated while they run.
         let tuning = track.tuning
         let (verdict, fused) = track.ingest(
             position: position, reportedVelocity: reportedVelocity, ephMeters: ephMeters, fixTime: fixTime,
-            receivedAt: receivedAt, positionSigmaMeters: tuning.targetPositionSigmaMeters,
+            receivedAt: receivedAt, ageSeconds: ageSeconds, positionSigmaMeters: tuning.targetPositionSigmaMeters,
             start: { fix in
                 ConstantVelocityFilter(
                     position: position, positionSigmaMeters: fix.sigmaMeters,

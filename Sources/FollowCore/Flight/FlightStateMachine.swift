@@ -97,8 +97,9 @@ public struct FlightStateMachine: Sendable {
         }
         self.followParameters = follow
         self.failsafeParameters = failsafe
-        // An autopilot's own estimate is current on arrival; a receiver's fix is `assumedGPSLatencySeconds` old.
-        let onboardLatency = onboardLatencySeconds.map { max($0, 0) } ?? follow.assumedGPSLatencySeconds
+        // An autopilot's own estimate is current on arrival; a receiver's fix without an age of its own
+        // is `assumedOnboardGPSLatencySeconds` old.
+        let onboardLatency = onboardLatencySeconds.map { max($0, 0) } ?? follow.assumedOnboardGPSLatencySeconds
         self.navigator = Navigator(mountOffsetDegrees: follow.mountOffsetDegrees,
                                    headingLatencySeconds: onboardLatency)
         self.target = TargetEstimator(tuning: estimator, latencySeconds: follow.assumedGPSLatencySeconds,
@@ -126,7 +127,7 @@ public struct FlightStateMachine: Sendable {
             case .target:
                 let previous = target.lastUsedFixAt
                 let verdict = target.ingest(position: position, reportedVelocity: velocity, ephMeters: fix.ephMeters,
-                                            fixTime: fix.fixTime, receivedAt: fix.receivedAt)
+                                            fixTime: fix.fixTime, receivedAt: fix.receivedAt, ageSeconds: fix.age?.seconds)
                 if verdict.isUsed, let altitude = fix.altitudeHAEMeters { personAltitude.note(altitude, at: fix.receivedAt) }
                 if verdict.isUsed, let previous {
                     let interval = max(fix.receivedAt.seconds(since: previous), 0)
@@ -135,7 +136,8 @@ public struct FlightStateMachine: Sendable {
                 return .fix(.target, verdict)
             case .onboard:
                 return .fix(.onboard, drone.ingest(position: position, reportedVelocity: velocity, ephMeters: fix.ephMeters,
-                                                   fixTime: fix.fixTime, receivedAt: fix.receivedAt))
+                                                   fixTime: fix.fixTime, receivedAt: fix.receivedAt,
+                                                   ageSeconds: fix.age?.seconds))
             }
         case .heading(let report):
             switch navigator.ingestHeading(report) {

@@ -55,6 +55,9 @@ public struct GPSFix: Sendable, Hashable {
     public let ephMeters: Double?
     public let epvMeters: Double?
     public let epsMetersPerSecond: Double?
+    /// How old the fix was on arrival, as its receiver's `FixAgeMeter` gave it (the shell sets it as the
+    /// fix arrives); nil: the estimator's configured latency. The fix describes `receivedAt − age`.
+    public var age: FixAge? = nil
 
     public init?(
         role: ReceiverRole, device: String, mode: FixMode,

@@ -20,8 +20,13 @@ public struct FollowParameters: Sendable, Hashable {
     public var maxClimbMetersPerSecond: Double = Spec.maxClimbMetersPerSecond.defaultValue
     /// Nose heading = onboard receiver heading + this, degrees clockwise, −360…360, default 90.
     public var mountOffsetDegrees: Double = Spec.mountOffsetDegrees.defaultValue
-    /// Age of a GPS fix on arrival: a fix describes `receivedAt − this`. Seconds, 0…2, default 0.3.
+    /// Age on arrival of a person's fix that carries none (`GPSFix.age`), and the information latency
+    /// the standoff rule sizes for: a fix describes `receivedAt − this` (`[target] latency_s`).
+    /// Seconds, 0…1, default 0.3.
     public var assumedGPSLatencySeconds: Double = Spec.assumedGPSLatencySeconds.defaultValue
+    /// Age on arrival of an onboard receiver's fix that carries none, and of its heading reports
+    /// (`[onboard] latency_s`). Seconds, 0…1, default 0.3.
+    public var assumedOnboardGPSLatencySeconds: Double = Spec.assumedOnboardGPSLatencySeconds.defaultValue
     /// Fastest horizontal speed the follower may ask for. Metres per second, 0.5…10, default 5.
     public var maxHorizontalSpeedMetersPerSecond: Double = Spec.maxHorizontalSpeedMetersPerSecond.defaultValue
     /// Fix rate of the person's receiver the shortest accepted standoff is sized for. Hz, 0.2…20, default 1.
@@ -67,7 +72,9 @@ extension FollowParameters: ParameterSet {
         public static let mountOffsetDegrees = ParameterSpec(
             "mountOffsetDegrees", unit: "degrees", range: -360...360, default: 90)
         public static let assumedGPSLatencySeconds = ParameterSpec(
-            "assumedGPSLatencySeconds", unit: "s", range: 0...2, default: 0.3)
+            "assumedGPSLatencySeconds", unit: "s", range: 0...1, default: 0.3)
+        public static let assumedOnboardGPSLatencySeconds = ParameterSpec(
+            "assumedOnboardGPSLatencySeconds", unit: "s", range: 0...1, default: 0.3)
         public static let maxHorizontalSpeedMetersPerSecond = ParameterSpec(
             "maxHorizontalSpeedMetersPerSecond", unit: "m/s", range: 0.5...10, default: 5)
         public static let targetFixRateHz = ParameterSpec("targetFixRateHz", unit: "Hz", range: 0.2...20, default: 1)
@@ -96,6 +103,7 @@ extension FollowParameters: ParameterSet {
         .init(\.maxClimbMetersPerSecond, Spec.maxClimbMetersPerSecond),
         .init(\.mountOffsetDegrees, Spec.mountOffsetDegrees),
         .init(\.assumedGPSLatencySeconds, Spec.assumedGPSLatencySeconds),
+        .init(\.assumedOnboardGPSLatencySeconds, Spec.assumedOnboardGPSLatencySeconds),
         .init(\.maxHorizontalSpeedMetersPerSecond, Spec.maxHorizontalSpeedMetersPerSecond),
         .init(\.targetFixRateHz, Spec.targetFixRateHz),
         .init(\.angleDegrees, Spec.angleDegrees),

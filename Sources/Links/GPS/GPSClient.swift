@@ -14,6 +14,11 @@ import FollowCore
 /// subscription's `rate` (`?DEVICE` cycle) and reads the answer; whatever gpsd answers, fixes
 /// keep flowing at the receiver's own rate. It also measures the rate each role actually
 /// delivers. Both are in ``rateReport(for:)`` (docs/gps-rate.md).
+///
+/// Age: each role keeps a `FixAgeMeter` fed by gpsd's TOFF reports (watched unless the role's
+/// `latencySource` is `.config`) or, until the first TOFF, by each fix's time against the host clock;
+/// every fix leaves with its `GPSFix.age` set from it (docs/gps-latency.md §2). ``fixAge(for:)`` is the
+/// age the role's next fix would get.
 public final class GPSClient: Sendable {
     /// What one role's reader counts: gpsd lines read; reports turned into `fixes` and `headings`;
     /// reports ignored for another device, no position, a bad heading or a bad mode; connections
@@ -21,6 +26,8 @@ public final class GPSClient: Sendable {
     public enum Counter: CaseIterable, Sendable, Hashable {
         case linesRead, fixes, headings
         case ignoredOtherDevice, ignoredNoPosition, ignoredBadHeading, ignoredBadMode, ignoredBadTime
+        /// gpsd TOFF reports read for this role's device, and ones that could not be read.
+        case timeOffsets, badTimeOffsets
         /// Lines dropped unread: libgps' unpacker would have looped on them forever (malformed JSON, e.g. from a
         /// hostile gpsd: `{x"class":"SKY"}`, docs/fuzzing.md), or longer than 20 KB.
         case droppedLines
@@ -47,6 +54,9 @@ public final class GPSClient: Sendable {
         var running = 0
         var rateControls: [ReceiverRole: RateControl] = [:]
         var rateMeters: [ReceiverRole: DeliveredRateMeter] = [:]
+        var ageMeters: [ReceiverRole: FixAgeMeter] = [:]
+        /// The source of the age each role's last fix got (a change is logged).
+        var ageSources: [ReceiverRole: FixAge.Source] = [:]
     }
 
     /// - Parameters:
@@ -74,6 +84,7 @@ public final class GPSClient: Sendable {
         for sub in subscriptions {
             initial.rateControls[sub.role] = RateControl(request: sub.rate, watchedDevice: sub.device)
             initial.rateMeters[sub.role] = DeliveredRateMeter()
+            initial.ageMeters[sub.role] = FixAgeMeter(policy: sub.latencySource, configuredSeconds: sub.latencySeconds)
         }
         state = Mutex(initial)
     }
@@ -111,6 +122,57 @@ public final class GPSClient: Sendable {
             ReceiverRateReport(control: s.rateControls[role] ?? RateControl(request: .receiverDefault, watchedDevice: nil),
                                meter: s.rateMeters[role] ?? DeliveredRateMeter())
         }
+    }
+
+    /// The age `role`'s next fix would be given now: measured, or configured and why; the configured
+    /// default for a role this client does not read.
+    public func fixAge(for role: ReceiverRole) -> FixAge {
+        let meter = state.withLock { $0.ageMeters[role] }
+            ?? FixAgeMeter(policy: .config, configuredSeconds: FollowParameters.Spec.assumedGPSLatencySeconds.defaultValue)
+        return meter.age(hostClockSynchronised: HostClock.isSynchronised())
+    }
+
+    /// The samples `role`'s age meter was fed, by kind.
+    public func fixAgeSamples(for role: ReceiverRole) -> Counts<FixAgeMeter.Counter> {
+        state.withLock { $0.ageMeters[role]?.counts ?? Counts() }
+    }
+
+    /// Feeds one TOFF line to `sub`'s age meter (reports about another device are left alone).
+    private func recordTimeOffset(line: String, _ sub: ReceiverSubscription) {
+        guard let report = GPSDTimeOffsetReport.parse(line: line) else {
+            count(sub.role) { $0[.badTimeOffsets] += 1 }
+            return
+        }
+        if let device = sub.device, !report.device.isEmpty, report.device != device { return }
+        count(sub.role) { $0[.timeOffsets] += 1 }
+        state.withLock { $0.ageMeters[sub.role]?.record(sampleSeconds: report.delaySeconds, origin: .toff) }
+    }
+
+    /// `fix` with its age: its own time against the host clock `hostNow` goes to the meter first (until
+    /// gpsd sends TOFF); a change of the age's source is logged.
+    private func aged(_ fix: GPSFix, hostNow: FixTime, meta: Logger.Metadata) -> GPSFix {
+        let synchronised = HostClock.isSynchronised()
+        let (age, previous) = state.withLock { s -> (FixAge?, FixAge.Source?) in
+            guard var meter = s.ageMeters[fix.role] else { return (nil, nil) }
+            if let time = fix.fixTime {
+                meter.record(sampleSeconds: HostClock.seconds(from: time, to: hostNow), origin: .fixTime)
+            }
+            s.ageMeters[fix.role] = meter
+            let age = meter.age(hostClockSynchronised: synchronised)
+            defer { s.ageSources[fix.role] = age.source }
+            return (age, s.ageSources[fix.role])
+        }
+        guard let age else { return fix }
+        if age.source != previous {
+            var m = meta
+            m["latency-ms"] = "\(Int((age.seconds * 1000).rounded()))"
+            m["latency-source"] = "\(age.source.name)"
+            m["latency-reason"] = "\(age.source.reason)"
+            logger.info("fix age", metadata: m)
+        }
+        var stamped = fix
+        stamped.age = age
+        return stamped
     }
 
     /// Applies `update` to `role`'s rate control and meter; logs and reports a change of state
@@ -214,7 +276,7 @@ public final class GPSClient: Sendable {
                                      "device": "\(sub.device ?? "any")"]
 
         while !stopped {
-            if let failure = connection.open(sub.endpoint, device: sub.device) {
+            if let failure = connection.open(sub.endpoint, device: sub.device, timeOffsets: sub.latencySource != .config) {
                 if !reportedDown {
                     reportedDown = true
                     count(sub.role) { $0[.connectionLosses] += 1 }
@@ -258,8 +320,10 @@ public final class GPSClient: Sendable {
                                                      reason: .connectionLost(reason), at: SystemClock.now())))
                     break readLoop
                 case .line(let cls):
-                    let now = SystemClock.now()
-                    let outcome = connection.map(cls, role: sub.role, device: sub.device, receivedAt: now)
+                    let now = SystemClock.now(), hostNow = HostClock.now()
+                    var outcome = connection.map(cls, role: sub.role, device: sub.device, receivedAt: now)
+                    if cls == .toff { recordTimeOffset(line: connection.lastLine, sub) }
+                    if case .event(.fix(let fix)) = outcome { outcome = .event(.fix(aged(fix, hostNow: hostNow, meta: meta))) }
                     count(sub.role) { s in
                         s[.linesRead] += 1
                         switch outcome {

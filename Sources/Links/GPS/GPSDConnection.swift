@@ -27,15 +27,16 @@ final class GPSDConnection {
         reader.deallocate()
     }
 
-    /// Connects and subscribes. Returns nil on success, or libgps' reason.
-    func open(_ endpoint: GPSDAddress, device: String?) -> String? {
+    /// Connects and subscribes (`timeOffsets`: to gpsd's TOFF reports too). Returns nil on success, or libgps' reason.
+    func open(_ endpoint: GPSDAddress, device: String?, timeOffsets: Bool = false) -> String? {
         close()
         fm_reader_reset(reader)
         var err: UnsafePointer<CChar>? = nil
         let rc = fm_open(endpoint.host, String(endpoint.port), data, &err)
         guard rc == 0 else { return err.map { String(cString: $0) } ?? "gps_open failed (\(rc))" }
         isOpen = true
-        let watched = device.map { fm_watch(data, $0) } ?? fm_watch(data, nil)
+        let pps: Int32 = timeOffsets ? 1 : 0
+        let watched = device.map { fm_watch(data, $0, pps) } ?? fm_watch(data, nil, pps)
         guard watched == 0 else {
             close()
             return "WATCH request failed"

@@ -22,14 +22,22 @@ public struct ReceiverSubscription: Sendable, Hashable {
     /// The flight takes the drone's heading from this receiver: fixes without any heading get a
     /// hint in the log (`MissingHeadingWatch`). Default: the onboard role.
     public var expectsHeading: Bool
+    /// When the fixes' measured age may be used (`latency_source`); anything but `.config` also
+    /// watches gpsd's TOFF reports (docs/gps-latency.md §2).
+    public var latencySource: FixAgeMeter.Policy
+    /// The age a fix gets when none is measured (`latency_s`), seconds, 0…1.
+    public var latencySeconds: Double
 
     public init(role: ReceiverRole, endpoint: GPSDAddress, device: String?, rate: RateRequest = .receiverDefault,
-                expectsHeading: Bool? = nil) {
+                expectsHeading: Bool? = nil, latencySource: FixAgeMeter.Policy = .auto,
+                latencySeconds: Double = FollowParameters.Spec.assumedGPSLatencySeconds.defaultValue) {
         self.role = role
         self.endpoint = endpoint
         self.device = (device?.isEmpty ?? true) ? nil : device
         self.rate = rate
         self.expectsHeading = expectsHeading ?? (role == .onboard)
+        self.latencySource = latencySource
+        self.latencySeconds = latencySeconds
     }
 }
 

@@ -97,7 +97,7 @@ public enum GPSDataMapper {
                 satellitesUsed: Int(fm_satellites_used(data)), satellitesVisible: Int(fm_satellites_visible(data)),
                 hdop: fm_dop_hdop(data), vdop: fm_dop_vdop(data), pdop: fm_dop_pdop(data), receivedAt: receivedAt)))
 
-        case .devices, .version, .watch, .other:
+        case .devices, .version, .watch, .toff, .other:
             return .ignored(.notInteresting)
         }
     }

@@ -70,6 +70,11 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// the autopilot's own estimate (`GLOBAL_POSITION_INT` through the session; the product default,
     /// mount offset 0) or the simulated onboard receiver, as on the AR.Drone. Default `.autopilot`.
     public var mavlinkPositionSource: MAVLinkLinkConfiguration.PositionSource = .autopilot
+    /// Both simulated receivers deliver each fix this many seconds after its epoch (the fix time is the
+    /// epoch), and FollowMe dates each fix by its receiver's `FixAgeMeter` against the simulated host
+    /// clock, trusted; range 0…0.6. nil (the default): each noise model's own latency and the configured
+    /// ages, as a flight whose fixes carry no measured age.
+    public var receiverLatencySeconds: Double? = nil
 
     /// Checks every field the runner relies on.
     public func validate() throws(BenchError) {
@@ -84,6 +89,9 @@ public struct BenchConfiguration: Sendable, Hashable {
         try Self.check("trackSampleSeconds", trackSampleSeconds, 0.01...60)
         if let targetRateHertz { try Self.check("targetRateHertz", targetRateHertz, 0.2...20) }
         try Self.check("adversarialTargetOffsetMeters", adversarialTargetOffsetMeters, 0...20)
+        if let receiverLatencySeconds {
+            try Self.check("receiverLatencySeconds", receiverLatencySeconds, SimulatorConfiguration.receiverLatencyRange)
+        }
         guard wind.isValid else {
             throw .invalidConfiguration(field: "wind", value: wind.gustSigmaMetersPerSecond,
                                         requirement: "mean and gusts must be finite, gusts ≥ 0, time constant > 0")

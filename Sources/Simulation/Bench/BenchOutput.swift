@@ -1,5 +1,6 @@
 import Foundation
 import FlightRecords
+import FollowCore
 
 /// `followme bench` output: the human table and the `--json` document.
 public enum BenchOutput {
@@ -13,6 +14,11 @@ public enum BenchOutput {
             + "\(num(c.personStartSeconds, 0)) s take-off wait, metrics from \(num(c.settleSeconds, 0)) s after the start; "
             + "standoff \(num(c.standoffMeters, 1)) m; same simulated drone for both (euler_angle_max "
             + "\(num(c.eulerAngleMaxDegrees, 0))°; FollowMe brakes up to \(num(c.effectiveBrakingTiltDegrees, 0))°); GPS clean = perfect at 5 Hz/0.3 s, realistic = 2 m bias, ρ 0.5\n"
+        if let latency = c.receiverLatencySeconds {
+            out += "receivers deliver each fix \(num(latency, 3)) s after its epoch; FollowMe dates fixes by their measured age "
+                + "(the simulated host clock is trusted; the configured \(num(FollowParameters.defaults.assumedGPSLatencySeconds, 1)) s until "
+                + "\(FixAgeMeter.minimumSamples) samples)\n"
+        }
         let legacy = report.isARDroneOnly
         if !legacy {
             out += "links: \(report.links.map(\.rawValue).joined(separator: ", ")) (mavlink: MAVLinkSession to the simulated "
@@ -135,6 +141,7 @@ public enum BenchOutput {
         j.add("min_separation_m", c.failsafe.minSeparationMeters)
         j.add("gps_relative_error_m", c.failsafe.gpsRelativeErrorMeters)
         j.add("adversarial_offset_m", c.adversarialTargetOffsetMeters)
+        if let latency = c.receiverLatencySeconds { j.add("receiver_latency_s", latency) }
         j.addRaw("scenarios", array(scenarios.map { s in
             var o = JSONLine()
             o.add("name", s.name)

@@ -98,6 +98,8 @@ public enum BenchRunner {
 
         var sim: Drone
         var gps: GPSPairSimulator
+        /// Each receiver's fix-age meter with `receiverLatencySeconds`; nil: fixes keep no age of their own.
+        var ageMeters: [ReceiverRole: FixAgeMeter]?
         var wind: WindModel
         let failsafe: FailsafeParameters
         /// FollowMe's flight (nil for the baseline).
@@ -151,6 +153,9 @@ public enum BenchRunner {
             // in "takeoff" an autopilot's person-above-drone rule reads it as well, and every figure from
             // before the vertical model stays as it was.
             if noise == .realistic, scenario.followMode?.altitudeMode == .person { gpsModel.target.vertical = .realistic }
+            if let latency = c.receiverLatencySeconds {
+                (gpsModel.target.latencySeconds, gpsModel.onboard.latencySeconds) = (latency, latency)
+            }
             gps = GPSPairSimulator(model: gpsModel, plane: plane, seed: c.seed, start: .zero)
             wind = WindModel(parameters: scenario.wind ?? c.wind, seed: c.seed, start: .zero)
             sim.airframe.windENU = wind.windENU(at: .zero)
@@ -168,6 +173,10 @@ public enum BenchRunner {
                 var follow = c.followParameters(drone: sim.droneConfiguration)
                 follow.mountOffsetDegrees = sim.mountOffsetDegrees
                 scenario.followMode?.apply(to: &follow)
+                if c.receiverLatencySeconds != nil {
+                    ageMeters = [.target: FixAgeMeter(policy: .auto, configuredSeconds: follow.assumedGPSLatencySeconds),
+                                 .onboard: FixAgeMeter(policy: .auto, configuredSeconds: follow.assumedOnboardGPSLatencySeconds)]
+                }
                 if scenario.followMode != nil {
                     if sim.vehicleModel.build(follow).isAutopilot {
                         heightAbovePersonMeters = follow.altitudeMeters
@@ -287,10 +296,26 @@ public enum BenchRunner {
             return max(fixAgePeakSeconds[role] ?? 0, now.seconds - last)
         }
 
+        /// `fix` dated by its receiver's meter, fed first with the fix's time against the simulated host
+        /// clock at its arrival (UTC = `gps.utcEpochSeconds` + monotonic time; trusted); unchanged without meters.
+        mutating func aged(_ fix: GPSFix) -> GPSFix {
+            guard var meter = ageMeters?[fix.role] else { return fix }
+            if let time = fix.fixTime {
+                let hostNanoseconds = gps.utcEpochSeconds * 1_000_000_000 + fix.receivedAt.nanoseconds
+                let epochNanoseconds = time.seconds * 1_000_000_000 + Int64(time.nanoseconds)
+                meter.record(sampleSeconds: Double(hostNanoseconds - epochNanoseconds) / 1e9, origin: .fixTime)
+            }
+            ageMeters?[fix.role] = meter
+            var stamped = fix
+            stamped.age = meter.age(hostClockSynchronised: true)
+            return stamped
+        }
+
         /// Hands one receiver output to the controller.
         mutating func deliver(_ output: GPSSimulatorOutput, now: MonotonicTime) {
             switch output {
-            case .fix(let fix):
+            case .fix(let received):
+                let fix = aged(received)
                 noteFix(fix, now: now)
                 if flight != nil {
                     fly(.gps(.fix(fix)), now: now)

@@ -78,8 +78,14 @@ public struct SimulatorConfiguration: Sendable {
     /// ardronelib `config.h`; docs/ardrone-protocol.md §1.3). Bootstrap packets use the same rate.
     public var navdataRateHertz: Double = 15
     /// UTC seconds at `MonotonicTime.zero` for the receivers' timestamps; nil = derived from the
-    /// wall clock at start, so NMEA times are today's.
+    /// wall clock at start (to the nanosecond), so NMEA times are today's.
     public var utcEpochSeconds: Int64?
+    /// Both receivers deliver each fix this many seconds after its epoch (the NMEA carries the epoch),
+    /// 0…0.6; nil = the GPS model's own latency (`--receiver-latency`).
+    public var receiverLatencySeconds: Double?
+    /// The receiver latencies `--receiver-latency` accepts, seconds: our choice, twice gpsd's typical
+    /// 0.3 s at 19200 bps (docs/dynamics-and-follow.md §3.3).
+    public static let receiverLatencyRange: ClosedRange<Double> = 0...0.6
     /// Talker of the position sentences (RMC, GGA) and of HDT.
     public var positionTalker: NMEATalker = .gps
     public var headingTalker: NMEATalker = .gps

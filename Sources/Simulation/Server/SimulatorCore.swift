@@ -54,7 +54,7 @@ final class SimulatorCore {
     /// The simulation timer; cancelled by `detach()`.
     var timer: RepeatedTask?
 
-    init(configuration: SimulatorConfiguration, start: MonotonicTime, utcEpochSeconds: Int64, logger: Logger) {
+    init(configuration: SimulatorConfiguration, start: MonotonicTime, utcNanosecondsAtMonotonicZero: Int64, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
         self.startedAt = start
@@ -65,10 +65,15 @@ final class SimulatorCore {
         wind = WindModel(parameters: configuration.wind, seed: configuration.seed, start: start)
         var gpsModel = configuration.gpsNoise.model(mountOffsetDegrees: configuration.mountOffsetDegrees)
         if let hz = configuration.personFixRateHertz { gpsModel.target.fixRateHertz = hz }
+        if let latency = configuration.receiverLatencySeconds {
+            (gpsModel.target.latencySeconds, gpsModel.onboard.latencySeconds) = (latency, latency)
+        }
+        let utcSeconds = SimulatorServer.floorSeconds(utcNanosecondsAtMonotonicZero)
         gps = GPSPairSimulator(
             model: gpsModel,
             plane: plane, seed: configuration.seed, start: start,
-            groundHAEMeters: configuration.groundHAEMeters, utcEpochSeconds: utcEpochSeconds)
+            groundHAEMeters: configuration.groundHAEMeters, utcEpochSeconds: utcSeconds,
+            utcSubsecondNanoseconds: utcNanosecondsAtMonotonicZero - utcSeconds * 1_000_000_000)
         personScenario = configuration.person == .track ? configuration.personTrack
             : configuration.person.scenario(
                 startPlane: configuration.personOffsetPlane, bearingDegrees: configuration.personBearingDegrees)

@@ -44,9 +44,13 @@ public final class SimulatorServer: Sendable {
     public let configuration: SimulatorConfiguration
     /// The ports actually bound.
     public let ports: SimulatorPorts
-    /// UTC seconds at `MonotonicTime.zero` used for the receivers' timestamps: a fix stamped
-    /// UTC `u` was taken at monotonic time `u − utcEpochSeconds`.
-    public let utcEpochSeconds: Int64
+    /// UTC at `MonotonicTime.zero`, nanoseconds since the Unix epoch, used for the receivers'
+    /// timestamps: a fix stamped UTC `u` (ns) was taken at monotonic time `u − utcNanosecondsAtMonotonicZero`.
+    /// From the wall clock to the nanosecond, so a fix's time against a synchronised host clock gives
+    /// the simulated receiver's latency.
+    public let utcNanosecondsAtMonotonicZero: Int64
+    /// `utcNanosecondsAtMonotonicZero` in whole seconds, rounded down.
+    public var utcEpochSeconds: Int64 { Self.floorSeconds(utcNanosecondsAtMonotonicZero) }
 
     private let eventLoop: any EventLoop
     private let core: NIOLoopBound<SimulatorCore>
@@ -65,9 +69,10 @@ public final class SimulatorServer: Sendable {
     ) async throws -> SimulatorServer {
         let loop = eventLoopGroup.next()
         let start = SystemClock.now()
-        let utcEpoch = configuration.utcEpochSeconds ?? Self.utcSecondsAtMonotonicZero(now: start)
+        let utcEpoch = configuration.utcEpochSeconds.map { $0 * 1_000_000_000 } ?? Self.utcNanosecondsAtMonotonicZero(now: start)
         let core = try await loop.submit {
-            NIOLoopBound(SimulatorCore(configuration: configuration, start: start, utcEpochSeconds: utcEpoch, logger: logger),
+            NIOLoopBound(SimulatorCore(configuration: configuration, start: start, utcNanosecondsAtMonotonicZero: utcEpoch,
+                                       logger: logger),
                          eventLoop: loop)
         }.get()
 
@@ -123,7 +128,7 @@ public final class SimulatorServer: Sendable {
                 "home": "\(configuration.home)", "gpsNoise": "\(configuration.gpsNoise.rawValue)",
                 "person": "\(configuration.person.rawValue)",
             ])
-            return SimulatorServer(configuration: configuration, ports: ports, utcEpochSeconds: utcEpoch, eventLoop: loop, core: core,
+            return SimulatorServer(configuration: configuration, ports: ports, utcNanosecondsAtMonotonicZero: utcEpoch, eventLoop: loop, core: core,
                                    udpChannels: opened, nmeaServers: servers, logger: logger)
         } catch {
             for channel in opened { try? await channel.close() }
@@ -149,11 +154,16 @@ public final class SimulatorServer: Sendable {
 
     // MARK: Helpers
 
-    /// UTC seconds of `MonotonicTime.zero`: wall clock now minus the monotonic clock now.
-    static func utcSecondsAtMonotonicZero(now: MonotonicTime) -> Int64 {
+    /// UTC of `MonotonicTime.zero`, nanoseconds: wall clock now minus the monotonic clock `now`.
+    static func utcNanosecondsAtMonotonicZero(now: MonotonicTime) -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) - now.nanoseconds / 1_000_000_000
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec) - now.nanoseconds
+    }
+
+    /// Whole seconds of `nanoseconds`, rounded down.
+    static func floorSeconds(_ nanoseconds: Int64) -> Int64 {
+        nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
     }
 
     private static func bindNMEA(host: String, port: Int, label: String, loop: any EventLoop, logger: Logger) async throws -> NMEATCPServer {
@@ -191,7 +201,7 @@ public final class SimulatorServer: Sendable {
     init(
         configuration: SimulatorConfiguration,
         ports: SimulatorPorts,
-        utcEpochSeconds: Int64,
+        utcNanosecondsAtMonotonicZero: Int64,
         eventLoop: any EventLoop,
         core: NIOLoopBound<SimulatorCore>,
         udpChannels: [any Channel],
@@ -200,7 +210,7 @@ public final class SimulatorServer: Sendable {
     ) {
         self.configuration = configuration
         self.ports = ports
-        self.utcEpochSeconds = utcEpochSeconds
+        self.utcNanosecondsAtMonotonicZero = utcNanosecondsAtMonotonicZero
         self.eventLoop = eventLoop
         self.core = core
         self.udpChannels = udpChannels

@@ -115,4 +115,20 @@ struct FlightLogRecordTests {
         #expect(line.hasSuffix(#""rx":10.0},"verdict":"accepted"}"#))
         #expect(try Self.roundTrip(record) == record)
     }
+
+    @Test("a fix's age goes into its gps line (age_s, age_source, age_reason) before rx; none without one")
+    func gpsLineAge() throws {
+        // Given a fix with no age, then one its receiver's meter aged 150 ms from gpsd's TOFF
+        var fix = try #require(GPSFix(role: .target, device: "/dev/gpstarget", mode: .threeD, latitudeDegrees: 47.5,
+                                      longitudeDegrees: 8.25, fixTime: nil, receivedAt: MonotonicTime(seconds: 10)))
+        #expect(GPSEvent.fix(fix).jsonLine() == #"{"role":"target","device":"/dev/gpstarget","mode":3,"lat":47.5,"lon":8.25,"rx":10.0}"#)
+        fix.age = FixAge(seconds: 0.15, source: .clock(.toff))
+        // Then the line records the age the flight dated it by, and its source
+        #expect(GPSEvent.fix(fix).jsonLine() == #"{"role":"target","device":"/dev/gpstarget","mode":3,"lat":47.5,"lon":8.25,"#
+            + #""age_s":0.15,"age_source":"clock","age_reason":"gpsd TOFF","rx":10.0}"#)
+        fix.age = FixAge(seconds: 0.3, source: .config(.hostClockUnsynchronised))
+        let record = FlightGPSRecord(t: 10.5, event: GPSEventRecord(.fix(fix)), verdict: "accepted")
+        #expect(try Self.line(record).contains(#""age_s":0.3,"age_source":"config","age_reason":"host clock not synchronised""#))
+        #expect(try Self.roundTrip(record) == record)
+    }
 }

@@ -20,7 +20,7 @@ struct ConfigKeysTests {
     /// `followParameters` fills in from other tables (`target.rate_hz`, `drone.altitude_max_m`). A core
     /// field without a key is listed here on purpose; a core-backed key needs no entry.
     static var coreFieldsWithoutKey: [AnyKeyPath] { [
-        \FollowMeConfiguration.follow.altitudeToleranceMeters, \FollowMeConfiguration.follow.assumedGPSLatencySeconds,
+        \FollowMeConfiguration.follow.altitudeToleranceMeters,
         \FollowMeConfiguration.follow.maxHorizontalSpeedMetersPerSecond, \FollowMeConfiguration.follow.targetFixRateHz,
         \FollowMeConfiguration.follow.altitudeCeilingMeters,
         \FollowMeConfiguration.failsafe.minTakeoffBatteryPercent, \FollowMeConfiguration.failsafe.landedConfirmSeconds,

@@ -86,7 +86,8 @@ struct ShippedCommentsTests {
     func specsAreComplete() {
         let numeric = ConfigSchema.tables.flatMap { t in t.keys.map { "\(t.name).\($0)" } }
             .filter { !["port", "at_port", "navdata_port", "rate_hz", "host", "device", "address", "outdoor", "path", "directory", "socket",
-                        "protocol", "autopilot", "position_source", "takeoff", "mode", "orbit_direction", "altitude_mode", "yaw", "point_camera", "listen", "land_without_code", "code_file"]
+                        "protocol", "autopilot", "position_source", "takeoff", "mode", "orbit_direction", "altitude_mode", "yaw", "point_camera", "listen", "land_without_code", "code_file",
+                        "latency_source"]
                 .contains(String($0.split(separator: ".")[1])) }
         #expect(Set(numeric) == Set(ConfigSchema.specs.keys))
         let d = FollowMeConfiguration.defaults

@@ -66,6 +66,8 @@ struct ShippedConfigAndRenderingTests {
             ("gpsd", "host", "\"gps.local\""), ("gpsd", "port", "3000"),
             ("target", "device", "\"/dev/gps\\\"t\\\\é\""),
             ("target", "host", "\"::1\""), ("target", "port", "3001"),
+            ("target", "latency_s", "0.15"), ("target", "latency_source", "\"clock\""),
+            ("onboard", "latency_s", "0.05"), ("onboard", "latency_source", "\"config\""),
             ("onboard", "device", "\"tcp://192.168.1.1:4000\""), ("onboard", "host", "\"192.168.1.1\""),
             ("onboard", "port", "2947"), ("onboard", "mount_offset_deg", "-45.25"),
             ("drone", "address", "\"ardrone.local\""), ("drone", "at_port", "6000"), ("drone", "navdata_port", "6001"),

@@ -353,6 +353,8 @@ struct GPSDMessageClassTests {
         (#"{"class":"VERSION","release":"3.22"}"#, .version),
         (#"{"class":"WATCH","enable":true}"#, .watch),
         (#"{"class":"PPS","device":"/dev/pts/1"}"#, .other),
+        (#"{"class":"TOFF","device":"/dev/pts/1","real_sec":1795219200}"#, .toff),
+        (#"{"class":"TOFFEE"}"#, .other),
         (#"{"class":"TPVX"}"#, .other),
         (#"{"device":"/dev/pts/1","class":"TPV"}"#, .other),
         ("", .other),

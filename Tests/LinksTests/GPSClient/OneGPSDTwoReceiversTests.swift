@@ -87,17 +87,19 @@ struct OneGPSDTwoReceiversTests {
 
     /// Lengths around gps_stream's limit: 32 fits its 80-byte buffer, 33 goes through
     /// gps_send (fm_watch's cut-off), 34 broke with "Invalid WATCH", 35+ silently watched
-    /// every device when sent with gps_stream (docs/gpsd.md §1.5 #1).
-    static let missingPathLengths = [32, 33, 34, 48, 82]
+    /// every device when sent with gps_stream (docs/gpsd.md §1.5 #1). With `"pps":true` (the TOFF
+    /// reports, docs/gps-latency.md §1.3) the limit is 21.
+    static func missingPathLengths(timeOffsets: Bool) -> [Int] { timeOffsets ? [21, 22, 33, 82] : [32, 33, 34, 48, 82] }
 
-    @Test("WATCH for a missing device path of any length gets gpsd's error, not everything",
-          .timeLimit(.minutes(1)))
-    func missingDevicePaths() async throws {
+    @Test("WATCH for a missing device path of any length gets gpsd's error, not everything; with and without TOFF",
+          .timeLimit(.minutes(1)), arguments: [false, true])
+    func missingDevicePaths(timeOffsets: Bool) async throws {
+        let latencySource: FixAgeMeter.Policy = timeOffsets ? .auto : .config
         // Given a gpsd with one live device streaming at 10 Hz.
         let source = try ScriptedNMEAServer.walking(from: TestSources.onboardStart, withHeading: true)
         defer { source.stop() }
         try await GPSDProcesses.withGPSD(label: "long-path", devices: [source.gpsdSource()]) { _, gpsd in
-            for length in Self.missingPathLengths {
+            for length in Self.missingPathLengths(timeOffsets: timeOffsets) {
                 // When the target role watches a path gpsd does not have (the onboard role watches
                 // the live device, to prove data is flowing meanwhile).
                 let prefix = "/dev/serial/by-id/usb-u-blox_AG_GNSS_"
@@ -105,8 +107,8 @@ struct OneGPSDTwoReceiversTests {
                 let path = String(missing.prefix(length))
                 #expect(path.count == length)
                 let harness = ClientHarness.start([
-                    .local(.target, port: gpsd.port, device: path),
-                    .local(.onboard, port: gpsd.port, device: source.gpsdSource()),
+                    .local(.target, port: gpsd.port, device: path, latencySource: latencySource),
+                    .local(.onboard, port: gpsd.port, device: source.gpsdSource(), latencySource: latencySource),
                 ])
                 defer { harness.stop() }
                 let answered = await harness.recorder.waitUntil(timeoutSeconds: 10) { events in

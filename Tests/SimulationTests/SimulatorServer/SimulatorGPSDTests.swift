@@ -94,7 +94,8 @@ struct SimulatorGPSDTests {
                 let plane = LocalPlane(origin: configuration.home)
                 for fix in watcher.events.fixes {
                     guard let fixTime = fix.fixTime else { continue }
-                    let takenAt = MonotonicTime(nanoseconds: (fixTime.seconds - server.utcEpochSeconds) * 1_000_000_000 + Int64(fixTime.nanoseconds))
+                    let takenAt = MonotonicTime(nanoseconds: fixTime.seconds * 1_000_000_000 + Int64(fixTime.nanoseconds)
+                                                    - server.utcNanosecondsAtMonotonicZero)
                     guard takenAt > forwardFrom, takenAt < forwardUntil,
                           let state = TruthRecorder.interpolate(samples, at: takenAt), state.velocityENU.length > 0.5
                     else { continue }

@@ -37,9 +37,12 @@ struct ClientHarness: Sendable {
 }
 
 extension ReceiverSubscription {
-    /// A subscription to the gpsd on 127.0.0.1:`port`.
-    static func local(_ role: ReceiverRole, port: Int, device: String?) -> ReceiverSubscription {
-        ReceiverSubscription(role: role, endpoint: GPSDAddress(host: "127.0.0.1", port: port), device: device)
+    /// A subscription to the gpsd on 127.0.0.1:`port`; anything but `latencySource` `.config` also
+    /// watches gpsd's TOFF reports (`"pps":true`).
+    static func local(_ role: ReceiverRole, port: Int, device: String?,
+                      latencySource: FixAgeMeter.Policy = .auto) -> ReceiverSubscription {
+        ReceiverSubscription(role: role, endpoint: GPSDAddress(host: "127.0.0.1", port: port), device: device,
+                             latencySource: latencySource)
     }
 }
 

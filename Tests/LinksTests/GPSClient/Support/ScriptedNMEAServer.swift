@@ -63,20 +63,7 @@ final class ScriptedNMEAServer: Sendable {
     ///   - rateHz: cycles per second.
     ///   - script: the cycle to send for a cycle index (0, 1, 2, …).
     init(rateHz: Double, script: @escaping @Sendable (Int) -> Cycle) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ServerError.socket(errno) }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var addr = LoopbackPorts.loopback(port: 0)
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 8) == 0 else {
-            let e = errno
-            close(fd)
-            throw ServerError.bind(e)
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let fd = try Self.listeningSocket()
         listenFD = fd
         port = LoopbackPorts.boundPort(fd)
         periodSeconds = 1 / rateHz
@@ -86,6 +73,25 @@ final class ScriptedNMEAServer: Sendable {
     enum ServerError: Error {
         case socket(Int32)
         case bind(Int32)
+    }
+
+    /// A non-blocking TCP socket listening on a free loopback port (`LoopbackPorts.boundPort` reads it).
+    static func listeningSocket() throws(ServerError) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw .socket(errno) }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var addr = LoopbackPorts.loopback(port: 0)
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 8) == 0 else {
+            let e = errno
+            close(fd)
+            throw .bind(e)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return fd
     }
 
     /// The `tcp://` source URL gpsd is given; `portDigits` pads the port with leading zeros

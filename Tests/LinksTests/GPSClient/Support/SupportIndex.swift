@@ -14,6 +14,7 @@
 //   NMEA.swift            the sources' sentences, written by Simulation's NMEASentence, plus a
 //                         corrupt checksum and the position gpsd decodes.
 //   ScriptedNMEAServer.swift  a scripted `tcp://` NMEA source for gpsd, recording what it sent.
+//   EpochNMEAServer.swift  a `tcp://` NMEA source stamped with real UTC epochs, written a fixed delay after them.
 //   GPSDCheckFile.swift   parser for gpsd regression `.chk` files.
 //   TestDirectory.swift   `Fixtures` (this bundle's resources) and `copyFixture`.
 //   ClientHarness.swift   starts a GPSClient with a recorder; `reportTiming`.
