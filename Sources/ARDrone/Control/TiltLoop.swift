@@ -97,8 +97,8 @@ public struct TiltLoop: Sendable, Hashable {
         command.roll = Self.clampUnit(_asin(Self.clampUnit(body.right)) / maxTiltRadians)
     }
 
-    /// Each output moved at most its slew rate from the last command (`tilt: false` leaves roll and
-    /// pitch unlimited, for escapes).
+    /// Each output moved at most its slew rate from the last command, in fractions of the PCMD's full
+    /// scale (the braking tilt) per second (`tilt: false` leaves roll and pitch unlimited, for escapes).
     func slewLimited(_ command: PilotCommand, dt: Double, tilt: Bool = true) -> PilotCommand {
         let tiltLimit = tilt ? tuning.tiltSlewPerSecond * dt : 2
         return PilotCommand(

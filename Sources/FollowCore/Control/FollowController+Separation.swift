@@ -24,13 +24,19 @@ extension FollowController {
         lastFix ?? target.position
     }
 
-    /// The stop point's velocity for its approach limit: the receiver's own velocity with that fix, whose
-    /// component away from the drone is credited a bounded stop (`StoppingModel.personStoppingDistanceMeters`);
-    /// zero (no credit: they may have stopped dead) without a fix or without a reported velocity.
+    /// The stop point's velocity for its approach limit: the receiver's own velocity with that fix, shortened
+    /// by the speed error a receiver's report carries (`reportedSpeedMarginMetersPerSecond`), whose component
+    /// away from the drone is credited a bounded stop (`StoppingModel.personStoppingDistanceMeters`); zero
+    /// (no credit: they may have stopped dead) without a fix, without a reported velocity, or below that error.
     func stopPointVelocity(lastFix: PlaneVector?, reported: PlaneVector?) -> PlaneVector {
         guard lastFix != nil, let reported, reported.isFinite else { return .zero }
-        return reported
+        let speed = reported.length, margin = Self.reportedSpeedMarginMetersPerSecond
+        return speed > margin ? reported * ((speed - margin) / speed) : .zero
     }
+
+    /// The speed a receiver's reported velocity may overstate, m/s: the estimator's 1σ for it
+    /// (`EstimatorTuning.reportedVelocitySigmaMetersPerSecond`'s default; docs/stopping-model.md §3).
+    static let reportedSpeedMarginMetersPerSecond = EstimatorTuning.Spec.reportedVelocitySigmaMetersPerSecond.defaultValue
 
     /// The cap on the velocity component towards a person point as a half-plane v·n ≤ limit (nil when
     /// the drone is on top of it): `StoppingModel`'s allowed approach with room = distance − protected

@@ -188,7 +188,7 @@ public struct FollowController: Sendable {
                                           personVelocity: target.velocity, margin: margin)
         let stopPointLimit = approachLimit(drone: drone.position, person: stopPoint,
                                            personVelocity: stopPointVelocity(lastFix: targetLastFix, reported: targetLastFixVelocity),
-                                           margin: margin, awayOnly: true)
+                                           margin: 0, awayOnly: true)
         velocity = HalfPlane.project(velocity, estimateLimit, stopPointLimit)
         // Moving away from where the person measurably is: an escape, which the vehicle's slew limits must not delay.
         let measuredLimit = approachLimit(drone: drone.position, person: target.position,
@@ -206,7 +206,7 @@ public struct FollowController: Sendable {
                           noseHeadingDegrees: noseHeadingDegrees))
         let stopFeedforward = brakingFeedforward(
             drone: drone.position, droneVelocity: predicted.velocity, velocity: velocity, person: stopPoint,
-            personVelocity: stopPointVelocity(lastFix: targetLastFix, reported: targetLastFixVelocity), margin: margin,
+            personVelocity: stopPointVelocity(lastFix: targetLastFix, reported: targetLastFixVelocity), margin: 0,
             awayOnly: true)
         let estimateFeedforward = brakingFeedforward(
             drone: drone.position, droneVelocity: predicted.velocity, velocity: velocity, person: target.position,
