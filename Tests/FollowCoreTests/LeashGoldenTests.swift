@@ -26,8 +26,8 @@ struct LeashGoldenTests {
     }
 
     @Test("a noisy 90° turn, both plants: the same commands as recorded", arguments: [
-        (plant: PlantModel.nominal, golden: UInt64(17801731762507502573)),
-        (plant: PlantModel.offModel, golden: UInt64(11803910670444950693)),
+        (plant: PlantModel.nominal, golden: UInt64(9601950234118856831)),
+        (plant: PlantModel.offModel, golden: UInt64(12105398610307629746)),
     ])
     func rightAngleTurn(_ c: (plant: PlantModel, golden: UInt64)) throws {
         // Given a walker who turns 90° at 30 s, noisy 1 Hz fixes with Doppler, the default (leash) mode

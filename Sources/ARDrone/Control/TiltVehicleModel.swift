@@ -52,9 +52,16 @@ public struct TiltVehicleModel: VehicleModel {
         authorityFraction * tuning.dragRatePerSecond * tuning.tiltSpeedMetersPerSecond * sinMaxTilt
     }
 
-    /// The latency, the tilt's time constant and half a full-scale slew.
+    /// The latency, the tilt's time constant and half a full-scale slew (level to the braking tilt).
     public func reactionSeconds(commandLatencySeconds: Double) -> Double {
         commandLatencySeconds + tuning.tiltTimeConstantSeconds + 0.5 / tuning.tiltSlewPerSecond
+    }
+
+    /// The latency, the tilt's time constant and half the slew from full cruise tilt one way to full
+    /// braking tilt the other (PCMD fractions: cruise/braking + 1).
+    public func brakingReactionSeconds(commandLatencySeconds: Double) -> Double {
+        commandLatencySeconds + tuning.tiltTimeConstantSeconds
+            + 0.5 * (1 + sinMaxTilt / sinBrakingTilt) / tuning.tiltSlewPerSecond
     }
 
     /// c1: wind w acts as c1·w on the drone.

@@ -82,7 +82,7 @@ extension FollowController {
         let credit = u > 0 ? stopping.personStoppingDistanceMeters(awaySpeedMetersPerSecond: u) : 0
         // A point coming closer is backed off from with what escaping counts on (`StoppingModel.allowedApproachSpeed`).
         let scale = u >= 0 ? a : min(a, stopping.droneEscapeMetersPerSecondSquared * a / stopping.droneBrakingMetersPerSecondSquared)
-        let t = stopping.droneReactionSeconds
+        let t = u >= 0 ? stopping.droneBrakingReactionSeconds : stopping.droneReactionSeconds
         let rate = closing / (t * t + 2 * (room + credit) / scale).squareRoot()
         return towards * -min(rate, scale)
     }

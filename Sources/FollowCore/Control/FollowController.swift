@@ -213,6 +213,14 @@ public struct FollowController: Sendable {
             personVelocity: target.velocity, margin: margin)
         // The harder of the two along their common direction (they point nearly the same way).
         let feedforward = stopFeedforward.length >= estimateFeedforward.length ? stopFeedforward : estimateFeedforward
+        // A vehicle that closes its own velocity loop follows the set-point a lag behind: while it brakes (the
+        // set-point below its velocity along the cap's line), lead the falling cap by that lag.
+        if !vehicle.closesVelocityLoop, feedforward.length > 0 {
+            let along = feedforward / -feedforward.length
+            if predicted.velocity.dot(along) - motion.velocity.dot(along) > Self.brakingLeadThresholdMetersPerSecond {
+                motion.velocity += feedforward * vehicle.velocityLagSeconds
+            }
+        }
         attachContext(to: &motion, predicted: predicted, drone: drone.position, dt: dt, escaping: escaping,
                       keepOff: (target.position, stopPoint), noseHeadingDegrees: noseHeadingDegrees,
                       brakingFeedforward: feedforward)
@@ -226,6 +234,9 @@ public struct FollowController: Sendable {
             standoffDirectionFrozen: frozen && parameters.mode != .orbit, windEstimate: windEstimate,
             aimLimitedByGeofence: limitedByGeofence)
     }
+
+    /// How far a set-point must fall below the vehicle's velocity before it counts as braking, m/s.
+    static let brakingLeadThresholdMetersPerSecond = 0.2
 
     /// Hold a point: fly to `holdPoint` (or, without one, to zero velocity), face the person if known,
     /// and hold `holdAltitudeMeters` (default `parameters.altitudeMeters`). Used while climbing and

@@ -13,8 +13,11 @@ public protocol VehicleModel: Sendable {
     /// what backing off from an approaching person counts on (`brakingAcceleration…` unless the vehicle
     /// may brake harder than it cruises).
     func escapeAccelerationMetersPerSecondSquared(authorityFraction: Double) -> Double
-    /// From a command leaving the core to full braking, seconds, the latency included.
+    /// From a command leaving the core to full authority from level flight, seconds, the latency included.
     func reactionSeconds(commandLatencySeconds: Double) -> Double
+    /// From a command leaving the core to full braking while cruising the other way, seconds, the latency
+    /// included (`reactionSeconds` unless the vehicle's attitude must swing further to brake).
+    func brakingReactionSeconds(commandLatencySeconds: Double) -> Double
     /// Braking lost per m/s of wind towards the person, 1/s (0: the vehicle holds against it itself).
     var windDragRatePerSecond: Double { get }
     /// How far the vehicle's velocity lags a commanded change, seconds (the lead of a turning aim point).
@@ -69,5 +72,9 @@ public struct VehicleModelBuilder: Sendable {
 extension VehicleModel {
     public func escapeAccelerationMetersPerSecondSquared(authorityFraction: Double) -> Double {
         brakingAccelerationMetersPerSecondSquared(authorityFraction: authorityFraction)
+    }
+
+    public func brakingReactionSeconds(commandLatencySeconds: Double) -> Double {
+        reactionSeconds(commandLatencySeconds: commandLatencySeconds)
     }
 }
