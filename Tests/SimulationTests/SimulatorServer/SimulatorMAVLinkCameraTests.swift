@@ -69,7 +69,8 @@ struct SimulatorMAVLinkCameraTests {
             // Then the camera records, and only once the Copter flies at its height (following begins)
             #expect(recording, "copter: \(copter)")
             #expect(copter["landed_state"] as? String == "in-air" && copter["mode"] as? String == "GUIDED", "\(copter)")
-            #expect(Self.cameraStates(events) == [.ready, .recording])
+            let saidRecording = await eventually(timeoutSeconds: 3) { Self.cameraStates(events) == [.ready, .recording] }
+            #expect(saidRecording, "\(Self.cameraStates(events))")
             // When the flight lands
             link.send(.landed, immediately: true, reflecting: nil)
             let stopped = await eventually(timeoutSeconds: 25) {
