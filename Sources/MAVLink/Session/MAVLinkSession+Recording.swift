@@ -4,7 +4,7 @@ import FollowCore
 /// (`FlightOwner.isOurs`: armed or taken off by this run, or adopted) the session asks for CAMERA_INFORMATION
 /// (MAV_CMD_REQUEST_MESSAGE, param1 259); a camera that answers with
 /// `CAMERA_CAP_FLAGS_CAPTURE_VIDEO` is started (MAV_CMD_VIDEO_START_CAPTURE) when our own flight flies IN_AIR in
-/// our mode — following begins — and stopped (MAV_CMD_VIDEO_STOP_CAPTURE) once it is on the ground, or at once
+/// our mode and follows (the flight sends motion or a person to look at) and stopped (MAV_CMD_VIDEO_STOP_CAPTURE) once it is on the ground, or at once
 /// when a pilot or the autopilot's failsafe takes the vehicle (released) or it stops being ours. Anything else
 /// is said once as `.camera(state: .none, …)`: no camera FollowMe can drive.
 ///
@@ -91,9 +91,12 @@ extension MAVLinkSession {
     /// The flight is FollowMe's own (`FlightOwner.isOurs`) and not released: the camera may be asked and started.
     var recordingFlightIsOurs: Bool { owner.isOurs && !flight.released && !desired.released }
 
-    /// Our own flight flies: IN_AIR in our mode, flying wanted, not released (following has begun).
+    /// Our own flight follows: IN_AIR in our mode, flying wanted, not released, and the flight commands motion or
+    /// looks at the person (`LinkCommand.motion`, `lookAt`: following, or holding with the person known) — not a
+    /// bare take-off and hover (`followme drone takeoff`).
     var recordingWanted: Bool {
-        desired.flying && recordingFlightIsOurs && vehicle.isArmed && vehicle.landedState == .inAir && isIn(profile.control)
+        desired.flying && (desired.motion != nil || desired.lookAt != nil) && recordingFlightIsOurs && vehicle.isArmed
+            && vehicle.landedState == .inAir && isIn(profile.control)
     }
 
     /// Why the recording FollowMe started must stop now; nil while it goes on (landing included: the video

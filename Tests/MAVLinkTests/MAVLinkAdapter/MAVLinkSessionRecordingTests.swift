@@ -29,7 +29,7 @@ struct MAVLinkSessionRecordingTests {
     /// `flags` (ACK then the message, as ArduPilot sends them).
     static func flyingWithCamera(_ flags: MAVLinkBitmask<CameraCapability> = [.captureVideo, .captureImage]) -> SessionHarness {
         var h = SessionHarness()
-        h.flyingInControl(motion: nil)
+        h.flyingInControl(motion: .stop)
         h.ackCamera()
         h.receive(information(flags))
         return h
@@ -54,8 +54,12 @@ struct MAVLinkSessionRecordingTests {
         // Then it is ready, and nothing starts on the ground
         #expect(Self.cameraStates(h) == [.ready])
         #expect(!h.cameraCommandIDs.contains(2500))
-        // When the vehicle flies IN_AIR in GUIDED: VIDEO_START_CAPTURE (stream 0, no status stream) to the autopilot
+        // When the vehicle flies IN_AIR in GUIDED, only hovering (no motion, no person: a bare take-off): no start
         h.vehicleSays(armed: true, landed: .inAir, relativeAltitudeMeters: 3, status: .active)
+        h.run(1)
+        #expect(!h.cameraCommandIDs.contains(2500))
+        // When the flight follows (it commands motion): VIDEO_START_CAPTURE (stream 0, no status stream) to the autopilot
+        h.fly(true, motion: .stop)
         h.run(0.1)
         let start = try #require(h.allCommands.last { $0.command.rawValue == 2500 })
         #expect(start.params == [0, 0, 0, 0, 0, 0, 0] && start.target == MAVLinkTarget(system: 1, component: 1))
@@ -107,7 +111,7 @@ struct MAVLinkSessionRecordingTests {
     func noCameraConfigured() {
         // Given our flight airborne in GUIDED
         var h = SessionHarness()
-        h.flyingInControl(motion: nil)
+        h.flyingInControl(motion: .stop)
         // When every REQUEST_MESSAGE is ACCEPTED and nothing follows
         for _ in 0..<10 {
             if h.allCommands.last?.command.rawValue == 512 { h.ackCamera() }
@@ -123,7 +127,7 @@ struct MAVLinkSessionRecordingTests {
     @Test("REQUEST_MESSAGE refused (an ArduPilot before 4.4: UNSUPPORTED): 'none' at once, not asked again", arguments: [MAVResult.unsupported, .failed, .denied])
     func requestRefused(result: MAVResult) {
         var h = SessionHarness()
-        h.flyingInControl(motion: nil)
+        h.flyingInControl(motion: .stop)
         h.ackCamera(result)
         h.run(10)
         #expect(h.cameraCommandIDs == [512])
@@ -133,7 +137,7 @@ struct MAVLinkSessionRecordingTests {
     @Test("REQUEST_MESSAGE never answered: five sends, then 'none'")
     func requestUnanswered() {
         var h = SessionHarness()
-        h.flyingInControl(motion: nil)
+        h.flyingInControl(motion: .stop)
         h.run(10)
         #expect(h.cameraCommandIDs == [512, 512, 512, 512, 512])
         #expect(Self.cameraStates(h) == [.none])
@@ -199,7 +203,7 @@ struct MAVLinkSessionRecordingTests {
     func cameraComponent() throws {
         // Given our flight, whose autopilot said it has no camera
         var h = SessionHarness()
-        h.flyingInControl(motion: nil)
+        h.flyingInControl(motion: .stop)
         h.ackCamera(.unsupported)
         h.run(0.5)
         #expect(Self.cameraStates(h) == [.none])

@@ -45,14 +45,14 @@ struct SimulatorMAVLinkCameraTests {
         events.events.compactMap { if case .camera(let state, _, _) = $0 { state } else { nil } }
     }
 
-    /// Configured, then asked to fly: waits until the Copter records (or `timeoutSeconds` pass).
+    /// Configured, then asked to fly and follow (standing still: `MotionCommand.stop`): waits until `condition`.
     static func takeOff(_ link: MAVLinkLink, _ events: EventRecorder<LinkEvent>, _ control: SimControl,
                         until condition: @escaping @Sendable ([String: Any]) -> Bool) async -> Bool {
         let configured = await eventually(timeoutSeconds: 10) {
             events.events.contains { if case .configurationComplete(let failed, _) = $0 { failed.isEmpty } else { false } }
         }
         guard configured else { return false }
-        link.send(LinkCommand(flying: true), immediately: false, reflecting: nil)
+        link.send(LinkCommand(flying: true, motion: .stop), immediately: false, reflecting: nil)
         return await eventually(timeoutSeconds: 25) { (try? copter(control)).map(condition) ?? false }
     }
 
