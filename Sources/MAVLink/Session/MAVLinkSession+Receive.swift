@@ -111,6 +111,7 @@ extension MAVLinkSession {
         }
         updateFlightProgress(positionArrived: message is GlobalPositionInt, now: now, output: &output)
         if message is Heartbeat { noteGroundModeChange(now: now, output: &output) }
+        stopRecordingIfDue(now: now, output: &output)
         noteSeen(frame.messageID, now: now, output: &output)
     }
 

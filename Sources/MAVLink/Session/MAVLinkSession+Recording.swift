@@ -77,11 +77,7 @@ extension MAVLinkSession {
             break
         }
         if recording.ours {
-            // Ours recording: stopped on the ground, when released (a pilot's or a failsafe's flight is not ours
-            // to film), or when the flight is no longer ours.
-            guard let why = recordingStopReason else { return }
-            recording.stopReason = why
-            sendCameraCommand(.videoStopCapture, [0, 0, 0, 0, 0, 0, 0], target: target, now: now, output: &output)
+            stopRecordingIfDue(now: now, output: &output)
         } else if !recording.startedThisFlight, recordingWanted {
             // param1 0: every stream (ArduPilot: its primary camera); param2 0: no CAMERA_CAPTURE_STATUS stream.
             sendCameraCommand(.videoStartCapture, [0, 0, 0, 0, 0, 0, 0], target: target, now: now, output: &output)
@@ -90,6 +86,17 @@ extension MAVLinkSession {
 
     /// The flight is FollowMe's own (`FlightOwner.isOurs`) and not released: the camera may be asked and started.
     var recordingFlightIsOurs: Bool { owner.isOurs && !flight.released && !desired.released }
+
+    /// Our recording is stopped on the ground, when released (a pilot's or a failsafe's flight is not ours to film),
+    /// or when the flight is no longer ours. Called by the tick and at once for each message from the vehicle, so the
+    /// stop goes out in the datagram's turn, before the flight hears of the landing (and may stop the link).
+    mutating func stopRecordingIfDue(now: MonotonicTime, output: inout MAVLinkSessionOutput) {
+        guard recording.ours, recording.pending == nil, let vehicleTarget, !configuration.dryRun, !isTelemetryLost,
+              let why = recordingStopReason else { return }
+        recording.stopReason = why
+        sendCameraCommand(.videoStopCapture, [0, 0, 0, 0, 0, 0, 0],
+                          target: MAVLinkTarget(system: vehicleTarget.system, component: recording.component), now: now, output: &output)
+    }
 
     /// Our own flight follows: IN_AIR in our mode, flying wanted, not released, and the flight commands motion or
     /// looks at the person (`LinkCommand.motion`, `lookAt`: following, or holding with the person known) — not a
