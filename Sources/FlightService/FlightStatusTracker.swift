@@ -11,6 +11,8 @@ struct FlightStatusTracker {
     private var lastHeadingAt: MonotonicTime?
     /// The latest operator command, as the status shows it.
     var operatorCommand: FlightStatus.OperatorCommandStatus?
+    /// The vehicle's camera as the link last reported it (`LinkEvent.camera`); nil before any report.
+    var camera: (state: CameraRecordingState, reason: String)?
     private var transitions: [FlightStatus.Transition] = []
     private var navdataHertz: Double?
     private var commandsPerSecond: Double?
@@ -104,6 +106,7 @@ struct FlightStatusTracker {
         }
         s.takeoff = machine.failsafeParameters.takeOffOnStart ? "start" : "auto"
         s.operatorCommand = operatorCommand
+        (s.camera, s.cameraReason) = (camera?.state.rawValue, camera?.reason)
         let follow = machine.followParameters
         s.follow = FlightStatus.FollowModeStatus {
             ($0.mode, $0.angleDegrees, $0.orbitDirection) = (follow.mode.rawValue, follow.angleDegrees, follow.orbitDirection.rawValue)

@@ -53,6 +53,9 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: "The simulated drone's control:euler_angle_max for both controllers, degrees (SDK default 12).")
     var tiltMaxDeg: Double = 12
 
+    @Option(name: .long, help: "FollowMe's follow.braking_tilt_deg, degrees: its runs' control:euler_angle_max, never below --tilt-max-deg (default: the shipped 25).")
+    var brakingTiltDeg: Double = FollowParameters.Spec.brakingTiltDegrees.defaultValue
+
     @Option(name: .long, help: "FollowMe's follow.standoff_m, metres (default: the shipped config's value).")
     var standoffM: Double = FollowMeConfiguration.defaults.follow.standoffMeters
 
@@ -132,6 +135,7 @@ struct BenchCommand: ParsableCommand {
         c.seed = seed
         c.durationSeconds = duration
         c.eulerAngleMaxDegrees = tiltMaxDeg
+        c.brakingTiltDegrees = brakingTiltDeg
         c.standoffMeters = standoffM
         c.failsafe.minSeparationMeters = minSeparationM
         c.failsafe.gpsRelativeErrorMeters = gpsRelativeErrorM

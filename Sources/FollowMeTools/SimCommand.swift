@@ -61,6 +61,9 @@ struct SimCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The MAVLink Copter's MNT1_TYPE, with --protocol mavlink: 0 no mount (ArduCopter's default: a region of interest turns the nose until the next GUIDED set-point), anything else a mount that pans (a region of interest turns the mount only). Also what it answers PARAM_REQUEST_READ.")
     var mountType: Int = 0
 
+    @Option(name: .long, help: "The MAVLink Copter's CAM1_TYPE, with --protocol mavlink: 0 no camera (ArduCopter's default: REQUEST_MESSAGE CAMERA_INFORMATION is accepted and nothing comes, VIDEO_START_CAPTURE fails), 5 a MAVLink camera that records video (CAMERA_INFORMATION with CAPTURE_VIDEO; VIDEO_START/STOP_CAPTURE accepted), anything else one of ArduPilot's own camera back-ends (image capture only; video refused).")
+    var cameraType: Int = 0
+
     @Option(name: .long, help: "The MAVLink Copter's FS_OPTIONS bitmask, with --protocol mavlink: bit 4 (16, ArduCopter's default) leaves a pilot's LOITER alone when the GCS failsafe fires, bit 3 (8) keeps a LAND landing. Also what it answers PARAM_REQUEST_READ.")
     var fsOptions: Int = 16
 
@@ -165,6 +168,7 @@ struct SimCommand: AsyncParsableCommand {
         }
         if let mountOffsetDeg, !mountOffsetDeg.isFinite { throw ValidationError("--mount-offset-deg must be finite") }
         guard (0...7).contains(fsGcsEnable) else { throw ValidationError("--fs-gcs-enable must be 0...7 (ArduCopter FS_GCS_ENABLE), got \(fsGcsEnable)") }
+        guard (0...255).contains(cameraType) else { throw ValidationError("--camera-type must be 0...255 (ArduPilot CAM1_TYPE), got \(cameraType)") }
         guard (0...255).contains(mountType) else { throw ValidationError("--mount-type must be 0...255 (ArduPilot MNT1_TYPE), got \(mountType)") }
         guard (0...0xFFFF).contains(fsOptions) else { throw ValidationError("--fs-options must be 0...65535 (ArduCopter FS_OPTIONS bitmask), got \(fsOptions)") }
         guard SimulatedAutopilot(rawValue: autopilot) != nil else { throw ValidationError("--autopilot must be ardupilot or px4, got '\(autopilot)'") }
@@ -189,6 +193,7 @@ struct SimCommand: AsyncParsableCommand {
             settings.mavlinkCopter.gcsFailsafeTimeoutSeconds = fsGcsTimeout
         }
         settings.mavlinkCopter.mountType = mountType
+        settings.mavlinkCopter.cameraType = cameraType
         settings.home = try parsedHome()
         settings.initialNoseHeadingDegrees = noseHeadingDeg
         settings.person = PersonChoice(rawValue: person) ?? .none

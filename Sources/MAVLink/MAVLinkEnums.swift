@@ -26,7 +26,7 @@ where Bit.RawValue: MAVLinkWireValue & FixedWidthInteger {
 public enum MAVType: UInt8, CaseIterable, Sendable {
     case generic = 0, fixedWing = 1, quadrotor = 2, coaxial = 3, helicopter = 4, antennaTracker = 5, gcs = 6
     case groundRover = 10, hexarotor = 13, octorotor = 14, tricopter = 15, onboardController = 18
-    case dodecarotor = 29, decarotor = 35
+    case dodecarotor = 29, camera = 30, decarotor = 35
 
     /// The rotorcraft that fly ArduCopter's and PX4's multicopter modes (GUIDED 4, OFFBOARD, NAV_TAKEOFF
     /// climbing vertically). ArduCopter's HEARTBEAT `type` is its motors' frame type
@@ -84,6 +84,17 @@ public enum MAVCommand: UInt16, CaseIterable, Sendable {
     /// (degrees) and altitude (m) of the point to look at; MAV_CMD_DO_SET_ROI_NONE: param1 the same,
     /// cancels it (mavlink common.xml, checked against pymavlink's `common` dialect: 195 and 197).
     case doSetROILocation = 195, doSetROINone = 197
+    /// MAV_CMD_REQUEST_MESSAGE: param1 the message id to send once (512); MAV_CMD_VIDEO_START_CAPTURE: param1
+    /// stream id (0 = all), param2 CAMERA_CAPTURE_STATUS frequency (Hz, 0 = none) (2500);
+    /// MAV_CMD_VIDEO_STOP_CAPTURE: param1 stream id (2501) (common.xml, checked against pymavlink 2.4.50;
+    /// docs/mavlink.md §5.1).
+    case requestMessage = 512, videoStartCapture = 2500, videoStopCapture = 2501
+}
+
+/// `CAMERA_CAP_FLAGS`: CAMERA_INFORMATION `flags` bits (common.xml, checked against pymavlink 2.4.50).
+public enum CameraCapability: UInt32, CaseIterable, Sendable {
+    case captureVideo = 1, captureImage = 2, hasModes = 4, canCaptureImageInVideoMode = 8, canCaptureVideoInImageMode = 16
+    case hasImageSurveyMode = 32, hasBasicZoom = 64, hasBasicFocus = 128, hasVideoStream = 256
 }
 
 /// `MAV_RESULT`: COMMAND_ACK `result`.

@@ -5,7 +5,7 @@ public enum MAVLinkMessages {
     public static let all: [any MAVLinkMessage.Type] = [
         Heartbeat.self, SysStatus.self, ParamRequestRead.self, ParamValue.self, Attitude.self, LocalPositionNED.self, GlobalPositionInt.self,
         CommandInt.self, CommandLong.self, CommandAck.self, SetPositionTargetLocalNED.self, FollowTarget.self,
-        HomePosition.self, ExtendedSysState.self, StatusText.self,
+        HomePosition.self, ExtendedSysState.self, StatusText.self, CameraInformation.self, CameraCaptureStatus.self,
     ]
 
     /// `all` by message id, built once (the parser looks up every frame's id).

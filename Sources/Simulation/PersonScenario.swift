@@ -38,6 +38,25 @@ public enum PersonSpeed {
     public static let walkMetersPerSecond = 1.4
     /// Jogging; the benchmark's jog case (docs/dynamics-and-follow.md §4.2) uses 3.0 m/s (recreational running 2.2–2.8 m/s).
     public static let jogMetersPerSecond = 3.0
+    /// The hardest stop (or start) a walker or jogger makes, m/s²: the bound the follower's stop point
+    /// credits (`ControllerTuning.personDecelerationMetersPerSecondSquared`, docs/stopping-model.md §2).
+    public static let hardStopMetersPerSecondSquared = 4.0
+}
+
+/// Distance covered in `t` seconds by someone starting from rest who speeds up at `acceleration` (nil:
+/// at once) to `speed` and holds it, metres.
+func rampedDistance(_ t: Double, speed: Double, acceleration: Double?) -> Double {
+    guard t > 0 else { return 0 }
+    guard let acceleration, acceleration > 0, speed > 0 else { return speed * t }
+    let ramp = speed / acceleration
+    return t < ramp ? acceleration * t * t / 2 : speed * ramp / 2 + speed * (t - ramp)
+}
+
+/// Speed after `t` seconds of `rampedDistance`'s start, m/s.
+func rampedSpeed(_ t: Double, speed: Double, acceleration: Double?) -> Double {
+    guard t > 0 else { return 0 }
+    guard let acceleration, acceleration > 0 else { return speed }
+    return min(speed, acceleration * t)
 }
 
 /// Walks in a straight line at constant speed.
@@ -46,11 +65,16 @@ public struct StraightWalkScenario: PersonScenario {
     /// Direction of travel, compass degrees.
     public var bearingDegrees: Double = 0
     public var speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond
+    /// How hard they speed up from standing at the start, m/s² (nil: at once).
+    public var accelerationMetersPerSecondSquared: Double? = PersonSpeed.hardStopMetersPerSecondSquared
 
     public func state(atSeconds t: Double) -> PersonState {
         guard t > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
-        let velocity = PlaneVector.unit(bearingDegrees: bearingDegrees) * speedMetersPerSecond
-        return PersonState(positionPlane: startPlane + velocity * t, velocityENU: velocity)
+        let direction = PlaneVector.unit(bearingDegrees: bearingDegrees)
+        let a = accelerationMetersPerSecondSquared
+        return PersonState(
+            positionPlane: startPlane + direction * rampedDistance(t, speed: speedMetersPerSecond, acceleration: a),
+            velocityENU: direction * rampedSpeed(t, speed: speedMetersPerSecond, acceleration: a))
     }
 }
 
@@ -86,27 +110,44 @@ public struct SquareWalkScenario: PersonScenario {
     }
 }
 
-/// Walks a straight line in bursts: `walkSeconds` at speed, then `stopSeconds` standing, repeated.
-/// Speed changes are instantaneous.
+/// Walks a straight line in bursts: speeds up from standing, walks, brakes to a stand, stands
+/// `stopSeconds`, repeated. `walkSeconds` runs from setting off to starting to brake; speeding up and
+/// braking are at `accelerationMetersPerSecondSquared` (nil: at once, a "stop dead").
 public struct StopAndGoScenario: PersonScenario {
     public var startPlane: PlaneVector = .zero
     public var bearingDegrees: Double = 0
     public var speedMetersPerSecond: Double = PersonSpeed.walkMetersPerSecond
     public var walkSeconds: Double = 10
     public var stopSeconds: Double = 5
+    /// m/s², speeding up and braking alike; nil = at once.
+    public var accelerationMetersPerSecondSquared: Double? = PersonSpeed.hardStopMetersPerSecondSquared
+
+    /// Seconds from full speed to standing.
+    var brakingSeconds: Double {
+        guard let a = accelerationMetersPerSecondSquared, a > 0 else { return 0 }
+        return speedMetersPerSecond / a
+    }
 
     public func state(atSeconds t: Double) -> PersonState {
-        let cycle = walkSeconds + stopSeconds
+        let braking = brakingSeconds
+        let cycle = walkSeconds + braking + stopSeconds
         guard t > 0, cycle > 0 else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
+        let v = speedMetersPerSecond, a = accelerationMetersPerSecondSquared
         let cycles = (t / cycle).rounded(.down)
         let intoCycle = t - cycles * cycle
-        let walking = intoCycle < walkSeconds
-        let walkedSeconds = cycles * walkSeconds + min(intoCycle, walkSeconds)
+        let walked = rampedDistance(min(intoCycle, walkSeconds), speed: v, acceleration: a)
+        let endSpeed = rampedSpeed(walkSeconds, speed: v, acceleration: a)
+        let perCycle = rampedDistance(walkSeconds, speed: v, acceleration: a) + endSpeed * braking / 2
+        var along = cycles * perCycle + walked
+        var speed = intoCycle < walkSeconds ? rampedSpeed(intoCycle, speed: v, acceleration: a) : 0
+        if intoCycle >= walkSeconds, braking > 0 {
+            let b = min(intoCycle - walkSeconds, braking)
+            let deceleration = endSpeed / braking
+            along += endSpeed * b - deceleration * b * b / 2
+            speed = intoCycle - walkSeconds < braking ? endSpeed - deceleration * b : 0
+        }
         let direction = PlaneVector.unit(bearingDegrees: bearingDegrees)
-        return PersonState(
-            positionPlane: startPlane + direction * (walkedSeconds * speedMetersPerSecond),
-            velocityENU: walking ? direction * speedMetersPerSecond : .zero
-        )
+        return PersonState(positionPlane: startPlane + direction * along, velocityENU: direction * speed)
     }
 }
 
@@ -131,6 +172,8 @@ public struct CurveJogScenario: PersonScenario {
     /// How far each arc turns, degrees (positive).
     public var arcDegrees: Double = 90
     public var turns: Turns = .once(clockwise: true)
+    /// How hard they speed up from standing at the start, m/s² (nil: at once).
+    public var accelerationMetersPerSecondSquared: Double? = PersonSpeed.hardStopMetersPerSecondSquared
 
     /// Length of one arc, metres.
     public var arcLengthMeters: Double { radiusMeters * radians(fromDegrees: arcDegrees) }
@@ -146,7 +189,7 @@ public struct CurveJogScenario: PersonScenario {
 
     public func state(atSeconds t: Double) -> PersonState {
         guard t > 0, t.isFinite else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
-        let s = t * speedMetersPerSecond
+        let s = rampedDistance(t, speed: speedMetersPerSecond, acceleration: accelerationMetersPerSecondSquared)
         var heading = initialBearingDegrees
         var position = startPlane + PlaneVector.unit(bearingDegrees: heading) * min(s, leadInMeters)
         var remaining = s - leadInMeters
@@ -172,7 +215,8 @@ public struct CurveJogScenario: PersonScenario {
         }
         let direction = PlaneVector.unit(bearingDegrees: heading)
         return PersonState(positionPlane: position + direction * max(0, remaining),
-                           velocityENU: direction * speedMetersPerSecond)
+                           velocityENU: direction * rampedSpeed(t, speed: speedMetersPerSecond,
+                                                                acceleration: accelerationMetersPerSecondSquared))
     }
 }
 
@@ -260,25 +304,46 @@ public struct PersonLeg: Sendable, Hashable {
     }
 }
 
-/// Straight legs one after the other, speed and direction changing instantly between them (a
-/// person who "stops dead" or turns on the spot: the hardest case for a follower); the last leg
-/// goes on forever.
+/// Straight legs one after the other; the last leg goes on forever. At the start of each leg the
+/// velocity changes from the previous leg's (standing before the first) to the leg's own in a straight
+/// line at `accelerationMetersPerSecondSquared` (within the leg's time), or at once when that is nil
+/// (a person who "stops dead" or turns on the spot: harder than anyone can).
 public struct LegsScenario: PersonScenario {
     public var startPlane: PlaneVector = .zero
     public var legs: [PersonLeg]
+    /// m/s², every change of velocity; nil = at once.
+    public var accelerationMetersPerSecondSquared: Double? = PersonSpeed.hardStopMetersPerSecondSquared
+
+    public init(startPlane: PlaneVector = .zero, legs: [PersonLeg],
+                accelerationMetersPerSecondSquared: Double? = PersonSpeed.hardStopMetersPerSecondSquared) {
+        self.startPlane = startPlane
+        self.legs = legs
+        self.accelerationMetersPerSecondSquared = accelerationMetersPerSecondSquared
+    }
 
     public func state(atSeconds t: Double) -> PersonState {
         guard t > 0, !legs.isEmpty else { return PersonState(positionPlane: startPlane, velocityENU: .zero) }
         var position = startPlane
         var elapsed = 0.0
+        var previous = PlaneVector.zero
         for (i, leg) in legs.enumerated() {
             let velocity = PlaneVector.unit(bearingDegrees: leg.bearingDegrees) * leg.speedMetersPerSecond
+            let change = velocity - previous
+            var blend = 0.0
+            if let a = accelerationMetersPerSecondSquared, a > 0 { blend = min(change.length / a, leg.seconds) }
             let isLast = i == legs.count - 1
+            let tau = isLast ? t - elapsed : min(t - elapsed, leg.seconds)
             if isLast || t < elapsed + leg.seconds {
-                return PersonState(positionPlane: position + velocity * (t - elapsed), velocityENU: velocity)
+                if tau < blend {
+                    return PersonState(positionPlane: position + previous * tau + change * (tau * tau / (2 * blend)),
+                                       velocityENU: previous + change * (tau / blend))
+                }
+                return PersonState(positionPlane: position + (previous + velocity) * (blend / 2) + velocity * (tau - blend),
+                                   velocityENU: velocity)
             }
-            position += velocity * leg.seconds
+            position += (previous + velocity) * (blend / 2) + velocity * (leg.seconds - blend)
             elapsed += leg.seconds
+            previous = velocity
         }
         return PersonState(positionPlane: position, velocityENU: .zero) // not reached: the last leg returns
     }

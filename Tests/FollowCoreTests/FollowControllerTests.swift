@@ -85,7 +85,7 @@ struct FollowControllerTests {
             // the aim point is outside minSeparation,
             #expect((out.aimPoint - person.position).length >= Self.minSeparation)
             // and the PCMD tilt has no component towards the person either
-            let maxTilt = radians(fromDegrees: Self.parameters.maxTiltDegrees)
+            let maxTilt = radians(fromDegrees: Self.parameters.effectiveBrakingTiltDegrees)
             let tilt = PlaneVector.unit(bearingDegrees: nose) * _sin(-out.pilot!.pitch * maxTilt)
                 + PlaneVector.unit(bearingDegrees: nose + 90) * _sin(out.pilot!.roll * maxTilt)
             #expect(tilt.dot(towards) <= 1e-9)
@@ -105,7 +105,7 @@ struct FollowControllerTests {
                                     altitudeMeters: 3, home: nil, now: MonotonicTime(seconds: t))
         }
         // Then it holds the steady tilt asin(v/c2), c2 = 17.5 m/s (tum_ardrone), as a pitch fraction
-        let expected = -_asin(1.4 / 17.5) / radians(fromDegrees: Self.parameters.maxTiltDegrees)
+        let expected = -_asin(1.4 / 17.5) / radians(fromDegrees: Self.parameters.effectiveBrakingTiltDegrees)
         #expect(abs(out!.pilot!.pitch - expected) < 0.01)
         #expect(abs(out!.pilot!.roll) < 0.01)
         #expect(abs(out!.pilot!.yaw) < 0.01)

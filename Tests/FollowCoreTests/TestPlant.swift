@@ -93,7 +93,8 @@ struct TestPlant {
         self.position = position
         self.headingDegrees = headingDegrees
         self.altitudeMeters = altitudeMeters
-        self.maxTiltDegrees = parameters.maxTiltDegrees
+        // The drone's euler_angle_max: what the AR.Drone link writes (the braking tilt).
+        self.maxTiltDegrees = parameters.effectiveBrakingTiltDegrees
         self.maxYawRateDegreesPerSecond = parameters.maxYawRateDegreesPerSecond
         self.maxClimbMetersPerSecond = parameters.maxClimbMetersPerSecond
     }

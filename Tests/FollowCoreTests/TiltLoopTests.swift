@@ -55,7 +55,7 @@ struct TiltLoopTests {
     @Test("a hover seeds the tilt loop from the attitude the firmware flew; level on the ground")
     func hoverSeed() {
         var model = TiltVehicleModel(follow: Self.parameters)
-        let maxTilt = radians(fromDegrees: Self.parameters.maxTiltDegrees)
+        let maxTilt = radians(fromDegrees: Self.parameters.effectiveBrakingTiltDegrees)
         // Given telemetry of a drone hovering at 1 m, nose down 3°, right side down 2°
         model.observe(DroneTelemetry(flightState: .hovering, batteryPercent: 80, altitudeMeters: 1,
                                      pitchDegrees: -3, rollDegrees: 2, receivedAt: .zero))
@@ -83,7 +83,7 @@ struct TiltLoopTests {
     @Test("holding a velocity in still air and in wind: sin(tilt) = (v − wind)/c2 once the slew limit has caught up")
     func steadyTiltCancelsTheWind() {
         let tuning = TiltModelTuning()
-        let maxTilt = radians(fromDegrees: Self.parameters.maxTiltDegrees)
+        let maxTilt = radians(fromDegrees: Self.parameters.effectiveBrakingTiltDegrees)
         for wind in [PlaneVector.zero, PlaneVector(east: 0, north: -1.5)] {
             // Given a drone flying north at 2 m/s, nose north
             var loop = TiltLoop(parameters: Self.parameters, tuning: tuning)
@@ -105,7 +105,7 @@ struct TiltLoopTests {
         var loop = TiltLoop(parameters: Self.parameters, tuning: TiltModelTuning())
         let north = MotionCommand(velocity: PlaneVector(east: 0, north: 8), climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0)
         for _ in 0..<60 { _ = loop.translate(north, context: Self.context(escaping: true)) }
-        #expect(loop.lastCommand.pitch < -0.9)
+        #expect(loop.lastCommand.pitch < -0.75)
         // When it is asked for the same motion with the person inside the protected radius
         let person = PlaneVector(east: 0, north: 1)
         let pcmd = loop.translate(north, context: Self.context(keepOff: (person, person)))
@@ -114,6 +114,36 @@ struct TiltLoopTests {
         // and without a keep-off point, the same loop would only slew
         var free = TiltLoop(parameters: Self.parameters, tuning: TiltModelTuning())
         for _ in 0..<60 { _ = free.translate(north, context: Self.context(escaping: true)) }
-        #expect(free.translate(north, context: Self.context()).pitch < -0.9)
+        #expect(free.translate(north, context: Self.context()).pitch < -0.75)
+    }
+
+    @Test("cruise stays within max_tilt_deg; braking against the motion may use braking_tilt_deg")
+    func brakingTilt() {
+        let p = Self.parameters
+        let cruise = p.maxTiltDegrees / p.effectiveBrakingTiltDegrees
+        #expect(p.maxTiltDegrees == 20 && p.effectiveBrakingTiltDegrees == 25)
+        func settled(_ motion: PlaneVector, drone: PlaneState, person: PlaneVector? = nil) -> PilotCommand {
+            var loop = TiltLoop(parameters: p, tuning: TiltModelTuning())
+            let command = MotionCommand(velocity: motion, climbMetersPerSecond: 0, yawRateDegreesPerSecond: 0)
+            var pcmd = PilotCommand.zero
+            for _ in 0..<60 { pcmd = loop.translate(command, context: Self.context(drone: drone, keepOff: person.map { ($0, $0) })) }
+            return pcmd
+        }
+        // Given a drone at rest asked for 8 m/s north (nose north), Then it cruises at 20° of the 25° scale
+        let cruising = settled(PlaneVector(east: 0, north: 8), drone: PlaneState(position: .zero, velocity: .zero))
+        #expect(abs(cruising.pitch + cruise) < 1e-9, "\(cruising)")
+        // Given a drone flying north at 4 m/s asked to stop, Then it brakes at the full 25°
+        let braking = settled(.zero, drone: PlaneState(position: .zero, velocity: PlaneVector(east: 0, north: 4)))
+        #expect(abs(braking.pitch - 1) < 1e-9, "\(braking)")
+        // Given a drone at rest asked for 8 m/s south, Then that is cruising too: 20°
+        let backingOff = settled(PlaneVector(east: 0, north: -8), drone: PlaneState(position: .zero, velocity: .zero),
+                                 person: PlaneVector(east: 0, north: 9))
+        #expect(abs(backingOff.pitch - cruise) < 1e-9, "\(backingOff)")
+        // And the stopping model counts on the braking tilt: 0.7 · c1 · c2 · sin 25°
+        let model = TiltVehicleModel(follow: p)
+        let tuning = TiltModelTuning()
+        #expect(abs(model.brakingAccelerationMetersPerSecondSquared(authorityFraction: 0.7)
+            - 0.7 * tuning.dragRatePerSecond * tuning.tiltSpeedMetersPerSecond * _sin(radians(fromDegrees: 25))) < 1e-12)
+        #expect(abs(model.windAuthorityMetersPerSecond - tuning.tiltSpeedMetersPerSecond * _sin(radians(fromDegrees: 20))) < 1e-12)
     }
 }

@@ -231,7 +231,7 @@ struct WindFailsafeTests {
         return p
     }
 
-    @Test("a wind beyond the tilt (5 m/s at 12°) lands for saturation within 4 s of the follower flying, from no knowledge of it",
+    @Test("a wind beyond the tilt (5 m/s at 12°) lands for saturation within 6 s of the follower flying, from no knowledge of it",
           arguments: PlantModel.both)
     func beyondAuthorityLands(plant: PlantModel) throws {
         // Given a standing person, the drone 11 m upwind of them (the shipped standoff), max tilt 12°
@@ -244,13 +244,15 @@ struct WindFailsafeTests {
         let landing = try #require(result.samples.first { $0.state.kind == .landing })
         print("[\(plant)] 5 m/s at 12°: flown from \(flown.time) s at \(flown.distanceMeters) m, landing at \(landing.time) s at \(landing.distanceMeters) m, \(landing.state.name)")
         #expect(landing.state == .landing(.windTooStrong(.saturated)))
-        // within 4 s of the follower taking control of a drone whose wind it knows nothing of (adopted in
-        // flight: the fast observer starts at zero; measured 3.1 s nominal, 3.8 s off-model), most of
-        // it windSaturationSeconds
-        #expect(landing.time - flown.time <= 4)
-        // having lost what that drift allows, (w − authority) ≤ 1.4 m/s over those seconds (measured
-        // 4.4 m nominal, 3.5 m off-model; bound 5 m)
-        #expect(flown.distanceMeters - landing.distanceMeters <= 5)
+        // within 6 s of the follower taking control of a drone whose wind it knows nothing of (adopted in
+        // flight: the fast observer starts at zero), most of it windSaturationSeconds. The saturation clock
+        // runs while the drone drifts, and the drift is braked at up to the braking tilt (25°), so it runs
+        // slower than at the cruise tilt alone: measured 3.4 s nominal, 5.4 s off-model (3.1 / 3.8 s when
+        // the braking tilt was the cruise tilt)
+        #expect(landing.time - flown.time <= 6)
+        // having lost little ground: measured 1.7 m nominal, 2.0 m off-model (4.4 / 3.5 m at the cruise
+        // tilt alone; bound 3 m)
+        #expect(flown.distanceMeters - landing.distanceMeters <= 3)
         #expect(landing.distanceMeters >= config.failsafe.minSeparationMeters)
     }
 

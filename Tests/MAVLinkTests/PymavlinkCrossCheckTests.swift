@@ -51,7 +51,7 @@ struct PymavlinkCrossCheckTests {
         #expect(generated == (try Fixture.vectorText()), "regenerate: python3 Tests/MAVLinkTests/pymavlink_vectors.py generate > Tests/MAVLinkTests/Fixtures/pymavlink-vectors.json")
     }
 
-    @Test("pymavlink decodes 1200 frames we encoded (seeded values, all 15 messages) to our values")
+    @Test("pymavlink decodes 1200 frames we encoded (seeded values, all 17 messages) to our values")
     func pymavlinkDecodesOurFrames() throws {
         // Given seeded messages with edge and random bits (quiet NaNs: Python quiets signalling ones)
         var rng = SplitMix64(seed: 0x4D41_564C_C0DE)

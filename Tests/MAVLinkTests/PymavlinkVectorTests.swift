@@ -10,7 +10,7 @@ private let vectors: [Vector] = (try? Fixture.vectors()) ?? []
 
 @Suite("pymavlink vectors (checked-in)")
 struct PymavlinkVectorTests {
-    @Test("the vector file covers all 15 messages, v1, signed, NaN, extremes and extensions")
+    @Test("the vector file covers all 17 messages, v1, signed, NaN, extremes and extensions")
     func coverage() throws {
         let loaded = try Fixture.vectors()
         #expect(loaded.count == vectors.count)
@@ -68,6 +68,7 @@ struct PymavlinkVectorTests {
             "COMMAND_INT": (158, 75, 35, 35), "COMMAND_LONG": (152, 76, 33, 33), "COMMAND_ACK": (143, 77, 3, 10),
             "SET_POSITION_TARGET_LOCAL_NED": (143, 84, 53, 53), "FOLLOW_TARGET": (127, 144, 93, 93),
             "HOME_POSITION": (104, 242, 52, 60), "EXTENDED_SYS_STATE": (130, 245, 2, 2), "STATUSTEXT": (83, 253, 51, 54),
+            "CAMERA_INFORMATION": (92, 259, 235, 237), "CAMERA_CAPTURE_STATUS": (12, 262, 18, 23),
         ]
         #expect(MAVLinkMessages.all.count == expected.count)
         for type in MAVLinkMessages.all {

@@ -26,12 +26,14 @@ try:
 except Exception:  # pragma: no cover - metadata missing
     PYMAVLINK_VERSION = "unknown"
 
-# The fifteen messages of docs/mavlink.md §4.4, in id order of the Swift module's table, except COMMAND_INT
-# (added for the camera's region of interest): last, so the vectors generated before it stay as they were.
+# The messages of docs/mavlink.md §4.4, in id order of the Swift module's table, except those added later
+# (COMMAND_INT for the camera's region of interest, then the camera's CAMERA_INFORMATION and
+# CAMERA_CAPTURE_STATUS): last, in the order added, so the vectors generated before them stay as they were.
 MESSAGES = [
     "HEARTBEAT", "SYS_STATUS", "PARAM_REQUEST_READ", "PARAM_VALUE", "ATTITUDE", "LOCAL_POSITION_NED", "GLOBAL_POSITION_INT",
     "COMMAND_LONG", "COMMAND_ACK", "SET_POSITION_TARGET_LOCAL_NED", "FOLLOW_TARGET",
     "HOME_POSITION", "EXTENDED_SYS_STATE", "STATUSTEXT", "COMMAND_INT",
+    "CAMERA_INFORMATION", "CAMERA_CAPTURE_STATUS",
 ]
 # Extension fields (after <extensions/> in common.xml); pymavlink's class does not mark them.
 EXTENSIONS = {
@@ -40,6 +42,8 @@ EXTENSIONS = {
     "HOME_POSITION": ["time_usec"],
     "STATUSTEXT": ["id", "chunk_seq"],
     "COMMAND_ACK": ["progress", "result_param2", "target_system", "target_component"],
+    "CAMERA_INFORMATION": ["gimbal_device_id", "camera_device_id"],
+    "CAMERA_CAPTURE_STATUS": ["image_count", "camera_device_id"],
 }
 SIZES = {"uint8_t": 1, "int8_t": 1, "char": 1, "uint16_t": 2, "int16_t": 2, "uint32_t": 4, "int32_t": 4,
          "float": 4, "uint64_t": 8, "int64_t": 8, "double": 8}
@@ -179,7 +183,9 @@ def generate():
         fields = generate_fields(rng, name, "random")
         for field in EXTENSIONS.get(name, []):
             fields[field] = [0] * len(fields[field])
-        lines.append(vector_line(name, fields, rng.randrange(256), 1, 1, version=1))
+        # (MAVLink 1 carries 8-bit ids only: none for the camera's messages, 259 and 262.)
+        if message_class(name).id <= 255:
+            lines.append(vector_line(name, fields, rng.randrange(256), 1, 1, version=1))
         lines.append(vector_line(name, fields, rng.randrange(256), 255, 190, signed=True))
     print('{"generator":"Tests/MAVLinkTests/pymavlink_vectors.py generate","pymavlink":"%s","seed":%d,"vectors":[' % (PYMAVLINK_VERSION, SEED))
     print(",\n".join(lines))

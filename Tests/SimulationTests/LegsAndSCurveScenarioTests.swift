@@ -10,7 +10,7 @@ struct LegsAndSCurveScenarioTests {
             PersonLeg(bearingDegrees: 0, speedMetersPerSecond: 1.4, seconds: 10),
             .stand(3),
             PersonLeg(bearingDegrees: 180, speedMetersPerSecond: 1.4, seconds: 5),
-        ])
+        ], accelerationMetersPerSecondSquared: nil)
         #expect(s.state(atSeconds: -1).positionPlane == .zero)
         #expect(abs(s.state(atSeconds: 5).positionPlane.north - 7) < 1e-9)
         // standing: 14 m north, velocity zero (a dead stop, no deceleration ramp)
@@ -22,10 +22,25 @@ struct LegsAndSCurveScenarioTests {
         #expect(abs(s.state(atSeconds: 20).velocityENU.north + 1.4) < 1e-9)
     }
 
+    @Test("legs at the bound: the turn back brakes and speeds up at 4 m/s², a stand between")
+    func boundedLegs() {
+        let s = LegsScenario(legs: [
+            PersonLeg(bearingDegrees: 0, speedMetersPerSecond: 1.4, seconds: 10),
+            .stand(3),
+            PersonLeg(bearingDegrees: 180, speedMetersPerSecond: 1.4, seconds: 5),
+        ])
+        // 0.35 s to 1.4 m/s, then on: 14 m less the ramp's 0.245 m at 10 s; braking over the stand's first 0.35 s
+        #expect(abs(s.state(atSeconds: 10).positionPlane.north - (14 - 0.245)) < 1e-9)
+        #expect(abs(s.state(atSeconds: 10.175).velocityENU.north - 0.7) < 1e-9)
+        #expect(abs(s.state(atSeconds: 12).positionPlane.north - 14) < 1e-9)
+        #expect(s.state(atSeconds: 12).velocityENU == .zero)
+        #expect(abs(s.state(atSeconds: 13.1).velocityENU.north + 0.4) < 1e-9)
+    }
+
     @Test("S-curve: continuous path, constant speed, velocity tangent to the path, alternating turns")
     func sCurve() {
         let s = CurveJogScenario(initialBearingDegrees: 0, speedMetersPerSecond: 3, leadInMeters: 30, radiusMeters: 20,
-                                 arcDegrees: 90, turns: .alternating)
+                                 arcDegrees: 90, turns: .alternating, accelerationMetersPerSecondSquared: nil)
         var previous = s.state(atSeconds: 0)
         var t = 0.05
         var turnSigns: [Double] = []

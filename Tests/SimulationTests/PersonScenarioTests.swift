@@ -9,11 +9,13 @@ private func numericalVelocity(_ s: any PersonScenario, at t: Double, h: Double 
 
 @Suite("Person scenarios")
 struct PersonScenarioTests {
-    @Test("straight walk: 1.4 m/s along the bearing")
+    @Test("straight walk: 1.4 m/s along the bearing, reached at 4 m/s² from standing")
     func straight() {
         let s = StraightWalkScenario(startPlane: PlaneVector(east: 5, north: -5), bearingDegrees: 60)
         let state = s.state(atSeconds: 100)
-        #expect(abs((state.positionPlane - PlaneVector(east: 5, north: -5)).length - 140) < 1e-9)
+        // 100 s at 1.4 m/s less the half of the 0.35 s start ramp's 1.4 m/s
+        #expect(abs((state.positionPlane - PlaneVector(east: 5, north: -5)).length - (140 - 1.4 * 1.4 / 8)) < 1e-9)
+        #expect(abs(s.state(atSeconds: 0.1).velocityENU.length - 0.4) < 1e-12)
         #expect(abs(state.velocityENU.length - 1.4) < 1e-12)
         #expect(abs((state.positionPlane - PlaneVector(east: 5, north: -5)).bearingDegrees - 60) < 1e-9)
         #expect(s.state(atSeconds: -3).velocityENU == .zero)
@@ -37,7 +39,7 @@ struct PersonScenarioTests {
         }
     }
 
-    @Test("stop and go: walks 10 s, stands 5 s; average speed 1.4·10/15")
+    @Test("stop and go: walks 10 s, brakes at 4 m/s², stands 5 s; 14 m a cycle")
     func stopAndGo() {
         let s = StopAndGoScenario(bearingDegrees: 90)
         #expect(abs(s.state(atSeconds: 5).velocityENU.length - 1.4) < 1e-12)
@@ -48,7 +50,8 @@ struct PersonScenarioTests {
 
     @Test("curve jog: 3 m/s everywhere, on the circle during the arc, 90° turned after it")
     func curveJog() {
-        let s = CurveJogScenario(initialBearingDegrees: 0, leadInMeters: 30, radiusMeters: 20, arcDegrees: 90)
+        let s = CurveJogScenario(initialBearingDegrees: 0, leadInMeters: 30, radiusMeters: 20, arcDegrees: 90,
+                                 accelerationMetersPerSecondSquared: nil)
         let center = PlaneVector(east: 20, north: 30)
         let arcStart = 10.0, arcEnd = 10 + s.arcLengthMeters / 3
         for t in stride(from: arcStart, through: arcEnd, by: 0.5) {
@@ -62,7 +65,9 @@ struct PersonScenarioTests {
     }
 
     @Test("curve jog with no curve (radius or arc 0) runs straight on, finite everywhere", arguments: [
-        CurveJogScenario(radiusMeters: 0), CurveJogScenario(arcDegrees: 0), CurveJogScenario(radiusMeters: 0, turns: .alternating),
+        CurveJogScenario(radiusMeters: 0, accelerationMetersPerSecondSquared: nil),
+        CurveJogScenario(arcDegrees: 0, accelerationMetersPerSecondSquared: nil),
+        CurveJogScenario(radiusMeters: 0, turns: .alternating, accelerationMetersPerSecondSquared: nil),
     ])
     func curveJogWithoutCurve(s: CurveJogScenario) {
         for t in [5.0, 10, 25, 60] {
@@ -75,7 +80,7 @@ struct PersonScenarioTests {
     @Test("S-curve far out: whole right+left pairs skipped give the arc-by-arc walk; an infinite time terminates")
     func sCurveFarOut() {
         let s = CurveJogScenario(initialBearingDegrees: 30, speedMetersPerSecond: 3, leadInMeters: 30, radiusMeters: 20,
-                                 arcDegrees: 70, turns: .alternating)
+                                 arcDegrees: 70, turns: .alternating, accelerationMetersPerSecondSquared: nil)
         // Given the walk done arc by arc (the definition), for a time 60 arcs after the lead-in
         let t = 700.0
         var remaining = t * 3 - 30
@@ -97,6 +102,37 @@ struct PersonScenarioTests {
         // And a time of infinity (or 1e12 s) returns instead of walking forever
         #expect(s.state(atSeconds: .infinity).positionPlane.isFinite)
         #expect(s.state(atSeconds: 1e12).velocityENU.isFinite)
+    }
+
+    @Test("people change velocity at most at the bound (4 m/s²); a stop dead is a choice (nil)")
+    func boundedAcceleration() {
+        let bounded: [any PersonScenario] = [
+            StraightWalkScenario(bearingDegrees: 200, speedMetersPerSecond: 3),
+            StopAndGoScenario(speedMetersPerSecond: 3, walkSeconds: 8, stopSeconds: 3),
+            CurveJogScenario(),
+            LegsScenario(legs: [PersonLeg(bearingDegrees: 0, speedMetersPerSecond: 3, seconds: 10), .stand(3),
+                                PersonLeg(bearingDegrees: 180, speedMetersPerSecond: 1.4, seconds: 5)]),
+        ]
+        let dt = 0.01
+        for s in bounded {
+            var worst = 0.0
+            var previous = s.state(atSeconds: -dt).velocityENU
+            for k in 0...4000 {
+                let v = s.state(atSeconds: Double(k) * dt).velocityENU
+                worst = max(worst, (v - previous).length / dt)
+                previous = v
+            }
+            // The curve jog's arc adds its centripetal 3²/20 = 0.45 m/s².
+            #expect(worst <= 4 + 0.46, "\(type(of: s)): \(worst) m/s²")
+            #expect(worst >= 3.9, "\(type(of: s)) never reaches the bound: \(worst) m/s²")
+        }
+        // Given the stop-dead variant, Then velocity jumps in one step
+        let dead = StopAndGoScenario(speedMetersPerSecond: 3, walkSeconds: 8, stopSeconds: 3, accelerationMetersPerSecondSquared: nil)
+        #expect(dead.state(atSeconds: 7.999).velocityENU.length == 3 && dead.state(atSeconds: 8.001).velocityENU == .zero)
+        // And at the bound the jogger covers 3²/(2·4) = 1.125 m braking
+        let hard = StopAndGoScenario(speedMetersPerSecond: 3, walkSeconds: 8, stopSeconds: 3)
+        let braked = hard.state(atSeconds: 9).positionPlane - hard.state(atSeconds: 8).positionPlane
+        #expect(abs(braked.length - 1.125) < 1e-9)
     }
 
     @Test("velocity is the derivative of position away from corners", arguments: [3.3, 17.7, 29.1, 41.9, 75.5, 123.4])

@@ -5,17 +5,22 @@ import FollowCore
 ///
 /// It inverts the tum_ardrone tilt model v̇ = c1·(c2·sin(tilt) − v + wind) (docs/dynamics-and-follow.md
 /// §1.2, `TiltModelTuning` c1 = `dragRatePerSecond`, c2 = `tiltSpeedMetersPerSecond`):
-/// sin(tilt) = (v_cmd + Kv·(v_cmd − v)/c1 − wind)/c2 with v the context's latency-predicted
-/// velocity, clamped to the maximum tilt, rotated into the body frame (negative pitch = forward,
-/// positive roll = right, fractions of `maxTiltDegrees`); yaw and gaz are the motion's rates as
+/// sin(tilt) = (v_cmd + (Kv·(v_cmd − v) + a_ff)/c1 − wind)/c2 with v the context's latency-predicted
+/// velocity and a_ff the context's `brakingFeedforward`; the tilt is clamped to the cruise tilt (`maxTiltDegrees`), or to the braking tilt
+/// (`effectiveBrakingTiltDegrees`) when it opposes the drone's motion, rotated into the body frame
+/// (negative pitch = forward, positive roll = right, fractions of the braking tilt, the drone's
+/// `control:euler_angle_max`); yaw and gaz are the motion's rates as
 /// fractions of their maxima. Every output is clamped to [−1, 1] and slew-rate limited (roll and
 /// pitch not while `escaping`); last, inside the keep-off radius of a keep-off point any tilt
 /// towards it is removed, bypassing the slew limit.
 public struct TiltLoop: Sendable, Hashable {
     public let tuning: TiltModelTuning
-    /// The tilt a PCMD fraction of 1 asks for, radians (`FollowParameters.maxTiltDegrees`).
+    /// The tilt a PCMD fraction of 1 asks for, radians (`FollowParameters.effectiveBrakingTiltDegrees`).
     public let maxTiltRadians: Double
+    /// sin of the braking tilt: the most a tilt against the drone's motion may ask for.
     let sinMaxTilt: Double
+    /// sin of the cruise tilt (`FollowParameters.maxTiltDegrees`): the most any other tilt may ask for.
+    let sinCruiseTilt: Double
     let maxYawRateDegreesPerSecond: Double
     let maxClimbMetersPerSecond: Double
     /// The last PCMD made (the slew limiter's memory).
@@ -23,8 +28,9 @@ public struct TiltLoop: Sendable, Hashable {
 
     public init(parameters: FollowParameters, tuning: TiltModelTuning) {
         self.tuning = tuning
-        maxTiltRadians = radians(fromDegrees: parameters.maxTiltDegrees)
+        maxTiltRadians = radians(fromDegrees: parameters.effectiveBrakingTiltDegrees)
         sinMaxTilt = _sin(maxTiltRadians)
+        sinCruiseTilt = _sin(radians(fromDegrees: parameters.maxTiltDegrees))
         maxYawRateDegreesPerSecond = parameters.maxYawRateDegreesPerSecond
         maxClimbMetersPerSecond = parameters.maxClimbMetersPerSecond
     }
@@ -34,10 +40,12 @@ public struct TiltLoop: Sendable, Hashable {
         let nose = context.noseHeadingDegrees, dt = context.intervalSeconds
         var command = PilotCommand.zero
         let acceleration = (motion.velocity - context.predictedDrone.velocity) * tuning.velocityGainPerSecond
+            + context.brakingFeedforward
         // v̇ = c1·(c2·sin(tilt) − v + wind): the tilt that holds the velocity cancels the wind estimate.
         let sinTilt = (motion.velocity + acceleration / tuning.dragRatePerSecond - context.windEstimate)
             / tuning.tiltSpeedMetersPerSecond
-        setTilt(&command, worldSinTilt: sinTilt.clamped(toLength: sinMaxTilt), noseHeadingDegrees: nose)
+        let braking = isBraking(sinTilt, velocity: context.predictedDrone.velocity)
+        setTilt(&command, worldSinTilt: sinTilt.clamped(toLength: braking ? sinMaxTilt : sinCruiseTilt), noseHeadingDegrees: nose)
         command.yaw = Self.clampUnit(motion.yawRateDegreesPerSecond / maxYawRateDegreesPerSecond)
         command.gaz = Self.clampUnit(motion.climbMetersPerSecond / maxClimbMetersPerSecond)
         command = slewLimited(command, dt: dt, tilt: !context.escaping)
@@ -47,6 +55,15 @@ public struct TiltLoop: Sendable, Hashable {
         lastCommand = command
         return command
     }
+
+    /// Whether `sinTilt` brakes: it opposes `velocity`, faster than `brakingSpeedMetersPerSecond`
+    /// (docs/stopping-model.md §1). Braking may use the braking tilt; any other tilt stays within the cruise tilt.
+    func isBraking(_ sinTilt: PlaneVector, velocity: PlaneVector) -> Bool {
+        velocity.length > Self.brakingSpeedMetersPerSecond && sinTilt.dot(velocity) < 0
+    }
+
+    /// Below this ground speed no tilt counts as braking, m/s.
+    static let brakingSpeedMetersPerSecond = 0.3
 
     /// The firmware flew the drone (PCMD flag 0) at this attitude (navdata: pitch positive = nose up,
     /// roll positive = right down, degrees): the next PCMD ramps from it, not from level.
@@ -80,8 +97,8 @@ public struct TiltLoop: Sendable, Hashable {
         command.roll = Self.clampUnit(_asin(Self.clampUnit(body.right)) / maxTiltRadians)
     }
 
-    /// Each output moved at most its slew rate from the last command (`tilt: false` leaves roll and
-    /// pitch unlimited, for escapes).
+    /// Each output moved at most its slew rate from the last command, in fractions of the PCMD's full
+    /// scale (the braking tilt) per second (`tilt: false` leaves roll and pitch unlimited, for escapes).
     func slewLimited(_ command: PilotCommand, dt: Double, tilt: Bool = true) -> PilotCommand {
         let tiltLimit = tilt ? tuning.tiltSlewPerSecond * dt : 2
         return PilotCommand(

@@ -13,7 +13,10 @@ public struct TiltVehicleModel: VehicleModel {
     /// The attitude of the latest telemetry that may seed the loop at a hover (airborne, above
     /// `seedMinimumAltitudeMeters`, both angles known), degrees; nil otherwise.
     public private(set) var hoverAttitude: HoverAttitude?
+    /// sin of the cruise tilt (`maxTiltDegrees`): the wind it can hold against.
     let sinMaxTilt: Double
+    /// sin of the braking tilt (`effectiveBrakingTiltDegrees`).
+    let sinBrakingTilt: Double
     /// The velocity loop's (slow, clamped at the tilt authority) and the wind failsafe's (fast, clamped
     /// at `failsafeWindLimitFactor` × that) observers.
     var windObserver = WindObserver()
@@ -28,24 +31,37 @@ public struct TiltVehicleModel: VehicleModel {
     /// Height above which a hover's attitude seeds the loop, metres.
     public static let seedMinimumAltitudeMeters = 0.2
 
-    /// The model for a flight's `follow` limits (`maxTiltDegrees`, yaw rate, climb rate) and `tuning`.
+    /// The model for a flight's `follow` limits (cruise and braking tilt, yaw rate, climb rate) and `tuning`.
     public init(follow: FollowParameters, tuning: TiltModelTuning = TiltModelTuning()) {
         self.tuning = tuning
         loop = TiltLoop(parameters: follow, tuning: tuning)
         sinMaxTilt = _sin(radians(fromDegrees: follow.maxTiltDegrees))
+        sinBrakingTilt = _sin(radians(fromDegrees: follow.effectiveBrakingTiltDegrees))
     }
 
     public var isAutopilot: Bool { false }
     public var closesVelocityLoop: Bool { true }
 
-    /// Full tilt's deceleration c1·c2·sin(maxTilt), times `authorityFraction`.
+    /// The braking tilt's deceleration c1·c2·sin(brakingTilt), times `authorityFraction`.
     public func brakingAccelerationMetersPerSecondSquared(authorityFraction: Double) -> Double {
+        authorityFraction * tuning.dragRatePerSecond * tuning.tiltSpeedMetersPerSecond * sinBrakingTilt
+    }
+
+    /// The cruise tilt's acceleration c1·c2·sin(maxTilt), times `authorityFraction`: from rest no tilt brakes.
+    public func escapeAccelerationMetersPerSecondSquared(authorityFraction: Double) -> Double {
         authorityFraction * tuning.dragRatePerSecond * tuning.tiltSpeedMetersPerSecond * sinMaxTilt
     }
 
-    /// The latency, the tilt's time constant and half a full-scale slew.
+    /// The latency, the tilt's time constant and half a full-scale slew (level to the braking tilt).
     public func reactionSeconds(commandLatencySeconds: Double) -> Double {
         commandLatencySeconds + tuning.tiltTimeConstantSeconds + 0.5 / tuning.tiltSlewPerSecond
+    }
+
+    /// The latency, the tilt's time constant and half the slew from full cruise tilt one way to full
+    /// braking tilt the other (PCMD fractions: cruise/braking + 1).
+    public func brakingReactionSeconds(commandLatencySeconds: Double) -> Double {
+        commandLatencySeconds + tuning.tiltTimeConstantSeconds
+            + 0.5 * (1 + sinMaxTilt / sinBrakingTilt) / tuning.tiltSlewPerSecond
     }
 
     /// c1: wind w acts as c1·w on the drone.

@@ -3,13 +3,13 @@ import FollowCore
 import Links
 
 extension ARDroneFamily: FlightFamily {
-    /// `[drone]`'s address and ports; the flight limits written with `AT*CONFIG` from `[follow]`'s tilt,
+    /// `[drone]`'s address and ports; the flight limits written with `AT*CONFIG` from `[follow]`'s braking tilt,
     /// climb and yaw rate and `[drone] altitude_max_m` (docs/ardrone-protocol.md §2.3). With
     /// `[video] record`, the video stream's writes too, and a recorder beside the link (docs/video.md §3).
     public static func linkSettings(_ config: FollowMeConfiguration, follow: FollowParameters) throws -> any DroneLinkSettings {
         let limits = try FlightLimits(
             outdoor: config.drone.outdoor,
-            eulerAngleMaxRadians: follow.maxTiltDegrees * .pi / 180,
+            eulerAngleMaxRadians: radians(fromDegrees: follow.effectiveBrakingTiltDegrees),
             controlVzMaxMillimetersPerSecond: follow.maxClimbMetersPerSecond * 1000,
             controlYawRadiansPerSecond: follow.maxYawRateDegreesPerSecond * .pi / 180,
             altitudeMaxMillimeters: config.drone.altitudeMaxMillimeters

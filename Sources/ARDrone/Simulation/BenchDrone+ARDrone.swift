@@ -22,16 +22,19 @@ struct ARDroneBenchDrone: BenchDrone {
     private var navdataSequence = 0
     /// The flight's latest command (`ARDroneSession.setDesired`): landed and hover until one arrives.
     private var desired = LinkCommand.landed
+    /// The baseline's roll and pitch mean fractions of the cruise tilt; the airframe's ±1 is the braking tilt.
+    private let naiveTiltScale: Float
 
     /// The simulated AR.Drone at `positionPlane`, nose at `bearing`, with the bench's two configuration
-    /// writes (`control:euler_angle_max`, `control:altitude_max`) arriving at t = 0.
+    /// writes (`control:euler_angle_max` = FollowMe's braking tilt, `control:altitude_max`) arriving at t = 0.
     init(configuration c: BenchConfiguration, positionPlane: PlaneVector, noseHeadingDegrees bearing: Double) {
         var dynamics = c.plant.dynamics
         dynamics.reportsWindWarning = c.firmwareReportsWind
         airframe = DroneSimulator(dynamics: dynamics, start: .zero, positionPlane: positionPlane,
                              noseHeadingDegrees: bearing)
-        airframe.apply(.config(key: "control:euler_angle_max", value: "\(radians(fromDegrees: c.eulerAngleMaxDegrees))"),
+        airframe.apply(.config(key: "control:euler_angle_max", value: "\(radians(fromDegrees: c.effectiveBrakingTiltDegrees))"),
                   at: .zero)
+        naiveTiltScale = Float(c.eulerAngleMaxDegrees / c.effectiveBrakingTiltDegrees)
         airframe.apply(.config(key: "control:altitude_max", value: "\((c.altitudeMaxMeters * 1000).rounded())"), at: .zero)
     }
 
@@ -76,6 +79,8 @@ struct ARDroneBenchDrone: BenchDrone {
 
     mutating func send(naive command: NaiveBaselineController.Command, at now: MonotonicTime) {
         airframe.apply(.ref(.takeoff), at: now)
-        airframe.apply(command.atCommand, at: now)
+        guard case let .move(roll, pitch, gaz, yaw) = command else { return airframe.apply(command.atCommand, at: now) }
+        airframe.apply(NaiveBaselineController.Command.move(
+            roll: roll * naiveTiltScale, pitch: pitch * naiveTiltScale, gaz: gaz, yaw: yaw).atCommand, at: now)
     }
 }

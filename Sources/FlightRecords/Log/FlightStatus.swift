@@ -71,6 +71,11 @@ public struct FlightStatus: SortedJSONLine, Sendable, Hashable {
     public var operatorCommand: OperatorCommandStatus?
     /// Where round the person the drone follows now: the configured mode, or the operator's change.
     public var follow: FollowModeStatus?
+    /// The vehicle's camera as the link drives it: `none` (no camera FollowMe can drive), `ready`, `recording`,
+    /// `stopped`, `refused` (`CameraRecordingState`); absent before the link knows (and on an AR.Drone).
+    public var camera: String?
+    /// Why, for a person (what the camera answered).
+    public var cameraReason: String?
 
     /// How many transitions a snapshot carries: our choice, what fits a 24-line terminal.
     public static let transitionsKept = 8
@@ -208,7 +213,7 @@ public struct FlightStatus: SortedJSONLine, Sendable, Hashable {
         case altitudeMeters = "altitude_m", batteryPercent = "battery_pct", droneState = "drone_state", emergency
         case navdataAgeSeconds = "navdata_age_s", navdataHertz = "navdata_hz", commandsPerSecond = "commands_per_s"
         case transitions, wind, waiting, minSeparationMeters = "min_separation_m", geofenceMeters = "geofence_m", home
-        case takeoff, operatorCommand = "operator", follow
+        case takeoff, operatorCommand = "operator", follow, camera, cameraReason = "camera_reason"
     }
 
     /// The one-line terminal status of `followme run` (stderr on a terminal), without control characters.

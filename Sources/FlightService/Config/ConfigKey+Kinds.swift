@@ -9,15 +9,17 @@ extension ConfigKey {
         -> (range: ClosedRange<Double>, note: String?)
 
     /// A number (integer or float) in `spec`'s range, default `spec.defaultValue`. `bound` narrows the
-    /// range by other keys (named in `dependsOn`, stated in the file as `boundText`); `note` ends the
-    /// printed comment; `use` says which configurations read it.
+    /// range by other keys (named in `dependsOn`, stated in the file as `boundText`: the upper bound, or
+    /// the lower with `lowerBound`); `note` ends the printed comment; `use` says which configurations read it.
     static func number(
         _ table: String, _ name: String, _ path: Path<Double>, _ spec: ParameterSpec, help: String,
         note: String? = nil, bound: (text: String, dependsOn: [String], range: DependentRange)? = nil,
-        use: Use = .always
+        lowerBound: Bool = false, use: Use = .always
     ) -> ConfigKey {
-        let rangeText = bound.map { "\(ConfigReader.format(spec.range.lowerBound)) to \($0.text)" }
-            ?? ConfigReader.format(spec.range)
+        let rangeText = bound.map {
+            lowerBound ? "\($0.text) to \(ConfigReader.format(spec.range.upperBound))"
+                : "\(ConfigReader.format(spec.range.lowerBound)) to \($0.text)"
+        } ?? ConfigReader.format(spec.range)
         return ConfigKey(
             table, name, path, as: .identity, default: .value(spec.defaultValue), help: help, spec: spec,
             typeText: "number", unitText: spec.unit, rangeText: rangeText,

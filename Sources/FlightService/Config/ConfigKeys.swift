@@ -134,7 +134,16 @@ package enum ConfigKeys {
                     return (declared.lowerBound...min(declared.upperBound, c.drone.altitudeMaxMeters), "drone.altitude_max_m")
                 })),
         .number("follow", "max_tilt_deg", \.follow.maxTiltDegrees, F.maxTiltDegrees,
-                help: "Maximum tilt (roll/pitch), the AR.Drone's `control:euler_angle_max`."),
+                help: "Maximum tilt (roll/pitch) while cruising; the AR.Drone brakes up to braking_tilt_deg."),
+        // Default 25, or max_tilt_deg when larger: a file without the key brakes at 25° (docs/stopping-model.md §1).
+        .number("follow", "braking_tilt_deg", \.follow.brakingTiltDegrees, F.brakingTiltDegrees,
+                help: "AR.Drone: the tilt it may use to brake, its `control:euler_angle_max`; at least max_tilt_deg.",
+                note: "default max(25, max_tilt_deg)",
+                bound: ("follow.max_tilt_deg", ["follow.max_tilt_deg"], { r, c, declared in
+                    guard !r.isRejected("follow", "max_tilt_deg") else { return (declared, nil) }
+                    return (max(declared.lowerBound, c.follow.maxTiltDegrees)...declared.upperBound,
+                            "at least follow.max_tilt_deg")
+                }), lowerBound: true),
         .number("follow", "max_yaw_rate_dps", \.follow.maxYawRateDegreesPerSecond, F.maxYawRateDegreesPerSecond,
                 help: "Maximum yaw rate, the AR.Drone's `control:control_yaw`."),
         .number("follow", "max_climb_mps", \.follow.maxClimbMetersPerSecond, F.maxClimbMetersPerSecond,

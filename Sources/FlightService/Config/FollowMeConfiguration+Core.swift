@@ -24,8 +24,8 @@ extension FollowMeConfiguration {
 
 /// The AR.Drone's units for the follow limits `followme drone` and the link write to it (`AT*CONFIG`).
 extension FollowParameters {
-    /// `maxTiltDegrees` in radians, as the AR.Drone's `control:euler_angle_max` takes it.
-    package var maxTiltRadians: Double { radians(fromDegrees: maxTiltDegrees) }
+    /// `effectiveBrakingTiltDegrees` in radians, as the AR.Drone's `control:euler_angle_max` takes it.
+    package var eulerAngleMaxRadians: Double { radians(fromDegrees: effectiveBrakingTiltDegrees) }
     /// `maxYawRateDegreesPerSecond` in rad/s, as the AR.Drone's `control:control_yaw` takes it.
     package var maxYawRateRadiansPerSecond: Double { radians(fromDegrees: maxYawRateDegreesPerSecond) }
     /// `maxClimbMetersPerSecond` in mm/s, as the AR.Drone's `control:control_vz_max` takes it.

@@ -88,7 +88,8 @@ extension FollowController {
     /// Records `motion` as the last commanded and, for a vehicle model that needs one, attaches its `MotionContext`.
     mutating func attachContext(
         to motion: inout MotionCommand, predicted: PlaneState, drone: PlaneVector, dt: Double, escaping: Bool,
-        keepOff: (person: PlaneVector, stopPoint: PlaneVector)?, noseHeadingDegrees: Double
+        keepOff: (person: PlaneVector, stopPoint: PlaneVector)?, noseHeadingDegrees: Double,
+        brakingFeedforward: PlaneVector = .zero
     ) {
         lastMotion = motion
         guard vehicle.closesVelocityLoop else { return }
@@ -96,6 +97,7 @@ extension FollowController {
             predictedDrone: predicted, dronePositionPlane: drone, noseHeadingDegrees: noseHeadingDegrees,
             intervalSeconds: dt, escaping: escaping, keepOffPersonPlane: keepOff?.person,
             keepOffStopPointPlane: keepOff?.stopPoint,
-            keepOffRadiusMeters: minSeparationMeters, windEstimate: windEstimate)
+            keepOffRadiusMeters: minSeparationMeters, windEstimate: windEstimate,
+            brakingFeedforward: brakingFeedforward.isFinite ? brakingFeedforward : .zero)
     }
 }

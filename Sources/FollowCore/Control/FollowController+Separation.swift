@@ -18,17 +18,32 @@ extension FollowController {
         return length > radius ? home + offset * (radius / length) : point
     }
 
-    /// The nearest place the person can be: their last fix as measured, with no stopping distance
-    /// credited (they may have stopped dead then; docs/stopping-model.md §3).
+    /// The person's last fix as measured (the estimate's position without one): the point the stop-point
+    /// limit keeps the drone's stopping distance from (docs/stopping-model.md §3).
     func stopPoint(lastFix: PlaneVector?, target: PlaneState) -> PlaneVector {
         lastFix ?? target.position
     }
 
+    /// The stop point's velocity for its approach limit: the receiver's own velocity with that fix, shortened
+    /// by the speed error a receiver's report carries (`reportedSpeedMarginMetersPerSecond`), whose component
+    /// away from the drone is credited a bounded stop (`StoppingModel.personStoppingDistanceMeters`); zero
+    /// (no credit: they may have stopped dead) without a fix, without a reported velocity, or below that error.
+    func stopPointVelocity(lastFix: PlaneVector?, reported: PlaneVector?) -> PlaneVector {
+        guard lastFix != nil, let reported, reported.isFinite else { return .zero }
+        let speed = reported.length, margin = Self.reportedSpeedMarginMetersPerSecond
+        return speed > margin ? reported * ((speed - margin) / speed) : .zero
+    }
+
+    /// The speed a receiver's reported velocity may overstate, m/s: the estimator's 1σ for it
+    /// (`EstimatorTuning.reportedVelocitySigmaMetersPerSecond`'s default; docs/stopping-model.md §3).
+    static let reportedSpeedMarginMetersPerSecond = EstimatorTuning.Spec.reportedVelocitySigmaMetersPerSecond.defaultValue
+
     /// The cap on the velocity component towards a person point as a half-plane v·n ≤ limit (nil when
     /// the drone is on top of it): `StoppingModel`'s allowed approach with room = distance − protected
-    /// radius − margin, braking reduced by any wind towards the point.
+    /// radius − margin, braking reduced by any wind towards the point; `awayOnly` counts a point coming
+    /// closer as standing (its approach is the estimate's limit's to cover).
     func approachLimit(drone: PlaneVector, person: PlaneVector, personVelocity: PlaneVector,
-                               margin: Double) -> HalfPlane? {
+                       margin: Double, awayOnly: Bool = false) -> HalfPlane? {
         let rel = person - drone
         let distance = rel.length
         guard distance > 1e-6 else { return nil }
@@ -36,9 +51,40 @@ extension FollowController {
         let room = distance - minSeparationMeters - margin
         let braking = stopping.braking(windTowardsMetersPerSecond: windEstimate.dot(towards))
         let allowed = stopping.allowedApproachSpeed(
-            roomMeters: room, pointAwaySpeedMetersPerSecond: personVelocity.dot(towards), braking: braking,
+            roomMeters: room, pointAwaySpeedMetersPerSecond: awayOnly ? max(personVelocity.dot(towards), 0) : personVelocity.dot(towards),
+            braking: braking,
             backOffGainPerSecond: tuning.separationGainPerSecond)
         return HalfPlane(normal: towards, limit: allowed)
+    }
+}
+
+extension FollowController {
+    /// The rate the approach cap towards `person` falls at while the drone closes on it at `droneVelocity`,
+    /// as an acceleration along the line to it, plane m/s² (zero unless the cap binds `velocity` and
+    /// the drone closes): d(allowed)/dt = −closing / √(T² + 2·(room + credit)/a), bounded by the braking.
+    func brakingFeedforward(drone: PlaneVector, droneVelocity: PlaneVector, velocity: PlaneVector, person: PlaneVector,
+                            personVelocity: PlaneVector, margin: Double, awayOnly: Bool = false) -> PlaneVector {
+        let rel = person - drone
+        let distance = rel.length
+        guard distance > 1e-6 else { return .zero }
+        let towards = rel / distance
+        let room = distance - minSeparationMeters - margin
+        guard room >= 0 else { return .zero }
+        let raw = personVelocity.dot(towards)
+        let u = awayOnly ? max(raw, 0) : raw
+        let a = stopping.braking(windTowardsMetersPerSecond: windEstimate.dot(towards))
+        let allowed = stopping.allowedApproachSpeed(roomMeters: room, pointAwaySpeedMetersPerSecond: u, braking: a,
+                                                    backOffGainPerSecond: tuning.separationGainPerSecond)
+        // Only while this cap is what holds the command back.
+        guard velocity.dot(towards) >= allowed - 1e-6 else { return .zero }
+        let closing = droneVelocity.dot(towards) - u
+        guard closing > 0 else { return .zero }
+        let credit = u > 0 ? stopping.personStoppingDistanceMeters(awaySpeedMetersPerSecond: u) : 0
+        // A point coming closer is backed off from with what escaping counts on (`StoppingModel.allowedApproachSpeed`).
+        let scale = u >= 0 ? a : min(a, stopping.droneEscapeMetersPerSecondSquared * a / stopping.droneBrakingMetersPerSecondSquared)
+        let t = u >= 0 ? stopping.droneBrakingReactionSeconds : stopping.droneReactionSeconds
+        let rate = closing / (t * t + 2 * (room + credit) / scale).squareRoot()
+        return towards * -min(rate, scale)
     }
 }
 

@@ -121,7 +121,8 @@ public struct FollowController: Sendable {
     /// (the separation rules hold against both, `separationUncertaintyMeters` further off); `targetAltitudeMeters`
     /// in the telemetry's height frame, default `parameters.altitudeMeters`; `home` the geofence centre, if known.
     public mutating func follow(
-        target: PlaneState, targetLastFix: PlaneVector? = nil, separationUncertaintyMeters: Double = 0,
+        target: PlaneState, targetLastFix: PlaneVector? = nil, targetLastFixVelocity: PlaneVector? = nil,
+        separationUncertaintyMeters: Double = 0,
         motion: TargetMotion, drone: PlaneState,
         noseHeadingDegrees: Double, altitudeMeters: Double, targetAltitudeMeters: Double? = nil, home: PlaneVector?,
         now: MonotonicTime
@@ -185,7 +186,9 @@ public struct FollowController: Sendable {
         let margin = separationUncertaintyMeters.isFinite ? max(separationUncertaintyMeters, 0) : 0
         let estimateLimit = approachLimit(drone: drone.position, person: target.position,
                                           personVelocity: target.velocity, margin: margin)
-        let stopPointLimit = approachLimit(drone: drone.position, person: stopPoint, personVelocity: .zero, margin: 0)
+        let stopPointLimit = approachLimit(drone: drone.position, person: stopPoint,
+                                           personVelocity: stopPointVelocity(lastFix: targetLastFix, reported: targetLastFixVelocity),
+                                           margin: 0, awayOnly: true)
         velocity = HalfPlane.project(velocity, estimateLimit, stopPointLimit)
         // Moving away from where the person measurably is: an escape, which the vehicle's slew limits must not delay.
         let measuredLimit = approachLimit(drone: drone.position, person: target.position,
@@ -201,8 +204,26 @@ public struct FollowController: Sendable {
                 ? yawRate(along: velocity, noseHeadingDegrees: noseHeadingDegrees)
                 : yawRate(toPerson: toPerson, relativeVelocity: reference.velocity - predicted.velocity,
                           noseHeadingDegrees: noseHeadingDegrees))
+        let stopFeedforward = brakingFeedforward(
+            drone: drone.position, droneVelocity: predicted.velocity, velocity: velocity, person: stopPoint,
+            personVelocity: stopPointVelocity(lastFix: targetLastFix, reported: targetLastFixVelocity), margin: 0,
+            awayOnly: true)
+        let estimateFeedforward = brakingFeedforward(
+            drone: drone.position, droneVelocity: predicted.velocity, velocity: velocity, person: target.position,
+            personVelocity: target.velocity, margin: margin)
+        // The harder of the two along their common direction (they point nearly the same way).
+        let feedforward = stopFeedforward.length >= estimateFeedforward.length ? stopFeedforward : estimateFeedforward
+        // A vehicle that closes its own velocity loop follows the set-point a lag behind: while it brakes (the
+        // set-point below its velocity along the cap's line), lead the falling cap by that lag.
+        if !vehicle.closesVelocityLoop, feedforward.length > 0 {
+            let along = feedforward / -feedforward.length
+            if predicted.velocity.dot(along) - motion.velocity.dot(along) > Self.brakingLeadThresholdMetersPerSecond {
+                motion.velocity += feedforward * vehicle.velocityLagSeconds
+            }
+        }
         attachContext(to: &motion, predicted: predicted, drone: drone.position, dt: dt, escaping: escaping,
-                      keepOff: (target.position, stopPoint), noseHeadingDegrees: noseHeadingDegrees)
+                      keepOff: (target.position, stopPoint), noseHeadingDegrees: noseHeadingDegrees,
+                      brakingFeedforward: feedforward)
 
         let rel = target.position - drone.position
         return FollowOutput(
@@ -214,11 +235,15 @@ public struct FollowController: Sendable {
             aimLimitedByGeofence: limitedByGeofence)
     }
 
+    /// How far a set-point must fall below the vehicle's velocity before it counts as braking, m/s.
+    static let brakingLeadThresholdMetersPerSecond = 0.2
+
     /// Hold a point: fly to `holdPoint` (or, without one, to zero velocity), face the person if known,
     /// and hold `holdAltitudeMeters` (default `parameters.altitudeMeters`). Used while climbing and
     /// holding; the approach limits of `follow` apply against the person, if known.
     public mutating func station(
-        target: PlaneState?, targetLastFix: PlaneVector? = nil, holdPoint: PlaneVector? = nil,
+        target: PlaneState?, targetLastFix: PlaneVector? = nil, targetLastFixVelocity: PlaneVector? = nil,
+        holdPoint: PlaneVector? = nil,
         drone: PlaneState, noseHeadingDegrees: Double,
         altitudeMeters: Double, holdAltitudeMeters: Double? = nil, climbing: Bool = false, now: MonotonicTime
     ) -> ControlOutput {
@@ -242,7 +267,9 @@ public struct FollowController: Sendable {
             velocity = HalfPlane.project(
                 velocity,
                 approachLimit(drone: drone.position, person: target.position, personVelocity: target.velocity, margin: 0),
-                approachLimit(drone: drone.position, person: point, personVelocity: .zero, margin: 0))
+                approachLimit(drone: drone.position, person: point,
+                              personVelocity: stopPointVelocity(lastFix: targetLastFix, reported: targetLastFixVelocity),
+                              margin: 0, awayOnly: true))
         }
         var yaw = 0.0
         if let target {

@@ -20,11 +20,15 @@ public struct MotionContext: Sendable, Hashable {
     public var keepOffRadiusMeters: Double
     /// The wind estimate, plane m/s: what holding the velocity must cancel.
     public var windEstimate: PlaneVector
+    /// How fast an active approach limit's cap is falling as the drone closes on its point, plane m/s²
+    /// (zero when none binds): a velocity loop adds it to the acceleration it asks for, so it tracks the
+    /// braking curve instead of lagging it (docs/stopping-model.md §3).
+    public var brakingFeedforward: PlaneVector = .zero
 
     /// Whether every value is finite.
     @inlinable public var isValid: Bool {
         predictedDrone.position.isFinite && predictedDrone.velocity.isFinite && dronePositionPlane.isFinite
             && noseHeadingDegrees.isFinite && intervalSeconds.isFinite && keepOffRadiusMeters.isFinite
-            && windEstimate.isFinite && (keepOffPersonPlane?.isFinite ?? true) && (keepOffStopPointPlane?.isFinite ?? true)
+            && windEstimate.isFinite && brakingFeedforward.isFinite && (keepOffPersonPlane?.isFinite ?? true) && (keepOffStopPointPlane?.isFinite ?? true)
     }
 }

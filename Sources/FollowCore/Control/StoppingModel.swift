@@ -1,12 +1,16 @@
 /// How much room the drone and the person need to stop, and the approach speed that still leaves it
 /// (docs/stopping-model.md §1–4, §7): the drone brakes at `droneBrakingMetersPerSecondSquared` after
-/// `droneReactionSeconds`; a person moving away at u is credited u²/(2·a_p); the cap is on the closing
+/// `droneBrakingReactionSeconds` and backs off at `droneEscapeMetersPerSecondSquared` after `droneReactionSeconds`; a person moving away at u is credited u²/(2·a_p); the cap is on the closing
 /// speed. Room is the distance minus the protected radius; negative room means back off.
 public struct StoppingModel: Sendable, Hashable {
     /// Braking the drone can count on, m/s² (wind not included; see `braking(windTowardsMetersPerSecond:)`).
     public let droneBrakingMetersPerSecondSquared: Double
-    /// From "the person changed what they do" being known to braking at full rate, seconds.
+    /// From "the person changed what they do" being known to full authority from level flight, seconds.
     public let droneReactionSeconds: Double
+    /// From a command to braking at full rate while cruising towards the point, seconds (≥ `droneReactionSeconds`).
+    public let droneBrakingReactionSeconds: Double
+    /// Acceleration away from rest the drone can count on, m/s² (≤ braking: the cruise tilt's on the AR.Drone).
+    public let droneEscapeMetersPerSecondSquared: Double
     /// Hardest stop (or start) the person is assumed able to make, m/s².
     public let personDecelerationMetersPerSecondSquared: Double
     /// Braking a wind towards the person takes away per m/s of it, 1/s (`VehicleModel.windDragRatePerSecond`).
@@ -26,7 +30,12 @@ public struct StoppingModel: Sendable, Hashable {
         droneBrakingMetersPerSecondSquared = max(
             vehicle.brakingAccelerationMetersPerSecondSquared(authorityFraction: tuning.brakingAuthorityFraction),
             Self.minimumBrakingMetersPerSecondSquared)
+        droneEscapeMetersPerSecondSquared = min(max(
+            vehicle.escapeAccelerationMetersPerSecondSquared(authorityFraction: tuning.brakingAuthorityFraction),
+            Self.minimumBrakingMetersPerSecondSquared), droneBrakingMetersPerSecondSquared)
         droneReactionSeconds = vehicle.reactionSeconds(commandLatencySeconds: tuning.commandLatencySeconds)
+        droneBrakingReactionSeconds = max(vehicle.brakingReactionSeconds(commandLatencySeconds: tuning.commandLatencySeconds),
+                                          droneReactionSeconds)
         dragRatePerSecond = vehicle.windDragRatePerSecond
         personDecelerationMetersPerSecondSquared = tuning.personDecelerationMetersPerSecondSquared
     }
@@ -53,19 +62,21 @@ public struct StoppingModel: Sendable, Hashable {
         let t = droneReactionSeconds
         guard room >= 0 else { return min(u, 0) + backOffGainPerSecond * room }
         if u >= 0 {
+            let tb = droneBrakingReactionSeconds
             let credited = room + personStoppingDistanceMeters(awaySpeedMetersPerSecond: u)
-            return a * ((t * t + 2 * credited / a).squareRoot() - t)
+            return a * ((tb * tb + 2 * credited / a).squareRoot() - tb)
         }
-        // Closing speed c = v − u satisfies c·T + c²/(2a) ≤ room.
-        return u + a * ((t * t + 2 * room / a).squareRoot() - t)
+        // Closing speed c = v − u satisfies c·T + c²/(2a) ≤ room, with what backing off can count on.
+        let escape = min(a, droneEscapeMetersPerSecondSquared * a / droneBrakingMetersPerSecondSquared)
+        return u + escape * ((t * t + 2 * room / escape).squareRoot() - t)
     }
 
     /// Room a standing person who starts walking at the drone at `speed` takes before the drone,
     /// told of it `informationLatencySeconds` later (fix period + gpsd latency), has matched their
-    /// pace backing away, metres: speed·(latency + reaction) + speed²/(2·braking).
+    /// pace backing away, metres: speed·(latency + reaction) + speed²/(2·escape acceleration).
     public func approachReserveMeters(speedMetersPerSecond speed: Double, informationLatencySeconds: Double) -> Double {
         speed * (informationLatencySeconds + droneReactionSeconds)
-            + speed * speed / (2 * droneBrakingMetersPerSecondSquared)
+            + speed * speed / (2 * droneEscapeMetersPerSecondSquared)
     }
 
     /// The shortest standoff that keeps the promise for a walker heading at the drone, metres:

@@ -9,8 +9,15 @@ public protocol VehicleModel: Sendable {
 
     /// Braking at `authorityFraction` (0…1) of the vehicle's full authority, no wind, m/s².
     func brakingAccelerationMetersPerSecondSquared(authorityFraction: Double) -> Double
-    /// From a command leaving the core to full braking, seconds, the latency included.
+    /// Acceleration from rest away from a point at `authorityFraction` of full authority, no wind, m/s²:
+    /// what backing off from an approaching person counts on (`brakingAcceleration…` unless the vehicle
+    /// may brake harder than it cruises).
+    func escapeAccelerationMetersPerSecondSquared(authorityFraction: Double) -> Double
+    /// From a command leaving the core to full authority from level flight, seconds, the latency included.
     func reactionSeconds(commandLatencySeconds: Double) -> Double
+    /// From a command leaving the core to full braking while cruising the other way, seconds, the latency
+    /// included (`reactionSeconds` unless the vehicle's attitude must swing further to brake).
+    func brakingReactionSeconds(commandLatencySeconds: Double) -> Double
     /// Braking lost per m/s of wind towards the person, 1/s (0: the vehicle holds against it itself).
     var windDragRatePerSecond: Double { get }
     /// How far the vehicle's velocity lags a commanded change, seconds (the lead of a turning aim point).
@@ -60,4 +67,14 @@ public struct VehicleModelBuilder: Sendable {
 
     /// The model for `follow`.
     public func build(_ follow: FollowParameters) -> any VehicleModel { make(follow) }
+}
+
+extension VehicleModel {
+    public func escapeAccelerationMetersPerSecondSquared(authorityFraction: Double) -> Double {
+        brakingAccelerationMetersPerSecondSquared(authorityFraction: authorityFraction)
+    }
+
+    public func brakingReactionSeconds(commandLatencySeconds: Double) -> Double {
+        reactionSeconds(commandLatencySeconds: commandLatencySeconds)
+    }
 }

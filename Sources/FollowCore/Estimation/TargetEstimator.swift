@@ -20,6 +20,8 @@ public struct TargetEstimator: Sendable, FixTrackEstimator {
     public private(set) var track: FixTrack
     /// The last fix that was used, on the plane (neither filtered nor extrapolated).
     public private(set) var lastFixPosition: PlaneVector?
+    /// The receiver's own velocity (speed and track) with the last fix used, m/s east/north; nil when it sent none.
+    public private(set) var lastFixVelocity: PlaneVector?
     public private(set) var motion: TargetMotion = .stationary
     /// Consecutive fixes faster than `movingSpeedMetersPerSecond` while standing.
     private var fastFixes = 0
@@ -61,6 +63,7 @@ public struct TargetEstimator: Sendable, FixTrackEstimator {
             fastFixes = 0
         }
         lastFixPosition = position
+        lastFixVelocity = reportedVelocity.flatMap { $0.isFinite ? $0 : nil }
         updateMotion()
         return verdict
     }

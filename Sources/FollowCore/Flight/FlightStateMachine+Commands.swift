@@ -5,7 +5,7 @@ extension FlightStateMachine {
     mutating func climbCommand(now: MonotonicTime) -> ControlOutput? {
         guard let telemetry, let droneState = drone.estimate(at: now),
               let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
-        let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
+        let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition, targetLastFixVelocity: target.lastFixVelocity,
                                          holdPoint: home, drone: droneState,
                                          noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,
                                          holdAltitudeMeters: followAltitudeMeters(), climbing: true, now: now)
@@ -34,7 +34,7 @@ extension FlightStateMachine {
         }
         holdPoint = point
         let altitude = reason == .altitudeNotReached ? telemetry.altitudeMeters : followAltitudeMeters()
-        let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition,
+        let command = controller.station(target: target.estimate(at: now), targetLastFix: target.lastFixPosition, targetLastFixVelocity: target.lastFixVelocity,
                                          holdPoint: point, drone: droneState, noseHeadingDegrees: nose,
                                          altitudeMeters: telemetry.altitudeMeters, holdAltitudeMeters: altitude, now: now)
         return command.isValid ? command : nil
@@ -50,7 +50,7 @@ extension FlightStateMachine {
         guard let telemetry, let droneState = drone.estimate(at: now), let person = target.estimate(at: now),
               let nose = navigator.noseHeadingDegrees(now: now) else { return nil }
         let uncertainty = ((target.filter?.positionVariance ?? 0) + (drone.filter?.positionVariance ?? 0)).squareRoot()
-        let output = controller.follow(target: person, targetLastFix: target.lastFixPosition,
+        let output = controller.follow(target: person, targetLastFix: target.lastFixPosition, targetLastFixVelocity: target.lastFixVelocity,
                                        separationUncertaintyMeters: uncertainty,
                                        motion: target.motion, drone: droneState,
                                        noseHeadingDegrees: nose, altitudeMeters: telemetry.altitudeMeters,

@@ -131,7 +131,7 @@ package struct FlightLoopCore: Sendable {
             machine.handle(.vehicleReleased(.vehicleLeftControl(mode: mode)), now: now)
         case .flightResumed(let frame, _):
             machine.handle(.flightResumed(frame), now: now)
-        case .telemetryLost, .telemetryRestored, .configurationAcknowledged, .flyingCleared, .socketClosed,
+        case .telemetryLost, .telemetryRestored, .configurationAcknowledged, .flyingCleared, .socketClosed, .camera,
              .socketReopened, .notice, .statistics:
             break
         }

@@ -35,6 +35,9 @@ public enum LinkEvent: Sendable, Equatable {
     /// The socket is bound again after `attempts` binds; `samePort`: on its previous local port.
     case socketReopened(socket: String, localPort: Int, samePort: Bool, attempts: Int, downSeconds: Double,
                         at: MonotonicTime)
+    /// The vehicle's camera changed state as the link drives it (`reason`: for a person); each state once
+    /// per change, so "no camera" is said once (MAVLink only: docs/mavlink.md §7.15).
+    case camera(state: CameraRecordingState, reason: String, at: MonotonicTime)
     /// A message for a person (e.g. MAVLink STATUSTEXT); `severity` on the sender's scale, if it has one.
     case notice(text: String, severity: Int?, at: MonotonicTime)
     /// A periodic snapshot of the link's counters.

@@ -10,6 +10,10 @@ public struct FollowParameters: Sendable, Hashable {
     public var altitudeToleranceMeters: Double = Spec.altitudeToleranceMeters.defaultValue
     /// Tilt a roll/pitch of ±1 means: the drone's `control:euler_angle_max`. Degrees, 3…30, default 20.
     public var maxTiltDegrees: Double = Spec.maxTiltDegrees.defaultValue
+    /// Tilt the AR.Drone may use to brake, its `control:euler_angle_max` (cruise stays within
+    /// `maxTiltDegrees`; `effectiveBrakingTiltDegrees` is never below it). Autopilots brake within their own
+    /// limits and ignore it. Degrees, 3…30, default 25 (docs/stopping-model.md §1).
+    public var brakingTiltDegrees: Double = Spec.brakingTiltDegrees.defaultValue
     /// Yaw rate a yaw of ±1 means: the drone's `control:control_yaw`. Degrees per second, 40…350, default 120.
     public var maxYawRateDegreesPerSecond: Double = Spec.maxYawRateDegreesPerSecond.defaultValue
     /// Vertical speed a gaz of ±1 means: the drone's `control:control_vz_max`. Metres per second, 0.2…2, default 0.7.
@@ -45,6 +49,9 @@ public struct FollowParameters: Sendable, Hashable {
     public var altitudeCeilingMeters: Double = Spec.altitudeCeilingMeters.defaultValue
     /// The lowest above take-off `AltitudeMode.person` flies (`follow.altitude_min_m`). Metres, 1…100, default 3.
     public var altitudeFloorMeters: Double = Spec.altitudeFloorMeters.defaultValue
+
+    /// The braking tilt in use: `brakingTiltDegrees`, or `maxTiltDegrees` when that is larger, degrees.
+    public var effectiveBrakingTiltDegrees: Double { max(brakingTiltDegrees, maxTiltDegrees) }
 }
 
 extension FollowParameters: ParameterSet {
@@ -57,6 +64,7 @@ extension FollowParameters: ParameterSet {
         public static let altitudeToleranceMeters = ParameterSpec(
             "altitudeToleranceMeters", unit: "m", range: 0.1...2, default: 0.3)
         public static let maxTiltDegrees = ParameterSpec("maxTiltDegrees", unit: "degrees", range: 3...30, default: 20)
+        public static let brakingTiltDegrees = ParameterSpec("brakingTiltDegrees", unit: "degrees", range: 3...30, default: 25)
         public static let maxYawRateDegreesPerSecond = ParameterSpec(
             "maxYawRateDegreesPerSecond", unit: "degrees/s", range: 40...350, default: 120)
         public static let maxClimbMetersPerSecond = ParameterSpec(
@@ -90,6 +98,7 @@ extension FollowParameters: ParameterSet {
         .init(\.altitudeMeters, Spec.altitudeMeters),
         .init(\.altitudeToleranceMeters, Spec.altitudeToleranceMeters),
         .init(\.maxTiltDegrees, Spec.maxTiltDegrees),
+        .init(\.brakingTiltDegrees, Spec.brakingTiltDegrees),
         .init(\.maxYawRateDegreesPerSecond, Spec.maxYawRateDegreesPerSecond),
         .init(\.maxClimbMetersPerSecond, Spec.maxClimbMetersPerSecond),
         .init(\.mountOffsetDegrees, Spec.mountOffsetDegrees),

@@ -137,6 +137,8 @@ extension LinkEvent {
             j.add("event", "socket-closed"); j.add("socket", socket); j.add("error", error); j.add("rx", at.seconds)
         case .socketReopened(let socket, let localPort, _, _, _, let at):
             j.add("event", "socket-reopened"); j.add("socket", socket); j.add("local_port", localPort); j.add("rx", at.seconds)
+        case .camera(let state, let reason, let at):
+            j.add("event", "camera"); j.add("camera", state.rawValue); j.add("reason", reason); j.add("rx", at.seconds)
         case .notice(let text, let severity, let at):
             j.add("event", "notice"); j.add("text", text); if let severity { j.add("severity", severity) }
             j.add("rx", at.seconds)

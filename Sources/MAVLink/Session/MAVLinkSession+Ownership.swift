@@ -49,6 +49,7 @@ extension MAVLinkSession {
             return
         }
         owner = .none
+        resetRecordingForNextFlight()
         flight = FlightProgress()
         flightFrame = nil
         (armAcceptedAt, modeAtArm) = (nil, nil)

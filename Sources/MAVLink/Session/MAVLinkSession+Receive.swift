@@ -48,6 +48,12 @@ extension MAVLinkSession {
                   frame.systemID != target.system {
             noteOtherVehicle(frame.systemID, now: now, output: &output)
         }
+        // A camera of the vehicle's own system that speaks MAVLink itself (docs/mavlink.md §7.15): its camera
+        // messages only; it is not the vehicle.
+        if let target = vehicleTarget, frame.systemID == target.system, Self.cameraComponents.contains(frame.componentID) {
+            receiveFromCamera(message, component: frame.componentID, now: now, output: &output)
+            return
+        }
         guard frame.systemID == vehicleTarget?.system, frame.componentID == vehicleTarget?.component else {
             statistics.counts[.droppedUnexpectedSource] += 1
             return
@@ -69,6 +75,9 @@ extension MAVLinkSession {
             heartbeatChanged(from: previous, heartbeat, now: now, output: &output)
         case let ack as CommandAck:
             handle(ack, now: now, output: &output)
+            noteRecordingAck(ack, component: frame.componentID, now: now, output: &output)
+        case let information as CameraInformation:
+            receive(information, component: frame.componentID, now: now, output: &output)
         case let text as StatusText:
             let line = text.text.string
             // ArduPilot's arming refusals start "PreArm:" or "Arm:" (libraries/AP_Arming/AP_Arming.cpp
@@ -102,6 +111,7 @@ extension MAVLinkSession {
         }
         updateFlightProgress(positionArrived: message is GlobalPositionInt, now: now, output: &output)
         if message is Heartbeat { noteGroundModeChange(now: now, output: &output) }
+        stopRecordingIfDue(now: now, output: &output)
         noteSeen(frame.messageID, now: now, output: &output)
     }
 
@@ -205,6 +215,7 @@ extension MAVLinkSession {
         guard let reason else { return }
         for index in streams.indices { (streams[index].status, streams[index].lastSeenAt) = (.pending, nil) }
         parameters = ParameterState.checked(for: configuration.autopilot, pointCamera: configuration.pointCamera)
+        rediscoverCamera()
         reportedParameterFailures = [:]
         parameterRereadAt = nil
         reportedFailedKeys = nil

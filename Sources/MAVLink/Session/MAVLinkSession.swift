@@ -60,6 +60,8 @@ public struct MAVLinkSession: Sendable {
     var pending: PendingRequest?
     /// `[mavlink] point_camera`'s progress (MAVLinkSession+Camera.swift).
     var camera = CameraPointing()
+    /// The vehicle's camera recording our flight (MAVLinkSession+Recording.swift, docs/mavlink.md §7.15).
+    var recording = CameraRecording()
     /// Earliest time each request may be sent again (after an acceptance, a refusal, a give-up).
     var notBefore: [VehicleRequest: MonotonicTime] = [:]
     var flight = FlightProgress()
@@ -208,6 +210,7 @@ public struct MAVLinkSession: Sendable {
         advanceParameterReads(now: now, output: &output)
         checkControl(now: now, output: &output)
         if !configuration.dryRun { pointCamera(now: now, output: &output) }
+        driveRecording(now: now, output: &output)
         // Not yet reported (the vehicle-discovery window, §7.7, may have held it back).
         if reportedFailedKeys == nil, connectedAt != nil, !isDiscovering(now: now) {
             reportConfigurationIfResolved(now: now, output: &output)

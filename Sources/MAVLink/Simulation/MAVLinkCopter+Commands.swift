@@ -16,6 +16,9 @@ extension MAVLinkCopter {
         case let command as CommandLong where isForUs(command.target):
             counters[.commands] += 1
             commandsBySystem[frame.systemID, default: 0] += 1
+            if [.requestMessage, .videoStartCapture, .videoStopCapture].contains(command.command.known) {
+                cameraCommandsBySystem[frame.systemID, default: 0] += 1
+            }
             let (result, texts) = execute(command)
             if result != .accepted { counters[.commandsRefused] += 1 }
             out += texts
@@ -24,6 +27,8 @@ extension MAVLinkCopter {
                 $0.result = .init(result)
                 $0.target = MAVLinkTarget(system: frame.systemID, component: frame.componentID)
             })
+            // REQUEST_MESSAGE: the ACK first, then the message (ArduPilot queues it for its deferred sender).
+            if command.command.known == .requestMessage, result == .accepted { out += requestedMessage(command.params[0]) }
         case let command as CommandInt where isForUs(command.target):
             counters[.commands] += 1
             commandsBySystem[frame.systemID, default: 0] += 1
@@ -153,6 +158,10 @@ extension MAVLinkCopter {
             regionOfInterest = nil
             yawsToRegionOfInterest = false
             return (.accepted, [])
+        case .requestMessage?:
+            return (requestMessageResult(p[0]), [])
+        case .videoStartCapture?, .videoStopCapture?:
+            return (recordVideo(start: command.command.known == .videoStartCapture, streamID: p[0]), [])
         case nil:
             return (.unsupported, [])
         }

@@ -123,6 +123,10 @@ struct MAVLinkVehicleEndpoint {
         // DO_SET_ROI_LOCATION's point while one is set (`[mavlink] point_camera`).
         j.add("roi_lat", copter.regionOfInterest?.latitudeDegrees)
         j.add("roi_lon", copter.regionOfInterest?.longitudeDegrees)
+        // The camera (CAM1_TYPE) and whether it records (docs/mavlink.md §8.7).
+        j.add("camera_type", copter.parameters.cameraType)
+        j.add("camera_recording", copter.isRecordingVideo)
+        j.addRaw("camera_commands_by_system", Self.bySystem(copter.cameraCommandsBySystem))
         for counter in Counter.allCases { j.add(counter.rawValue, counts[counter]) }
         j.add("bad_checksums", parser.counters.badChecksums)
         for counter in MAVLinkCopterCounter.allCases { j.add(counter.rawValue, copter.counters[counter]) }

@@ -24,6 +24,10 @@ public struct BenchConfiguration: Sendable, Hashable {
     /// `maxTiltDegrees` is set to it. Default 12: the SDK default (ARDroneLib `config_keys.h`,
     /// docs/dynamics-and-follow.md §1.1), which the objc.io app never changed. Range 1…30.
     public var eulerAngleMaxDegrees: Double = 12
+    /// FollowMe's `brakingTiltDegrees`, degrees: its runs' `control:euler_angle_max` is
+    /// `effectiveBrakingTiltDegrees` (the baseline's PCMD keeps meaning `eulerAngleMaxDegrees`). Default the
+    /// shipped 25. Range 1…30.
+    public var brakingTiltDegrees: Double = FollowParameters.Spec.brakingTiltDegrees.defaultValue
     /// `control:altitude_max` written to the drone at start, metres (the shipped config's 10 m;
     /// the drone's own default 3 m would cap FollowMe's 3 m follow height).
     public var altitudeMaxMeters: Double = 10
@@ -78,6 +82,7 @@ public struct BenchConfiguration: Sendable, Hashable {
         try Self.check("personStartSeconds", personStartSeconds, 0...120)
         try Self.check("settleSeconds", settleSeconds, 0...600)
         try Self.check("eulerAngleMaxDegrees", eulerAngleMaxDegrees, 1...30)
+        try Self.check("brakingTiltDegrees", brakingTiltDegrees, 1...30)
         try Self.check("altitudeMaxMeters", altitudeMaxMeters, 1...100)
         try Self.check("controlPeriodSeconds", controlPeriodSeconds, 0.005...0.25)
         try Self.check("navdataRateHertz", navdataRateHertz, 1...200)
@@ -104,12 +109,16 @@ public struct BenchConfiguration: Sendable, Hashable {
         }
     }
 
+    /// The tilt FollowMe's PCMD ±1 means on the simulated drone, degrees: max(braking, cruise).
+    public var effectiveBrakingTiltDegrees: Double { max(brakingTiltDegrees, eulerAngleMaxDegrees) }
+
     /// FollowMe's parameters for a drone configured like `drone`: the standoff, and tilt, yaw-rate
     /// and climb limits equal to the drone's (what a PCMD ±1 means), the rest product defaults.
     public func followParameters(drone: DroneConfiguration) -> FollowParameters {
         FollowParameters {
             $0.standoffMeters = standoffMeters
             $0.maxTiltDegrees = eulerAngleMaxDegrees
+            $0.brakingTiltDegrees = brakingTiltDegrees
             $0.maxYawRateDegreesPerSecond = degrees(fromRadians: drone.active.yawRateMaxRadiansPerSecond)
             $0.maxClimbMetersPerSecond = drone.active.verticalSpeedMaxMillimetersPerSecond / 1000
             $0.altitudeCeilingMeters = altitudeMaxMeters

@@ -13,7 +13,7 @@ public enum BenchOutput {
         var out = "followme bench: seed \(c.seed), person moves \(num(c.durationSeconds, 0)) s after a "
             + "\(num(c.personStartSeconds, 0)) s take-off wait, metrics from \(num(c.settleSeconds, 0)) s after the start; "
             + "standoff \(num(c.standoffMeters, 1)) m; same simulated drone for both (euler_angle_max "
-            + "\(num(c.eulerAngleMaxDegrees, 0))°); GPS clean = perfect at 5 Hz/0.3 s, realistic = 2 m bias, ρ 0.5\n"
+            + "\(num(c.eulerAngleMaxDegrees, 0))°; FollowMe brakes up to \(num(c.effectiveBrakingTiltDegrees, 0))°); GPS clean = perfect at 5 Hz/0.3 s, realistic = 2 m bias, ρ 0.5\n"
         if let latency = c.receiverLatencySeconds {
             out += "receivers deliver each fix \(num(latency, 3)) s after its epoch; FollowMe dates fixes by their measured age "
                 + "(the simulated host clock is trusted; the configured \(num(FollowParameters.defaults.assumedGPSLatencySeconds, 1)) s until "
@@ -134,6 +134,7 @@ public enum BenchOutput {
         j.add("settle_s", c.settleSeconds)
         j.add("standoff_m", c.standoffMeters)
         j.add("euler_angle_max_deg", c.eulerAngleMaxDegrees)
+        j.add("braking_tilt_deg", c.effectiveBrakingTiltDegrees)
         j.add("plant", c.plant.rawValue)
         j.add("target_rate_hz", c.targetRateHertz ?? 5)
         j.add("target_doppler", c.targetReportsVelocity)

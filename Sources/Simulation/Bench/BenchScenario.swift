@@ -145,12 +145,33 @@ public struct BenchScenario: Sendable {
                       origin: origin, durationSeconds: 300, usesShippedFailsafe: true)
     }
 
-    /// A jogger who stops dead: 20 s at 3 m/s, 15 s standing, repeated, heading 090°.
+    /// A jogger who stops dead, in zero time (harder than anyone can): 20 s at 3 m/s, 15 s standing,
+    /// repeated, heading 090°.
     public static func jogStopDead(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
-        BenchScenario(name: "jog-stop-dead", summary: "jog 3 m/s for 20 s, stop dead 15 s, repeat, heading 090°",
+        BenchScenario(name: "jog-stop-dead", summary: "jog 3 m/s for 20 s, stop dead (zero time) 15 s, repeat, heading 090°",
+                      kind: .synthetic,
+                      person: StopAndGoScenario(bearingDegrees: 90, speedMetersPerSecond: PersonSpeed.jogMetersPerSecond,
+                                                walkSeconds: 20, stopSeconds: 15, accelerationMetersPerSecondSquared: nil),
+                      origin: origin, durationSeconds: 120)
+    }
+
+    /// A jogger who stops as hard as the follower assumes anyone can (`PersonSpeed.hardStopMetersPerSecondSquared`,
+    /// 4 m/s²), otherwise as `jogStopDead`.
+    public static func jogStop(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "jog-stop", summary: "jog 3 m/s for 20 s, stop at 4 m/s² (the bound), stand 15 s, repeat, heading 090°",
                       kind: .synthetic,
                       person: StopAndGoScenario(bearingDegrees: 90, speedMetersPerSecond: PersonSpeed.jogMetersPerSecond,
                                                 walkSeconds: 20, stopSeconds: 15),
+                      origin: origin, durationSeconds: 120)
+    }
+
+    /// A jogger who stops twice as hard as the bound (8 m/s²): how far inside the promise, if at all.
+    public static func jogStopHard(origin: GeoCoordinate = defaultOrigin) -> BenchScenario {
+        BenchScenario(name: "jog-stop-hard", summary: "jog 3 m/s for 20 s, stop at 8 m/s² (twice the bound), stand 15 s, repeat, heading 090°",
+                      kind: .synthetic,
+                      person: StopAndGoScenario(bearingDegrees: 90, speedMetersPerSecond: PersonSpeed.jogMetersPerSecond,
+                                                walkSeconds: 20, stopSeconds: 15,
+                                                accelerationMetersPerSecondSquared: 2 * PersonSpeed.hardStopMetersPerSecondSquared),
                       origin: origin, durationSeconds: 120)
     }
 
@@ -219,7 +240,8 @@ public struct BenchScenario: Sendable {
     /// The extra scenarios (docs/bench.md §6), in table order (run with `--scenario NAME` or `--extra-scenarios`).
     public static func extra(origin: GeoCoordinate = defaultOrigin) -> [BenchScenario] {
         [jogStraight(origin: origin), jogSCurve(origin: origin), jogFiveMinutesDefaults(origin: origin),
-         jogStopDead(origin: origin), turnBack(origin: origin), walkAtDrone(origin: origin), jogAtDrone(origin: origin),
+         jogStopDead(origin: origin), jogStop(origin: origin), jogStopHard(origin: origin),
+         turnBack(origin: origin), walkAtDrone(origin: origin), jogAtDrone(origin: origin),
          windStand(origin: origin), windGustStand(origin: origin), windWalk(origin: origin), windGustWalk(origin: origin)]
     }
 

@@ -61,7 +61,7 @@ struct DroneConnectionOptions: ParsableArguments {
                 outdoor: config.drone.outdoor,
                 // etc/followme.toml: outdoor = use the outdoor limit set *and* fly without the indoor hull.
                 flightWithoutShell: config.drone.outdoor,
-                eulerAngleMaxRadians: config.follow.maxTiltRadians,
+                eulerAngleMaxRadians: config.follow.eulerAngleMaxRadians,
                 controlVzMaxMillimetersPerSecond: config.follow.maxClimbMillimetersPerSecond,
                 controlYawRadiansPerSecond: config.follow.maxYawRateRadiansPerSecond,
                 altitudeMaxMillimeters: config.drone.altitudeMaxMillimeters)

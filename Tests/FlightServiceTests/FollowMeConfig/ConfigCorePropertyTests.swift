@@ -32,6 +32,10 @@ struct ConfigCorePropertyTests {
         let separationLow = ConfigKeyRanges.minSeparation.lowerBound
         write("failsafe.min_separation_m",
               draw(separationLow...max(separationLow, separationTop), integer: false, &random), integer: false)
+        // follow.braking_tilt_deg: from follow.max_tilt_deg up (its row's bound).
+        let brakingTop = ConfigKeyRanges.brakingTilt.upperBound
+        write("follow.braking_tilt_deg", draw(min(values["follow.max_tilt_deg"]!, brakingTop)...brakingTop, integer: false, &random),
+              integer: false)
         let landLow = max(ConfigKeyRanges.landAfter.lowerBound, values["failsafe.target_timeout_s"]!.nextUp)
         write("failsafe.land_after_s", draw(landLow...ConfigKeyRanges.landAfter.upperBound, integer: false, &random),
               integer: false)
@@ -104,11 +108,12 @@ enum ConfigKeyRanges {
         .map { key, spec in (key, spec.range, ConfigSchema.integerKeys.contains(key)) }
     static let dependent: Set<String> = [
         "follow.altitude_m", "follow.altitude_min_m", "failsafe.min_separation_m", "failsafe.land_after_s",
-        "onboard.mount_offset_deg",
+        "onboard.mount_offset_deg", "follow.braking_tilt_deg",
     ]
     static let altitude = ConfigSchema.specs["follow.altitude_m"]!.range
     static let minSeparation = ConfigSchema.specs["failsafe.min_separation_m"]!.range
     static let landAfter = ConfigSchema.specs["failsafe.land_after_s"]!.range
+    static let brakingTilt = ConfigSchema.specs["follow.braking_tilt_deg"]!.range
     static let separationMargin = FollowMeConfiguration.separationMarginMeters
     static let rateHz = FollowMeConfiguration.ReceiverRate.hertzRange
 }

@@ -53,6 +53,8 @@ struct ShippedCommentsTests {
             range = "Any finite angle"
         } else if dotted == "follow.altitude_m" || dotted == "follow.altitude_min_m" {
             range = "\(low) to drone.altitude_max_m"
+        } else if dotted == "follow.braking_tilt_deg" {
+            range = "follow.max_tilt_deg to \(ConfigReader.format(spec.range.upperBound))"
         } else if dotted == "failsafe.min_separation_m" {
             range = "\(low) to follow.standoff_m - 0.5 - gps_relative_error_m"
         } else {

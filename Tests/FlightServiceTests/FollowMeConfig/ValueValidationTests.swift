@@ -41,10 +41,31 @@ struct ValueValidationTests {
             ("follow", "max_tilt_deg", "30"), ("follow", "max_yaw_rate_dps", "180"),
             ("follow", "max_climb_mps", "1.5"), ("drone", "altitude_max_m", "12.5"),
         ]).parse().get()
-        #expect(abs(c.follow.maxTiltRadians - 0.5235987755982988) < 1e-12)  // 30° = π/6
+        // euler_angle_max = the braking tilt, which is never below max_tilt_deg: 30° = π/6
+        #expect(abs(c.follow.eulerAngleMaxRadians - 0.5235987755982988) < 1e-12)
         #expect(abs(c.follow.maxYawRateRadiansPerSecond - Double.pi) < 1e-12)
         #expect(c.follow.maxClimbMillimetersPerSecond == 1500)
         #expect(c.drone.altitudeMaxMillimeters == 12_500)
+    }
+
+    @Test("braking_tilt_deg: 25 by default, max_tilt_deg when that is larger, never written below it")
+    func brakingTilt() throws {
+        // Given the shipped defaults (cruise 20°), Then the drone brakes at 25° and euler_angle_max says so
+        let defaults = try TestDocument.flyable().parse().get()
+        #expect(defaults.follow.maxTiltDegrees == 20 && defaults.follow.effectiveBrakingTiltDegrees == 25)
+        #expect(abs(defaults.follow.eulerAngleMaxRadians - 25 * Double.pi / 180) < 1e-12)
+        // Given an old file with a cruise tilt above 25° and no braking key, Then it still validates, braking at cruise
+        let steep = try TestDocument.flyable([("follow", "max_tilt_deg", "28")]).parse().get()
+        #expect(steep.follow.effectiveBrakingTiltDegrees == 28)
+        // Given a braking tilt written, Then it is used
+        let set = try TestDocument.flyable([("follow", "braking_tilt_deg", "27.5")]).parse().get()
+        #expect(set.follow.effectiveBrakingTiltDegrees == 27.5)
+        // Given a braking tilt written below the cruise tilt, Then the file is refused with the key and its bound named
+        let low = TestDocument.flyable([("follow", "max_tilt_deg", "22"), ("follow", "braking_tilt_deg", "18")]).parse()
+        guard case .failure(let error) = low else { Issue.record("accepted braking_tilt_deg 18 below max_tilt_deg 22"); return }
+        #expect("\(error)".contains("follow.braking_tilt_deg") && "\(error)".contains("max_tilt_deg"), "\(error)")
+        // And above the firmware's 30°, refused too
+        #expect(throws: (any Error).self) { try TestDocument.flyable([("follow", "braking_tilt_deg", "31")]).parse().get() }
     }
 
     // MARK: Wrong types
@@ -185,6 +206,8 @@ struct ValueValidationTests {
         outside("follow.altitude_min_m", "10.5", range: "1 to 10 (drone.altitude_max_m)"),
         outside("follow.max_tilt_deg", "0.52", range: "3 to 30"),  // radians by mistake
         outside("follow.max_tilt_deg", "31", range: "3 to 30"),
+        outside("follow.braking_tilt_deg", "19", range: "20 to 30 (at least follow.max_tilt_deg)"),
+        outside("follow.braking_tilt_deg", "31", range: "20 to 30 (at least follow.max_tilt_deg)"),
         outside("follow.max_yaw_rate_dps", "39", range: "40 to 350"),
         outside("follow.max_yaw_rate_dps", "351", range: "40 to 350"),
         outside("follow.max_climb_mps", "0.1", range: "0.2 to 2"),
@@ -296,7 +319,8 @@ struct ValueValidationTests {
           arguments: [
               ("follow.standoff_m", "50"), ("follow.max_tilt_deg", "3"),
               ("failsafe.max_target_distance_m", "10"), ("failsafe.max_target_distance_m", "500"),
-              ("follow.max_tilt_deg", "30"), ("follow.max_climb_mps", "2.0"), ("failsafe.min_battery_pct", "5"),
+              ("follow.max_tilt_deg", "30"), ("follow.braking_tilt_deg", "20"), ("follow.braking_tilt_deg", "30"),
+              ("follow.max_climb_mps", "2.0"), ("failsafe.min_battery_pct", "5"),
               ("failsafe.min_battery_pct", "90"), ("gpsd.port", "1"), ("gpsd.port", "65535"),
               ("failsafe.navdata_timeout_s", "0.1"), ("failsafe.geofence_m", "2000"),
               ("failsafe.gps_relative_error_m", "0"), ("failsafe.gps_relative_error_m", "20"),

@@ -63,8 +63,16 @@ final class AutopilotPeer: @unchecked Sendable {
     var port: Int { socket.localPort }
     var received: [Received] { state.withLock { $0.received } }
 
-    /// Every COMMAND_LONG received, in order.
-    var commands: [CommandLong] { received.compactMap { $0.message as? CommandLong } }
+    /// The flight's COMMAND_LONGs received, in order: every one but the camera's (REQUEST_MESSAGE, VIDEO_START/STOP_CAPTURE:
+    /// their own machine, docs/mavlink.md §7.15), which `cameraCommands` has.
+    var commands: [CommandLong] {
+        received.compactMap { $0.message as? CommandLong }.filter { !Self.cameraCommandIDs.contains($0.command.rawValue) }
+    }
+    /// The camera's COMMAND_LONGs received.
+    var cameraCommands: [CommandLong] {
+        received.compactMap { $0.message as? CommandLong }.filter { Self.cameraCommandIDs.contains($0.command.rawValue) }
+    }
+    static let cameraCommandIDs: Set<UInt16> = [512, 2500, 2501]
     var setpoints: [(SetPositionTargetLocalNED, MonotonicTime)] {
         received.compactMap { r in (r.message as? SetPositionTargetLocalNED).map { ($0, r.at) } }
     }

@@ -93,7 +93,11 @@ struct SessionHarness {
         events.removeAll()
     }
 
-    var commands: [CommandLong] { sent.compactMap { if case .command(let c) = $0 { c } else { nil } } }
+    /// The flight's COMMAND_LONGs sent: every one but the camera's (`cameraCommands`, their own machine:
+    /// MAVLinkSession+Recording.swift), which `allCommands` includes.
+    var commands: [CommandLong] { allCommands.filter { !Self.cameraCommands.contains($0.command.rawValue) } }
+    /// Every COMMAND_LONG sent, the camera's included.
+    var allCommands: [CommandLong] { sent.compactMap { if case .command(let c) = $0 { c } else { nil } } }
     /// The COMMAND_INTs sent (DO_SET_ROI_LOCATION).
     var positionCommands: [CommandInt] { sent.compactMap { if case .positionCommand(let c) = $0 { c } else { nil } } }
     var setpoints: [SetPositionTargetLocalNED] { sent.compactMap { if case .setpoint(let s) = $0 { s } else { nil } } }
@@ -141,10 +145,23 @@ struct SessionHarness {
         }
     }
 
-    /// Answers the last command sent with `result`.
+    /// Answers the last command sent with `result`, leaving out the camera's (REQUEST_MESSAGE, VIDEO_START/STOP_CAPTURE:
+    /// their own machine, answered with `ackCamera`).
     mutating func ack(_ result: MAVResult = .accepted) {
         guard let last = commands.last else { return }
         receive(CommandAck { $0.command = last.command; $0.result = .init(result) })
+    }
+
+    /// The camera's commands (docs/mavlink.md §7.15): MAV_CMD_REQUEST_MESSAGE, VIDEO_START_CAPTURE, VIDEO_STOP_CAPTURE.
+    static let cameraCommands: Set<UInt16> = [512, 2500, 2501]
+
+    /// The camera commands sent, as `MAV_CMD` numbers.
+    var cameraCommandIDs: [UInt16] { allCommands.map(\.command.rawValue).filter { Self.cameraCommands.contains($0) } }
+
+    /// Answers the last camera command sent with `result`, from `component`.
+    mutating func ackCamera(_ result: MAVResult = .accepted, component: UInt8 = 1) {
+        guard let last = allCommands.last(where: { Self.cameraCommands.contains($0.command.rawValue) }) else { return }
+        receive(CommandAck { $0.command = last.command; $0.result = .init(result) }, component: component)
     }
 
     // MARK: Vehicle messages

@@ -14,21 +14,24 @@ struct FollowBenchGoalTests {
         return c
     }
 
-    /// Issue 12 asked RMS ≤ 0.7 m here, reached by crediting a jogger 1.1 m of stopping distance past
-    /// their last fix. Issue 22 showed that credit lets the drone into the protected radius when a
-    /// jogger stops dead (0.6 m inside, AR.Drone and ArduCopter alike), so the separation rule no
-    /// longer gives it: at 1 Hz a 3 m/s jogger may be 3.9 m past their last fix (1 s + 0.3 s latency),
-    /// and a drone that must be able to stop 3.5 m from that fix cannot keep 8 m. The standoff error
-    /// is the price of that promise (≈ 1.6 m RMS); the jogger who stops dead is checked below.
-    @Test("a 3 m/s jog at standoff 8 with a 3.5 m protected radius at 1 Hz: RMS ≤ 2 m (the dead-stop promise's price), never inside",
-          arguments: [BenchPlant.nominal, .offModel])
-    func jogAtOneHertz(plant: BenchPlant) throws {
+    /// At 1 Hz a 3 m/s jogger may be 3 m past their last fix from a receiver whose fixes arrive at once
+    /// (dated by their measured age); the stop point credits the bounded stop from that fix's reported
+    /// speed (0.9 m at 3 m/s) and the drone brakes at the braking tilt (docs/stopping-model.md §1–3), so
+    /// it keeps the standoff with little trailing. (A receiver 0.3 s late adds 0.9 m to that gap: about
+    /// 1 m RMS, docs/stopping-model.md §3.)
+    @Test("a 3 m/s jog at standoff 8 with a 3.5 m protected radius at 1 Hz, fixes on time: RMS ≤ 0.8 m cruising at 12° and 20°, never inside",
+          arguments: [BenchPlant.nominal, .offModel], [12.0, 20.0])
+    func jogAtOneHertz(plant: BenchPlant, cruiseTiltDegrees: Double) throws {
         var c = Self.config(targetRateHertz: 1, plant: plant)
+        c.receiverLatencySeconds = 0
+        c.eulerAngleMaxDegrees = cruiseTiltDegrees
         c.standoffMeters = 8
         c.failsafe.minSeparationMeters = 2
         c.failsafe.gpsRelativeErrorMeters = 1.5
         let r = try BenchRunner.run(.jogStraight(), controller: .followMe, noise: .clean, configuration: c)
-        #expect(r.metrics.rangeErrorRMSMeters <= 2.0, "\(r.metrics.rangeErrorRMSMeters)")
+        #expect(r.metrics.airborneSeconds > 30, "never flew: \(r.finalControllerState)")
+        print("[jog 1 Hz \(plant) \(cruiseTiltDegrees)°] RMS \(r.metrics.rangeErrorRMSMeters) m, closest \(r.metrics.minSeparationMeters) m")
+        #expect(r.metrics.rangeErrorRMSMeters <= 0.8, "\(r.metrics.rangeErrorRMSMeters)")
         #expect(r.metrics.minSeparationMeters >= 3.5)
     }
 

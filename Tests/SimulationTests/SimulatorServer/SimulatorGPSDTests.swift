@@ -147,14 +147,20 @@ struct SimulatorGPSDTests {
             let target = watcher.events.fixes.filter { $0.role == .target && $0.isComplete }
             try #require(target.count >= 2)
             #expect(target.allSatisfy { $0.device == personDevice })
-            for fix in target where (fix.speedMetersPerSecond ?? 0) > 0 {
+            // (after speeding up at the bound, 4 m/s²: 0.35 s, the fixes before any at full speed)
+            let cruising = Array(target.drop { abs(($0.speedMetersPerSecond ?? 0) - PersonSpeed.walkMetersPerSecond) >= 0.01 })
+            try #require(cruising.count >= 2)
+            let speedingUp = try #require(cruising[0].fixTime).unixSeconds - (try #require(target[0].fixTime).unixSeconds)
+            #expect(speedingUp <= 1, "\(speedingUp) s of fixes below walking speed")
+            for fix in cruising {
                 #expect(abs((fix.speedMetersPerSecond ?? 0) - PersonSpeed.walkMetersPerSecond) < 0.01)
                 #expect(abs(wrappedDegrees180((fix.trackDegrees ?? 0) - 45)) < 0.5)
             }
-            let first = plane.project(target[0].coordinate), last = plane.project(target[target.count - 1].coordinate)
-            let walked = last - first
+            let first = plane.project(target[0].coordinate)
+            let from = plane.project(cruising[0].coordinate), last = plane.project(cruising[cruising.count - 1].coordinate)
+            let walked = last - from
             #expect(abs(wrappedDegrees180(walked.bearingDegrees - 45)) < 1, "walked \(walked)")
-            let dt = try #require(target[target.count - 1].fixTime).unixSeconds - (try #require(target[0].fixTime).unixSeconds)
+            let dt = try #require(cruising[cruising.count - 1].fixTime).unixSeconds - (try #require(cruising[0].fixTime).unixSeconds)
             #expect(abs(walked.length / dt - PersonSpeed.walkMetersPerSecond) < 0.02)
             // …on the line that starts at the simulator's person offset towards 45° (within 5 cm of it)…
             let fromStart = first - SimulatorConfiguration().personOffsetPlane

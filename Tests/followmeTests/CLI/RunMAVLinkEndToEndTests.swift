@@ -22,10 +22,13 @@ import TestSupport
         let dir = try scratchDirectory(label: "mavlink-run")
         defer { try? FileManager.default.removeItem(at: dir) }
 
-        // Given the simulated Copter (any free MAVLink port), a person who starts walking once it is up,
-        // and a real gpsd reading the person's receiver
+        // Given the simulated Copter (any free MAVLink port) — with a MAVLink camera that records video (CAM1_TYPE 5)
+        // for the autopilot's position, without a camera (CAM1_TYPE 0) for the receiver's — a person who starts
+        // walking once it is up, and a real gpsd reading the person's receiver
+        let camera = positionSource == "autopilot"
         let field = try await SimField.start(
-            in: dir, name: "mavlink", control: true, simArguments: ["--protocol", "mavlink", "--mavlink-port", "0"])
+            in: dir, name: "mavlink", control: true,
+            simArguments: ["--protocol", "mavlink", "--mavlink-port", "0", "--camera-type", camera ? "5" : "0"])
         let run: ChildProcess
         do {
             let port = try #require(Self.mavlinkPort(of: field), "no mavlink_port in \(field.sim.stdoutLines.text.prefix(500))")
@@ -48,6 +51,9 @@ import TestSupport
         // And the drone's own fixes came from where the file says: the autopilot, or the onboard receiver
         let devices = Set(log.onboardFixDevices())
         #expect(devices == [positionSource == "autopilot" ? "autopilot" : field.onboardDevice], "\(devices)")
+        // And the vehicle's camera (docs/mavlink.md §7.15): started while following and stopped once down, each in
+        // the flight log; without one, "none" said once
+        #expect(log.cameraStates() == (camera ? ["ready", "recording", "stopped"] : ["none"]), "\(log.cameraStates())")
     }
 
     /// The MAVLink port `followme sim --json` printed in its "listening" line.
@@ -159,6 +165,8 @@ import TestSupport
         if let copter = try? control.status() {
             let mavlink = copter.raw["mavlink"] as? [String: Any] ?? [:]
             #expect(mavlink["landed_state"] as? String == "on-ground", "\(mavlink)")
+            // The camera stopped before followme exited (the stop goes out with the touch-down's datagram)
+            #expect(mavlink["camera_recording"] as? Bool == false, "\(mavlink)")
             #expect(copter.altitudeMeters < 0.2, "altitude \(copter.altitudeMeters) after landing")
         }
         // And every line of the flight log parses
@@ -182,6 +190,16 @@ struct FlightLogLines: Sendable {
                   event["role"] as? String == "onboard", event["lat"] != nil
             else { return nil }
             return event["device"] as? String ?? "-"
+        }
+    }
+
+    /// The `value` of every `camera` link line (`LinkEvent.camera`: none, ready, recording, stopped, refused), in order.
+    func cameraStates() -> [String] {
+        text().split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  object["kind"] as? String == "link", object["event"] as? String == "camera"
+            else { return nil }
+            return object["value"] as? String ?? "-"
         }
     }
 
