@@ -61,17 +61,21 @@ public final class VideoRecorder: Sendable {
     ///   - unixSeconds: the wall clock naming a recording (UTC).
     ///   - notice: what a person must know (a recording started, stopped, space ran out), with a
     ///     syslog-style severity; called on the recorder's thread, must not block.
+    ///   - camera: the recording's state as the flight's status shows a camera's (`.recording` when one
+    ///     opens, `.stopped` when it closes or stops for space, `.refused` when one cannot open), with the
+    ///     reason; called on the recorder's thread, must not block.
     public init(settings: VideoRecorderSettings, logger: Logger,
                 clock: @escaping @Sendable () -> MonotonicTime = { SystemClock.now() },
                 unixSeconds: @escaping @Sendable () -> Int64 = { Int64(time(nil)) },
-                notice: @escaping @Sendable (String, Int) -> Void = { _, _ in }) {
+                notice: @escaping @Sendable (String, Int) -> Void = { _, _ in },
+                camera: @escaping @Sendable (CameraRecordingState, String) -> Void = { _, _ in }) {
         self.settings = settings
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         loop = group.next()
         let published = VideoRecorderStatisticsBox()
         self.published = published
         let core = VideoRecorderCore(settings: settings, logger: logger, clock: clock, unixSeconds: unixSeconds,
-                                     notice: notice, publish: { stats in published.value.withLock { $0 = stats } })
+                                     notice: notice, camera: camera, publish: { stats in published.value.withLock { $0 = stats } })
         core.loop = loop
         self.core = NIOLoopBoundBox.makeBoxSendingValue(core, eventLoop: loop)
     }
@@ -121,6 +125,7 @@ final class VideoRecorderCore {
     let clock: @Sendable () -> MonotonicTime
     let unixSeconds: @Sendable () -> Int64
     let notice: @Sendable (String, Int) -> Void
+    let camera: @Sendable (CameraRecordingState, String) -> Void
     let publish: @Sendable (VideoRecorderStatistics) -> Void
     var loop: (any EventLoop)!
 
@@ -139,9 +144,10 @@ final class VideoRecorderCore {
 
     init(settings: VideoRecorderSettings, logger: Logger, clock: @escaping @Sendable () -> MonotonicTime,
          unixSeconds: @escaping @Sendable () -> Int64, notice: @escaping @Sendable (String, Int) -> Void,
+         camera: @escaping @Sendable (CameraRecordingState, String) -> Void,
          publish: @escaping @Sendable (VideoRecorderStatistics) -> Void) {
-        (self.settings, self.logger, self.clock, self.unixSeconds, self.notice, self.publish) =
-            (settings, logger, clock, unixSeconds, notice, publish)
+        (self.settings, self.logger, self.clock, self.unixSeconds, self.notice, self.camera, self.publish) =
+            (settings, logger, clock, unixSeconds, notice, camera, publish)
         reader = PaVEReader(limits: settings.readerLimits)
         backoffSeconds = settings.reconnectSeconds
     }
@@ -179,6 +185,7 @@ final class VideoRecorderCore {
         logger.notice("video recording started", metadata: ["path": "\(rawPath)", "stream": "\(settings.stream.rawValue)",
                                                           "from": "\(settings.host):\(settings.port)"])
         notice("video recording started: \(rawPath)", 6)
+        camera(.recording, "video recording \(rawPath)")
         backoffSeconds = settings.reconnectSeconds
         spaceCheck = loop.scheduleRepeatedTask(initialDelay: .nanoseconds(Int64(settings.spaceCheckSeconds * 1e9)),
                                                delay: .nanoseconds(Int64(settings.spaceCheckSeconds * 1e9))) { [self] _ in
@@ -208,9 +215,11 @@ final class VideoRecorderCore {
         if let reason {
             logger.error("video recording stopped: \(reason)", metadata: metadata)
             notice("video recording stopped: \(reason)", 3)
+            camera(.stopped, "video recording stopped: \(reason)")
         } else {
             logger.notice("video recording closed", metadata: metadata)
             notice("video recording closed: \(stats.rawPath ?? "") (\(stats.framesWritten) frames)", 6)
+            camera(.stopped, "video recording closed: \(stats.framesWritten) frames")
         }
         publish(stats)
     }
@@ -219,6 +228,7 @@ final class VideoRecorderCore {
         stats.stoppedReason = text
         logger.error("\(text)")
         notice(text, 3)
+        camera(.refused, text)
         publish(stats)
     }
 

@@ -30,8 +30,9 @@ public struct ARDroneRecordingSettings: DroneLinkSettings {
 ///
 /// The flight sees the link unchanged: every event passes through as it came, commands and ticks go
 /// straight to the `DroneLink`; the recorder runs on its own thread and only ever adds `.notice`
-/// events (recording started, closed, stopped for space), handed to the flight's loop with one
-/// `execute`. Nothing the recorder does can delay a tick.
+/// events (recording started, closed, stopped for space) and `.camera` events (the recording's state,
+/// which the flight's status shows), handed to the flight's loop with one `execute`. Nothing the
+/// recorder does can delay a tick.
 public final class VideoRecordingDroneLink: DroneControlLink {
     public let link: DroneLink
     public let recorder: VideoRecorder
@@ -43,6 +44,8 @@ public final class VideoRecordingDroneLink: DroneControlLink {
                 tickHandler: (@Sendable (MonotonicTime) -> Void)? = nil) {
         let recorder = VideoRecorder(settings: video, logger: logger, notice: { text, severity in
             eventLoop.execute { eventHandler(.notice(text: text, severity: severity, at: SystemClock.now())) }
+        }, camera: { state, reason in
+            eventLoop.execute { eventHandler(.camera(state: state, reason: reason, at: SystemClock.now())) }
         })
         let airborne = NIOLoopBoundBox.makeBoxSendingValue(false, eventLoop: eventLoop)
         self.recorder = recorder

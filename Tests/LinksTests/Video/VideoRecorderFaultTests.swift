@@ -23,10 +23,11 @@ struct VideoRecorderFaultTests {
     /// closes the server (the recorder reads what is left), then the link (the recording closes).
     static func record(_ name: String, faults: SimulatedVideoFaults, settings tweak: (inout VideoRecorderSettings) -> Void = { _ in },
                        _ body: (SimulatedVideoServer, FlightBeside) async throws -> Void) async throws -> Outcome {
+        // The stream is encoded once per process, before the clock of the first test starts.
+        #expect(TestVideo.units.count == TestVideo.seconds * 30)
         let started = Date()
         var logger = Logger(label: "test.video.server")
         logger.logLevel = .critical
-        #expect(TestVideo.units.count == TestVideo.seconds * 30)
         let server = try await SimulatedVideoServer.start(port: 0, units: TestVideo.units, logger: logger)
         server.faults = faults
         var settings = loopbackVideoSettings(port: server.port, directory: TestVideo.directory(name))
@@ -151,6 +152,10 @@ struct VideoRecorderFaultTests {
         if let filler { try? FileManager.default.removeItem(atPath: filler) }
         #expect(o.recorder.stoppedReason?.contains("free space") == true, "\(o.recorder.stoppedReason ?? "nil")")
         #expect(o.notices.contains { $0.hasPrefix("video recording stopped: free space") }, "\(o.notices)")
+        // And the flight's status hears it as the camera's state: recording, then stopped for space
+        #expect(o.notices.filter { $0.hasPrefix("camera ") }.map { String($0.prefix(16)) } == ["camera recording", "camera stopped: "],
+                "\(o.notices)")
+        #expect(o.notices.contains { $0.hasPrefix("camera stopped: video recording stopped: free space") })
         // Then the recording holds every frame the connection received before it closed (about 1 s of 2)
         let expected = expectedFrames(sent: o.server.sentFrameNumbers, units: TestVideo.units)
         let recorded = o.recording.frames.map(\.frame)

@@ -122,6 +122,7 @@ final class FlightBeside: Sendable {
             configuration: configuration, video: video, eventLoop: group.next(), logger: logger,
             eventHandler: { event in
                 if case .notice(let text, _, _) = event { seen.notices.withLock { $0.append(text) } }
+                if case .camera(let state, let reason, _) = event { seen.notices.withLock { $0.append("camera \(state.rawValue): \(reason)") } }
             },
             tickHandler: { now in seen.ticks.withLock { $0.append(now.nanoseconds) } })
     }
