@@ -25,7 +25,6 @@ struct VideoRecorderFaultTests {
                        _ body: (SimulatedVideoServer, FlightBeside) async throws -> Void) async throws -> Outcome {
         // The stream is encoded once per process, before the clock of the first test starts.
         #expect(TestVideo.units.count == TestVideo.seconds * 30)
-        let started = Date()
         var logger = Logger(label: "test.video.server")
         logger.logLevel = .critical
         let server = try await SimulatedVideoServer.start(port: 0, units: TestVideo.units, logger: logger)
@@ -34,6 +33,8 @@ struct VideoRecorderFaultTests {
         tweak(&settings)
         let flight = try FlightBeside(video: settings)
         try await flight.start()
+        // The fault's own time: from the recording's start to the link stopped (set-up of the server and link excluded)
+        let started = Date()
         let from = SystemClock.now().nanoseconds
         flight.link.recorder.begin()
         try await body(server, flight)
