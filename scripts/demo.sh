@@ -7,7 +7,10 @@
 #   followme run  — the appliance: takes off, follows the person, lands on SIGTERM
 #
 # then prints a scored report (RMS standoff error, minimum separation) and the paths of the
-# flight log, GPX, SVG and, last, the HTML report page (`followme report`; open it in a browser).
+# flight log, GPX, SVG and the HTML report page (`followme report`; open it in a browser), and, for the
+# AR.Drone with ffmpeg installed, last, the flight's MP4: the simulated camera (ffmpeg's testsrc, a
+# frame counter) recorded from take-off to landing with `[video] record`, muxed by `followme video mux`
+# (docs/video.md).
 # Every process it starts is stopped by its PID, also on Ctrl-C.
 # DEMO_SECONDS (default 60) sets how long it follows before landing. DEMO_PROTOCOL=mavlink flies the
 # simulator's MAVLink Copter (an ArduPilot-like multicopter) instead of the AR.Drone 2.0.
@@ -30,12 +33,31 @@ field_begin "followme demo: interrupted, landing and stopping…"
 # DEMO_PERSON=straight-walk|square|stop-and-go|jog-curve a synthetic person instead.
 if [ -n "${DEMO_PERSON:-}" ]; then person_args=(--person "$DEMO_PERSON"); else
     person_args=(--person-track "${DEMO_TRACK:-tracks/togeojson-run_gpxtpx.gpx}"); fi
-FIELD_PROTOCOL="${DEMO_PROTOCOL:-ardrone}" field_start "$bin" "$work" "${person_args[@]}"
+# The AR.Drone's camera: 10 s of ffmpeg's testsrc (a frame counter), 1280x720 H.264, looped by the simulator.
+video_args=()
+if [ "${DEMO_PROTOCOL:-ardrone}" = ardrone ] && command -v ffmpeg >/dev/null; then
+    ffmpeg -hide_banner -loglevel error -y -f lavfi -i testsrc=size=1280x720:rate=30 -t 10 -c:v libx264 \
+        -preset ultrafast -g 30 -bf 0 -x264-params aud=1 -pix_fmt yuv420p -f h264 "$work/camera.h264" \
+        && video_args=(--video "$work/camera.h264" --video-port 0 --live-video-port 0)
+fi
+FIELD_PROTOCOL="${DEMO_PROTOCOL:-ardrone}" field_start "$bin" "$work" "${person_args[@]}" "${video_args[@]}"
+video_port=""
+if [ ${#video_args[@]} -gt 0 ]; then
+    video_port=$(grep -m1 '"video_port"' "$work/sim.err" | python3 -c 'import json,sys; print(json.load(sys.stdin)["video_port"])')
+    rm -rf "$out/video"
+fi
 {
     cat "$work/field.toml"
     echo "[failsafe]"
     echo "# The recorded jog leaves a 100 m geofence within a minute; the simulated field is open."
     echo "geofence_m = 1000"
+    if [ -n "$video_port" ]; then
+        echo "[video]"
+        echo "# The simulated camera, recorded from take-off to landing (docs/video.md)."
+        echo "record = true"
+        echo "port = $video_port"
+        echo "directory = \"$out/video\""
+    fi
 } >"$work/demo.toml"
 
 log="$out/flight.jsonl"
@@ -69,4 +91,10 @@ echo "flight log: $log"
 echo "GPX:        $out/flight.gpx"
 echo "SVG:        $out/flight.svg"
 echo "report:     $report"
+# The flight's video, muxed after the flight (never in its stop path): followme video mux prints the MP4's path.
+if [ -n "$video_port" ]; then
+    raw=$(ls "$out/video"/*.h264 2>/dev/null | tail -1)
+    if [ -n "$raw" ]; then echo "video:      $("$bin" video mux --directory "$out/video" "$raw" | tail -1)"
+    else echo "video:      none recorded (see the flight log's notice lines)"; fi
+fi
 exit "$status"

@@ -14,14 +14,15 @@
 # lacks ensurepip), pinned: pymavlink for the MAVLink codec's cross-check (Tests/MAVLinkTests/pymavlink_vectors.py)
 # and websocket-client, with which Tests/followmeTests/CLI/Support/cdp_driver.py drives Chromium's DevTools protocol
 # (the cockpit's browser test presses the page's buttons); qrencode (`followme pair` draws its QR code) and
-# zbar-tools (zbarimg: the test reads the PNG back).
+# zbar-tools (zbarimg: the test reads the PNG back); ffmpeg (the video tests encode a real H.264 stream with its
+# libx264, mux the recording with `-c copy` and read it back with ffprobe, docs/video.md).
 set -euo pipefail
 
 packages=(libgps-dev gpsd gpsd-clients pkg-config systemd udev)
 # --package (scripts/build-deb.sh): debhelper builds the .deb. --test also: lintian checks it and
 # debootstrap makes the clean bookworm root it is installed into (scripts/test-deb.sh).
 [ "${1:-}" = "--package" ] && packages+=(debhelper)
-[ "${1:-}" = "--test" ] && packages+=(chromium tmux wrk debhelper lintian debootstrap qrencode zbar-tools)
+[ "${1:-}" = "--test" ] && packages+=(chromium tmux wrk debhelper lintian debootstrap qrencode zbar-tools ffmpeg)
 need=()
 for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")

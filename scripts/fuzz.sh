@@ -7,7 +7,7 @@
 # (default 30) over its corpus Fuzz/corpus/<target>/ and dictionary Fuzz/dict/<target>.dict (for
 # config, plus every table and key of docs/config-keys.md). --print-dict: print each target's
 # dictionary as the run gives it to libFuzzer, and build and run nothing.
-# TARGET: navdata | at | gpsd-json | config | mavlink (default: all five, in that order).
+# TARGET: navdata | at | gpsd-json | config | mavlink | pave (default: all six, in that order).
 #
 # Prints per target: execs, execs/s, coverage (edges: libFuzzer's `cov:` at start and end) and findings.
 # --ci: the reproducible run CI makes (scripts/test.sh): seed 1, a fresh scratch corpus, and a fixed
@@ -29,7 +29,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-all_targets=(navdata at gpsd-json config mavlink)
+all_targets=(navdata at gpsd-json config mavlink pave)
 seconds=30
 ci=0
 build_only=0
@@ -43,7 +43,7 @@ while [[ $# -gt 0 ]]; do
         --ci) ci=1; shift ;;
         --print-dict) print_dict_only=1; shift ;;
         -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
-        navdata|at|gpsd-json|config|mavlink) targets+=("$1"); shift ;;
+        navdata|at|gpsd-json|config|mavlink|pave) targets+=("$1"); shift ;;
         *) echo "fuzz.sh: unknown argument '$1' (targets: ${all_targets[*]})" >&2; exit 2 ;;
     esac
 done
@@ -182,6 +182,7 @@ for target in "${targets[@]}"; do
         case "$target" in
             navdata|at) runs=1000000 ;;
             mavlink) runs=100000 ;;
+            pave) runs=100000 ;;
             gpsd-json) runs=400000 ;;
             config) runs=40000 ;;
         esac

@@ -24,9 +24,9 @@ swift build --product generate-manual
 integration_targets='LinksTests|followmeTests'
 integration_suites=(
     'CockpitTests\.(CockpitServerTests|CockpitServerLoadTests|CockpitScreenshotTests|CockpitLayoutTests|CockpitPairingPageTests)'
-    'FlightRecordsTests\.(FlightLogRecordTests|FlightLogRetentionTests|FlightLogToolsTests|FlightStatusScreenTests|FlightTimelineAdapterTests|GeoJSONExportTests|WindLogTests|BenchReplaysTests)'
+    'FlightRecordsTests\.(VideoMuxIntegrationTests|FlightLogRecordTests|FlightLogRetentionTests|FlightLogToolsTests|FlightStatusScreenTests|FlightTimelineAdapterTests|GeoJSONExportTests|WindLogTests|BenchReplaysTests)'
     'FlightServiceTests\.(FlightLoopFinalStatusTests|FlightLoopFlightTests|FlightLoopLinkEventTests|FlightLoopReleasedTests|FlightLoopStatusTests|LinkStatisticsRecordTests|PersonAltitudeSpikeLogTests|StatusPublisherTests|StatusSocketCommandTests|TransitionLogLevelTests|WindStatusTests)'
-    'SimulationTests\.(SimulatedDroneProtocolTests|SimulatorControlPilotTests|SimulatorDroneLinkTests|SimulatorFaultInjectionTests|SimulatorGPSDTests|SimulatorMAVLinkCameraTests|SimulatorMAVLinkLinkTests|SimulatorMAVLinkTests|SimulatorServerTests|WindSimulatorTests)'
+    'SimulationTests\.(SimulatedVideoServerTests|SimulatedDroneProtocolTests|SimulatorControlPilotTests|SimulatorDroneLinkTests|SimulatorFaultInjectionTests|SimulatorGPSDTests|SimulatorMAVLinkCameraTests|SimulatorMAVLinkLinkTests|SimulatorMAVLinkTests|SimulatorServerTests|WindSimulatorTests)'
 )
 integration="^($integration_targets)\\.|^($(IFS='|'; echo "${integration_suites[*]}"))(/|\$)"
 # Both passes always run; each one's output is kept in .build/test-logs/, and the failures of both are

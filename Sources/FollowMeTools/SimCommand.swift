@@ -108,6 +108,22 @@ struct SimCommand: AsyncParsableCommand {
 
     @OptionGroup var wind: WindOptions
 
+    @Option(name: .long, help: ArgumentHelp(
+        "An H.264 Annex B stream (e.g. ffmpeg -f h264) the simulated AR.Drone serves as its camera: PaVE-wrapped access units at 30 fps, looped, on --video-port and --live-video-port (TCP).",
+        valueName: "file"))
+    var video: String?
+
+    @Option(name: .long, help: "TCP port of the simulated recording stream, with --video (the drone's 5553; 0 = any free port).")
+    var videoPort: Int = 5553
+
+    @Option(name: .long, help: "TCP port of the simulated live stream, with --video (the drone's 5555; 0 = any free port).")
+    var liveVideoPort: Int = 5555
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Faults of the video ports, with --video, comma-separated: split=BYTES (each frame in TCP segments of at most BYTES), garbage=BYTES (garbage before every other frame), drop=FRAMES (close each connection after FRAMES frames).",
+        valueName: "list"))
+    var videoFaults: String?
+
     @Flag(name: .long, help: "Print the status lines as JSON objects.")
     var json = false
 
@@ -119,6 +135,10 @@ struct SimCommand: AsyncParsableCommand {
                              ("--person-nmea-port", personNMEAPort), ("--mavlink-port", mavlinkPort)] where !(0...65535).contains(port) {
             throw ValidationError("\(name) must be 0...65535, got \(port)")
         }
+        for (name, port) in [("--video-port", videoPort), ("--live-video-port", liveVideoPort)] where !(0...65535).contains(port) {
+            throw ValidationError("\(name) must be 0...65535, got \(port)")
+        }
+        _ = try parsedVideoFaults()
         if let controlPort, !(0...65535).contains(controlPort) {
             throw ValidationError("--control-port must be 0...65535, got \(controlPort)")
         }
@@ -195,6 +215,7 @@ struct SimCommand: AsyncParsableCommand {
         logger.logLevel = verbose ? .debug : .warning
         let json = self.json
         let configuration = settings
+        let videoServers = try await startVideo(logger: logger)
         do {
             try await SimulatorServer.runUntilSignalled(
                 configuration: configuration, logger: logger,
@@ -207,9 +228,58 @@ struct SimCommand: AsyncParsableCommand {
                     flushStandardOutput()
                 })
         } catch let error as SimulatorServerError {
+            for server in videoServers { await server.stop() }
             printError("followme sim: \(error)")
             throw ExitCode(1)
         }
+        for server in videoServers { await server.stop() }
+    }
+
+    /// The video ports of `--video`, started (none without it); their bound ports go to stderr as one JSON line.
+    private func startVideo(logger: Logger) async throws -> [SimulatedVideoServer] {
+        guard let video else { return [] }
+        guard let data = FileManager.default.contents(atPath: video) else {
+            printError("followme sim: cannot read --video \(video)")
+            throw ExitCode(1)
+        }
+        let units = H264AccessUnits.split([UInt8](data))
+        guard !units.isEmpty else {
+            printError("followme sim: --video \(video) holds no H.264 access unit (an Annex B stream, e.g. ffmpeg -f h264)")
+            throw ExitCode(1)
+        }
+        let faults = try parsedVideoFaults()
+        var servers: [SimulatedVideoServer] = []
+        for port in [videoPort, liveVideoPort] {
+            do {
+                let server = try await SimulatedVideoServer.start(host: bind, port: port, units: units, logger: logger)
+                server.faults = faults
+                servers.append(server)
+            } catch {
+                for server in servers { await server.stop() }
+                printError("followme sim: cannot bind the video port \(bind):\(port): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        printError("{\"video_port\":\(servers[0].port),\"live_video_port\":\(servers[1].port),\"video_units\":\(units.count)}")
+        return servers
+    }
+
+    /// `--video-faults split=N,garbage=N,drop=N`.
+    private func parsedVideoFaults() throws -> SimulatedVideoFaults {
+        var faults = SimulatedVideoFaults()
+        for item in (videoFaults ?? "").split(separator: ",") {
+            let kv = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard kv.count == 2, let n = Int(kv[1]), n >= 0 else {
+                throw ValidationError("--video-faults: '\(item)' is not NAME=COUNT (split, garbage, drop)")
+            }
+            switch kv[0] {
+            case "split": faults.segmentBytes = n
+            case "garbage": (faults.garbageBytes, faults.garbageEvery) = (n, 2)
+            case "drop": faults.dropAfterFrames = n
+            default: throw ValidationError("--video-faults: unknown fault '\(kv[0])' (split, garbage, drop)")
+            }
+        }
+        return faults
     }
 
     /// `--home LAT,LON` as a coordinate.

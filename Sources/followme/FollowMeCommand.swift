@@ -29,6 +29,7 @@ struct FollowMeCommand: AsyncParsableCommand {
             LogCommand.self,
             ReportCommand.self,
             ToolStub<FuzzTool>.self,
+            VideoCommand.self,
         ]
     )
 

@@ -85,7 +85,8 @@ package struct ARDroneSession {
         case awaitingAcknowledgement(attempt: Int, sentAt: MonotonicTime)
     }
     var configurationQueue: [ConfigurationWrite]
-    /// navdata_demo, the options mask and the flight limits: written at start and on every bootstrap redo.
+    /// navdata_demo, the options mask, the flight limits and the video stream's writes: written at start
+    /// and on every bootstrap redo.
     let startupWrites: [ConfigurationWrite]
     /// Keys given up since the last `.configurationComplete` (reported with it).
     var failedKeys: [String] = []
@@ -109,6 +110,7 @@ package struct ARDroneSession {
         var queue = [ConfigurationWrite.navdataDemo]
         if let mask = configuration.navdataOptionsMask { queue.append(.navdataOptions(mask)) }
         queue.append(contentsOf: configuration.limits.configurationWrites)
+        queue.append(contentsOf: configuration.videoWrites)
         configurationQueue = queue
         startupWrites = queue
         statistics.configurationsPending = queue.count

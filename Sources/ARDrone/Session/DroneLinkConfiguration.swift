@@ -34,6 +34,9 @@ public struct DroneLinkConfiguration: Sendable, Equatable {
     public let limits: FlightLimits
     /// Seconds between two `.statistics` events, 0.1–60; default 1.
     public let statisticsIntervalSeconds: Double
+    /// The writes that choose the video stream and camera (`video:video_codec`, `video:video_channel`,
+    /// docs/video.md §2), sent after the limits and acknowledged like them; empty (default) = none.
+    public let videoWrites: [ConfigurationWrite]
 
     public static let portRange: ClosedRange<Int> = 1...65535
     public static let tickIntervalSecondsRange: ClosedRange<Double> = 0.01...0.05
@@ -53,7 +56,8 @@ public struct DroneLinkConfiguration: Sendable, Equatable {
         configurationIDs: ConfigurationIDs = .sdkDefault,
         navdataOptionsMask: UInt32? = nil,
         limits: FlightLimits,
-        statisticsIntervalSeconds: Double = 1.0
+        statisticsIntervalSeconds: Double = 1.0,
+        videoWrites: [ConfigurationWrite] = []
     ) throws(DroneLinkConfigurationError) {
         guard !address.isEmpty else { throw .emptyAddress }
         self.address = address
@@ -73,6 +77,7 @@ public struct DroneLinkConfiguration: Sendable, Equatable {
         self.limits = limits
         self.statisticsIntervalSeconds = try Self.checked("statisticsIntervalSeconds", statisticsIntervalSeconds,
                                                           Self.statisticsIntervalSecondsRange)
+        self.videoWrites = videoWrites
     }
 
     /// `value` if it is finite and in `range`; else `.outOfRange` naming `field`.

@@ -15,7 +15,7 @@ package enum ConfigKeys {
     private typealias C = FollowMeConfiguration
 
     /// The rows, in file order (tables in the order they are printed).
-    package static let all: [ConfigKey] = gpsd + receivers + drone + mavlink + follow + failsafe + log
+    package static let all: [ConfigKey] = gpsd + receivers + drone + mavlink + follow + failsafe + log + video
 
     private static let gpsd: [ConfigKey] = [
         .string("gpsd", "host", \.gpsd.host, default: .value("127.0.0.1"),
@@ -252,5 +252,31 @@ package enum ConfigKeys {
         .optionalString("web", "code_file", \.web.codeFile, default: nil,
                         help: "The file holding the unit's pairing secret (mode 0600; the package's: /etc/followme/pairing-secret); \"\" = a new one at every start.",
                         comment: "\"\" = a new code at every start", problem: C.logPathProblem),
+    ]
+
+    private static let video: [ConfigKey] = [
+        // A missing key means off, so an existing install keeps its disk use; etc/followme.toml turns it on.
+        .bool("video", "record", \.video.record, default: false,
+              help: "Record the drone's camera while it flies (the AR.Drone's front camera: docs/video.md)."),
+        .choice("video", "stream", \.video.stream, default: .hd720,
+                help: "\"720p\": the drone's H.264 recording stream (TCP 5553); \"360p\": its live stream (TCP 5555)."),
+        // 0: the drone's own ports (ARDroneLib config.h); another one for a drone behind a port forward, or the simulator.
+        .integer("video", "port", \.video.port,
+                 ParameterSpec("videoPort", unit: "TCP port", range: 0...65535, default: 0),
+                 help: "The drone's TCP port for the stream; 0 = its own (5553 for 720p, 5555 for 360p).",
+                 note: "0 = the stream's own"),
+        .optionalString("video", "directory", \.video.directory, default: nil,
+                        help: "The recordings' own directory; \"\" = `video` inside [log] directory.",
+                        comment: "\"\" = video/ inside [log] directory", problem: C.logPathProblem),
+        // Our choice: the 720p stream runs at up to 4 Mbit/s, about 360 MB for a 12-minute battery: five such flights.
+        .integer("video", "max_total_mb", \.video.maxTotalMegabytes,
+                 ParameterSpec("videoMaxTotalMegabytes", unit: "MB", range: 0...10_000_000, default: 2000),
+                 help: "At most this many MB of recordings in the directory, this one included, oldest deleted first; 0 = no limit.",
+                 note: "0 = no limit"),
+        // Our choice: room for the flight logs and the system to go on after the video stops.
+        .integer("video", "min_free_mb", \.video.minFreeMegabytes,
+                 ParameterSpec("videoMinFreeMegabytes", unit: "MB", range: 0...10_000_000, default: 500),
+                 help: "Below this many MB free on the directory's file system, recording stops (and says so).",
+                 note: "0 = no floor"),
     ]
 }

@@ -37,6 +37,8 @@ public struct FollowMeConfiguration: Sendable, Equatable {
     public internal(set) var status: Status
     /// `[web]`.
     public internal(set) var web: Web
+    /// `[video]`: recording the AR.Drone's camera while it flies (docs/video.md).
+    public internal(set) var video: Video = Video()
 
     /// The config's own tables at placeholders, the core's structs at the core's defaults; only
     /// ``defaults`` starts from here.
@@ -215,6 +217,38 @@ extension FollowMeConfiguration {
     public struct Status: Sendable, Equatable {
         /// The socket's path; "" (the default) = no socket. `followme run --status-socket` overrides it.
         public internal(set) var socketPath: String = ""
+    }
+
+    /// `[video]`: the AR.Drone's camera recorded while the drone flies (docs/video.md §3).
+    public struct Video: Sendable, Equatable {
+        /// Record while airborne. A file without the key means off (existing installs keep their disk use);
+        /// the shipped file turns it on.
+        public internal(set) var record = false
+        /// Which H.264 stream is recorded.
+        public internal(set) var stream: VideoStream = .hd720
+        /// The drone's TCP port for it; 0 (the default) = the stream's own (5553 for 720p, 5555 for 360p).
+        public internal(set) var port: Int = 0
+        /// The recordings' own directory; `nil` (file: "", the default) = `video/` inside `[log] directory`
+        /// (``effectiveDirectory(log:)``).
+        public internal(set) var directory: String? = nil
+        /// At most this many megabytes (10^6 bytes) of recordings in the directory, the current one
+        /// included, oldest deleted first with a log line each (0 = no limit).
+        public internal(set) var maxTotalMegabytes: Int = 0
+        /// Below this many free megabytes on the directory's file system recording stops and says so (0 = no floor).
+        public internal(set) var minFreeMegabytes: Int = 0
+
+        /// Where recordings go: `directory`, else `video` inside `[log] directory`, else `out/video`.
+        public func effectiveDirectory(log: Log) -> String {
+            if let directory { return directory }
+            if let logs = log.directory { return (logs.hasSuffix("/") ? logs : logs + "/") + "video" }
+            return "out/video"
+        }
+    }
+
+    /// `[video] stream`: the AR.Drone's 720p recording stream (TCP 5553) or its 360p live stream (TCP 5555).
+    public enum VideoStream: String, Sendable, Equatable, CaseIterable {
+        case hd720 = "720p"
+        case sd360 = "360p"
     }
 
     /// `[web]`: the phone cockpit `followme run` serves (the state, the plan view, HOLD/RESUME/LAND/START).

@@ -36,7 +36,8 @@ public enum LinkEvent: Sendable, Equatable {
     case socketReopened(socket: String, localPort: Int, samePort: Bool, attempts: Int, downSeconds: Double,
                         at: MonotonicTime)
     /// The vehicle's camera changed state as the link drives it (`reason`: for a person); each state once
-    /// per change, so "no camera" is said once (MAVLink only: docs/mavlink.md §7.15).
+    /// per change, so "no camera" is said once (MAVLink: docs/mavlink.md §7.15; the AR.Drone's video
+    /// recorder with `[video] record`: docs/video.md §3).
     case camera(state: CameraRecordingState, reason: String, at: MonotonicTime)
     /// A message for a person (e.g. MAVLink STATUSTEXT); `severity` on the sender's scale, if it has one.
     case notice(text: String, severity: Int?, at: MonotonicTime)

@@ -26,6 +26,9 @@ struct ShippedConfigAndRenderingTests {
         // The checkout's status socket (the built-in default is none: a socket per test run would clash)
         #expect(parsed.status.socketPath == "out/followme.sock")
         parsed.status.socketPath = ""
+        // Video recording on (the built-in default is off: a file without the key records nothing)
+        #expect(parsed.video.record && parsed.video.stream == .hd720 && parsed.video.maxTotalMegabytes == 2000)
+        parsed.video.record = false
         #expect(parsed == .defaultsWithDevices)
         #expect(parsed.target.device == "/dev/gpstarget" && parsed.onboard.device == "/dev/gpsonboard")
         #expect(parsed.log.directory == "out/flights" && parsed.log.maxFlights == 50 && parsed.log.maxTotalMegabytes == 200)
@@ -173,10 +176,10 @@ struct ShippedConfigAndRenderingTests {
                "f.toml:9: folow: unknown table [folow], refusing to guess what it means; did you mean [follow]?"),
               (.unknownTable(path: "f.toml", line: 9, table: "weather", suggestion: nil),
                "f.toml:9: weather: unknown table [weather], refusing to guess what it means; known tables: gpsd, target, "
-                   + "onboard, drone, mavlink, follow, failsafe, log, status, web"),
+                   + "onboard, drone, mavlink, follow, failsafe, log, status, web, video"),
               (.unknownKey(path: "f.toml", line: 1, key: "foo", suggestion: nil),
                "f.toml:1: foo: unknown key, refusing to guess what it means; keys belong in a table: [gpsd], "
-                   + "[target], [onboard], [drone], [mavlink], [follow], [failsafe], [log], [status], [web]"),
+                   + "[target], [onboard], [drone], [mavlink], [follow], [failsafe], [log], [status], [web], [video]"),
               (.outOfRange(path: "f.toml", line: 30, key: "follow.standoff_m", value: "nan", range: "2 to 50"),
                "f.toml:30: follow.standoff_m: nan is out of range; allowed: 2 to 50"),
               (.invalid(path: "f.toml", line: nil, key: "target.device", reason: "must name the device"),

@@ -12,6 +12,7 @@ struct FuzzCorpusReplayTests {
         (name: "at", property: FuzzProperty.at),
         (name: "config", property: FuzzProperty.config),
         (name: "mavlink", property: FuzzProperty.mavlink),
+        (name: "pave", property: FuzzProperty.pave),
     ]
 
     @Test("Every corpus and finding input keeps its target's property", arguments: targets.map(\.name))

@@ -201,6 +201,7 @@ struct ArchitectureTests {
         "Simulation/Fuzzing/ArbitraryValues.swift": "arbitrary navdata and PCMD values for the fuzzers",
         "Simulation/Fuzzing/FuzzProperty.swift": "properties of the families' decoders",
         "Simulation/Fuzzing/FuzzProperty+MAVLink.swift": "properties of the MAVLink decoder",
+        "Simulation/Fuzzing/FuzzProperty+PaVE.swift": "properties of the AR.Drone PaVE video reader",
         "Simulation/Fuzzing/NavdataFuzzer.swift": "fuzzes the AR.Drone navdata decoder",
         "Simulation/NaiveBaselineController.swift": "the bench's naive baseline speaks PCMD to the AR.Drone plant",
         "Simulation/Server/SimulatorCore.swift": "`followme sim` serves either family's simulated vehicle",

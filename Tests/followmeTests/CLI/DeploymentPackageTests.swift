@@ -73,12 +73,12 @@ extension DeploymentFilesTests {
 
     // MARK: - debian/
 
-    @Test("debian/control: Depends gpsd and the libgps soname from dpkg-shlibdeps, Recommends gpsd-clients and qrencode; the user is not in dialout")
+    @Test("debian/control: Depends gpsd and the libgps soname from dpkg-shlibdeps, Recommends gpsd-clients, qrencode and ffmpeg; the user is not in dialout")
     func debianMetadata() throws {
         let control = try Self.repoText("debian/control")
         let followme = try #require(control.components(separatedBy: "\nPackage: followme\n").last?.components(separatedBy: "\nPackage: ").first)
         #expect(followme.contains("\nDepends: gpsd, ${shlibs:Depends}, ${misc:Depends}\n"), "\(followme)")
-        #expect(followme.contains("\nRecommends: gpsd-clients, qrencode\n"))
+        #expect(followme.contains("\nRecommends: gpsd-clients, qrencode, ffmpeg\n"))
         #expect(followme.hasPrefix("Architecture: any\n"), "\(followme)")
         #expect(!control.contains("amd64") && !control.contains("libgps28"), "the architecture and the soname are derived, not named")
         let sysusers = try Self.repoText("debian/followme.sysusers").split(separator: "\n").filter { !$0.hasPrefix("#") }
