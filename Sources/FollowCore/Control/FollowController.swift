@@ -186,8 +186,8 @@ public struct FollowController: Sendable {
         let margin = separationUncertaintyMeters.isFinite ? max(separationUncertaintyMeters, 0) : 0
         let estimateLimit = approachLimit(drone: drone.position, person: target.position,
                                           personVelocity: target.velocity, margin: margin)
-        let stopPointLimit = approachLimit(drone: drone.position, person: stopPoint,
-                                           personVelocity: stopPointVelocity(lastFix: targetLastFix, reported: targetLastFixVelocity),
+        let stopPointMotion = stopPointVelocity(lastFix: targetLastFix, reported: targetLastFixVelocity)
+        let stopPointLimit = approachLimit(drone: drone.position, person: stopPoint, personVelocity: stopPointMotion,
                                            margin: 0, awayOnly: true)
         velocity = HalfPlane.project(velocity, estimateLimit, stopPointLimit)
         // Moving away from where the person measurably is: an escape, which the vehicle's slew limits must not delay.
@@ -206,8 +206,7 @@ public struct FollowController: Sendable {
                           noseHeadingDegrees: noseHeadingDegrees))
         let stopFeedforward = brakingFeedforward(
             drone: drone.position, droneVelocity: predicted.velocity, velocity: velocity, person: stopPoint,
-            personVelocity: stopPointVelocity(lastFix: targetLastFix, reported: targetLastFixVelocity), margin: 0,
-            awayOnly: true)
+            personVelocity: stopPointMotion, margin: 0, awayOnly: true)
         let estimateFeedforward = brakingFeedforward(
             drone: drone.position, droneVelocity: predicted.velocity, velocity: velocity, person: target.position,
             personVelocity: target.velocity, margin: margin)
