@@ -52,10 +52,11 @@ func rampedDistance(_ t: Double, speed: Double, acceleration: Double?) -> Double
     return t < ramp ? acceleration * t * t / 2 : speed * ramp / 2 + speed * (t - ramp)
 }
 
-/// Speed after `t` seconds of `rampedDistance`'s start, m/s.
+/// Speed after `t` seconds of `rampedDistance`'s start, m/s. Starting at once, the person moves from the
+/// start's instant on (t = 0 included), as a receiver's Doppler taken at that instant reports.
 func rampedSpeed(_ t: Double, speed: Double, acceleration: Double?) -> Double {
+    guard let acceleration, acceleration > 0 else { return t >= 0 ? speed : 0 }
     guard t > 0 else { return 0 }
-    guard let acceleration, acceleration > 0 else { return speed }
     return min(speed, acceleration * t)
 }
 

@@ -129,6 +129,11 @@ struct PersonScenarioTests {
         // Given the stop-dead variant, Then velocity jumps in one step
         let dead = StopAndGoScenario(speedMetersPerSecond: 3, walkSeconds: 8, stopSeconds: 3, accelerationMetersPerSecondSquared: nil)
         #expect(dead.state(atSeconds: 7.999).velocityENU.length == 3 && dead.state(atSeconds: 8.001).velocityENU == .zero)
+        // And starting again at once, they move from the restart's very instant (11 s: a 1 Hz receiver's epoch
+        // falls on it, and its Doppler says 3 m/s, not standing), still where they stood
+        #expect(dead.state(atSeconds: 11).velocityENU.length == 3)
+        #expect(dead.state(atSeconds: 11).positionPlane == dead.state(atSeconds: 10.5).positionPlane)
+        #expect(dead.state(atSeconds: 10.999).velocityENU == .zero)
         // And at the bound the jogger covers 3²/(2·4) = 1.125 m braking
         let hard = StopAndGoScenario(speedMetersPerSecond: 3, walkSeconds: 8, stopSeconds: 3)
         let braked = hard.state(atSeconds: 9).positionPlane - hard.state(atSeconds: 8).positionPlane
