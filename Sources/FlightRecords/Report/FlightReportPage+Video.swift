@@ -41,8 +41,10 @@ extension FlightReportPage {
     /// The video section; empty without recordings.
     func videoSection() -> String {
         guard !videos.isEmpty else { return "" }
-        var out = "<section id=\"video\" class=\"card\">\n<h2>Video <span class=\"method\">(the drone's front camera: "
-        out += "the plan view's markers and the charts' line follow the picture; click a chart or a thumbnail to seek)"
+        var out = "<section id=\"video\" class=\"card\">\n<h2>Video <span class=\"method\">(the drone's front camera"
+        out += videos.contains { $0.mp4Href != nil }
+            ? ": the plan view's markers and the charts' line follow the picture; click a chart or a thumbnail to seek)"
+            : ")"
         out += "</span></h2>\n"
         for video in videos { out += recordingFigure(video) }
         out += "</section>\n"
