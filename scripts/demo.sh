@@ -8,9 +8,9 @@
 #
 # then prints a scored report (RMS standoff error, minimum separation) and the paths of the
 # flight log, GPX, SVG and the HTML report page (`followme report`; open it in a browser), and, for the
-# AR.Drone with ffmpeg installed, last, the flight's MP4: the simulated camera (ffmpeg's testsrc, a
-# frame counter) recorded from take-off to landing with `[video] record`, muxed by `followme video mux`
-# (docs/video.md).
+# AR.Drone with ffmpeg installed, the report with the flight's video in it and, last, the MP4 beside it:
+# the simulated camera (ffmpeg's testsrc, a frame counter) recorded from take-off to landing with
+# `[video] record`, muxed by `followme video mux` (docs/video.md §5, §7).
 # Every process it starts is stopped by its PID, also on Ctrl-C.
 # DEMO_SECONDS (default 60) sets how long it follows before landing. DEMO_PROTOCOL=mavlink flies the
 # simulator's MAVLink Copter (an ArduPilot-like multicopter) instead of the AR.Drone 2.0.
@@ -85,16 +85,23 @@ echo "followme demo: followme run exited $status" >&2
 "$bin" log report "$log"
 "$bin" log gpx "$log" -o "$out/flight.gpx"
 "$bin" log plot "$log" -o "$out/flight.svg"
-# The after-flight page (summary, plan view, time series); `followme report` prints its path.
+# The flight's video, muxed after the flight (never in its stop path): followme video mux prints the MP4's path.
+mp4=""
+if [ -n "$video_port" ]; then
+    raw=$(ls "$out/video"/*.h264 2>/dev/null | tail -1)
+    if [ -n "$raw" ]; then mp4=$("$bin" video mux --directory "$out/video" "$raw" | tail -1); fi
+fi
+# The after-flight page (summary, plan view, the video with its thumbnails, time series); `followme report`
+# prints its path and finds the recording from the flight log's notice lines.
 report=$("$bin" report "$log" -o "$out/flight.html")
 echo "flight log: $log"
 echo "GPX:        $out/flight.gpx"
 echo "SVG:        $out/flight.svg"
-echo "report:     $report"
-# The flight's video, muxed after the flight (never in its stop path): followme video mux prints the MP4's path.
-if [ -n "$video_port" ]; then
-    raw=$(ls "$out/video"/*.h264 2>/dev/null | tail -1)
-    if [ -n "$raw" ]; then echo "video:      $("$bin" video mux --directory "$out/video" "$raw" | tail -1)"
-    else echo "video:      none recorded (see the flight log's notice lines)"; fi
+if [ -n "$mp4" ]; then
+    echo "report:     $report (with the video: it links ${mp4#"$out/"} beside it)"
+    echo "video:      $mp4"
+else
+    echo "report:     $report"
+    if [ -n "$video_port" ]; then echo "video:      none recorded (see the flight log's notice lines)"; fi
 fi
 exit "$status"

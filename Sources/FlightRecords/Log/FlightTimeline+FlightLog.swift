@@ -29,6 +29,7 @@ extension FlightTimeline {
 
         self.init(title: title)
         endSeconds = end
+        logStartSeconds = t0
         standoffMeters = report.standoffMeters
         minSeparationMeters = report.minSeparationLimitMeters
         scores = Scores(

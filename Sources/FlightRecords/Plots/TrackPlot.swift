@@ -32,8 +32,23 @@ public struct TrackPlot: Sendable, Hashable {
     public static let personColor = "#1f77b4"
     public static let droneColor = "#d62728"
 
-    /// The SVG document (UTF-8 text, starts with `<svg`).
-    public func svg() -> String {
+    /// Where `svg()` draws a point: pixels in its viewBox of the plane's metres east/north, equal scale
+    /// on both axes; and the plot rectangle.
+    public struct Projection: Sendable, Hashable {
+        public var left: Double, top: Double, plotWidth: Double, plotHeight: Double
+        /// Pixels per metre.
+        public var scale: Double
+        /// The metres east at the plot's left edge and north at its top edge.
+        public var east0: Double, north1: Double
+
+        /// The viewBox x of `east` metres.
+        public func x(_ east: Double) -> Double { left + (east - east0) * scale }
+        /// The viewBox y of `north` metres.
+        public func y(_ north: Double) -> Double { top + (north1 - north) * scale }
+    }
+
+    /// The mapping `svg()` uses for this plot's series and size.
+    public func projection() -> Projection {
         let w = max(widthPixels, 200), h = max(heightPixels, 200)
         let left = 72.0, right = 24.0, top = 44.0 + 16.0 * Double(notes.count), bottom = 56.0
         let plotWidth = w - left - right, plotHeight = max(h - top - bottom, 50)
@@ -53,8 +68,20 @@ public struct TrackPlot: Sendable, Hashable {
         let scale = min(plotWidth / spanE, plotHeight / spanN)
         let visibleE = plotWidth / scale, visibleN = plotHeight / scale
         let east0 = centerE - visibleE / 2, north1 = centerN + visibleN / 2
-        func x(_ east: Double) -> Double { left + (east - east0) * scale }
-        func y(_ north: Double) -> Double { top + (north1 - north) * scale }
+        return Projection(left: left, top: top, plotWidth: plotWidth, plotHeight: plotHeight, scale: scale,
+                          east0: east0, north1: north1)
+    }
+
+    /// The SVG document (UTF-8 text, starts with `<svg`).
+    public func svg() -> String {
+        let w = max(widthPixels, 200), h = max(heightPixels, 200)
+        let projection = projection()
+        let (left, top, plotWidth, plotHeight, scale) =
+            (projection.left, projection.top, projection.plotWidth, projection.plotHeight, projection.scale)
+        let (east0, north1) = (projection.east0, projection.north1)
+        let (visibleE, visibleN) = (plotWidth / scale, plotHeight / scale)
+        func x(_ east: Double) -> Double { projection.x(east) }
+        func y(_ north: Double) -> Double { projection.y(north) }
 
         var out = ""
         out.reserveCapacity(4096 + series.reduce(0) { $0 + $1.pointsPlane.count * 16 })

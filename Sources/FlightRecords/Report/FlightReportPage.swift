@@ -13,11 +13,21 @@ import FollowCore
 /// The document is well-formed XML too (every element closed, script and style in CDATA), so a
 /// test can parse it. Every chart is an `<svg class="chart">` with an id (`chart-plan`,
 /// `chart-distance`, …); the script writes their rendered sizes into `#render-check`.
+///
+/// With `videos`, a video section follows the summary and the plan view (FlightReportPage+Video.swift):
+/// each recording's `<video controls>` links its MP4 by a relative URL (the one file the page does not
+/// hold), and the plan view's markers and the charts' cursor follow the video's time.
 public struct FlightReportPage: Sendable {
     public var timeline: FlightTimeline
+    /// The flight's recordings, in time order; empty: no video section, and no URL in the page.
+    public var videos: [FlightReportVideo] = []
 
     public init(timeline: FlightTimeline) {
         self.timeline = timeline
+    }
+
+    public init(timeline: FlightTimeline, videos: [FlightReportVideo]) {
+        (self.timeline, self.videos) = (timeline, videos)
     }
 
     /// The ids of the time-series charts, top to bottom.
@@ -42,6 +52,7 @@ public struct FlightReportPage: Sendable {
         out += summary()
         out += "<figure id=\"plan\" class=\"card\">\n\(planView())</figure>\n"
         out += "</div>\n"
+        out += videoSection()
         out += timeSeries()
         out += "<p id=\"render-check\" data-charts=\"0\">charts not measured (scripts off?)</p>\n"
         out += "</main>\n<script>\n\(FlightReportStyle.script)\n</script>\n</body>\n</html>\n"
@@ -137,6 +148,11 @@ public struct FlightReportPage: Sendable {
         // Inline SVG in HTML needs no namespace; the page carries no URL at all.
         var svg = plot.svg().replacingFirst(" xmlns=\"http://www.w3.org/2000/svg\"", with: "")
         svg = svg.replacingFirst("<svg ", with: "<svg class=\"chart plan\" id=\"chart-plan\" ")
+        // The cursor's markers go on top, before the document's one closing tag.
+        if svg.hasSuffix("</svg>\n") {
+            svg.removeLast("</svg>\n".count)
+            svg += planCursor(plot.projection()) + "</svg>\n"
+        }
         return svg
     }
 

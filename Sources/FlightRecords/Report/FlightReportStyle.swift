@@ -82,11 +82,30 @@ enum FlightReportStyle {
         svg.chart .cursor { stroke: #000; stroke-width: 1; stroke-opacity: 0.5; pointer-events: none; }
         #cursor-time { font-size: 13px; color: #333; min-height: 18px; margin: 0 0 4px; }
         #render-check { color: #999; font-size: 11px; margin-top: 24px; }
+        #video { margin-top: 20px; }
+        figure.recording { display: flex; flex-wrap: wrap; gap: 12px 16px; margin: 0 0 12px; align-items: flex-start; }
+        figure.recording video { flex: 0 1 640px; width: 640px; max-width: 100%; aspect-ratio: 16 / 9; background: #000; }
+        .no-mp4 { flex: 0 1 640px; font-size: 14px; }
+        .no-mp4 pre { white-space: pre-wrap; word-break: break-all; }
+        .thumbs { flex: 1 1 330px; display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 6px;
+                  align-content: start; }
+        button.thumb { padding: 0; border: 2px solid transparent; background: #eceff1; cursor: pointer; font-size: 11px;
+                       color: #37474f; text-align: center; }
+        button.thumb img { display: block; width: 100%; height: auto; }
+        button.thumb.current { border-color: #d62728; }
+        .thumbs-note { grid-column: 1 / -1; color: #666; font-size: 13px; margin: 0; }
+        figure.recording figcaption { flex-basis: 100%; font-size: 13px; color: #444; }
+        #plan-cursor .cursor-label { font-size: 12px; font-weight: 600; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
         /*]]>*/
         """
 
     /// The script: measures every chart once (the size goes into `#render-check`, which a headless
-    /// browser's DOM dump shows) and moves a shared time cursor over all charts with the mouse.
+    /// browser's DOM dump shows) and moves one shared time cursor: the charts' line, the readout and
+    /// the plan view's person and drone markers, to the time under the mouse on a chart, or to the
+    /// time a recording's video shows (its figure's `data-map`, on `timeupdate`, `seeked` and every
+    /// animation frame while it plays). Clicking a chart or a thumbnail seeks the video; `#video=S` in
+    /// the page's URL starts the first recording at S seconds. The time shown is left in `<body>`'s
+    /// `data-cursor-s` (and the video's own time, when a video moved it, in `data-video-s`).
     /// No `<` or `&` in it (the page stays well-formed XML).
     static let script = """
         //<![CDATA[
@@ -103,20 +122,119 @@ enum FlightReportStyle {
           var series = charts.filter(function (c) { return c.querySelector("line.cursor") !== null; });
           var readout = document.getElementById("cursor-time");
           var end = Number(document.getElementById("timeseries").getAttribute("data-end-s"));
+          var left = \(TimeAxis.left), width = \(TimeAxis.plotWidth);
+          function rows(text) {
+            return text ? text.split(" ").map(function (p) { return p.split(",").map(Number); }) : [];
+          }
+          // Column yi at x in column xi of rows ascending in it: linear between rows, clamped at the ends.
+          function lookup(table, x, xi, yi) {
+            var n = table.length;
+            if (n === 0) { return null; }
+            if (table[0][xi] >= x) { return table[0][yi]; }
+            if (x >= table[n - 1][xi]) { return table[n - 1][yi]; }
+            var lo = 0, hi = n - 1;
+            while (hi - lo > 1) {
+              var mid = (lo + hi) >> 1;
+              if (table[mid][xi] > x) { hi = mid; } else { lo = mid; }
+            }
+            var a = table[lo], b = table[hi], span = b[xi] - a[xi];
+            return span > 0 ? a[yi] + (x - a[xi]) / span * (b[yi] - a[yi]) : a[yi];
+          }
+          var plan = document.getElementById("plan-cursor");
+          var person = plan ? rows(plan.getAttribute("data-person")) : [];
+          var drone = plan ? rows(plan.getAttribute("data-drone")) : [];
+          function place(t) {
+            if (!plan) { return; }
+            var p = person.length ? [lookup(person, t, 0, 1), lookup(person, t, 0, 2)] : null;
+            var d = drone.length ? [lookup(drone, t, 0, 1), lookup(drone, t, 0, 2)] : null;
+            var dot = plan.querySelector(".cursor-person"), box = plan.querySelector(".cursor-drone");
+            var link = plan.querySelector(".cursor-link"), label = plan.querySelector(".cursor-label");
+            if (p) { dot.setAttribute("cx", p[0]); dot.setAttribute("cy", p[1]); }
+            if (d) { box.setAttribute("x", d[0] - 7); box.setAttribute("y", d[1] - 7); }
+            dot.setAttribute("visibility", p ? "inherit" : "hidden");
+            box.setAttribute("visibility", d ? "inherit" : "hidden");
+            var both = p ? d : null;
+            if (both) {
+              link.setAttribute("x1", p[0]); link.setAttribute("y1", p[1]);
+              link.setAttribute("x2", d[0]); link.setAttribute("y2", d[1]);
+            }
+            link.setAttribute("visibility", both ? "inherit" : "hidden");
+            var at = d || p;
+            if (at) { label.setAttribute("x", at[0] + 11); label.setAttribute("y", at[1] - 9); }
+            label.textContent = t.toFixed(1) + " s";
+            plan.setAttribute("visibility", "visible");
+          }
+          function show(t) {
+            var x = left + Math.min(Math.max(t, 0), end) / end * width;
+            series.forEach(function (chart) {
+              var line = chart.querySelector("line.cursor");
+              line.setAttribute("x1", x); line.setAttribute("x2", x);
+            });
+            readout.textContent = "t = " + t.toFixed(1) + " s";
+            place(t);
+            document.body.setAttribute("data-cursor-s", t.toFixed(3));
+          }
+          var recordings = Array.prototype.slice.call(document.querySelectorAll("figure.recording")).map(function (figure) {
+            var r = { figure: figure, map: rows(figure.getAttribute("data-map")), video: figure.querySelector("video"),
+                      thumbs: Array.prototype.slice.call(figure.querySelectorAll("button.thumb")),
+                      start: Number(figure.getAttribute("data-start-s")), end: Number(figure.getAttribute("data-end-s")) };
+            r.mark = function (t) {
+              var current = null;
+              r.thumbs.forEach(function (b) { if (t >= Number(b.getAttribute("data-t"))) { current = b; } });
+              r.thumbs.forEach(function (b) { b.classList.toggle("current", b === current); });
+            };
+            r.follow = function () {
+              var t = lookup(r.map, r.video.currentTime, 0, 1);
+              if (t === null) { return; }
+              show(t); r.mark(t);
+              document.body.setAttribute("data-video-s", r.video.currentTime.toFixed(3));
+            };
+            r.seek = function (v, t) {
+              show(t); r.mark(t);
+              if (!r.video) { return; }
+              if (r.video.readyState) { r.video.currentTime = v; return; }
+              r.video.addEventListener("loadedmetadata", function () { r.video.currentTime = v; }, { once: true });
+            };
+            if (r.video) {
+              r.video.addEventListener("timeupdate", r.follow);
+              r.video.addEventListener("seeked", r.follow);
+              r.video.addEventListener("play", function tick() {
+                r.follow();
+                if (!r.video.paused) { requestAnimationFrame(tick); }
+              });
+            }
+            r.thumbs.forEach(function (b) {
+              b.addEventListener("click", function () {
+                r.seek(Number(b.getAttribute("data-video-s")), Number(b.getAttribute("data-t")));
+              });
+            });
+            return r;
+          });
+          function timeAt(chart, e) {
+            var p = chart.createSVGPoint();
+            p.x = e.clientX; p.y = e.clientY;
+            var x = p.matrixTransform(chart.getScreenCTM().inverse()).x;
+            var t = (x - left) / width * end;
+            return t >= 0 ? (t > end ? null : t) : null;
+          }
           series.forEach(function (chart) {
             chart.addEventListener("mousemove", function (e) {
-              var p = chart.createSVGPoint();
-              p.x = e.clientX; p.y = e.clientY;
-              var x = p.matrixTransform(chart.getScreenCTM().inverse()).x;
-              var t = (x - \(TimeAxis.left)) / \(TimeAxis.plotWidth) * end;
-              if (t >= 0 ? t > end : true) { return; }
-              series.forEach(function (other) {
-                var line = other.querySelector("line.cursor");
-                line.setAttribute("x1", x); line.setAttribute("x2", x);
+              var t = timeAt(chart, e);
+              if (t !== null) { show(t); }
+            });
+            chart.addEventListener("click", function (e) {
+              var t = timeAt(chart, e);
+              if (t === null) { return; }
+              recordings.forEach(function (r) {
+                if (t >= r.start ? r.end >= t : false) { r.seek(lookup(r.map, t, 1, 0), t); }
               });
-              readout.textContent = "t = " + t.toFixed(1) + " s";
             });
           });
+          var asked = /^#video=([0-9]+(?:[.][0-9]+)?)$/.exec(location.hash);
+          if (asked ? recordings.length : 0) {
+            var v = Number(asked[1]);
+            recordings[0].seek(v, lookup(recordings[0].map, v, 0, 1));
+          }
         })();
         //]]>
         """

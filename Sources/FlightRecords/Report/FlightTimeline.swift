@@ -69,6 +69,9 @@ public struct FlightTimeline: Sendable, Hashable {
     public var notes: [String] = []
     /// The end of the time axis, seconds (the last record).
     public var endSeconds: Double = 0
+    /// The source's own clock at the timeline's 0 (a flight log's first `t`, CLOCK_MONOTONIC seconds):
+    /// what a recording's host times are taken against. Nil when unknown (a bench run).
+    public var logStartSeconds: Double? = nil
     /// The standoff the flight aimed for, metres.
     public var standoffMeters: Double? = nil
     /// The configured minimum separation (the line nothing should cross), metres.
