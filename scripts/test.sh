@@ -24,7 +24,7 @@ swift build --product generate-manual
 integration_targets='LinksTests|followmeTests'
 integration_suites=(
     'CockpitTests\.(CockpitServerTests|CockpitServerLoadTests|CockpitScreenshotTests|CockpitLayoutTests|CockpitPairingPageTests)'
-    'FlightRecordsTests\.(VideoMuxIntegrationTests|FlightLogRecordTests|FlightLogRetentionTests|FlightLogToolsTests|FlightStatusScreenTests|FlightTimelineAdapterTests|GeoJSONExportTests|WindLogTests|BenchReplaysTests)'
+    'FlightRecordsTests\.(VideoMuxIntegrationTests|ReportVideoIntegrationTests|FlightLogRecordTests|FlightLogRetentionTests|FlightLogToolsTests|FlightStatusScreenTests|FlightTimelineAdapterTests|GeoJSONExportTests|WindLogTests|BenchReplaysTests)'
     'FlightServiceTests\.(FlightLoopFinalStatusTests|FlightLoopFlightTests|FlightLoopLinkEventTests|FlightLoopReleasedTests|FlightLoopStatusTests|LinkStatisticsRecordTests|PersonAltitudeSpikeLogTests|StatusPublisherTests|StatusSocketCommandTests|TransitionLogLevelTests|WindStatusTests)'
     'SimulationTests\.(SimulatedVideoServerTests|SimulatedDroneProtocolTests|SimulatorControlPilotTests|SimulatorDroneLinkTests|SimulatorFaultInjectionTests|SimulatorGPSDTests|SimulatorMAVLinkCameraTests|SimulatorMAVLinkLinkTests|SimulatorMAVLinkTests|SimulatorServerTests|WindSimulatorTests)'
 )

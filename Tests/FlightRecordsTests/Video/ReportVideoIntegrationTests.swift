@@ -55,7 +55,7 @@ struct ReportVideoIntegrationTests {
         let logPath = directory + "/flights/flight.jsonl"
         try text.write(toFile: logPath, atomically: true, encoding: .utf8)
         let decoy = "2020-01-01T000000Z"
-        FileManager.default.createFile(atPath: settings.directory + "/\(decoy).h264", contents: Data([0, 0, 0, 1]))
+        #expect(FileManager.default.createFile(atPath: settings.directory + "/\(decoy).h264", contents: Data([0, 0, 0, 1])))
         try Self.indexText(frames: index.frames).write(toFile: settings.directory + "/\(decoy).video.jsonl", atomically: true, encoding: .utf8)
         #expect(!FileManager.default.fileExists(atPath: settings.directory + "/\(id).mp4"))
 
