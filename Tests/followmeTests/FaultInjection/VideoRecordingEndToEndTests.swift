@@ -61,8 +61,9 @@ final class CameraObserver: Sendable {
 
 /// End to end (real gpsd, `followme sim --video`, `followme run` with `[video] record`): the flight's
 /// recording holds the simulated camera's frames, lines up with the flight log (the picture at a host
-/// time the flight log gives is the frame the index names there), and muxes into an MP4 ffprobe reads
-/// (docs/video.md).
+/// time the flight log gives is the frame the index names there), shows as REC in the cockpit's status,
+/// and after the paired phone's LAND the cockpit hands that phone its MP4 (docs/video.md §8); `followme
+/// video mux` makes the same MP4 ffprobe reads (docs/video.md).
 @Suite("Video recording end to end (gpsd, followme sim --video, followme run)")
 struct VideoRecordingEndToEndTests {
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
@@ -114,7 +115,7 @@ struct VideoRecordingEndToEndTests {
         return Double(decoded.bytes[decoded.bytes.count - 6])
     }
 
-    @Test("a followed flight records from take-off to landing; the index lines up with the flight log, picture by picture; the MP4 is h264 1280x720",
+    @Test("a followed flight records from take-off to landing; the index lines up with the flight log, picture by picture; the cockpit says REC, then hands the paired phone the MP4",
           .timeLimit(.minutes(4)))
     func recordsTheFlight() async throws {
         let videoDirectory = try scratchDirectory(label: "video-e2e")
@@ -129,13 +130,24 @@ struct VideoRecordingEndToEndTests {
         #expect(encoded.status == 0, "ffmpeg (apt install ffmpeg)")
         let recordings = videoDirectory.appendingPathComponent("recordings").path
         let port = LoopbackPorts.freeTCPPort()
+        // And the flight's cockpit on loopback, whose pairing secret the person's phone has
+        let webPort = LoopbackPorts.freeTCPPort()
+        let codeFile = videoDirectory.appendingPathComponent("cockpit-code").path
+        try "4711\n".write(toFile: codeFile, atomically: false, encoding: .utf8)
+        #expect(chmod(codeFile, 0o600) == 0)
+        func cockpit(_ arguments: [String], _ path: String) throws -> (status: Int, body: String, seconds: Double) {
+            try CockpitGuessingEndToEndTests.curl(arguments, port: webPort, path: path)
+        }
+        var downloaded: (status: Int, unpaired: Int, listingInFlight: Int, statusLine: String, seconds: Double) = (0, 0, 0, "", 0)
+        let download = videoDirectory.appendingPathComponent("phone.mp4").path
         var flightWindow: (start: Double, end: Double) = (0, 0)
         var followingAt: Double?
         var rawAtFollowing: String?
         var observed: [(frame: Int, t: Double)] = []
         try await FaultRig.withFollowingField(
             "video-record",
-            config: ["video": ["record": "true", "port": "\(port)", "directory": "\"\(recordings)\""]],
+            config: ["video": ["record": "true", "port": "\(port)", "directory": "\"\(recordings)\""],
+                     "web": ["listen": "\"127.0.0.1:\(webPort)\"", "code_file": "\"\(codeFile)\""]],
             simArguments: ["--video", source, "--video-port", "\(port)", "--live-video-port", "0"]
         ) { rig in
             // When the drone follows for 6 s more, a second client watching the camera beside the recorder
@@ -149,9 +161,36 @@ struct VideoRecordingEndToEndTests {
             rawAtFollowing = try? FileManager.default.contentsOfDirectory(atPath: recordings).first { $0.hasSuffix(".h264") }
             #expect(rawAtFollowing != nil, "no recording while flying\n\(rig.diagnostics())")
             #expect(rig.log.text.contains("video recording started"), "no notice in the flight log")
+            // And the cockpit says REC with the recording's length, and offers no video while the only one records
+            downloaded.statusLine = try cockpit([], "/status").body
+            let pairing = try cockpit(["-H", "Content-Type: application/json", "--data-binary", #"{"secret":"4711"}"#], "/pair")
+            let token = try #require((try? JSONSerialization.jsonObject(with: Data(pairing.body.utf8)) as? [String: Any])?["token"] as? String,
+                                     "\(pairing)")
+            downloaded.listingInFlight = try cockpit(["-H", "X-FollowMe-Token: \(token)"], "/video").status
+            // When the paired phone lands the drone, then downloads the last video once the recording closed
+            let land = try cockpit(["-H", "Content-Type: application/json", "-H", "X-FollowMe-Token: \(token)",
+                                    "--data-binary", #"{"command":"land"}"#], "/command")
+            #expect(land.status == 200, "\(land)")
+            let closed = try await eventually(seconds: 30) {
+                try cockpit(["-H", "X-FollowMe-Token: \(token)"], "/video").status == 200
+            }
+            #expect(closed, "no finished recording after LAND\n\(rig.diagnostics())")
+            downloaded.unpaired = try cockpit(["-o", "/dev/null"], "/video/last").status
+            (downloaded.status, _, downloaded.seconds) = try cockpit(["-o", download, "-H", "X-FollowMe-Token: \(token)"], "/video/last")
         }
-        // Then (after SIGTERM: landed, recording closed) one recording holds the flight's frames
+        // Then the cockpit said REC while recording, and offered nothing then (the only recording was open)
+        let status = (try? JSONSerialization.jsonObject(with: Data(downloaded.statusLine.utf8)) as? [String: Any]) ?? [:]
+        let recSeconds = (status["camera_recording_s"] as? NSNumber)?.doubleValue ?? -1
+        #expect(status["camera"] as? String == "recording" && recSeconds > 1 && recSeconds < 60, "\(downloaded.statusLine)")
+        #expect(downloaded.listingInFlight == 404)
+        // And after the landing the paired phone got an MP4 ffprobe reads (made by the cockpit); an unpaired client got 401
+        #expect(downloaded.unpaired == 401 && downloaded.status == 200, "\(downloaded)")
+        let phoneProbe = try Self.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,width,height",
+                                       "-of", "default=noprint_wrappers=1", download])
+        #expect(phoneProbe.output.contains("codec_name=h264") && phoneProbe.output.contains("width=1280"), "\(phoneProbe.output)")
+        // Then (landed, recording closed) one recording holds the flight's frames
         let files = try FileManager.default.contentsOfDirectory(atPath: recordings).sorted()
+        #expect(files.filter { $0.hasSuffix(".h264") }.count == 1, "\(files)")
         let raw = try #require(files.first { $0.hasSuffix(".h264") })
         #expect(raw == rawAtFollowing)
         let base = recordings + "/" + String(raw.dropLast(5))
@@ -194,6 +233,7 @@ struct VideoRecordingEndToEndTests {
         FaultReport.record("video-record", ["frames": frames.count, "bytes": bytes.count, "mp4_s": duration, "index_span_s": span,
                                             "first_frame_after_takeoff_s": (frames.first?.t ?? 0) - flightWindow.start,
                                             "lookup_frame": frames[position].frame, "lookup_offset_s": frames[position].t - hostTime,
-                                            "lookup_luma": luma, "lookup_frame_seen": seenThen.frame])
+                                            "lookup_luma": luma, "lookup_frame_seen": seenThen.frame,
+                                            "rec_s_in_flight": recSeconds, "phone_download_s": downloaded.seconds])
     }
 }
