@@ -107,7 +107,8 @@ extension CockpitRoutes {
             return VideoRefusal(status: .notFound, message: "no MP4 yet: run \(command) on the ground unit")
         }
         if let state = board.current.status?.state, !Self.onGround(state: state) {
-            return VideoRefusal(status: .conflict, message: "the drone is flying: the MP4 is made after it lands (or run \(command) on the ground unit)")
+            return VideoRefusal(status: .conflict, message: "the drone is not on the ground (\(state)): the MP4 is made once it has landed "
+                + "(or run \(command) on the ground unit)")
         }
         guard VideoMux.findFFmpeg() != nil else {
             return VideoRefusal(status: .notFound, message: "no ffmpeg on the ground unit to make the MP4: apt install ffmpeg, or run \(command)")
@@ -118,8 +119,10 @@ extension CockpitRoutes {
     /// Makes `last`'s MP4 when it may; nil once it exists, else why not.
     private func makeMP4(_ last: LastRecording) async -> VideoRefusal? {
         if let refusal = mp4Refusal(last) { return refusal }
-        guard let recording = last.recording, let ffmpeg = VideoMux.findFFmpeg() else { return mp4Refusal(last) }
         let command = "followme video mux \(last.id)"
+        guard let recording = last.recording, let ffmpeg = VideoMux.findFFmpeg() else {
+            return VideoRefusal(status: .notFound, message: "no MP4 yet: run \(command) on the ground unit")
+        }
         logger.notice("cockpit: making the MP4 a phone asked for", metadata: ["recording": "\(last.id)"])
         switch await muxing.run(recording, ffmpeg: ffmpeg, niceness: Self.muxNiceness) {
         case nil:
