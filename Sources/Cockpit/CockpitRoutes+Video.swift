@@ -39,8 +39,8 @@ extension CockpitRoutes {
     /// `GET /video/last` with a paired phone's token, or `?ticket=` from `POST /video/ticket` (once,
     /// within its lifetime): the last finished recording's MP4, streamed from its file as
     /// `video/mp4`, `attachment`. Its missing MP4 is made first (ffmpeg `-c copy`, `nice` 10, one at a
-    /// time) when the drone is on the ground (no status, preflight or landed) and `muxOnRequest` allows;
-    /// else 409 while flying, 404 without ffmpeg, each naming `followme video mux ID`. 401 unpaired.
+    /// time) when the drone is on the ground (no status, preflight or landed); else 409 in any other
+    /// state, 404 without ffmpeg, each naming `followme video mux ID`. 401 unpaired.
     func downloadLastVideo(_ request: Request, context: CockpitRequestContext) async -> Response {
         let byTicket = request.uri.queryParameters.get("ticket").map { downloadTickets.redeem($0, now: clock()) } ?? false
         guard byTicket || isPaired(request) else { return Self.videoNotPaired() }
@@ -96,15 +96,12 @@ extension CockpitRoutes {
         return .success(last)
     }
 
-    /// Why `last`'s missing MP4 cannot be made now (nil: it can): no raw stream, `muxOnRequest` off,
-    /// the drone not on the ground, or no ffmpeg.
+    /// Why `last`'s missing MP4 cannot be made now (nil: it can): no raw stream, the drone not on the
+    /// ground, or no ffmpeg.
     private func mp4Refusal(_ last: LastRecording) -> VideoRefusal? {
         let command = "followme video mux \(last.id)"
         guard last.recording != nil else {
             return VideoRefusal(status: .notFound, message: "the recording \(last.id) has no MP4 and no raw stream")
-        }
-        guard settings.muxOnRequest else {
-            return VideoRefusal(status: .notFound, message: "no MP4 yet: run \(command) on the ground unit")
         }
         if let state = board.current.status?.state, !Self.onGround(state: state) {
             return VideoRefusal(status: .conflict, message: "the drone is not on the ground (\(state)): the MP4 is made once it has landed "

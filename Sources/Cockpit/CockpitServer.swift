@@ -30,10 +30,6 @@ public struct CockpitSettings: Sendable {
     /// The recordings' directory (`[video] directory`), whose last finished recording a paired phone may
     /// download as an MP4 (`GET /video/last`); nil: the cockpit offers no video.
     public var videoDirectory: String?
-    /// Whether the cockpit may make a recording's missing MP4 itself (ffmpeg `-c copy`, at low priority)
-    /// when a paired phone asks for it while the drone is on the ground; false: it answers 404 with the
-    /// `followme video mux` command.
-    public var muxOnRequest = true
 
     public init(host: String, port: Int, code: PairingCode, landWithoutCode: Bool = false) {
         (self.host, self.port, self.code, self.landWithoutCode) = (host, port, code, landWithoutCode)

@@ -6,7 +6,7 @@ extension CockpitPage {
     /// reconnects by itself, also when it stays open but silent for 6 s; when it fails, one
     /// `fetch("/events")` asks the server why (a 503's `{"error":…}`, which `EventSource` cannot
     /// read) and the banner shows that instead of only "reconnecting". REC and its length show while the
-/// status's `camera` is `recording` (`camera_recording_s`). `event: security` messages (a paired phone's stream) show as a dismissable
+    /// status's `camera` is `recording` (`camera_recording_s`). `event: security` messages (a paired phone's stream) show as a dismissable
     /// warning that comes back with each new message. Pairing and commands: `scriptPairing`.
     static let script = #"""
         "use strict";
