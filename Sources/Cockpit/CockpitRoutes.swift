@@ -9,7 +9,8 @@ import Synchronization
 
 /// The cockpit's routes: `GET /` the page, `GET /status` the latest status, `GET /events` the
 /// status as Server-Sent Events, `POST /pair` the secret for a token, `GET /session` whether a token
-/// is paired, `POST /command` HOLD/RESUME/LAND/START and a change of follow mode (docs/commands.md
+/// is paired, `POST /command` HOLD/RESUME/LAND/START and a change of follow mode, and for a paired
+/// phone `GET /video`, `POST /video/ticket` and `GET /video/last`, the last flight's MP4 (docs/commands.md
 /// §4.8 lists every answer). Reads the board and submits to the inbox; nothing here waits for the flight but a
 /// command's reply, which is bounded by `replyTimeout`.
 struct CockpitRoutes: Sendable {
@@ -25,6 +26,8 @@ struct CockpitRoutes: Sendable {
     let streams: StreamSlots
     let lockoutRefusals: LockoutRefusals
     let missingCodeRefusals: LockoutRefusals
+    let downloadTickets: DownloadTickets
+    let muxing: MuxSlot
 
     /// The largest `/command` body, bytes: our choice; `{"command":"resume","code":"…"}` is under 60,
     /// and a 128-byte file code fits many times over.
@@ -50,6 +53,8 @@ struct CockpitRoutes: Sendable {
         streams = StreamSlots(limit: settings.maxStreams, maxPerClient: settings.maxStreamsPerClient)
         lockoutRefusals = LockoutRefusals()
         missingCodeRefusals = LockoutRefusals()
+        downloadTickets = DownloadTickets()
+        muxing = MuxSlot()
     }
 
     func router() -> Router<CockpitRequestContext> {
@@ -69,6 +74,9 @@ struct CockpitRoutes: Sendable {
         router.get("/events") { request, context in events(request, client: context.client) }
         router.post("/command") { request, context in await command(request, client: context.client) }
         router.post("/pair") { request, context in await pair(request, client: context.client) }
+        router.get("/video") { request, _ in lastVideo(request) }
+        router.post("/video/ticket") { request, _ in videoTicket(request) }
+        router.get("/video/last") { request, context in await downloadLastVideo(request, context: context) }
         router.get("/session") { request, _ in
             Self.json(.ok, #"{"paired":\#(authority.isPaired(request.headers[.init(Self.tokenHeaderName)!], now: clock()))}"#)
         }

@@ -27,6 +27,9 @@ public struct CockpitSettings: Sendable {
     /// Where paired phones' tokens are kept across restarts (`$STATE_DIRECTORY/cockpit-tokens` under
     /// systemd); nil: for this run only. Only used with `codeFile`.
     public var tokenFile: String?
+    /// The recordings' directory (`[video] directory`), whose last finished recording a paired phone may
+    /// download as an MP4 (`GET /video/last`); nil: the cockpit offers no video.
+    public var videoDirectory: String?
 
     public init(host: String, port: Int, code: PairingCode, landWithoutCode: Bool = false) {
         (self.host, self.port, self.code, self.landWithoutCode) = (host, port, code, landWithoutCode)

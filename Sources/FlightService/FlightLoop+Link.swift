@@ -92,9 +92,9 @@ extension FlightLoop {
             link("bootstrap-fallback") { $0.reason = reason }
         case .configurationComplete(let failedKeys, _):
             link("config-complete") { $0.failed = failedKeys.joined(separator: ",") }
-        case .camera(let state, let reason, _):
+        case .camera(let state, let reason, let at):
             // Said once per change by the link: "no camera" once, recording and stopped as they happen.
-            statusTracker.camera = (state, reason)
+            statusTracker.noteCamera(state, reason: reason, at: at)
             let level: Logger.Level = state == .refused ? .warning : .notice
             logger.log(level: level, "camera \(state.rawValue)", metadata: ["camera": "\(state.rawValue)", "reason": "\(reason)"])
             link("camera") { ($0.value, $0.reason) = (state.rawValue, reason) }

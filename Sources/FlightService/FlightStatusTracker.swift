@@ -12,7 +12,10 @@ struct FlightStatusTracker {
     /// The latest operator command, as the status shows it.
     var operatorCommand: FlightStatus.OperatorCommandStatus?
     /// The vehicle's camera as the link last reported it (`LinkEvent.camera`); nil before any report.
-    var camera: (state: CameraRecordingState, reason: String)?
+    private(set) var camera: (state: CameraRecordingState, reason: String)?
+    /// When the camera entered its state (the event's own time, the flight's clock); kept while the
+    /// link repeats the same state, so a recording's length runs from its start.
+    private var cameraSince: MonotonicTime?
     private var transitions: [FlightStatus.Transition] = []
     private var navdataHertz: Double?
     private var commandsPerSecond: Double?
@@ -40,6 +43,12 @@ struct FlightStatusTracker {
         case .connected, .gpsdError:
             break
         }
+    }
+
+    /// The link's report of the camera at `at`: the state, and from when it holds.
+    mutating func noteCamera(_ state: CameraRecordingState, reason: String, at: MonotonicTime) {
+        if camera?.state != state { cameraSince = at }
+        camera = (state, reason)
     }
 
     mutating func note(_ transition: FlightTransition, now: MonotonicTime) {
@@ -107,6 +116,8 @@ struct FlightStatusTracker {
         s.takeoff = machine.failsafeParameters.takeOffOnStart ? "start" : "auto"
         s.operatorCommand = operatorCommand
         (s.camera, s.cameraReason) = (camera?.state.rawValue, camera?.reason)
+        s.cameraSinceT = cameraSince?.seconds
+        if camera?.state == .recording, let since = cameraSince { s.cameraRecordingSeconds = max(0, now.seconds(since: since)) }
         let follow = machine.followParameters
         s.follow = FlightStatus.FollowModeStatus {
             ($0.mode, $0.angleDegrees, $0.orbitDirection) = (follow.mode.rawValue, follow.angleDegrees, follow.orbitDirection.rawValue)

@@ -30,6 +30,8 @@ extension RunCommand {
         var settings = CockpitSettings(host: endpoint.host, port: endpoint.port, code: code,
                                        landWithoutCode: config.web.landWithoutCode)
         settings.codeFile = config.web.codeFile
+        // A paired phone downloads the last finished recording from here (GET /video/last).
+        settings.videoDirectory = config.video.effectiveDirectory(log: config.log)
         // systemd's StateDirectory= (the unit's /var/lib/followme): paired phones stay paired across a restart.
         settings.tokenFile = ProcessInfo.processInfo.environment["STATE_DIRECTORY"]
             .flatMap { $0.split(separator: ":").first.map(String.init) }.map { $0 + "/cockpit-tokens" }

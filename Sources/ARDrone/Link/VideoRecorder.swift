@@ -177,6 +177,8 @@ final class VideoRecorderCore {
         guard let raw = VideoOutputFile(creating: rawPath), let index = VideoOutputFile(creating: indexPath) else {
             return refuse("video not recorded: cannot create \(rawPath): \(String(cString: strerror(errno)))")
         }
+        // Held until the file closes: the cockpit never offers a recording still being written.
+        raw.lockExclusive()
         (self.raw, self.index) = (raw, index)
         (stats.recording, stats.recordingID, stats.rawPath, stats.indexPath, stats.stoppedReason) = (true, id, rawPath, indexPath, nil)
         let now = clock()

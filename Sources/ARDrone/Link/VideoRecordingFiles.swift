@@ -8,6 +8,9 @@ import Glibc
 /// index) and, once muxed, `<id>.mp4`; `<id>` is the UTC second the recording started,
 /// `2026-12-07T150102Z`, with `-2`, `-3`, … for a second one in the same second. Nothing else in
 /// the directory is counted or touched.
+///
+/// While a recorder writes a recording it holds an exclusive `flock(2)` on its `.h264`
+/// (``isBeingWritten(_:)`` asks): released when the file is closed, or when the process dies.
 public enum VideoRecordingFiles {
     public static let rawExtension = ".h264"
     public static let indexExtension = ".video.jsonl"
@@ -72,6 +75,17 @@ public enum VideoRecordingFiles {
         entries(of: directory).map(\.name).filter { recordingID(ofFile: $0) == id }.sorted()
     }
 
+    /// Whether a recorder holds `path` (a recording's `.h264`) open for writing now: its exclusive
+    /// `flock(2)`, taken when the recording opens and released when it closes or its process ends.
+    /// False for a file that does not exist or cannot be opened.
+    public static func isBeingWritten(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { _ = Glibc.close(fd) }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 { return false }
+        return errno == EWOULDBLOCK
+    }
+
     /// Free bytes for an unprivileged writer on the file system holding `path` (nil if unknown).
     public static func freeBytes(at path: String) -> Int64? {
         var s = statvfs()
@@ -90,7 +104,7 @@ public enum VideoRecordingFiles {
     }
 
     /// `(name, size)` of the regular files in `directory`.
-    static func entries(of directory: String) -> [(name: String, size: Int64)] {
+    public static func entries(of directory: String) -> [(name: String, size: Int64)] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var result: [(String, Int64)] = []
@@ -119,6 +133,13 @@ final class VideoOutputFile {
         self.path = path
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd < 0 { return nil }
+    }
+
+    /// Takes an exclusive `flock(2)` on the file, held until it is closed: how others tell a recording
+    /// being written (``VideoRecordingFiles/isBeingWritten(_:)``). False if the lock could not be taken.
+    @discardableResult
+    func lockExclusive() -> Bool {
+        fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0
     }
 
     /// Writes all of `bytes`; false on an error (the file is then left as it is).

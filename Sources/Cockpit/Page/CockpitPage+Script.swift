@@ -5,7 +5,8 @@ extension CockpitPage {
     /// values (distance, vitals, plan, GPS tiles) grey out with "N s ago" after `OLD_S`. The stream
     /// reconnects by itself, also when it stays open but silent for 6 s; when it fails, one
     /// `fetch("/events")` asks the server why (a 503's `{"error":…}`, which `EventSource` cannot
-    /// read) and the banner shows that instead of only "reconnecting". `event: security` messages (a paired phone's stream) show as a dismissable
+    /// read) and the banner shows that instead of only "reconnecting". REC and its length show while the
+    /// status's `camera` is `recording` (`camera_recording_s`). `event: security` messages (a paired phone's stream) show as a dismissable
     /// warning that comes back with each new message. Pairing and commands: `scriptPairing`.
     static let script = #"""
         "use strict";
@@ -84,8 +85,22 @@ extension CockpitPage {
           else detail = words(s.reason);
           if (s.dry_run) detail += " · DRY RUN";
           text("state", title); text("detail", detail);
-          renderDistance(s); renderTiles(s); renderWarnings(s); renderButtons(s, st, waiting); drawPlan(s);
+          renderDistance(s); renderTiles(s); renderWarnings(s); renderButtons(s, st, waiting); drawPlan(s); renderCamera(s);
           tick();
+        }
+        // REC and the recording's length (m:ss) while the camera records; a refusal in small type.
+        // When a recording ends or the drone lands, the paired phone asks again whether there is a video to download.
+        let cameraWas = null;
+        function onGround(s) { return !s || ["preflight", "landed"].includes(parseState(s.state).kind); }
+        function renderCamera(s) {
+          const recording = s.camera === "recording", secs = Math.floor(Math.max(0, s.camera_recording_s ?? 0));
+          $("rec").hidden = !recording;
+          if (recording) text("rec", s.camera_recording_s === undefined ? "REC" : "REC " + Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0"));
+          $("camera-note").hidden = s.camera !== "refused";
+          text("camera-note", s.camera === "refused" ? "camera refused: " + (s.camera_reason || "no reason given") : "");
+          const now = (s.camera ?? "") + "|" + onGround(s);
+          if (cameraWas !== null && cameraWas !== now && typeof checkVideo === "function") checkVideo();
+          cameraWas = now;
         }
         function renderDistance(s) {
           const d = s.person ? s.person.distance_m : undefined, min = s.min_separation_m || 0, standoff = s.standoff_m || 0;

@@ -11,6 +11,9 @@ extension CockpitPage {
     ///   asks for pairing.
     /// - At each (re)opened stream, every 10 s and when the page is shown again `GET /session` checks
     ///   the token; `paired:false` (a rotated secret) forgets it and shows the sheet.
+    /// - A paired phone asks `GET /video` (with each session check, and when the camera's state changes)
+    ///   and shows "Download last video" when there is one; the link fetches a one-use ticket
+    ///   (`POST /video/ticket`) and downloads from the address it names.
     /// - A command answered 401 forgets the token, shows the sheet and sends the command once more
     ///   after pairing; a LAND that did not go through says so in red until the next answer (or 60 s).
     static let scriptPairing = #"""
@@ -95,7 +98,41 @@ extension CockpitPage {
             const body = r.ok ? await r.json() : {};
             if (body.paired === false && token() === t) { forgetToken(); askCode("This phone's pairing is no longer valid (a new code was made): pair again."); }
           } catch (x) {}
+          checkVideo();
         }
+        // The last flight's video, for a paired phone: `GET /video` says whether there is one (and its
+        // length and size); the link is hidden in the air, while the camera records and on an unpaired phone.
+        async function checkVideo() {
+          const t = token(), card = $("video-card");
+          if (!t || !onGround(last) || (last && last.camera === "recording")) { card.hidden = true; return; }
+          try {
+            const r = await fetch("/video", {headers: {"X-FollowMe-Token": t}, cache: "no-store"});
+            if (!r.ok) { card.hidden = true; return; }
+            const v = await r.json(), m = /T(\d\d)(\d\d)(\d\d)Z/.exec(v.id || ""), secs = Math.round(v.seconds ?? 0);
+            const bytes = v.mp4_bytes ?? v.raw_bytes, mb = bytes === undefined ? "" : (bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0) + " MB";
+            text("video-info", [m ? "started " + m[1] + ":" + m[2] + " UTC" : v.id, v.seconds === undefined ? "" : Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0"),
+              (v.mp4 ? "" : "≈") + mb].filter(Boolean).join(" · "));
+            card.hidden = false;
+          } catch (x) {}
+        }
+        // A link cannot send the token's header: a one-use ticket (`POST /video/ticket`) makes the
+        // download's address; a refusal (flying, no ffmpeg) is shown here, the page never leaves.
+        $("video-download").addEventListener("click", async e => {
+          e.preventDefault();
+          const t = token(), link = $("video-download");
+          if (!t) { askCode("Pair this phone to download the video."); return; }
+          link.classList.add("busy");
+          try {
+            const r = await fetch("/video/ticket", {method: "POST", headers: {"X-FollowMe-Token": t}, cache: "no-store"});
+            let body = {}; try { body = await r.json(); } catch (x) {}
+            if (r.status === 401) { forgetToken(); askCode("This phone's pairing is no longer valid: pair again to download the video."); return; }
+            if (!r.ok || !body.url) { toast("VIDEO: " + (body.error || "error " + r.status), true); return; }
+            const a = document.createElement("a");
+            a.href = body.url; a.download = ""; document.body.appendChild(a); a.click(); a.remove();
+            toast("VIDEO: downloading (a long flight takes a while)");
+          } catch (x) { toast("VIDEO: no connection to the ground unit", true); }
+          finally { link.classList.remove("busy"); }
+        });
         $("pair-form").addEventListener("submit", e => {
           e.preventDefault();
           let secret = $("pair-code").value.trim();

@@ -6,7 +6,8 @@ extension CockpitPage {
     /// above the phone's keyboard, and never cover the buttons: LAND is always one tap away. Nothing is
     /// wider than the screen from 320 px up (below 360 px the vitals take two columns and the type
     /// shrinks), so a phone never zooms out and pushes the fixed buttons below the screen. Values the
-    /// phone has had no news of for 3 s (`body.old`) turn grey and show their age (`.ago`).
+    /// phone has had no news of for 3 s (`body.old`) turn grey and show their age (`.ago`). REC is red on
+/// white, so it stands out on every banner colour, red included.
     static let style = #"""
         *{box-sizing:border-box}
         html,body{margin:0;background:#fff;color:#000;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
@@ -26,6 +27,16 @@ extension CockpitPage {
         .st-unknown{background:#555}
         header.stale{background:repeating-linear-gradient(135deg,#555 0 18px,#333 18px 36px)!important;color:#fff!important}
         header.stale #link{font-size:22px;font-weight:900;color:#ff0}
+        .link-row{display:flex;justify-content:space-between;align-items:center;gap:8px}
+        .link-row #link{flex:1;min-width:0}
+        #rec{flex:none;margin-top:4px;font-size:22px;font-weight:900;line-height:1;padding:4px 8px;border:3px solid #d00000;border-radius:8px;
+          background:#fff;color:#d00000;white-space:nowrap;font-variant-numeric:tabular-nums}
+        #rec::before{content:"● "}
+        #rec[hidden],#camera-note[hidden],#video-card[hidden]{display:none}
+        #camera-note{font-size:15px;font-weight:800;margin-top:2px;opacity:.95}
+        #video-download{display:block;margin:6px 0 2px;padding:12px 10px;border:3px solid #000;border-radius:10px;background:#fff;
+          color:#000;font-size:22px;font-weight:900;text-align:center;text-decoration:none}
+        #video-download.busy{opacity:.6}
         #why{font-size:16px;font-weight:800}
         #why:empty{display:none}
         #security{display:flex;align-items:center;gap:8px;margin:6px -6px 0;padding:6px 8px;background:#000;color:#ff0;
@@ -127,6 +138,7 @@ extension CockpitPage {
           #link{font-size:15px}
           header.stale #link{font-size:19px}
           #why{font-size:14px}
+          #rec{font-size:19px;padding:4px 6px}
           #security{font-size:16px}
         }
         @media (max-height:640px){

@@ -7,7 +7,9 @@ import Foundation
 ///
 /// Made for a phone held in one hand outdoors, from 320×568 CSS px up (390×844 is the common one):
 /// black on white (sunlight), big bold type, the state as a coloured banner on top, the four buttons
-/// at the bottom under the thumb, LAND always on screen. Element ids are the tests' handles.
+/// at the bottom under the thumb, LAND always on screen; a red REC with the recording's length in the
+/// banner while the camera records; for a paired phone, a link to the last flight's video.
+/// Element ids are the tests' handles.
 enum CockpitPage {
     /// The page with the latest status inlined, so that it shows the flight at once, before its stream
     /// delivers (and a screenshot taken at load shows it too).
@@ -34,11 +36,14 @@ enum CockpitPage {
         <header id="banner" class="st-unknown">
           <div id="state">CONNECTING</div>
           <div id="detail">waiting for the flight's status</div>
-          <div id="link"></div>
+          <div class="link-row"><div id="link"></div><div id="rec" role="status" hidden>REC</div></div>
+          <div id="camera-note" hidden></div>
           <div id="why"></div>
           <div id="security" role="alert" hidden><span id="security-text"></span><button type="button" id="security-close" aria-label="dismiss the warning">✕</button></div>
         </header>
         <main>
+          <section class="card" id="video-card" hidden><div class="label">LAST FLIGHT'S VIDEO</div>
+            <a id="video-download" href="/video/last" download>Download last video</a><div id="video-info" class="small"></div></section>
           <section id="distance-box" class="card">
             <div class="row"><span class="label">DRONE TO YOU</span><span id="distance" class="big">–</span></div>
             <div id="bar"><div id="bar-danger"></div><div id="bar-standoff"></div><div id="bar-now"></div></div>

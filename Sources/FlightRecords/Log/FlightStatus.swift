@@ -76,6 +76,12 @@ public struct FlightStatus: SortedJSONLine, Sendable, Hashable {
     public var camera: String?
     /// Why, for a person (what the camera answered).
     public var cameraReason: String?
+    /// Monotonic time the camera entered `camera`'s state, seconds (the link's report of it, the flight
+    /// log's clock); absent with `camera`.
+    public var cameraSinceT: Double?
+    /// How long the current recording has run, seconds (`t` − `camera_since_t`): present only while
+    /// `camera` is `recording`.
+    public var cameraRecordingSeconds: Double?
 
     /// How many transitions a snapshot carries: our choice, what fits a 24-line terminal.
     public static let transitionsKept = 8
@@ -214,6 +220,7 @@ public struct FlightStatus: SortedJSONLine, Sendable, Hashable {
         case navdataAgeSeconds = "navdata_age_s", navdataHertz = "navdata_hz", commandsPerSecond = "commands_per_s"
         case transitions, wind, waiting, minSeparationMeters = "min_separation_m", geofenceMeters = "geofence_m", home
         case takeoff, operatorCommand = "operator", follow, camera, cameraReason = "camera_reason"
+        case cameraSinceT = "camera_since_t", cameraRecordingSeconds = "camera_recording_s"
     }
 
     /// The one-line terminal status of `followme run` (stderr on a terminal), without control characters.

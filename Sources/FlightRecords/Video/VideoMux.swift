@@ -78,19 +78,31 @@ public enum VideoMux {
         return nil
     }
 
+    /// Where `mux` has ffmpeg write before the MP4 is renamed into place: `<id>.muxing.mp4`, a name
+    /// `VideoRecordingFiles` does not take for a recording's.
+    public static func partialPath(_ recording: Recording) -> String {
+        String(recording.mp4Path.dropLast(VideoRecordingFiles.mp4Extension.count)) + ".muxing" + VideoRecordingFiles.mp4Extension
+    }
+
     /// Muxes `recording` into its MP4 with ffmpeg (`ffmpeg`: its path; nil = look on `PATH`). Blocks until
     /// ffmpeg exits; run it after the flight (`followme video mux`), never while one is stopping.
-    public static func mux(_ recording: Recording, ffmpeg: String? = findFFmpeg()) -> Outcome {
+    /// ffmpeg writes `partialPath`, renamed to `mp4Path` once it succeeded: an `<id>.mp4` is always whole.
+    /// `niceness` (0–19) lowers ffmpeg's CPU priority as `nice -n` would, from just after it starts.
+    public static func mux(_ recording: Recording, ffmpeg: String? = findFFmpeg(), niceness: Int32 = 0) -> Outcome {
         let fps = framesPerSecond(indexPath: recording.indexPath)
         guard let ffmpeg else { return .noFFmpeg(rawPath: recording.rawPath, command: commandLine(recording, framesPerSecond: fps)) }
+        var partial = recording
+        partial.mp4Path = partialPath(recording)
+        defer { unlink(partial.mp4Path) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = arguments(recording, framesPerSecond: fps)
+        process.arguments = arguments(partial, framesPerSecond: fps)
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         do {
             try process.run()
+            if niceness > 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(process.processIdentifier), niceness) }
         } catch {
             return .failed(status: -1, message: "\(ffmpeg): \(error)")
         }
@@ -99,6 +111,9 @@ public enum VideoMux {
         guard process.terminationStatus == 0 else {
             return .failed(status: process.terminationStatus,
                            message: message.split(separator: "\n").suffix(3).joined(separator: "\n"))
+        }
+        guard rename(partial.mp4Path, recording.mp4Path) == 0 else {
+            return .failed(status: -1, message: "cannot rename \(partial.mp4Path) to \(recording.mp4Path): \(String(cString: strerror(errno)))")
         }
         return .muxed(mp4Path: recording.mp4Path)
     }

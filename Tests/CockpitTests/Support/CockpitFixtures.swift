@@ -88,15 +88,32 @@ enum CockpitFixtures {
         return s
     }
 
+    static var landed: FlightStatus {
+        var s = landingOperator
+        (s.state, s.reason, s.stateSinceT, s.altitudeMeters) = ("landed", "landed-confirmed", 999, 0)
+        s.transitions.append(.init { ($0.t, $0.from, $0.to, $0.reason) = (999, "landing(operator)", "landed", "landed-confirmed") })
+        (s.camera, s.cameraReason, s.cameraSinceT) = ("stopped", "video recording closed: 2790 frames", 999)
+        return s
+    }
+
+    /// Following while the camera has recorded for 83.4 s.
+    static var followingRecording: FlightStatus {
+        var s = following
+        (s.camera, s.cameraReason, s.cameraSinceT, s.cameraRecordingSeconds) = ("recording", "video recording out/video/2026-12-07T150102Z.h264", 916.6, 83.4)
+        return s
+    }
+
     /// A cockpit on an ephemeral loopback port, a board and an inbox whose flight is `delivery`.
     static func server(code: String = "123456", landWithoutCode: Bool = false, maxStreams: Int = 32,
                        board: FlightStatusBoard = FlightStatusBoard(), delivery: FakeFlight? = FakeFlight(),
+                       videoDirectory: String? = nil,
                        clock: @escaping @Sendable () -> MonotonicTime = { MonotonicTime(seconds: 1) }) async throws
         -> (server: CockpitServer, board: FlightStatusBoard, flight: FakeFlight?) {
         let inbox = OperatorCommandInbox()
         if let delivery { inbox.attach(delivery.deliver) }
         var settings = CockpitSettings(host: "127.0.0.1", port: 0, code: PairingCode(code), landWithoutCode: landWithoutCode)
         settings.maxStreams = maxStreams
+        settings.videoDirectory = videoDirectory
         var logger = Logger(label: "cockpit-test")
         logger.logLevel = .critical
         let server = try await CockpitServer.start(settings: settings, board: board, commands: inbox, logger: logger, clock: clock)
@@ -106,11 +123,11 @@ enum CockpitFixtures {
     /// `body` with a started server (its board, its fake flight, a client), stopped afterwards even
     /// when `body` throws.
     static func withServer(code: String = "123456", landWithoutCode: Bool = false, maxStreams: Int = 32,
-                           delivery: FakeFlight? = FakeFlight(),
+                           delivery: FakeFlight? = FakeFlight(), videoDirectory: String? = nil,
                            clock: @escaping @Sendable () -> MonotonicTime = { MonotonicTime(seconds: 1) },
                            _ body: (CockpitServer, FlightStatusBoard, FakeFlight?, LoopbackHTTP) async throws -> Void) async throws {
         let (server, board, flight) = try await self.server(code: code, landWithoutCode: landWithoutCode, maxStreams: maxStreams,
-                                                            delivery: delivery, clock: clock)
+                                                            delivery: delivery, videoDirectory: videoDirectory, clock: clock)
         do {
             try await body(server, board, flight, LoopbackHTTP(port: server.port))
         } catch {

@@ -30,6 +30,26 @@ struct LoopbackHTTP {
         }
     }
 
+    /// One GET whose body is bytes (a download): the status, the headers (lower-cased names) and the body
+    /// as it came, after the header block.
+    func download(_ path: String, headers: [String: String] = [:], timeoutSeconds: Double = 30) async throws
+        -> (status: Int, headers: [String: String], body: [UInt8]) {
+        try await offPool {
+            let socket = try LoopbackSocket(port: port, timeoutSeconds: timeoutSeconds, source: source)
+            defer { socket.close() }
+            var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+            for (name, value) in headers { head += "\(name): \(value)\r\n" }
+            try socket.send(head + "\r\n")
+            let raw = socket.readAllBytes()
+            let separator: [UInt8] = [13, 10, 13, 10]
+            guard let end = (0...max(0, raw.count - 4)).first(where: { raw[$0..<min($0 + 4, raw.count)].elementsEqual(separator) }) else {
+                throw LoopbackSocket.Failure("no header end in \(raw.count) bytes")
+            }
+            let reply = try Self.parse(String(decoding: raw[..<(end + 4)], as: UTF8.self))
+            return (reply.status, reply.headers, Array(raw[(end + 4)...]))
+        }
+    }
+
     /// POST /command with a JSON body (and a paired phone's token).
     func command(_ json: String, token: String? = nil) async throws -> Reply {
         var headers = ["Content-Type": "application/json"]
@@ -121,6 +141,19 @@ final class LoopbackSocket: @unchecked Sendable {  // one thread at a time uses 
             all += chunk[..<n]
         }
         return String(decoding: all, as: UTF8.self)
+    }
+
+    /// Every byte until the peer closes (or a read times out).
+    func readAllBytes() -> [UInt8] {
+        var all = buffered
+        buffered = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            all += chunk[..<n]
+        }
+        return all
     }
 
     /// The next line (without CR LF), nil at the end or on timeout.

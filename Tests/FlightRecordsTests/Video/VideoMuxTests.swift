@@ -63,13 +63,18 @@ struct VideoMuxIntegrationTests {
         // When the recorder takes 3 s of it, then the MP4 is made after the recording closed
         recorder.begin()
         try await Task.sleep(for: .seconds(3))
+        // (While it records, its raw file is locked: the cockpit never offers it; closed, it is not.)
+        let rawPath = try #require(recorder.statistics.rawPath)
+        #expect(VideoRecordingFiles.isBeingWritten(rawPath) && LastRecording.find(in: settings.directory) == nil)
         await recorder.shutdown()
         await server.stop()
+        #expect(!VideoRecordingFiles.isBeingWritten(rawPath))
         let stats = recorder.statistics
         let id = try #require(stats.recordingID)
         let recording = try #require(VideoMux.recording(id, directory: settings.directory))
         let outcome = VideoMux.mux(recording)
         #expect(outcome == .muxed(mp4Path: recording.mp4Path))
+        #expect(!FileManager.default.fileExists(atPath: VideoMux.partialPath(recording)) && LastRecording.find(in: settings.directory)?.id == id)
         // Then ffprobe reads an H.264 1280x720 video lasting as long as the recording (drone time stamps)
         let probe = try Self.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
                                   "stream=codec_name,width,height:format=duration", "-of", "default=noprint_wrappers=1",
