@@ -114,6 +114,8 @@ final class SimulatedVideoState: Sendable {
         var clients: [ObjectIdentifier: Client] = [:]
         var frame: UInt32 = 0
         var clock: RepeatedTask?
+        /// When the camera's clock started: the PaVE time stamps count from it.
+        var startedAt: NIODeadline?
     }
 
     init(units: [H264AccessUnits.Unit], width: Int, height: Int, framesPerSecond: Double, loop: any EventLoop) {
@@ -137,6 +139,7 @@ final class SimulatedVideoState: Sendable {
         let period = TimeAmount.nanoseconds(Int64(1e9 / framesPerSecond))
         let clients = clients
         loop.execute {
+            clients.value.startedAt = .now()
             clients.value.clock = self.loop.scheduleRepeatedTask(initialDelay: period, delay: period) { _ in self.tick() }
         }
     }
@@ -159,7 +162,10 @@ final class SimulatedVideoState: Sendable {
         (header.encodedWidth, header.encodedHeight) = (UInt16(width), UInt16((height + 15) / 16 * 16))
         (header.displayWidth, header.displayHeight) = (UInt16(width), UInt16(height))
         header.frameNumber = n
-        header.timestampMilliseconds = UInt32(Double(n) * 1000 / framesPerSecond)
+        // The camera's own clock when the frame is sent, as a drone stamps a frame with its capture time: a
+        // thread running late sends fewer frames, and the stamps still say how long the recording lasted.
+        let elapsed = list.startedAt.map { NIODeadline.now() - $0 } ?? .zero
+        header.timestampMilliseconds = UInt32(truncatingIfNeeded: max(elapsed.nanoseconds, 0) / 1_000_000)
         header.frameType = (unit.isIDR ? PaVEFrameType.idr : .pFrame).rawValue
         header.streamID = height >= 720 ? 2 : 1
         let frame = header.encoded + unit.bytes
