@@ -155,7 +155,7 @@ let package = Package(
         tests("MAVLinkTests", ["MAVLink", "FollowCore"], fixtures: "Fixtures", exclude: ["pymavlink_vectors.py"]),
         tests("LinksTests", ["Links", "CGPS", "FollowCore", "ARDrone", "MAVLink", "Simulation", "TestSupport", nioCore, nioPosix, log],
               fixtures: "GPSClient/Fixtures"),
-        tests("FlightRecordsTests", ["FlightRecords", "FollowCore", "Links", "Simulation"]),
+        tests("FlightRecordsTests", ["FlightRecords", "FollowCore", "Links", "Simulation", "TestSupport"]),
         tests("FlightServiceTests", ["FlightService", "FollowCore", "ARDrone", "MAVLink", "Links", "FlightRecords", "TestSupport", log]),
         tests("CockpitTests", ["Cockpit", "FlightService", "FlightRecords", "FollowCore", "TestSupport", nioCore, nioPosix, log]),
         tests("SimulationTests",

@@ -61,7 +61,7 @@ struct SimCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The MAVLink Copter's MNT1_TYPE, with --protocol mavlink: 0 no mount (ArduCopter's default: a region of interest turns the nose until the next GUIDED set-point), anything else a mount that pans (a region of interest turns the mount only). Also what it answers PARAM_REQUEST_READ.")
     var mountType: Int = 0
 
-    @Option(name: .long, help: "The MAVLink Copter's CAM1_TYPE, with --protocol mavlink: 0 no camera (ArduCopter's default: REQUEST_MESSAGE CAMERA_INFORMATION is accepted and nothing comes, VIDEO_START_CAPTURE fails), 5 a MAVLink camera that records video (CAMERA_INFORMATION with CAPTURE_VIDEO; VIDEO_START/STOP_CAPTURE accepted), anything else one of ArduPilot's own camera back-ends (image capture only; video refused).")
+    @Option(name: .long, help: "The MAVLink Copter's CAM1_TYPE, with --protocol mavlink: 0 no camera (ArduCopter's default: REQUEST_MESSAGE CAMERA_INFORMATION is accepted and nothing comes, VIDEO_START_CAPTURE fails), 6 a MAVLink camera (MAVLinkCamV2) that records video (CAMERA_INFORMATION with CAPTURE_VIDEO; VIDEO_START/STOP_CAPTURE accepted); the others as ArduPilot's own back-ends answer, none with CAPTURE_VIDEO: 1 servo (flags 0), 2 relay and 5 the older MAVLink camera (image capture only; video refused), 4 a servo mount (no camera message), 7 scripting (image only; video accepted), 8 RunCam without its camera (no CAMERA_INFORMATION; video accepted).")
     var cameraType: Int = 0
 
     @Option(name: .long, help: "The MAVLink Copter's FS_OPTIONS bitmask, with --protocol mavlink: bit 4 (16, ArduCopter's default) leaves a pilot's LOITER alone when the GCS failsafe fires, bit 3 (8) keeps a LAND landing. Also what it answers PARAM_REQUEST_READ.")

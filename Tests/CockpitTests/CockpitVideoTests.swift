@@ -3,6 +3,7 @@ import FlightRecords
 import FollowCore
 import Foundation
 import Testing
+import TestSupport
 
 /// The last flight's video (`GET /video`, `POST /video/ticket`, `GET /video/last`): only a paired
 /// phone gets it, never the recording in progress, streamed with its type and as an attachment
@@ -139,15 +140,8 @@ import Testing
 /// A real recording made into an MP4 on a paired phone's request, after the landing.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct CockpitVideoIntegrationTests {
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try ToolRun.run(arguments)
+        return (run.status, run.output)
     }
 
     @Test("landed, no MP4 yet: a paired phone's download makes it (ffmpeg) and gets an MP4 ffprobe reads; an unpaired one gets 401")

@@ -196,7 +196,7 @@ extension MAVLinkSession {
         if case .absent = recording.discovery { return }   // said already
         if recording.pending?.message.command.known == .requestMessage { recording.pending = nil }
         recording.discovery = .absent
-        reportCamera(.none, "no camera FollowMe can drive: the \(described) (component \(component)) does not record video (CAMERA_CAP_FLAGS \(information.flags.rawValue), no CAPTURE_VIDEO; ArduPilot's servo, relay and mount back-ends say image capture only)",
+        reportCamera(.none, "no camera FollowMe can drive: the \(described) (component \(component)) does not record video (CAMERA_CAP_FLAGS \(information.flags.rawValue), no CAPTURE_VIDEO: ArduPilot's servo, relay and older MAVLink camera, CAM1_TYPE 1, 2, 5, never say it; a MAVLink camera behind ArduPilot is CAM1_TYPE 6)",
                      now: now, output: &output)
     }
 

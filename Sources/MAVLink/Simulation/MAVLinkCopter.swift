@@ -116,7 +116,7 @@ public struct MAVLinkCopter: Sendable {
     /// mount that pans: `parameters.mountType` 0). Ended by the next GUIDED set-point whatever its yaw bits
     /// (mode_guided.cpp `set_yaw_state`), by DO_SET_ROI_NONE and by a mode change.
     public internal(set) var yawsToRegionOfInterest = false
-    /// The camera records video (`parameters.cameraType` 5, after an accepted VIDEO_START_CAPTURE), and since when.
+    /// The camera records video (`parameters.cameraType` 6, after an accepted VIDEO_START_CAPTURE), and since when.
     public internal(set) var isRecordingVideo = false
     public internal(set) var videoRecordingStartedAt: MonotonicTime?
     /// Camera-protocol commands received (REQUEST_MESSAGE, VIDEO_START_CAPTURE, VIDEO_STOP_CAPTURE), whatever their
@@ -332,10 +332,11 @@ public struct MAVLinkCopterParameters: Sendable, Hashable {
     /// `MNT1_TYPE` (libraries/AP_Mount/AP_Mount_Params.cpp): 0 = no mount (the default; a region of interest
     /// turns the vehicle), anything else = a mount that pans (a region of interest turns the mount only).
     public var mountType = 0
-    /// `CAM1_TYPE` (libraries/AP_Camera/AP_Camera_Params.cpp): 0 = no camera (ArduCopter's default: REQUEST_MESSAGE
-    /// CAMERA_INFORMATION is ACCEPTED and nothing is sent, VIDEO_START_CAPTURE FAILED); 5 = a MAVLink camera
-    /// (MAVLinkCamV2) that records video; any other = one of ArduPilot's own back-ends (servo, relay, mount …),
-    /// which report image capture only and refuse video (MAVLinkCopter+Camera.swift, docs/mavlink.md §8.7).
+    /// `CAM1_TYPE` (libraries/AP_Camera/AP_Camera.h): 0 = no camera (ArduCopter's default: REQUEST_MESSAGE
+    /// CAMERA_INFORMATION is ACCEPTED and nothing is sent, VIDEO_START_CAPTURE FAILED); 6 = a MAVLink camera
+    /// (MAVLinkCamV2) that records video; the others as ArduPilot's own back-ends answered on a real SITL (1 servo,
+    /// 2 relay, 4 servo mount, 5 the older MAVLink camera, 7 scripting, 8 RunCam; none says CAPTURE_VIDEO):
+    /// MAVLinkCopter+Camera.swift, docs/mavlink.md §8.7.
     public var cameraType = 0
     /// Largest yaw rate, degrees per second. Our choice (ArduPilot's `ATC_RATE_Y_MAX` 0 = no limit).
     public var maxYawRateDegreesPerSecond = 90.0

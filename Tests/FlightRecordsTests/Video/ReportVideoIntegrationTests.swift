@@ -16,25 +16,7 @@ struct ReportVideoIntegrationTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // Given a recording of a stream whose picture n is a flat grey of luma 30 + 3n (n < 60), from the simulated port
-        let source = directory + "/source.h264"
-        let encoded = try VideoMuxIntegrationTests.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
-                                    "-i", "color=c=gray:size=1280x720:rate=30,geq=lum='30+3*N':cb=128:cr=128", "-t", "2",
-                                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "0", "-x264-params", "aud=1",
-                                    "-pix_fmt", "yuv420p", "-f", "h264", source])
-        #expect(encoded.status == 0, "ffmpeg (apt install ffmpeg)")
-        let units = H264AccessUnits.split([UInt8](FileManager.default.contents(atPath: source) ?? Data()))
-        #expect(units.count == 60)
-        var logger = Logger(label: "test.report-video")
-        logger.logLevel = .critical
-        let server = try await SimulatedVideoServer.start(port: 0, units: units, logger: logger)
-        var settings = VideoRecorderSettings()
-        (settings.host, settings.port, settings.directory) = ("127.0.0.1", server.port, directory + "/flights/video")
-        let recorder = VideoRecorder(settings: settings, logger: logger)
-        recorder.begin()
-        try await Task.sleep(for: .seconds(2.5))
-        await recorder.shutdown()
-        await server.stop()
-        let id = try #require(recorder.statistics.recordingID)
+        let (settings, id) = try await VideoMuxIntegrationTests.recordGreyRamp(into: directory + "/flights/video")
         let raw = settings.directory + "/\(id).h264"
         let index = VideoIndex(text: try String(contentsOfFile: settings.directory + "/\(id).video.jsonl", encoding: .utf8))
         let span = try #require(index.hostSpan)
@@ -87,7 +69,7 @@ struct ReportVideoIntegrationTests {
             // The JPEG is full range (yuvj420p): its luma back to the stream's limited range, then the picture's number
             let luma = (pixel.bytes.first.map(Double.init) ?? -100) * 219 / 255 + 16
             let shown = Int((luma - 30) / 3 + 0.5)
-            #expect(shown == index.frames[k].number % units.count,
+            #expect(shown == index.frames[k].number % VideoMuxIntegrationTests.greyRampPictures,
                     "thumbnail \(i) at \(thumbnail.videoSeconds) s (position \(k)) shows \(shown); the index says frame \(index.frames[k].number)")
             #expect(abs(thumbnail.timelineSeconds - (index.frames[k].hostSeconds - t0)) < 1e-9)
         }

@@ -4,6 +4,7 @@ import Links
 import Logging
 import Simulation
 import Testing
+import TestSupport
 
 /// `VideoMux` without ffmpeg: the raw path and the one-line command.
 @Suite("Video mux: finding a recording, and without ffmpeg")
@@ -29,16 +30,35 @@ struct VideoMuxTests {
 /// Records a few seconds from the simulated drone's video port, muxes it, and reads the MP4 back with ffprobe.
 @Suite("Video mux: a recording from the simulator becomes an MP4 ffprobe reads (loopback TCP, ffmpeg)")
 struct VideoMuxIntegrationTests {
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, bytes: [UInt8]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), [UInt8](data))
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, bytes: [UInt8]) { try ToolRun.run(arguments) }
+
+    /// Pictures in the grey-ramp stream (2 s at 30 fps): picture n is a flat grey of luma 30 + 3n.
+    static let greyRampPictures = 60
+
+    /// 2.5 s of a stream whose picture n is a flat grey of luma 30 + 3n (n < `greyRampPictures`, looped), served by
+    /// the simulated port and recorded by a `VideoRecorder` into `directory`: its settings and the recording's id.
+    static func recordGreyRamp(into directory: String) async throws -> (settings: VideoRecorderSettings, id: String) {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let source = directory + "/grey-ramp-source.h264"
+        let encoded = try run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
+                               "-i", "color=c=gray:size=1280x720:rate=30,geq=lum='30+3*N':cb=128:cr=128", "-t", "2",
+                               "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "0", "-x264-params", "aud=1",
+                               "-pix_fmt", "yuv420p", "-f", "h264", source])
+        #expect(encoded.status == 0, "ffmpeg (apt install ffmpeg)")
+        let units = H264AccessUnits.split([UInt8](FileManager.default.contents(atPath: source) ?? Data()))
+        try? FileManager.default.removeItem(atPath: source)
+        #expect(units.count == greyRampPictures)
+        var logger = Logger(label: "test.grey-ramp")
+        logger.logLevel = .critical
+        let server = try await SimulatedVideoServer.start(port: 0, units: units, logger: logger)
+        var settings = VideoRecorderSettings()
+        (settings.host, settings.port, settings.directory) = ("127.0.0.1", server.port, directory)
+        let recorder = VideoRecorder(settings: settings, logger: logger)
+        recorder.begin()
+        try await Task.sleep(for: .seconds(2.5))
+        await recorder.shutdown()
+        await server.stop()
+        return (settings, try #require(recorder.statistics.recordingID))
     }
 
     @Test("3 s of 720p from the simulator: h264, 1280x720, its duration within 1 s of the recording's")
@@ -100,26 +120,8 @@ struct VideoMuxIntegrationTests {
         let directory = NSTemporaryDirectory() + "followme-mux-pic-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // Given a stream whose picture n is a flat grey of luma 30 + 3n (n < 60), served by the simulated port
-        let source = directory + "/source.h264"
-        let encoded = try Self.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
-                                    "-i", "color=c=gray:size=1280x720:rate=30,geq=lum='30+3*N':cb=128:cr=128", "-t", "2",
-                                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "0", "-x264-params", "aud=1",
-                                    "-pix_fmt", "yuv420p", "-f", "h264", source])
-        #expect(encoded.status == 0, "ffmpeg (apt install ffmpeg)")
-        let units = H264AccessUnits.split([UInt8](FileManager.default.contents(atPath: source) ?? Data()))
-        #expect(units.count == 60)
-        var logger = Logger(label: "test.mux")
-        logger.logLevel = .critical
-        let server = try await SimulatedVideoServer.start(port: 0, units: units, logger: logger)
-        var settings = VideoRecorderSettings()
-        (settings.host, settings.port, settings.directory) = ("127.0.0.1", server.port, directory + "/video")
-        let recorder = VideoRecorder(settings: settings, logger: logger)
-        recorder.begin()
-        try await Task.sleep(for: .seconds(2.5))
-        await recorder.shutdown()
-        await server.stop()
-        let id = try #require(recorder.statistics.recordingID)
+        // Given a stream whose picture n is a flat grey of luma 30 + 3n (n < 60), recorded from the simulated port
+        let (settings, id) = try await Self.recordGreyRamp(into: directory + "/video")
         let recording = try #require(VideoMux.recording(id, directory: settings.directory))
         let indexPath = try #require(recording.indexPath)
         let lines = try String(contentsOfFile: indexPath, encoding: .utf8).split(separator: "\n").dropFirst()
@@ -139,7 +141,7 @@ struct VideoMuxIntegrationTests {
         let luma = picture.bytes.first.map(Double.init) ?? -1
         // The first byte of a 2×2 yuv420p picture is its luma as encoded
         let shown = Int((luma - 30) / 3 + 0.5)
-        #expect(shown == frames[position].frame % units.count,
+        #expect(shown == frames[position].frame % Self.greyRampPictures,
                 "picture \(position) shows \(shown) (luma \(luma)); the index says frame \(frames[position].frame)")
     }
 }

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The product's MAVLink link records with the simulated Copter's camera over loopback UDP (docs/mavlink.md
-/// §7.15, §8.7): the Copter answers as ArduPilot's AP_Camera does — CAM1_TYPE 5, a MAVLink camera that records
+/// §7.15, §8.7): the Copter answers as ArduPilot's AP_Camera does — CAM1_TYPE 6, a MAVLink camera that records
 /// video, or CAM1_TYPE 0, none — and its status says whether it records and who sent camera commands.
 @Suite("MAVLinkLink and the simulated Copter's camera (UDP)", .serialized, .timeLimit(.minutes(2)))
 struct SimulatorMAVLinkCameraTests {

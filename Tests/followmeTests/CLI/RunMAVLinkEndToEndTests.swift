@@ -22,13 +22,13 @@ import TestSupport
         let dir = try scratchDirectory(label: "mavlink-run")
         defer { try? FileManager.default.removeItem(at: dir) }
 
-        // Given the simulated Copter (any free MAVLink port) — with a MAVLink camera that records video (CAM1_TYPE 5)
+        // Given the simulated Copter (any free MAVLink port) — with a MAVLink camera that records video (CAM1_TYPE 6)
         // for the autopilot's position, without a camera (CAM1_TYPE 0) for the receiver's — a person who starts
         // walking once it is up, and a real gpsd reading the person's receiver
         let camera = positionSource == "autopilot"
         let field = try await SimField.start(
             in: dir, name: "mavlink", control: true,
-            simArguments: ["--protocol", "mavlink", "--mavlink-port", "0", "--camera-type", camera ? "5" : "0"])
+            simArguments: ["--protocol", "mavlink", "--mavlink-port", "0", "--camera-type", camera ? "6" : "0"])
         let run: ChildProcess
         do {
             let port = try #require(Self.mavlinkPort(of: field), "no mavlink_port in \(field.sim.stdoutLines.text.prefix(500))")

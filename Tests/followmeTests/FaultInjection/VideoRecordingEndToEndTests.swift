@@ -67,21 +67,14 @@ final class CameraObserver: Sendable {
 @Suite("Video recording end to end (gpsd, followme sim --video, followme run)")
 struct VideoRecordingEndToEndTests {
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let (status, bytes) = try runBytes(arguments)
-        return (status, String(decoding: bytes, as: UTF8.self))
+        let run = try ToolRun.run(arguments)
+        return (run.status, run.output)
     }
 
     /// Runs `arguments` (through `env`); its exit status and standard output as bytes.
     static func runBytes(_ arguments: [String]) throws -> (status: Int32, bytes: [UInt8]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, [UInt8](data))
+        let run = try ToolRun.run(arguments)
+        return (run.status, run.bytes)
     }
 
     /// The frame lines of an index: number, host time, place in the raw file, type (`idr`, `p`, …).
