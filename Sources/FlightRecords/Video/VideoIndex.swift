@@ -54,8 +54,9 @@ public struct VideoIndex: Sendable, Hashable {
         return min(first, last)...max(first, last)
     }
 
-    /// Frames per second the MP4 plays at: (frames − 1) × 1000 over the drone time stamps' span, as
-    /// `followme video mux` muxes it (`VideoMux.framesPerSecond`); 30 when the index cannot say.
+    /// Frames per second the MP4 plays at, the rate `followme video mux` muxes at (`VideoMux.framesPerSecond`):
+    /// (frames − 1) × 1000 over the drone time stamps' span, so the MP4 lasts as long as the recording; 30 when
+    /// the index cannot say.
     public var framesPerSecond: Double {
         guard frames.count >= 2, let first = frames.first?.droneMilliseconds, let last = frames.last?.droneMilliseconds,
               last > first else { return 30 }

@@ -39,19 +39,11 @@ public enum VideoMux {
                          mp4Path: base + VideoRecordingFiles.mp4Extension)
     }
 
-    /// Frames per second over the recording, from its index: (frames − 1) over the drone's time stamps'
-    /// span, so the MP4 lasts as long as the recording; 30 (the drone's rate) when the index cannot say.
+    /// Frames per second over the recording, from its index (`VideoIndex.framesPerSecond`, the rate the report
+    /// maps the MP4's time with): 30 (the drone's rate) without a readable index.
     public static func framesPerSecond(indexPath: String?) -> Double {
         guard let indexPath, let data = FileManager.default.contents(atPath: indexPath) else { return 30 }
-        var stamps: [Double] = []
-        for line in data.split(separator: 0x0A) {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-                  object["frame"] != nil, let ms = (object["drone_ms"] as? NSNumber)?.doubleValue else { continue }
-            stamps.append(ms)
-        }
-        guard stamps.count >= 2, let first = stamps.first, let last = stamps.last, last > first else { return 30 }
-        let fps = Double(stamps.count - 1) * 1000 / (last - first)
-        return fps.isFinite && (1...120).contains(fps) ? fps : 30
+        return VideoIndex(text: String(decoding: data, as: UTF8.self)).framesPerSecond
     }
 
     /// The ffmpeg arguments (after the program name) that mux `recording`.

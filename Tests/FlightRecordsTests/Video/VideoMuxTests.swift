@@ -9,6 +9,19 @@ import TestSupport
 /// `VideoMux` without ffmpeg: the raw path and the one-line command.
 @Suite("Video mux: finding a recording, and without ffmpeg")
 struct VideoMuxTests {
+    @Test("the mux rate is the index's own (the report maps MP4 time with the same): 26 frames 40 ms apart → 25 fps; no index → 30")
+    func muxRateIsTheIndexRate() throws {
+        let path = NSTemporaryDirectory() + "followme-mux-rate-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).video.jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var text = "{\"video\":\"ardrone-pave\",\"t\":99.5}\n"
+        for k in 0..<26 { text += "{\"frame\":\(700 + k),\"drone_ms\":\(5000 + 40 * k),\"t\":\(100 + 0.04 * Double(k))}\n" }
+        text += "{\"frame\":726,\"drone_m"  // torn by a crash: skipped
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(abs(VideoMux.framesPerSecond(indexPath: path) - 25) < 1e-9)
+        #expect(VideoMux.framesPerSecond(indexPath: path) == VideoIndex(text: text).framesPerSecond)
+        #expect(VideoMux.framesPerSecond(indexPath: path + ".missing") == 30)
+    }
+
     @Test("no ffmpeg on PATH: the raw stream and the command, nothing run")
     func noFFmpeg() throws {
         let directory = NSTemporaryDirectory() + "followme-mux-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
